@@ -1,0 +1,56 @@
+// Generates realistic work-note memories as JSONL for the benchmarks: deterministic (seeded), varied vocabulary,
+// ~10% carrying contact details, spread over a year, two agents (90% "bench").
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+
+export function prng(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const systems = ['billing service', 'api gateway', 'payments table', 'invoice renderer', 'auth proxy', 'search cluster', 'nightly backup', 'billing cron', 'webhook queue', 'reporting job', 'staging cluster', 'CDN config', 'postgres primary', 'redis cache', 'mobile app', 'onboarding flow'];
+const events = ['deploy failed', 'deploy went out cleanly', 'latency spiked', 'migration held a lock', 'alert fired', 'customer escalated', 'rollback was needed', 'tests were flaky', 'disk filled up', 'certificate expired', 'memory leak showed up', 'config drifted', 'queue backed up', 'retry storm started'];
+const causes = ['a missing index', 'a long-running migration', 'an expired token', 'a bad feature flag', 'the Friday release train', 'a noisy neighbour', 'a DNS change', 'an upstream outage', 'a race in the worker pool', 'a schema mismatch', 'clock skew', 'an unbounded query'];
+const actions = ['added a runbook entry', 'paged the on-call', 'opened a ticket with the vendor', 'wrote a regression test', 'moved the job to 02:30 UTC', 'raised the pool size', 'pinned the dependency', 'split the migration', 'added a dashboard panel', 'agreed to freeze deploys on Fridays', 'asked for a post-mortem', 'documented the workaround'];
+const people = ['Ana', 'Ben', 'Chidi', 'Dara', 'Eva', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kemi', 'Liam', 'Maya', 'Niamh', 'Omar', 'Priya'];
+const customers = ['Acme Foods', 'Brightside Legal', 'Cobalt Health', 'Dunmore Logistics', 'Elm Street Books', 'Fjord Energy', 'Granite Insurance'];
+const contacts = [
+  'Office: +353 1 234 5678, 4 Grand Canal Square, Dublin 2',
+  'email ana.byrne@example.ie if the invoice run stalls',
+  'billing contact: accounts@dunmore-logistics.co.uk, +44 20 7946 0958',
+  'refund to IBAN IE29 AIBK 9311 5212 3456 78',
+  'status page https://status.example.com/incidents/231',
+  'bastion host 10.20.0.14, fallback 10.20.0.15',
+];
+const tagsPool = ['deploy', 'billing', 'incident', 'customer', 'decision', 'oncall', 'vendor', 'hiring', 'contacts', 'performance'];
+
+export function makeMemory(random, index, now) {
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const parts = [
+    `${pick(people)} noted that the ${pick(systems)} ${pick(events)} because of ${pick(causes)}.`,
+    `We ${pick(actions)}.`,
+  ];
+  if (random() < 0.5) parts.push(`${pick(customers)} asked about the ${pick(systems)} again; ${pick(people)} will follow up.`);
+  if (random() < 0.3) parts.push(`Next time: check the ${pick(systems)} before the ${pick(systems)}, and ${pick(actions)}.`);
+  if (random() < 0.1) parts.push(pick(contacts));
+  const tags = [...new Set([pick(tagsPool), ...(random() < 0.4 ? [pick(tagsPool)] : [])])];
+  const createdAt = new Date(now - Math.floor(random() * 365 * 86_400_000)).toISOString();
+  return { agentId: random() < 0.9 ? 'bench' : 'other', content: `${parts.join(' ')} (#${index})`, tags, createdAt };
+}
+
+/** Writes `count` memories to `path` as JSONL. */
+export async function writeCorpus(path, count, seed = 42, now = Date.parse('2026-11-01T00:00:00Z')) {
+  const random = prng(seed);
+  const out = createWriteStream(path);
+  for (let index = 0; index < count; index++) {
+    if (!out.write(`${JSON.stringify(makeMemory(random, index, now))}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}

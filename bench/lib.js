@@ -1,0 +1,68 @@
+// Small helpers shared by the benchmarks: timing whole processes, peak RSS, machine description, result files.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const DATA = join(ROOT, 'bench', '.data');
+export const BIN = join(ROOT, 'bin', 'run.js');
+mkdirSync(DATA, { recursive: true });
+
+/** Runs a command `runs` times (after one warm-up) and returns the median wall time in ms. */
+export function medianMs(command, args, { runs = 15, env = {}, input } = {}) {
+  const times = [];
+  for (let index = 0; index <= runs; index++) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(command, args, { env: { ...process.env, ...env }, input, stdio: ['pipe', 'ignore', 'pipe'] });
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    if (index > 0) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
+}
+
+/** Wall time of one run, in ms. */
+export function timeOnce(command, args, { env = {} } = {}) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return { ms, stdout: String(result.stdout) };
+}
+
+/** Peak resident set size (MB) of a command, from GNU time. */
+export function peakRssMb(command, args, { env = {} } = {}) {
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${result.stderr}`);
+  const lines = String(result.stderr).trim().split('\n');
+  return Number(lines.at(-1)) / 1024;
+}
+
+export function machine() {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  let sqlite = 'n/a';
+  try {
+    sqlite = execFileSync('sqlite3', ['--version']).toString().split(' ')[0];
+  } catch {
+    // The sqlite3 CLI is optional for some sections.
+  }
+  return `${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, sqlite3 CLI ${sqlite}, ${new Date().toISOString().slice(0, 10)}`;
+}
+
+/** Writes one section's markdown and rebuilds bench/RESULTS.md from every section on disk. */
+export function writeSection(name, markdown) {
+  const dir = join(ROOT, 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.md`), `${markdown.trim()}\n`);
+  const sections = readdirSync(dir)
+    .filter((file) => file.endsWith('.md'))
+    .sort()
+    .map((file) => readFileSync(join(dir, file), 'utf8').trim());
+  const head = `# Benchmark results\n\nProduced by \`npm run bench\` (sections: \`npm run bench -- <section>\`); each section names the machine and date it was measured on. Ratios compare against the best simple alternative measured in the same run.\n`;
+  writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), `${head}\n${sections.join('\n\n')}\n`);
+}
+
+export const fmt = (value, digits = 1) => Number(value).toFixed(digits);

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// ink and its colour library read FORCE_COLOR when first loaded; NO_COLOR alone is not enough for them (SPEC §3).
+if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '' && process.env.FORCE_COLOR === undefined) {
+  process.env.FORCE_COLOR = '0';
+}
+
+const { execute } = await import('@oclif/core');
+await execute({ dir: import.meta.url });

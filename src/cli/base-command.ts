@@ -1,0 +1,100 @@
+import { Command, Flags, type Interfaces } from '@oclif/core';
+import { ExitCode, HippoError, UsageError } from '../core/errors.js';
+import { validateAgentId } from '../core/memory.js';
+import { resolveDbPath } from '../core/paths.js';
+import { openStore, type Store } from '../core/store/store.js';
+
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof HippoCommand)['baseFlags'] & T['flags']>;
+
+/**
+ * The one base of every hippo command: the global flags of SPEC §3, one JSON document on stdout under `--json`,
+ * messages on stderr, and every error mapped to its exit code (§3.1) in one place — the same code with and without
+ * `--json`.
+ */
+export abstract class HippoCommand extends Command {
+  static override baseFlags = {
+    db: Flags.string({ description: 'database file (default: $HIPPO_DB, else <XDG data>/hippo/hippo.db)', helpGroup: 'GLOBAL' }),
+    agent: Flags.string({ description: 'agent whose memories to use (default: $HIPPO_AGENT, else "default")', helpGroup: 'GLOBAL' }),
+    json: Flags.boolean({ description: 'print one JSON document on stdout', helpGroup: 'GLOBAL', default: false }),
+  };
+
+  private openedStore?: Store;
+
+  /** True when stdout must hold exactly one JSON document. */
+  protected get jsonMode(): boolean {
+    return this.argv.includes('--json');
+  }
+
+  /** Interactive UI only on a real terminal, never under --json or CI. */
+  protected get interactive(): boolean {
+    return Boolean(process.stdout.isTTY && process.stdin.isTTY) && !this.jsonMode && !process.env.CI;
+  }
+
+  protected agentId(flag: string | undefined): string {
+    return validateAgentId(flag ?? (process.env.HIPPO_AGENT || 'default'));
+  }
+
+  protected store(dbFlag: string | undefined): Store {
+    this.openedStore ??= openStore({ path: resolveDbPath(dbFlag) });
+    return this.openedStore;
+  }
+
+  /** Writes the command's result: JSON on stdout under --json, else the text renderer. */
+  protected output<T>(result: T, renderText: (result: T) => string | undefined): void {
+    if (this.jsonMode) {
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      return;
+    }
+    const text = renderText(result);
+    if (text !== undefined && text !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** Hints and warnings: always stderr, so stdout stays clean for pipes and --json. */
+  protected note(message: string): void {
+    process.stderr.write(`${message}\n`);
+  }
+
+  override async init(): Promise<void> {
+    await super.init();
+    process.once('SIGINT', () => {
+      // better-sqlite3 is synchronous, so this runs between statements: every transaction is whole or absent.
+      this.openedStore?.close();
+      process.stderr.write('interrupted\n');
+      process.exit(ExitCode.interrupted);
+    });
+  }
+
+  override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    const hippoError = toHippoError(error);
+    if (this.jsonMode) {
+      const body: Record<string, unknown> = { code: hippoError.code, message: hippoError.message };
+      if (hippoError.details) body.details = hippoError.details;
+      process.stdout.write(`${JSON.stringify({ error: body })}\n`);
+    } else {
+      process.stderr.write(`Error: ${hippoError.message}\n`);
+      if (hippoError.exitCode === ExitCode.unexpected && hippoError.code === 'unexpected' && process.env.HIPPO_DEBUG) {
+        process.stderr.write(`${error.stack ?? ''}\n`);
+      }
+    }
+    process.exitCode = hippoError.exitCode;
+  }
+
+  override async finally(error: Error | undefined): Promise<void> {
+    this.openedStore?.close();
+    this.openedStore = undefined;
+    await super.finally(error);
+  }
+}
+
+/** Maps anything thrown to a HippoError: oclif's parse errors are usage errors (exit 2); the rest is a bug (exit 1). */
+export function toHippoError(error: unknown): HippoError {
+  if (error instanceof HippoError) return error;
+  const oclifExit = (error as { oclif?: { exit?: number } }).oclif?.exit;
+  const message = error instanceof Error ? error.message.split('\n')[0]!.replace(/\s*See more help with --help$/, '') : String(error);
+  if (oclifExit === 2 || /^(Nonexistent flag|Unexpected argument|Missing \d+ required arg|Expected .* to be one of|Parsing --)/.test(message)) {
+    return new UsageError('usage', `${message} (see --help)`);
+  }
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EPIPE') return new HippoError('broken_pipe', 'output pipe closed', ExitCode.unexpected);
+  return new HippoError('unexpected', `unexpected error: ${message}`, ExitCode.unexpected, { cause: error });
+}

@@ -1,0 +1,36 @@
+import { Flags } from '@oclif/core';
+import { HippoCommand } from '../cli/base-command.js';
+import { confirmDestructive } from '../cli/confirm.js';
+import { loadDemo } from '../core/demo.js';
+import { ConflictError } from '../core/errors.js';
+
+export default class Demo extends HippoCommand {
+  static override summary = 'Load a realistic sample (two agents, six weeks of work notes) into an empty database.';
+  static override examples = [
+    '<%= config.bin %> demo',
+    '<%= config.bin %> demo --db /tmp/hippo-demo.db && <%= config.bin %> search "billing cron" --db /tmp/hippo-demo.db --agent ops-agent',
+    '<%= config.bin %> demo --force --yes',
+  ];
+  static override flags = {
+    force: Flags.boolean({ default: false, description: 'load even if the database is not empty, replacing earlier demo data' }),
+    yes: Flags.boolean({ char: 'y', default: false, description: 'do not ask for confirmation (needed with --force when not on a terminal)' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Demo);
+    const store = this.store(flags.db);
+    if (flags.force && !(await confirmDestructive(`replace the demo data in ${store.path}?`, flags.yes))) {
+      throw new ConflictError('declined', 'nothing changed');
+    }
+    const result = loadDemo(store, { force: flags.force });
+    this.output(result, () => {
+      const head = result.status === 'already-loaded' ? 'demo data is already loaded (nothing written)' : `loaded ${result.memories} demo memories into ${store.path}`;
+      const agents = result.agents.map((agent) => `  ${agent.agentId}: ${agent.memories} memories, newest ${agent.newest}`).join('\n');
+      return `${head}\n${agents}`;
+    });
+    if (!this.jsonMode) {
+      const first = [...result.agents].sort((a, b) => b.memories - a.memories)[0]?.agentId ?? 'default';
+      this.note(`try: hippo search "deploy" --agent ${first}   (or export HIPPO_AGENT=${first})`);
+    }
+  }
+}

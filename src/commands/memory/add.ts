@@ -1,0 +1,50 @@
+import { Args, Flags } from '@oclif/core';
+import { HippoCommand } from '../../cli/base-command.js';
+import { painter } from '../../cli/output.js';
+import { readStdin } from '../../cli/stdin.js';
+import { UsageError } from '../../core/errors.js';
+import { addMemory, DURABILITIES } from '../../core/memory.js';
+import { iso, parseExpires } from '../../core/time.js';
+
+export default class MemoryAdd extends HippoCommand {
+  static override summary = 'Add one memory (TEXT, or stdin).';
+  static override examples = [
+    '<%= config.bin %> memory add "Moved the billing cron to 02:30 UTC to avoid the backup window" --tag billing --tag decision',
+    'echo "Dublin office: +353 1 234 5678" | <%= config.bin %> memory add --tag contacts --durability persistent',
+    '<%= config.bin %> memory add "Standup moved to 10:00 today" --durability ephemeral',
+  ];
+  static override args = { text: Args.string({ ignoreStdin: true, description: 'memory text; read from stdin when omitted' }) };
+  static override flags = {
+    durability: Flags.string({ options: [...DURABILITIES], default: 'standard', description: 'how long it should live' }),
+    tag: Flags.string({ multiple: true, description: 'a tag (repeatable)' }),
+    subject: Flags.string({ description: 'what the memory is about' }),
+    expires: Flags.string({ description: 'expiry: a duration from now (90m, 7d) or an ISO date' }),
+    source: Flags.string({ description: 'where it came from', default: 'cli' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(MemoryAdd);
+    let text = args.text;
+    if (text === undefined) {
+      if (process.stdin.isTTY) throw new UsageError('empty_content', 'give the memory text as an argument, or pipe it on stdin');
+      // `echo … | hippo memory add` ends with a newline that is not part of the note.
+      text = (await readStdin()).replace(/\r?\n$/, '');
+    }
+    const store = this.store(flags.db);
+    const result = addMemory(store, {
+      agentId: this.agentId(flags.agent),
+      content: text,
+      durability: flags.durability as (typeof DURABILITIES)[number],
+      tags: flags.tag ?? [],
+      subject: flags.subject,
+      source: flags.source,
+      expiresAt: flags.expires === undefined ? undefined : iso(parseExpires(flags.expires, '--expires', store.clock())),
+    });
+    if (result.duplicateOf.length > 0) this.note(`warning: same text as ${result.duplicateOf.join(', ')} (added anyway)`);
+    const paint = painter(process.stdout);
+    this.output({ memory: result.memory, duplicateOf: result.duplicateOf }, ({ memory }) => {
+      const expiry = memory.expiresAt ? `, expires ${memory.expiresAt}` : '';
+      return `added ${paint('bold', memory.id)} (${memory.durability}${expiry})`;
+    });
+  }
+}

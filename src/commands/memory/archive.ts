@@ -1,0 +1,21 @@
+import { Args, Flags } from '@oclif/core';
+import { HippoCommand } from '../../cli/base-command.js';
+import { archiveMemories } from '../../core/memory.js';
+
+export default class MemoryArchive extends HippoCommand {
+  static override summary = 'Archive (soft-delete) memories; all or nothing.';
+  static override examples = ['<%= config.bin %> memory archive mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --reason "superseded"'];
+  static override strict = false;
+  static override args = { ids: Args.string({ ignoreStdin: true, required: true, description: 'memory ids' }) };
+  static override flags = { reason: Flags.string({ default: 'archived by hand', description: 'why' }) };
+
+  async run(): Promise<void> {
+    const { argv, flags } = await this.parse(MemoryArchive);
+    const result = archiveMemories(this.store(flags.db), this.agentId(flags.agent), argv as string[], flags.reason);
+    this.output(
+      { archived: result.archived, alreadyArchived: result.alreadyArchived },
+      () =>
+        [...result.archived.map((memory) => `archived ${memory.id}`), ...result.alreadyArchived.map((id) => `${id} was already archived`)].join('\n'),
+    );
+  }
+}

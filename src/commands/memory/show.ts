@@ -1,0 +1,17 @@
+import { Args } from '@oclif/core';
+import { HippoCommand } from '../../cli/base-command.js';
+import { painter } from '../../cli/output.js';
+import { memoryDetail } from '../../cli/render.js';
+import { getMemory } from '../../core/memory.js';
+
+export default class MemoryShow extends HippoCommand {
+  static override summary = 'Show one memory in full.';
+  static override examples = ['<%= config.bin %> memory show mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O'];
+  static override args = { id: Args.string({ ignoreStdin: true, required: true, description: 'memory id' }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(MemoryShow);
+    const memory = getMemory(this.store(flags.db), this.agentId(flags.agent), args.id);
+    this.output({ memory }, () => memoryDetail(memory, painter(process.stdout)));
+  }
+}

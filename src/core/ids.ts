@@ -1,0 +1,10 @@
+import { monotonicFactory } from 'ulidx';
+
+/** Id prefixes of SPEC §2: ids are prefixed and sortable by creation (ULID body). */
+export type IdPrefix = 'mem' | 'cand' | 'run' | 'hof';
+
+const nextUlid = monotonicFactory();
+
+export function newId(prefix: IdPrefix, now: number = Date.now()): string {
+  return `${prefix}_${nextUlid(now)}`;
+}

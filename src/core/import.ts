@@ -1,0 +1,195 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { HippoError, UsageError } from './errors.js';
+import { buildMemory, DURABILITIES, insertMemory, type Memory, type NewMemory } from './memory.js';
+import { inTransaction, type Store } from './store/store.js';
+
+export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
+
+export interface FileImportResult {
+  path: string;
+  imported: number;
+  /** Lines whose id already exists in the database: skipped, never overwritten. */
+  existing: number;
+  /** Memories whose normalised content equals one already stored for that agent (imported, and reported). */
+  duplicates: number;
+  error?: { code: string; message: string };
+}
+
+export interface ImportResult {
+  imported: number;
+  existing: number;
+  duplicates: number;
+  files: FileImportResult[];
+}
+
+export interface ImportOptions {
+  agentId: string;
+  /** Called after each file with the files done so far (for a progress bar). */
+  onFile?: (done: number, total: number, file: FileImportResult) => void;
+}
+
+/** One JSONL line: a memory object as `memory export` writes it. Unknown fields are ignored. */
+const jsonlMemory = z.object({
+  id: z.string().optional(),
+  agentId: z.string().optional(),
+  content: z.string(),
+  durability: z.enum(DURABILITIES).optional(),
+  tags: z.array(z.string()).optional(),
+  subject: z.string().nullable().optional(),
+  source: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  expiresAt: z.string().nullable().optional(),
+  archivedAt: z.string().nullable().optional(),
+  archivedReason: z.string().nullable().optional(),
+  derivedFrom: z.array(z.string()).optional(),
+  promotedFrom: z.string().nullable().optional(),
+  lastReflectedAt: z.string().nullable().optional(),
+  retrievalCount: z.number().int().nonnegative().optional(),
+  lastRetrievedAt: z.string().nullable().optional(),
+});
+
+/** Expands directories (recursively, sorted) into the importable files below them; named files are kept as given. */
+export function collectImportFiles(paths: readonly string[]): string[] {
+  const files: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && (IMPORTABLE_EXTENSIONS as readonly string[]).includes(extname(entry.name).toLowerCase())) files.push(full);
+    }
+  };
+  for (const path of paths) {
+    const absolute = resolve(path);
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(absolute).isDirectory();
+    } catch {
+      throw new UsageError('file_not_found', `no such file or directory: ${path}`);
+    }
+    if (isDirectory) walk(absolute);
+    else files.push(absolute);
+  }
+  return files;
+}
+
+/** Decodes strictly: a file that is not valid UTF-8 is refused rather than imported with replacement characters. */
+export function decodeUtf8(bytes: Uint8Array, path: string): string {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch {
+    throw new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and import again`);
+  }
+}
+
+function lineError(path: string, line: number, error: unknown): HippoError {
+  const reason = error instanceof HippoError ? error.message : error instanceof Error ? error.message : String(error);
+  return new UsageError('bad_import_line', `${path}:${line}: ${reason}; nothing from this file was imported`, {
+    details: { path, line },
+  });
+}
+
+/** Parses a whole file into memories; any bad line fails the file (naming file:line) before anything is written. */
+export function parseImportFile(path: string, text: string, agentId: string, now: Date): Memory[] {
+  const extension = extname(path).toLowerCase();
+  if (extension === '.jsonl') return parseJsonl(path, text, agentId, now);
+  if (extension === '.md' || extension === '.markdown' || extension === '.txt') return parseParagraphs(path, text, agentId, now);
+  throw new UsageError('unsupported_file', `${path}: unsupported file type; import .jsonl, .md or .txt files, or a directory`);
+}
+
+function parseJsonl(path: string, text: string, agentId: string, now: Date): Memory[] {
+  const memories: Memory[] = [];
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!.trim();
+    if (line === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw lineError(path, index + 1, 'not valid JSON');
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw lineError(path, index + 1, 'not a JSON object');
+    const parsed = jsonlMemory.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw lineError(path, index + 1, `field "${issue?.path.join('.') || '?'}": ${issue?.message ?? 'invalid'}`);
+    }
+    const record: NewMemory = { ...parsed.data, agentId: parsed.data.agentId ?? agentId };
+    try {
+      memories.push(buildMemory(record, now));
+    } catch (error) {
+      throw lineError(path, index + 1, error);
+    }
+  }
+  return memories;
+}
+
+function parseParagraphs(path: string, text: string, agentId: string, now: Date): Memory[] {
+  const memories: Memory[] = [];
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  let paragraph: string[] = [];
+  let startLine = 0;
+  const flush = (): void => {
+    const content = paragraph.join('\n').trim();
+    if (content !== '') {
+      try {
+        memories.push(buildMemory({ agentId, content, source: path }, now));
+      } catch (error) {
+        throw lineError(path, startLine, error);
+      }
+    }
+    paragraph = [];
+  };
+  lines.forEach((line, index) => {
+    if (line.trim() === '') {
+      flush();
+      return;
+    }
+    if (paragraph.length === 0) startLine = index + 1;
+    paragraph.push(line);
+  });
+  flush();
+  return memories;
+}
+
+/**
+ * Imports files, one transaction per file: a bad line (or a full disk) fails that file whole and leaves the others
+ * unaffected. Returns what happened to each file; the caller decides the exit code.
+ */
+export function importFiles(store: Store, files: readonly string[], options: ImportOptions): ImportResult {
+  const result: ImportResult = { imported: 0, existing: 0, duplicates: 0, files: [] };
+  const hashExists = store.db.prepare('SELECT 1 FROM memories WHERE agent_id = ? AND content_hash = ? LIMIT 1').pluck();
+  files.forEach((path, index) => {
+    const fileResult: FileImportResult = { path, imported: 0, existing: 0, duplicates: 0 };
+    try {
+      const memories = parseImportFile(path, decodeUtf8(readFileSync(path), path), options.agentId, store.clock());
+      inTransaction(store, () => {
+        for (const memory of memories) {
+          if (hashExists.get(memory.agentId, memory.contentHash)) fileResult.duplicates++;
+          if (insertMemory(store, memory)) fileResult.imported++;
+          else fileResult.existing++;
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof HippoError)) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EISDIR' || code === 'ENOENT' || code === 'EACCES') {
+          fileResult.error = { code: 'unreadable_file', message: `${path}: cannot read (${code})` };
+        } else throw error;
+      } else fileResult.error = { code: error.code, message: error.message };
+      fileResult.imported = 0;
+      fileResult.existing = 0;
+      fileResult.duplicates = 0;
+    }
+    result.imported += fileResult.imported;
+    result.existing += fileResult.existing;
+    result.duplicates += fileResult.duplicates;
+    result.files.push(fileResult);
+    options.onFile?.(index + 1, files.length, fileResult);
+  });
+  return result;
+}

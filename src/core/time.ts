@@ -1,0 +1,60 @@
+import { UsageError } from './errors.js';
+
+/** The clock is injectable so tests can pin "now" without touching the thing under test. */
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+/** ISO-8601 UTC with milliseconds, the only time format stored (SPEC §2). */
+export function iso(date: Date): string {
+  return date.toISOString();
+}
+
+const UNIT_MS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+};
+
+/** `90m`, `24h`, `7d`, `2w`, `30s` → milliseconds; undefined if it is not a duration. */
+export function parseDurationMs(text: string): number | undefined {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/i.exec(text);
+  if (!match) return undefined;
+  const amount = Number(match[1]);
+  const unit = UNIT_MS[match[2]!.toLowerCase()]!;
+  return amount * unit;
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** A strict ISO date or date-time; a date alone is midnight UTC. */
+export function parseIsoDate(text: string): Date | undefined {
+  const trimmed = text.trim();
+  if (!ISO_DATE.test(trimmed)) return undefined;
+  const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(trimmed);
+  const normalised = trimmed.length === 10 ? `${trimmed}T00:00:00Z` : hasZone ? trimmed : `${trimmed.replace(' ', 'T')}Z`;
+  const date = new Date(normalised);
+  if (Number.isNaN(date.getTime())) return undefined;
+  // Reject rolled-over calendar dates such as 2026-02-31.
+  if (date.toISOString().slice(0, 10) !== trimmed.slice(0, 10) && !hasZone) return undefined;
+  return date;
+}
+
+/** `--since`: a duration back from now, or an ISO date/time. */
+export function parseSince(text: string, flag: string, now: Date): Date {
+  const ms = parseDurationMs(text);
+  if (ms !== undefined) return new Date(now.getTime() - ms);
+  const date = parseIsoDate(text);
+  if (date) return date;
+  throw new UsageError('bad_duration', `${flag} "${text}" is neither a duration (90m, 24h, 7d, 2w) nor an ISO date (2026-11-02 or 2026-11-02T09:30:00Z)`);
+}
+
+/** `--expires`: a duration forward from now, or an ISO date/time. */
+export function parseExpires(text: string, flag: string, now: Date): Date {
+  const ms = parseDurationMs(text);
+  if (ms !== undefined) return new Date(now.getTime() + ms);
+  const date = parseIsoDate(text);
+  if (date) return date;
+  throw new UsageError('bad_date', `${flag} "${text}" is neither a duration (90m, 24h, 7d) nor an ISO date (2026-12-31 or 2026-12-31T09:30:00Z)`);
+}

@@ -1,0 +1,87 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { collectImportFiles, importFiles } from '../../src/core/import.js';
+import { addMemory, archiveMemories, iterateMemories, listMemories } from '../../src/core/memory.js';
+import { openStore } from '../../src/core/store/store.js';
+import { fixedClock, tempStore } from '../helpers/store.js';
+
+let store: ReturnType<typeof tempStore>;
+const clock = fixedClock('2026-11-02T09:30:00.000Z');
+beforeEach(() => {
+  store = tempStore(clock);
+});
+afterEach(() => store.done());
+
+function file(name: string, content: string | Buffer): string {
+  const path = join(store.dir, name);
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, content);
+  return path;
+}
+
+describe('importFiles', () => {
+  it('imports JSONL objects and markdown paragraphs (source = path), one transaction per file', () => {
+    const jsonl = file('a.jsonl', '{"content":"first","tags":["x"]}\n\n{"content":"second","durability":"persistent","agentId":"bob"}\n');
+    const md = file('notes/b.md', '# Standup\n\nDeploy moved to Tuesday.\nAsk Ana about the lock.\n\n\n\nSecond paragraph.\n');
+    const result = importFiles(store, collectImportFiles([jsonl, join(store.dir, 'notes')]), { agentId: 'a' });
+    expect(result).toMatchObject({ imported: 5, existing: 0 });
+    expect(listMemories(store, { agentId: 'bob' }).map((memory) => memory.durability)).toEqual(['persistent']);
+    const mine = listMemories(store, { agentId: 'a' });
+    expect(mine.map((memory) => memory.content).sort()).toEqual(['# Standup', 'Deploy moved to Tuesday.\nAsk Ana about the lock.', 'Second paragraph.', 'first'].sort());
+    expect(mine.find((memory) => memory.content === 'Second paragraph.')?.source).toBe(md);
+  });
+
+  it('names file:line for a line that is not an object and imports nothing from that file, others unaffected', () => {
+    const good = file('good.jsonl', '{"content":"kept"}\n');
+    const bad = file('bad.jsonl', '{"content":"would be first"}\n{"content":"ok"}\n[1,2,3]\n{"content":"after"}\n');
+    const result = importFiles(store, [bad, good], { agentId: 'a' });
+    expect(result.files[0]).toMatchObject({ path: bad, imported: 0, error: { code: 'bad_import_line' } });
+    expect(result.files[0]!.error!.message).toContain(`${bad}:3`);
+    expect(result.files[1]).toMatchObject({ path: good, imported: 1 });
+    expect(listMemories(store, { agentId: 'a' }).map((memory) => memory.content)).toEqual(['kept']);
+  });
+
+  it.each([
+    ['not JSON', '{"content": "x"\n', 'not valid JSON'],
+    ['null', 'null\n', 'not a JSON object'],
+    ['a string', '"text"\n', 'not a JSON object'],
+    ['no content', '{"text":"x"}\n', 'content'],
+    ['empty content', '{"content":"  "}\n', 'empty'],
+    ['bad durability', '{"content":"x","durability":"forever"}\n', 'durability'],
+    ['expiry on persistent', '{"content":"x","durability":"persistent","expiresAt":"2027-01-01T00:00:00.000Z"}\n', 'never expires'],
+    ['bad id', '{"content":"x","id":"mem_lowercase"}\n', 'not a memory id'],
+  ])('refuses a JSONL line with %s', (_name, body, reason) => {
+    const path = file('x.jsonl', `{"content":"fine"}\n${body}`);
+    const [result] = importFiles(store, [path], { agentId: 'a' }).files;
+    expect(result!.error!.message).toContain(`${path}:2`);
+    expect(result!.error!.message).toContain(reason);
+    expect(listMemories(store, { agentId: 'a' })).toEqual([]);
+  });
+
+  it('refuses a file that is not UTF-8, naming it', () => {
+    const path = file('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    const [result] = importFiles(store, [path], { agentId: 'a' }).files;
+    expect(result!.error).toMatchObject({ code: 'not_utf8' });
+    expect(result!.error!.message).toContain(path);
+  });
+
+  it('round-trips an export losslessly, including archived, derived and usage fields', () => {
+    const first = addMemory(store, { agentId: 'a', content: 'Dublin office: +353 1 234 5678', tags: ['contacts'], subject: 'office', durability: 'persistent' }).memory;
+    clock.advance(1000);
+    addMemory(store, { agentId: 'a', content: 'temporary', durability: 'ephemeral', source: '/notes/today.md' });
+    addMemory(store, { agentId: 'a', content: 'a lesson', derivedFrom: [first.id], promotedFrom: 'cand_01JD0000000000000000000000' });
+    archiveMemories(store, 'a', [first.id], 'superseded');
+    const exported = [...iterateMemories(store, 'a')];
+    const path = file('export.jsonl', exported.map((memory) => JSON.stringify(memory)).join('\n'));
+    const other = openStore({ path: join(store.dir, 'other.db') });
+    try {
+      expect(importFiles(other, [path], { agentId: 'ignored' }).imported).toBe(3);
+      expect([...iterateMemories(other, 'a')]).toEqual(exported);
+      // Importing again skips every existing id instead of duplicating or overwriting.
+      expect(importFiles(other, [path], { agentId: 'ignored' })).toMatchObject({ imported: 0, existing: 3 });
+    } finally {
+      other.close();
+    }
+  });
+});

@@ -1,0 +1,102 @@
+import Database from 'better-sqlite3';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ExitCode, HippoError } from '../../src/core/errors.js';
+import { APPLICATION_ID, SCHEMA_VERSION } from '../../src/core/store/migrations.js';
+import { openStore } from '../../src/core/store/store.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'hippo-open-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function expectUsageError(fn: () => unknown, code: string): void {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(HippoError);
+    expect((error as HippoError).code).toBe(code);
+    expect((error as HippoError).exitCode).toBe(ExitCode.usage);
+    return;
+  }
+  throw new Error(`expected a ${code} error`);
+}
+
+describe('openStore', () => {
+  it('creates the file 0600 in a new 0700 directory, in WAL mode, at the current schema', () => {
+    const path = join(dir, 'nested', 'hippo', 'hippo.db');
+    const store = openStore({ path });
+    try {
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'nested', 'hippo')).mode & 0o777).toBe(0o700);
+      expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(store.db.pragma('application_id', { simple: true })).toBe(APPLICATION_ID);
+      expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(Number(store.db.pragma('busy_timeout', { simple: true }))).toBeGreaterThanOrEqual(5000);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('reopens an existing database without migrating it again', () => {
+    const path = join(dir, 'hippo.db');
+    const first = openStore({ path });
+    first.db.prepare("INSERT INTO settings (key, value) VALUES ('k', 'v')").run();
+    first.close();
+    const second = openStore({ path });
+    expect(second.db.prepare('SELECT value FROM settings').pluck().get()).toBe('v');
+    second.close();
+  });
+
+  it('refuses a database written by a newer hippo and leaves it unchanged', () => {
+    const path = join(dir, 'hippo.db');
+    openStore({ path }).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    const before = readFileSync(path);
+    expectUsageError(() => openStore({ path }), 'database_too_new');
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a SQLite database that is not hippo\'s and leaves it unchanged', () => {
+    const path = join(dir, 'other.db');
+    const raw = new Database(path);
+    raw.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES (\'keep me\')');
+    raw.close();
+    const before = readFileSync(path);
+    expectUsageError(() => openStore({ path }), 'not_a_hippo_database');
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it('refuses a file that is not SQLite at all, and a directory', () => {
+    const path = join(dir, 'notes.txt');
+    writeFileSync(path, 'just some text, definitely not a database header\n'.repeat(100));
+    expectUsageError(() => openStore({ path }), 'not_a_database');
+    expect(readFileSync(path, 'utf8')).toContain('just some text');
+    const folder = join(dir, 'folder');
+    mkdirSync(folder);
+    expectUsageError(() => openStore({ path: folder }), 'not_a_database');
+  });
+
+  it('keeps the FTS index in sync through triggers on insert, update and delete', () => {
+    const store = openStore({ path: join(dir, 'hippo.db') });
+    const insert = store.db.prepare(
+      "INSERT INTO memories (id, agent_id, content, created_at, updated_at, content_hash) VALUES (?, 'a', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'h')",
+    );
+    insert.run('mem_1', 'the zebra crossed');
+    const count = (term: string): number => store.db.prepare('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?').pluck().get(term) as number;
+    expect(count('zebra')).toBe(1);
+    store.db.prepare("UPDATE memories SET content = 'the giraffe crossed' WHERE id = 'mem_1'").run();
+    expect(count('zebra')).toBe(0);
+    expect(count('giraffe')).toBe(1);
+    store.db.prepare("DELETE FROM memories WHERE id = 'mem_1'").run();
+    expect(count('giraffe')).toBe(0);
+    expect(store.db.prepare("INSERT INTO memories_fts (memories_fts) VALUES ('integrity-check')").run().changes).toBeGreaterThanOrEqual(0);
+    store.close();
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { HippoError } from '../../src/core/errors.js';
+import { parseDurationMs, parseExpires, parseIsoDate, parseSince } from '../../src/core/time.js';
+
+const now = new Date('2026-11-02T12:00:00.000Z');
+
+describe('durations and dates', () => {
+  it('parses the duration forms of --since', () => {
+    expect(parseDurationMs('90m')).toBe(90 * 60_000);
+    expect(parseDurationMs('24h')).toBe(86_400_000);
+    expect(parseDurationMs('7d')).toBe(7 * 86_400_000);
+    expect(parseDurationMs('2w')).toBe(14 * 86_400_000);
+    expect(parseDurationMs('1.5h')).toBe(5_400_000);
+    expect(parseDurationMs('7 days')).toBeUndefined();
+    expect(parseDurationMs('-7d')).toBeUndefined();
+  });
+
+  it('parses strict ISO dates and refuses impossible ones', () => {
+    expect(parseIsoDate('2026-11-02')?.toISOString()).toBe('2026-11-02T00:00:00.000Z');
+    expect(parseIsoDate('2026-11-02T09:30')?.toISOString()).toBe('2026-11-02T09:30:00.000Z');
+    expect(parseIsoDate('2026-11-02T09:30:00+02:00')?.toISOString()).toBe('2026-11-02T07:30:00.000Z');
+    expect(parseIsoDate('2026-02-31')).toBeUndefined();
+    expect(parseIsoDate('yesterday')).toBeUndefined();
+  });
+
+  it('turns --since and --expires into times relative to now, or a usage error', () => {
+    expect(parseSince('90m', '--since', now).toISOString()).toBe('2026-11-02T10:30:00.000Z');
+    expect(parseExpires('1d', '--expires', now).toISOString()).toBe('2026-11-03T12:00:00.000Z');
+    expect(() => parseSince('last tuesday', '--since', now)).toThrow(HippoError);
+    try {
+      parseSince('last tuesday', '--since', now);
+    } catch (error) {
+      expect((error as HippoError).exitCode).toBe(2);
+      expect((error as HippoError).message).toContain('--since "last tuesday"');
+    }
+  });
+});
