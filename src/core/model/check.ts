@@ -1,0 +1,67 @@
+/**
+ * `hippo model check`: where content would go, then one tiny structured call. Never throws for a model failure (the
+ * result carries the typed error and its fix); throws only when the caller aborts.
+ */
+import { z } from 'zod';
+import { describeModelConfig, type ModelConfig, type ModelConfigDescription } from './config.js';
+import { createModelClient, type ModelClientOptions } from './client.js';
+import { isModelCallError, ModelCallAbortedError, modelNotConfigured } from './errors.js';
+
+export interface ModelCheckError {
+  code: string;
+  /** One line, fixed text. */
+  message: string;
+  /** What to do about it. */
+  fix: string;
+  exitCode: number;
+}
+
+export type ModelCheckResult =
+  | (ModelConfigDescription & {
+      configured: true;
+      ok: boolean;
+      latencyMs: number;
+      /** The model id the provider reported, when the call succeeded. */
+      reportedModel?: string;
+      error?: ModelCheckError;
+    })
+  | { configured: false; ok: false; leavesMachine: false; error: ModelCheckError };
+
+export interface CheckModelOptions extends ModelClientOptions {
+  signal?: AbortSignal;
+  /** Default: the config's timeoutMs. */
+  timeoutMs?: number;
+}
+
+const CHECK_SCHEMA = z.object({ ok: z.boolean() });
+
+export async function checkModel(config: ModelConfig | undefined, options: CheckModelOptions = {}): Promise<ModelCheckResult> {
+  if (!config) {
+    const e = modelNotConfigured();
+    return { configured: false, ok: false, leavesMachine: false, error: { code: e.code, message: e.summary, fix: e.fix, exitCode: e.exitCode } };
+  }
+  const description = describeModelConfig(config);
+  const started = performance.now();
+  try {
+    const result = await createModelClient(config, options).generateObject({
+      system: 'You are a health check. Answer with JSON only.',
+      prompt: 'Reply with exactly this JSON object and nothing else: {"ok": true}',
+      schema: CHECK_SCHEMA,
+      schemaName: 'health_check',
+      maxOutputTokens: 256,
+      temperature: 0,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    return { ...description, configured: true, ok: true, latencyMs: result.latencyMs, reportedModel: result.model };
+  } catch (error) {
+    if (error instanceof ModelCallAbortedError || !isModelCallError(error)) throw error;
+    return {
+      ...description,
+      configured: true,
+      ok: false,
+      latencyMs: Math.round(performance.now() - started),
+      error: { code: error.code, message: error.summary, fix: error.fix, exitCode: error.exitCode },
+    };
+  }
+}

@@ -1,0 +1,307 @@
+/**
+ * Model configuration (SPEC §8). Precedence for the model: `--model` > `HIPPO_MODEL` > config file > unset.
+ *
+ * Config file `<XDG config>/hippo/config.json` (all fields optional):
+ *   { "model": "ollama:llama3.2", "baseUrl": "http://127.0.0.1:11434", "timeoutMs": 120000, "maxBytes": 1048576 }
+ * - `baseUrl` belongs to the file's `model`: it is used only when the selected provider is the file model's provider
+ *   (a `--model openai:…` must not be sent to the file's Ollama address). `HIPPO_BASE_URL` beats it.
+ * - `timeoutMs` / `maxBytes` apply to every provider; `HIPPO_MODEL_TIMEOUT_MS` / `HIPPO_MODEL_MAX_BYTES` beat them.
+ * - API keys are read from the environment only (`HIPPO_API_KEY`, else `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` for
+ *   the selected provider); an `apiKey` field in the file is refused, so keys never sit in a dotfile by accident.
+ * Empty environment variables count as unset. Every malformed value is a UsageError (exit 2) naming the variable or
+ * file; nothing falls back silently. The error messages never repeat a key.
+ */
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { UsageError } from '../errors.js';
+import { configFilePath } from '../paths.js';
+
+export const PROVIDERS = ['ollama', 'openai', 'anthropic', 'command'] as const;
+export type ProviderName = (typeof PROVIDERS)[number];
+export type HttpProviderName = Exclude<ProviderName, 'command'>;
+
+export const DEFAULT_BASE_URLS: Record<HttpProviderName, string> = {
+  ollama: 'http://127.0.0.1:11434',
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+};
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+/** Where the model setting came from (for `model check`). */
+export type ModelConfigSource = '--model' | 'HIPPO_MODEL' | 'config file';
+
+interface CommonConfig {
+  /** The model id (for `command`, the shell command). */
+  model: string;
+  timeoutMs: number;
+  maxBytes: number;
+  source: ModelConfigSource;
+}
+export interface HttpModelConfig extends CommonConfig {
+  provider: HttpProviderName;
+  /** Normalised, without trailing slash; for Ollama the server root (no `/api`). */
+  baseUrl: string;
+  apiKey?: string;
+}
+export interface CommandModelConfig extends CommonConfig {
+  provider: 'command';
+}
+export type ModelConfig = HttpModelConfig | CommandModelConfig;
+
+interface FileConfig {
+  model?: string;
+  baseUrl?: string;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+function badConfig(message: string): UsageError {
+  return new UsageError('bad_model_config', message);
+}
+
+/** A short, quoted echo of a user value for error messages (these values are provider:model strings, not keys). */
+function quote(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+}
+
+function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+/** Parses `provider:model`; `label` names the flag, variable or file in errors. */
+export function parseModelSpec(spec: string, label: string): { provider: ProviderName; model: string } {
+  const colon = spec.indexOf(':');
+  if (colon < 0) {
+    throw badConfig(
+      `${label}: ${quote(spec)} is not provider:model (e.g. ollama:llama3.2, openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, command:'llm -m mymodel')`,
+    );
+  }
+  const provider = spec.slice(0, colon).trim().toLowerCase();
+  const model = spec.slice(colon + 1).trim();
+  if (!(PROVIDERS as readonly string[]).includes(provider)) {
+    throw badConfig(`${label}: unknown provider ${quote(provider)} (expected ${PROVIDERS.join(', ')})`);
+  }
+  if (model === '') throw badConfig(`${label}: the ${provider} model name is empty`);
+  return { provider: provider as ProviderName, model };
+}
+
+function parsePositiveInt(raw: string | number, label: string, max: number): number {
+  const n = typeof raw === 'number' ? raw : /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n <= 0 || n > max) {
+    throw badConfig(`${label}: expected a whole number between 1 and ${max}, got ${quote(String(raw))}`);
+  }
+  return n;
+}
+
+function parseBaseUrl(raw: string, label: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw badConfig(`${label}: ${quote(raw)} is not a URL (e.g. http://127.0.0.1:11434)`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw badConfig(`${label}: the base URL must be http:// or https://`);
+  }
+  if (url.search || url.hash) throw badConfig(`${label}: the base URL must not have a query or fragment`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+function readConfigFile(path: string): FileConfig | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw badConfig(`${path}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw badConfig(`${path}: the config file is not valid JSON`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw badConfig(`${path}: the config file must hold a JSON object`);
+  }
+  const obj = data as Record<string, unknown>;
+  if ('apiKey' in obj || 'key' in obj) {
+    throw badConfig(`${path}: API keys are not read from the config file; set HIPPO_API_KEY in the environment instead`);
+  }
+  const out: FileConfig = {};
+  for (const field of ['model', 'baseUrl'] as const) {
+    if (obj[field] === undefined) continue;
+    if (typeof obj[field] !== 'string') throw badConfig(`${path}: "${field}" must be a string`);
+    out[field] = obj[field];
+  }
+  for (const field of ['timeoutMs', 'maxBytes'] as const) {
+    if (obj[field] === undefined) continue;
+    if (typeof obj[field] !== 'number') throw badConfig(`${path}: "${field}" must be a number`);
+    out[field] = obj[field];
+  }
+  return out;
+}
+
+export interface ResolveModelConfigInput {
+  /** The `--model` flag value, if given. */
+  flag?: string;
+  env: NodeJS.ProcessEnv;
+  /** Config file path; default `<XDG config>/hippo/config.json` from `env`. */
+  configFile?: string;
+}
+
+/**
+ * The resolved model configuration, or `undefined` when no model is set anywhere (callers then raise
+ * `modelNotConfigured()` or skip, as nightly does). Throws UsageError (exit 2) on any malformed value, even when no
+ * model is set, so a typo is reported where it is made.
+ */
+export function resolveModelConfig(input: ResolveModelConfigInput): ModelConfig | undefined {
+  const { env } = input;
+  const filePath = input.configFile ?? configFilePath(env);
+  const file = readConfigFile(filePath);
+
+  const timeoutRaw = envValue(env, 'HIPPO_MODEL_TIMEOUT_MS');
+  const timeoutMs =
+    timeoutRaw !== undefined
+      ? parsePositiveInt(timeoutRaw, 'HIPPO_MODEL_TIMEOUT_MS', 86_400_000)
+      : file?.timeoutMs !== undefined
+        ? parsePositiveInt(file.timeoutMs, `${filePath}: "timeoutMs"`, 86_400_000)
+        : DEFAULT_TIMEOUT_MS;
+  const maxBytesRaw = envValue(env, 'HIPPO_MODEL_MAX_BYTES');
+  const maxBytes =
+    maxBytesRaw !== undefined
+      ? parsePositiveInt(maxBytesRaw, 'HIPPO_MODEL_MAX_BYTES', 1024 ** 3)
+      : file?.maxBytes !== undefined
+        ? parsePositiveInt(file.maxBytes, `${filePath}: "maxBytes"`, 1024 ** 3)
+        : DEFAULT_MAX_BYTES;
+  const envBaseUrl = envValue(env, 'HIPPO_BASE_URL');
+  const baseUrlFromEnv = envBaseUrl === undefined ? undefined : parseBaseUrl(envBaseUrl, 'HIPPO_BASE_URL');
+  const fileSpec = file?.model === undefined ? undefined : parseModelSpec(file.model, `${filePath}: "model"`);
+  const baseUrlFromFile = file?.baseUrl === undefined ? undefined : parseBaseUrl(file.baseUrl, `${filePath}: "baseUrl"`);
+
+  let spec: { provider: ProviderName; model: string };
+  let source: ModelConfigSource;
+  const envModel = envValue(env, 'HIPPO_MODEL');
+  if (input.flag !== undefined) {
+    spec = parseModelSpec(input.flag, '--model');
+    source = '--model';
+  } else if (envModel !== undefined) {
+    spec = parseModelSpec(envModel, 'HIPPO_MODEL');
+    source = 'HIPPO_MODEL';
+  } else if (fileSpec !== undefined) {
+    spec = fileSpec;
+    source = 'config file';
+  } else {
+    return undefined;
+  }
+
+  if (spec.provider === 'command') {
+    return { provider: 'command', model: spec.model, timeoutMs, maxBytes, source };
+  }
+  const provider = spec.provider;
+  const fileBaseUrlApplies = fileSpec === undefined || fileSpec.provider === provider;
+  const baseUrl =
+    baseUrlFromEnv ?? (fileBaseUrlApplies ? baseUrlFromFile : undefined) ?? DEFAULT_BASE_URLS[provider];
+  const baseUrlLabel = baseUrlFromEnv ? 'HIPPO_BASE_URL' : 'the base URL';
+
+  // Only the selected provider's own key variable is consulted: an ANTHROPIC_API_KEY lying around changes nothing
+  // for an openai: model, and vice versa.
+  const providerKeyVar = provider === 'openai' ? 'OPENAI_API_KEY' : provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : undefined;
+  const apiKey = envValue(env, 'HIPPO_API_KEY') ?? (providerKeyVar ? envValue(env, providerKeyVar) : undefined);
+  if (apiKey === undefined) {
+    if (provider === 'anthropic') {
+      throw badConfig('anthropic needs an API key: set HIPPO_API_KEY or ANTHROPIC_API_KEY');
+    }
+    if (provider === 'openai' && !isLoopbackUrl(baseUrl)) {
+      throw badConfig(
+        `openai at a non-loopback address (${baseUrlLabel} ${displayBaseUrl(baseUrl)}) needs an API key: set HIPPO_API_KEY or OPENAI_API_KEY ` +
+          '(a local OpenAI-compatible server on 127.0.0.1/localhost needs none)',
+      );
+    }
+  }
+  return { provider, model: spec.model, baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs, maxBytes, source };
+}
+
+/** True for 127.0.0.0/8, ::1 (and IPv4-mapped loopback) and localhost. */
+export function isLoopbackUrl(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (host === '::1') return true;
+  const mapped = /^::ffff:(.+)$/.exec(host);
+  if (mapped?.[1]) {
+    if (isIP(mapped[1]) === 4) return mapped[1].startsWith('127.');
+    // URL normalises ::ffff:127.0.0.1 to ::ffff:7f00:1
+    return /^7f[0-9a-f]{2}:/.test(mapped[1]);
+  }
+  return false;
+}
+
+/** The base URL without any user:password part (a URL may carry credentials). */
+export function displayBaseUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (url.username || url.password) {
+      url.username = '***';
+      url.password = '';
+    }
+    return url.toString().replace(/\/+$/, '');
+  } catch {
+    return baseUrl;
+  }
+}
+
+/** `sk-…abcd`: first 3 and last 4 characters; keys shorter than 12 characters are masked completely. */
+export function maskKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  return key.length < 12 ? '…' : `${key.slice(0, 3)}…${key.slice(-4)}`;
+}
+
+export interface ModelConfigDescription {
+  provider: ProviderName;
+  model: string;
+  source: ModelConfigSource;
+  /** Credentials removed; undefined for `command`. */
+  baseUrl?: string;
+  /** Masked; undefined when no key is set. */
+  key?: string;
+  /** True when memory content sent to the model leaves this machine (base URL host is not loopback). */
+  leavesMachine: boolean;
+  /** One plain sentence about where content goes. */
+  egress: string;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+export function describeModelConfig(config: ModelConfig): ModelConfigDescription {
+  const common = { model: config.model, source: config.source, timeoutMs: config.timeoutMs, maxBytes: config.maxBytes };
+  if (config.provider === 'command') {
+    return {
+      provider: 'command',
+      ...common,
+      // We cannot see where a command sends its stdin; it runs locally, so we report local and say so.
+      leavesMachine: false,
+      egress: 'content is piped to a local command; whether it leaves this machine depends on that command',
+    };
+  }
+  const baseUrl = displayBaseUrl(config.baseUrl);
+  const leavesMachine = !isLoopbackUrl(config.baseUrl);
+  return {
+    provider: config.provider,
+    ...common,
+    baseUrl,
+    ...(config.apiKey ? { key: maskKey(config.apiKey) } : {}),
+    leavesMachine,
+    egress: leavesMachine
+      ? `memory content sent to the model LEAVES THIS MACHINE: it goes to ${new URL(config.baseUrl).host}`
+      : 'memory content stays on this machine (loopback address)',
+  };
+}

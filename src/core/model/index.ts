@@ -1,0 +1,42 @@
+/** The model layer: the only code in hippo that sends text to a model (SPEC §8). */
+export {
+  resolveModelConfig,
+  describeModelConfig,
+  parseModelSpec,
+  isLoopbackUrl,
+  maskKey,
+  displayBaseUrl,
+  PROVIDERS,
+  DEFAULT_BASE_URLS,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_MAX_BYTES,
+  type ModelConfig,
+  type HttpModelConfig,
+  type CommandModelConfig,
+  type ProviderName,
+  type HttpProviderName,
+  type ModelConfigSource,
+  type ModelConfigDescription,
+  type ResolveModelConfigInput,
+} from './config.js';
+export {
+  createModelClient,
+  type ModelClient,
+  type ModelClientOptions,
+  type GenerateObjectRequest,
+  type GenerateObjectResult,
+  type ModelUsage,
+} from './client.js';
+export { checkModel, type ModelCheckResult, type ModelCheckError, type CheckModelOptions } from './check.js';
+export { extractJsonObject, stripThinking, type ExtractJsonResult } from './json.js';
+export {
+  ModelCallUnavailableError,
+  ModelCallOutputError,
+  ModelCallAbortedError,
+  isModelCallError,
+  modelNotConfigured,
+  OLLAMA_RECIPE,
+  type ModelCallError,
+  type ModelErrorInfo,
+  type ModelOutputReason,
+} from './errors.js';
