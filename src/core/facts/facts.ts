@@ -1,0 +1,145 @@
+import { validated, type Kind, type ValidatedKind } from './kinds.js';
+import { labelAt, labelWindowStart, type Span } from './label.js';
+import { recognise } from './recognisers/index.js';
+import { defaultRegion } from './region.js';
+import type { Fact, Occurrence, Passage, RawMatch } from './types.js';
+
+export interface ExtractOptions {
+  /** Kinds to extract. Kinds without a validator (`address`) are skipped here: only the model fallback finds them. */
+  kinds: readonly Kind[];
+  /**
+   * Default region for national phone numbers and numeric date order. Omitted: the process locale's region
+   * (`defaultRegion()`); `null`: none, so only `+`-international phone numbers are found.
+   */
+  region?: string | null;
+  /** At most this many facts per kind (SPEC §5.2: 5 by default in `search`; no cap when omitted). */
+  limit?: number;
+}
+
+/** A match located in a passage; `rank` is the passage's position in the caller's ranked list. */
+export interface LocatedMatch {
+  rank: number;
+  source: string;
+  match: RawMatch;
+  label: string;
+}
+
+/**
+ * Groups located matches into facts: identity is kind + normalised value, occurrences keep the source order
+ * (passage rank, then offset) and are listed once each. `value` is the first occurrence's text; `label` is the
+ * first non-empty occurrence label. Facts are ordered by their first occurrence. Shared with the model verifier.
+ */
+export function groupFacts(located: readonly LocatedMatch[], origin: Fact['origin'], model?: string): Fact[] {
+  const ordered = [...located].sort((a, b) => a.rank - b.rank || a.match.start - b.match.start || a.match.end - b.match.end);
+  const facts = new Map<string, Fact>();
+  const seen = new Set<string>();
+  for (const { source, match, label } of ordered) {
+    const occurrenceKey = JSON.stringify([match.kind, source, match.start, match.end]);
+    if (seen.has(occurrenceKey)) continue;
+    seen.add(occurrenceKey);
+    const occurrence: Occurrence = { source, start: match.start, end: match.end, text: match.text, label };
+    const identity = JSON.stringify([match.kind, match.normalized]);
+    const fact = facts.get(identity);
+    if (fact === undefined) {
+      facts.set(identity, newFact(match, occurrence, origin, model));
+    } else {
+      fact.occurrences.push(occurrence);
+      if (fact.label === '') fact.label = label;
+    }
+  }
+  return [...facts.values()];
+}
+
+function newFact(match: RawMatch, occurrence: Occurrence, origin: Fact['origin'], model?: string): Fact {
+  const fact: Fact = {
+    kind: match.kind,
+    value: match.text,
+    normalized: match.normalized,
+    label: occurrence.label,
+    origin,
+    occurrences: [occurrence],
+  };
+  if (model !== undefined) fact.model = model;
+  return fact;
+}
+
+/** Keeps the first `limit` facts of each kind, preserving order. */
+export function capPerKind(facts: readonly Fact[], limit: number | undefined): Fact[] {
+  if (limit === undefined) return [...facts];
+  const counts = new Map<Kind, number>();
+  return facts.filter((fact) => {
+    const count = counts.get(fact.kind) ?? 0;
+    counts.set(fact.kind, count + 1);
+    return count < limit;
+  });
+}
+
+function uniqueValidatedKinds(kinds: readonly Kind[]): ValidatedKind[] {
+  return [...new Set(kinds)].filter(validated);
+}
+
+/**
+ * SPEC §5.2: the validated facts of the given kinds in ranked passages (best first). Pure apart from reading the
+ * locale when `region` is omitted. Every occurrence satisfies `passage.text.slice(start, end) === text`.
+ */
+export function extractFacts(passages: readonly Passage[], opts: ExtractOptions): Fact[] {
+  const region = opts.region === undefined ? defaultRegion() : opts.region;
+  const kinds = uniqueValidatedKinds(opts.kinds);
+  const located: LocatedMatch[] = [];
+  passages.forEach((passage, rank) => {
+    const matches = kinds.flatMap((kind) => recognise(kind, passage.text, { region }));
+    for (const [match, label] of labelled(passage.text, matches)) {
+      located.push({ rank, source: passage.source, match, label });
+    }
+  });
+  return capPerKind(groupFacts(located, 'validated'), opts.limit);
+}
+
+// Values longer than this that start before a label window are not blanked out of it (harmless, and it keeps
+// labelling linear in the number of matches).
+const MAX_BLANKED_SPAN = 4096;
+
+/** Labels each match, blanking out the other matches of the passage that precede it on its line. */
+function labelled(text: string, matches: readonly RawMatch[]): Array<[RawMatch, string]> {
+  const sorted = [...matches].sort((a, b) => a.start - b.start || a.end - b.end);
+  let first = 0;
+  return sorted.map((match, index) => {
+    const from = labelWindowStart(match.start) - MAX_BLANKED_SPAN;
+    while (first < index && (sorted[first]?.start ?? 0) < from) first++;
+    const before: Span[] = sorted.slice(first, index);
+    return [match, labelAt(text, match.start, before)];
+  });
+}
+
+export interface LineCol {
+  line: number;
+  col: number;
+}
+
+/**
+ * A lookup from offset to 1-based line and column (columns in UTF-16 code units), built once per text so a table
+ * of many facts from one large file stays linear. `\r\n`, `\n` and a lone `\r` each end a line.
+ */
+export function createLineIndex(text: string): (offset: number) => LineCol {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || (code === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  return (offset) => {
+    const clamped = Math.max(0, Math.min(offset, text.length));
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] ?? 0) <= clamped) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, col: clamped - (starts[low] ?? 0) + 1 };
+  };
+}
+
+/** 1-based line and column of an offset, for `source:line:col` in the CLI table. */
+export function lineCol(text: string, offset: number): LineCol {
+  return createLineIndex(text)(offset);
+}

@@ -1,0 +1,57 @@
+import cardValidator from 'card-validator';
+import { rawMatch } from '../text.js';
+import type { RawMatch, RecogniserOptions } from '../types.js';
+
+// ASCII digits only (full-width digits are not matched). Either 12–19 digits in one run, or a first group of four
+// followed by groups of 2–6 with one separator (space or dash) used throughout: 4-4-4-4, 4-6-5, 4-4-4-4-3, …
+// Not touching letters or digits on either side, nor a decimal point or comma between digits (`0.4111…`), nor the
+// same separator and another digit group (a longer grouped number is not a card followed by noise).
+const CARD_RE =
+  /(?<![\p{L}\p{N}\p{M}_]|\p{N}[.,])(?:\d{4}([ -])\d{2,6}(?:\1\d{2,6}){1,4}|\d{12,19})(?![\p{L}\p{N}\p{M}_]|[.,]\p{N}|\1\d)/gu;
+
+/** The Luhn (mod 10) checksum over a string of ASCII digits. */
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return digits.length > 0 && sum % 10 === 0;
+}
+
+// card-validator does not know UATP (Universal Air Travel Plan): prefix 1, 15 digits, Luhn.
+function isUatp(digits: string): boolean {
+  return digits.length === 15 && digits.startsWith('1');
+}
+
+// 13 digits read as Unix milliseconds between 2000 and 2100: a timestamp, not a card.
+const MILLIS_2000 = 946_684_800_000;
+const MILLIS_2100 = 4_102_444_800_000;
+function isMillisTimestamp(digits: string): boolean {
+  if (digits.length !== 13) return false;
+  const value = Number(digits);
+  return value >= MILLIS_2000 && value < MILLIS_2100;
+}
+
+/** Issuer prefix and length known (card-validator / credit-card-type, or UATP) and the Luhn checksum passes. */
+export function isValidCardNumber(digits: string): boolean {
+  if (!luhn(digits)) return false;
+  return isUatp(digits) || cardValidator.number(digits, { luhnValidateUnionPay: true }).isValid;
+}
+
+export function recogniseCards(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
+  const matches: RawMatch[] = [];
+  for (const match of text.matchAll(CARD_RE)) {
+    const digits = match[0].replace(/[ -]/g, '');
+    if (digits.length < 12 || digits.length > 19) continue;
+    const grouped = match[1] !== undefined;
+    if (!grouped && isMillisTimestamp(digits)) continue;
+    if (!isValidCardNumber(digits)) continue;
+    matches.push(rawMatch('card', text, match.index, match.index + match[0].length, digits));
+  }
+  return matches;
+}

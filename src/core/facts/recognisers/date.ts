@@ -1,0 +1,81 @@
+import * as chrono from 'chrono-node';
+import { asRegion } from '../region.js';
+import { isWordBounded, rawMatch } from '../text.js';
+import type { RawMatch, RecogniserOptions } from '../types.js';
+
+// Regions that write numeric dates month first (05/06/2021 is 6 May elsewhere). Without a region chrono's
+// English default (month first) is used.
+const MONTH_FIRST_REGIONS = new Set(['US', 'PH', 'FM', 'MH', 'PW', 'GU', 'AS', 'MP', 'PR', 'VI', 'UM', 'BZ']);
+
+/**
+ * Strict English chrono without the range merger, so `2021-05-01 to 2021-05-03` gives two dates, each with its own
+ * span. (A range chrono parses in one piece, such as `March 5 - 7, 2021`, stays one match for its first day.)
+ */
+function createParser(littleEndian: boolean): chrono.Chrono {
+  const configuration = chrono.en.configuration.createConfiguration(true, littleEndian);
+  configuration.refiners = configuration.refiners.filter((refiner) => !/MergeDateRange/.test(refiner.constructor.name));
+  return new chrono.Chrono(configuration);
+}
+
+const parsers = new Map<boolean, chrono.Chrono>();
+function parserFor(region: string | undefined): chrono.Chrono {
+  const littleEndian = region !== undefined && !MONTH_FIRST_REGIONS.has(region);
+  let parser = parsers.get(littleEndian);
+  if (parser === undefined) {
+    parser = createParser(littleEndian);
+    parsers.set(littleEndian, parser);
+  }
+  return parser;
+}
+
+// A fixed reference keeps results deterministic; only dates whose year, month and day are written are kept, so the
+// reference never fills anything in.
+const REFERENCE = new Date(Date.UTC(2000, 0, 1));
+
+// An ISO-8601 timestamp is covered whole, including fractions of a second chrono stops before.
+const ISO_TIMESTAMP_RE = /\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?/y;
+
+function isoEnd(text: string, start: number, end: number): number {
+  ISO_TIMESTAMP_RE.lastIndex = start;
+  const match = ISO_TIMESTAMP_RE.exec(text);
+  return match === null ? end : Math.max(end, start + match[0].length);
+}
+
+function pad(value: number, width: number): string {
+  return String(value).padStart(width, '0');
+}
+
+function isFullDate(result: chrono.ParsedResult): boolean {
+  const start = result.start;
+  return start.isCertain('year') && start.isCertain('month') && start.isCertain('day');
+}
+
+// With a month name, a two-digit "year" is usually a count: `May 21, 22 people` is not 21 May 2022. Two-digit
+// years are accepted in all-numeric dates only (`21.5.21`, `05/21/21`).
+const MONTH_NAME_RE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])/i;
+function hasAmbiguousYear(written: string): boolean {
+  return MONTH_NAME_RE.test(written) && !/(?<!\d)\d{4}(?!\d)/.test(written);
+}
+
+function isoDate(result: chrono.ParsedResult): string | undefined {
+  const year = result.start.get('year');
+  const month = result.start.get('month');
+  const day = result.start.get('day');
+  if (year === null || month === null || day === null) return undefined;
+  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+}
+
+/** Full calendar dates (year, month and day all written), word-bounded, normalised `YYYY-MM-DD`. */
+export function recogniseDates(text: string, opts: RecogniserOptions = {}): RawMatch[] {
+  const matches: RawMatch[] = [];
+  for (const result of parserFor(asRegion(opts.region)).parse(text, REFERENCE)) {
+    if (!isFullDate(result)) continue;
+    const normalized = isoDate(result);
+    if (normalized === undefined) continue;
+    const start = result.index;
+    const end = isoEnd(text, start, start + result.text.length);
+    if (!isWordBounded(text, start, end) || hasAmbiguousYear(result.text)) continue;
+    matches.push(rawMatch('date', text, start, end, normalized));
+  }
+  return matches;
+}

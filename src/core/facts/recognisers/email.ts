@@ -1,0 +1,65 @@
+import { parse as parseDomain } from 'tldts';
+import { rawMatch } from '../text.js';
+import type { RawMatch, RecogniserOptions } from '../types.js';
+
+// RFC 5322 local part: dot-separated atoms (ASCII: a non-ASCII local part in prose is far more often a word glued
+// to the address than an internationalised mailbox) or quoted segments without spaces (`test."foo".bar`).
+const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
+const QUOTED = '"[^"\\\\\\s]+"';
+const LOCAL = `(?:${ATOM}|${QUOTED})(?:\\.(?:${ATOM}|${QUOTED}))*`;
+// Domain labels may be internationalised (`bündnis.de`) or punycode; tldts decides whether the suffix is real.
+const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
+const DOMAIN = `${LABEL}(?:\\.${LABEL})+`;
+
+// Not preceded by a local-part character or a dot (`a..b@x.com` must not yield `b@x.com`); a non-ASCII letter
+// before is a boundary, as in CJK text without spaces. Not followed by a label character, a hyphen or `@`.
+const EMAIL_RE = new RegExp(
+  `(?<![A-Za-z0-9!#$%&'*+/=?^_\`{|}~.-])(${LOCAL})@(${DOMAIN})(?![\\p{L}\\p{N}\\p{M}_@-])`,
+  'gu',
+);
+
+/** True when the domain ends in an ICANN public suffix and has a registrable label before it. */
+export function hasPublicSuffix(domain: string): boolean {
+  const parsed = parseDomain(domain);
+  return parsed.isIcann === true && parsed.domain !== null && !parsed.isIp;
+}
+
+/**
+ * The longest leading run of the domain's labels that ends in a public suffix, so a sentence glued on after a
+ * dot (`jane@x.com.Thanks`) is left out; undefined when none does.
+ */
+function longestRegistrable(domain: string): string | undefined {
+  const labels = domain.split('.');
+  for (let count = labels.length; count >= 2; count--) {
+    const candidate = labels.slice(0, count).join('.');
+    if (hasPublicSuffix(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * The domain as written, or failing that without a trailing run of non-ASCII letters glued to an ASCII ending
+ * (`example.comです` in text without spaces).
+ */
+function registrableDomain(domain: string): string | undefined {
+  const found = longestRegistrable(domain);
+  if (found !== undefined) return found;
+  const unglued = domain.replace(/(?<=[A-Za-z0-9])[^\p{ASCII}]+$/u, '');
+  return unglued === domain ? undefined : longestRegistrable(unglued);
+}
+
+export function recogniseEmails(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
+  const matches: RawMatch[] = [];
+  for (const match of text.matchAll(EMAIL_RE)) {
+    const local = match[1] ?? '';
+    const domain = registrableDomain(match[2] ?? '');
+    if (domain === undefined) continue;
+    // Quote-like characters are legal in a local part but, leading one in prose, they are punctuation: `'a@b.ie'`.
+    const lead = /^[!#$%&'*+/=?^`{|}~.-]*/.exec(local)?.[0].length ?? 0;
+    if (lead === local.length) continue;
+    const start = match.index + lead;
+    const end = match.index + local.length + 1 + domain.length;
+    matches.push(rawMatch('email', text, start, end, text.slice(start, end).toLowerCase()));
+  }
+  return matches;
+}

@@ -1,0 +1,48 @@
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { isWordChar, charAt, charBefore, rawMatch } from '../text.js';
+import type { RawMatch, RecogniserOptions } from '../types.js';
+
+// Candidates are upper-case ASCII, as IBANs are printed: either compact (15–34 characters) or in groups of four
+// separated by one space or one dash, used consistently, the last group possibly shorter. Full-width or
+// lower-case forms are not matched: a fact must be the exact text, and those are not what banks print.
+const COMPACT = '[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}';
+const GROUPED = '[A-Z]{2}[0-9]{2}([ -])[A-Z0-9]{4}(?:\\1[A-Z0-9]{4}){1,6}(?:\\1[A-Z0-9]{1,4})?';
+const CANDIDATE_RE = new RegExp(`${GROUPED}|${COMPACT}`, 'g');
+
+const MIN_LENGTH = 15; // Norway, the shortest IBAN
+
+export function isValidIban(candidate: string): boolean {
+  const electronic = electronicFormatIBAN(candidate);
+  return electronic !== null && electronic !== undefined && isValidIBAN(electronic);
+}
+
+/**
+ * The longest valid prefix of a candidate made of whole groups, so a short trailing word (`… 8901 X in a
+ * sentence`) is not absorbed, while a group cut in half never is.
+ */
+function longestValidPrefix(candidate: string, separator: string | undefined): string | undefined {
+  if (isValidIban(candidate)) return candidate;
+  if (separator === undefined) return undefined;
+  let prefix = candidate;
+  for (let cut = prefix.lastIndexOf(separator); cut > 0; cut = prefix.lastIndexOf(separator)) {
+    prefix = prefix.slice(0, cut);
+    if (prefix.replaceAll(separator, '').length < MIN_LENGTH) return undefined;
+    if (isValidIban(prefix)) return prefix;
+  }
+  return undefined;
+}
+
+/** IBANs validated by ibantools (country format + mod-97), word-bounded: never run into letters or digits. */
+export function recogniseIbans(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
+  const matches: RawMatch[] = [];
+  for (const match of text.matchAll(CANDIDATE_RE)) {
+    const start = match.index;
+    if (isWordChar(charBefore(text, start))) continue;
+    const iban = longestValidPrefix(match[0], match[1]);
+    if (iban === undefined) continue;
+    const end = start + iban.length;
+    if (isWordChar(charAt(text, end))) continue;
+    matches.push(rawMatch('iban', text, start, end, electronicFormatIBAN(iban) ?? iban));
+  }
+  return matches;
+}

@@ -1,0 +1,47 @@
+import type { Kind } from './kinds.js';
+import type { RawMatch } from './types.js';
+
+/** Builds a match whose `text` is sliced from the scanned text, so the slice invariant holds by construction. */
+export function rawMatch(kind: Kind, source: string, start: number, end: number, normalized: string): RawMatch {
+  return { kind, start, end, text: source.slice(start, end), normalized };
+}
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
+
+/** Letters (any script), digits (any script), combining marks and `_`: what a fact must not run into. */
+export function isWordChar(char: string | undefined): boolean {
+  return char !== undefined && WORD_CHAR.test(char);
+}
+
+/** The code point ending just before `index` (a whole surrogate pair when there is one). */
+export function charBefore(text: string, index: number): string | undefined {
+  if (index <= 0) return undefined;
+  const low = text.charCodeAt(index - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && index >= 2) return text.slice(index - 2, index);
+  return text[index - 1];
+}
+
+/** The code point starting at `index`. */
+export function charAt(text: string, index: number): string | undefined {
+  const codePoint = text.codePointAt(index);
+  return codePoint === undefined ? undefined : String.fromCodePoint(codePoint);
+}
+
+/** True when the span [start, end) does not touch a word character on either side. */
+export function isWordBounded(text: string, start: number, end: number): boolean {
+  return !isWordChar(charBefore(text, start)) && !isWordChar(charAt(text, end));
+}
+
+/**
+ * Keeps the earliest of overlapping matches (the longest when they start together), sorted by offset. Recognisers
+ * may propose overlapping candidates; a fact's occurrences must not.
+ */
+export function dropOverlaps(matches: RawMatch[]): RawMatch[] {
+  const sorted = [...matches].sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: RawMatch[] = [];
+  for (const match of sorted) {
+    const last = kept[kept.length - 1];
+    if (last === undefined || match.start >= last.end) kept.push(match);
+  }
+  return kept;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { luhn } from '../../../src/core/facts/recognisers/card.js';
+import { texts, values } from './helpers.js';
+
+describe('card recogniser', () => {
+  it('finds plain, spaced and dashed numbers and normalises to digits', () => {
+    const text = '4012888888881881 4012-8888-8888-1881 4012 8888 8888 1881';
+    expect(texts('card', text)).toEqual(['4012888888881881', '4012-8888-8888-1881', '4012 8888 8888 1881']);
+    expect(values('card', text)).toEqual(['4012888888881881', '4012888888881881', '4012888888881881']);
+  });
+
+  it('accepts issuer groupings such as Amex 4-6-5', () => {
+    expect(values('card', 'amex 3714 496353 98431')).toEqual(['371449635398431']);
+  });
+
+  it('accepts UATP, which card-validator does not know', () => {
+    expect(texts('card', 'my credit card: 122000000000003')).toEqual(['122000000000003']);
+  });
+
+  it('rejects a failed Luhn checksum', () => {
+    expect(luhn('4012888888881882')).toBe(false);
+    expect(texts('card', 'my credit card number is 4012-8888-8888-1882')).toEqual([]);
+    expect(texts('card', '36168002586008')).toEqual([]);
+  });
+
+  it('rejects an unknown issuer or a length the issuer does not issue', () => {
+    expect(texts('card', '9111111111111111 4111111111111')).toEqual([]);
+    // Luhn-valid but 17 digits for Visa, which issues 16, 18 and 19.
+    expect(luhn('41111111111111113')).toBe(true);
+    expect(texts('card', '41111111111111113')).toEqual([]);
+  });
+
+  it('does not take a 13-digit Unix-milliseconds timestamp for a card', () => {
+    expect(luhn('1712345678907')).toBe(true);
+    expect(texts('card', 'created 1712345678907')).toEqual([]);
+    expect(texts('card', '1748503543012')).toEqual([]);
+  });
+
+  it('rejects numbers next to letters or other digits', () => {
+    expect(texts('card', 'x4111111111111111 4111111111111111x 94111111111111111')).toEqual([]);
+    expect(texts('card', '0.4111111111111111 4111111111111111,5')).toEqual([]);
+    expect(texts('card', '4111 1111 1111 1111 1111 1111')).toEqual([]);
+  });
+
+  it('rejects irregular grouping', () => {
+    expect(texts('card', '4111  1111 1111 1111')).toEqual([]);
+    expect(texts('card', '4111 1111-1111 1111')).toEqual([]);
+  });
+
+  it('does not match full-width digits', () => {
+    expect(texts('card', '４１１１１１１１１１１１１１１１')).toEqual([]);
+  });
+});

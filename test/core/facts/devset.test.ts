@@ -1,0 +1,115 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { isKind, recognise, validated, type ValidatedKind } from '../../../src/core/facts/index.js';
+
+/**
+ * Precision and recall per kind on the shared development set, scored as its README says: for each line and each
+ * kind in `kinds_checked`, predictions of that kind are compared with gold facts of that kind on kind + start +
+ * end; predictions of unchecked kinds are ignored; lines with an empty `kinds_checked` are skipped.
+ *
+ * The recognisers are general rules: nothing here or in src knows about individual lines. The floors sit just
+ * below what they achieve, so a regression of a case or two per kind fails the test.
+ */
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const DEV_SET = resolve(REPO_ROOT, '../shared/data/facts-dev.jsonl');
+
+const FLOORS: Record<ValidatedKind, { precision: number; recall: number }> = {
+  email: { precision: 0.95, recall: 0.95 },
+  phone: { precision: 0.98, recall: 0.98 },
+  iban: { precision: 0.98, recall: 0.98 },
+  card: { precision: 0.93, recall: 0.93 },
+  url: { precision: 0.98, recall: 0.97 },
+  ip: { precision: 0.98, recall: 0.97 },
+  date: { precision: 0.95, recall: 0.95 },
+};
+
+interface GoldFact {
+  kind: string;
+  start: number;
+  end: number;
+  value: string;
+}
+
+interface DevLine {
+  id: string;
+  text: string;
+  region: string | null;
+  facts: GoldFact[];
+  kinds_checked: string[];
+}
+
+interface Score {
+  tp: number;
+  fp: number;
+  fn: number;
+  misses: string[];
+}
+
+function scoreLines(lines: readonly DevLine[]): Map<ValidatedKind, Score> {
+  const scores = new Map<ValidatedKind, Score>();
+  for (const line of lines) {
+    for (const name of line.kinds_checked) {
+      if (!isKind(name) || !validated(name)) continue;
+      const score = scores.get(name) ?? { tp: 0, fp: 0, fn: 0, misses: [] };
+      scores.set(name, score);
+      const predicted = new Set(recognise(name, line.text, { region: line.region }).map((m) => `${m.start}:${m.end}`));
+      const gold = new Set(line.facts.filter((fact) => fact.kind === name).map((fact) => `${fact.start}:${fact.end}`));
+      for (const span of predicted) {
+        if (gold.has(span)) score.tp++;
+        else {
+          score.fp++;
+          score.misses.push(`FP ${line.id} ${span}`);
+        }
+      }
+      for (const span of gold) {
+        if (predicted.has(span)) continue;
+        score.fn++;
+        score.misses.push(`FN ${line.id} ${span}`);
+      }
+    }
+  }
+  return scores;
+}
+
+const ratio = (part: number, whole: number): number => (whole === 0 ? 1 : part / whole);
+
+function table(scores: Map<ValidatedKind, Score>): string {
+  const rows = [...scores].map(([kind, s]) => {
+    const precision = ratio(s.tp, s.tp + s.fp).toFixed(3);
+    const recall = ratio(s.tp, s.tp + s.fn).toFixed(3);
+    const floor = FLOORS[kind];
+    return `| ${kind.padEnd(5)} | ${String(s.tp).padStart(3)} | ${String(s.fp).padStart(3)} | ${String(s.fn).padStart(3)} | ${precision} | ${recall} | ${floor.precision.toFixed(2)} / ${floor.recall.toFixed(2)} |`;
+  });
+  return ['| kind  |  tp |  fp |  fn | precision | recall | floor P / R |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+}
+
+const present = existsSync(DEV_SET);
+if (!present) console.warn(`facts dev set not found at ${DEV_SET}: skipping the precision/recall test`);
+
+describe.skipIf(!present)('fact recognisers on the development set (../shared/data/facts-dev.jsonl)', () => {
+  const lines: DevLine[] = present
+    ? readFileSync(DEV_SET, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as DevLine)
+    : [];
+  const scored = lines.filter((line) => line.kinds_checked.length > 0);
+
+  it('has gold spans that are exact slices of their passages', () => {
+    for (const line of lines) for (const fact of line.facts) expect(line.text.slice(fact.start, fact.end)).toBe(fact.value);
+  });
+
+  it('meets the per-kind precision and recall floors', () => {
+    const scores = scoreLines(scored);
+    console.log(`\nfacts dev set: ${scored.length} scored lines of ${lines.length}\n${table(scores)}`);
+    const misses = [...scores.values()].flatMap((score) => score.misses);
+    if (misses.length > 0) console.log(`misses:\n  ${misses.join('\n  ')}`);
+    expect([...scores.keys()].sort()).toEqual(['card', 'date', 'email', 'iban', 'ip', 'phone', 'url']);
+    for (const [kind, score] of scores) {
+      expect(ratio(score.tp, score.tp + score.fp), `${kind} precision`).toBeGreaterThanOrEqual(FLOORS[kind].precision);
+      expect(ratio(score.tp, score.tp + score.fn), `${kind} recall`).toBeGreaterThanOrEqual(FLOORS[kind].recall);
+    }
+  });
+});

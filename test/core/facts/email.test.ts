@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { find, texts, values } from './helpers.js';
+
+describe('email recogniser', () => {
+  it('finds addresses in prose and lower-cases the normalised value', () => {
+    expect(texts('email', 'write to Jane.Doe@Example.COM or ops+alerts@mail.example.co.uk today')).toEqual([
+      'Jane.Doe@Example.COM',
+      'ops+alerts@mail.example.co.uk',
+    ]);
+    expect(values('email', 'Jane.Doe@Example.COM')).toEqual(['jane.doe@example.com']);
+  });
+
+  it('reports offsets as UTF-16 indices after astral characters', () => {
+    const text = '😀 naïve → jane@example.ie';
+    const [match] = find('email', text);
+    expect(match?.start).toBe(text.indexOf('jane'));
+  });
+
+  it('accepts punycode and internationalised domains with a real public suffix', () => {
+    expect(texts('email', 'a@xn--d1acufc.xn--p1ai and b@bündnis-für-krankenhäuser.de')).toEqual([
+      'a@xn--d1acufc.xn--p1ai',
+      'b@bündnis-für-krankenhäuser.de',
+    ]);
+  });
+
+  it('rejects unknown or missing public suffixes', () => {
+    expect(texts('email', 'foo@bar')).toEqual([]);
+    expect(texts('email', 'foo@example.invalid foo@example.coma foo@server.local')).toEqual([]);
+    expect(texts('email', 'my email is info@presidio.')).toEqual([]);
+    expect(texts('email', 'user@192.168.1.1')).toEqual([]);
+  });
+
+  it('takes the address out of a mailto: link and out of brackets and quotes', () => {
+    expect(texts('email', 'mailto:name@example.com')).toEqual(['name@example.com']);
+    expect(texts('email', '<user@domain.com>. "test@example.com" (email@example.com)')).toEqual([
+      'user@domain.com',
+      'test@example.com',
+      'email@example.com',
+    ]);
+    expect(texts('email', "reply to 'jane@example.com', please")).toEqual(['jane@example.com']);
+  });
+
+  it('does not let a sentence glued on after a dot become part of the domain', () => {
+    expect(texts('email', 'mail jane@example.com.Thanks')).toEqual(['jane@example.com']);
+    expect(texts('email', 'メールはtest@example.comです')).toEqual(['test@example.com']);
+  });
+
+  it('does not cut an address out of a malformed local part', () => {
+    expect(texts('email', 'a..b@example.com')).toEqual([]);
+    expect(texts('email', 'jane@example.com-foo')).toEqual([]);
+  });
+
+  it('keeps quoted local-part segments whole', () => {
+    expect(texts('email', 'test."foo".bar@gmail.co.uk!')).toEqual(['test."foo".bar@gmail.co.uk']);
+  });
+
+  it('finds nothing in text that only looks like it might hold an address', () => {
+    expect(texts('email', 'this is not an email: hello-world here, @example.com, node.js')).toEqual([]);
+  });
+});

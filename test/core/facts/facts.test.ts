@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createLineIndex,
+  extractFacts,
+  labelAt,
+  lineCol,
+  type Fact,
+  type Passage,
+} from '../../../src/core/facts/index.js';
+
+function expectGrounded(passages: readonly Passage[], facts: readonly Fact[]): void {
+  const bySource = new Map(passages.map((passage) => [passage.source, passage.text]));
+  for (const fact of facts) {
+    expect(fact.value).toBe(fact.occurrences[0]?.text);
+    for (const occurrence of fact.occurrences) {
+      expect(bySource.get(occurrence.source)?.slice(occurrence.start, occurrence.end)).toBe(occurrence.text);
+    }
+  }
+}
+
+describe('extractFacts', () => {
+  const passages: Passage[] = [
+    { source: 'mem-1', text: 'Dublin office\nOffice: +353 1 234 5678\nBilling contact — billing@example.ie' },
+    { source: 'mem-2', text: 'Ring 01 234 5678 (reception).\nSupport: +1 415 555 0132' },
+  ];
+
+  it('returns facts in the §5.2 shape with the value sliced from the source', () => {
+    const facts = extractFacts(passages, { kinds: ['phone'], region: 'IE' });
+    expectGrounded(passages, facts);
+    expect(facts[0]).toEqual({
+      kind: 'phone',
+      value: '+353 1 234 5678',
+      normalized: '+35312345678',
+      label: 'Office',
+      origin: 'validated',
+      occurrences: [
+        { source: 'mem-1', start: 22, end: 37, text: '+353 1 234 5678', label: 'Office' },
+        { source: 'mem-2', start: 5, end: 16, text: '01 234 5678', label: '' },
+      ],
+    });
+  });
+
+  it('merges occurrences with the same kind and normalised value across passages', () => {
+    const facts = extractFacts(passages, { kinds: ['phone'], region: 'IE' });
+    expect(facts.map((fact) => [fact.normalized, fact.occurrences.length])).toEqual([
+      ['+35312345678', 2],
+      ['+14155550132', 1],
+    ]);
+  });
+
+  it('orders facts by the rank of the first passage citing them, then by offset', () => {
+    const ranked: Passage[] = [
+      { source: 'b', text: 'second: jane@example.com then alice@example.com' },
+      { source: 'a', text: 'bob@example.com and jane@example.com' },
+    ];
+    const facts = extractFacts(ranked, { kinds: ['email'] });
+    expect(facts.map((fact) => fact.normalized)).toEqual(['jane@example.com', 'alice@example.com', 'bob@example.com']);
+  });
+
+  it('caps facts per kind when a limit is given, and not otherwise', () => {
+    const text = Array.from({ length: 8 }, (_, i) => `u${i}@example.com`).join(' ') + ' 10.0.0.1 10.0.0.2';
+    const many = [{ source: 's', text }];
+    expect(extractFacts(many, { kinds: ['email', 'ip'] })).toHaveLength(10);
+    const capped = extractFacts(many, { kinds: ['email', 'ip'], limit: 5 });
+    expect(capped.filter((fact) => fact.kind === 'email').map((fact) => fact.value)).toEqual([
+      'u0@example.com',
+      'u1@example.com',
+      'u2@example.com',
+      'u3@example.com',
+      'u4@example.com',
+    ]);
+    expect(capped.filter((fact) => fact.kind === 'ip')).toHaveLength(2);
+  });
+
+  it('finds nothing for address: that kind is left to the model fallback', () => {
+    expect(extractFacts(passages, { kinds: ['address'] })).toEqual([]);
+  });
+
+  it('lists an occurrence once when a passage is given twice', () => {
+    const facts = extractFacts([passages[0]!, passages[0]!], { kinds: ['email'] });
+    expect(facts).toHaveLength(1);
+    expect(facts[0]?.occurrences).toHaveLength(1);
+  });
+
+  it('takes the first non-empty occurrence label as the fact label', () => {
+    const facts = extractFacts(
+      [
+        { source: 'x', text: 'call 01 234 5678' },
+        { source: 'y', text: 'Reception: 01 234 5678' },
+      ],
+      { kinds: ['phone'], region: 'IE' },
+    );
+    expect(facts[0]?.label).toBe('Reception');
+    expect(facts[0]?.occurrences.map((occurrence) => occurrence.label)).toEqual(['', 'Reception']);
+  });
+
+  it('labels every value of a list, blanking out the values before it on the line', () => {
+    const text = 'Emails: ops@example.ie, https://example.ie/x, billing@example.ie\nIBANs — IE29 AIBK 9311 5212 3456 78, DE89370400440532013000';
+    const facts = extractFacts([{ source: 's', text }], { kinds: ['email', 'iban'] });
+    expect(facts.map((fact) => [fact.value, fact.label])).toEqual([
+      ['ops@example.ie', 'Emails'],
+      ['billing@example.ie', 'Emails'],
+      ['IE29 AIBK 9311 5212 3456 78', 'IBANs'],
+      ['DE89370400440532013000', 'IBANs'],
+    ]);
+  });
+
+  it('uses the locale region when none is given, and none when region is null', () => {
+    const national = [{ source: 's', text: '(415) 555-0132 and +353 1 234 5678' }];
+    expect(extractFacts(national, { kinds: ['phone'], region: null }).map((fact) => fact.value)).toEqual([
+      '+353 1 234 5678',
+    ]);
+    expect(() => extractFacts(national, { kinds: ['phone'] })).not.toThrow();
+  });
+});
+
+describe('labelAt', () => {
+  const label = (text: string, value: string): string => labelAt(text, text.indexOf(value));
+
+  it('takes the words before a colon on the same line', () => {
+    expect(label('Office: +353 1 234 5678', '+353')).toBe('Office');
+    expect(label('Notes\nDublin office: +353 1 234 5678', '+353')).toBe('Dublin office');
+    expect(label('- **Support line**: +1 415 555 0132', '+1')).toBe('Support line');
+    expect(label('tel:+35312345678', '+353')).toBe('tel');
+  });
+
+  it('takes the words before a spaced em or en dash', () => {
+    expect(label('Billing contact — jane@x.com', 'jane')).toBe('Billing contact');
+    expect(label('Billing contact – jane@x.com', 'jane')).toBe('Billing contact');
+  });
+
+  it('keeps the label across a list of values but not across words', () => {
+    expect(label('Phones: +1 415 555 0132, +1 415 555 0133', '+1 415 555 0133')).toBe('Phones');
+    expect(label('Credit card: 4095-2609-9393-4932, my phone is 425 8829090', '425')).toBe('');
+  });
+
+  it('stops at the previous clause and cuts long labels to 40 characters on a word boundary', () => {
+    expect(label('We moved. Office: +353 1 234 5678', '+353')).toBe('Office');
+    expect(label('Meeting notes, main switchboard: 01 234 5678', '01')).toBe('main switchboard');
+    const long = label('The number that you should ring when everything is on fire at night: 01 234 5678', '01');
+    expect(long.length).toBeLessThanOrEqual(40);
+    expect(long).toBe('when everything is on fire at night');
+  });
+
+  it('ignores words inside the spans it is told to blank out', () => {
+    const text = 'IBANs: IE29 AIBK 9311 5212 3456 78, DE89370400440532013000';
+    const spans = [{ start: 7, end: 34 }];
+    expect(labelAt(text, text.indexOf('DE89'), spans)).toBe('IBANs');
+    expect(labelAt(text, text.indexOf('DE89'))).toBe('');
+  });
+
+  it('treats tokens with digits, @, / or dots as values, not prose', () => {
+    const text = 'Hosts: 2001:db8::1, www.example.ie, ops@example.ie (primary), 10.0.0.1';
+    expect(labelAt(text, text.indexOf('10.0.0.1'))).toBe('');
+    const plain = 'Hosts: 2001:db8::1, www.example.ie, ops@example.ie, 10.0.0.1';
+    expect(labelAt(plain, plain.indexOf('10.0.0.1'))).toBe('Hosts');
+  });
+
+  it('returns an empty string when there is no label', () => {
+    expect(label('ring 01 234 5678', '01')).toBe('');
+    expect(label('See http://example.com today', 'http')).toBe('');
+    expect(label('Office:\n01 234 5678', '01')).toBe('');
+    expect(label('12: 01 234 5678', '01 234')).toBe('');
+  });
+});
+
+describe('lineCol', () => {
+  it('gives 1-based line and column', () => {
+    const text = 'ab\ncd\r\nef\rgh';
+    expect(lineCol(text, 0)).toEqual({ line: 1, col: 1 });
+    expect(lineCol(text, 1)).toEqual({ line: 1, col: 2 });
+    expect(lineCol(text, 3)).toEqual({ line: 2, col: 1 });
+    expect(lineCol(text, 7)).toEqual({ line: 3, col: 1 });
+    expect(lineCol(text, 10)).toEqual({ line: 4, col: 1 });
+  });
+
+  it('agrees with a line index built once for many lookups', () => {
+    const text = 'one\ntwo\r\nthree\rfour\n\nsix';
+    const index = createLineIndex(text);
+    for (let offset = 0; offset <= text.length; offset++) expect(index(offset)).toEqual(lineCol(text, offset));
+    expect(index(text.indexOf('six'))).toEqual({ line: 6, col: 1 });
+  });
+
+  it('counts UTF-16 code units in the column and clamps out-of-range offsets', () => {
+    expect(lineCol('😀x', 2)).toEqual({ line: 1, col: 3 });
+    expect(lineCol('abc', 99)).toEqual({ line: 1, col: 4 });
+    expect(lineCol('abc', -5)).toEqual({ line: 1, col: 1 });
+  });
+});

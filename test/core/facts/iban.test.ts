@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { texts, values } from './helpers.js';
+
+describe('iban recogniser', () => {
+  it('finds compact, space-grouped and dash-grouped IBANs and normalises to electronic format', () => {
+    const text = 'pay AL47212110090000000235698741 or NL91 ABNA 0417 1643 00 or AL47-2121-1009-0000-0002-3569-8741.';
+    expect(texts('iban', text)).toEqual([
+      'AL47212110090000000235698741',
+      'NL91 ABNA 0417 1643 00',
+      'AL47-2121-1009-0000-0002-3569-8741',
+    ]);
+    expect(values('iban', 'IE29 AIBK 9311 5212 3456 78')).toEqual(['IE29AIBK93115212345678']);
+  });
+
+  it('rejects a wrong checksum', () => {
+    expect(texts('iban', 'AT61 1904 3002 3457 3202')).toEqual([]);
+    expect(texts('iban', 'DE89 3704 0044 0532 0130 01')).toEqual([]);
+  });
+
+  it('rejects a wrong length for the country', () => {
+    expect(texts('iban', 'IL15 0120 6900 0000 3111 0120 6900 0000 3111 141')).toEqual([]);
+    expect(texts('iban', 'AL47 212A 1009 0000 0002 3569 874')).toEqual([]);
+  });
+
+  it('rejects an unknown country code', () => {
+    expect(texts('iban', 'AB150120690000003111141')).toEqual([]);
+  });
+
+  it('never runs into adjacent letters or digits', () => {
+    expect(texts('iban', 'XAL47212110090000000235698741')).toEqual([]);
+    expect(texts('iban', 'AL47212110090000000235698741X')).toEqual([]);
+    expect(texts('iban', '9AL47212110090000000235698741')).toEqual([]);
+    expect(texts('iban', 'AL472121100900000002356987410')).toEqual([]);
+  });
+
+  it('does not absorb a following word or a short trailing token', () => {
+    expect(texts('iban', 'AL47212110090000000235698741 ALL CAPS')).toEqual(['AL47212110090000000235698741']);
+    expect(texts('iban', 'this is an iban VG96 VPVG 0000 0123 4567 8901 X in a sentence')).toEqual([
+      'VG96 VPVG 0000 0123 4567 8901',
+    ]);
+  });
+
+  it('rejects irregular grouping: double spaces, a split country code, mixed separators', () => {
+    expect(texts('iban', 'EE38 2200 2210  014 5686')).toEqual([]);
+    expect(texts('iban', 'G T82 TRAJ 0102 0000 0012 1002 9690')).toEqual([]);
+    expect(texts('iban', 'NL91 ABNA-0417 1643 00')).toEqual([]);
+  });
+
+  it('matches upper-case ASCII only: lower-case and full-width forms are not matched', () => {
+    expect(texts('iban', 'nl91abna0417164300')).toEqual([]);
+    expect(texts('iban', 'ＮＬ９１ＡＢＮＡ０４１７１６４３００')).toEqual([]);
+  });
+});

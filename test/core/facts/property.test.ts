@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import {
+  VALIDATED_KINDS,
+  extractFacts,
+  verifyPointers,
+  type Fact,
+  type Passage,
+  type ValidatedKind,
+} from '../../../src/core/facts/index.js';
+
+/** mulberry32: a small seeded PRNG, so a failure is reproducible from the seed in the test name. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)] as T;
+}
+
+// Valid values of every validated kind (phones valid for region IE), in several written forms.
+const PLANTS: Record<ValidatedKind, readonly string[]> = {
+  email: ['jane.doe@example.com', 'ops+alerts@mail.example.co.uk', 'X@Example.IE', 'a@xn--d1acufc.xn--p1ai'],
+  phone: ['+353 1 234 5678', '01 234 5678', '+1 415 555 0132', '087 123 4567', '+44 20 7123 4567', '+7 (800) 555-35-35'],
+  iban: ['IE29 AIBK 9311 5212 3456 78', 'DE89370400440532013000', 'GB82-WEST-1234-5698-7654-32', 'NL91 ABNA 0417 1643 00'],
+  card: ['4111 1111 1111 1111', '5555555555554444', '3714-496353-98431', '4012-8888-8888-1881'],
+  url: ['https://example.com/a/b?c=1', 'www.example.org', 'http://user@host.example.com:8080/x', 'ftp://files.example.net/pub'],
+  ip: ['192.168.0.1', '2001:db8::1', '10.0.0.0/8', 'fe80::1%eth0', '::ffff:10.0.0.1'],
+  date: ['2024-03-15', '15 March 2024', '2024-03-15T14:30:00Z', 'March 5, 2021'],
+};
+
+// Filler: letters of several scripts, combining marks, astral characters (surrogate pairs), no digits, so no
+// filler word can merge with a planted value (nor a lone `x`, which libphonenumber reads as an extension mark).
+const WORDS = [
+  'the', 'Office', 'naïve', 'Straße', 'café', 'e\u0301', '日本語', 'привет', 'مرحبا', '😀', '👍🏽', '𝒳', 'note', 'and',
+  'Phone:', 'IBAN:', 'see', 'ok', '—', '·', '«quoted»', 'Zürich',
+];
+const BEFORE = [' ', '\n', '\r\n', '\t', ' (', ' "', ' <', ': ', ' — '];
+const AFTER: Record<string, string> = { ' (': ')', ' "': '"', ' <': '>' };
+const TRAILERS = [' ', '\n', ', ', '. ', '; ', '! ', '? ', '\r\n'];
+
+interface Planted {
+  kind: ValidatedKind;
+  source: string;
+  start: number;
+  text: string;
+}
+
+function plantPassage(random: () => number, source: string): { passage: Passage; planted: Planted[] } {
+  let text = pick(random, WORDS);
+  const planted: Planted[] = [];
+  const pieces = 3 + Math.floor(random() * 8);
+  for (let i = 0; i < pieces; i++) {
+    if (random() < 0.5) {
+      text += ` ${pick(random, WORDS)}`;
+      continue;
+    }
+    const kind = pick(random, VALIDATED_KINDS);
+    const value = pick(random, PLANTS[kind]);
+    const before = pick(random, BEFORE);
+    text += before;
+    planted.push({ kind, source, start: text.length, text: value });
+    text += value + (AFTER[before] ?? '') + pick(random, TRAILERS) + pick(random, WORDS);
+  }
+  return { passage: { source, text }, planted };
+}
+
+function occurrencesOf(facts: readonly Fact[]): Array<Fact['occurrences'][number] & { kind: string }> {
+  return facts.flatMap((fact) => fact.occurrences.map((occurrence) => ({ ...occurrence, kind: fact.kind })));
+}
+
+describe('property: every occurrence is an exact slice of its source, and planted facts are found', () => {
+  for (const seed of [1, 2, 3, 42, 1234, 99991, 20240315, 314159]) {
+    it(`seed ${seed}`, () => {
+      const random = prng(seed);
+      for (let round = 0; round < 25; round++) {
+        const generated = Array.from({ length: 1 + Math.floor(random() * 5) }, (_, i) => plantPassage(random, `s${i}`));
+        const passages = generated.map((entry) => entry.passage);
+        const texts = new Map(passages.map((passage) => [passage.source, passage.text]));
+        const facts = extractFacts(passages, { kinds: VALIDATED_KINDS, region: 'IE' });
+        const occurrences = occurrencesOf(facts);
+
+        for (const occurrence of occurrences) {
+          expect(texts.get(occurrence.source)?.slice(occurrence.start, occurrence.end)).toBe(occurrence.text);
+        }
+        for (const fact of facts) expect(fact.value).toBe(fact.occurrences[0]?.text);
+        for (const plant of generated.flatMap((entry) => entry.planted)) {
+          const hit = occurrences.find(
+            (occurrence) => occurrence.kind === plant.kind && occurrence.source === plant.source && occurrence.start === plant.start,
+          );
+          expect(hit?.text, `${plant.kind} ${JSON.stringify(plant.text)} in ${JSON.stringify(texts.get(plant.source))}`).toBe(
+            plant.text,
+          );
+        }
+      }
+    });
+  }
+
+  it('model pointers: any verified span is sliced from the passage it names', () => {
+    const random = prng(7);
+    for (let round = 0; round < 200; round++) {
+      const passages = Array.from({ length: 3 }, (_, i) => plantPassage(random, `p${i}`).passage);
+      const index = Math.floor(random() * 3);
+      const text = passages[index]!.text;
+      const start = Math.floor(random() * text.length);
+      const end = Math.min(text.length, start + 8 + Math.floor(random() * 30));
+      const pointer = { passage: index, text: text.slice(start, end) };
+      const facts = verifyPointers(passages, { pointers: [pointer] }, { allowedPassageCount: 3, model: 'm' });
+      for (const occurrence of occurrencesOf(facts)) {
+        const source = passages.find((passage) => passage.source === occurrence.source)!;
+        expect(source.text.slice(occurrence.start, occurrence.end)).toBe(occurrence.text);
+        expect(pointer.text.includes(occurrence.text)).toBe(true);
+        expect(occurrence.source).toBe(`p${index}`);
+      }
+    }
+  });
+});

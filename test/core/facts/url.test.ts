@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { texts } from './helpers.js';
+
+describe('url recogniser', () => {
+  it('finds links with a scheme or starting with www., value as written', () => {
+    expect(texts('url', 'See https://Example.com/A?b=1 and www.example.org/docs and HTTP://GOOGLE.COM')).toEqual([
+      'https://Example.com/A?b=1',
+      'www.example.org/docs',
+      'HTTP://GOOGLE.COM',
+    ]);
+  });
+
+  it('trims trailing punctuation and unbalanced closing brackets', () => {
+    expect(texts('url', 'http://example.com/foo_bar.jpg.')).toEqual(['http://example.com/foo_bar.jpg']);
+    expect(texts('url', 'http://example.com/123!!!')).toEqual(['http://example.com/123']);
+    expect(texts('url', 'See http://example.com/123; Example link.')).toEqual(['http://example.com/123']);
+    expect(texts('url', '(Scoped http://example.com/foo_bar)')).toEqual(['http://example.com/foo_bar']);
+    expect(texts('url', '<http://domain.com/foo>.')).toEqual(['http://domain.com/foo']);
+    expect(texts('url', 'http://example.com/foo_bar,')).toEqual(['http://example.com/foo_bar']);
+  });
+
+  it('keeps balanced brackets inside a path', () => {
+    expect(texts('url', 'http://example.com/foo_bar_(wiki)')).toEqual(['http://example.com/foo_bar_(wiki)']);
+  });
+
+  it('keeps user info (urlAuth) and ports', () => {
+    expect(texts('url', 'http://user:pass@example.com:8080 and http://user@example.com')).toEqual([
+      'http://user:pass@example.com:8080',
+      'http://user@example.com',
+    ]);
+  });
+
+  it('does not report bare domains, protocol-relative links, e-mail addresses or mailto: links', () => {
+    expect(texts('url', 'microsoft.com google.co.il //example.com jane@example.com mailto:jane@example.com')).toEqual([]);
+    expect(texts('url', '192.168.1.1/abc')).toEqual([]);
+  });
+
+  it('rejects malformed links', () => {
+    expect(texts('url', 'http:// http://. hppt://example.com _http://example.com http://example.com_')).toEqual([]);
+    expect(texts('url', 'www.microsoft')).toEqual([]);
+  });
+
+  it('accepts other common hierarchical schemes', () => {
+    expect(texts('url', 'clone ssh://git@github.com/org/repo and wss://example.com/socket')).toEqual([
+      'ssh://git@github.com/org/repo',
+      'wss://example.com/socket',
+    ]);
+  });
+
+  it('finishes quickly on pathological input', () => {
+    const started = Date.now();
+    expect(texts('url', '.'.repeat(3000))).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
