@@ -19,6 +19,12 @@ export abstract class HippoCommand extends Command {
   };
 
   private openedStore?: Store;
+  private readonly interruption = new AbortController();
+
+  /** Aborted on Ctrl-C: pass it to anything that waits (model calls), so they unwind and record the interruption. */
+  protected get abortSignal(): AbortSignal {
+    return this.interruption.signal;
+  }
 
   /** True when stdout must hold exactly one JSON document. */
   protected get jsonMode(): boolean {
@@ -58,9 +64,14 @@ export abstract class HippoCommand extends Command {
     await super.init();
     process.once('SIGINT', () => {
       // better-sqlite3 is synchronous, so this runs between statements: every transaction is whole or absent.
-      this.openedStore?.close();
+      // Waiting work is aborted first so it can record the interruption; then we leave, whatever it is doing.
       process.stderr.write('interrupted\n');
-      process.exit(ExitCode.interrupted);
+      this.interruption.abort();
+      setTimeout(() => {
+        this.openedStore?.close();
+        process.exit(ExitCode.interrupted);
+      }, 1000).unref();
+      process.exitCode = ExitCode.interrupted;
     });
   }
 

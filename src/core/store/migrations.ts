@@ -98,6 +98,8 @@ export const MIGRATIONS: readonly string[] = [
     focus TEXT NOT NULL,
     refs TEXT NOT NULL,
     prompt_sha256 TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    max_candidates INTEGER NOT NULL,
     expires_at TEXT NOT NULL,
     ingested_at TEXT,
     ingest_run_id TEXT

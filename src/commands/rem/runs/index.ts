@@ -1,0 +1,19 @@
+import { Flags } from '@oclif/core';
+import { HippoCommand } from '../../../cli/base-command.js';
+import { runLine } from '../../../cli/render-rem.js';
+import { listRuns } from '../../../core/rem/runs.js';
+
+export default class RemRuns extends HippoCommand {
+  static override summary = 'List the audit log of runs (rapid, ingest, nightly, restore), newest first.';
+  static override examples = ['<%= config.bin %> rem runs', '<%= config.bin %> rem runs --limit 5 --json'];
+  static override flags = {
+    limit: Flags.integer({ default: 50, min: 1, description: 'how many' }),
+    'all-agents': Flags.boolean({ default: false, description: 'runs of every agent, not only --agent' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(RemRuns);
+    const runs = listRuns(this.store(flags.db), { limit: flags.limit, agentId: flags['all-agents'] ? undefined : this.agentId(flags.agent) });
+    this.output({ runs }, () => (runs.length === 0 ? 'no runs yet' : runs.map(runLine).join('\n')));
+  }
+}

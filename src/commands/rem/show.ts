@@ -1,0 +1,21 @@
+import { Args } from '@oclif/core';
+import { HippoCommand } from '../../cli/base-command.js';
+import { painter } from '../../cli/output.js';
+import { candidateDetail } from '../../cli/render-rem.js';
+import { getMemories } from '../../core/memory.js';
+import { getCandidate } from '../../core/rem/candidates.js';
+
+export default class RemShow extends HippoCommand {
+  static override summary = 'Show a candidate: claim, status, model, run, and the full text of every memory it cites.';
+  static override examples = ['<%= config.bin %> rem show cand_01JD3Z8N6Q2W4E5R7T9Y1U3I5O'];
+  static override args = { id: Args.string({ ignoreStdin: true, required: true, description: 'candidate id' }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(RemShow);
+    const store = this.store(flags.db);
+    const agentId = this.agentId(flags.agent);
+    const candidate = getCandidate(store, agentId, args.id);
+    const sources = getMemories(store, agentId, candidate.sourceMemoryIds);
+    this.output({ candidate, sources }, () => candidateDetail(candidate, sources, painter(process.stdout)));
+  }
+}
