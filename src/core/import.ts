@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { HippoError, UsageError } from './errors.js';
+import { ExitCode, HippoError, UsageError } from './errors.js';
 import { buildMemory, DURABILITIES, insertMemory, type Memory, type NewMemory } from './memory.js';
 import { inTransaction, type Store } from './store/store.js';
 
@@ -175,12 +175,17 @@ export function importFiles(store: Store, files: readonly string[], options: Imp
         }
       });
     } catch (error) {
-      if (!(error instanceof HippoError)) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EISDIR' || code === 'ENOENT' || code === 'EACCES') {
-          fileResult.error = { code: 'unreadable_file', message: `${path}: cannot read (${code})` };
-        } else throw error;
-      } else fileResult.error = { code: error.code, message: error.message };
+      const code = (error as NodeJS.ErrnoException).code;
+      if (error instanceof HippoError && error.exitCode === ExitCode.usage) {
+        fileResult.error = { code: error.code, message: error.message };
+      } else if (code === 'EISDIR' || code === 'ENOENT' || code === 'EACCES') {
+        fileResult.error = { code: 'unreadable_file', message: `${path}: cannot read (${code})` };
+      } else if (error instanceof HippoError) {
+        // A full disk or a busy database fails every later file too: stop, saying what already landed.
+        throw new HippoError(error.code, `${error.message} while importing ${path}; ${result.imported} memories from ${index} earlier files were imported, nothing from this one`, error.exitCode, {
+          details: { ...result },
+        });
+      } else throw error;
       fileResult.imported = 0;
       fileResult.existing = 0;
       fileResult.duplicates = 0;
