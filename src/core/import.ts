@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ExitCode, HippoError, UsageError } from './errors.js';
-import { buildMemory, DURABILITIES, insertMemory, type Memory, type NewMemory } from './memory.js';
+import { buildMemory, DURABILITIES, insertMemories, type Memory, type NewMemory } from './memory.js';
 import { inTransaction, type Store } from './store/store.js';
 
 export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
@@ -168,11 +168,14 @@ export function importFiles(store: Store, files: readonly string[], options: Imp
     try {
       const memories = parseImportFile(path, decodeUtf8(readFileSync(path), path), options.agentId, store.clock());
       inTransaction(store, () => {
+        const seen = new Set<string>();
         for (const memory of memories) {
-          if (hashExists.get(memory.agentId, memory.contentHash)) fileResult.duplicates++;
-          if (insertMemory(store, memory)) fileResult.imported++;
-          else fileResult.existing++;
+          const key = `${memory.agentId}\u0000${memory.contentHash}`;
+          if (seen.has(key) || hashExists.get(memory.agentId, memory.contentHash)) fileResult.duplicates++;
+          seen.add(key);
         }
+        fileResult.imported = insertMemories(store, memories);
+        fileResult.existing = memories.length - fileResult.imported;
       });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
