@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
-import { inTransaction, mapSqliteError, prepared, type Store } from './store/store.js';
+import { inTransaction, prepared, type Store } from './store/store.js';
 import { iso } from './time.js';
 
 export const DURABILITIES = ['permanent', 'persistent', 'standard', 'ephemeral'] as const;
@@ -114,7 +114,7 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
   const createdAt = checkIso(input.createdAt, 'createdAt') ?? iso(now);
   let expiresAt = checkIso(input.expiresAt, 'expiresAt');
   if (expiresAt && (durability === 'persistent' || durability === 'permanent')) {
-    throw new UsageError('expires_on_durable', `a ${durability} memory never expires; drop --expires or choose --durability standard|ephemeral`);
+    throw new UsageError('expires_on_durable', `a ${durability} memory never expires: give no expiry (--expires / expiresAt), or make it standard or ephemeral`);
   }
   if (!expiresAt && durability === 'ephemeral') expiresAt = iso(new Date(Date.parse(createdAt) + EPHEMERAL_TTL_MS));
   const id = input.id ?? newId('mem', Date.parse(createdAt));
@@ -284,10 +284,12 @@ export function listMemories(store: Store, options: ListOptions): Memory[] {
   return rows.map(memoryFromRow);
 }
 
-/** Every memory of the agent (archived too), oldest first, streamed: the export order. */
-export function* iterateMemories(store: Store, agentId: string): Generator<Memory> {
-  const statement = store.db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE agent_id = ? ORDER BY created_at, id`);
-  for (const row of statement.iterate(agentId) as IterableIterator<MemoryRow>) yield memoryFromRow(row);
+/** Every memory of the agent — or of every agent when none is given — archived too, oldest first: the export order. */
+export function* iterateMemories(store: Store, agentId?: string): Generator<Memory> {
+  const statement = store.db.prepare(
+    `SELECT ${MEMORY_COLUMNS} FROM memories WHERE @agentId IS NULL OR agent_id = @agentId ORDER BY created_at, id`,
+  );
+  for (const row of statement.iterate({ agentId: agentId ?? null }) as IterableIterator<MemoryRow>) yield memoryFromRow(row);
 }
 
 export interface ArchiveResult {
@@ -298,22 +300,18 @@ export interface ArchiveResult {
 /** Soft-deletes memories in one transaction. Any unknown id → exit 3 and nothing is archived. */
 export function archiveMemories(store: Store, agentId: string, ids: readonly string[], reason = 'archived by hand'): ArchiveResult {
   const now = iso(store.clock());
-  try {
-    return inTransaction(store, () => {
-      const archived: Memory[] = [];
-      const alreadyArchived: string[] = [];
-      for (const id of ids) {
-        const memory = getMemory(store, agentId, id);
-        if (memory.archivedAt) {
-          alreadyArchived.push(id);
-          continue;
-        }
-        store.db.prepare('UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ? WHERE id = ?').run(now, reason, now, id);
-        archived.push({ ...memory, archivedAt: now, archivedReason: reason, updatedAt: now });
+  return inTransaction(store, () => {
+    const archived: Memory[] = [];
+    const alreadyArchived: string[] = [];
+    for (const id of ids) {
+      const memory = getMemory(store, agentId, id);
+      if (memory.archivedAt) {
+        alreadyArchived.push(id);
+        continue;
       }
-      return { archived, alreadyArchived };
-    });
-  } catch (error) {
-    throw mapSqliteError(error, store.path);
-  }
+      store.db.prepare('UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ? WHERE id = ?').run(now, reason, now, id);
+      archived.push({ ...memory, archivedAt: now, archivedReason: reason, updatedAt: now });
+    }
+    return { archived, alreadyArchived };
+  });
 }
