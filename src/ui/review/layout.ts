@@ -47,8 +47,8 @@ export function screenLayout(columns: number, rows: number, footerHeight: number
     const listWidth = Math.max(50, Math.floor(columns / 2));
     return { columns, height, arrangement: 'side-by-side', bodyHeight, list: pane(listWidth, bodyHeight), detail: pane(columns - listWidth, bodyHeight) };
   }
-  // Stacked: the list takes what it needs (title + rows + border), up to about a third; the evidence gets the rest.
-  const listHeight = Math.min(listCount + 3, Math.max(5, Math.floor(bodyHeight / 3)));
+  // Stacked: the list takes what it needs (title + rows + border), up to two fifths; the evidence gets the rest.
+  const listHeight = Math.min(listCount + 3, Math.max(5, Math.floor((bodyHeight * 2) / 5)));
   return { columns, height, arrangement: 'stacked', bodyHeight, list: pane(columns, listHeight), detail: pane(columns, bodyHeight - listHeight) };
 }
 

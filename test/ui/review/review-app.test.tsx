@@ -302,6 +302,20 @@ describe('layout (80 and 200 columns)', () => {
     expect(frame).toContain('j/k move  p promote  e edit  r reject  s skip  / filter  ? help  q quit');
   });
 
+  it('says which rows show when the list is longer than its pane, and scrolls it with the selection', async () => {
+    store.done();
+    store = tempStore(clock);
+    stageCandidates(store, Array.from({ length: 8 }, (_, index) => ({ claim: `Claim number ${index + 1}.`, sources: ['m1'] })));
+    ui = await renderReview(store, {}, { columns: 80, rows: 24 });
+    let frame = ui.frame();
+    expect(frame).toContain('Pending candidates (8) · showing 1–5');
+    expect(frame).toContain('› Claim number 8.');
+    expect(frame).not.toContain('Claim number 3.');
+    frame = await ui.press('G');
+    expect(frame).toContain('Pending candidates (8) · showing 4–8');
+    expect(frame).toContain('› Claim number 1.');
+  });
+
   it('puts them side by side on 200 columns, with more of each claim in the list', async () => {
     ui = await renderReview(store, {}, { columns: 200, rows: 40 });
     const frame = ui.frame();
