@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
 import { detailLines, listRow, listWindow, modelColumnWidth, type DetailLine, type LineTone, type Pane } from './layout.js';
 import { cutTo, fit, wrap } from './text.js';
 import type { ReviewItem, ReviewSettings } from './types.js';
@@ -13,7 +14,7 @@ const TONE: Record<LineTone, { color?: string; bold?: boolean; dimColor?: boolea
   muted: { dimColor: true },
 };
 
-function Frame({ pane, children }: { pane: Pane; children: React.ReactNode }) {
+function Frame({ pane, children }: { pane: Pane; children: ReactNode }) {
   return (
     <Box width={pane.width} height={pane.height} borderStyle="round" borderColor="gray" paddingX={1} flexDirection="column" overflow="hidden">
       {children}

@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useCursor, useInput, useStdout } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { browseHints, promptView, screenLayout, type PromptView } from './layout.js';
 import { CandidateDetail, CandidateList, detailMeasure, HelpView } from './panes.js';
 import { initialState, selectedItem, step, summaryOf, visibleItems, type Mode, type ReviewState, type ViewMetrics } from './state.js';
@@ -97,7 +97,7 @@ export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: R
   );
   const header = headLeft ? `${headLeft}${' '.repeat(columns - displayWidth(headLeft) - displayWidth(headRight))}${headRight}` : cutTo(headRight, columns);
 
-  let body: React.ReactNode;
+  let body: ReactNode;
   if (layout.arrangement === 'too-small') {
     body = <Text wrap="truncate-end">{cutTo(`The terminal is too small for the review (${columns}×${rows}); make it at least 40×12, or press q to quit.`, columns)}</Text>;
   } else if (state.mode.kind === 'help') {
