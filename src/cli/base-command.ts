@@ -31,9 +31,12 @@ export abstract class HippoCommand extends Command {
     return wantsJson(this.argv);
   }
 
-  /** Interactive UI only on a real terminal, never under --json or CI. */
+  /**
+   * Interactive UI only on a real terminal, never under --json or CI. "CI set" means present with any value: ink
+   * treats CI="" (and CONTINUOUS_INTEGRATION) as CI and would then draw nothing until exit.
+   */
   protected get interactive(): boolean {
-    return Boolean(process.stdout.isTTY && process.stdin.isTTY) && !this.jsonMode && !process.env.CI;
+    return Boolean(process.stdout.isTTY && process.stdin.isTTY) && !this.jsonMode && process.env.CI === undefined && process.env.CONTINUOUS_INTEGRATION === undefined;
   }
 
   protected agentId(flag: string | undefined): string {
