@@ -1,14 +1,15 @@
-// Mutation testing of REM's pure core: validation, prompt building, and the gather clip (SPEC §4.2–§4.4).
+// Mutation testing of REM's pure core — validation, prompt building, gather — against its own tests:
+//   npx stryker run stryker.rem.config.mjs
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts', dir: 'test/core/rem' },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'vitest.rem.config.ts', related: false },
   mutate: ['src/core/rem/validate.ts', 'src/core/rem/prompt.ts', 'src/core/rem/gather.ts'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
+  timeoutMS: 5_000,
+  ignorePatterns: ['bench/.data', 'dist', 'coverage', 'reports'],
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: 'reports/mutation/rem.json' },
-  tempDirName: '.stryker-tmp',
-  cleanTempDir: 'always',
-  thresholds: { high: 90, low: 80, break: null },
 };
