@@ -280,7 +280,9 @@ describe('the review screen (SPEC §4.7)', () => {
   it('never lets stored text drive the terminal: control characters in a memory are shown inert', async () => {
     store.done();
     store = tempStore(clock);
-    stageCandidates(store, [{ claim: 'Beware \u001B]0;owned\u0007 titles.', sources: ['m1'] }], ['Clear screen: \u001B[2J\u001B[H and bell \u0007 done.']);
+    stageCandidates(store, [{ claim: 'Beware titles.', sources: ['m1'] }], ['Clear screen: \u001B[2J\u001B[H and bell \u0007 done.']);
+    // Validation refuses such claims from a model now; a row written some other way must still be shown inert.
+    store.db.prepare('UPDATE candidates SET claim = ?').run('Beware \u001B]0;owned\u0007 titles.');
     ui = await renderReview(store);
     const frame = ui.frame();
     expect(frame).not.toMatch(/(?!\n)\p{Cc}/u);
