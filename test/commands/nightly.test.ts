@@ -86,6 +86,24 @@ const candidateCount = () => one<number>('SELECT count(*) FROM candidates');
 const snapshotsListed = async () => json<{ snapshots: SnapshotJson[] }>(await box.hippo(['rem', 'snapshots', '--json'])).snapshots;
 const snapshotDir = () => join(box.dir, 'data', 'snapshots');
 const nightRows = () => query<{ id: string; status: string; errors: string; parent_run_id: string | null }>("SELECT * FROM runs WHERE kind = 'rem nightly run-once' ORDER BY id");
+/**
+ * Starts hippo with a fault point that stops it dead at `point`, proves the lock is held meanwhile (a night started
+ * then exits 4 at once), then kills it with SIGKILL.
+ */
+async function killAt(args: string[], point: string): Promise<Result> {
+  const child = box.hippo(args, { env: { ...modelEnv(), HIPPO_FAULT_POINT: point, HIPPO_FAULT_ACTION: 'hang' } }) as unknown as ResultPromise;
+  await new Promise<void>((resolve, reject) => {
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes(`fault point reached: ${point}`)) resolve();
+    });
+    child.then((result) => reject(new Error(`hippo ended (exit ${result.exitCode}) before ${point}: ${result.stderr}`)), reject);
+  });
+  expect((await night()).exitCode).toBe(4);
+  child.kill('SIGKILL');
+  return (await child) as Result;
+}
 const dataDump = () => JSON.stringify(['memories', 'candidates', 'handoffs'].map((table) => query(`SELECT * FROM ${table} ORDER BY id`)));
 
 describe('hippo rem nightly run-once', () => {
@@ -183,23 +201,6 @@ describe('hippo rem nightly run-once', () => {
   });
 
   describe('killed with SIGKILL at each step', () => {
-    /** Starts a night that stops dead at `point`, proves the lock is held meanwhile, then kills it with SIGKILL. */
-    async function killAt(point: string): Promise<Result> {
-      const child = night([], { HIPPO_FAULT_POINT: point, HIPPO_FAULT_ACTION: 'hang' }) as unknown as ResultPromise;
-      await new Promise<void>((resolve, reject) => {
-        let stderr = '';
-        child.stderr!.on('data', (chunk: Buffer) => {
-          stderr += chunk.toString();
-          if (stderr.includes(`fault point reached: ${point}`)) resolve();
-        });
-        child.then((result) => reject(new Error(`the night ended (exit ${result.exitCode}) before ${point}: ${result.stderr}`)), reject);
-      });
-      const second = await night();
-      expect(second.exitCode).toBe(4);
-      child.kill('SIGKILL');
-      return (await child) as Result;
-    }
-
     it.each([
       // point, snapshots complete before the kill, maintenance committed before the kill
       ['snapshot:copying', 0, false],
@@ -207,7 +208,7 @@ describe('hippo rem nightly run-once', () => {
       ['stage:after-insert', 1, true],
     ] as const)('at %s: the database stays whole, nothing half-done is visible, and the next night takes over', async (point, snapshotsBefore, maintained) => {
       const before = dataDump();
-      const killed = await killAt(point);
+      const killed = await killAt(['rem', 'nightly', 'run-once', '--json'], point);
       expect(killed.signal).toBe('SIGKILL');
       expect(integrity()).toBe('ok');
       expect(candidateCount()).toBe(0);
@@ -398,6 +399,21 @@ describe('hippo rem restore', () => {
     expect(agentRows(box.db, 'ops')).toEqual(preRestoreOps);
     // The audit log is never restored: every night and restore is still on record.
     expect(query("SELECT status FROM runs WHERE kind = 'rem restore'")).toEqual([{ status: 'completed' }, { status: 'completed' }]);
+  });
+
+  it('leaves the database as it was when killed in the middle of the replacement; the next night takes over its lock', async () => {
+    const first = json<NightJson>(await night());
+    await box.hippo(['memory', 'add', 'Added after the night.', '--agent', 'ops']);
+    const before = dataDump();
+    const killed = await killAt(['rem', 'restore', first.run.id, '--agent', 'ops', '--apply', '--yes'], 'restore:replaced');
+    expect(killed.signal).toBe('SIGKILL');
+    expect(dataDump()).toBe(before);
+    expect(integrity()).toBe('ok');
+    const restoreRun = query<{ id: string; status: string }>("SELECT id, status FROM runs WHERE kind = 'rem restore'")[0]!;
+    expect(restoreRun.status).toBe('running');
+    const next = json<NightJson>(await night());
+    expect(next.run.steps.lock).toMatch(/^took over a stale lock \(rem restore run_/);
+    expect(query('SELECT status, errors FROM runs WHERE id = ?', restoreRun.id)).toEqual([{ status: 'failed', errors: '["interrupted"]' }]);
   });
 
   it('restores every agent without --agent', async () => {

@@ -71,24 +71,51 @@ export function planMaintenance(store: Store, now: Date = store.clock()): Mainte
   return plan;
 }
 
-/** Archives what the plan names, in one transaction (a crash leaves nothing half-archived); returns the plan applied. */
+/**
+ * Archives what the rules name, in one transaction (a crash leaves nothing half-archived), and returns what it did
+ * in the plan's shape. One pass over the table: the update reports each row's agent and rule as it archives it.
+ */
 export function applyMaintenance(store: Store): MaintenancePlan {
   return inTransaction(store, () => {
     const now = store.clock();
-    const plan = planMaintenance(store, now);
-    prepared(
+    const archived = prepared(
       store,
       `UPDATE memories SET archived_reason = ${REASON}, archived_at = @now, updated_at = @now
-       WHERE archived_at IS NULL AND (${VERDICT}) IS NOT NULL`,
-    ).run(timeParams(now));
+       WHERE archived_at IS NULL AND (${VERDICT}) IS NOT NULL
+       RETURNING agent_id, ${VERDICT}`,
+    ).raw();
+    const plan: MaintenancePlan = { total: zero(), byAgent: {} };
+    for (const [agentId, verdict] of archived.iterate(timeParams(now)) as IterableIterator<[string, MaintenanceRule]>) {
+      plan.byAgent[agentId] ??= zero();
+      plan.byAgent[agentId]![verdict]++;
+      plan.total[verdict]++;
+    }
     faultPoint('maintenance:archived');
     return plan;
   });
 }
 
-/** Merges the full-text index's segments (FTS5 `optimize`): smaller and faster to search after a day of writes. */
-export function optimizeFullText(store: Store): void {
-  inTransaction(store, () => {
-    prepared(store, "INSERT INTO memories_fts (memories_fts) VALUES ('optimize')").run();
-  });
+/** Pages of merge work per transaction: a concurrent writer never waits for more than one step. */
+export const MERGE_PAGES_PER_STEP = 1000;
+const MAX_MERGE_STEPS = 100_000;
+
+/**
+ * Merges the full-text index into one b-tree, like FTS5's `optimize`, but incrementally: `merge` with a negative page
+ * count (every segment eligible) in short transactions until a step finds nothing left to merge. A single `optimize`
+ * at 1 M memories is one write transaction of several seconds, long enough to make other processes' writes wait.
+ * Returns the number of steps taken (1 = the index was already merged).
+ */
+export function optimizeFullText(store: Store): number {
+  const totalChanges = prepared(store, 'SELECT total_changes()').pluck();
+  const merge = prepared(store, "INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?)");
+  for (let step = 1; step < MAX_MERGE_STEPS; step++) {
+    // FTS5: a merge that changed fewer than 2 rows found nothing to merge.
+    const worked = inTransaction(store, () => {
+      const before = totalChanges.get() as number;
+      merge.run(-MERGE_PAGES_PER_STEP);
+      return (totalChanges.get() as number) - before >= 2;
+    });
+    if (!worked) return step;
+  }
+  return MAX_MERGE_STEPS;
 }

@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { finishRun, startRun, type Run, type RunCounts } from '../rem/runs.js';
 import { inTransaction, openStore, prepared, type Store } from '../store/store.js';
 import { APPLICATION_ID, SCHEMA_VERSION } from '../store/migrations.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, type HeldLock } from './lock.js';
 import { checkFile, SNAPSHOT_FILE, snapshotDir, snapshotFiles, takeSnapshot } from './snapshot.js';
 
 /**
@@ -197,51 +197,58 @@ function changeCounts(tables: TableChanges[]): RunCounts {
  * rows in scope replaced and verified equal to the snapshot's. A mismatch rolls everything back and fails the run.
  */
 export async function applyRestore(store: Store, file: string, options: { agentId: string | null; signal?: AbortSignal }): Promise<RestoreResult> {
-  const { agentId } = options;
   const source = openSource(store, file);
-  const lock = acquireLock(store, { runId: newId('run', store.clock().getTime()), kind: 'rem restore' });
+  try {
+    const lock = acquireLock(store, { runId: newId('run', store.clock().getTime()), kind: 'rem restore' });
+    try {
+      return await restoreLocked(store, file, source, lock, options);
+    } finally {
+      lock.release();
+    }
+  } finally {
+    source.dispose();
+  }
+}
+
+async function restoreLocked(store: Store, file: string, source: Source, lock: HeldLock, options: { agentId: string | null; signal?: AbortSignal }): Promise<RestoreResult> {
+  const { agentId } = options;
   const run = startRun(store, 'rem restore', agentId, { id: lock.holder.runId });
   const steps: Record<string, string> = { lock: lock.takenOver ? 'took over a stale lock' : 'acquired' };
   const fail = (code: string, message: string, extra: { snapshotPath?: string } = {}): never => {
     const finished = finishRun(store, run, { status: 'failed', errors: [code], steps, snapshotPath: extra.snapshotPath });
     throw new HippoError(code, message, ExitCode.unexpected, { details: { runId: run.id, run: finished } });
   };
+  if (!checkFile(source.path, 'integrity_check').ok) {
+    steps.integrity = 'failed';
+    fail('snapshot_damaged', snapshotDamaged(file).message);
+  }
+  steps.integrity = 'ok';
+  let preRestore: string;
   try {
-    if (!checkFile(source.path, 'integrity_check').ok) {
-      steps.integrity = 'failed';
-      fail('snapshot_damaged', snapshotDamaged(file).message);
-    }
-    steps.integrity = 'ok';
-    let preRestore: string;
-    try {
-      preRestore = (await takeSnapshot(store, run.id, { signal: options.signal })).path;
-    } catch (error) {
-      steps.preRestoreSnapshot = 'failed';
-      const hippo = error instanceof HippoError ? error : undefined;
-      return fail(hippo?.code ?? 'snapshot_failed', `${hippo?.message ?? 'the pre-restore snapshot could not be written'}; nothing was restored`);
-    }
-    steps.preRestoreSnapshot = 'written and verified';
-    try {
-      return withAttached(store, source.path, () =>
-        inTransaction(store, () => {
-          const tables = RESTORED_TABLES.map((table) => tableChanges(store, table, agentId));
-          for (const table of RESTORED_TABLES) replaceRows(store, table, agentId);
-          faultPoint('restore:replaced');
-          if (!RESTORED_TABLES.every((table) => rowsMatch(store, table, agentId))) {
-            throw new HippoError('restore_verify_failed', 'after the restore the rows did not equal the snapshot\'s; everything was rolled back and nothing changed', ExitCode.unexpected);
-          }
-          steps.verify = 'rows equal the snapshot';
-          const finished = finishRun(store, run, { status: 'completed', counts: changeCounts(tables), snapshotPath: preRestore, steps });
-          return { snapshot: file, agentId, tables, run: finished, preRestoreSnapshot: preRestore };
-        }),
-      );
-    } catch (error) {
-      steps.replace = 'rolled back';
-      const hippo = error instanceof HippoError ? error : undefined;
-      return fail(hippo?.code ?? 'restore_failed', hippo?.message ?? 'the restore failed and was rolled back; nothing changed', { snapshotPath: preRestore });
-    }
-  } finally {
-    lock.release();
-    source.dispose();
+    preRestore = (await takeSnapshot(store, run.id, { signal: options.signal })).path;
+  } catch (error) {
+    steps.preRestoreSnapshot = 'failed';
+    const hippo = error instanceof HippoError ? error : undefined;
+    return fail(hippo?.code ?? 'snapshot_failed', `${hippo?.message ?? 'the pre-restore snapshot could not be written'}; nothing was restored`);
+  }
+  steps.preRestoreSnapshot = 'written and verified';
+  try {
+    return withAttached(store, source.path, () =>
+      inTransaction(store, () => {
+        const tables = RESTORED_TABLES.map((table) => tableChanges(store, table, agentId));
+        for (const table of RESTORED_TABLES) replaceRows(store, table, agentId);
+        faultPoint('restore:replaced');
+        if (!RESTORED_TABLES.every((table) => rowsMatch(store, table, agentId))) {
+          throw new HippoError('restore_verify_failed', 'after the restore the rows did not equal the snapshot\'s; everything was rolled back and nothing changed', ExitCode.unexpected);
+        }
+        steps.verify = 'rows equal the snapshot';
+        const finished = finishRun(store, run, { status: 'completed', counts: changeCounts(tables), snapshotPath: preRestore, steps });
+        return { snapshot: file, agentId, tables, run: finished, preRestoreSnapshot: preRestore };
+      }),
+    );
+  } catch (error) {
+    steps.replace = 'rolled back';
+    const hippo = error instanceof HippoError ? error : undefined;
+    return fail(hippo?.code ?? 'restore_failed', hippo?.message ?? 'the restore failed and was rolled back; nothing changed', { snapshotPath: preRestore });
   }
 }

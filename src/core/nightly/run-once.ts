@@ -81,10 +81,18 @@ export interface NightlyDryRunResult {
 /** Agents with memories a nightly distillation would read: recent (24 h), unreflected, eligible (§4.1). */
 export function agentsWithNewMemories(store: Store, now: Date = store.clock()): string[] {
   const conditions = eligibleConditions('recent', true).join(' AND ');
+  // The agents are found by hopping from one agent id to the next along an index (a few lookups per agent), not by
+  // reading a million index entries for DISTINCT; each is then checked on its (agent_id, created_at) index.
   return prepared(
     store,
-    `SELECT agent_id FROM (SELECT DISTINCT agent_id FROM memories) AS agents
-     WHERE EXISTS (SELECT 1 FROM memories WHERE memories.agent_id = agents.agent_id AND ${conditions}) ORDER BY agent_id`,
+    `WITH RECURSIVE agents (agent_id) AS (
+       SELECT min(agent_id) FROM memories
+       UNION ALL
+       SELECT (SELECT min(agent_id) FROM memories WHERE agent_id > agents.agent_id) FROM agents WHERE agents.agent_id IS NOT NULL
+     )
+     SELECT agent_id FROM agents WHERE agent_id IS NOT NULL
+       AND EXISTS (SELECT 1 FROM memories WHERE memories.agent_id = agents.agent_id AND ${conditions})
+     ORDER BY agent_id`,
   )
     .pluck()
     .all({ now: iso(now), since: iso(new Date(now.getTime() - DEFAULT_SINCE_MS)), tag: null }) as string[];
@@ -154,12 +162,12 @@ async function runLocked(store: Store, options: NightlyOptions, keepDays: number
   Object.assign(counts, maintenance.total, { archived: maintenance.total.archivedEphemeral + maintenance.total.archivedUnused });
   steps.maintenance = 'done';
   try {
-    optimizeFullText(store);
+    const mergeSteps = optimizeFullText(store);
+    steps.fullText = mergeSteps === 1 ? 'already optimized' : `optimized in ${mergeSteps - 1} merge step(s)`;
   } catch (error) {
     steps.fullText = 'failed';
     return fail(error);
   }
-  steps.fullText = 'optimized';
 
   let agents: AgentDistillation[];
   try {

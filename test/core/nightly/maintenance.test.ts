@@ -81,10 +81,15 @@ describe('nightly maintenance (SPEC §7 step 4)', () => {
     expect(applyMaintenance(store).total).toEqual({ expired: 0, archivedEphemeral: 0, archivedUnused: 0 });
   });
 
-  it('optimizes the full-text index without changing what it finds', () => {
+  it('merges the full-text index into one b-tree in steps, without changing what it finds', () => {
+    // One transaction per memory: each leaves its own segment in the index.
     for (let index = 0; index < 50; index++) add({ content: `note ${index} about the billing cron` });
+    const segments = () => store.db.prepare('SELECT count(*) FROM memories_fts_idx').pluck().get() as number;
+    expect(segments()).toBeGreaterThan(1);
     const before = store.db.prepare("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'billing' ORDER BY rowid").pluck().all();
-    optimizeFullText(store);
+    expect(optimizeFullText(store)).toBeGreaterThan(1);
+    expect(segments()).toBe(1);
+    expect(optimizeFullText(store)).toBe(1);
     expect(store.db.prepare("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'billing' ORDER BY rowid").pluck().all()).toEqual(before);
     store.db.prepare("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)").run();
   });
