@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // CLI tests spawn real processes and build SQLite files; two cores, so keep it to two workers.
     maxWorkers: 2,
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     disableConsoleIntercept: true,
   },

@@ -2,6 +2,7 @@
 // BENCH_SIZES=10000,100000 limits the corpus sizes (default 10 k, 100 k, 1 M).
 const sections = {
   foundation: () => import('./foundation.js'),
+  rem: () => import('./rem.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -4,5 +4,8 @@ if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '' && process
   process.env.FORCE_COLOR = '0';
 }
 
+// oclif checks its own engines range with semver on every start; npm already checks ours at install. Skip it.
+process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1';
+
 const { execute } = await import('@oclif/core');
 await execute({ dir: import.meta.url });

@@ -1,5 +1,7 @@
 /**
  * hippo as a library (SPEC §9): the same core functions the commands call, typed, with no CLI in the way.
+ *
+ *   import { openStore, addMemory, search, gather, buildPrompt, validateAnswer, distill, promote, reject } from 'hippo';
  */
 export * from './core/errors.js';
 export { openStore, inTransaction, type Store, type StoreOptions } from './core/store/store.js';
@@ -20,9 +22,43 @@ export {
   type NewMemory,
   type Durability,
   type AddMemoryResult,
+  type ArchiveResult,
 } from './core/memory.js';
 export { importFiles, collectImportFiles, parseImportFile, type ImportResult, type FileImportResult } from './core/import.js';
 export { search, buildMatchExpression, type SearchOptions, type SearchResult } from './core/search.js';
 export { loadDemo, type DemoResult } from './core/demo.js';
 export { resolveDbPath, hippoDataDir, configFilePath } from './core/paths.js';
 export { parseSince, parseDurationMs, type Clock } from './core/time.js';
+
+// REM distillation (SPEC §4).
+export { gather, clip, SCOPES, type Scope, type GatherOptions, type GatherResult, type GatheredMemory } from './core/rem/gather.js';
+export { buildPrompt, answerJsonSchema, escapeXml, FOCUSES, type Focus, type PromptInput } from './core/rem/prompt.js';
+export { validateAnswer, type Validation, type ValidCandidate, type RejectionCode } from './core/rem/validate.js';
+export {
+  stageCandidates as stage,
+  listCandidates,
+  getCandidate,
+  getCandidatePrompt,
+  type Candidate,
+  type CandidateStatus,
+  type StageInput,
+  type StageResult,
+} from './core/rem/candidates.js';
+export {
+  distill,
+  distillDryRun,
+  createHandoff,
+  ingest,
+  type DistillOptions,
+  type DistillResult,
+  type Handoff,
+  type IngestOptions,
+} from './core/rem/distill.js';
+export { promote, reject, type PromoteOptions, type RejectOptions, type Promotion } from './core/rem/review.js';
+export { listRuns, getRun, type Run, type RunStatus, type RunKind } from './core/rem/runs.js';
+
+// Model providers (SPEC §8).
+export { resolveModelConfig, describeModelConfig, type ModelConfig } from './core/model/config.js';
+export { createModelClient, type ModelClient, type GenerateObjectRequest, type GenerateObjectResult } from './core/model/client.js';
+export { checkModel, type ModelCheckResult } from './core/model/check.js';
+export { extractJsonObject, stripThinking } from './core/model/json.js';

@@ -28,12 +28,15 @@ export abstract class HippoCommand extends Command {
 
   /** True when stdout must hold exactly one JSON document. */
   protected get jsonMode(): boolean {
-    return this.argv.includes('--json');
+    return wantsJson(this.argv);
   }
 
-  /** Interactive UI only on a real terminal, never under --json or CI. */
+  /**
+   * Interactive UI only on a real terminal, never under --json or CI. "CI set" means present with any value: ink
+   * treats CI="" (and CONTINUOUS_INTEGRATION) as CI and would then draw nothing until exit.
+   */
   protected get interactive(): boolean {
-    return Boolean(process.stdout.isTTY && process.stdin.isTTY) && !this.jsonMode && !process.env.CI;
+    return Boolean(process.stdout.isTTY && process.stdin.isTTY) && !this.jsonMode && process.env.CI === undefined && process.env.CONTINUOUS_INTEGRATION === undefined;
   }
 
   protected agentId(flag: string | undefined): string {
@@ -97,12 +100,24 @@ export abstract class HippoCommand extends Command {
   }
 }
 
+/** `--json` among the flags; a literal "--json" after `--` is data (memory text, a query), not the flag. */
+export function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json');
+}
+
 /** Maps anything thrown to a HippoError: oclif's parse errors are usage errors (exit 2); the rest is a bug (exit 1). */
 export function toHippoError(error: unknown): HippoError {
   if (error instanceof HippoError) return error;
   const oclifExit = (error as { oclif?: { exit?: number } }).oclif?.exit;
-  const message = error instanceof Error ? error.message.split('\n')[0]!.replace(/\s*See more help with --help$/, '') : String(error);
-  if (oclifExit === 2 || /^(Nonexistent flag|Unexpected argument|Missing \d+ required arg|Expected .* to be one of|Parsing --)/.test(message)) {
+  const full = error instanceof Error ? error.message : String(error);
+  // oclif puts the reason on later lines ("Parsing --limit \n Expected an integer…"): keep them, drop the help hint.
+  const message = full
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^See more help with --help$/.test(line) && line !== 'The following error occurred:')
+    .join(' ');
+  if (oclifExit === 2 || /^(Nonexistent flag|Unexpected argument|Missing \d+ required arg|Expected .* to be one of|Parsing --|--\S+)/.test(message)) {
     return new UsageError('usage', `${message} (see --help)`);
   }
   const code = (error as { code?: unknown }).code;

@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import { CONTROL_CHARACTERS } from '../core/control.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -26,9 +27,18 @@ export function terminalWidth(stream: NodeJS.WriteStream): number {
   return stream.isTTY && stream.columns ? stream.columns : 160;
 }
 
+/**
+ * Makes stored text safe to print on a terminal: C0/C1 control characters other than tab and newline (ESC, BEL, CSI…,
+ * which start escape sequences that can clear the screen or retitle the window) become U+FFFD. Every text renderer
+ * passes memory content, claims and model-derived text through this.
+ */
+export function printable(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, '\uFFFD');
+}
+
 /** Cuts a single line to `width` characters, marking the cut. */
 export function cut(text: string, width: number): string {
-  const line = text.replace(/\s+/g, ' ').trim();
+  const line = printable(text).replace(/\s+/g, ' ').trim();
   if (line.length <= width) return line;
   return `${line.slice(0, Math.max(0, width - 1))}…`;
 }

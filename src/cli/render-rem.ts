@@ -1,7 +1,7 @@
 import type { Memory } from '../core/memory.js';
 import type { Candidate } from '../core/rem/candidates.js';
 import type { Run } from '../core/rem/runs.js';
-import { cut, shortDate, type Painter } from './output.js';
+import { cut, printable, shortDate, type Painter } from './output.js';
 
 export function age(isoTime: string, now = Date.now()): string {
   const minutes = Math.max(0, Math.round((now - Date.parse(isoTime)) / 60_000));
@@ -31,14 +31,14 @@ export function candidateDetail(candidate: Candidate, sources: Memory[], paint: 
     ['edited claim', candidate.editedClaim],
   ]
     .filter(([, value]) => value)
-    .map(([label, value]) => `${paint('dim', label!.padEnd(12))} ${value}`);
+    .map(([label, value]) => `${paint('dim', label!.padEnd(12))} ${printable(value!)}`);
   const cited = candidate.sourceMemoryIds.map((id, index) => {
     const memory = found.get(id);
     const title = `[${index + 1}] ${id}`;
     if (!memory) return `${paint('bold', title)}  ${paint('red', '(no longer in the database)')}`;
-    return `${paint('bold', title)}  ${paint('dim', shortDate(memory.createdAt))}${memory.archivedAt ? paint('dim', ' (archived)') : ''}\n${memory.content}`;
+    return `${paint('bold', title)}  ${paint('dim', shortDate(memory.createdAt))}${memory.archivedAt ? paint('dim', ' (archived)') : ''}\n${printable(memory.content)}`;
   });
-  return [`${paint('bold', 'claim')}\n${candidate.claim}`, head.join('\n'), `${paint('bold', `cited memories (${candidate.sourceMemoryIds.length})`)}`, ...cited].join('\n\n');
+  return [`${paint('bold', 'claim')}\n${printable(candidate.claim)}`, head.join('\n'), `${paint('bold', `cited memories (${candidate.sourceMemoryIds.length})`)}`, ...cited].join('\n\n');
 }
 
 export function runLine(run: Run): string {
@@ -47,5 +47,5 @@ export function runLine(run: Run): string {
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
   const parent = run.parentRunId ? `  (part of ${run.parentRunId})` : '';
-  return `${run.id}  ${shortDate(run.startedAt)}  ${run.kind.padEnd(20)} ${run.status.padEnd(9)} ${run.agentId ?? '*'}  ${counts}${run.errors.length ? `  errors: ${run.errors.join(', ')}` : ''}${parent}`;
+  return `${run.id}  ${shortDate(run.startedAt)}  ${run.kind.padEnd(20)} ${run.status.padEnd(9)} ${printable(run.agentId ?? '*')}  ${counts}${run.errors.length ? `  errors: ${run.errors.join(', ')}` : ''}${parent}`;
 }

@@ -1,5 +1,5 @@
 import type { Memory } from '../core/memory.js';
-import { cut, shortDate, type Painter } from './output.js';
+import { cut, printable, shortDate, type Painter } from './output.js';
 
 /** One line per memory: id, date, durability, tags, then the content cut to the width left. */
 export function memoryLine(memory: Memory, paint: Painter, width: number): string {
@@ -30,7 +30,7 @@ export function memoryDetail(memory: Memory, paint: Painter): string {
   ];
   const head = rows
     .filter(([, value]) => value !== null && value !== undefined)
-    .map(([label, value]) => `${paint('dim', label.padEnd(13))} ${value}`)
+    .map(([label, value]) => `${paint('dim', label.padEnd(13))} ${printable(String(value))}`)
     .join('\n');
-  return `${head}\n\n${memory.content}`;
+  return `${head}\n\n${printable(memory.content)}`;
 }

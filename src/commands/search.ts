@@ -1,9 +1,12 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
-import { painter, shortDate } from '../cli/output.js';
+import { painter, printable, shortDate } from '../cli/output.js';
 import { DURABILITIES, type Durability } from '../core/memory.js';
 import { search } from '../core/search.js';
 import { parseSince } from '../core/time.js';
+
+const MARK_OPEN = '\uE000';
+const MARK_CLOSE = '\uE001';
 
 export default class Search extends HippoCommand {
   static override summary = 'Full-text search (BM25) over the agent\'s memories; any text is a valid query.';
@@ -35,12 +38,17 @@ export default class Search extends HippoCommand {
       durability: flags.durability as Durability | undefined,
       includeArchived: flags['include-archived'],
       raw: flags.raw,
-      highlight: this.jsonMode || !paint.enabled ? undefined : { open: '\u001b[1;33m', close: '\u001b[22;39m' },
+      // Private-use markers survive `printable`, which strips any escape sequence stored in the text itself.
+      highlight: this.jsonMode ? undefined : { open: MARK_OPEN, close: MARK_CLOSE },
     });
+    const highlight = (snippet: string): string =>
+      printable(snippet.replace(/\s*\n\s*/g, ' '))
+        .replaceAll(MARK_OPEN, paint.enabled ? '\u001b[1;33m' : '**')
+        .replaceAll(MARK_CLOSE, paint.enabled ? '\u001b[22;39m' : '**');
     this.output({ results, facts: [] }, () => {
       if (results.length === 0) return 'no matches';
       return results
-        .map(({ memory, score, snippet }) => `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${snippet.replace(/\s*\n\s*/g, ' ')}`)
+        .map(({ memory, score, snippet }) => `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet)}`)
         .join('\n');
     });
   }

@@ -34,7 +34,10 @@ export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoR
         );
       }
     }
-    const replaced = store.db.prepare('DELETE FROM memories WHERE source = ?').run(DEMO_SOURCE).changes;
+    // Only the demo agents' demo rows: a note of yours that happens to say `--source demo` is not ours to delete.
+    const replaced = store.db
+      .prepare(`DELETE FROM memories WHERE source = ? AND agent_id IN (${DEMO_AGENTS.map(() => '?').join(', ')})`)
+      .run(DEMO_SOURCE, ...DEMO_AGENTS).changes;
     const now = store.clock().getTime();
     // Oldest first, so ids (ULIDs) sort the same way as createdAt.
     const notes = [...DEMO_NOTES].sort((a, b) => b.ageHours - a.ageHours);

@@ -75,8 +75,8 @@ export class BusyError extends HippoError {
 
 /** Exit 130: interrupted (Ctrl-C). */
 export class InterruptedError extends HippoError {
-  constructor() {
-    super('interrupted', 'interrupted', ExitCode.interrupted);
+  constructor(message = 'interrupted', details?: Record<string, unknown>) {
+    super('interrupted', message, ExitCode.interrupted, details ? { details } : undefined);
   }
 }
 

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { HippoError, UsageError } from './errors.js';
-import { buildMemory, DURABILITIES, insertMemory, type Memory, type NewMemory } from './memory.js';
-import { inTransaction, type Store } from './store/store.js';
+import { ExitCode, HippoError, InterruptedError, UsageError } from './errors.js';
+import { buildMemory, DURABILITIES, insertMemories, type Memory, type NewMemory } from './memory.js';
+import { inTransaction, prepared, type Store } from './store/store.js';
 
 export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
 
@@ -26,6 +26,8 @@ export interface ImportResult {
 
 export interface ImportOptions {
   agentId: string;
+  /** Checked between files (each file is one transaction): an abort stops before the next file. */
+  signal?: AbortSignal;
   /** Called after each file with the files done so far (for a progress bar). */
   onFile?: (done: number, total: number, file: FileImportResult) => void;
 }
@@ -81,7 +83,7 @@ export function decodeUtf8(bytes: Uint8Array, path: string): string {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch {
-    throw new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and import again`);
+    throw new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and try again`);
   }
 }
 
@@ -157,30 +159,35 @@ function parseParagraphs(path: string, text: string, agentId: string, now: Date)
 }
 
 /**
- * Imports files, one transaction per file: a bad line (or a full disk) fails that file whole and leaves the others
- * unaffected. Returns what happened to each file; the caller decides the exit code.
+ * Imports files, one transaction per file: a bad line fails that file whole and leaves the others unaffected; a full
+ * disk or a busy database stops the import. Between files it yields to the event loop, so Ctrl-C (the signal) stops
+ * it cleanly before the next file: what landed is whole, what did not is absent. Returns what happened to each file.
  */
-export function importFiles(store: Store, files: readonly string[], options: ImportOptions): ImportResult {
+export async function importFiles(store: Store, files: readonly string[], options: ImportOptions): Promise<ImportResult> {
   const result: ImportResult = { imported: 0, existing: 0, duplicates: 0, files: [] };
-  const hashExists = store.db.prepare('SELECT 1 FROM memories WHERE agent_id = ? AND content_hash = ? LIMIT 1').pluck();
-  files.forEach((path, index) => {
+  for (const [index, path] of files.entries()) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (options.signal?.aborted) {
+      throw new InterruptedError(`interrupted: ${result.imported} memories from ${index} of ${files.length} files were imported, nothing from the rest`, {
+        ...result,
+      });
+    }
     const fileResult: FileImportResult = { path, imported: 0, existing: 0, duplicates: 0 };
     try {
       const memories = parseImportFile(path, decodeUtf8(readFileSync(path), path), options.agentId, store.clock());
-      inTransaction(store, () => {
-        for (const memory of memories) {
-          if (hashExists.get(memory.agentId, memory.contentHash)) fileResult.duplicates++;
-          if (insertMemory(store, memory)) fileResult.imported++;
-          else fileResult.existing++;
-        }
-      });
+      inTransaction(store, () => Object.assign(fileResult, insertNew(store, memories)));
     } catch (error) {
-      if (!(error instanceof HippoError)) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EISDIR' || code === 'ENOENT' || code === 'EACCES') {
-          fileResult.error = { code: 'unreadable_file', message: `${path}: cannot read (${code})` };
-        } else throw error;
-      } else fileResult.error = { code: error.code, message: error.message };
+      const code = (error as NodeJS.ErrnoException).code;
+      if (error instanceof HippoError && error.exitCode === ExitCode.usage) {
+        fileResult.error = { code: error.code, message: error.message };
+      } else if (code === 'EISDIR' || code === 'ENOENT' || code === 'EACCES') {
+        fileResult.error = { code: 'unreadable_file', message: `${path}: cannot read (${code})` };
+      } else if (error instanceof HippoError) {
+        // A full disk or a busy database fails every later file too: stop, saying what already landed.
+        throw new HippoError(error.code, `${error.message} while importing ${path}; ${result.imported} memories from ${index} earlier files were imported, nothing from this one`, error.exitCode, {
+          details: { ...result },
+        });
+      } else throw error;
       fileResult.imported = 0;
       fileResult.existing = 0;
       fileResult.duplicates = 0;
@@ -190,6 +197,25 @@ export function importFiles(store: Store, files: readonly string[], options: Imp
     result.duplicates += fileResult.duplicates;
     result.files.push(fileResult);
     options.onFile?.(index + 1, files.length, fileResult);
-  });
+  }
   return result;
+}
+
+/**
+ * Inserts the memories whose id is new; existing ids are skipped and counted. Duplicates (text already stored for
+ * that agent, or repeated within the file) are counted among the inserted ones only. Call inside a transaction.
+ */
+function insertNew(store: Store, memories: readonly Memory[]): Pick<FileImportResult, 'imported' | 'existing' | 'duplicates'> {
+  const idExists = prepared(store, 'SELECT 1 FROM memories WHERE id = ?').pluck();
+  const hashExists = prepared(store, 'SELECT 1 FROM memories WHERE agent_id = ? AND content_hash = ? LIMIT 1').pluck();
+  const fresh = memories.filter((memory) => !idExists.get(memory.id));
+  const seen = new Set<string>();
+  let duplicates = 0;
+  for (const memory of fresh) {
+    const key = `${memory.agentId}\u0000${memory.contentHash}`;
+    if (seen.has(key) || hashExists.get(memory.agentId, memory.contentHash)) duplicates++;
+    seen.add(key);
+  }
+  const imported = insertMemories(store, fresh);
+  return { imported, existing: memories.length - imported, duplicates };
 }

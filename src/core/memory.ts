@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
-import { inTransaction, mapSqliteError, prepared, type Store } from './store/store.js';
+import { inTransaction, prepared, type Store } from './store/store.js';
 import { iso } from './time.js';
 
 export const DURABILITIES = ['permanent', 'persistent', 'standard', 'ephemeral'] as const;
@@ -114,7 +114,7 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
   const createdAt = checkIso(input.createdAt, 'createdAt') ?? iso(now);
   let expiresAt = checkIso(input.expiresAt, 'expiresAt');
   if (expiresAt && (durability === 'persistent' || durability === 'permanent')) {
-    throw new UsageError('expires_on_durable', `a ${durability} memory never expires; drop --expires or choose --durability standard|ephemeral`);
+    throw new UsageError('expires_on_durable', `a ${durability} memory never expires: give no expiry (--expires / expiresAt), or make it standard or ephemeral`);
   }
   if (!expiresAt && durability === 'ephemeral') expiresAt = iso(new Date(Date.parse(createdAt) + EPHEMERAL_TTL_MS));
   const id = input.id ?? newId('mem', Date.parse(createdAt));
@@ -217,6 +217,25 @@ export function insertMemory(store: Store, memory: Memory): boolean {
   return result.changes === 1;
 }
 
+/** Rows per multi-row INSERT: 18 parameters each, well under SQLite's 32 766 parameter limit. */
+const INSERT_BATCH = 500;
+
+/**
+ * Inserts many built memories with multi-row INSERTs and returns how many were new (existing ids are skipped).
+ * Call inside a transaction. Batching matters for the FTS index: SQLite opens a statement savepoint per statement,
+ * and FTS5 flushes its pending index data at each one, so row-at-a-time inserts index several times slower.
+ */
+export function insertMemories(store: Store, memories: readonly Memory[]): number {
+  let inserted = 0;
+  for (let start = 0; start < memories.length; start += INSERT_BATCH) {
+    const batch = memories.slice(start, start + INSERT_BATCH);
+    const placeholders = Array(batch.length).fill(`(${Array(18).fill('?').join(', ')})`).join(', ');
+    const statement = prepared(store, `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES ${placeholders} ON CONFLICT (id) DO NOTHING`);
+    inserted += statement.run(...batch.flatMap(rowParams)).changes;
+  }
+  return inserted;
+}
+
 export function findDuplicateIds(store: Store, agentId: string, hash: string, exceptId?: string): string[] {
   // `+created_at`: without it SQLite walks the (agent_id, created_at) index to avoid a sort — every memory of the
   // agent, ~25 s per `memory add` at 1 M memories — instead of the (agent_id, content_hash) index (2 ms).
@@ -267,10 +286,12 @@ export function listMemories(store: Store, options: ListOptions): Memory[] {
   return rows.map(memoryFromRow);
 }
 
-/** Every memory of the agent (archived too), oldest first, streamed: the export order. */
-export function* iterateMemories(store: Store, agentId: string): Generator<Memory> {
-  const statement = store.db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE agent_id = ? ORDER BY created_at, id`);
-  for (const row of statement.iterate(agentId) as IterableIterator<MemoryRow>) yield memoryFromRow(row);
+/** Every memory of the agent — or of every agent when none is given — archived too, oldest first: the export order. */
+export function* iterateMemories(store: Store, agentId?: string): Generator<Memory> {
+  const statement = store.db.prepare(
+    `SELECT ${MEMORY_COLUMNS} FROM memories WHERE @agentId IS NULL OR agent_id = @agentId ORDER BY created_at, id`,
+  );
+  for (const row of statement.iterate({ agentId: agentId ?? null }) as IterableIterator<MemoryRow>) yield memoryFromRow(row);
 }
 
 export interface ArchiveResult {
@@ -281,22 +302,18 @@ export interface ArchiveResult {
 /** Soft-deletes memories in one transaction. Any unknown id → exit 3 and nothing is archived. */
 export function archiveMemories(store: Store, agentId: string, ids: readonly string[], reason = 'archived by hand'): ArchiveResult {
   const now = iso(store.clock());
-  try {
-    return inTransaction(store, () => {
-      const archived: Memory[] = [];
-      const alreadyArchived: string[] = [];
-      for (const id of ids) {
-        const memory = getMemory(store, agentId, id);
-        if (memory.archivedAt) {
-          alreadyArchived.push(id);
-          continue;
-        }
-        store.db.prepare('UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ? WHERE id = ?').run(now, reason, now, id);
-        archived.push({ ...memory, archivedAt: now, archivedReason: reason, updatedAt: now });
+  return inTransaction(store, () => {
+    const archived: Memory[] = [];
+    const alreadyArchived: string[] = [];
+    for (const id of ids) {
+      const memory = getMemory(store, agentId, id);
+      if (memory.archivedAt) {
+        alreadyArchived.push(id);
+        continue;
       }
-      return { archived, alreadyArchived };
-    });
-  } catch (error) {
-    throw mapSqliteError(error, store.path);
-  }
+      store.db.prepare('UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ? WHERE id = ?').run(now, reason, now, id);
+      archived.push({ ...memory, archivedAt: now, archivedReason: reason, updatedAt: now });
+    }
+    return { archived, alreadyArchived };
+  });
 }

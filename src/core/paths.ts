@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { UsageError } from './errors.js';
 
 /** XDG base directories (https://specifications.freedesktop.org/basedir-spec/), read from the given environment. */
 export function dataHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -22,8 +23,12 @@ export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configHome(env), 'hippo', 'config.json');
 }
 
-/** SPEC §2: `--db` > `$HIPPO_DB` > `<XDG data>/hippo/hippo.db`. */
+/** SPEC §2: `--db` > `$HIPPO_DB` > `<XDG data>/hippo/hippo.db`. A URL (`postgres://…`) is refused, not made a file. */
 export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = flag ?? (env.HIPPO_DB ? env.HIPPO_DB : undefined);
+  if (chosen && /^[a-z][a-z0-9+.-]*:\/\//i.test(chosen)) {
+    const scheme = chosen.slice(0, chosen.indexOf(':'));
+    throw new UsageError('unsupported_database', `${flag === undefined ? 'HIPPO_DB' : '--db'} is a ${scheme}:// URL; only a SQLite file path is supported (PostgreSQL is planned)`);
+  }
   return chosen ? resolve(chosen) : join(hippoDataDir(env), 'hippo.db');
 }

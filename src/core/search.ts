@@ -1,6 +1,6 @@
-import { UsageError } from './errors.js';
+import { BusyError, UsageError } from './errors.js';
 import { DURABILITIES, MEMORY_COLUMNS, memoryFromRow, type Durability, type Memory } from './memory.js';
-import { inTransaction, mapSqliteError, type Store } from './store/store.js';
+import { inTransaction, mapSqliteError, prepared, type Store } from './store/store.js';
 import { iso } from './time.js';
 
 export interface SearchOptions {
@@ -108,13 +108,32 @@ export function search(store: Store, options: SearchOptions): SearchResult[] {
     throw mapSqliteError(error, store.path);
   }
   const results = rows.map((row) => ({ memory: memoryFromRow(row), score: Math.round(row.score * 10_000) / 10_000, snippet: row.snippet }));
-  if (options.recordRetrieval !== false && results.length > 0) recordRetrieval(store, results.map((result) => result.memory.id), now);
+  if (options.recordRetrieval !== false && results.length > 0 && recordRetrieval(store, results.map((result) => result.memory.id), now)) {
+    for (const { memory } of results) {
+      memory.retrievalCount += 1;
+      memory.lastRetrievedAt = now;
+    }
+  }
   return results;
 }
 
-function recordRetrieval(store: Store, ids: string[], now: string): void {
-  inTransaction(store, () => {
-    const bump = store.db.prepare('UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = ? WHERE id = ?');
-    for (const id of ids) bump.run(now, id);
-  });
+/**
+ * Bumps the usage counters of the hits. Best effort: a search must never fail, or wait out the busy timeout, because
+ * another process is writing — the counters are signals, the results are the answer. Returns whether it recorded.
+ */
+function recordRetrieval(store: Store, ids: string[], now: string): boolean {
+  const timeout = store.db.pragma('busy_timeout', { simple: true }) as number;
+  store.db.pragma('busy_timeout = 250');
+  try {
+    inTransaction(store, () => {
+      const bump = prepared(store, 'UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = ? WHERE id = ?');
+      for (const id of ids) bump.run(now, id);
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof BusyError) return false;
+    throw error;
+  } finally {
+    store.db.pragma(`busy_timeout = ${timeout}`);
+  }
 }

@@ -26,25 +26,38 @@ export function parseDurationMs(text: string): number | undefined {
   return amount * unit;
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** A strict ISO date or date-time; a date alone is midnight UTC. */
+/** Years a date or a duration may reach: beyond them JavaScript dates break down ("Invalid time value"). */
+const MIN_TIME = Date.UTC(1000, 0, 1);
+const MAX_TIME = Date.UTC(9999, 11, 31);
+
+/** A strict ISO date or date-time; a date alone is midnight UTC. Calendar-impossible dates (02-31) are refused. */
 export function parseIsoDate(text: string): Date | undefined {
   const trimmed = text.trim();
-  if (!ISO_DATE.test(trimmed)) return undefined;
+  const match = ISO_DATE.exec(trimmed);
+  if (!match) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return undefined;
   const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(trimmed);
-  const normalised = trimmed.length === 10 ? `${trimmed}T00:00:00Z` : hasZone ? trimmed : `${trimmed.replace(' ', 'T')}Z`;
+  const normalised = trimmed.length === 10 ? `${trimmed}T00:00:00Z` : hasZone ? trimmed.replace(' ', 'T') : `${trimmed.replace(' ', 'T')}Z`;
   const date = new Date(normalised);
-  if (Number.isNaN(date.getTime())) return undefined;
-  // Reject rolled-over calendar dates such as 2026-02-31.
-  if (date.toISOString().slice(0, 10) !== trimmed.slice(0, 10) && !hasZone) return undefined;
-  return date;
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+function withinRange(time: number): Date | undefined {
+  return Number.isFinite(time) && time >= MIN_TIME && time <= MAX_TIME ? new Date(time) : undefined;
+}
+
+function tooFar(text: string, flag: string): never {
+  throw new UsageError('bad_duration', `${flag} "${text}" reaches past the years 1000–9999`);
 }
 
 /** `--since`: a duration back from now, or an ISO date/time. */
 export function parseSince(text: string, flag: string, now: Date): Date {
   const ms = parseDurationMs(text);
-  if (ms !== undefined) return new Date(now.getTime() - ms);
+  if (ms !== undefined) return withinRange(now.getTime() - ms) ?? tooFar(text, flag);
   const date = parseIsoDate(text);
   if (date) return date;
   throw new UsageError('bad_duration', `${flag} "${text}" is neither a duration (90m, 24h, 7d, 2w) nor an ISO date (2026-11-02 or 2026-11-02T09:30:00Z)`);
@@ -53,7 +66,7 @@ export function parseSince(text: string, flag: string, now: Date): Date {
 /** `--expires`: a duration forward from now, or an ISO date/time. */
 export function parseExpires(text: string, flag: string, now: Date): Date {
   const ms = parseDurationMs(text);
-  if (ms !== undefined) return new Date(now.getTime() + ms);
+  if (ms !== undefined) return withinRange(now.getTime() + ms) ?? tooFar(text, flag);
   const date = parseIsoDate(text);
   if (date) return date;
   throw new UsageError('bad_date', `${flag} "${text}" is neither a duration (90m, 24h, 7d) nor an ISO date (2026-12-31 or 2026-12-31T09:30:00Z)`);

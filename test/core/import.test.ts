@@ -21,10 +21,10 @@ function file(name: string, content: string | Buffer): string {
 }
 
 describe('importFiles', () => {
-  it('imports JSONL objects and markdown paragraphs (source = path), one transaction per file', () => {
+  it('imports JSONL objects and markdown paragraphs (source = path), one transaction per file', async () => {
     const jsonl = file('a.jsonl', '{"content":"first","tags":["x"]}\n\n{"content":"second","durability":"persistent","agentId":"bob"}\n');
     const md = file('notes/b.md', '# Standup\n\nDeploy moved to Tuesday.\nAsk Ana about the lock.\n\n\n\nSecond paragraph.\n');
-    const result = importFiles(store, collectImportFiles([jsonl, join(store.dir, 'notes')]), { agentId: 'a' });
+    const result = await importFiles(store, collectImportFiles([jsonl, join(store.dir, 'notes')]), { agentId: 'a' });
     expect(result).toMatchObject({ imported: 5, existing: 0 });
     expect(listMemories(store, { agentId: 'bob' }).map((memory) => memory.durability)).toEqual(['persistent']);
     const mine = listMemories(store, { agentId: 'a' });
@@ -32,10 +32,10 @@ describe('importFiles', () => {
     expect(mine.find((memory) => memory.content === 'Second paragraph.')?.source).toBe(md);
   });
 
-  it('names file:line for a line that is not an object and imports nothing from that file, others unaffected', () => {
+  it('names file:line for a line that is not an object and imports nothing from that file, others unaffected', async () => {
     const good = file('good.jsonl', '{"content":"kept"}\n');
     const bad = file('bad.jsonl', '{"content":"would be first"}\n{"content":"ok"}\n[1,2,3]\n{"content":"after"}\n');
-    const result = importFiles(store, [bad, good], { agentId: 'a' });
+    const result = await importFiles(store, [bad, good], { agentId: 'a' });
     expect(result.files[0]).toMatchObject({ path: bad, imported: 0, error: { code: 'bad_import_line' } });
     expect(result.files[0]!.error!.message).toContain(`${bad}:3`);
     expect(result.files[1]).toMatchObject({ path: good, imported: 1 });
@@ -51,22 +51,22 @@ describe('importFiles', () => {
     ['bad durability', '{"content":"x","durability":"forever"}\n', 'durability'],
     ['expiry on persistent', '{"content":"x","durability":"persistent","expiresAt":"2027-01-01T00:00:00.000Z"}\n', 'never expires'],
     ['bad id', '{"content":"x","id":"mem_lowercase"}\n', 'not a memory id'],
-  ])('refuses a JSONL line with %s', (_name, body, reason) => {
+  ])('refuses a JSONL line with %s', async (_name, body, reason) => {
     const path = file('x.jsonl', `{"content":"fine"}\n${body}`);
-    const [result] = importFiles(store, [path], { agentId: 'a' }).files;
+    const [result] = (await importFiles(store, [path], { agentId: 'a' })).files;
     expect(result!.error!.message).toContain(`${path}:2`);
     expect(result!.error!.message).toContain(reason);
     expect(listMemories(store, { agentId: 'a' })).toEqual([]);
   });
 
-  it('refuses a file that is not UTF-8, naming it', () => {
+  it('refuses a file that is not UTF-8, naming it', async () => {
     const path = file('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-    const [result] = importFiles(store, [path], { agentId: 'a' }).files;
+    const [result] = (await importFiles(store, [path], { agentId: 'a' })).files;
     expect(result!.error).toMatchObject({ code: 'not_utf8' });
     expect(result!.error!.message).toContain(path);
   });
 
-  it('round-trips an export losslessly, including archived, derived and usage fields', () => {
+  it('round-trips an export losslessly, including archived, derived and usage fields', async () => {
     const first = addMemory(store, { agentId: 'a', content: 'Dublin office: +353 1 234 5678', tags: ['contacts'], subject: 'office', durability: 'persistent' }).memory;
     clock.advance(1000);
     addMemory(store, { agentId: 'a', content: 'temporary', durability: 'ephemeral', source: '/notes/today.md' });
@@ -76,12 +76,22 @@ describe('importFiles', () => {
     const path = file('export.jsonl', exported.map((memory) => JSON.stringify(memory)).join('\n'));
     const other = openStore({ path: join(store.dir, 'other.db') });
     try {
-      expect(importFiles(other, [path], { agentId: 'ignored' }).imported).toBe(3);
+      expect((await importFiles(other, [path], { agentId: 'ignored' })).imported).toBe(3);
       expect([...iterateMemories(other, 'a')]).toEqual(exported);
       // Importing again skips every existing id instead of duplicating or overwriting.
-      expect(importFiles(other, [path], { agentId: 'ignored' })).toMatchObject({ imported: 0, existing: 3 });
+      expect(await importFiles(other, [path], { agentId: 'ignored' })).toMatchObject({ imported: 0, existing: 3, duplicates: 0 });
     } finally {
       other.close();
     }
+  });
+});
+
+describe('importFiles and Ctrl-C', () => {
+  it('stops before the next file once aborted, keeping the files already imported whole', async () => {
+    const files = [0, 1, 2].map((index) => file(`part-${index}.jsonl`, `{"content":"file ${index} a"}\n{"content":"file ${index} b"}\n`));
+    const controller = new AbortController();
+    const promise = importFiles(store, files, { agentId: 'a', onFile: (done) => done === 1 && controller.abort(), signal: controller.signal });
+    await expect(promise).rejects.toMatchObject({ code: 'interrupted', exitCode: 130, details: { imported: 2 } });
+    expect(listMemories(store, { agentId: 'a' }).map((memory) => memory.content).sort()).toEqual(['file 0 a', 'file 0 b']);
   });
 });

@@ -35,3 +35,24 @@ describe('durations and dates', () => {
     }
   });
 });
+
+describe('out-of-range and rolled-over input', () => {
+  it('refuses durations that reach past the calendar as a usage error, not a crash', () => {
+    for (const [fn, flag] of [[parseSince, '--since'], [parseExpires, '--expires']] as const) {
+      try {
+        fn('99999999999d', flag, now);
+        throw new Error('expected an error');
+      } catch (error) {
+        expect((error as HippoError).code).toBe('bad_duration');
+        expect((error as HippoError).exitCode).toBe(2);
+      }
+    }
+  });
+
+  it('refuses calendar-impossible dates with a time or a zone too', () => {
+    expect(parseIsoDate('2027-02-31T10:00:00Z')).toBeUndefined();
+    expect(parseIsoDate('2027-02-30T10:00:00+02:00')).toBeUndefined();
+    expect(parseIsoDate('2027-13-01')).toBeUndefined();
+    expect(parseIsoDate('2028-02-29T23:30:00-01:00')?.toISOString()).toBe('2028-03-01T00:30:00.000Z');
+  });
+});

@@ -31,6 +31,10 @@ export default class MemoryAdd extends HippoCommand {
       text = (await readStdin()).replace(/\r?\n$/, '');
     }
     const store = this.store(flags.db);
+    const expiresAt = flags.expires === undefined ? undefined : parseExpires(flags.expires, '--expires', store.clock());
+    if (expiresAt && expiresAt <= store.clock()) {
+      throw new UsageError('bad_date', `--expires ${flags.expires} is in the past: the memory would be hidden at once`);
+    }
     const result = addMemory(store, {
       agentId: this.agentId(flags.agent),
       content: text,
@@ -38,7 +42,7 @@ export default class MemoryAdd extends HippoCommand {
       tags: flags.tag ?? [],
       subject: flags.subject,
       source: flags.source,
-      expiresAt: flags.expires === undefined ? undefined : iso(parseExpires(flags.expires, '--expires', store.clock())),
+      expiresAt: expiresAt && iso(expiresAt),
     });
     if (result.duplicateOf.length > 0) this.note(`warning: same text as ${result.duplicateOf.join(', ')} (added anyway)`);
     const paint = painter(process.stdout);

@@ -19,7 +19,7 @@ export default class MemoryImport extends HippoCommand {
     const bar = process.stderr.isTTY && !this.jsonMode ? await createProgressBar(files.length) : undefined;
     let result: ImportResult;
     try {
-      result = importFiles(store, files, { agentId: this.agentId(flags.agent), onFile: (done) => bar?.update(done) });
+      result = await importFiles(store, files, { agentId: this.agentId(flags.agent), signal: this.abortSignal, onFile: (done) => bar?.update(done) });
     } finally {
       bar?.stop();
     }

@@ -2,23 +2,59 @@ import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
 import { painter, terminalWidth } from '../../cli/output.js';
 import { candidateLine } from '../../cli/render-rem.js';
+import { ExitCode } from '../../core/errors.js';
 import { CANDIDATE_STATUSES, listCandidates, type CandidateStatus } from '../../core/rem/candidates.js';
+import { PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 
 export default class RemCandidates extends HippoCommand {
   static override summary = 'Review candidates: interactive on a terminal; a plain list otherwise (--json, CI, pipes).';
-  static override examples = ['<%= config.bin %> rem candidates', '<%= config.bin %> rem candidates --status all --json'];
+  static override description = `On a terminal this opens the review screen for pending candidates: each claim next to the full text of the memories it cites. Keys: ↑/↓ (j/k) move, p promote, e edit then promote, r reject, s skip, / filter, ? help, q quit. Every decision is saved the moment it is confirmed.
+
+Without a terminal, with --json, with CI set, or with --status other than pending, it prints the plain list instead and never asks anything.`;
+  static override examples = [
+    '<%= config.bin %> rem candidates',
+    '<%= config.bin %> rem candidates --reviewer alice --durability permanent',
+    '<%= config.bin %> rem candidates --status all --json',
+  ];
   static override flags = {
     status: Flags.string({ options: [...CANDIDATE_STATUSES, 'all'], default: 'pending', description: 'which candidates to list' }),
     limit: Flags.integer({ default: 1000, min: 1, description: 'at most this many' }),
+    reviewer: Flags.string({ description: 'review screen: who decides (default $HIPPO_REVIEWER, else the OS user)' }),
+    durability: Flags.string({ options: [...PROMOTE_DURABILITIES], default: 'persistent', description: 'review screen: durability of promoted memories' }),
+    'allow-missing-sources': Flags.boolean({ default: false, description: 'review screen: promote even if a cited memory is gone' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemCandidates);
-    const candidates = listCandidates(this.store(flags.db), {
-      agentId: this.agentId(flags.agent),
-      status: flags.status as CandidateStatus | 'all',
-      limit: flags.limit,
-    });
+    const store = this.store(flags.db);
+    const agentId = this.agentId(flags.agent);
+    if (this.interactive && flags.status === 'pending') {
+      // Loaded only here: ink and React cost every other command startup time they do not need.
+      const [{ ReviewController }, { runReview }, { summaryText }] = await Promise.all([
+        import('../../ui/review/controller.js'),
+        import('../../ui/review/run.js'),
+        import('../../ui/review/summary.js'),
+      ]);
+      const controller = new ReviewController(store, {
+        agentId,
+        reviewer: flags.reviewer,
+        durability: flags.durability as (typeof PROMOTE_DURABILITIES)[number],
+        allowMissingSources: flags['allow-missing-sources'],
+        limit: flags.limit,
+      });
+      const outcome = await runReview(controller);
+      if (!outcome) {
+        process.stdout.write('no pending candidates\n');
+        this.note('stage some with `hippo rem rapid` (or `hippo rem rapid --prompt-only` and `hippo rem ingest`)');
+        return;
+      }
+      // Printed after the screen has closed, so it stays in the scrollback — even when the screen failed.
+      process.stdout.write(`${summaryText(outcome.summary)}\n`);
+      if (outcome.error) throw outcome.error;
+      if (outcome.summary.interrupted) process.exitCode = ExitCode.interrupted;
+      return;
+    }
+    const candidates = listCandidates(store, { agentId, status: flags.status as CandidateStatus | 'all', limit: flags.limit });
     const paint = painter(process.stdout);
     const width = terminalWidth(process.stdout);
     this.output({ candidates }, () =>

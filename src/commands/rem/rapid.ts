@@ -3,7 +3,6 @@ import { HippoCommand } from '../../cli/base-command.js';
 import { modelClient, resolveModel } from '../../cli/model.js';
 import { cut, painter, terminalWidth } from '../../cli/output.js';
 import { distillFlags } from '../../cli/rem-flags.js';
-import { UsageError } from '../../core/errors.js';
 import { createHandoff, distill, distillDryRun, type DistillOptions } from '../../core/rem/distill.js';
 import type { Scope } from '../../core/rem/gather.js';
 import type { Focus } from '../../core/rem/prompt.js';
@@ -43,7 +42,6 @@ export default class RemRapid extends HippoCommand {
       restageRejected: flags['restage-rejected'],
       signal: this.abortSignal,
     };
-    if (flags.scope === 'tagged' && !flags.tag) throw new UsageError('tag_required', '--scope tagged needs --tag TAG (it never means "everything")');
 
     if (flags['dry-run']) {
       const result = distillDryRun(store, options);
@@ -69,7 +67,7 @@ export default class RemRapid extends HippoCommand {
       return;
     }
 
-    const config = await resolveModel(flags.via === undefined ? flags.model : `command:${flags.via}`);
+    const config = flags.via === undefined ? await resolveModel(flags.model) : await resolveModel(`command:${flags.via}`, '--via');
     const result = await distill(store, await modelClient(config), options);
     const paint = painter(process.stdout);
     const width = terminalWidth(process.stdout);

@@ -28,7 +28,8 @@ export function createCappedFetch(maxBytes: number, state: FetchState, baseFetch
     state.requests++;
     let response: Response;
     try {
-      response = await baseFetch(input, init);
+      // A redirect could forward the prompt to another host than the one `model check` described: refuse it.
+      response = await baseFetch(input, { ...init, redirect: 'error' });
     } catch (error) {
       if (!init?.signal?.aborted) state.transportFailed = true;
       throw error;

@@ -20,6 +20,8 @@ export type ModelCheckResult =
   | (ModelConfigDescription & {
       configured: true;
       ok: boolean;
+      /** False when the check only resolved and described the config (`call: false`): nothing was sent. */
+      called: boolean;
       latencyMs: number;
       /** The model id the provider reported, when the call succeeded. */
       reportedModel?: string;
@@ -31,6 +33,8 @@ export interface CheckModelOptions extends ModelClientOptions {
   signal?: AbortSignal;
   /** Default: the config's timeoutMs. */
   timeoutMs?: number;
+  /** false: describe the config and where content would go, without sending anything (default true). */
+  call?: boolean;
 }
 
 const CHECK_SCHEMA = z.object({ ok: z.boolean() });
@@ -41,6 +45,7 @@ export async function checkModel(config: ModelConfig | undefined, options: Check
     return { configured: false, ok: false, leavesMachine: false, error: { code: e.code, message: e.summary, fix: e.fix, exitCode: e.exitCode } };
   }
   const description = describeModelConfig(config);
+  if (options.call === false) return { ...description, configured: true, ok: true, called: false, latencyMs: 0 };
   const started = performance.now();
   try {
     const result = await createModelClient(config, options).generateObject({
@@ -53,13 +58,14 @@ export async function checkModel(config: ModelConfig | undefined, options: Check
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
-    return { ...description, configured: true, ok: true, latencyMs: result.latencyMs, reportedModel: result.model };
+    return { ...description, configured: true, ok: true, called: true, latencyMs: result.latencyMs, reportedModel: result.model };
   } catch (error) {
     if (error instanceof ModelCallAbortedError || !isModelCallError(error)) throw error;
     return {
       ...description,
       configured: true,
       ok: false,
+      called: true,
       latencyMs: Math.round(performance.now() - started),
       error: { code: error.code, message: error.summary, fix: error.fix, exitCode: error.exitCode },
     };

@@ -68,7 +68,7 @@ export async function runCommandModel(
     if (result.exitCode !== 0) {
       // Exit code (or signal) only: the command's output may echo the prompt.
       const why = result.exitCode === undefined ? `it was killed by ${result.signal ?? 'a signal'}` : `it exited with code ${result.exitCode}`;
-      throw modelUnreachable('the model command', why, { details: { exitCode: result.exitCode ?? null } });
+      throw modelUnreachable('the model command', why, { command: true, details: { exitCode: result.exitCode ?? null } });
     }
     return { text: Buffer.concat(chunks).toString('utf8') };
   } finally {

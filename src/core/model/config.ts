@@ -147,6 +147,8 @@ function readConfigFile(path: string): FileConfig | undefined {
 export interface ResolveModelConfigInput {
   /** The `--model` flag value, if given. */
   flag?: string;
+  /** How to name the flag in errors (default `--model`; `rem rapid --via` passes `--via`). */
+  flagName?: string;
   env: NodeJS.ProcessEnv;
   /** Config file path; default `<XDG config>/hippo/config.json` from `env`. */
   configFile?: string;
@@ -185,7 +187,7 @@ export function resolveModelConfig(input: ResolveModelConfigInput): ModelConfig 
   let source: ModelConfigSource;
   const envModel = envValue(env, 'HIPPO_MODEL');
   if (input.flag !== undefined) {
-    spec = parseModelSpec(input.flag, '--model');
+    spec = parseModelSpec(input.flag, input.flagName ?? '--model');
     source = '--model';
   } else if (envModel !== undefined) {
     spec = parseModelSpec(envModel, 'HIPPO_MODEL');

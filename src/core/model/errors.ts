@@ -85,13 +85,11 @@ export function modelNotConfigured(): ModelCallUnavailableError {
 }
 
 /** `where` is a provider label and base URL (or "the command"), never anything from the call. */
-export function modelUnreachable(where: string, why: string, options?: Options): ModelCallUnavailableError {
-  return new ModelCallUnavailableError(
-    'model_unreachable',
-    `could not get an answer from ${where}: ${why}`,
-    `Check that the model server is running and HIPPO_BASE_URL is right (for Ollama: \`ollama serve\`). ${OLLAMA_RECIPE}`,
-    options,
-  );
+export function modelUnreachable(where: string, why: string, options?: Options & { command?: boolean }): ModelCallUnavailableError {
+  const fix = options?.command
+    ? 'Run the command by hand with a short prompt on stdin to see why it fails (its stderr is not shown by hippo).'
+    : `Check that the model server is running and HIPPO_BASE_URL is right (for Ollama: \`ollama serve\`). ${OLLAMA_RECIPE}`;
+  return new ModelCallUnavailableError('model_unreachable', `could not get an answer from ${where}: ${why}`, fix, options);
 }
 
 export function modelTimeout(timeoutMs: number): ModelCallUnavailableError {
@@ -138,7 +136,7 @@ export function badResponse(where: string, why: string): ModelCallOutputError {
   );
 }
 
-const REASON_TEXT: Record<ModelOutputReason, string> = {
+export const REASON_TEXT: Record<ModelOutputReason, string> = {
   no_json_object: 'it contained no JSON object',
   multiple_json_objects: 'it contained more than one JSON object',
   invalid_json: 'its JSON did not parse',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ConflictError, HippoError, ModelOutputError, NotFoundError, UsageError } from '../errors.js';
 import { newId } from '../ids.js';
-import { modelNotConfigured } from '../model/errors.js';
+import { modelNotConfigured, REASON_TEXT, type ModelOutputReason } from '../model/errors.js';
 import { extractJsonObject } from '../model/json.js';
 import type { ModelClient } from '../model/client.js';
 import { inTransaction, prepared, type Store } from '../store/store.js';
@@ -77,17 +77,10 @@ export function distillDryRun(store: Store, options: DistillOptions): DryRunResu
   };
 }
 
-/** Fixed wording for the retry note: names what was wrong, never echoes the answer. */
-const RETRY_REASON: Record<string, string> = {
-  no_json_object: 'it contained no JSON object',
-  multiple_json_objects: 'it contained more than one JSON object',
-  invalid_json: 'it was not valid JSON',
-  shape_mismatch: 'it did not have the required shape',
-  truncated: 'it was cut off',
-};
-
+/** The retry note names what was wrong in fixed words (the model layer's), never echoing the answer. */
 function retryPrompt(prompt: string, reason: string): string {
-  return `${prompt}\n\nYour previous answer was rejected because ${RETRY_REASON[reason] ?? 'it was malformed'}. Answer again with only the JSON object described above, and nothing else.`;
+  const why = REASON_TEXT[reason as ModelOutputReason] ?? 'it was malformed';
+  return `${prompt}\n\nYour previous answer was rejected because ${why}. Answer again with only the JSON object described above, and nothing else.`;
 }
 
 function rejection(code: RejectionCode | string, message: string): ModelOutputError {
@@ -104,15 +97,16 @@ async function askModel(
   refs: string[],
   maxCandidates: number,
   signal: AbortSignal | undefined,
-): Promise<{ candidates: ValidCandidate[]; model: string }> {
+): Promise<{ candidates: ValidCandidate[]; model: string; prompt: string }> {
   const jsonSchema = answerJsonSchema(refs, maxCandidates);
   let lastReason = '';
   for (const attempt of [0, 1] as const) {
     let value: unknown;
     let model: string;
+    const sent = attempt === 0 ? prompt : retryPrompt(prompt, lastReason);
     try {
       const answer = await client.generateObject({
-        prompt: attempt === 0 ? prompt : retryPrompt(prompt, lastReason),
+        prompt: sent,
         schema: z.unknown(),
         jsonSchema,
         schemaName: 'candidates',
@@ -133,7 +127,8 @@ async function askModel(
       throw error;
     }
     const verdict = validateAnswer(value, { refs, maxCandidates });
-    if (verdict.ok) return { candidates: verdict.candidates, model };
+    // The candidates keep the prompt that produced them: after a retry, that is the retry prompt (SPEC §2.2).
+    if (verdict.ok) return { candidates: verdict.candidates, model, prompt: sent };
     if (MALFORMED.has(verdict.code) && attempt === 0) {
       lastReason = verdict.code;
       continue;
@@ -171,7 +166,7 @@ export async function distill(store: Store, client: ModelClient | undefined, opt
   }
   const prompt = buildPrompt({ focus, memories: gathered.memories, maxCandidates });
   const refs = gathered.memories.map((item) => item.ref);
-  let answer: { candidates: ValidCandidate[]; model: string };
+  let answer: { candidates: ValidCandidate[]; model: string; prompt: string };
   try {
     answer = await askModel(client, prompt, refs, maxCandidates, options.signal);
   } catch (error) {
@@ -187,7 +182,7 @@ export async function distill(store: Store, client: ModelClient | undefined, opt
     gatheredIds: gathered.memories.map((item) => item.memory.id),
     generatedBy: answer.model,
     provider: client.config.provider,
-    prompt,
+    prompt: answer.prompt,
     restageRejected: options.restageRejected,
   });
 }
@@ -336,6 +331,14 @@ export function ingest(store: Store, options: IngestOptions): DistillResult {
     : ({ ok: false, code: 'invalid_json', message: found.reason === 'multiple_json_objects' ? 'the answer holds more than one JSON object' : 'no JSON object was found in the answer' } as const);
   if (!verdict.ok) {
     const error = rejection(verdict.code, verdict.message);
+    failRun(store, run, counts, error, generatedBy);
+    throw error;
+  }
+  // Between the handoff and its answer a cited memory may have been deleted or archived: fail closed (§2.2 real ids).
+  const live = prepared(store, 'SELECT 1 FROM memories WHERE id = ? AND agent_id = ? AND archived_at IS NULL').pluck();
+  const gone = verdict.candidates.findIndex((candidate) => candidate.sources.some((ref) => !live.get(refs[ref], options.agentId)));
+  if (gone >= 0) {
+    const error = rejection('source_unavailable', `candidate ${gone} cites a memory deleted or archived since the handoff`);
     failRun(store, run, counts, error, generatedBy);
     throw error;
   }

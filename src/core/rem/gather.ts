@@ -89,9 +89,10 @@ export function gather(store: Store, options: GatherOptions): GatherResult {
     limit: maxMemories,
   };
   const clause = where.join(' AND ');
-  const eligible = store.db.prepare(`SELECT count(*) FROM memories WHERE ${clause}`).pluck().get(params) as number;
+  // INDEXED BY: the planner would otherwise pick the (agent_id, content_hash) index and read every row of the agent.
+  const eligible = store.db.prepare(`SELECT count(*) FROM memories INDEXED BY memories_gather WHERE ${clause}`).pluck().get(params) as number;
   const rows = store.db
-    .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT @limit`)
+    .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories INDEXED BY memories_gather WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT @limit`)
     .all(params) as Parameters<typeof memoryFromRow>[0][];
 
   const memories: GatheredMemory[] = [];

@@ -54,13 +54,13 @@ export function promote(store: Store, options: PromoteOptions): Promotion[] {
   return inTransaction(store, () => {
     const now = store.clock();
     const sourceExists = prepared(store, 'SELECT 1 FROM memories WHERE id = ? AND agent_id = ?').pluck();
-    return options.ids.map((id) => {
+    return [...new Set(options.ids)].map((id) => {
       const candidate = getCandidate(store, options.agentId, id);
       assertPending(candidate, 'promote');
       const missing = candidate.sourceMemoryIds.filter((sourceId) => !sourceExists.get(sourceId, options.agentId));
       if (missing.length > 0 && !options.allowMissingSources) {
         throw new ConflictError(
-          'missing_sources',
+          'source_deleted',
           `candidate ${id} cites ${missing.length} memor${missing.length === 1 ? 'y' : 'ies'} no longer in the database (${missing.join(', ')}); pass --allow-missing-sources to promote anyway`,
         );
       }
@@ -104,7 +104,7 @@ export function reject(store: Store, options: RejectOptions): Candidate[] {
   const reviewer = options.reviewer?.trim() || defaultReviewer();
   return inTransaction(store, () => {
     const decidedAt = iso(store.clock());
-    return options.ids.map((id) => {
+    return [...new Set(options.ids)].map((id) => {
       const candidate = getCandidate(store, options.agentId, id);
       if (candidate.status === 'rejected') return candidate;
       assertPending(candidate, 'reject');

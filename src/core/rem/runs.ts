@@ -162,9 +162,12 @@ export function listRuns(store: Store, options: { limit?: number; agentId?: stri
   return rows.map(runFromRow);
 }
 
-export function getRun(store: Store, id: string): Run {
-  const row = store.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
-  if (!row) throw new NotFoundError('run_not_found', `no run ${id}`);
+/** A run of this agent or of all agents (nightly); another agent's run is "not found" unless `agentId` is omitted. */
+export function getRun(store: Store, id: string, agentId?: string): Run {
+  const row = store.db
+    .prepare('SELECT * FROM runs WHERE id = @id AND (@agentId IS NULL OR agent_id = @agentId OR agent_id IS NULL)')
+    .get({ id, agentId: agentId ?? null }) as RunRow | undefined;
+  if (!row) throw new NotFoundError('run_not_found', `no run ${id}${agentId ? ` for agent "${agentId}"` : ''}`);
   return runFromRow(row);
 }
 

@@ -1,10 +1,12 @@
+import { hasControlCharacters } from '../control.js';
 import { DEFAULT_MAX_CANDIDATES, MAX_CLAIM_CHARS } from './prompt.js';
 
 /** Reason codes of SPEC §4.4 (stable: scripts and the run log use them). */
 export type RejectionCode =
   | 'invalid_json'
   | 'shape_mismatch'
-  | 'missing_sources'
+  | 'no_sources'
+  | 'control_characters'
   | 'source_out_of_set'
   | 'too_many_candidates'
   | 'claim_too_long'
@@ -64,11 +66,15 @@ export function validateAnswer(answer: unknown, options: ValidateOptions): Valid
     if (tags !== undefined && (!Array.isArray(tags) || tags.some((tag) => typeof tag !== 'string'))) {
       return reject('shape_mismatch', `candidate ${index}: "tags" must be an array of strings`, index);
     }
+    // A claim is shown to reviewers in terminals: escape sequences in it could rewrite the screen they decide on.
+    if (hasControlCharacters(claim) || (tags as string[] | undefined)?.some(hasControlCharacters)) {
+      return reject('control_characters', `candidate ${index} contains control characters`, index);
+    }
     const trimmed = claim.trim();
     if (trimmed === '') return reject('empty_claim', `candidate ${index} has an empty claim`, index);
     if ([...trimmed].length > MAX_CLAIM_CHARS) return reject('claim_too_long', `candidate ${index}'s claim is longer than ${MAX_CLAIM_CHARS} characters`, index);
     const refs = [...new Set((sources ?? []) as string[])];
-    if (refs.length === 0) return reject('missing_sources', `candidate ${index} cites no source`, index);
+    if (refs.length === 0) return reject('no_sources', `candidate ${index} cites no source`, index);
     if (refs.some((ref) => !allowed.has(ref))) return reject('source_out_of_set', `candidate ${index} cites a source that was not shown`, index);
     // Tags are optional garnish: keep at most 10 usable ones (1–64 characters) rather than fail a good answer on them.
     const cleanTags = [...new Set(((tags ?? []) as string[]).map((tag) => tag.trim()))].filter((tag) => tag !== '' && tag.length <= 64).slice(0, 10);

@@ -29,6 +29,9 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX memories_agent_created ON memories (agent_id, created_at DESC);
   CREATE INDEX memories_agent_hash ON memories (agent_id, content_hash);
+  -- Covers REM's gather (SPEC §4.1): the eligible memories of an agent are counted and read from this index alone.
+  CREATE INDEX memories_gather ON memories (agent_id, created_at DESC, expires_at, last_reflected_at)
+    WHERE archived_at IS NULL AND derived_from = '[]' AND durability <> 'permanent';
 
   -- External-content FTS5 index kept in sync by triggers, so no write path can forget it. agent_id is indexed too so
   -- a search can restrict to one agent inside FTS5 instead of ranking every agent's matches; bm25 weighs it 0.

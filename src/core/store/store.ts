@@ -22,6 +22,14 @@ export interface Store {
 
 const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
+/** `HIPPO_BUSY_TIMEOUT_MS` overrides the default wait for another process's lock. */
+function busyTimeoutFromEnv(): number | undefined {
+  const raw = process.env.HIPPO_BUSY_TIMEOUT_MS?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  return Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
 /**
  * Opens (creating if needed) a hippo database: the file 0600 in a 0700 directory, WAL, a busy timeout, foreign keys,
  * and every pending migration applied in one transaction. A newer or foreign database is refused, never altered.
@@ -36,7 +44,7 @@ export function openStore(options: StoreOptions): Store {
     throw mapSqliteError(error, path);
   }
   try {
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? busyTimeoutFromEnv() ?? DEFAULT_BUSY_TIMEOUT_MS}`);
     checkIsHippoDatabase(db, path);
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -114,7 +122,7 @@ export function mapSqliteError(error: unknown, path?: string): unknown {
     return new UsageError('not_a_database', `the file${where} is not a SQLite database (or is damaged); it was not changed`);
   }
   if (code.startsWith('SQLITE_CANTOPEN')) return new UsageError('cannot_open_database', `cannot open the database${where}`);
-  if (code === 'SQLITE_FULL') return new HippoError('disk_full', `the disk is full${where}; the transaction was rolled back`, 1);
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'SQLITE_IOERR_SHMSIZE') return new HippoError('disk_full', `the disk is full${where}; the transaction was rolled back`, 1);
   if (code.startsWith('SQLITE_READONLY')) return new UsageError('database_read_only', `the database${where} is read-only`);
   return error;
 }

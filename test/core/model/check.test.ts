@@ -62,14 +62,20 @@ describe('checkModel', () => {
     await expect(checkModel(config, { signal: controller.signal })).rejects.toMatchObject({ code: 'interrupted', exitCode: 130 });
   });
 
-  test('a hosted base URL is reported as leaving the machine (without calling anything when it fails)', async () => {
-    // Port 9 on a TEST-NET address: never routed; the deadline ends it.
-    const config: ModelConfig = { provider: 'openai', model: 'gpt-4o', baseUrl: 'http://192.0.2.1:9/v1', apiKey: 'sk-proj-0123456789abcd', timeoutMs: 300, maxBytes: 1 << 20, source: '--model' };
-    const result = await checkModel(config);
-    expect(result).toMatchObject({ leavesMachine: true, key: 'sk-…abcd', ok: false });
+  test('a hosted base URL is reported as leaving the machine, and call: false sends nothing', async () => {
+    // Tests never send traffic off this machine: the hosted address is only described, never called.
+    const config: ModelConfig = { provider: 'openai', model: 'gpt-4o', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-proj-0123456789abcd', timeoutMs: 300, maxBytes: 1 << 20, source: '--model' };
+    const result = await checkModel(config, { call: false });
+    expect(result).toMatchObject({ leavesMachine: true, key: 'sk-…abcd', ok: true, called: false, latencyMs: 0 });
     if (!result.configured) throw new Error('unreachable');
-    expect(result.egress).toMatch(/LEAVES THIS MACHINE/);
-    expect(['model_timeout', 'model_unreachable']).toContain(result.error?.code);
+    expect(result.egress).toMatch(/LEAVES THIS MACHINE: it goes to api.openai.com/);
+  });
+
+  test('call: false on the stand-in server sends no request', async () => {
+    const before = server.requests.length;
+    const config: ModelConfig = { provider: 'ollama', model: 'm', baseUrl: server.url, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' };
+    expect(await checkModel(config, { call: false })).toMatchObject({ ok: true, called: false, leavesMachine: false });
+    expect(server.requests.length).toBe(before);
   });
 
   test('command provider: runs the command', async () => {

@@ -155,7 +155,7 @@ describe('promote / reject (SPEC §4.8)', () => {
   it('refuses to promote when a cited memory was deleted, unless allowed', () => {
     store.db.prepare('DELETE FROM memories WHERE id = ?').run(ids[1]); // m2, cited by claims one and three
     const error = errorOf(() => promote(store, { agentId: 'a', ids: [candidateIds[2]!, candidateIds[0]!], rationale: 'x' }));
-    expect([error.code, error.exitCode]).toEqual(['missing_sources', 4]);
+    expect([error.code, error.exitCode]).toEqual(['source_deleted', 4]);
     expect(getCandidate(store, 'a', candidateIds[2]!).status).toBe('pending');
     const [promotion] = promote(store, { agentId: 'a', ids: [candidateIds[0]!], rationale: 'x', allowMissingSources: true });
     expect(promotion!.memory.derivedFrom).toEqual([ids[2], ids[1]]);

@@ -45,8 +45,8 @@ describe('validateAnswer (SPEC §4.4)', () => {
   });
 
   it('rejects a candidate with no sources', () => {
-    expect(code(one({ claim: 'x', sources: [] }))).toBe('missing_sources');
-    expect(code(one({ claim: 'x' }))).toBe('missing_sources');
+    expect(code(one({ claim: 'x', sources: [] }))).toBe('no_sources');
+    expect(code(one({ claim: 'x' }))).toBe('no_sources');
   });
 
   it.each([
@@ -91,5 +91,22 @@ describe('validateAnswer (SPEC §4.4)', () => {
   it('keeps at most ten tags of 1–64 characters', () => {
     const verdict = validateAnswer(one({ claim: 'x', sources: ['m1'], tags: [...Array.from({ length: 12 }, (_, index) => `t${index}`), 'y'.repeat(65)] }), { refs });
     expect(verdict.ok && verdict.candidates[0]!.tags).toEqual(Array.from({ length: 10 }, (_, index) => `t${index}`));
+  });
+});
+
+describe('control characters (terminal safety)', () => {
+  it.each([
+    ['ESC (a screen-clearing sequence)', 'Fine claim \u001b[2J\u001b[1;1H'],
+    ['BEL in an OSC title sequence', 'claim \u001b]0;owned\u0007'],
+    ['a C1 CSI', 'claim \u009b2J'],
+    ['NUL', 'claim\u0000'],
+    ['DEL', 'claim\u007f'],
+  ])('rejects a claim holding %s', (_name, claim) => {
+    expect(validateAnswer({ candidates: [{ claim, sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, code: 'control_characters', index: 0 });
+  });
+
+  it('rejects a control character in a tag, and keeps tabs and newlines in a claim', () => {
+    expect(validateAnswer({ candidates: [{ claim: 'x', sources: ['m1'], tags: ['a\u001bb'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, code: 'control_characters' });
+    expect(validateAnswer({ candidates: [{ claim: 'line one\n\tline two', sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: true });
   });
 });

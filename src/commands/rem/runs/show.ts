@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { getRun } from '../../../core/rem/runs.js';
 
@@ -6,10 +6,13 @@ export default class RemRunsShow extends HippoCommand {
   static override summary = 'Show one run of the audit log.';
   static override examples = ['<%= config.bin %> rem runs show run_01JD3Z8N6Q2W4E5R7T9Y1U3I5O'];
   static override args = { id: Args.string({ ignoreStdin: true, required: true, description: 'run id' }) };
+  static override flags = {
+    'all-agents': Flags.boolean({ default: false, description: 'find the run whichever agent it belongs to' }),
+  };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemRunsShow);
-    const run = getRun(this.store(flags.db), args.id);
+    const run = getRun(this.store(flags.db), args.id, flags['all-agents'] ? undefined : this.agentId(flags.agent));
     this.output({ run }, () =>
       Object.entries(run)
         .map(([key, value]) => `${key.padEnd(13)} ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? '')}`)

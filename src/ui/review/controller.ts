@@ -1,0 +1,102 @@
+import { HippoError, NotFoundError } from '../../core/errors.js';
+import { getMemories } from '../../core/memory.js';
+import { getCandidate, listCandidates } from '../../core/rem/candidates.js';
+import { defaultReviewer, promote, reject, type PROMOTE_DURABILITIES } from '../../core/rem/review.js';
+import type { Store } from '../../core/store/store.js';
+import type { DecisionOutcome, ReviewActions, ReviewItem, ReviewSettings } from './types.js';
+
+export interface ReviewControllerOptions {
+  agentId: string;
+  reviewer?: string;
+  durability?: (typeof PROMOTE_DURABILITIES)[number];
+  allowMissingSources?: boolean;
+  /** At most this many pending candidates are loaded (newest first). */
+  limit?: number;
+}
+
+/**
+ * The review screen's only door to the database. It calls the same core functions as `rem promote` and
+ * `rem reject`, so a decision taken on screen is exactly the one the commands would record.
+ */
+export class ReviewController implements ReviewActions {
+  readonly settings: ReviewSettings;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: ReviewControllerOptions,
+  ) {
+    this.settings = {
+      agentId: options.agentId,
+      reviewer: options.reviewer?.trim() || defaultReviewer(),
+      durability: options.durability ?? 'persistent',
+    };
+  }
+
+  /** The store's clock, so ages on screen agree with the times decisions are stamped with. */
+  now(): Date {
+    return this.store.clock();
+  }
+
+  /** Pending candidates, newest first, each with the full text of the memories it cites. */
+  loadPending(): ReviewItem[] {
+    const candidates = listCandidates(this.store, { agentId: this.options.agentId, status: 'pending', limit: this.options.limit ?? 1000 });
+    return candidates.map((candidate) => {
+      const found = new Map(getMemories(this.store, this.options.agentId, candidate.sourceMemoryIds).map((memory) => [memory.id, memory]));
+      return {
+        candidate,
+        cited: candidate.sourceMemoryIds.map((id) => {
+          const memory = found.get(id);
+          return { id, memory: memory ? { content: memory.content, createdAt: memory.createdAt, archivedAt: memory.archivedAt } : null };
+        }),
+      };
+    });
+  }
+
+  promote(candidateId: string, rationale: string, editedClaim?: string): DecisionOutcome {
+    return this.decide(candidateId, () => {
+      const [promotion] = promote(this.store, {
+        agentId: this.options.agentId,
+        ids: [candidateId],
+        rationale,
+        durability: this.settings.durability,
+        reviewer: this.settings.reviewer,
+        allowMissingSources: this.options.allowMissingSources,
+        editedClaims: editedClaim === undefined ? undefined : new Map([[candidateId, editedClaim]]),
+      });
+      return { ok: true, kind: 'promoted', candidateId, memoryId: promotion!.memory.id, edited: editedClaim !== undefined };
+    });
+  }
+
+  reject(candidateId: string, reason: string): DecisionOutcome {
+    return this.decide(candidateId, () => {
+      reject(this.store, { agentId: this.options.agentId, ids: [candidateId], reason, reviewer: this.settings.reviewer });
+      return { ok: true, kind: 'rejected', candidateId };
+    });
+  }
+
+  private decide(candidateId: string, write: () => DecisionOutcome): DecisionOutcome {
+    try {
+      return write();
+    } catch (error) {
+      // Refusals (already decided elsewhere → conflict, busy database, a deleted source…) are shown on screen; the
+      // session goes on. Anything else is still reported rather than tearing down the reviewer's screen.
+      const hippoError = error instanceof HippoError ? error : undefined;
+      return {
+        ok: false,
+        candidateId,
+        code: hippoError?.code ?? 'unexpected',
+        message: hippoError?.message ?? `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+        stillPending: this.isPending(candidateId),
+      };
+    }
+  }
+
+  private isPending(candidateId: string): boolean {
+    try {
+      return getCandidate(this.store, this.options.agentId, candidateId).status === 'pending';
+    } catch (error) {
+      // Gone → it leaves the list; unreadable for another reason → keep it, the reviewer can try again.
+      return !(error instanceof NotFoundError);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+import { Box, Text, useApp, useCursor, useInput, useStdout } from 'ink';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { browseHints, promptView, screenLayout, type PromptView } from './layout.js';
+import { CandidateDetail, CandidateList, detailMeasure, HelpView } from './panes.js';
+import { initialState, selectedItem, step, summaryOf, visibleItems, type Mode, type ReviewState, type ViewMetrics } from './state.js';
+import { cutTo, displayWidth, fit, oneLine, wrap } from './text.js';
+import type { ReviewActions, ReviewItem, ReviewSettings, ReviewSummary } from './types.js';
+
+export interface ReviewAppProps {
+  items: ReviewItem[];
+  actions: ReviewActions;
+  settings: ReviewSettings;
+  now: () => Date;
+  /** Called once, with what the session did, when the reviewer quits (q or Ctrl-C). */
+  onExit(summary: ReviewSummary): void;
+  /** Called after every key with what the session has done so far (so a crash can still report it). */
+  onUpdate?(summary: ReviewSummary): void;
+}
+
+/** The terminal size, following resizes. */
+function useTerminalSize(): { columns: number; rows: number } {
+  const { stdout } = useStdout();
+  const [size, setSize] = useState(() => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 }));
+  useEffect(() => {
+    const onResize = () => setSize({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return size;
+}
+
+function promptLabel(mode: Mode, settings: ReviewSettings): string | undefined {
+  switch (mode.kind) {
+    case 'filter':
+      return 'Filter by text — Enter keeps it, Esc restores the previous filter';
+    case 'edit':
+      return 'Edit the claim — Enter continues to the rationale, Esc cancels';
+    case 'reason':
+      if (mode.action === 'reject') return `Reject ${mode.candidateId} — why is it wrong or not worth keeping? Enter saves, Esc cancels`;
+      return `Promote ${mode.editedClaim === undefined ? '' : 'your edited wording of '}${mode.candidateId} as a ${settings.durability} memory — why keep it? Enter saves, Esc cancels`;
+    default:
+      return undefined;
+  }
+}
+
+const NOTICE_COLOR = { info: 'yellow', success: 'green', error: 'red' } as const;
+const NOTICE_MARK = { info: '·', success: '✓', error: '✗' } as const;
+
+/**
+ * The interactive review of pending candidates (SPEC §4.7). It holds no database code: it shows `items`, and every
+ * decision goes through `actions`, which writes it at once.
+ */
+export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: ReviewAppProps) {
+  const { exit } = useApp();
+  const { columns, rows } = useTerminalSize();
+  const { setCursorPosition } = useCursor();
+  const [state, setState] = useState<ReviewState>(() => initialState(items));
+  // Key presses read the latest state from a ref: two keys can arrive before React re-renders (a paste then Enter).
+  const stateRef = useRef(state);
+  const metricsRef = useRef<ViewMetrics>({ detailLines: 0, detailPage: 1 });
+
+  useInput((input, key) => {
+    const current = stateRef.current;
+    if (current.exit) return;
+    const next = step(current, { input, key }, actions, metricsRef.current);
+    stateRef.current = next;
+    setState(next);
+    if (next.decisions !== current.decisions || next.skipped !== current.skipped) onUpdate?.(summaryOf(next));
+    if (next.exit) {
+      onExit(summaryOf(next));
+      exit();
+    }
+  });
+
+  const visible = visibleItems(state);
+  const selected = selectedItem(state);
+  const label = promptLabel(state.mode, settings);
+  const line = 'line' in state.mode ? state.mode.line : undefined;
+  const prompt: PromptView | undefined = line ? promptView(line, columns) : undefined;
+  const labelLines = label ? wrap(label, columns).slice(0, 2) : [];
+  // A notice may take up to three lines: a refusal from the core is worth reading in full.
+  const noticeLines = state.notice ? wrap(`${NOTICE_MARK[state.notice.tone]} ${oneLine(state.notice.text)}`, columns).slice(0, 3) : [' '];
+  const footerHeight = noticeLines.length + (prompt ? labelLines.length + prompt.lines.length : 1);
+  const layout = screenLayout(columns, rows, footerHeight, visible.length);
+  const current = now();
+  const measured = detailMeasure(layout.detail, selected, current);
+  metricsRef.current = { detailLines: measured.lines.length, detailPage: measured.page };
+  // The real terminal cursor sits in the prompt (visible with or without colour); hidden otherwise.
+  setCursorPosition(prompt ? { x: prompt.cursor.column, y: 1 + layout.bodyHeight + noticeLines.length + labelLines.length + prompt.cursor.line } : undefined);
+
+  const decided = (kind: 'promoted' | 'rejected') => state.decisions.filter((decision) => decision.kind === kind).length;
+  const headRight = `promoted ${decided('promoted')} · rejected ${decided('rejected')} · skipped ${summaryOf(state).skipped.length} · ${state.items.length} pending`;
+  const headLeft = [`hippo review · agent ${settings.agentId} · reviewer ${settings.reviewer}`, `agent ${settings.agentId}`, ''].find(
+    (text) => displayWidth(text) + displayWidth(headRight) + 2 <= columns,
+  );
+  const header = headLeft ? `${headLeft}${' '.repeat(columns - displayWidth(headLeft) - displayWidth(headRight))}${headRight}` : cutTo(headRight, columns);
+
+  let body: ReactNode;
+  if (layout.arrangement === 'too-small') {
+    body = <Text wrap="truncate-end">{cutTo(`The terminal is too small for the review (${columns}×${rows}); make it at least 40×12, or press q to quit.`, columns)}</Text>;
+  } else if (state.mode.kind === 'help') {
+    body = <HelpView width={columns} height={layout.bodyHeight} settings={settings} />;
+  } else {
+    body = (
+      <Box flexDirection={layout.arrangement === 'side-by-side' ? 'row' : 'column'}>
+        <CandidateList
+          pane={layout.list}
+          items={visible}
+          total={state.items.length}
+          filter={state.filter}
+          selectedId={state.selectedId}
+          skipped={state.skipped}
+          now={current}
+        />
+        <CandidateDetail pane={layout.detail} item={selected} scroll={state.scroll} now={current} />
+      </Box>
+    );
+  }
+
+  return (
+    <Box flexDirection="column" width={columns} height={layout.height}>
+      <Text bold wrap="truncate-end">
+        {header}
+      </Text>
+      <Box height={layout.bodyHeight} flexDirection="column" overflow="hidden">
+        {body}
+      </Box>
+      {noticeLines.map((text, index) => (
+        <Text key={`notice-${index}`} wrap="truncate-end" color={state.notice ? NOTICE_COLOR[state.notice.tone] : undefined}>
+          {text}
+        </Text>
+      ))}
+      {prompt ? (
+        <>
+          {labelLines.map((text, index) => (
+            <Text key={`label-${index}`} bold wrap="truncate-end">
+              {text}
+            </Text>
+          ))}
+          {prompt.lines.map((text, index) => (
+            <Text key={index} wrap="truncate-end">
+              {fit(text, columns)}
+            </Text>
+          ))}
+        </>
+      ) : (
+        <Text dimColor wrap="truncate-end">
+          {state.mode.kind === 'help' ? 'Press any key to go back to the list.' : browseHints(columns)}
+        </Text>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,61 @@
+import { render } from 'ink';
+import { ReviewApp } from './review-app.js';
+import type { ReviewController } from './controller.js';
+import type { ReviewSummary } from './types.js';
+
+// The alternate screen, as `less` and editors use: the review gets the whole terminal, and the reviewer's scrollback
+// comes back untouched when it closes (the summary is printed after, so it stays).
+const ENTER_ALTERNATE_SCREEN = '\u001B[?1049h';
+const LEAVE_ALTERNATE_SCREEN = '\u001B[?1049l';
+
+export interface ReviewStreams {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+export interface ReviewOutcome {
+  summary: ReviewSummary;
+  /** Set when the screen failed; what was decided before it is in `summary` (and in the database). */
+  error?: unknown;
+}
+
+/**
+ * Runs the review screen on a terminal until the reviewer quits and returns what was decided. Call it only when
+ * stdin and stdout are a TTY: ink needs raw mode. Returns undefined when nothing is pending (no screen is opened).
+ */
+export async function runReview(controller: ReviewController, streams: ReviewStreams = process): Promise<ReviewOutcome | undefined> {
+  const items = controller.loadPending();
+  if (items.length === 0) return undefined;
+  let latest: ReviewSummary = { decisions: [], skipped: [], remaining: items.length, interrupted: false };
+  let finished: ReviewSummary | undefined;
+  let onAlternateScreen = true;
+  const leave = () => {
+    if (!onAlternateScreen) return;
+    onAlternateScreen = false;
+    streams.stdout.write(LEAVE_ALTERNATE_SCREEN);
+  };
+  // However the process ends (a signal, a crash), the reviewer's terminal is given back.
+  process.once('exit', leave);
+  streams.stdout.write(ENTER_ALTERNATE_SCREEN);
+  try {
+    const instance = render(
+      <ReviewApp
+        items={items}
+        actions={controller}
+        settings={controller.settings}
+        now={() => controller.now()}
+        onUpdate={(summary) => (latest = summary)}
+        onExit={(summary) => (finished = summary)}
+      />,
+      { stdin: streams.stdin, stdout: streams.stdout, stderr: streams.stderr, exitOnCtrlC: false },
+    );
+    await instance.waitUntilExit();
+    return { summary: finished ?? { ...latest, interrupted: true } };
+  } catch (error) {
+    return { summary: { ...latest, interrupted: true }, error };
+  } finally {
+    leave();
+    process.removeListener('exit', leave);
+  }
+}

@@ -1,0 +1,43 @@
+import { execa } from 'execa';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
+
+const RECORDER = join(ROOT, 'test', 'fixtures', 'record-imports.mjs');
+let box: Sandbox;
+
+beforeEach(() => {
+  box = sandbox();
+});
+afterEach(() => box.cleanup());
+
+/** The module URLs a run of the built CLI loaded. */
+async function modulesLoadedBy(args: string[]): Promise<string[]> {
+  const file = join(box.dir, `imports-${args.join('-').replace(/[^a-z-]/gi, '')}.txt`);
+  const result = await execa('node', ['--import', RECORDER, BIN, ...args], { reject: false, input: '', env: { ...box.env, HIPPO_RECORD_IMPORTS: file } });
+  expect(result.exitCode, String(result.stderr)).toBe(0);
+  return readFileSync(file, 'utf8').trim().split('\n');
+}
+
+const heavy = (urls: string[]) => urls.filter((url) => /\/node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(url) || /\/dist\/ui\//.test(url));
+
+describe('startup cost (SPEC §11): ink and React load only for the review screen', () => {
+  it('the recorder sees ink when it is loaded (so the checks below can fail)', async () => {
+    const file = join(box.dir, 'control.txt');
+    await execa('node', ['--import', RECORDER, '--input-type=module', '-e', "await import('ink')"], { cwd: ROOT, env: { HIPPO_RECORD_IMPORTS: file } });
+    expect(heavy(readFileSync(file, 'utf8').trim().split('\n')).length).toBeGreaterThan(0);
+  });
+
+  it('`hippo search` loads neither ink nor React nor the review screen', async () => {
+    const urls = await modulesLoadedBy(['search', 'deploy']);
+    expect(urls.some((url) => url.includes('/dist/commands/search.js'))).toBe(true);
+    expect(heavy(urls)).toEqual([]);
+  });
+
+  it('`hippo rem candidates` off a terminal prints its list without loading them either', async () => {
+    const urls = await modulesLoadedBy(['rem', 'candidates']);
+    expect(urls.some((url) => url.includes('/dist/commands/rem/candidates.js'))).toBe(true);
+    expect(heavy(urls)).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getMemory } from '../../src/core/memory.js';
+import { getCandidate, type Candidate } from '../../src/core/rem/candidates.js';
+import { openStore } from '../../src/core/store/store.js';
+import { stageCandidates } from '../helpers/candidates.js';
+import { sandbox, type Sandbox } from '../helpers/cli.js';
+import { colourCodes, hippoCommand, Terminal, tmuxVersion } from '../helpers/tmux.js';
+
+const TMUX = tmuxVersion();
+if (!TMUX) console.warn('SKIPPED the review end-to-end tests: tmux is not installed (apt-get install tmux; .ci/run installs it).');
+
+const MIGRATIONS = 'Run database migrations outside the Friday release train; they lock the payments table.';
+const VAGUE = 'Friday deploys fail.';
+
+let box: Sandbox;
+let terminal: Terminal | undefined;
+let candidates: Candidate[]; // list order: [0] MIGRATIONS, [1] VAGUE
+
+beforeEach(() => {
+  box = sandbox();
+  const store = openStore({ path: box.db });
+  ({ candidates } = stageCandidates(store, [
+    { claim: VAGUE, sources: ['m2'] },
+    { claim: MIGRATIONS, sources: ['m3', 'm2'], tags: ['deploy'] },
+  ]));
+  store.close();
+});
+
+afterEach(() => {
+  terminal?.kill();
+  terminal = undefined;
+  box.cleanup();
+});
+
+/** Reads the database as another process would, while the review may still hold it open. */
+function inDatabase<T>(read: (store: ReturnType<typeof openStore>) => T): T {
+  const store = openStore({ path: box.db });
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}
+
+const env = (extra: Record<string, string | undefined> = {}) => ({ ...box.env, HIPPO_AGENT: 'ops', NO_COLOR: '1', ...extra });
+
+describe.skipIf(!TMUX)(`hippo rem candidates in a real terminal (${TMUX ?? 'SKIPPED: tmux is not installed'})`, () => {
+  it('promotes one candidate and rejects another through keystrokes, each written at once, then prints a summary', async () => {
+    terminal = Terminal.start(box.dir, hippoCommand(['rem', 'candidates', '--reviewer', 'e2e'], env()), { columns: 120, rows: 40 });
+    let screen = await terminal.waitFor('Pending candidates (2)');
+    expect(screen).toContain('╮╭'); // side by side at 120 columns
+    expect(screen).toMatch(/› Run database migrations/);
+    // NO_COLOR: not one colour code anywhere on the screen.
+    expect(colourCodes(terminal.screen(true))).toEqual([]);
+
+    terminal.keys('p');
+    await terminal.waitFor('why keep it?');
+    terminal.text('matches the post-mortem');
+    await terminal.waitFor('› matches the post-mortem');
+    terminal.keys('Enter');
+    screen = await terminal.waitFor('promoted 1 · rejected 0');
+    const promoted = inDatabase((store) => getCandidate(store, 'ops', candidates[0]!.id));
+    expect(promoted).toMatchObject({ status: 'promoted', reviewer: 'e2e', reviewRationale: 'matches the post-mortem' });
+    expect(inDatabase((store) => getMemory(store, 'ops', promoted.promotedMemoryId!))).toMatchObject({ content: MIGRATIONS, durability: 'persistent' });
+    expect(screen).toContain(`✓ promoted ${candidates[0]!.id} → ${promoted.promotedMemoryId}`);
+
+    terminal.keys('r');
+    await terminal.waitFor('why is it wrong or not worth keeping?');
+    terminal.text('one Friday is not a pattern');
+    await terminal.waitFor('› one Friday is not a pattern');
+    terminal.keys('Enter');
+    await terminal.waitFor('promoted 1 · rejected 1');
+    expect(inDatabase((store) => getCandidate(store, 'ops', candidates[1]!.id))).toMatchObject({ status: 'rejected', reviewer: 'e2e', reviewRationale: 'one Friday is not a pattern' });
+
+    terminal.keys('q');
+    screen = await terminal.waitFor('[exit 0]');
+    expect(screen).toContain('review finished: 1 promoted, 1 rejected, 0 skipped — 0 still pending');
+    expect(screen).toContain(`promoted ${candidates[0]!.id} → ${promoted.promotedMemoryId}`);
+    expect(screen).toContain(`rejected ${candidates[1]!.id}`);
+    expect(screen).not.toContain('Pending candidates'); // the review screen is gone; the summary stays
+  });
+
+  it('uses colour when allowed, stacks at 80 columns, and Ctrl-C leaves with exit 130 keeping what was decided', async () => {
+    terminal = Terminal.start(box.dir, hippoCommand(['rem', 'candidates'], env({ NO_COLOR: undefined })), { columns: 80, rows: 24 });
+    const screen = await terminal.waitFor('Pending candidates (2)');
+    expect(screen).not.toContain('╮╭');
+    expect(colourCodes(terminal.screen(true)).length).toBeGreaterThan(0); // so the NO_COLOR check above can fail
+    terminal.keys('r');
+    await terminal.waitFor('why is it wrong');
+    terminal.text('not now');
+    await terminal.waitFor('› not now');
+    terminal.keys('Enter');
+    await terminal.waitFor('rejected 1');
+    terminal.keys('C-c');
+    const after = await terminal.waitFor(/\[exit \d+\]/);
+    expect(after).toContain('[exit 130]');
+    expect(after).toContain('review interrupted: 0 promoted, 1 rejected, 0 skipped — 1 still pending');
+    expect(inDatabase((store) => getCandidate(store, 'ops', candidates[0]!.id).status)).toBe('rejected');
+  });
+
+  it('never opens the review with CI set or under --json, even on a terminal', async () => {
+    const script = [hippoCommand(['rem', 'candidates'], env({ CI: 'true' })), hippoCommand(['rem', 'candidates', '--json'], env())].join('; ');
+    terminal = Terminal.start(box.dir, script, { columns: 200, rows: 20 });
+    const screen = await terminal.waitFor(/\[exit \d+\][\s\S]*\[exit \d+\]/);
+    expect(screen).not.toContain('Pending candidates');
+    expect(screen).toMatch(new RegExp(`${candidates[0]!.id}\\s+pending .*Run database migrations`));
+    expect(screen).toContain('{"candidates":[{');
+    expect(screen.match(/\[exit 0\]/g)).toHaveLength(2);
+  });
+});

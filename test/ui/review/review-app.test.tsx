@@ -1,0 +1,343 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getMemory } from '../../../src/core/memory.js';
+import { getCandidate, type Candidate } from '../../../src/core/rem/candidates.js';
+import { reject } from '../../../src/core/rem/review.js';
+import { openStore } from '../../../src/core/store/store.js';
+import { displayWidth } from '../../../src/ui/review/text.js';
+import { KEY, renderReview, stageCandidates, type ReviewHarness } from '../../helpers/review.js';
+import { fixedClock, tempStore } from '../../helpers/store.js';
+
+const clock = fixedClock('2026-11-02T12:00:00.000Z');
+let store: ReturnType<typeof tempStore>;
+let ui: ReviewHarness | undefined;
+let memoryIds: string[];
+/** In list order (newest first): [0] migrations claim, [1] vague claim, [2] runbook claim. */
+let candidates: Candidate[];
+
+const MIGRATIONS = 'Run database migrations outside the Friday release train; they lock the payments table.';
+const VAGUE = 'Friday deploys fail.';
+const RUNBOOK = 'Keep a rollback runbook next to every migration.';
+
+beforeEach(() => {
+  clock.set('2026-11-02T12:00:00.000Z');
+  store = tempStore(clock);
+  ({ memoryIds, candidates } = stageCandidates(store, [
+    { claim: RUNBOOK, sources: ['m3'], tags: ['runbook'] },
+    { claim: VAGUE, sources: ['m2'] },
+    { claim: MIGRATIONS, sources: ['m3', 'm2', 'm1'], tags: ['deploy', 'db'] },
+  ]));
+  clock.set('2026-11-02T15:00:00.000Z');
+});
+
+afterEach(() => {
+  ui?.unmount();
+  ui = undefined;
+  store.done();
+});
+
+const status = (candidate: Candidate) => getCandidate(store, 'ops', candidate.id);
+const lines = (frame: string) => frame.split('\n');
+/** The frame's words without borders or line breaks, for text that may wrap. */
+const flat = (frame: string) => frame.replace(/[│╭╮╰╯─]/g, ' ').replace(/\s+/g, ' ');
+/** The list row of a claim (starts with the selection marker column). */
+const rowOf = (frame: string, claimStart: string) => lines(frame).find((line) => line.includes(claimStart.slice(0, 20)));
+
+describe('the review screen (SPEC §4.7)', () => {
+  it('lists pending candidates with model, age and number of sources, and shows the selected claim with the full text of what it cites', async () => {
+    ui = await renderReview(store);
+    const frame = ui.frame();
+    expect(frame).toContain('Pending candidates (3)');
+    expect(frame).toMatch(/› Run database migrations.*qwen2\.5:7b\s+3h\s+3 src/);
+    expect(frame).toMatch(/ {3}Friday deploys fail\..*qwen2\.5:7b\s+3h\s+1 src/);
+    // The detail pane: full claim, tags, model, run, then every cited memory in full with its date.
+    expect(frame).toContain('tags deploy, db · model qwen2.5:7b (handoff)');
+    expect(frame).toContain(`run ${candidates[0]!.runId}`);
+    expect(frame).toContain('Cited memories (3)');
+    // Cited in the candidate's order: m3 (the oldest note) first.
+    expect(frame).toContain(`[1] 2026-11-02 09:00 UTC  ${memoryIds[0]}`);
+    expect(frame).toContain(`[3] 2026-11-02 11:00 UTC  ${memoryIds[2]}`);
+    expect(flat(frame)).toContain('Deploy of api v2.14 failed on Friday: the migration held a lock on the payments table.');
+    expect(frame).toContain('p promote');
+  });
+
+  it('moves the selection with j/k and the arrow keys, and the detail follows', async () => {
+    ui = await renderReview(store);
+    let frame = await ui.press('j');
+    expect(rowOf(frame, VAGUE)).toMatch(/^│ › Friday deploys fail\./);
+    expect(frame).toContain('Cited memories (1)');
+    frame = await ui.press(KEY.down);
+    expect(rowOf(frame, RUNBOOK)).toMatch(/^│ › Keep a rollback runbook/);
+    frame = await ui.press(KEY.down); // already at the end: stays
+    expect(rowOf(frame, RUNBOOK)).toMatch(/^│ › /);
+    frame = await ui.press('k', KEY.up);
+    expect(rowOf(frame, MIGRATIONS)).toMatch(/^│ › Run database migrations/);
+  });
+
+  it('promotes with a rationale: empty is refused with a message, Enter writes it at once, the list updates', async () => {
+    ui = await renderReview(store);
+    let frame = await ui.press('p');
+    expect(frame).toContain(`Promote ${candidates[0]!.id} as a persistent memory — why keep it?`);
+    frame = await ui.press(KEY.enter);
+    expect(frame).toContain('✗ a rationale is required');
+    expect(status(candidates[0]!).status).toBe('pending');
+    await ui.type('matches the post-mortem');
+    frame = await ui.press(KEY.enter);
+
+    const promoted = status(candidates[0]!);
+    expect(promoted).toMatchObject({ status: 'promoted', reviewer: 'tester', reviewRationale: 'matches the post-mortem', editedClaim: null });
+    const memory = getMemory(store, 'ops', promoted.promotedMemoryId!);
+    expect(memory).toMatchObject({ content: MIGRATIONS, durability: 'persistent', derivedFrom: candidates[0]!.sourceMemoryIds, promotedFrom: candidates[0]!.id, tags: ['deploy', 'db'] });
+
+    expect(frame).toContain(`✓ promoted ${candidates[0]!.id} → ${memory.id}`);
+    expect(frame).toContain('Pending candidates (2)');
+    expect(frame).not.toContain('Run database migrations outside');
+    expect(rowOf(frame, VAGUE)).toMatch(/^│ › /); // the next one is selected
+    expect(frame).toContain('promoted 1 · rejected 0 · skipped 0 · 2 pending');
+  });
+
+  it('Esc cancels a prompt and nothing is written', async () => {
+    ui = await renderReview(store);
+    await ui.press('p');
+    await ui.type('half a thought');
+    const frame = await ui.press(KEY.escape);
+    expect(frame).toContain('promotion cancelled — nothing was saved');
+    expect(frame).toContain('Pending candidates (3)');
+    expect(status(candidates[0]!)).toMatchObject({ status: 'pending', reviewRationale: null });
+  });
+
+  it('rejects with a reason (required too)', async () => {
+    ui = await renderReview(store);
+    await ui.press('j', 'r');
+    let frame = await ui.press(KEY.enter);
+    expect(frame).toContain('✗ a reason is required');
+    expect(status(candidates[1]!).status).toBe('pending');
+    await ui.type('one Friday is not a pattern');
+    frame = await ui.press(KEY.enter);
+    expect(status(candidates[1]!)).toMatchObject({ status: 'rejected', reviewer: 'tester', reviewRationale: 'one Friday is not a pattern' });
+    expect(frame).toContain(`✓ rejected ${candidates[1]!.id}`);
+    expect(frame).toContain('Pending candidates (2)');
+  });
+
+  it('edits the claim then promotes: the edited text becomes the memory, the original stays on the candidate', async () => {
+    ui = await renderReview(store);
+    let frame = await ui.press('e');
+    expect(frame).toContain('Edit the claim');
+    expect(frame).toContain(`› ${MIGRATIONS}`); // prefilled with the claim
+    await ui.press(KEY.ctrlU);
+    await ui.type('Schedule migrations on Tuesday mornings');
+    frame = await ui.press(KEY.enter);
+    expect(frame).toContain(`Promote your edited wording of ${candidates[0]!.id}`);
+    expect(status(candidates[0]!).status).toBe('pending');
+    await ui.type('agreed in the retro');
+    await ui.press(KEY.enter);
+
+    const promoted = status(candidates[0]!);
+    expect(promoted).toMatchObject({ status: 'promoted', claim: MIGRATIONS, editedClaim: 'Schedule migrations on Tuesday mornings', reviewRationale: 'agreed in the retro' });
+    expect(getMemory(store, 'ops', promoted.promotedMemoryId!).content).toBe('Schedule migrations on Tuesday mornings');
+    expect(ui.frame()).toContain(`✓ promoted ${candidates[0]!.id} (edited)`);
+  });
+
+  it('edits with the cursor keys, refuses an empty claim, and promotes an unchanged claim as the original', async () => {
+    ui = await renderReview(store);
+    await ui.press('j', 'j', 'e'); // the runbook claim
+    // Move left over "migration." and insert before it.
+    await ui.press(...Array.from({ length: 'migration.'.length }, () => KEY.left));
+    let frame = await ui.type('database ');
+    expect(frame).toContain('› Keep a rollback runbook next to every database migration.');
+    await ui.press(KEY.ctrlU);
+    frame = await ui.press(KEY.enter);
+    expect(frame).toContain('✗ the claim cannot be empty');
+    await ui.press(KEY.escape);
+    expect(status(candidates[2]!).status).toBe('pending');
+
+    await ui.press('e', KEY.enter); // unchanged
+    expect(ui.frame()).toContain('the claim is unchanged, so the original wording will be promoted');
+    await ui.type('we do this already');
+    await ui.press(KEY.enter);
+    expect(status(candidates[2]!)).toMatchObject({ status: 'promoted', editedClaim: null });
+  });
+
+  it('skips, filters by text, and reports the session on quit', async () => {
+    ui = await renderReview(store);
+    let frame = await ui.press('s');
+    expect(frame).toContain(`skipped ${candidates[0]!.id} — it stays pending`);
+    expect(rowOf(frame, MIGRATIONS)).toContain('(skipped) Run database');
+    expect(rowOf(frame, VAGUE)).toMatch(/^│ › /);
+
+    await ui.press('/');
+    frame = await ui.type('runbook');
+    expect(frame).toContain('Pending — 1 of 3 match "runbook"');
+    expect(frame).not.toContain('Friday deploys fail.');
+    frame = await ui.press(KEY.enter);
+    expect(rowOf(frame, RUNBOOK)).toMatch(/^│ › Keep a rollback runbook/);
+    await ui.press('r');
+    await ui.type('covered by the checklist');
+    frame = await ui.press(KEY.enter);
+    expect(frame).toContain('Nothing matches the filter');
+    frame = await ui.press(KEY.escape);
+    expect(frame).toContain('filter cleared');
+    expect(frame).toContain('Pending candidates (2)');
+
+    await ui.press('q');
+    expect(ui.summary()).toEqual({ decisions: [{ ok: true, kind: 'rejected', candidateId: candidates[2]!.id }], skipped: [candidates[0]!.id], remaining: 2, interrupted: false });
+    expect(status(candidates[0]!).status).toBe('pending');
+  });
+
+  it('Ctrl-C quits from anywhere, even a prompt, keeping what was decided and nothing half-typed', async () => {
+    ui = await renderReview(store);
+    await ui.press('r');
+    await ui.type('wrong');
+    await ui.press(KEY.enter, 'p');
+    expect(ui.latest()).toMatchObject({ interrupted: false, decisions: [{ kind: 'rejected', candidateId: candidates[0]!.id }] });
+    expect(ui.summary()).toBeUndefined();
+    await ui.type('not finished');
+    await ui.press(KEY.ctrlC);
+    expect(ui.summary()).toMatchObject({ interrupted: true, remaining: 2, decisions: [{ kind: 'rejected', candidateId: candidates[0]!.id }] });
+    expect(status(candidates[0]!).status).toBe('rejected');
+    expect(status(candidates[1]!).status).toBe('pending');
+  });
+
+  it('takes keys that arrive together one at a time (fast typing: "p", the rationale and Enter in one read)', async () => {
+    ui = await renderReview(store);
+    await ui.press('jpone Friday is enough\r');
+    expect(status(candidates[1]!)).toMatchObject({ status: 'promoted', reviewRationale: 'one Friday is enough' });
+  });
+
+  it('shows the help with every key, and any key goes back', async () => {
+    ui = await renderReview(store, {}, { columns: 80, rows: 24 });
+    let frame = await ui.press('?');
+    for (const text of ['Reviewing candidates', 'promote: keep the claim as a memory', 'edit the claim, then promote', 'reject; asks for a reason', 'skip: leave it pending', 'filter by text', 'quit; every decision is saved', 'Enter confirms, Esc cancels', 'Promotions become persistent memories, recorded as reviewer "tester" for agent "ops".']) {
+      expect(flat(frame)).toContain(text);
+    }
+    frame = await ui.press('x');
+    expect(frame).toContain('Pending candidates (3)');
+    frame = await ui.press('x');
+    expect(frame).toContain('"x" does nothing here — press ? for help');
+  });
+
+  it('shows a decision taken by another process meanwhile as an inline conflict and drops the candidate, then carries on', async () => {
+    ui = await renderReview(store);
+    const other = openStore({ path: store.path });
+    reject(other, { agentId: 'ops', ids: [candidates[0]!.id], reason: 'decided elsewhere', reviewer: 'someone-else' });
+    other.close();
+
+    await ui.press('p');
+    await ui.type('looks right');
+    let frame = await ui.press(KEY.enter);
+    expect(flat(frame)).toContain(`✗ candidate ${candidates[0]!.id} is already rejected; it cannot be promoted — removed from the list`);
+    expect(frame).toContain('Pending candidates (2)');
+    expect(status(candidates[0]!)).toMatchObject({ status: 'rejected', reviewer: 'someone-else', reviewRationale: 'decided elsewhere', promotedMemoryId: null });
+
+    await ui.press('r');
+    await ui.type('vague');
+    frame = await ui.press(KEY.enter);
+    expect(status(candidates[1]!).status).toBe('rejected');
+    expect(frame).toContain(`✓ rejected ${candidates[1]!.id}`);
+  });
+
+  it('shows a cited memory that no longer exists as such, and refuses to promote it inline unless allowed', async () => {
+    store.db.prepare('DELETE FROM memories WHERE id = ?').run(memoryIds[1]);
+    ui = await renderReview(store);
+    let frame = ui.frame();
+    expect(frame).toContain(`[2] ${memoryIds[1]} — no longer in the database`);
+    await ui.press('p');
+    await ui.type('still true');
+    frame = await ui.press(KEY.enter);
+    expect(flat(frame)).toContain(`✗ candidate ${candidates[0]!.id} cites 1 memory no longer in the database`);
+    expect(frame).toContain('› still true'); // the prompt stays open: Enter retries, Esc gives up
+    expect(status(candidates[0]!).status).toBe('pending');
+    frame = await ui.press(KEY.escape);
+    expect(frame).toContain('promotion cancelled');
+    ui.unmount();
+
+    ui = await renderReview(store, { allowMissingSources: true, durability: 'permanent' });
+    await ui.press('p');
+    await ui.type('still true');
+    await ui.press(KEY.enter);
+    const promoted = status(candidates[0]!);
+    expect(promoted.status).toBe('promoted');
+    expect(getMemory(store, 'ops', promoted.promotedMemoryId!).durability).toBe('permanent');
+  });
+
+  it('scrolls the evidence when it is longer than the pane', async () => {
+    store.done();
+    store = tempStore(clock);
+    const long = Array.from({ length: 40 }, (_, index) => `Paragraph ${index + 1} of the incident review.`).join('\n');
+    ({ candidates } = stageCandidates(store, [{ claim: 'Review incidents in writing.', sources: ['m1'] }], [long]));
+    ui = await renderReview(store, {}, { columns: 100, rows: 30 });
+    let frame = ui.frame();
+    expect(frame).toContain('Paragraph 1 of');
+    expect(frame).not.toContain('Paragraph 40 of');
+    expect(frame).toMatch(/↓ lines 1–\d+ of 48/);
+    frame = await ui.press(KEY.pageDown, KEY.pageDown, KEY.pageDown, KEY.pageDown);
+    expect(frame).toContain('Paragraph 40 of the incident review.');
+    expect(frame).toMatch(/↑ {2}lines \d+–48 of 48/);
+    frame = await ui.press(KEY.pageUp, KEY.pageUp, KEY.pageUp, KEY.pageUp);
+    expect(frame).toContain('Claim');
+    expect(frame).not.toContain('Paragraph 40 of');
+  });
+
+  it('never lets stored text drive the terminal: control characters in a memory are shown inert', async () => {
+    store.done();
+    store = tempStore(clock);
+    stageCandidates(store, [{ claim: 'Beware \u001B]0;owned\u0007 titles.', sources: ['m1'] }], ['Clear screen: \u001B[2J\u001B[H and bell \u0007 done.']);
+    ui = await renderReview(store);
+    const frame = ui.frame();
+    expect(frame).not.toMatch(/(?!\n)\p{Cc}/u);
+    expect(frame).toContain('Clear screen: \uFFFD[2J\uFFFD[H and bell \uFFFD done.');
+  });
+});
+
+describe('layout (80 and 200 columns)', () => {
+  const widest = (frame: string) => Math.max(...lines(frame).map(displayWidth));
+
+  it('stacks the list above the evidence on 80 columns and fits every line', async () => {
+    ui = await renderReview(store, {}, { columns: 80, rows: 24 });
+    const frame = ui.frame();
+    expect(widest(frame)).toBeLessThanOrEqual(80);
+    expect(lines(frame).length).toBeLessThanOrEqual(23);
+    expect(lines(frame).filter((line) => line.startsWith('╭')).length).toBe(2); // two boxes, one above the other
+    expect(lines(frame).some((line) => line.includes('╮╭'))).toBe(false);
+    expect(rowOf(frame, MIGRATIONS)).toMatch(/› Run database migrations outside.*…\s+qwen2\.5:7b\s+3h\s+3 src/);
+    expect(frame).toContain('j/k move  p promote  e edit  r reject  s skip  / filter  ? help  q quit');
+  });
+
+  it('says which rows show when the list is longer than its pane, and scrolls it with the selection', async () => {
+    store.done();
+    store = tempStore(clock);
+    stageCandidates(store, Array.from({ length: 8 }, (_, index) => ({ claim: `Claim number ${index + 1}.`, sources: ['m1'] })));
+    ui = await renderReview(store, {}, { columns: 80, rows: 24 });
+    let frame = ui.frame();
+    expect(frame).toContain('Pending candidates (8) · showing 1–5');
+    expect(frame).toContain('› Claim number 8.');
+    expect(frame).not.toContain('Claim number 3.');
+    frame = await ui.press('G');
+    expect(frame).toContain('Pending candidates (8) · showing 4–8');
+    expect(frame).toContain('› Claim number 1.');
+  });
+
+  it('puts them side by side on 200 columns, with more of each claim in the list', async () => {
+    ui = await renderReview(store, {}, { columns: 200, rows: 40 });
+    const frame = ui.frame();
+    expect(widest(frame)).toBeLessThanOrEqual(200);
+    expect(lines(frame).filter((line) => line.includes('╮╭')).length).toBe(1);
+    const row = rowOf(frame, MIGRATIONS)!;
+    expect(row).toMatch(/^│ › Run database migrations outside the Friday release train; they lock.*qwen2\.5:7b\s+3h\s+3 src │╭?│ /);
+    expect(lines(frame).find((line) => line.startsWith('│ Pending candidates (3)'))).toMatch(/││ Claim\s+│$/); // the evidence beside the list
+    expect(frame).toContain('hippo review · agent ops · reviewer tester');
+  });
+
+  it('follows a resize from wide to narrow', async () => {
+    ui = await renderReview(store, {}, { columns: 200, rows: 40 });
+    const frame = await ui.resize(80, 24);
+    expect(widest(frame)).toBeLessThanOrEqual(80);
+    expect(lines(frame).some((line) => line.includes('╮╭'))).toBe(false);
+  });
+
+  it('says so when the terminal is too small, and q still quits', async () => {
+    ui = await renderReview(store, {}, { columns: 30, rows: 8 });
+    expect(ui.frame()).toContain('too small');
+    await ui.press('q');
+    expect(ui.summary()).toMatchObject({ interrupted: false, remaining: 3 });
+  });
+});
