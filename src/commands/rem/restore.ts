@@ -20,6 +20,7 @@ With --apply (asks first on a terminal; needs --yes otherwise): checks the snaps
     snapshot: Args.string({ ignoreStdin: true, required: true, description: 'a snapshot file name (hippo rem snapshots), the id of the run that took it, or a path' }),
   };
   static override flags = {
+    agent: Flags.string({ description: "restore only this agent's rows (default: every agent's; $HIPPO_AGENT is not used here)", helpGroup: 'GLOBAL' }),
     apply: Flags.boolean({ default: false, description: 'restore (otherwise only show what would change)' }),
     yes: Flags.boolean({ char: 'y', default: false, description: 'do not ask for confirmation (required with --apply when not on a terminal)' }),
   };
