@@ -189,6 +189,20 @@ describe('hippo rem nightly run-once', () => {
     expect(stored).toEqual({ status: 'partial', errors: '["model_unreachable"]' });
   });
 
+  it('fails only the agent whose answer was rejected (exit 7), and never records the answer', async () => {
+    server.queue(reply.json({ candidates: [{ claim: 'RESPONSE-CANARY', sources: ['RESPONSE-CANARY-REF'] }] }), reply.json(ANSWER));
+    const result = await night();
+    expect(result.exitCode).toBe(7);
+    const body = json<NightJson>(result);
+    expect(body.run).toMatchObject({ status: 'partial', errors: ['source_out_of_set'], counts: expect.objectContaining({ agentsFailed: 1, staged: 1 }) });
+    expect(body.agents.map((agent) => [agent.agentId, agent.status, agent.error])).toEqual([
+      ['ops', 'failed', 'source_out_of_set'],
+      ['other', 'completed', null],
+    ]);
+    expect(query("SELECT agent_id FROM candidates")).toEqual([{ agent_id: 'other' }]);
+    expect(`${result.stdout}${result.stderr}${JSON.stringify(query('SELECT * FROM runs'))}`).not.toContain('CANARY');
+  });
+
   it('lets exactly one of two runs started together work; the other exits 4 at once and writes nothing', async () => {
     server.respondWith(reply.slow(3000, reply.json(ANSWER)));
     const [a, b] = await Promise.all([night(), night()]);
