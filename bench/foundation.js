@@ -9,7 +9,8 @@ import { writeCorpus } from './generate.js';
 const PART = 100_000;
 const QUERY = 'deploy failed because of a migration lock';
 
-async function corpus(size) {
+/** The generated JSONL corpus of `size` memories (written once, then reused). */
+export async function corpus(size) {
   const dir = join(DATA, `corpus-${size}`);
   const parts = Math.ceil(size / PART);
   if (existsSync(join(dir, 'done'))) return dir;
@@ -23,7 +24,7 @@ async function corpus(size) {
 }
 
 /** Imports a corpus into a fresh database with the real CLI; returns the database path and the wall time. */
-function importCorpus(dir, size) {
+export function importCorpus(dir, size) {
   const db = join(DATA, `hippo-${size}.db`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   const { ms } = timeOnce('node', [BIN, 'memory', 'import', dir, '--db', db, '--json']);

@@ -46,5 +46,6 @@ export function runLine(run: Run): string {
     .filter(([, value]) => value)
     .map(([key, value]) => `${key}=${value}`)
     .join(' ');
-  return `${run.id}  ${shortDate(run.startedAt)}  ${run.kind.padEnd(20)} ${run.status.padEnd(9)} ${printable(run.agentId ?? '*')}  ${counts}${run.errors.length ? `  errors: ${run.errors.join(', ')}` : ''}`;
+  const parent = run.parentRunId ? `  (part of ${run.parentRunId})` : '';
+  return `${run.id}  ${shortDate(run.startedAt)}  ${run.kind.padEnd(20)} ${run.status.padEnd(9)} ${printable(run.agentId ?? '*')}  ${counts}${run.errors.length ? `  errors: ${run.errors.join(', ')}` : ''}${parent}`;
 }

@@ -237,7 +237,9 @@ export function insertMemories(store: Store, memories: readonly Memory[]): numbe
 }
 
 export function findDuplicateIds(store: Store, agentId: string, hash: string, exceptId?: string): string[] {
-  const rows = prepared(store, 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND id IS NOT ? ORDER BY created_at').all(agentId, hash, exceptId ?? null) as { id: string }[];
+  // `+created_at`: without it SQLite walks the (agent_id, created_at) index to avoid a sort — every memory of the
+  // agent, ~25 s per `memory add` at 1 M memories — instead of the (agent_id, content_hash) index (2 ms).
+  const rows = prepared(store, 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND id IS NOT ? ORDER BY +created_at').all(agentId, hash, exceptId ?? null) as { id: string }[];
   return rows.map((row) => row.id);
 }
 

@@ -24,6 +24,8 @@ export interface DistillOptions extends GatherOptions {
   signal?: AbortSignal;
   /** Which audit kind to record (nightly distils through here too). */
   kind?: RunKind;
+  /** The nightly run this distillation is part of (recorded on its run row). */
+  parentRunId?: string;
 }
 
 export interface DistillCounts extends RunCounts {
@@ -151,7 +153,7 @@ export async function distill(store: Store, client: ModelClient | undefined, opt
   if (!Number.isInteger(maxCandidates) || maxCandidates < 1) throw new UsageError('bad_max_candidates', '--max-candidates must be a whole number ≥ 1');
   const gathered = gather(store, options);
   const counts = gatherCounts(gathered);
-  const run = startRun(store, options.kind ?? 'rem rapid', options.agentId);
+  const run = startRun(store, options.kind ?? 'rem rapid', options.agentId, { parentRunId: options.parentRunId });
   const configured = client?.config.model ?? null;
   if (!client) {
     failRun(store, run, counts, modelNotConfigured(), null);

@@ -54,6 +54,18 @@ export function clip(content: string, max = MAX_MEMORY_CHARS): { text: string; t
 }
 
 /**
+ * The SQL conditions (over `memories`, with `@now`, `@since`, `@tag`) that make a memory eligible for distillation
+ * in a scope: not archived, expired, permanent or derived. Nightly uses them to find the agents with something new.
+ */
+export function eligibleConditions(scope: Scope, unreflected: boolean): string[] {
+  const where = ['archived_at IS NULL', '(expires_at IS NULL OR expires_at > @now)', "durability <> 'permanent'", "derived_from = '[]'"];
+  if (scope === 'recent') where.push('created_at >= @since');
+  if (scope === 'tagged') where.push('EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = @tag)');
+  if (unreflected) where.push('last_reflected_at IS NULL');
+  return where;
+}
+
+/**
  * SPEC §4.1: the agent's own memories that are not archived, expired, permanent or derived, in scope, newest first,
  * capped by count and then by the character budget (stopping at the first memory that does not fit, so what is shown
  * is always the newest contiguous stretch).
@@ -68,16 +80,7 @@ export function gather(store: Store, options: GatherOptions): GatherResult {
   if (scope === 'tagged' && !options.tag) throw new UsageError('tag_required', '--scope tagged needs --tag TAG (it never means "everything")');
 
   const now = store.clock();
-  const where = [
-    'agent_id = @agentId',
-    'archived_at IS NULL',
-    '(expires_at IS NULL OR expires_at > @now)',
-    "durability <> 'permanent'",
-    "derived_from = '[]'",
-  ];
-  if (scope === 'recent') where.push('created_at >= @since');
-  if (scope === 'tagged') where.push('EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = @tag)');
-  if (options.unreflected) where.push('last_reflected_at IS NULL');
+  const where = ['agent_id = @agentId', ...eligibleConditions(scope, options.unreflected ?? false)];
   const params = {
     agentId: options.agentId,
     now: iso(now),

@@ -17,7 +17,11 @@ export interface RunCounts {
   [key: string]: number | undefined;
 }
 
-/** SPEC §2.3: one audit row per run. `errors` holds short fixed strings only — never model output or memory text. */
+/**
+ * SPEC §2.3: one audit row per run. `errors` holds short fixed strings only — never model output or memory text.
+ * A nightly run is one row for the night plus one child row per agent it distilled (`parentRunId` = the night's id);
+ * `steps` says what each step of a run did, in fixed words (e.g. `{"distill": "skipped: no model configured"}`).
+ */
 export interface Run {
   id: string;
   kind: RunKind;
@@ -31,6 +35,8 @@ export interface Run {
   model: string | null;
   errors: string[];
   durationMs: number | null;
+  parentRunId: string | null;
+  steps: Record<string, string>;
 }
 
 interface RunRow {
@@ -46,6 +52,8 @@ interface RunRow {
   model: string | null;
   errors: string;
   duration_ms: number | null;
+  parent_run_id: string | null;
+  steps: string;
 }
 
 function runFromRow(row: RunRow): Run {
@@ -62,14 +70,23 @@ function runFromRow(row: RunRow): Run {
     model: row.model,
     errors: JSON.parse(row.errors) as string[],
     durationMs: row.duration_ms,
+    parentRunId: row.parent_run_id,
+    steps: JSON.parse(row.steps) as Record<string, string>,
   };
 }
 
+export interface StartRunOptions {
+  /** A run id made beforehand (nightly takes its lock under the id before the row exists). */
+  id?: string;
+  /** The night's run id, for the per-agent distillation rows of a nightly run. */
+  parentRunId?: string;
+}
+
 /** Writes a `running` row and returns it; finish it with `finishRun` whatever the outcome. */
-export function startRun(store: Store, kind: RunKind, agentId: string | null): Run {
+export function startRun(store: Store, kind: RunKind, agentId: string | null, options: StartRunOptions = {}): Run {
   const now = store.clock();
   const run: Run = {
-    id: newId('run', now.getTime()),
+    id: options.id ?? newId('run', now.getTime()),
     kind,
     agentId,
     startedAt: iso(now),
@@ -81,8 +98,17 @@ export function startRun(store: Store, kind: RunKind, agentId: string | null): R
     model: null,
     errors: [],
     durationMs: null,
+    parentRunId: options.parentRunId ?? null,
+    steps: {},
   };
-  prepared(store, 'INSERT INTO runs (id, kind, agent_id, started_at, status) VALUES (?, ?, ?, ?, ?)').run(run.id, kind, agentId, run.startedAt, 'running');
+  prepared(store, 'INSERT INTO runs (id, kind, agent_id, started_at, status, parent_run_id) VALUES (?, ?, ?, ?, ?, ?)').run(
+    run.id,
+    kind,
+    agentId,
+    run.startedAt,
+    'running',
+    run.parentRunId,
+  );
   return run;
 }
 
@@ -93,6 +119,7 @@ export interface RunOutcome {
   model?: string | null;
   errors?: string[];
   snapshotPath?: string | null;
+  steps?: Record<string, string>;
 }
 
 /** Finalises a run row (call inside the staging transaction when there is one, so both land or neither). */
@@ -107,11 +134,12 @@ export function finishRun(store: Store, run: Run, outcome: RunOutcome): Run {
     model: outcome.model === undefined ? run.model : outcome.model,
     errors: outcome.errors ?? run.errors,
     snapshotPath: outcome.snapshotPath === undefined ? run.snapshotPath : outcome.snapshotPath,
+    steps: outcome.steps ?? run.steps,
     durationMs: Math.max(0, now.getTime() - Date.parse(run.startedAt)),
   };
   prepared(
     store,
-    'UPDATE runs SET finished_at = ?, status = ?, counts = ?, candidate_ids = ?, model = ?, errors = ?, snapshot_path = ?, duration_ms = ? WHERE id = ?',
+    'UPDATE runs SET finished_at = ?, status = ?, counts = ?, candidate_ids = ?, model = ?, errors = ?, snapshot_path = ?, steps = ?, duration_ms = ? WHERE id = ?',
   ).run(
     finished.finishedAt,
     finished.status,
@@ -120,6 +148,7 @@ export function finishRun(store: Store, run: Run, outcome: RunOutcome): Run {
     finished.model,
     JSON.stringify(finished.errors),
     finished.snapshotPath,
+    JSON.stringify(finished.steps),
     finished.durationMs,
     finished.id,
   );
@@ -140,4 +169,18 @@ export function getRun(store: Store, id: string, agentId?: string): Run {
     .get({ id, agentId: agentId ?? null }) as RunRow | undefined;
   if (!row) throw new NotFoundError('run_not_found', `no run ${id}${agentId ? ` for agent "${agentId}"` : ''}`);
   return runFromRow(row);
+}
+
+/**
+ * Closes the rows a crashed run left `running` (the run itself and its child rows) as `failed` with `interrupted`.
+ * Called by whoever takes over that run's stale lock, so `rem runs` never shows a dead run as still going.
+ */
+export function failAbandonedRuns(store: Store, runId: string): number {
+  const now = iso(store.clock());
+  return prepared(
+    store,
+    `UPDATE runs SET status = 'failed', finished_at = @now, errors = '["interrupted"]',
+       duration_ms = max(0, CAST(round((julianday(@now) - julianday(started_at)) * 86400000) AS INTEGER))
+     WHERE status = 'running' AND (id = @runId OR parent_run_id = @runId)`,
+  ).run({ now, runId }).changes;
 }

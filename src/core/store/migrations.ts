@@ -113,6 +113,13 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 2: nightly runs. A nightly run distils each agent through its own child run row (kind 'rem nightly run-once',
+  // parent_run_id = the night's row), and every run may record what each of its steps did (`steps`: fixed strings).
+  `
+  ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+  ALTER TABLE runs ADD COLUMN steps TEXT NOT NULL DEFAULT '{}';
+  CREATE INDEX runs_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,143 @@
+// Issue 6 benchmarks: the nightly snapshot (online backup + quick_check of the copy) against `cp` of the same file,
+// and the wall time of `hippo rem nightly run-once --dry-run` and of real nights (no model) on large stores.
+// Works on a copy of foundation's imported corpus (bench/.data/hippo-<size>.db), so the search benchmarks' file is
+// never changed; 100 fresh memories are added so the dry run also builds a distillation prompt.
+import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
+import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, rmSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { corpus, importCorpus } from './foundation.js';
+import { BIN, DATA, fmt, machine, timeOnce, writeSection } from './lib.js';
+
+const { openStore } = await import('../dist/core/store/store.js');
+const { addMemory } = await import('../dist/core/memory.js');
+const { takeSnapshot, snapshotDir } = await import('../dist/core/nightly/snapshot.js');
+const { newId } = await import('../dist/core/ids.js');
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
+const mb = (bytes) => fmt(bytes / 2 ** 20, 0);
+
+/** A private copy of the imported corpus, checkpointed into one file, with 100 memories from the last hour. */
+async function nightlyDatabase(size) {
+  const source = join(DATA, `hippo-${size}.db`);
+  if (!existsSync(source)) importCorpus(await corpus(size), size);
+  const checkpoint = new Database(source);
+  checkpoint.pragma('wal_checkpoint(TRUNCATE)');
+  checkpoint.close();
+  const db = join(DATA, `nightly-${size}.db`);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  rmSync(join(DATA, 'snapshots'), { recursive: true, force: true });
+  copyFileSync(source, db);
+  const store = openStore({ path: db });
+  for (let index = 0; index < 100; index++) {
+    addMemory(store, { agentId: 'bench', content: `Fresh note ${index}: the billing cron moved to 02:30 UTC after the migration lock.`, createdAt: new Date(Date.now() - index * 30_000).toISOString() });
+  }
+  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  store.close();
+  return db;
+}
+
+function fsyncFile(path) {
+  const fd = openSync(path, 'r');
+  fsyncSync(fd);
+  closeSync(fd);
+}
+
+/** Median wall times (ms) of the snapshot step and of `cp` (and `cp` + fsync, the durable equivalent), warm cache. */
+async function snapshotTimes(db, runs) {
+  const copy = join(DATA, 'cp-copy.db');
+  const store = openStore({ path: db });
+  const times = { snapshot: [], backupOnly: [], sqliteBackup: [], cp: [], cpSync: [] };
+  try {
+    execFileSync('cp', [db, copy]); // warm the page cache for every contender alike
+    for (let run = 0; run < runs; run++) {
+      let start = process.hrtime.bigint();
+      const snapshot = await takeSnapshot(store, newId('run'));
+      times.snapshot.push(ms(start));
+      rmSync(snapshot.path);
+      start = process.hrtime.bigint();
+      await store.db.backup(copy + '.backup', { progress: ({ totalPages }) => Math.ceil(totalPages / 2) });
+      times.backupOnly.push(ms(start));
+      rmSync(copy + '.backup');
+      start = process.hrtime.bigint();
+      execFileSync('sqlite3', [db, `.backup '${copy}.cli'`]);
+      times.sqliteBackup.push(ms(start));
+      rmSync(copy + '.cli');
+      start = process.hrtime.bigint();
+      execFileSync('cp', [db, copy]);
+      times.cp.push(ms(start));
+      start = process.hrtime.bigint();
+      execFileSync('cp', [db, copy]);
+      fsyncFile(copy);
+      times.cpSync.push(ms(start));
+    }
+  } finally {
+    store.close();
+    rmSync(copy, { force: true });
+    rmSync(snapshotDir(db), { recursive: true, force: true });
+  }
+  return Object.fromEntries(Object.entries(times).map(([key, values]) => [key, median(values)]));
+}
+
+function night(db, args) {
+  const { ms: wall, stdout } = timeOnce('node', [BIN, 'rem', 'nightly', 'run-once', '--db', db, '--json', ...args], { env: { HIPPO_MODEL: '', HIPPO_REM_PAUSE: '' } });
+  return { wall, body: JSON.parse(stdout) };
+}
+
+export async function run({ sizes = [100_000, 1_000_000] } = {}) {
+  const rows = [];
+  const nights = [];
+  for (const size of sizes.filter((value) => value >= 100_000)) {
+    const db = await nightlyDatabase(size);
+    const bytes = statSync(db).size;
+    const runs = size >= 1_000_000 ? 3 : 5;
+    const times = await snapshotTimes(db, runs);
+    rows.push(
+      `| ${size / 1000} k | ${mb(bytes)} MiB | ${fmt(times.snapshot)} ms | ${fmt(times.backupOnly)} ms | ${fmt(times.sqliteBackup)} ms | ${fmt(times.cp)} ms | ${fmt(times.cpSync)} ms | ${fmt(times.snapshot / times.cp, 2)}× | ${fmt(times.backupOnly / times.cp, 2)}× |`,
+    );
+    const dry = median([0, 1, 2].map(() => night(db, ['--dry-run']).wall));
+    const dryBody = night(db, ['--dry-run']).body;
+    const first = night(db, []);
+    const second = night(db, []);
+    const describe = (result) => `${fmt(result.wall / 1000, 2)} s (expired ${result.body.run.counts.expired}, archived ${result.body.run.counts.archived})`;
+    nights.push(
+      `| ${size / 1000} k | ${fmt(dry / 1000, 2)} s (would archive ${dryBody.run.counts.archived}, prompt ${dryBody.run.counts.promptChars} chars) | ${describe(first)} | ${describe(second)} |`,
+    );
+    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+    rmSync(snapshotDir(db), { recursive: true, force: true });
+  }
+  writeSection(
+    '6-nightly',
+    `## Nightly (issue 6)
+
+Machine: ${machine()}; load average during the run ${loadavg().map((value) => fmt(value, 1)).join(' / ')} (other work
+shared the machine: treat ratios as indicative).
+
+Snapshot of a checkpointed database (medians, warm page cache). *snapshot* is the whole step hippo runs: SQLite's online
+backup into a temporary file, switch to a single-file journal, \`PRAGMA quick_check\` of the copy, fsync, rename.
+*backup only* is the copy without the check. \`sqlite3 .backup\` is the sqlite3 CLI's own online backup of the same
+file (the standard tool, same API). \`cp\` is a plain copy of the same file (not durable, and not consistent while
+another process writes); \`cp\` + fsync is its durable form.
+
+| memories | file | snapshot | backup only | sqlite3 .backup | cp | cp + fsync | snapshot / cp | backup / cp |
+|---|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Whole nights, a new \`hippo\` process each (no model configured, so distillation is skipped and recorded as such). The
+generated corpus spans the year before 2026-11-01 and no memory was ever retrieved, so the first real night archives
+every memory older than 180 days; the second finds nothing left to do and shows the steady-state cost
+(snapshot + quick_check + maintenance scan + FTS optimize). \`--dry-run\` is the median of 3.
+
+| memories | run-once --dry-run | first night | second night |
+|---|---|---|---|
+${nights.join('\n')}
+`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const sizes = process.env.BENCH_SIZES?.split(',').map(Number);
+  await run(sizes ? { sizes } : {});
+}

@@ -1,0 +1,60 @@
+import { Flags } from '@oclif/core';
+import { HippoCommand } from '../../../cli/base-command.js';
+import { modelClient, resolveModel } from '../../../cli/model.js';
+import { painter } from '../../../cli/output.js';
+import { dryRunText, nightText } from '../../../cli/render-nightly.js';
+import { ExitCode } from '../../../core/errors.js';
+import { runNightly } from '../../../core/nightly/run-once.js';
+import { DEFAULT_KEEP_DAYS } from '../../../core/nightly/snapshot.js';
+
+export default class RemNightlyRunOnce extends HippoCommand {
+  static override summary = 'Run the nightly job once: lock, snapshot, maintenance, distillation, audit. Safe to call from cron.';
+  static override description = `Steps, in order (SPEC §7):
+1. lock: if another run or restore holds this database's lock, exit 4 at once (a dead holder's lock is taken over)
+2. pause: if paused (hippo rem pause, or HIPPO_REM_PAUSE=1), record a "paused" run and exit 0
+3. snapshot: an online copy of the database into snapshots/ beside it, checked with quick_check; snapshots older than --keep-days are pruned (never the newest 3). A failure here stops the night (exit 1)
+4. maintenance: expired memories archived; ephemeral ones older than 7 days and standard ones unused for 180 days archived (never persistent or permanent ones, never one younger than 7 days); full-text index optimized
+5. distillation (hippo rem rapid --scope recent --unreflected) for each agent with new memories, or only --agent; candidates are staged for review. No model configured: skipped, exit 0. The model failing: maintenance is kept, exit 7
+6. the run row is finalised with counts and candidate ids (hippo rem runs)`;
+  static override examples = [
+    '<%= config.bin %> rem nightly run-once',
+    '<%= config.bin %> rem nightly run-once --dry-run',
+    '<%= config.bin %> rem nightly run-once --agent ops-agent --keep-days 14 --json',
+  ];
+  static override flags = {
+    agent: Flags.string({
+      description: 'distil only this agent (default: every agent with new memories; $HIPPO_AGENT is not used here). Snapshot and maintenance always cover the whole store',
+      helpGroup: 'GLOBAL',
+    }),
+    'dry-run': Flags.boolean({ default: false, description: 'per agent, what would be expired, archived and distilled (prompt size); no snapshot, no change, no model call' }),
+    'keep-days': Flags.integer({ default: DEFAULT_KEEP_DAYS, min: 0, description: 'prune snapshots older than this many days (the newest 3 are always kept)' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(RemNightlyRunOnce);
+    const store = this.store(flags.db);
+    // Only an explicit --agent narrows distillation; $HIPPO_AGENT in cron's environment must not.
+    const agentId = flags.agent === undefined ? undefined : this.agentId(flags.agent);
+    // A malformed model setting is exit 2 before anything happens; the SDKs load only if something is distilled.
+    const config = await resolveModel(undefined);
+    const options = {
+      agentId,
+      keepDays: flags['keep-days'],
+      modelClient: () => modelClient(config),
+      modelLabel: config ? `${config.provider}:${config.model}` : null,
+      signal: this.abortSignal,
+    };
+    const paint = painter(process.stdout);
+    if (flags['dry-run']) {
+      const result = await runNightly(store, { ...options, dryRun: true });
+      this.output(result, (dry) => dryRunText(dry, paint));
+      return;
+    }
+    const result = await runNightly(store, options);
+    this.output(result, (night) => nightText(night, paint));
+    if (result.run.status === 'partial') {
+      this.note(`distillation failed (${result.run.errors.join(', ')}); the snapshot and maintenance were kept — see hippo rem runs show ${result.run.id}`);
+      process.exitCode = ExitCode.partial;
+    }
+  }
+}

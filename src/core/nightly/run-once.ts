@@ -1,0 +1,349 @@
+import { ExitCode, HippoError, InterruptedError, ModelUnavailableError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { ModelClient } from '../model/client.js';
+import { distill, distillDryRun } from '../rem/distill.js';
+import { DEFAULT_SINCE_MS, eligibleConditions } from '../rem/gather.js';
+import { finishRun, startRun, type Run, type RunCounts, type RunKind } from '../rem/runs.js';
+import { prepared, type Store } from '../store/store.js';
+import { iso } from '../time.js';
+import { acquireLock, describeHolder, isHolderAlive, readLock, type HeldLock, type LockHolder } from './lock.js';
+import { applyMaintenance, optimizeFullText, planMaintenance, type MaintenanceCounts, type MaintenancePlan } from './maintenance.js';
+import { pauseState, type PauseState } from './pause.js';
+import { checkDatabase, DEFAULT_KEEP_DAYS, pruneSnapshots, snapshotDir, takeSnapshot, type TakenSnapshot } from './snapshot.js';
+
+/**
+ * `hippo rem nightly run-once` (SPEC §7): lock → pause → snapshot (+ retention) → maintenance → distillation → audit.
+ *
+ * The night is one run row (kind `rem nightly run-once`, agentId = `--agent` or null). Each agent it distils gets its
+ * own child row from `distill` (same kind, `parentRunId` = the night), holding that agent's counts, model, candidate
+ * ids and error; the night's row sums them and lists every candidate id, and `steps` says what each step did.
+ */
+export const NIGHTLY_KIND: RunKind = 'rem nightly run-once';
+
+export interface NightlyOptions {
+  /** Distil only this agent (else every agent with new unreflected memories). Maintenance is store-wide either way. */
+  agentId?: string;
+  dryRun?: boolean;
+  /** Snapshots older than this many days are pruned (never the newest 3). */
+  keepDays?: number;
+  /** Creates the model client, called only when some agent has something to distil; undefined = no model configured. */
+  modelClient?: () => Promise<ModelClient | undefined>;
+  /** The configured `provider:model`, for the dry-run report (no call is made). */
+  modelLabel?: string | null;
+  /** Read for `HIPPO_REM_PAUSE` (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+}
+
+export interface AgentDistillation {
+  agentId: string;
+  /** The agent's child run row (null when it was skipped before one was written). */
+  runId: string | null;
+  status: 'completed' | 'failed' | 'skipped';
+  gathered: number;
+  staged: number;
+  skippedDuplicates: number;
+  skippedRejected: number;
+  candidateIds: string[];
+  model: string | null;
+  /** A fixed error code (`model_unreachable`, `source_out_of_set`, …) or the reason it was skipped. */
+  error: string | null;
+}
+
+export interface NightlyResult {
+  dryRun: false;
+  run: Run;
+  pause: PauseState;
+  snapshot: (TakenSnapshot & { pruned: string[] }) | null;
+  maintenance: MaintenancePlan | null;
+  agents: AgentDistillation[];
+}
+
+export interface NightlyDryRunAgent {
+  agentId: string;
+  /** What maintenance would archive of this agent's memories, by rule. */
+  maintenance: MaintenanceCounts;
+  /** What distillation would send for this agent (null: it would not be distilled). */
+  distill: { gathered: number; eligible: number; leftOut: number; promptChars: number } | null;
+}
+
+export interface NightlyDryRunResult {
+  dryRun: true;
+  run: Run;
+  pause: PauseState;
+  /** A live holder of the lock: a real run now would exit 4. */
+  lockHeldBy: LockHolder | null;
+  model: string | null;
+  maintenance: MaintenancePlan;
+  agents: NightlyDryRunAgent[];
+}
+
+/** Agents with memories a nightly distillation would read: recent (24 h), unreflected, eligible (§4.1). */
+export function agentsWithNewMemories(store: Store, now: Date = store.clock()): string[] {
+  const conditions = eligibleConditions('recent', true).join(' AND ');
+  // The agents are found by hopping from one agent id to the next along an index (a few lookups per agent), not by
+  // reading a million index entries for DISTINCT; each is then checked on its (agent_id, created_at) index.
+  return prepared(
+    store,
+    `WITH RECURSIVE agents (agent_id) AS (
+       SELECT min(agent_id) FROM memories
+       UNION ALL
+       SELECT (SELECT min(agent_id) FROM memories WHERE agent_id > agents.agent_id) FROM agents WHERE agents.agent_id IS NOT NULL
+     )
+     SELECT agent_id FROM agents WHERE agent_id IS NOT NULL
+       AND EXISTS (SELECT 1 FROM memories WHERE memories.agent_id = agents.agent_id AND ${conditions})
+     ORDER BY agent_id`,
+  )
+    .pluck()
+    .all({ now: iso(now), since: iso(new Date(now.getTime() - DEFAULT_SINCE_MS)), tag: null }) as string[];
+}
+
+export async function runNightly(store: Store, options: NightlyOptions & { dryRun: true }): Promise<NightlyDryRunResult>;
+export async function runNightly(store: Store, options?: NightlyOptions & { dryRun?: false }): Promise<NightlyResult>;
+export async function runNightly(store: Store, options?: NightlyOptions): Promise<NightlyResult | NightlyDryRunResult>;
+export async function runNightly(store: Store, options: NightlyOptions = {}): Promise<NightlyResult | NightlyDryRunResult> {
+  if (options.dryRun) return nightlyDryRun(store, options);
+  const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
+  const runId = newId('run', store.clock().getTime());
+  const lock = acquireLock(store, { runId, kind: NIGHTLY_KIND });
+  try {
+    return await runLocked(store, options, keepDays, lock);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Everything after the lock; each failure finalises the night's row before it propagates. */
+async function runLocked(store: Store, options: NightlyOptions, keepDays: number, lock: HeldLock): Promise<NightlyResult> {
+  const run = startRun(store, NIGHTLY_KIND, options.agentId ?? null, { id: lock.holder.runId });
+  const steps: Record<string, string> = {
+    lock: lock.takenOver ? `took over a stale lock (${describeHolder(lock.takenOver)})` : 'acquired',
+  };
+  const counts: RunCounts = {};
+  const fail = (error: unknown): never => failNight(store, run, { steps, counts }, error);
+
+  const pause = pauseState(store, options.env ?? process.env);
+  if (pause.paused) {
+    steps.pause = pause.by === 'HIPPO_REM_PAUSE' ? 'paused by HIPPO_REM_PAUSE' : `paused by hippo rem pause since ${pause.since}`;
+    const paused = finishRun(store, run, { status: 'paused', steps });
+    return { dryRun: false, run: paused, pause, snapshot: null, maintenance: null, agents: [] };
+  }
+  steps.pause = 'not paused';
+
+  let snapshot: TakenSnapshot;
+  try {
+    snapshot = await takeSnapshot(store, run.id, { signal: options.signal });
+  } catch (error) {
+    if (error instanceof HippoError && error.code === 'snapshot_verify_failed') steps.integrity = liveQuickCheck(store);
+    steps.snapshot = 'failed';
+    return fail(error);
+  }
+  steps.snapshot = 'written and verified';
+  steps.integrity = snapshot.violations.length === 0 ? 'quick_check ok' : `quick_check: structure ok; constraint violations: ${snapshot.violations.join('; ')}`;
+  steps.retention = `kept ${keepDays} days, never the newest 3`;
+  let pruned: string[] = [];
+  try {
+    pruned = pruneSnapshots(snapshotDir(store.path), keepDays, store.clock());
+    counts.snapshotsPruned = pruned.length;
+  } catch (error) {
+    // Retention is housekeeping: a snapshot that cannot be removed must not stop the night.
+    steps.retention = `failed (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  recordSnapshotPath(store, run, snapshot.path);
+  if (options.signal?.aborted) return fail(new InterruptedError());
+
+  let maintenance: MaintenancePlan;
+  try {
+    maintenance = applyMaintenance(store);
+  } catch (error) {
+    steps.maintenance = 'failed';
+    return fail(error);
+  }
+  Object.assign(counts, maintenance.total, { archived: maintenance.total.archivedEphemeral + maintenance.total.archivedUnused });
+  steps.maintenance = 'done';
+  try {
+    const mergeSteps = optimizeFullText(store);
+    steps.fullText = mergeSteps === 1 ? 'already optimized' : `optimized in ${mergeSteps - 1} merge step(s)`;
+  } catch (error) {
+    steps.fullText = 'failed';
+    return fail(error);
+  }
+
+  let agents: AgentDistillation[];
+  try {
+    agents = await distillAgents(store, run, options);
+  } catch (error) {
+    // Only an interruption gets here: maintenance is kept, so the night is partial; the exit code stays 130.
+    const code = error instanceof HippoError ? error.code : 'unexpected';
+    const finished = finishRun(store, run, { status: 'partial', counts, errors: [code], steps: { ...steps, distill: 'interrupted' } });
+    throw withRun(error, finished);
+  }
+  steps.distill = describeDistillation(agents);
+  const failed = agents.filter((agent) => agent.status === 'failed' || (agent.status === 'skipped' && agent.error !== 'model_not_configured'));
+  const completed = agents.filter((agent) => agent.status === 'completed');
+  const sum = (field: 'gathered' | 'staged' | 'skippedDuplicates' | 'skippedRejected') => completed.reduce((total, agent) => total + agent[field], 0);
+  Object.assign(counts, {
+    agents: agents.length,
+    agentsFailed: failed.length,
+    gathered: sum('gathered'),
+    staged: sum('staged'),
+    skippedDuplicates: sum('skippedDuplicates'),
+    skippedRejected: sum('skippedRejected'),
+  });
+  const finished = finishRun(store, run, {
+    status: failed.length > 0 ? 'partial' : 'completed',
+    counts,
+    candidateIds: completed.flatMap((agent) => agent.candidateIds),
+    model: completed.find((agent) => agent.model)?.model ?? null,
+    errors: [...new Set(failed.map((agent) => agent.error ?? 'unexpected'))],
+    steps,
+  });
+  return { dryRun: false, run: finished, pause, snapshot: { ...snapshot, pruned }, maintenance, agents };
+}
+
+/** Records the snapshot on the run row as soon as it exists, so even a night that dies later points at it. */
+function recordSnapshotPath(store: Store, run: Run, path: string): void {
+  prepared(store, 'UPDATE runs SET snapshot_path = ? WHERE id = ?').run(path, run.id);
+  run.snapshotPath = path;
+}
+
+/** After a snapshot failed its check: was it the live database (the copy is page for page the same) or the copy? */
+function liveQuickCheck(store: Store): string {
+  try {
+    return checkDatabase(store.db).ok ? 'database quick_check ok' : 'database quick_check FAILED';
+  } catch {
+    return 'database quick_check could not run';
+  }
+}
+
+function withRun(error: unknown, run: Run): HippoError {
+  const hippo = error instanceof HippoError ? error : new HippoError('unexpected', `unexpected error: ${error instanceof Error ? error.message : String(error)}`, ExitCode.unexpected, { cause: error });
+  return new HippoError(hippo.code, hippo.message, hippo.exitCode, { cause: hippo, details: { ...hippo.details, runId: run.id, run } });
+}
+
+/** Finalises the night as `failed` with the error's fixed code, then throws the error carrying the run. */
+function failNight(store: Store, run: Run, recorded: { steps: Record<string, string>; counts: RunCounts }, error: unknown): never {
+  const code = error instanceof HippoError ? error.code : 'unexpected';
+  let finished = run;
+  try {
+    finished = finishRun(store, run, { status: 'failed', errors: [code], steps: recorded.steps, counts: recorded.counts });
+  } catch {
+    // The database itself is failing (busy, full): the original error says more than this one would.
+  }
+  throw withRun(error, finished);
+}
+
+const emptyDistillation = (agentId: string): AgentDistillation => ({
+  agentId,
+  runId: null,
+  status: 'skipped',
+  gathered: 0,
+  staged: 0,
+  skippedDuplicates: 0,
+  skippedRejected: 0,
+  candidateIds: [],
+  model: null,
+  error: null,
+});
+
+/**
+ * §7 step 5: `distill` (§4, scope recent, unreflected) for each agent, one child run each. No model configured → every
+ * agent skipped (not a failure). A model that cannot be reached fails this agent and skips the rest (each would wait
+ * for the same dead server); a rejected answer fails only its agent. An interruption propagates.
+ */
+async function distillAgents(store: Store, night: Run, options: NightlyOptions): Promise<AgentDistillation[]> {
+  const agentIds = options.agentId ? [options.agentId] : agentsWithNewMemories(store);
+  if (agentIds.length === 0) return [];
+  let client: ModelClient | undefined;
+  try {
+    client = await options.modelClient?.();
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    const code = error instanceof HippoError ? error.code : 'unexpected';
+    return agentIds.map((agentId) => ({ ...emptyDistillation(agentId), status: 'failed', error: code }));
+  }
+  if (!client) return agentIds.map((agentId) => ({ ...emptyDistillation(agentId), error: 'model_not_configured' }));
+  const results: AgentDistillation[] = [];
+  let unavailable: string | null = null;
+  for (const agentId of agentIds) {
+    if (unavailable) {
+      results.push({ ...emptyDistillation(agentId), error: unavailable });
+      continue;
+    }
+    try {
+      const result = await distill(store, client, { agentId, scope: 'recent', unreflected: true, kind: NIGHTLY_KIND, parentRunId: night.id, signal: options.signal });
+      results.push({
+        agentId,
+        runId: result.run.id,
+        status: 'completed',
+        gathered: result.counts.gathered,
+        staged: result.counts.staged,
+        skippedDuplicates: result.counts.skippedDuplicates,
+        skippedRejected: result.counts.skippedRejected,
+        candidateIds: result.candidates.map((candidate) => candidate.id),
+        model: result.model,
+        error: null,
+      });
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      const code = error instanceof HippoError ? error.code : 'unexpected';
+      const childRunId = prepared(store, 'SELECT id FROM runs WHERE parent_run_id = ? AND agent_id = ? ORDER BY id DESC LIMIT 1').pluck().get(night.id, agentId) as string | undefined;
+      results.push({ ...emptyDistillation(agentId), runId: childRunId ?? null, status: 'failed', error: code });
+      if (error instanceof ModelUnavailableError) unavailable = code;
+    }
+  }
+  return results;
+}
+
+function describeDistillation(agents: AgentDistillation[]): string {
+  if (agents.length === 0) return 'nothing new to distil';
+  if (agents.every((agent) => agent.error === 'model_not_configured')) return 'skipped: no model configured';
+  const failed = agents.filter((agent) => agent.status !== 'completed').length;
+  return failed === 0 ? `done for ${agents.length} agent(s)` : `failed for ${failed} of ${agents.length} agent(s)`;
+}
+
+/**
+ * `--dry-run`: what a run would do now, per agent — maintenance counts by rule and the prompt size of each agent's
+ * distillation — without the lock, a snapshot, a model call or any change. Its only write is its own audit row
+ * (status `dry-run`), so `rem runs` shows that it happened.
+ */
+export function nightlyDryRun(store: Store, options: NightlyOptions = {}): NightlyDryRunResult {
+  const now = store.clock();
+  const holder = readLock(store);
+  const lockHeldBy = holder && isHolderAlive(holder, now) ? holder : null;
+  const pause = pauseState(store, options.env ?? process.env);
+  const maintenance = planMaintenance(store, now);
+  const distilled = new Set(options.agentId ? [options.agentId] : agentsWithNewMemories(store, now));
+  const agentIds = [...new Set([...Object.keys(maintenance.byAgent), ...distilled])].sort();
+  const agents = agentIds.map((agentId): NightlyDryRunAgent => {
+    const plan = maintenance.byAgent[agentId] ?? { expired: 0, archivedEphemeral: 0, archivedUnused: 0 };
+    if (!distilled.has(agentId)) return { agentId, maintenance: plan, distill: null };
+    const dry = distillDryRun(store, { agentId, scope: 'recent', unreflected: true });
+    return {
+      agentId,
+      maintenance: plan,
+      distill: { gathered: dry.counts.gathered, eligible: dry.counts.eligible, leftOut: dry.counts.leftOutByCount + dry.counts.leftOutByBudget, promptChars: dry.promptChars },
+    };
+  });
+  const model = options.modelLabel ?? null;
+  const run = startRun(store, NIGHTLY_KIND, options.agentId ?? null);
+  const finished = finishRun(store, run, {
+    status: 'dry-run',
+    model,
+    counts: {
+      ...maintenance.total,
+      archived: maintenance.total.archivedEphemeral + maintenance.total.archivedUnused,
+      agents: distilled.size,
+      gathered: agents.reduce((total, agent) => total + (agent.distill?.gathered ?? 0), 0),
+      promptChars: agents.reduce((total, agent) => total + (agent.distill?.promptChars ?? 0), 0),
+    },
+    steps: {
+      lock: lockHeldBy ? `held by ${describeHolder(lockHeldBy)}: a real run would exit 4` : 'free',
+      pause: pause.paused ? `paused (${pause.by}): a real run would do nothing` : 'not paused',
+      snapshot: 'skipped (dry run)',
+      maintenance: 'planned, not applied (dry run)',
+      distill: distilled.size === 0 ? 'nothing new to distil' : model ? 'prompt built, model not called (dry run)' : 'would be skipped: no model configured',
+    },
+  });
+  return { dryRun: true, run: finished, pause, lockHeldBy, model, maintenance, agents };
+}
