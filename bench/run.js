@@ -3,6 +3,7 @@
 const sections = {
   foundation: () => import('./foundation.js'),
   rem: () => import('./rem.js'),
+  nightly: () => import('./nightly.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -62,3 +62,11 @@ export { resolveModelConfig, describeModelConfig, type ModelConfig } from './cor
 export { createModelClient, type ModelClient, type GenerateObjectRequest, type GenerateObjectResult } from './core/model/client.js';
 export { checkModel, type ModelCheckResult } from './core/model/check.js';
 export { extractJsonObject, stripThinking } from './core/model/json.js';
+
+// Nightly maintenance, snapshots and restore (SPEC §7).
+export { runNightly, nightlyDryRun, agentsWithNewMemories, type NightlyOptions, type NightlyResult, type AgentDistillation } from './core/nightly/run-once.js';
+export { takeSnapshot, listSnapshots, pruneSnapshots, snapshotDir, type Snapshot, type ListedSnapshot } from './core/nightly/snapshot.js';
+export { planRestore, applyRestore, resolveSnapshot, type RestorePlan, type RestoreResult } from './core/nightly/restore.js';
+export { pauseNightly, resumeNightly, pauseState, type PauseState } from './core/nightly/pause.js';
+export { planMaintenance, applyMaintenance, optimizeFullText } from './core/nightly/maintenance.js';
+export { scheduleText } from './core/nightly/schedule.js';
