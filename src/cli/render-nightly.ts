@@ -24,7 +24,10 @@ function maintenanceLine(counts: MaintenanceCounts): string {
 export function nightText(result: NightlyResult, paint: Painter): string {
   const { run } = result;
   const head = `${paint('bold', 'night')} ${run.id} ${run.status} in ${((run.durationMs ?? 0) / 1000).toFixed(1)} s`;
-  if (run.status === 'paused') return `${head}\n  ${run.steps.pause}: nothing done (resume with: hippo rem resume)`;
+  if (run.status === 'paused') {
+    const resume = run.steps.pause?.includes('HIPPO_REM_PAUSE') ? 'unset HIPPO_REM_PAUSE' : 'hippo rem resume';
+    return `${head}\n  ${run.steps.pause}: nothing done (resume with: ${resume})`;
+  }
   const lines = [head];
   if (result.snapshot) {
     lines.push(`  snapshot     ${result.snapshot.path} (${formatBytes(result.snapshot.sizeBytes)}) · pruned ${result.snapshot.pruned.length} old`);
@@ -47,9 +50,9 @@ export function nightText(result: NightlyResult, paint: Painter): string {
 
 export function dryRunText(result: NightlyDryRunResult, paint: Painter): string {
   const lines = [
-    `${paint('bold', 'dry run')} ${result.run.id}: nothing changed, no snapshot, no model call`,
-    `  lock   ${result.run.steps.lock}`,
-    `  pause  ${result.run.steps.pause}`,
+    `${paint('bold', 'dry run')} ${result.run?.id ?? '(not recorded: the database was busy)'}: nothing changed, no snapshot, no model call`,
+    `  lock   ${result.steps.lock}`,
+    `  pause  ${result.steps.pause}`,
     `  model  ${result.model ?? 'none configured (distillation would be skipped)'}`,
   ];
   if (result.agents.length === 0) lines.push('  nothing to expire, archive or distil');

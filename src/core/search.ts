@@ -1,6 +1,6 @@
-import { BusyError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { DURABILITIES, MEMORY_COLUMNS, memoryFromRow, type Durability, type Memory } from './memory.js';
-import { inTransaction, mapSqliteError, prepared, type Store } from './store/store.js';
+import { mapSqliteError, prepared, tryWrite, type Store } from './store/store.js';
 import { iso } from './time.js';
 
 export interface SearchOptions {
@@ -122,18 +122,6 @@ export function search(store: Store, options: SearchOptions): SearchResult[] {
  * another process is writing — the counters are signals, the results are the answer. Returns whether it recorded.
  */
 function recordRetrieval(store: Store, ids: string[], now: string): boolean {
-  const timeout = store.db.pragma('busy_timeout', { simple: true }) as number;
-  store.db.pragma('busy_timeout = 250');
-  try {
-    inTransaction(store, () => {
-      const bump = prepared(store, 'UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = ? WHERE id = ?');
-      for (const id of ids) bump.run(now, id);
-    });
-    return true;
-  } catch (error) {
-    if (error instanceof BusyError) return false;
-    throw error;
-  } finally {
-    store.db.pragma(`busy_timeout = ${timeout}`);
-  }
+  const bump = prepared(store, 'UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = ? WHERE id = ?');
+  return tryWrite(store, () => ids.forEach((id) => bump.run(now, id))) !== undefined;
 }

@@ -279,11 +279,14 @@ describe('hippo rem nightly run-once', () => {
     const store = openStore({ path: box.db });
     const young = addMemory(store, { agentId: 'ops', content: 'A long-lived ephemeral note.', durability: 'ephemeral', createdAt: ago(6 * DAY), expiresAt: ago(-30 * DAY) }).memory.id;
     const persistent = addMemory(store, { agentId: 'ops', content: 'Always page the on-call first.', durability: 'persistent', createdAt: ago(400 * DAY) }).memory.id;
+    const permanent = addMemory(store, { agentId: 'ops', content: 'The company IBAN never changes.', durability: 'permanent', createdAt: ago(400 * DAY) }).memory.id;
     store.db.pragma('ignore_check_constraints = ON');
-    store.db.prepare('UPDATE memories SET expires_at = ? WHERE id = ?').run(ago(300 * DAY), persistent);
+    // Two rows breaking the same CHECK: quick_check repeats its message per row, and that must still read as intact.
+    store.db.prepare('UPDATE memories SET expires_at = ? WHERE id IN (?, ?)').run(ago(300 * DAY), persistent, permanent);
     store.close();
     const body = json<NightJson>(await night([], { HIPPO_MODEL: '' }));
     expect(body.run).toMatchObject({ status: 'completed', counts: expect.objectContaining({ expired: 1, archived: 1 }) });
+    expect(one<string | null>('SELECT archived_at FROM memories WHERE id = ?', permanent)).toBeNull();
     // quick_check reports the hand-written row (it breaks the schema's CHECK); the night records it and carries on.
     expect(body.run.steps.integrity).toBe('quick_check: structure ok; constraint violations: CHECK constraint failed in memories');
     expect(query('SELECT id, archived_at FROM memories WHERE id IN (?, ?) ORDER BY id', young, persistent)).toEqual(
@@ -329,6 +332,27 @@ describe('hippo rem nightly run-once', () => {
     const text = await box.hippo(['rem', 'nightly', 'run-once', '--dry-run'], { env: modelEnv() });
     expect(text.stdout).toMatch(/ops: would expire 1 · archive 1 .*would distil 2 memories \(\d+ prompt characters\)/);
     expect(text.stdout).toContain('other: would expire 0');
+  });
+
+  it('--dry-run still reports while a night holds the write lock (its audit row is skipped, not waited for)', async () => {
+    const child = box.hippo(['rem', 'nightly', 'run-once', '--json'], { env: { HIPPO_MODEL: '', HIPPO_FAULT_POINT: 'maintenance:archived', HIPPO_FAULT_ACTION: 'hang' } }) as unknown as ResultPromise;
+    await new Promise<void>((resolve) => {
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (stderr.includes('fault point reached')) resolve();
+      });
+    });
+    try {
+      const dry = await box.hippo(['rem', 'nightly', 'run-once', '--dry-run', '--json'], { env: { HIPPO_BUSY_TIMEOUT_MS: '20000' } });
+      expect(dry.exitCode).toBe(0);
+      const body = json<{ run: unknown; steps: Record<string, string> }>(dry);
+      expect(body.run).toBeNull();
+      expect(body.steps.lock).toMatch(/^held by rem nightly run-once run_\w+.*a real run would exit 4$/);
+    } finally {
+      child.kill('SIGKILL');
+      await child.catch(() => undefined);
+    }
   });
 
   it('pauses with rem pause or HIPPO_REM_PAUSE: a "paused" run row, exit 0, nothing else', async () => {

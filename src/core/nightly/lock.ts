@@ -56,7 +56,8 @@ export function processExists(pid: number): boolean {
 
 export function isHolderAlive(holder: LockHolder, now: Date, host: string = hostname()): boolean {
   const age = now.getTime() - Date.parse(holder.startedAt);
-  if (!(age < LOCK_STALE_AFTER_MS)) return false;
+  // A start time in the future (another host's clock running ahead) cannot be trusted to age out: treat it as stale.
+  if (!(age >= 0 && age < LOCK_STALE_AFTER_MS)) return false;
   if (holder.hostname !== host) return true;
   return processExists(holder.pid);
 }

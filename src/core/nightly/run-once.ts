@@ -4,7 +4,7 @@ import type { ModelClient } from '../model/client.js';
 import { distill, distillDryRun } from '../rem/distill.js';
 import { DEFAULT_SINCE_MS, eligibleConditions } from '../rem/gather.js';
 import { finishRun, startRun, type Run, type RunCounts, type RunKind } from '../rem/runs.js';
-import { prepared, type Store } from '../store/store.js';
+import { prepared, tryWrite, type Store } from '../store/store.js';
 import { iso } from '../time.js';
 import { acquireLock, describeHolder, isHolderAlive, readLock, type HeldLock, type LockHolder } from './lock.js';
 import { applyMaintenance, optimizeFullText, planMaintenance, type MaintenanceCounts, type MaintenancePlan } from './maintenance.js';
@@ -69,7 +69,10 @@ export interface NightlyDryRunAgent {
 
 export interface NightlyDryRunResult {
   dryRun: true;
-  run: Run;
+  /** Its audit row; null when another process held the write lock, so none could be written. */
+  run: Run | null;
+  /** What each step would do, in fixed words (also stored on the audit row). */
+  steps: Record<string, string>;
   pause: PauseState;
   /** A live holder of the lock: a real run now would exit 4. */
   lockHeldBy: LockHolder | null;
@@ -326,8 +329,16 @@ export function nightlyDryRun(store: Store, options: NightlyOptions = {}): Night
     };
   });
   const model = options.modelLabel ?? null;
-  const run = startRun(store, NIGHTLY_KIND, options.agentId ?? null);
-  const finished = finishRun(store, run, {
+  const steps = {
+    lock: lockHeldBy ? `held by ${describeHolder(lockHeldBy)}: a real run would exit 4` : 'free',
+    pause: pause.paused ? `paused (${pause.by}): a real run would do nothing` : 'not paused',
+    snapshot: 'skipped (dry run)',
+    maintenance: 'planned, not applied (dry run)',
+    distill: distilled.size === 0 ? 'nothing new to distil' : model ? 'prompt built, model not called (dry run)' : 'would be skipped: no model configured',
+  };
+  // The audit row is best effort: while a night holds the write lock, the dry run still reports (it says the lock is
+  // held) instead of waiting out the busy timeout and failing.
+  const finished = tryWrite(store, () => finishRun(store, startRun(store, NIGHTLY_KIND, options.agentId ?? null), {
     status: 'dry-run',
     model,
     counts: {
@@ -337,13 +348,7 @@ export function nightlyDryRun(store: Store, options: NightlyOptions = {}): Night
       gathered: agents.reduce((total, agent) => total + (agent.distill?.gathered ?? 0), 0),
       promptChars: agents.reduce((total, agent) => total + (agent.distill?.promptChars ?? 0), 0),
     },
-    steps: {
-      lock: lockHeldBy ? `held by ${describeHolder(lockHeldBy)}: a real run would exit 4` : 'free',
-      pause: pause.paused ? `paused (${pause.by}): a real run would do nothing` : 'not paused',
-      snapshot: 'skipped (dry run)',
-      maintenance: 'planned, not applied (dry run)',
-      distill: distilled.size === 0 ? 'nothing new to distil' : model ? 'prompt built, model not called (dry run)' : 'would be skipped: no model configured',
-    },
-  });
-  return { dryRun: true, run: finished, pause, lockHeldBy, model, maintenance, agents };
+    steps,
+  }));
+  return { dryRun: true, run: finished ?? null, steps, pause, lockHeldBy, model, maintenance, agents };
 }

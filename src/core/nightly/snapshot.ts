@@ -124,8 +124,8 @@ const CONSTRAINT_MESSAGE = /^(CHECK constraint failed in |NULL value in |non-\w+
 export function checkDatabase(db: Database.Database, pragma: 'quick_check' | 'integrity_check' = 'quick_check'): CheckResult {
   const messages = (db.pragma(`${pragma}(100)`) as Record<string, string>[]).map((row) => Object.values(row)[0]!);
   if (messages.length === 1 && messages[0] === 'ok') return { ok: true, violations: [] };
-  const violations = [...new Set(messages.filter((message) => CONSTRAINT_MESSAGE.test(message)))];
-  return { ok: violations.length === messages.length, violations };
+  // quick_check repeats a constraint message once per offending row: judge every message, de-duplicate for the report.
+  return { ok: messages.every((message) => CONSTRAINT_MESSAGE.test(message)), violations: [...new Set(messages)] };
 }
 
 /**

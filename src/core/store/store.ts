@@ -136,6 +136,24 @@ export function inTransaction<T>(store: Store, fn: () => T): T {
   }
 }
 
+/**
+ * Runs a best-effort write with a short busy timeout: returns undefined instead of waiting out the full timeout when
+ * another process holds the write lock. For writes that are signals (retrieval counters, a dry run's audit row),
+ * never the answer itself.
+ */
+export function tryWrite<T>(store: Store, fn: () => T, busyTimeoutMs = 250): T | undefined {
+  const timeout = store.db.pragma('busy_timeout', { simple: true }) as number;
+  store.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  try {
+    return inTransaction(store, fn);
+  } catch (error) {
+    if (error instanceof BusyError) return undefined;
+    throw error;
+  } finally {
+    store.db.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
 const statementCache = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 /** A prepared statement cached per connection: hot paths (import, stage) must not re-prepare per row. */

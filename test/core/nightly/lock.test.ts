@@ -62,6 +62,11 @@ describe('the nightly lock', () => {
     expect(acquireLock(store, owner()).takenOver).toMatchObject({ hostname: 'some-other-host' });
   });
 
+  it('takes over another host\'s lock dated in the future (clock skew cannot make it last forever)', () => {
+    writeLock({ hostname: 'otherhost', startedAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    expect(acquireLock(store, owner()).takenOver).toMatchObject({ hostname: 'otherhost' });
+  });
+
   it('takes over a lock row it cannot read', () => {
     store.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(LOCK_KEY, 'not json');
     const lock = acquireLock(store, owner());
