@@ -290,6 +290,32 @@ describe('the review screen (SPEC §4.7)', () => {
   });
 });
 
+describe('text the terminal measures differently (width agreement with ink)', () => {
+  it('shows every word of a memory with zero-width and format characters, and of a claim full of emoji', async () => {
+    store.done();
+    store = tempStore(clock);
+    const note = `${'Rotate\u200B the\u00AD signing\uFEFF keys\u200B '.repeat(6)}every 90 days. END-OF-NOTE`;
+    stageCandidates(store, [{ claim: 'Rotate keys.', sources: ['m1'] }], [note]);
+    store.db.prepare('UPDATE candidates SET claim = ?').run(`${'🚀'.repeat(25)} rocket claim END-R`);
+    ui = await renderReview(store, {}, { columns: 80, rows: 40 });
+    const frame = ui.frame();
+    expect(flat(frame)).toContain('every 90 days. END-OF-NOTE');
+    expect(frame).toContain('END-R');
+    expect(frame).not.toMatch(/[\u00AD\u200B\uFEFF]/u);
+    for (const line of lines(frame)) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+  });
+
+  it('shows a right-to-left override as a marker, so stored text cannot reorder what the reviewer reads', async () => {
+    store.done();
+    store = tempStore(clock);
+    stageCandidates(store, [{ claim: 'Check payees.', sources: ['m1'] }], ['Pay invoice \u202Egnp.exe\u202C today.']);
+    ui = await renderReview(store);
+    const frame = ui.frame();
+    expect(frame).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/u);
+    expect(frame).toContain('Pay invoice \uFFFDgnp.exe\uFFFD today.');
+  });
+});
+
 describe('layout (80 and 200 columns)', () => {
   const widest = (frame: string) => Math.max(...lines(frame).map(displayWidth));
 
