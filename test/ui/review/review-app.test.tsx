@@ -203,6 +203,25 @@ describe('the review screen (SPEC §4.7)', () => {
     expect(status(candidates[1]!)).toMatchObject({ status: 'promoted', reviewRationale: 'one Friday is enough' });
   });
 
+  it('takes Enter and Backspace inside keys read together in a prompt: a promotion then a rejection in one read', async () => {
+    ui = await renderReview(store);
+    await ui.press('pwhx\u007Fy\rrnope\r');
+    expect(status(candidates[0]!)).toMatchObject({ status: 'promoted', reviewRationale: 'why' });
+    expect(status(candidates[1]!)).toMatchObject({ status: 'rejected', reviewRationale: 'nope' });
+    expect(ui.latest()?.decisions.map((decision) => decision.kind)).toEqual(['promoted', 'rejected']);
+  });
+
+  it('interrupts on a Ctrl-C read together with other keys, in a prompt too, keeping only what was confirmed', async () => {
+    ui = await renderReview(store);
+    await ui.press('rwrong\rpnot finished\u0003more');
+    expect(ui.summary()).toMatchObject({ interrupted: true, remaining: 2, decisions: [{ kind: 'rejected', candidateId: candidates[0]!.id }] });
+    expect(status(candidates[1]!).status).toBe('pending');
+    ui.unmount();
+    ui = await renderReview(store);
+    await ui.press('jj\u0003');
+    expect(ui.summary()).toMatchObject({ interrupted: true, decisions: [] });
+  });
+
   it('shows the help with every key, and any key goes back', async () => {
     ui = await renderReview(store, {}, { columns: 80, rows: 24 });
     let frame = await ui.press('?');
