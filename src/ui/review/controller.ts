@@ -69,7 +69,12 @@ export class ReviewController implements ReviewActions {
 
   reject(candidateId: string, reason: string): DecisionOutcome {
     return this.decide(candidateId, () => {
-      reject(this.store, { agentId: this.options.agentId, ids: [candidateId], reason, reviewer: this.settings.reviewer });
+      // Core `reject` is idempotent: a candidate already rejected comes back unchanged, without an error. On screen
+      // that is someone else's decision, not the reviewer's, so it must not be counted (or reported) as theirs.
+      const before = this.isPending(candidateId);
+      const [after] = reject(this.store, { agentId: this.options.agentId, ids: [candidateId], reason, reviewer: this.settings.reviewer });
+      const ours = before && after !== undefined && after.reviewer === this.settings.reviewer && after.reviewRationale === reason;
+      if (!ours) return { ok: false, candidateId, code: 'conflict', message: `candidate ${candidateId} is already rejected elsewhere`, stillPending: false };
       return { ok: true, kind: 'rejected', candidateId };
     });
   }

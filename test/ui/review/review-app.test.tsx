@@ -254,6 +254,22 @@ describe('the review screen (SPEC §4.7)', () => {
     expect(frame).toContain(`✓ rejected ${candidates[1]!.id}`);
   });
 
+  it('reports a rejection made elsewhere meanwhile as such, not as the reviewer’s decision', async () => {
+    ui = await renderReview(store);
+    const other = openStore({ path: store.path });
+    reject(other, { agentId: 'ops', ids: [candidates[0]!.id], reason: 'decided elsewhere', reviewer: 'someone-else' });
+    other.close();
+
+    await ui.press('r');
+    await ui.type('vague');
+    const frame = await ui.press(KEY.enter);
+    expect(flat(frame)).toContain(`✗ candidate ${candidates[0]!.id} is already rejected elsewhere — removed from the list`);
+    expect(frame).toContain('Pending candidates (2)');
+    expect(frame).toContain('rejected 0');
+    expect(ui.latest()).toMatchObject({ decisions: [], remaining: 2 });
+    expect(status(candidates[0]!)).toMatchObject({ status: 'rejected', reviewer: 'someone-else', reviewRationale: 'decided elsewhere' });
+  });
+
   it('shows a cited memory that no longer exists as such, and refuses to promote it inline unless allowed', async () => {
     store.db.prepare('DELETE FROM memories WHERE id = ?').run(memoryIds[1]);
     ui = await renderReview(store);
