@@ -277,7 +277,9 @@ function stepReason(state: ReviewState, mode: Extract<Mode, { kind: 'reason' }>,
         return browse(removeItem(state, mode.candidateId), { tone: 'error', text: `${outcome.message} — removed from the list` });
       }
       // Still pending (busy database, a cited memory gone…): the prompt stays open so Enter retries and Esc gives up.
-      return { ...state, mode: { ...mode, line: edit.value }, notice: { tone: 'error', text: outcome.message } };
+      const { reloaded } = outcome;
+      const items = reloaded ? state.items.map((item) => (item.candidate.id === reloaded.candidate.id ? reloaded : item)) : state.items;
+      return { ...state, items, mode: { ...mode, line: edit.value }, notice: { tone: 'error', text: outcome.message } };
     }
   }
 }

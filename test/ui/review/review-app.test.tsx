@@ -4,7 +4,7 @@ import { getCandidate, type Candidate } from '../../../src/core/rem/candidates.j
 import { reject } from '../../../src/core/rem/review.js';
 import { openStore } from '../../../src/core/store/store.js';
 import { displayWidth } from '../../../src/ui/review/text.js';
-import { KEY, renderReview, stageCandidates, type ReviewHarness } from '../../helpers/review.js';
+import { KEY, NOTES, renderReview, stageCandidates, type ReviewHarness } from '../../helpers/review.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
 const clock = fixedClock('2026-11-02T12:00:00.000Z');
@@ -292,6 +292,21 @@ describe('the review screen (SPEC §4.7)', () => {
     const promoted = status(candidates[0]!);
     expect(promoted.status).toBe('promoted');
     expect(getMemory(store, 'ops', promoted.promotedMemoryId!).durability).toBe('permanent');
+  });
+
+  it('on a cited memory deleted while the screen is open, refuses, stops showing it, and says how to promote anyway', async () => {
+    ui = await renderReview(store);
+    let frame = ui.frame();
+    expect(flat(frame)).toContain(NOTES[1]);
+    store.db.prepare('DELETE FROM memories WHERE id = ?').run(memoryIds[1]);
+    await ui.press('p');
+    await ui.type('still true');
+    frame = await ui.press(KEY.enter);
+    expect(flat(frame)).toContain('quit and run `hippo rem candidates --allow-missing-sources` to promote anyway');
+    expect(flat(frame)).not.toContain('pass --allow-missing-sources');
+    expect(frame).toContain(`[2] ${memoryIds[1]} — no longer in the database`);
+    expect(flat(frame)).not.toContain(NOTES[1]);
+    expect(status(candidates[0]!).status).toBe('pending');
   });
 
   it('scrolls the evidence when it is longer than the pane', async () => {
