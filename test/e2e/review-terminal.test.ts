@@ -98,6 +98,22 @@ describe.skipIf(!TMUX)(`hippo rem candidates in a real terminal (${TMUX ?? 'SKIP
     expect(inDatabase((store) => getCandidate(store, 'ops', candidates[0]!.id).status)).toBe('rejected');
   });
 
+  it.each(['SIGTERM', 'SIGHUP'] as const)('on %s leaves the alternate screen and prints the summary of what was decided', async (signal) => {
+    terminal = Terminal.start(box.dir, hippoCommand(['rem', 'candidates'], env()), { columns: 100, rows: 30 });
+    await terminal.waitFor('Pending candidates (2)');
+    terminal.keys('r');
+    await terminal.waitFor('why is it wrong');
+    terminal.text('not now');
+    await terminal.waitFor('› not now');
+    terminal.keys('Enter');
+    await terminal.waitFor('rejected 1');
+    terminal.signal(signal);
+    const after = await terminal.waitFor(/\[exit \d+\]/);
+    expect(after).toContain('review interrupted: 0 promoted, 1 rejected, 0 skipped — 1 still pending');
+    expect(after).toContain(`rejected ${candidates[0]!.id}`);
+    expect(after).not.toContain('Pending candidates'); // back on the normal screen
+  });
+
   it('never opens the review with CI set or under --json, even on a terminal', async () => {
     const script = [hippoCommand(['rem', 'candidates'], env({ CI: 'true' })), hippoCommand(['rem', 'candidates', '--json'], env())].join('; ');
     terminal = Terminal.start(box.dir, script, { columns: 200, rows: 20 });

@@ -1,6 +1,6 @@
 import { HippoError, NotFoundError } from '../../core/errors.js';
 import { getMemories } from '../../core/memory.js';
-import { getCandidate, listCandidates } from '../../core/rem/candidates.js';
+import { getCandidate, listCandidates, type Candidate } from '../../core/rem/candidates.js';
 import { defaultReviewer, promote, reject, type PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 import type { Store } from '../../core/store/store.js';
 import type { DecisionOutcome, ReviewActions, ReviewItem, ReviewSettings } from './types.js';
@@ -40,16 +40,18 @@ export class ReviewController implements ReviewActions {
   /** Pending candidates, newest first, each with the full text of the memories it cites. */
   loadPending(): ReviewItem[] {
     const candidates = listCandidates(this.store, { agentId: this.options.agentId, status: 'pending', limit: this.options.limit ?? 1000 });
-    return candidates.map((candidate) => {
-      const found = new Map(getMemories(this.store, this.options.agentId, candidate.sourceMemoryIds).map((memory) => [memory.id, memory]));
-      return {
-        candidate,
-        cited: candidate.sourceMemoryIds.map((id) => {
-          const memory = found.get(id);
-          return { id, memory: memory ? { content: memory.content, createdAt: memory.createdAt, archivedAt: memory.archivedAt } : null };
-        }),
-      };
-    });
+    return candidates.map((candidate) => this.itemOf(candidate));
+  }
+
+  private itemOf(candidate: Candidate): ReviewItem {
+    const found = new Map(getMemories(this.store, this.options.agentId, candidate.sourceMemoryIds).map((memory) => [memory.id, memory]));
+    return {
+      candidate,
+      cited: candidate.sourceMemoryIds.map((id) => {
+        const memory = found.get(id);
+        return { id, memory: memory ? { content: memory.content, createdAt: memory.createdAt, archivedAt: memory.archivedAt } : null };
+      }),
+    };
   }
 
   promote(candidateId: string, rationale: string, editedClaim?: string): DecisionOutcome {
@@ -69,7 +71,12 @@ export class ReviewController implements ReviewActions {
 
   reject(candidateId: string, reason: string): DecisionOutcome {
     return this.decide(candidateId, () => {
-      reject(this.store, { agentId: this.options.agentId, ids: [candidateId], reason, reviewer: this.settings.reviewer });
+      // Core `reject` is idempotent: a candidate already rejected comes back unchanged, without an error. On screen
+      // that is someone else's decision, not the reviewer's, so it must not be counted (or reported) as theirs.
+      const before = this.isPending(candidateId);
+      const [after] = reject(this.store, { agentId: this.options.agentId, ids: [candidateId], reason, reviewer: this.settings.reviewer });
+      const ours = before && after !== undefined && after.reviewer === this.settings.reviewer && after.reviewRationale === reason;
+      if (!ours) return { ok: false, candidateId, code: 'conflict', message: `candidate ${candidateId} is already rejected elsewhere`, stillPending: false };
       return { ok: true, kind: 'rejected', candidateId };
     });
   }
@@ -81,13 +88,23 @@ export class ReviewController implements ReviewActions {
       // Refusals (already decided elsewhere → conflict, busy database, a deleted source…) are shown on screen; the
       // session goes on. Anything else is still reported rather than tearing down the reviewer's screen.
       const hippoError = error instanceof HippoError ? error : undefined;
-      return {
-        ok: false,
-        candidateId,
-        code: hippoError?.code ?? 'unexpected',
-        message: hippoError?.message ?? `unexpected error: ${error instanceof Error ? error.message : String(error)}`,
-        stillPending: this.isPending(candidateId),
-      };
+      const code = hippoError?.code ?? 'unexpected';
+      let message = hippoError?.message ?? `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+      let reloaded: ReviewItem | undefined;
+      if (code === 'source_deleted') {
+        // The screen cannot take a flag: say how to get one. And stop showing evidence that is gone.
+        message = message.replace(/;? ?pass --allow-missing-sources to promote anyway$/, '; quit and run `hippo rem candidates --allow-missing-sources` to promote anyway');
+        reloaded = this.reload(candidateId);
+      }
+      return { ok: false, candidateId, code, message, stillPending: this.isPending(candidateId), ...(reloaded ? { reloaded } : {}) };
+    }
+  }
+
+  private reload(candidateId: string): ReviewItem | undefined {
+    try {
+      return this.itemOf(getCandidate(this.store, this.options.agentId, candidateId));
+    } catch {
+      return undefined; // the list keeps what it showed; the refusal is still reported
     }
   }
 

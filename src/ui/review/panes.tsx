@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
-import { detailLines, listRow, listWindow, modelColumnWidth, type DetailLine, type LineTone, type Pane } from './layout.js';
+import { listRow, listWindow, modelColumnWidth, type DetailLine, type LineTone, type Pane } from './layout.js';
 import { cutTo, fit, wrap } from './text.js';
 import type { ReviewItem, ReviewSettings } from './types.js';
 
@@ -70,21 +70,20 @@ export function CandidateList({ pane, items, total, filter, selectedId, skipped,
 export interface CandidateDetailProps {
   pane: Pane;
   item: ReviewItem | undefined;
+  /** The item's wrapped detail (`detailLines` at the pane's inner width), computed once by the caller. */
+  lines: DetailLine[];
   scroll: number;
-  now: Date;
 }
 
-/** Lines the detail pane shows per page, and the lines it has in all, for a given item. */
-export function detailMeasure(pane: Pane, item: ReviewItem | undefined, now: Date): { lines: DetailLine[]; page: number } {
-  const lines = item ? detailLines(item, pane.innerWidth, now) : [];
+/** Lines the detail pane shows per page of `lines` (the whole wrapped detail of an item). */
+export function detailPage(pane: Pane, lines: DetailLine[]): number {
   // When it does not all fit, the last line becomes the position indicator.
-  const page = lines.length > pane.innerHeight ? Math.max(1, pane.innerHeight - 1) : Math.max(1, pane.innerHeight);
-  return { lines, page };
+  return lines.length > pane.innerHeight ? Math.max(1, pane.innerHeight - 1) : Math.max(1, pane.innerHeight);
 }
 
 /** The full claim and the full text of every memory it cites, scrolled to `scroll`. */
-export function CandidateDetail({ pane, item, scroll, now }: CandidateDetailProps) {
-  const { lines, page } = detailMeasure(pane, item, now);
+export function CandidateDetail({ pane, item, lines, scroll }: CandidateDetailProps) {
+  const page = detailPage(pane, lines);
   if (!item) {
     return (
       <Frame pane={pane}>

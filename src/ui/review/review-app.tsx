@@ -1,7 +1,7 @@
 import { Box, Text, useApp, useCursor, useInput, useStdout } from 'ink';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { browseHints, promptView, screenLayout, type PromptView } from './layout.js';
-import { CandidateDetail, CandidateList, detailMeasure, HelpView } from './panes.js';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { browseHints, detailLines, promptView, screenLayout, type PromptView } from './layout.js';
+import { CandidateDetail, CandidateList, detailPage, HelpView } from './panes.js';
 import { initialState, selectedItem, step, summaryOf, visibleItems, type Mode, type ReviewState, type ViewMetrics } from './state.js';
 import { cutTo, displayWidth, fit, oneLine, wrap } from './text.js';
 import type { ReviewActions, ReviewItem, ReviewSettings, ReviewSummary } from './types.js';
@@ -85,8 +85,12 @@ export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: R
   const footerHeight = noticeLines.length + (prompt ? labelLines.length + prompt.lines.length : 1);
   const layout = screenLayout(columns, rows, footerHeight, visible.length);
   const current = now();
-  const measured = detailMeasure(layout.detail, selected, current);
-  metricsRef.current = { detailLines: measured.lines.length, detailPage: measured.page };
+  // Wrapping all the evidence is the costly part of a frame: done once per candidate, pane width and minute (ages
+  // are shown to the minute, so `current` is a dependency through `minute`), not on every key press in a prompt.
+  const detailWidth = layout.detail.innerWidth;
+  const minute = Math.floor(current.getTime() / 60_000);
+  const detail = useMemo(() => (selected ? detailLines(selected, detailWidth, current) : []), [selected, detailWidth, minute]);
+  metricsRef.current = { detailLines: detail.length, detailPage: detailPage(layout.detail, detail) };
   // The real terminal cursor sits in the prompt (visible with or without colour); hidden otherwise.
   setCursorPosition(prompt ? { x: prompt.cursor.column, y: 1 + layout.bodyHeight + noticeLines.length + labelLines.length + prompt.cursor.line } : undefined);
 
@@ -114,7 +118,7 @@ export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: R
           skipped={state.skipped}
           now={current}
         />
-        <CandidateDetail pane={layout.detail} item={selected} scroll={state.scroll} now={current} />
+        <CandidateDetail pane={layout.detail} item={selected} lines={detail} scroll={state.scroll} />
       </Box>
     );
   }

@@ -1,4 +1,6 @@
 import { render } from 'ink';
+import { onExit } from 'signal-exit';
+import { summaryText } from './summary.js';
 import { ReviewApp } from './review-app.js';
 import type { ReviewController } from './controller.js';
 import type { ReviewSummary } from './types.js';
@@ -35,8 +37,17 @@ export async function runReview(controller: ReviewController, streams: ReviewStr
     onAlternateScreen = false;
     streams.stdout.write(LEAVE_ALTERNATE_SCREEN);
   };
-  // However the process ends (a signal, a crash), the reviewer's terminal is given back.
-  process.once('exit', leave);
+  // However the process ends (a crash, SIGTERM, SIGHUP…), the reviewer's terminal is given back; killed by a signal,
+  // the summary of what was decided is printed too, since the command will not get to print it. (After ink's own
+  // handler, which unmounts the screen and restores the terminal mode.)
+  const removeExitHandler = onExit(
+    (_code, signal) => {
+      const wasOn = onAlternateScreen;
+      leave();
+      if (signal !== null && wasOn) streams.stdout.write(`${summaryText({ ...latest, interrupted: true })}\n`);
+    },
+    { alwaysLast: true },
+  );
   streams.stdout.write(ENTER_ALTERNATE_SCREEN);
   try {
     const instance = render(
@@ -56,6 +67,6 @@ export async function runReview(controller: ReviewController, streams: ReviewStr
     return { summary: { ...latest, interrupted: true }, error };
   } finally {
     leave();
-    process.removeListener('exit', leave);
+    removeExitHandler();
   }
 }

@@ -3,6 +3,9 @@ import { editLine, lineValue, type LineValue } from './line-editor.js';
 import { oneLine } from './text.js';
 import type { Decision, ReviewActions, ReviewItem, ReviewSummary } from './types.js';
 
+const CTRL_C = '\u0003';
+const DEL = '\u007F';
+
 export type Mode =
   | { kind: 'browse' }
   | { kind: 'help' }
@@ -109,12 +112,27 @@ function browse(state: ReviewState, notice: Notice | null): ReviewState {
 export function step(state: ReviewState, press: KeyPress, actions: ReviewActions, metrics: ViewMetrics): ReviewState {
   const { input, key } = press;
   if (key.ctrl && input === 'c') return { ...state, exit: 'interrupt' };
+  const interrupt = input.indexOf(CTRL_C);
+  if (interrupt >= 0) {
+    // Ctrl-C read together with other keys still interrupts, in every mode: the keys before it count, none after.
+    const before = interrupt > 0 ? step(state, { input: input.slice(0, interrupt), key: plainKey() }, actions, metrics) : state;
+    return { ...before, exit: before.exit ?? 'interrupt' };
+  }
   const chars = [...input];
-  if (chars.length > 1 && !key.ctrl && !key.meta && (state.mode.kind === 'browse' || state.mode.kind === 'help')) {
-    // Keys typed faster than the screen reads them arrive as one string: in the list they are commands, so take them
-    // one at a time (`p` then `why…⏎` opens the prompt, then fills and confirms it).
-    const first = step(state, { input: chars[0]!, key: plainKey() }, actions, metrics);
-    return first.exit ? first : step(first, { input: chars.slice(1).join(''), key: plainKey() }, actions, metrics);
+  if (chars.length > 1 && !key.ctrl && !key.meta) {
+    // Keys typed faster than the screen reads them arrive as one string. In the list they are commands, so take them
+    // one at a time (`p` then `why…⏎` opens the prompt, then fills and confirms it). In a prompt, text is inserted up
+    // to an Enter or a Backspace, which act as keys; what follows goes to whatever mode that leaves.
+    const listMode = state.mode.kind === 'browse' || state.mode.kind === 'help';
+    const cut = listMode ? 1 : chars.findIndex((char) => char === '\r' || char === DEL);
+    if (cut >= 0) {
+      const head = chars.slice(0, Math.max(cut, 1)).join('');
+      const press: KeyPress =
+        !listMode && cut === 0 ? { input: '', key: { ...plainKey(), return: head === '\r', backspace: head === DEL } } : { input: head, key: plainKey() };
+      const first = step(state, press, actions, metrics);
+      const rest = chars.slice(Math.max(cut, 1)).join('');
+      return first.exit || rest === '' ? first : step(first, { input: rest, key: plainKey() }, actions, metrics);
+    }
   }
   switch (state.mode.kind) {
     case 'help':
@@ -259,7 +277,9 @@ function stepReason(state: ReviewState, mode: Extract<Mode, { kind: 'reason' }>,
         return browse(removeItem(state, mode.candidateId), { tone: 'error', text: `${outcome.message} — removed from the list` });
       }
       // Still pending (busy database, a cited memory gone…): the prompt stays open so Enter retries and Esc gives up.
-      return { ...state, mode: { ...mode, line: edit.value }, notice: { tone: 'error', text: outcome.message } };
+      const { reloaded } = outcome;
+      const items = reloaded ? state.items.map((item) => (item.candidate.id === reloaded.candidate.id ? reloaded : item)) : state.items;
+      return { ...state, items, mode: { ...mode, line: edit.value }, notice: { tone: 'error', text: outcome.message } };
     }
   }
 }

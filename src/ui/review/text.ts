@@ -1,14 +1,27 @@
+import { eastAsianWidth } from 'get-east-asian-width';
+import { CONTROL_CHARACTERS } from '../../core/control.js';
 /**
  * Plain-text helpers for the review screen. The screen wraps and cuts text itself (rather than leaving it to ink) so
  * it knows how many lines the evidence takes — that is what makes the detail pane scrollable with a position shown.
  */
 
 /**
+ * Invisible format characters that change what a reviewer sees without showing themselves: bidi embeddings,
+ * overrides and isolates (an RLO makes stored text read backwards), marks, the soft hyphen, zero-width space and BOM.
+ * They are shown as a visible marker. (ZWJ and ZWNJ stay: emoji sequences and some scripts need them.)
+ */
+const INVISIBLE_FORMAT = /[\u00AD\u061C\u200B\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+
+/** What an inert control or invisible format character is shown as. */
+export const REPLACEMENT = '\uFFFD';
+
+/**
  * Memory text and model claims are data, not terminal commands: escape sequences and other control characters are
- * replaced so a stored string cannot move the cursor, recolour or retitle the reviewer's terminal. Tabs become spaces.
+ * replaced so a stored string cannot move the cursor, recolour or retitle the reviewer's terminal, and invisible
+ * format characters are replaced so it cannot reorder or hide what the reviewer reads. Tabs become spaces.
  */
 export function sanitize(text: string): string {
-  return text.replace(/\t/g, '  ').replace(/\r\n?/g, '\n').replace(/(?!\n)\p{Cc}/gu, '\uFFFD');
+  return text.replace(/\t/g, '  ').replace(/\r\n?/g, '\n').replace(CONTROL_CHARACTERS, REPLACEMENT).replace(INVISIBLE_FORMAT, REPLACEMENT);
 }
 
 /** One line: newlines and runs of whitespace collapsed (list rows, prompts). */
@@ -16,18 +29,80 @@ export function oneLine(text: string): string {
   return sanitize(text).replace(/\s+/g, ' ').trim();
 }
 
-const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|\p{Variation_Selector}|[\u200B-\u200F\u2060])$/u;
-const WIDE = /^[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1F9FF}\u{1FA70}-\u{1FAFF}\u{20000}-\u{3FFFD}]$/u;
+/*
+ * Widths are measured exactly as ink measures them (string-width 8.3.0, which ink bundles as its own copy): if the two
+ * disagreed, ink would cut a line this module believes fits and text would silently vanish behind "…". The rules
+ * below follow string-width 8.3.0 grapheme by grapheme; test/ui/review/text.test.ts checks them against ink's copy.
+ */
+const segmenter = new Intl.Segmenter();
+// The `v` flag (set notation, \p{RGI_Emoji}) is newer than the compile target, hence RegExp objects.
+const VISIBLE = new RegExp('[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]', 'v');
+const SPACING_MARK = new RegExp('\\p{Spacing_Mark}', 'v');
+const RGI_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
+const UNQUALIFIED_KEYCAP = /^[\d#*]\u20E3$/;
+const PICTOGRAPHIC = /\p{Extended_Pictographic}/gu;
 
-/** Terminal columns a code point takes: 0 for combining marks, 2 for East Asian wide characters and emoji, else 1. */
+const isLeadingJamo = (cp: number | undefined) => cp !== undefined && ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0xa960 && cp <= 0xa97c));
+const isVowelJamo = (cp: number | undefined) => cp !== undefined && ((cp >= 0x1160 && cp <= 0x11a7) || (cp >= 0xd7b0 && cp <= 0xd7c6));
+const isTrailingJamo = (cp: number | undefined) => cp !== undefined && ((cp >= 0x11a8 && cp <= 0x11ff) || (cp >= 0xd7cb && cp <= 0xd7fb));
+
+function hangulWidth(visible: string): number | undefined {
+  const points = [...visible].filter((char) => VISIBLE.test(char)).map((char) => char.codePointAt(0)!);
+  let width = 0;
+  for (let index = 0; index < points.length; index++) {
+    const cp = points[index]!;
+    if (!isLeadingJamo(cp) && !isVowelJamo(cp) && !isTrailingJamo(cp)) {
+      if (width === 0) return undefined;
+      for (const rest of points.slice(index)) width += eastAsianWidth(rest);
+      return width;
+    }
+    if (isLeadingJamo(cp) && isVowelJamo(points[index + 1])) {
+      width += 2;
+      index += isTrailingJamo(points[index + 2]) ? 2 : 1;
+      continue;
+    }
+    width += eastAsianWidth(cp);
+  }
+  return points.length === 0 ? undefined : width;
+}
+
+/** Terminal columns one grapheme cluster takes (0 for format characters and lone marks, 2 for emoji and wide CJK). */
+export function graphemeWidth(segment: string): number {
+  if (/^[\u0020-\u007E]$/.test(segment)) return 1;
+  const start = segment.search(VISIBLE);
+  if (start === -1) return 0;
+  const visible = segment.slice(start);
+  if (RGI_EMOJI.test(segment)) return 2;
+  if (segment.length <= 50 && (UNQUALIFIED_KEYCAP.test(segment) || (segment.includes('\u200D') && (segment.match(PICTOGRAPHIC)?.length ?? 0) >= 2))) return 2;
+  const hangul = hangulWidth(visible);
+  if (hangul !== undefined) return hangul;
+  let width = 0;
+  let first = true;
+  for (const char of visible) {
+    if (first) width += eastAsianWidth(char.codePointAt(0)!);
+    else if (SPACING_MARK.test(char) || (char >= '\uFF00' && char <= '\uFFEF')) width += eastAsianWidth(char.codePointAt(0)!);
+    first = false;
+  }
+  return width;
+}
+
+/**
+ * Columns one code point takes on its own, for the prompt (whose cursor moves by code point). Never less than what
+ * the code point adds inside a cluster, so a prompt row measured this way is never wider than ink thinks.
+ */
 export function charWidth(char: string): number {
-  if (ZERO_WIDTH.test(char)) return 0;
-  return WIDE.test(char) ? 2 : 1;
+  return graphemeWidth(char);
+}
+
+/** The grapheme clusters of a text: the units it is cut and wrapped by (an emoji or a letter with its accents is never split). */
+export function graphemes(text: string): string[] {
+  return Array.from(segmenter.segment(text), ({ segment }) => segment);
 }
 
 export function displayWidth(text: string): number {
+  if (/^[\u0020-\u007E]*$/.test(text)) return text.length;
   let width = 0;
-  for (const char of text) width += charWidth(char);
+  for (const segment of graphemes(text)) width += graphemeWidth(segment);
   return width;
 }
 
@@ -37,8 +112,8 @@ export function cutTo(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   let out = '';
   let used = 0;
-  for (const char of text) {
-    const w = charWidth(char);
+  for (const char of graphemes(text)) {
+    const w = graphemeWidth(char);
     if (used + w > width - 1) break;
     out += char;
     used += w;
@@ -83,8 +158,8 @@ export function wrap(text: string, width: number): string[] {
         line = '';
         lineWidth = 0;
       }
-      for (const char of word) {
-        const w = charWidth(char);
+      for (const char of graphemes(word)) {
+        const w = graphemeWidth(char);
         if (lineWidth + w > safeWidth && lineWidth > 0) {
           lines.push(line);
           line = '';

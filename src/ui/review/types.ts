@@ -22,6 +22,8 @@ export type DecisionOutcome =
       message: string;
       /** False when the candidate was decided (or removed) elsewhere meanwhile: it leaves the list. */
       stillPending: boolean;
+      /** The candidate as the database has it now, when what the screen shows went stale (a cited memory deleted). */
+      reloaded?: ReviewItem;
     };
 
 /**

@@ -4,7 +4,7 @@ import { getCandidate, type Candidate } from '../../../src/core/rem/candidates.j
 import { reject } from '../../../src/core/rem/review.js';
 import { openStore } from '../../../src/core/store/store.js';
 import { displayWidth } from '../../../src/ui/review/text.js';
-import { KEY, renderReview, stageCandidates, type ReviewHarness } from '../../helpers/review.js';
+import { KEY, NOTES, renderReview, stageCandidates, type ReviewHarness } from '../../helpers/review.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
 const clock = fixedClock('2026-11-02T12:00:00.000Z');
@@ -203,6 +203,25 @@ describe('the review screen (SPEC §4.7)', () => {
     expect(status(candidates[1]!)).toMatchObject({ status: 'promoted', reviewRationale: 'one Friday is enough' });
   });
 
+  it('takes Enter and Backspace inside keys read together in a prompt: a promotion then a rejection in one read', async () => {
+    ui = await renderReview(store);
+    await ui.press('pwhx\u007Fy\rrnope\r');
+    expect(status(candidates[0]!)).toMatchObject({ status: 'promoted', reviewRationale: 'why' });
+    expect(status(candidates[1]!)).toMatchObject({ status: 'rejected', reviewRationale: 'nope' });
+    expect(ui.latest()?.decisions.map((decision) => decision.kind)).toEqual(['promoted', 'rejected']);
+  });
+
+  it('interrupts on a Ctrl-C read together with other keys, in a prompt too, keeping only what was confirmed', async () => {
+    ui = await renderReview(store);
+    await ui.press('rwrong\rpnot finished\u0003more');
+    expect(ui.summary()).toMatchObject({ interrupted: true, remaining: 2, decisions: [{ kind: 'rejected', candidateId: candidates[0]!.id }] });
+    expect(status(candidates[1]!).status).toBe('pending');
+    ui.unmount();
+    ui = await renderReview(store);
+    await ui.press('jj\u0003');
+    expect(ui.summary()).toMatchObject({ interrupted: true, decisions: [] });
+  });
+
   it('shows the help with every key, and any key goes back', async () => {
     ui = await renderReview(store, {}, { columns: 80, rows: 24 });
     let frame = await ui.press('?');
@@ -235,6 +254,22 @@ describe('the review screen (SPEC §4.7)', () => {
     expect(frame).toContain(`✓ rejected ${candidates[1]!.id}`);
   });
 
+  it('reports a rejection made elsewhere meanwhile as such, not as the reviewer’s decision', async () => {
+    ui = await renderReview(store);
+    const other = openStore({ path: store.path });
+    reject(other, { agentId: 'ops', ids: [candidates[0]!.id], reason: 'decided elsewhere', reviewer: 'someone-else' });
+    other.close();
+
+    await ui.press('r');
+    await ui.type('vague');
+    const frame = await ui.press(KEY.enter);
+    expect(flat(frame)).toContain(`✗ candidate ${candidates[0]!.id} is already rejected elsewhere — removed from the list`);
+    expect(frame).toContain('Pending candidates (2)');
+    expect(frame).toContain('rejected 0');
+    expect(ui.latest()).toMatchObject({ decisions: [], remaining: 2 });
+    expect(status(candidates[0]!)).toMatchObject({ status: 'rejected', reviewer: 'someone-else', reviewRationale: 'decided elsewhere' });
+  });
+
   it('shows a cited memory that no longer exists as such, and refuses to promote it inline unless allowed', async () => {
     store.db.prepare('DELETE FROM memories WHERE id = ?').run(memoryIds[1]);
     ui = await renderReview(store);
@@ -257,6 +292,21 @@ describe('the review screen (SPEC §4.7)', () => {
     const promoted = status(candidates[0]!);
     expect(promoted.status).toBe('promoted');
     expect(getMemory(store, 'ops', promoted.promotedMemoryId!).durability).toBe('permanent');
+  });
+
+  it('on a cited memory deleted while the screen is open, refuses, stops showing it, and says how to promote anyway', async () => {
+    ui = await renderReview(store);
+    let frame = ui.frame();
+    expect(flat(frame)).toContain(NOTES[1]);
+    store.db.prepare('DELETE FROM memories WHERE id = ?').run(memoryIds[1]);
+    await ui.press('p');
+    await ui.type('still true');
+    frame = await ui.press(KEY.enter);
+    expect(flat(frame)).toContain('quit and run `hippo rem candidates --allow-missing-sources` to promote anyway');
+    expect(flat(frame)).not.toContain('pass --allow-missing-sources');
+    expect(frame).toContain(`[2] ${memoryIds[1]} — no longer in the database`);
+    expect(flat(frame)).not.toContain(NOTES[1]);
+    expect(status(candidates[0]!).status).toBe('pending');
   });
 
   it('scrolls the evidence when it is longer than the pane', async () => {
@@ -287,6 +337,32 @@ describe('the review screen (SPEC §4.7)', () => {
     const frame = ui.frame();
     expect(frame).not.toMatch(/(?!\n)\p{Cc}/u);
     expect(frame).toContain('Clear screen: \uFFFD[2J\uFFFD[H and bell \uFFFD done.');
+  });
+});
+
+describe('text the terminal measures differently (width agreement with ink)', () => {
+  it('shows every word of a memory with zero-width and format characters, and of a claim full of emoji', async () => {
+    store.done();
+    store = tempStore(clock);
+    const note = `${'Rotate\u200B the\u00AD signing\uFEFF keys\u200B '.repeat(6)}every 90 days. END-OF-NOTE`;
+    stageCandidates(store, [{ claim: 'Rotate keys.', sources: ['m1'] }], [note]);
+    store.db.prepare('UPDATE candidates SET claim = ?').run(`${'🚀'.repeat(25)} rocket claim END-R`);
+    ui = await renderReview(store, {}, { columns: 80, rows: 40 });
+    const frame = ui.frame();
+    expect(flat(frame)).toContain('every 90 days. END-OF-NOTE');
+    expect(frame).toContain('END-R');
+    expect(frame).not.toMatch(/[\u00AD\u200B\uFEFF]/u);
+    for (const line of lines(frame)) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+  });
+
+  it('shows a right-to-left override as a marker, so stored text cannot reorder what the reviewer reads', async () => {
+    store.done();
+    store = tempStore(clock);
+    stageCandidates(store, [{ claim: 'Check payees.', sources: ['m1'] }], ['Pay invoice \u202Egnp.exe\u202C today.']);
+    ui = await renderReview(store);
+    const frame = ui.frame();
+    expect(frame).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/u);
+    expect(frame).toContain('Pay invoice \uFFFDgnp.exe\uFFFD today.');
   });
 });
 
