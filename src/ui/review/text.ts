@@ -1,4 +1,4 @@
-import { eastAsianWidth } from 'get-east-asian-width';
+import stringWidth from 'string-width';
 import { CONTROL_CHARACTERS } from '../../core/control.js';
 /**
  * Plain-text helpers for the review screen. The screen wraps and cuts text itself (rather than leaving it to ink) so
@@ -30,60 +30,14 @@ export function oneLine(text: string): string {
 }
 
 /*
- * Widths are measured exactly as ink measures them (string-width 8.3.0, which ink bundles as its own copy): if the two
- * disagreed, ink would cut a line this module believes fits and text would silently vanish behind "…". The rules
- * below follow string-width 8.3.0 grapheme by grapheme; test/ui/review/text.test.ts checks them against ink's copy.
+ * Widths are measured exactly as ink measures them, with the same string-width package: if the two disagreed, ink
+ * would cut a line this module believes fits and text would silently vanish behind "…". test/ui/review/text.test.ts
+ * checks that ink resolves the very same copy.
  */
 const segmenter = new Intl.Segmenter();
-// The `v` flag (set notation, \p{RGI_Emoji}) is newer than the compile target, hence RegExp objects.
-const VISIBLE = new RegExp('[^\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Nonspacing_Mark}\\p{Enclosing_Mark}\\p{Surrogate}]', 'v');
-const SPACING_MARK = new RegExp('\\p{Spacing_Mark}', 'v');
-const RGI_EMOJI = new RegExp('^\\p{RGI_Emoji}$', 'v');
-const UNQUALIFIED_KEYCAP = /^[\d#*]\u20E3$/;
-const PICTOGRAPHIC = /\p{Extended_Pictographic}/gu;
-
-const isLeadingJamo = (cp: number | undefined) => cp !== undefined && ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0xa960 && cp <= 0xa97c));
-const isVowelJamo = (cp: number | undefined) => cp !== undefined && ((cp >= 0x1160 && cp <= 0x11a7) || (cp >= 0xd7b0 && cp <= 0xd7c6));
-const isTrailingJamo = (cp: number | undefined) => cp !== undefined && ((cp >= 0x11a8 && cp <= 0x11ff) || (cp >= 0xd7cb && cp <= 0xd7fb));
-
-function hangulWidth(visible: string): number | undefined {
-  const points = [...visible].filter((char) => VISIBLE.test(char)).map((char) => char.codePointAt(0)!);
-  let width = 0;
-  for (let index = 0; index < points.length; index++) {
-    const cp = points[index]!;
-    if (!isLeadingJamo(cp) && !isVowelJamo(cp) && !isTrailingJamo(cp)) {
-      if (width === 0) return undefined;
-      for (const rest of points.slice(index)) width += eastAsianWidth(rest);
-      return width;
-    }
-    if (isLeadingJamo(cp) && isVowelJamo(points[index + 1])) {
-      width += 2;
-      index += isTrailingJamo(points[index + 2]) ? 2 : 1;
-      continue;
-    }
-    width += eastAsianWidth(cp);
-  }
-  return points.length === 0 ? undefined : width;
-}
-
-/** Terminal columns one grapheme cluster takes (0 for format characters and lone marks, 2 for emoji and wide CJK). */
+/** Terminal columns one grapheme cluster takes: ink's own measure (string-width), so what we cut is what it draws. */
 export function graphemeWidth(segment: string): number {
-  if (/^[\u0020-\u007E]$/.test(segment)) return 1;
-  const start = segment.search(VISIBLE);
-  if (start === -1) return 0;
-  const visible = segment.slice(start);
-  if (RGI_EMOJI.test(segment)) return 2;
-  if (segment.length <= 50 && (UNQUALIFIED_KEYCAP.test(segment) || (segment.includes('\u200D') && (segment.match(PICTOGRAPHIC)?.length ?? 0) >= 2))) return 2;
-  const hangul = hangulWidth(visible);
-  if (hangul !== undefined) return hangul;
-  let width = 0;
-  let first = true;
-  for (const char of visible) {
-    if (first) width += eastAsianWidth(char.codePointAt(0)!);
-    else if (SPACING_MARK.test(char) || (char >= '\uFF00' && char <= '\uFFEF')) width += eastAsianWidth(char.codePointAt(0)!);
-    first = false;
-  }
-  return width;
+  return stringWidth(segment);
 }
 
 /**
@@ -91,7 +45,7 @@ export function graphemeWidth(segment: string): number {
  * the code point adds inside a cluster, so a prompt row measured this way is never wider than ink thinks.
  */
 export function charWidth(char: string): number {
-  return graphemeWidth(char);
+  return stringWidth(char);
 }
 
 /** The grapheme clusters of a text: the units it is cut and wrapped by (an emoji or a letter with its accents is never split). */
@@ -100,10 +54,7 @@ export function graphemes(text: string): string[] {
 }
 
 export function displayWidth(text: string): number {
-  if (/^[\u0020-\u007E]*$/.test(text)) return text.length;
-  let width = 0;
-  for (const segment of graphemes(text)) width += graphemeWidth(segment);
-  return width;
+  return stringWidth(text);
 }
 
 /** Cuts one line to `width` columns, marking the cut with `…`. */

@@ -1,6 +1,5 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-// The copy ink measures with (ink bundles its own string-width 8.3.0; ours must agree with it exactly).
-import inkStringWidth from '../../../node_modules/ink/node_modules/string-width/index.js';
 import { cutTo, displayWidth, sanitize, wrap } from '../../../src/ui/review/text.js';
 
 const SAMPLES = [
@@ -15,21 +14,33 @@ const SAMPLES = [
   'Thai สวัสดี and Devanagari नमस्ते',
 ];
 
+/** The string-width ink resolves from its own package: the measure that decides where ink cuts a line. */
+async function inkStringWidth(): Promise<(text: string) => number> {
+  const fromInk = createRequire(createRequire(import.meta.url).resolve('ink')).resolve('string-width');
+  return ((await import(fromInk)) as { default: (text: string) => number }).default;
+}
+
 describe('display width (what ink measures)', () => {
-  it.each(SAMPLES)('agrees with ink’s string-width on %s', (text) => {
-    expect(displayWidth(text)).toBe(inkStringWidth(text));
+  it('measures with the very string-width ink uses (if an ink upgrade brought another, text could vanish)', async () => {
+    const ours = createRequire(import.meta.url).resolve('string-width');
+    expect(createRequire(createRequire(import.meta.url).resolve('ink')).resolve('string-width')).toBe(ours);
   });
 
-  it('agrees once sanitised on zero-width and format characters', () => {
+  it.each(SAMPLES)('agrees with ink’s string-width on %s', async (text) => {
+    expect(displayWidth(text)).toBe((await inkStringWidth())(text));
+  });
+
+  it('agrees once sanitised on zero-width and format characters', async () => {
     const text = sanitize('every\u200B 9\u00AD0 days\uFEFF \u202Ereversed\u202C \u2066iso\u2069');
-    expect(displayWidth(text)).toBe(inkStringWidth(text));
+    expect(displayWidth(text)).toBe((await inkStringWidth())(text));
   });
 
-  it('cuts and wraps by grapheme, never splitting an emoji or a letter from its accent', () => {
+  it('cuts and wraps by grapheme, never splitting an emoji or a letter from its accent', async () => {
+    const inkWidth = await inkStringWidth();
     expect(cutTo('👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧', 5)).toBe('👨‍👩‍👧👨‍👩‍👧…');
     expect(wrap('e\u0301e\u0301e\u0301', 2)).toEqual(['e\u0301e\u0301', 'e\u0301']);
     expect(wrap('🚀🚀🚀', 4)).toEqual(['🚀🚀', '🚀']);
-    for (const line of wrap('🚀'.repeat(25) + ' rocket claim END-R', 30)) expect(inkStringWidth(line)).toBeLessThanOrEqual(30);
+    for (const line of wrap('🚀'.repeat(25) + ' rocket claim END-R', 30)) expect(inkWidth(line)).toBeLessThanOrEqual(30);
   });
 
   it('shows invisible format characters as a visible marker, so stored text cannot reorder or hide itself', () => {
