@@ -83,8 +83,8 @@ function openSource(store: Store, file: string): Source {
     }
   } catch (error) {
     if (error instanceof HippoError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') throw snapshotDamaged(file);
+    // A hippo snapshot cut short (truncated, damaged) is damage; a file that is not SQLite at all is the wrong file.
+    if ((error as { code?: string }).code === 'SQLITE_CORRUPT') throw snapshotDamaged(file);
     throw new UsageError('not_a_hippo_snapshot', `${file} cannot be read as a SQLite database (${(error as { code?: string }).code ?? 'error'}); nothing was changed`);
   }
   if (version > SCHEMA_VERSION) {

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
@@ -66,6 +66,14 @@ describe('restore: finding and opening a snapshot', () => {
     raw.close();
     await expect(applyRestore(store, newer, { agentId: null })).rejects.toMatchObject({ code: 'snapshot_too_new', exitCode: 2 });
     expect(store.db.prepare("SELECT count(*) FROM runs WHERE kind = 'rem restore'").pluck().get()).toBe(0);
+  });
+
+  it('calls a hippo snapshot cut short damaged (exit 1), not "not a snapshot"', async () => {
+    for (let index = 0; index < 300; index++) store.db.prepare("INSERT INTO settings (key, value) VALUES (?, ?)").run(`k${index}`, 'v'.repeat(400));
+    const truncated = join(store.dir, 'truncated.db');
+    copyFileSync((await takeSnapshot(store, newId('run'))).path, truncated);
+    truncateSync(truncated, 20_000);
+    expect(caught(() => planRestore(store, truncated, null))).toMatchObject({ code: 'snapshot_damaged', exitCode: 1 });
   });
 
   it('migrates an older hippo\'s snapshot in a temporary copy, never in place, and restores from it', async () => {
