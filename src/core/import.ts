@@ -81,7 +81,7 @@ export function decodeUtf8(bytes: Uint8Array, path: string): string {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch {
-    throw new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and import again`);
+    throw new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and try again`);
   }
 }
 

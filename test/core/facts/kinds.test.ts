@@ -63,6 +63,9 @@ describe('kindsInQuery', () => {
   it('lists several kinds once each, in order of appearance', () => {
     expect(kindsInQuery('email, phone and office address; email again')).toEqual(['email', 'phone', 'address']);
     expect(kindsInQuery('where are we located? call us')).toEqual(['address', 'phone']);
+    expect(kindsInQuery('where is the Dublin office?')).toEqual(['address']);
+    expect(kindsInQuery("Where's the warehouse")).toEqual(['address']);
+    expect(kindsInQuery('where did the deploy fail? somewhere, elsewhere')).toEqual([]);
   });
 
   it('only matches whole words', () => {
