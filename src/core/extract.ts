@@ -98,6 +98,7 @@ export async function modelFallback(kind: Kind, passages: readonly Passage[], op
   const shown = passagesWithin(passages, FALLBACK_PASSAGE_BUDGET);
   if (shown.length === 0) return [];
   try {
+    await options.client.prepare();
     const answer = await options.client.generateObject({
       prompt: buildFallbackPrompt(kind, shown),
       // Each pointer is checked on its own by verifyPointers: one malformed pointer must not sink the others.
