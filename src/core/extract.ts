@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { HippoError, InterruptedError, UsageError } from './errors.js';
 import { capPerKind, extractFacts } from './facts/facts.js';
-import { validated, type Kind } from './facts/kinds.js';
+import { validated, type Kind, type UnvalidatedKind } from './facts/kinds.js';
 import type { Fact, Passage } from './facts/types.js';
 import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from './facts/verify.js';
 import { decodeUtf8 } from './import.js';
@@ -94,7 +94,7 @@ export function passagesWithin(passages: readonly Passage[], budget: number): Pa
  * verbatim in the passage they name. Any provider error, timeout or rejected answer gives no facts and one log line;
  * only the caller's own abort is rethrown.
  */
-export async function modelFallback(kind: Kind, passages: readonly Passage[], options: FallbackOptions): Promise<Fact[]> {
+export async function modelFallback(kind: UnvalidatedKind, passages: readonly Passage[], options: FallbackOptions): Promise<Fact[]> {
   const shown = passagesWithin(passages, FALLBACK_PASSAGE_BUDGET);
   if (shown.length === 0) return [];
   try {

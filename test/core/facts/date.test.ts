@@ -105,4 +105,25 @@ describe('date recogniser', () => {
     expect(texts('date', 'from 2021-05-01/2021-05-03', { region: null })).toEqual(['2021-05-01', '2021-05-03']);
     expect(texts('date', 'released 20.1.2021.', { region: 'IE' })).toEqual(['20.1.2021']);
   });
+
+  it('reads year-first forms with a slash or a month name', () => {
+    expect(values('date', '2021/05/21, 2021 March 5 and 2021-Mar-06', { region: 'IE' })).toEqual(['2021-05-21', '2021-03-05', '2021-03-06']);
+  });
+
+  it('leaves a trailing number or zone word out of the span, and a serial like 05-20-2021-7 out entirely', () => {
+    expect(texts('date', 'on 2021-05-01 GMT and 12 March 2024 -7', { region: null })).toEqual(['2021-05-01', '12 March 2024']);
+    for (const text of ['id 05-20-2021-7', 'id 7-05-20-2021', 'n 2021-05-01-3', 'n 3-2021-05-01', 'build 20.1.21.5', 'ref 1/5/20/2021']) {
+      expect(texts('date', text, { region: 'IE' }), text).toEqual([]);
+    }
+  });
+
+  it('covers ISO timestamps in each written precision', () => {
+    const stamps = ['2024-03-15T14:30Z', '2024-03-15 14:30:00,5+0100', '2024-03-15T14:30:00-05', '2024-03-15T14:30:00.123+02:00', '2024-03-15T14:30'];
+    for (const stamp of stamps) expect(texts('date', `at ${stamp} ok`, { region: null }), stamp).toEqual([stamp]);
+  });
+
+  it('needs a four-digit year with a month name wherever the date stands', () => {
+    expect(texts('date', 'moved to May 21, 2022 today', { region: null })).toEqual(['May 21, 2022']);
+    expect(texts('date', 'Mayday 21, 22 people', { region: null })).toEqual([]);
+  });
 });

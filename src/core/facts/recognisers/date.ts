@@ -20,15 +20,16 @@ const FULL_DATE_PARSERS = new Set([
   'ENYearMonthNameParser',
 ]);
 
-/**
- * Strict English chrono with only the full-date parsers and without the range merger, so `2021-05-01 to 2021-05-03`
- * gives two dates, each with its own span. (A range chrono parses in one piece, such as `March 5 - 7, 2021`, stays
- * one match for its first day.)
- */
+// Refiners left out: the range merger, so `2021-05-01 to 2021-05-03` gives two dates, each with its own span (a range
+// chrono parses in one piece, such as `March 5 - 7, 2021`, stays one match for its first day); and the time-zone
+// extractors, which glue a following `-7` or `GMT` onto a date (an ISO timestamp's own offset is covered by isoEnd).
+const LEFT_OUT_REFINERS = /MergeDateRange|ExtractTimezone/;
+
+/** Strict English chrono with only the full-date parsers and refiners. */
 function createParser(littleEndian: boolean): chrono.Chrono {
   const configuration = chrono.en.configuration.createConfiguration(true, littleEndian);
   configuration.parsers = configuration.parsers.filter((parser) => FULL_DATE_PARSERS.has(parser.constructor.name));
-  configuration.refiners = configuration.refiners.filter((refiner) => !/MergeDateRange/.test(refiner.constructor.name));
+  configuration.refiners = configuration.refiners.filter((refiner) => !LEFT_OUT_REFINERS.test(refiner.constructor.name));
   return new chrono.Chrono(configuration);
 }
 
@@ -76,11 +77,13 @@ function hasAmbiguousYear(written: string): boolean {
 const LEADING_ON_RE = /^on\s*/i;
 
 const DIGIT_RE = /\d/;
-const DATE_SEPARATORS = ['.', '/', '-'];
+// chrono's slash parser already refuses a date inside a longer slash run (`1/5/20/2021`); dots and dashes it does not.
+const DATE_SEPARATORS = ['.', '-'];
 
 /**
- * True when the digit groups of a numeric date go on with the same separator on either side, as in an address or a
- * version (`10.20.1.21` holds `20.1.21`, `1.5.20.2021`): the date is then part of a longer token.
+ * True when the digit groups of a numeric date go on with the same separator on either side, as in an address, a
+ * version or a serial (`10.20.1.21` holds `20.1.21`, `v1.5.20.2021`, `05-20-2021-7`): the date is then part of a
+ * longer token.
  */
 function isInLongerDigitRun(text: string, start: number, end: number): boolean {
   const written = text.slice(start, end);
