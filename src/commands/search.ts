@@ -1,10 +1,13 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
-import { painter, printable, shortDate } from '../cli/output.js';
+import { painter, printable, shortDate, type Painter } from '../cli/output.js';
+import type { Fact, Kind } from '../core/facts/index.js';
+import { kindsInQuery } from '../core/facts/lexicon.js';
 import { DURABILITIES, type Durability } from '../core/memory.js';
-import { search } from '../core/search.js';
+import { search, type SearchResult } from '../core/search.js';
 import { parseSince } from '../core/time.js';
 
+// Private-use markers survive `printable`, which turns any escape sequence stored in the text itself into U+FFFD.
 const MARK_OPEN = '\uE000';
 const MARK_CLOSE = '\uE001';
 
@@ -23,6 +26,9 @@ export default class Search extends HippoCommand {
     durability: Flags.string({ options: [...DURABILITIES], description: 'only memories of this durability' }),
     'include-archived': Flags.boolean({ default: false, description: 'include archived and expired memories' }),
     raw: Flags.boolean({ default: false, description: 'pass the query to SQLite FTS5 as written (its syntax)' }),
+    region: Flags.string({ description: 'fact box: default region for national phone numbers and numeric dates (e.g. IE)' }),
+    ai: Flags.boolean({ default: true, allowNo: true, description: 'fact box: let a configured model point at addresses (--no-ai: never call a model)' }),
+    model: Flags.string({ description: 'fact box: provider:model (overrides HIPPO_MODEL and the config file)' }),
   };
 
   async run(): Promise<void> {
@@ -38,18 +44,49 @@ export default class Search extends HippoCommand {
       durability: flags.durability as Durability | undefined,
       includeArchived: flags['include-archived'],
       raw: flags.raw,
-      // Private-use markers survive `printable`, which strips any escape sequence stored in the text itself.
       highlight: this.jsonMode ? undefined : { open: MARK_OPEN, close: MARK_CLOSE },
     });
-    const highlight = (snippet: string): string =>
-      printable(snippet.replace(/\s*\n\s*/g, ' '))
-        .replaceAll(MARK_OPEN, paint.enabled ? '\u001b[1;33m' : '**')
-        .replaceAll(MARK_CLOSE, paint.enabled ? '\u001b[22;39m' : '**');
-    this.output({ results, facts: [] }, () => {
-      if (results.length === 0) return 'no matches';
-      return results
-        .map(({ memory, score, snippet }) => `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet)}`)
-        .join('\n');
-    });
+    // The lexicon is tiny; the recognisers, zod and the model layer load only when the query names a kind.
+    const kinds = kindsInQuery(args.query);
+    const box = kinds.length === 0 || results.length === 0 ? undefined : await this.factBox(kinds, results, flags);
+    this.output({ results, facts: box?.facts ?? [] }, () => [box?.render(paint), renderResults(results, paint)].filter(Boolean).join('\n\n'));
   }
+
+  /** SPEC §6 fact box: the facts of the named kinds in the results, the model fallback limited to 800 ms. */
+  private async factBox(kinds: Kind[], results: SearchResult[], flags: { region?: string; ai: boolean; model?: string }): Promise<FactBox> {
+    const [{ extract, MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS }, { parseRegion, validated }, { factTable }, model] = await Promise.all([
+      import('../core/extract.js'),
+      import('../core/facts/index.js'),
+      import('../cli/render-facts.js'),
+      import('../cli/model.js'),
+    ]);
+    const region = flags.region === undefined ? undefined : parseRegion(flags.region);
+    const needsModel = flags.ai && kinds.some((kind) => !validated(kind));
+    const client = needsModel ? await model.modelClient(await model.resolveModel(flags.model)) : undefined;
+    const fallback = client && { client, timeoutMs: SEARCH_FALLBACK_TIMEOUT_MS, signal: this.abortSignal, log: (line: string) => this.note(line) };
+    const passages = results.map(({ memory }) => ({ source: memory.id, text: memory.content }));
+    const facts = await extract(passages, { kinds, region, limit: MEMORY_FACT_LIMIT, fallback });
+    return {
+      facts,
+      render: (paint) => (facts.length === 0 ? paint('dim', `no ${kinds.join(', ')} in these results`) : factTable(facts, passages, paint)),
+    };
+  }
+}
+
+interface FactBox {
+  facts: Fact[];
+  render(paint: Painter): string;
+}
+
+function renderResults(results: SearchResult[], paint: Painter): string {
+  if (results.length === 0) return 'no matches';
+  return results
+    .map(({ memory, score, snippet }) => `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet, paint)}`)
+    .join('\n');
+}
+
+function highlight(snippet: string, paint: Painter): string {
+  return printable(snippet.replace(/\s*\n\s*/g, ' '))
+    .replaceAll(MARK_OPEN, paint.enabled ? '\u001b[1;33m' : '**')
+    .replaceAll(MARK_CLOSE, paint.enabled ? '\u001b[22;39m' : '**');
 }

@@ -71,3 +71,13 @@ export function parseExpires(text: string, flag: string, now: Date): Date {
   if (date) return date;
   throw new UsageError('bad_date', `${flag} "${text}" is neither a duration (90m, 24h, 7d) nor an ISO date (2026-12-31 or 2026-12-31T09:30:00Z)`);
 }
+
+/** `--timeout`: whole milliseconds (`800`) or a duration (`800ms`, `30s`, `2m`); at least 1 ms, at most 2^31-1. */
+export function parseTimeoutMs(text: string, flag: string): number {
+  const millis = /^\s*(\d+)\s*(?:ms)?\s*$/i.exec(text);
+  const ms = millis ? Number(millis[1]) : parseDurationMs(text);
+  if (ms === undefined || ms < 1 || ms > 2 ** 31 - 1) {
+    throw new UsageError('bad_timeout', `${flag} "${text}" is not a timeout: use milliseconds (800) or a duration (800ms, 30s, 2m)`);
+  }
+  return Math.round(ms);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HippoError } from '../../src/core/errors.js';
-import { parseDurationMs, parseExpires, parseIsoDate, parseSince } from '../../src/core/time.js';
+import { parseDurationMs, parseExpires, parseIsoDate, parseSince, parseTimeoutMs } from '../../src/core/time.js';
 
 const now = new Date('2026-11-02T12:00:00.000Z');
 
@@ -32,6 +32,17 @@ describe('durations and dates', () => {
     } catch (error) {
       expect((error as HippoError).exitCode).toBe(2);
       expect((error as HippoError).message).toContain('--since "last tuesday"');
+    }
+  });
+
+  it('parses --timeout as milliseconds or a duration, and refuses anything else with exit 2', () => {
+    expect(parseTimeoutMs('800', '--timeout')).toBe(800);
+    expect(parseTimeoutMs(' 800ms ', '--timeout')).toBe(800);
+    expect(parseTimeoutMs('30s', '--timeout')).toBe(30_000);
+    expect(parseTimeoutMs('1.5s', '--timeout')).toBe(1500);
+    expect(parseTimeoutMs('2m', '--timeout')).toBe(120_000);
+    for (const bad of ['soon', '0', '0ms', '-5', '30 days', '', String(2 ** 31)]) {
+      expect(() => parseTimeoutMs(bad, '--timeout'), bad).toThrow(expect.objectContaining({ code: 'bad_timeout', exitCode: 2 }));
     }
   });
 });

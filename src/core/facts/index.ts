@@ -1,6 +1,6 @@
 /** Grounded fact extraction (SPEC §5): pure recognisers, fact grouping and model-pointer verification. No I/O. */
 export { KINDS, VALIDATED_KINDS, isKind, listKinds, parseKind, validated } from './kinds.js';
-export type { Kind, KindInfo, ValidatedKind } from './kinds.js';
+export type { Kind, KindInfo, UnvalidatedKind, ValidatedKind } from './kinds.js';
 export { kindsInQuery, lexiconPhrases, suggestKind } from './lexicon.js';
 export { asRegion, defaultRegion, parseRegion } from './region.js';
 export { labelAt } from './label.js';

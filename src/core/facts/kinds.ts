@@ -7,6 +7,8 @@ export type Kind = (typeof KINDS)[number];
 
 /** A kind with a deterministic recogniser + validator (every kind but `address`). */
 export type ValidatedKind = Exclude<Kind, 'address'>;
+/** A kind only the model fallback can find (§5.3). */
+export type UnvalidatedKind = Exclude<Kind, ValidatedKind>;
 
 export interface KindInfo {
   kind: Kind;

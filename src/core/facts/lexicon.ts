@@ -6,7 +6,8 @@ import type { Kind } from './kinds.js';
  * phrase wins, so `email address` is email only, `ip address` is ip only and `web address` is url only.
  *
  * Left out on purpose, because they are too common in ordinary questions to mean "show me facts of this kind":
- * `when`, `number`, `account`, `site`, `where`, `contact`.
+ * `when`, `number`, `account`, `site`, `contact`, and `where` alone (`where did it fail?`); `where is` / `where's`
+ * asks where something is, which is an address.
  */
 const PHRASES: ReadonlyArray<readonly [string, Kind]> = [
   ['email address', 'email'],
@@ -62,6 +63,9 @@ const PHRASES: ReadonlyArray<readonly [string, Kind]> = [
   ['home address', 'address'],
   ['postcode', 'address'],
   ['where are we', 'address'],
+  ['where is', 'address'],
+  ["where's", 'address'],
+  ['where’s', 'address'],
   ['located', 'address'],
 ];
 

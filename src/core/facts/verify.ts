@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { groupFacts, type LocatedMatch } from './facts.js';
-import { validated, type Kind } from './kinds.js';
+import { validated, type Kind, type UnvalidatedKind } from './kinds.js';
 import { labelAt } from './label.js';
 import { rawMatch } from './text.js';
 import type { Fact, Passage } from './types.js';
@@ -99,15 +99,8 @@ export function verifyPointers(passages: readonly Passage[], answer: unknown, op
   return groupFacts(located, 'model', opts.model);
 }
 
-const TARGETS: Record<Kind, string> = {
+const TARGETS: Record<UnvalidatedKind, string> = {
   address: 'postal address (street and number, building, town or city, postcode, country; it may span several lines)',
-  email: 'e-mail address',
-  phone: 'phone number',
-  iban: 'IBAN (international bank account number)',
-  card: 'payment card number',
-  url: 'web link (URL)',
-  ip: 'IP address',
-  date: 'calendar date',
 };
 
 /** A fence line that occurs in no passage, so passage text can never close its own block. */
@@ -121,7 +114,7 @@ function fenceFor(passages: readonly Passage[]): string {
  * The fallback prompt (deterministic: same input, same prompt). Passages are numbered from 0 and fenced; the
  * model is told they are data, and asked for JSON pointers that copy text verbatim.
  */
-export function buildFallbackPrompt(kind: Kind, passages: readonly Passage[]): string {
+export function buildFallbackPrompt(kind: UnvalidatedKind, passages: readonly Passage[]): string {
   const target = TARGETS[kind];
   const fence = fenceFor(passages);
   const blocks = passages.map((passage, index) => `${fence} passage ${index}\n${passage.text}\n${fence}`);

@@ -50,4 +50,15 @@ describe('card recogniser', () => {
   it('does not match full-width digits', () => {
     expect(texts('card', '４１１１１１１１１１１１１１１１')).toEqual([]);
   });
+
+  it('checks Luhn itself: UnionPay (exempted by card-validator) and UATP must pass it too', () => {
+    expect(luhn('')).toBe(false);
+    expect(texts('card', 'unionpay 6212345678901234')).toEqual([]);
+    expect(texts('card', 'uatp 122000000000004')).toEqual([]);
+  });
+
+  it('accepts only UATP among 15-digit numbers no issuer knows', () => {
+    expect(luhn('900000000000001')).toBe(true);
+    expect(texts('card', 'ref 900000000000001')).toEqual([]);
+  });
 });

@@ -54,4 +54,76 @@ describe('date recogniser', () => {
   it('does not match full-width digits', () => {
     expect(texts('date', '２０２１-０５-２１', { region: null })).toEqual([]);
   });
+
+  it('never reads a relative expression as a date: it is resolved against a reference, not written', () => {
+    const relative = [
+      'the cron finished in 34 minutes',
+      'we agreed two weeks ago',
+      'paused for 3 days',
+      'ship in six weeks',
+      'reply within 2 weeks',
+      'renewal 2 weeks from now',
+      '3 days later it broke',
+      'back in 2 hours',
+      'see you next Tuesday',
+      'tomorrow or today',
+    ];
+    for (const text of relative) {
+      for (const region of [null, 'IE', 'US']) expect(texts('date', text, { region })).toEqual([]);
+    }
+  });
+
+  it('keeps a written date next to a relative expression, without the relative part', () => {
+    expect(texts('date', '3 days after 2021-05-01', { region: null })).toEqual(['2021-05-01']);
+    expect(texts('date', 'due 12 Jan 2027, in 3 days', { region: 'IE' })).toEqual(['12 Jan 2027']);
+  });
+
+  it('spans the date itself: no leading "on", weekday or time of day', () => {
+    expect(texts('date', 'expires on 12 January 2027; ON  7 May 2021', { region: 'IE' })).toEqual([
+      '12 January 2027',
+      '7 May 2021',
+    ]);
+    expect(texts('date', 'on Tuesday, 12 March 2024 (Friday, 13 March 2026)', { region: 'IE' })).toEqual([
+      '12 March 2024',
+      '13 March 2026',
+    ]);
+    expect(texts('date', 'At 10:30 on 5 March 2021, and March 6, 2021 at 10am', { region: null })).toEqual([
+      '5 March 2021',
+      'March 6, 2021',
+    ]);
+    expect(texts('date', 'by the 3rd of May, 2022', { region: null })).toEqual(['3rd of May, 2022']);
+  });
+
+  it('rejects "on" glued to the date', () => {
+    expect(texts('date', 'on5 March 2021', { region: null })).toEqual([]);
+  });
+
+  it('rejects a numeric date inside a longer run of digit groups (an address, a version)', () => {
+    for (const region of [null, 'IE', 'US']) {
+      expect(texts('date', 'nodes 10.20.1.21 to 10.20.1.26, v1.5.20.2021 and 5/20/2021/7', { region })).toEqual([]);
+    }
+    expect(texts('date', 'from 2021-05-01/2021-05-03', { region: null })).toEqual(['2021-05-01', '2021-05-03']);
+    expect(texts('date', 'released 20.1.2021.', { region: 'IE' })).toEqual(['20.1.2021']);
+  });
+
+  it('reads year-first forms with a slash or a month name', () => {
+    expect(values('date', '2021/05/21, 2021 March 5 and 2021-Mar-06', { region: 'IE' })).toEqual(['2021-05-21', '2021-03-05', '2021-03-06']);
+  });
+
+  it('leaves a trailing number or zone word out of the span, and a serial like 05-20-2021-7 out entirely', () => {
+    expect(texts('date', 'on 2021-05-01 GMT and 12 March 2024 -7', { region: null })).toEqual(['2021-05-01', '12 March 2024']);
+    for (const text of ['id 05-20-2021-7', 'id 7-05-20-2021', 'n 2021-05-01-3', 'n 3-2021-05-01', 'build 20.1.21.5', 'ref 1/5/20/2021']) {
+      expect(texts('date', text, { region: 'IE' }), text).toEqual([]);
+    }
+  });
+
+  it('covers ISO timestamps in each written precision', () => {
+    const stamps = ['2024-03-15T14:30Z', '2024-03-15 14:30:00,5+0100', '2024-03-15T14:30:00-05', '2024-03-15T14:30:00.123+02:00', '2024-03-15T14:30'];
+    for (const stamp of stamps) expect(texts('date', `at ${stamp} ok`, { region: null }), stamp).toEqual([stamp]);
+  });
+
+  it('needs a four-digit year with a month name wherever the date stands', () => {
+    expect(texts('date', 'moved to May 21, 2022 today', { region: null })).toEqual(['May 21, 2022']);
+    expect(texts('date', 'Mayday 21, 22 people', { region: null })).toEqual([]);
+  });
 });

@@ -57,4 +57,8 @@ describe('email recogniser', () => {
   it('finds nothing in text that only looks like it might hold an address', () => {
     expect(texts('email', 'this is not an email: hello-world here, @example.com, node.js')).toEqual([]);
   });
+
+  it('treats any run of leading quote-like characters as punctuation, and a local part made only of them as none', () => {
+    expect(texts('email', "''jane@example.ie'' and --@example.ie")).toEqual(['jane@example.ie']);
+  });
 });

@@ -112,6 +112,23 @@ describe('extractFacts', () => {
     ]);
     expect(() => extractFacts(national, { kinds: ['phone'] })).not.toThrow();
   });
+
+  it('blanks out values of other kinds before a value on its line, however far into the text', () => {
+    for (const pad of ['', `${'filler words. '.repeat(400)}\n`]) {
+      const text = `${pad}Contact: 12 March 2024, jane@example.ie`;
+      const facts = extractFacts([{ source: 's', text }], { kinds: ['email', 'date'], region: null });
+      expect(facts.map((fact) => [fact.kind, fact.label])).toEqual([
+        ['date', 'Contact'],
+        ['email', 'Contact'],
+      ]);
+    }
+  });
+
+  it('puts no model key on validated facts', () => {
+    for (const fact of extractFacts(passages, { kinds: ['phone', 'email'], region: 'IE' })) {
+      expect(Object.keys(fact)).not.toContain('model');
+    }
+  });
 });
 
 describe('labelAt', () => {
@@ -161,6 +178,34 @@ describe('labelAt', () => {
     expect(label('See http://example.com today', 'http')).toBe('');
     expect(label('Office:\n01 234 5678', '01')).toBe('');
     expect(label('12: 01 234 5678', '01 234')).toBe('');
+  });
+
+  it('does not take a colon inside a token (a time) for a label marker', () => {
+    expect(label('Meeting at 10:30 +353 1 234 5678', '+353')).toBe('');
+  });
+
+  it('starts the label after a spaced dash or an earlier "label: " on the line', () => {
+    expect(label('Dublin office — reception: +353 1 234 5678', '+353')).toBe('reception');
+    expect(label('Billing: Office: +353 1 234 5678', '+353')).toBe('Office');
+  });
+
+  it('strips quote and list markers and emphasis, and collapses spaces', () => {
+    expect(label('> - **Office**: +353 1 234 5678', '+353')).toBe('Office');
+    expect(label('Office   front\tdesk phone: +353 1 234 5678', '+353')).toBe('desk phone');
+    expect(label('Our  main   office: +353 1 234 5678', '+353')).toBe('Our main office');
+  });
+
+  it('keeps a label of exactly 40 characters whole', () => {
+    const exact = 'Head office of Larkspur Software Limited';
+    expect(exact).toHaveLength(40);
+    expect(label(`${exact}: +353 1 234 5678`, '+353')).toBe(exact);
+  });
+
+  it('blanks out spans that start before the look-back window', () => {
+    const text = `${'x'.repeat(300)} word: +353 1 234 5678`;
+    const offset = text.indexOf('+353');
+    expect(labelAt(text, offset, [{ start: 0, end: 301 }])).toBe('word');
+    expect(labelAt(text, offset, [{ start: 295, end: 306 }])).toBe('');
   });
 });
 

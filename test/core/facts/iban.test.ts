@@ -50,4 +50,13 @@ describe('iban recogniser', () => {
     expect(texts('iban', 'nl91abna0417164300')).toEqual([]);
     expect(texts('iban', 'ＮＬ９１ＡＢＮＡ０４１７１６４３００')).toEqual([]);
   });
+
+  it('rejects an IBAN run into a lower-case or non-ASCII letter', () => {
+    expect(texts('iban', 'IE29AIBK93115212345678x IE29 AIBK 9311 5212 3456 78é')).toEqual([]);
+  });
+
+  it('rejects an IBAN glued to a letter outside the basic plane', () => {
+    expect(texts('iban', '𝐀IE29AIBK93115212345678')).toEqual([]);
+    expect(texts('iban', '𝐀 IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
+  });
 });

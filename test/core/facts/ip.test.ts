@@ -61,4 +61,20 @@ describe('ip recogniser', () => {
   it('does not match full-width digits', () => {
     expect(texts('ip', '１９２.１６８.１.１')).toEqual([]);
   });
+
+  it('keeps the prefix length in the normalised value', () => {
+    expect(values('ip', 'nets 10.0.0.0/8 and 2001:DB8::/32')).toEqual(['10.0.0.0/8', '2001:db8::/32']);
+  });
+
+  it('keeps the zone of an IPv4-mapped address', () => {
+    expect(values('ip', 'peer ::ffff:192.0.2.1%eth0 up')).toEqual(['::ffff:192.0.2.1%eth0']);
+  });
+
+  it('trims sentence punctuation after an IPv6 address', () => {
+    expect(texts('ip', 'ping fe80::1: it answers; then ::1..')).toEqual(['fe80::1', '::1']);
+  });
+
+  it('does not read C++ scope syntax as an address', () => {
+    expect(texts('ip', 'call Abc::Def and face::bead')).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, UsageError } from '../../../src/core/errors.js';
-import { KINDS, kindsInQuery, listKinds, parseKind, validated } from '../../../src/core/facts/index.js';
+import { KINDS, kindsInQuery, listKinds, parseKind, suggestKind, validated } from '../../../src/core/facts/index.js';
 
 describe('kinds', () => {
   it('lists every kind with whether it is validated and a description', () => {
@@ -39,6 +39,19 @@ describe('kinds', () => {
     expect(() => parseKind('telephone')).toThrow(/did you mean "phone"/);
     expect(() => parseKind('e-mail')).toThrow(/did you mean "email"/);
   });
+
+  it('gives the unknown name and the kinds as details, and no hint for a word the lexicon does not know', () => {
+    const error = (() => {
+      try {
+        parseKind('passport');
+      } catch (caught) {
+        return caught as UsageError;
+      }
+      throw new Error('parseKind accepted "passport"');
+    })();
+    expect(error.details).toEqual({ kind: 'passport', kinds: [...KINDS] });
+    expect(error.message).not.toContain('did you mean');
+  });
 });
 
 describe('kindsInQuery', () => {
@@ -63,6 +76,9 @@ describe('kindsInQuery', () => {
   it('lists several kinds once each, in order of appearance', () => {
     expect(kindsInQuery('email, phone and office address; email again')).toEqual(['email', 'phone', 'address']);
     expect(kindsInQuery('where are we located? call us')).toEqual(['address', 'phone']);
+    expect(kindsInQuery('where is the Dublin office?')).toEqual(['address']);
+    expect(kindsInQuery("Where's the warehouse")).toEqual(['address']);
+    expect(kindsInQuery('where did the deploy fail? somewhere, elsewhere')).toEqual([]);
   });
 
   it('only matches whole words', () => {
@@ -74,5 +90,81 @@ describe('kindsInQuery', () => {
   it('does not treat common question words as kinds', () => {
     expect(kindsInQuery('when did we move the billing cron?')).toEqual([]);
     expect(kindsInQuery('what number do we use')).toEqual([]);
+  });
+
+  it('knows every phrase of the lexicon in a natural query', () => {
+    const queries: Array<[string, string]> = [
+      ['what is her email address', 'email'],
+      ['his e-mail address please', 'email'],
+      ['the mail address on file', 'email'],
+      ['send an email to sales', 'email'],
+      ['her e-mail', 'email'],
+      ['mail for the auditors', 'email'],
+      ['phone number of support', 'phone'],
+      ['telephone number of the bank', 'phone'],
+      ['Conor mobile number', 'phone'],
+      ['cell number for Niamh', 'phone'],
+      ['phone for the NOC', 'phone'],
+      ['telephone of the colo', 'phone'],
+      ['Tomasz mobile', 'phone'],
+      ['his cellphone', 'phone'],
+      ['tel of reception', 'phone'],
+      ['who to call at night', 'phone'],
+      ['fax of the clinic', 'phone'],
+      ['iban for refunds', 'iban'],
+      ['bank account of Kestrel', 'iban'],
+      ['bank details for the supplier', 'iban'],
+      ['credit card on file', 'card'],
+      ['debit card used', 'card'],
+      ['card number of the test account', 'card'],
+      ['the staging card', 'card'],
+      ['url of the dashboard', 'url'],
+      ['link to the runbook', 'url'],
+      ['website of the vendor', 'url'],
+      ['web site of the vendor', 'url'],
+      ['web address of the wiki', 'url'],
+      ['homepage of the project', 'url'],
+      ['ip address of the bastion', 'ip'],
+      ['ip of the replica', 'ip'],
+      ['ipv4 of the bastion', 'ip'],
+      ['ipv6 range of the office', 'ip'],
+      ['date of the audit', 'date'],
+      ['date of birth of the founder', 'date'],
+      ['birthday of Maeve', 'date'],
+      ['deadline for the renewal', 'date'],
+      ['address of the colo', 'address'],
+      ['postal address of the auditors', 'address'],
+      ['office address in Cork', 'address'],
+      ['mailing address for invoices', 'address'],
+      ['street address of the venue', 'address'],
+      ['home address of the contractor', 'address'],
+      ['postcode of the warehouse', 'address'],
+      ['where are we based', 'address'],
+      ['where is the offsite', 'address'],
+      ["where's the offsite", 'address'],
+      ['where’s the offsite', 'address'],
+      ['where is the colo located', 'address'],
+      ['the colo is located in Cork', 'address'],
+    ];
+    for (const [query, kind] of queries) expect(kindsInQuery(query), query).toEqual([kind]);
+  });
+
+  it('treats a hyphen or several spaces inside a phrase like one space', () => {
+    expect(kindsInQuery('phone--number')).toEqual(['phone']);
+    expect(kindsInQuery('bank   account')).toEqual(['iban']);
+    expect(kindsInQuery('web-site')).toEqual(['url']);
+  });
+});
+
+describe('suggestKind', () => {
+  it('names the kind of an input that is exactly one lexicon phrase, spaces around it ignored', () => {
+    expect(suggestKind(' telephone ')).toBe('phone');
+    expect(suggestKind('Bank Account')).toBe('iban');
+  });
+
+  it('suggests nothing for several kinds, a phrase inside other words, or no phrase', () => {
+    expect(suggestKind('email phone')).toBeUndefined();
+    expect(suggestKind('my phone')).toBeUndefined();
+    expect(suggestKind('passport')).toBeUndefined();
   });
 });

@@ -52,4 +52,10 @@ describe('phone recogniser', () => {
   it('is not fooled by a timestamp', () => {
     expect(texts('phone', '2012-01-02 08:00', { region: 'US' })).toEqual([]);
   });
+
+  it('trims an unbalanced opening bracket of any kind, with the spaces after it', () => {
+    for (const opener of ['(', '[', '{', '（', '［']) {
+      expect(texts('phone', `call ${opener} +353 1 234 5678 now`, { region: null }), opener).toEqual(['+353 1 234 5678']);
+    }
+  });
 });

@@ -28,28 +28,19 @@ function isUatp(digits: string): boolean {
   return digits.length === 15 && digits.startsWith('1');
 }
 
-// 13 digits read as Unix milliseconds between 2000 and 2100: a timestamp, not a card.
-const MILLIS_2000 = 946_684_800_000;
-const MILLIS_2100 = 4_102_444_800_000;
-function isMillisTimestamp(digits: string): boolean {
-  if (digits.length !== 13) return false;
-  const value = Number(digits);
-  return value >= MILLIS_2000 && value < MILLIS_2100;
-}
-
-/** Issuer prefix and length known (card-validator / credit-card-type, or UATP) and the Luhn checksum passes. */
+/**
+ * Issuer prefix and length known (card-validator / credit-card-type, or UATP) and the Luhn checksum passes (our own
+ * Luhn runs first, so UnionPay, which card-validator exempts by default, is checked too). The issuer rules also keep
+ * out 13-digit Unix-millisecond timestamps: the only 13-digit type (Maestro) starts at 4936…, past the year 2100.
+ */
 export function isValidCardNumber(digits: string): boolean {
-  if (!luhn(digits)) return false;
-  return isUatp(digits) || cardValidator.number(digits, { luhnValidateUnionPay: true }).isValid;
+  return luhn(digits) && (isUatp(digits) || cardValidator.number(digits).isValid);
 }
 
 export function recogniseCards(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
   const matches: RawMatch[] = [];
   for (const match of text.matchAll(CARD_RE)) {
     const digits = match[0].replace(/[ -]/g, '');
-    if (digits.length < 12 || digits.length > 19) continue;
-    const grouped = match[1] !== undefined;
-    if (!grouped && isMillisTimestamp(digits)) continue;
     if (!isValidCardNumber(digits)) continue;
     matches.push(rawMatch('card', text, match.index, match.index + match[0].length, digits));
   }

@@ -7,13 +7,29 @@ import type { RawMatch, RecogniserOptions } from '../types.js';
 // English default (month first) is used.
 const MONTH_FIRST_REGIONS = new Set(['US', 'PH', 'FM', 'MH', 'PW', 'GU', 'AS', 'MP', 'PR', 'VI', 'UM', 'BZ']);
 
-/**
- * Strict English chrono without the range merger, so `2021-05-01 to 2021-05-03` gives two dates, each with its own
- * span. (A range chrono parses in one piece, such as `March 5 - 7, 2021`, stays one match for its first day.)
- */
+// The chrono parsers that read a calendar date as written. Left out: relative expressions (`in 34 minutes`, `two
+// weeks ago`, `for 3 days`), which chrono resolves against the reference and reports with every component "certain";
+// weekdays and times of day, which would widen the span beyond the date; and month/year-only forms. A whitelist, so
+// a parser added by a later chrono release cannot slip relative dates back in.
+const FULL_DATE_PARSERS = new Set([
+  'ISOFormatParser',
+  'ENYearMonthDayParser',
+  'SlashDateFormatParser',
+  'ENMonthNameLittleEndianParser',
+  'ENMonthNameMiddleEndianParser',
+  'ENYearMonthNameParser',
+]);
+
+// Refiners left out: the range merger, so `2021-05-01 to 2021-05-03` gives two dates, each with its own span (a range
+// chrono parses in one piece, such as `March 5 - 7, 2021`, stays one match for its first day); and the time-zone
+// extractors, which glue a following `-7` or `GMT` onto a date (an ISO timestamp's own offset is covered by isoEnd).
+const LEFT_OUT_REFINERS = /MergeDateRange|ExtractTimezone/;
+
+/** Strict English chrono with only the full-date parsers and refiners. */
 function createParser(littleEndian: boolean): chrono.Chrono {
   const configuration = chrono.en.configuration.createConfiguration(true, littleEndian);
-  configuration.refiners = configuration.refiners.filter((refiner) => !/MergeDateRange/.test(refiner.constructor.name));
+  configuration.parsers = configuration.parsers.filter((parser) => FULL_DATE_PARSERS.has(parser.constructor.name));
+  configuration.refiners = configuration.refiners.filter((refiner) => !LEFT_OUT_REFINERS.test(refiner.constructor.name));
   return new chrono.Chrono(configuration);
 }
 
@@ -57,6 +73,28 @@ function hasAmbiguousYear(written: string): boolean {
   return MONTH_NAME_RE.test(written) && !/(?<!\d)\d{4}(?!\d)/.test(written);
 }
 
+// chrono's day-first pattern takes an optional leading "on" into its text; the span is the date itself.
+const LEADING_ON_RE = /^on\s*/i;
+
+const DIGIT_RE = /\d/;
+// chrono's slash parser already refuses a date inside a longer slash run (`1/5/20/2021`); dots and dashes it does not.
+const DATE_SEPARATORS = ['.', '-'];
+
+/**
+ * True when the digit groups of a numeric date go on with the same separator on either side, as in an address, a
+ * version or a serial (`10.20.1.21` holds `20.1.21`, `v1.5.20.2021`, `05-20-2021-7`): the date is then part of a
+ * longer token.
+ */
+function isInLongerDigitRun(text: string, start: number, end: number): boolean {
+  const written = text.slice(start, end);
+  return DATE_SEPARATORS.some(
+    (separator) =>
+      written.includes(separator) &&
+      ((text[start - 1] === separator && DIGIT_RE.test(text[start - 2] ?? '')) ||
+        (text[end] === separator && DIGIT_RE.test(text[end + 1] ?? ''))),
+  );
+}
+
 function isoDate(result: chrono.ParsedResult): string | undefined {
   const year = result.start.get('year');
   const month = result.start.get('month');
@@ -72,9 +110,9 @@ export function recogniseDates(text: string, opts: RecogniserOptions = {}): RawM
     if (!isFullDate(result)) continue;
     const normalized = isoDate(result);
     if (normalized === undefined) continue;
-    const start = result.index;
-    const end = isoEnd(text, start, start + result.text.length);
-    if (!isWordBounded(text, start, end) || hasAmbiguousYear(result.text)) continue;
+    const start = result.index + (LEADING_ON_RE.exec(result.text)?.[0].length ?? 0);
+    const end = isoEnd(text, start, result.index + result.text.length);
+    if (!isWordBounded(text, start, end) || hasAmbiguousYear(result.text) || isInLongerDigitRun(text, start, end)) continue;
     matches.push(rawMatch('date', text, start, end, normalized));
   }
   return matches;

@@ -1,0 +1,36 @@
+// The best simple alternative to `hippo extract --all`: the same libraries called directly on the whole text, each
+// with the plainest validator a script would write, all matches printed as one JSON document.
+// Usage: node bench/extract-baseline.js FILE REGION
+import cardValidator from 'card-validator';
+import * as chrono from 'chrono-node';
+import { readFileSync } from 'node:fs';
+import { isValidIBAN } from 'ibantools';
+import ipaddr from 'ipaddr.js';
+import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import { LinkifyIt } from 'linkify-it';
+import { parse as parseDomain } from 'tldts';
+
+const [path, region] = process.argv.slice(2);
+const text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path));
+const found = [];
+const add = (kind, start, value) => found.push({ kind, start, end: start + value.length, value });
+
+for (const match of text.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)) {
+  if (parseDomain(match[0].split('@')[1]).isIcann) add('email', match.index, match[0]);
+}
+for (const hit of findPhoneNumbersInText(text, { defaultCountry: region })) {
+  if (hit.number.isValid()) add('phone', hit.startsAt, text.slice(hit.startsAt, hit.endsAt));
+}
+for (const match of text.matchAll(/\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g)) {
+  if (isValidIBAN(match[0].replaceAll(' ', ''))) add('iban', match.index, match[0]);
+}
+for (const match of text.matchAll(/\b\d{4}(?:[ -]?\d{4}){2,3}(?:[ -]?\d{1,3})?\b/g)) {
+  if (cardValidator.number(match[0]).isValid) add('card', match.index, match[0]);
+}
+for (const hit of new LinkifyIt().match(text) ?? []) add('url', hit.index, hit.raw);
+for (const match of text.matchAll(/\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[0-9a-f]*:[0-9a-f:]+\b/gi)) {
+  if (ipaddr.isValid(match[0])) add('ip', match.index, match[0]);
+}
+for (const result of chrono.strict.parse(text, new Date(Date.UTC(2000, 0, 1)))) add('date', result.index, result.text);
+
+process.stdout.write(`${JSON.stringify({ facts: found })}\n`);

@@ -1,0 +1,78 @@
+// Issue 7 benchmark: deterministic `hippo extract --all` throughput (MB/s) over a large generated text, against the
+// best simple alternative measured in the same run: the same libraries called directly on the same text
+// (bench/extract-baseline.js), and the peak RSS of both. `sizes` (memory-corpus sizes) does not apply here; the text
+// size is BENCH_EXTRACT_MB (default 50).
+import { spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, DATA, fmt, machine, ROOT, writeSection } from './lib.js';
+import { writeExtractText } from './extract-text.js';
+
+const RUNS = 3;
+const REGION = 'IE';
+
+async function textFile(megabytes) {
+  const path = join(DATA, `extract-${megabytes}mb.txt`);
+  const bytes = megabytes * 1024 * 1024;
+  if (!existsSync(path) || statSync(path).size < bytes) await writeExtractText(path, bytes);
+  return path;
+}
+
+/** One run: wall time (ms) and peak RSS (MB, GNU time), stdout to `outPath`. */
+function measure(args, outPath) {
+  const out = openSync(outPath, 'w');
+  const start = process.hrtime.bigint();
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', 'node', ...args], { stdio: ['ignore', out, 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  closeSync(out);
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return { ms, rssMb: Number(String(result.stderr).trim().split('\n').at(-1)) / 1024 };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function countsOf(outPath) {
+  const { facts } = JSON.parse(readFileSync(outPath, 'utf8'));
+  const counts = {};
+  for (const fact of facts) counts[fact.kind] = (counts[fact.kind] ?? 0) + (fact.occurrences?.length ?? 1);
+  return { facts: facts.length, counts };
+}
+
+export async function run() {
+  const megabytes = Number(process.env.BENCH_EXTRACT_MB ?? 50);
+  const path = await textFile(megabytes);
+  const size = statSync(path).size / (1024 * 1024);
+  const hippoOut = join(DATA, 'extract-hippo.json');
+  const baselineOut = join(DATA, 'extract-baseline.json');
+  const hippo = [];
+  const baseline = [];
+  // Alternating runs, so load from elsewhere on the machine hits both sides alike.
+  for (let index = 0; index < RUNS; index++) {
+    hippo.push(measure([BIN, 'extract', '--all', path, '--region', REGION, '--json'], hippoOut));
+    baseline.push(measure([join(ROOT, 'bench', 'extract-baseline.js'), path, REGION], baselineOut));
+  }
+  const hippoMs = median(hippo.map((r) => r.ms));
+  const baselineMs = median(baseline.map((r) => r.ms));
+  const ours = countsOf(hippoOut);
+  const theirs = countsOf(baselineOut);
+  const kinds = [...new Set([...Object.keys(ours.counts), ...Object.keys(theirs.counts)])].sort();
+  const markdown = `## extract (issue 7)
+
+${machine()}. Text: ${fmt(size)} MB of generated notes (\`bench/extract-text.js\`, seeded), about one fact or look-alike per 250 bytes. Median of ${RUNS} alternating runs, whole processes (startup included), JSON on stdout.
+
+| | wall time | throughput | peak RSS |
+|---|---:|---:|---:|
+| \`hippo extract --all --region ${REGION} --json\` | ${fmt(hippoMs / 1000, 2)} s | ${fmt(size / (hippoMs / 1000), 2)} MB/s | ${fmt(median(hippo.map((r) => r.rssMb)), 0)} MB |
+| libraries called directly (\`bench/extract-baseline.js\`) | ${fmt(baselineMs / 1000, 2)} s | ${fmt(size / (baselineMs / 1000), 2)} MB/s | ${fmt(median(baseline.map((r) => r.rssMb)), 0)} MB |
+
+**Overhead ratio: ${fmt(hippoMs / baselineMs, 2)}×** (target ≤ 1.5×).
+
+Occurrences found per kind (hippo validates and word-bounds; the baseline is the plainest script: linkify-it defaults, \`chrono.strict\`, simple regexes + one validator each):
+
+| kind | hippo | baseline |
+|---|---:|---:|
+${kinds.map((kind) => `| ${kind} | ${ours.counts[kind] ?? 0} | ${theirs.counts[kind] ?? 0} |`).join('\n')}
+`;
+  writeSection('extract', markdown);
+  console.log(markdown);
+}

@@ -1,0 +1,108 @@
+import { Args, Flags } from '@oclif/core';
+import { HippoCommand } from '../cli/base-command.js';
+import { modelClient, resolveModel } from '../cli/model.js';
+import { painter } from '../cli/output.js';
+import { factTable, kindTable } from '../cli/render-facts.js';
+import { readStdin } from '../cli/stdin.js';
+import { UsageError } from '../core/errors.js';
+import {
+  EXTRACT_FALLBACK_TIMEOUT_MS,
+  extract,
+  filePassage,
+  MEMORY_FACT_LIMIT,
+  memoryPassages,
+  type FallbackOptions,
+} from '../core/extract.js';
+import { KINDS, listKinds, parseKind, VALIDATED_KINDS, validated, type Kind } from '../core/facts/kinds.js';
+import { parseRegion } from '../core/facts/region.js';
+import type { Passage } from '../core/facts/types.js';
+import { parseTimeoutMs } from '../core/time.js';
+
+export default class Extract extends HippoCommand {
+  static override summary = 'Pull facts of one kind (email, phone, iban, …) out of files, stdin, or the agent\'s memories.';
+  static override description =
+    'Deterministic recognisers with validators find every kind but address; every value is sliced from the source, with its label and source:line:col. ' +
+    'For address (no validator) a configured model may point at text in the passages it is shown, and only what is found there verbatim is kept (🤖 in the ORIGIN column). ' +
+    'With no FILE, reads stdin; --query reads the agent\'s top search results instead.';
+  static override strict = false;
+  static override usage = ['extract KIND [FILE…]', 'extract --all [FILE…]', 'extract KIND --query TEXT', 'extract --kinds'];
+  static override examples = [
+    '<%= config.bin %> extract email notes.md',
+    'cat mail.txt | <%= config.bin %> extract phone --region IE',
+    '<%= config.bin %> extract --all report.txt --json',
+    '<%= config.bin %> extract phone --query "Dublin office" --agent ops-agent',
+    '<%= config.bin %> extract address --query "office" --model ollama:llama3.2',
+  ];
+  static override args = {
+    kind: Args.string({ ignoreStdin: true, description: `kind of fact: ${KINDS.join(', ')} (omit with --all or --kinds)` }),
+    file: Args.string({ ignoreStdin: true, description: 'files to read whole (default: stdin; - reads stdin)' }),
+  };
+  static override flags = {
+    all: Flags.boolean({ default: false, description: 'every validated kind (all but address); then every argument is a file' }),
+    kinds: Flags.boolean({ default: false, description: 'list the kinds and whether a validator covers each' }),
+    query: Flags.string({ description: 'read the agent\'s top search results for this text instead of files' }),
+    top: Flags.integer({ default: 10, min: 1, description: 'with --query: how many search results to read' }),
+    region: Flags.string({ description: 'default region for national phone numbers and numeric dates (ISO code, e.g. IE; default: from the locale)' }),
+    limit: Flags.integer({ min: 1, description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)` }),
+    ai: Flags.boolean({ default: true, allowNo: true, description: 'let a configured model point at kinds with no validator (--no-ai: never call a model)' }),
+    timeout: Flags.string({ description: `deadline for the model call (milliseconds or 30s, 2m; default ${EXTRACT_FALLBACK_TIMEOUT_MS / 1000}s)` }),
+    model: Flags.string({ description: 'provider:model for this run (overrides HIPPO_MODEL and the config file)' }),
+  };
+
+  async run(): Promise<void> {
+    const { argv, flags } = await this.parse(Extract);
+    const paint = painter(process.stdout);
+    if (flags.kinds) {
+      const kinds = listKinds();
+      this.output({ kinds }, () => kindTable(kinds, paint));
+      return;
+    }
+    const positional = argv as string[];
+    const kinds: readonly Kind[] = flags.all ? VALIDATED_KINDS : [parseKind(positional[0] ?? missingKind())];
+    const files = flags.all ? positional : positional.slice(1);
+    const region = flags.region === undefined ? undefined : parseRegion(flags.region);
+    const timeoutMs = flags.timeout === undefined ? EXTRACT_FALLBACK_TIMEOUT_MS : parseTimeoutMs(flags.timeout, '--timeout');
+    const passages = await this.passages(files, flags);
+    const fallback = await this.fallback(kinds, flags, timeoutMs);
+    const limit = flags.limit ?? (flags.query === undefined ? undefined : MEMORY_FACT_LIMIT);
+    const facts = await extract(passages, { kinds, region, limit, fallback });
+    this.output({ facts }, () => (facts.length === 0 ? `no ${kinds.join(', ')} found` : factTable(facts, passages, paint)));
+  }
+
+  /** The passages in order: the search results for --query, else each FILE (`-` is stdin), else stdin. */
+  private async passages(files: readonly string[], flags: { query?: string; top: number; db?: string; agent?: string }): Promise<Passage[]> {
+    if (flags.query !== undefined) {
+      if (files.length > 0) throw new UsageError('usage', '--query reads memories: give FILE arguments or --query, not both');
+      return memoryPassages(this.store(flags.db), { agentId: this.agentId(flags.agent), query: flags.query, top: flags.top });
+    }
+    if (files.length === 0) return [await this.stdinPassage()];
+    const passages: Passage[] = [];
+    for (const file of files) passages.push(file === '-' ? await this.stdinPassage() : filePassage(file));
+    return passages;
+  }
+
+  private async stdinPassage(): Promise<Passage> {
+    if (process.stdin.isTTY) throw new UsageError('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query');
+    return { source: 'stdin', text: await readStdin() };
+  }
+
+  /** The model fallback, when a kind needs one, --no-ai is absent and a model is configured. */
+  private async fallback(
+    kinds: readonly Kind[],
+    flags: { ai: boolean; model?: string },
+    timeoutMs: number,
+  ): Promise<FallbackOptions | undefined> {
+    const unvalidated = kinds.filter((kind) => !validated(kind));
+    if (unvalidated.length === 0 || !flags.ai) return undefined;
+    const client = await modelClient(await resolveModel(flags.model));
+    if (client === undefined) {
+      this.note(`${unvalidated.join(', ')} has no validator and no model is configured, so nothing can be found (see hippo model check)`);
+      return undefined;
+    }
+    return { client, timeoutMs, signal: this.abortSignal, log: (line) => this.note(line) };
+  }
+}
+
+function missingKind(): never {
+  throw new UsageError('missing_kind', `give a KIND (${KINDS.join(', ')}), --all, or --kinds`, { details: { kinds: [...KINDS] } });
+}

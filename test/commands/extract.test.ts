@@ -1,0 +1,220 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addMemory } from '../../src/core/memory.js';
+import { openStore } from '../../src/core/store/store.js';
+import { json, sandbox, type Sandbox } from '../helpers/cli.js';
+
+interface FactJson {
+  kind: string;
+  value: string;
+  normalized: string;
+  label: string;
+  origin: string;
+  model?: string;
+  occurrences: { source: string; start: number; end: number; text: string; label: string }[];
+}
+
+let box: Sandbox;
+beforeEach(() => {
+  box = sandbox();
+});
+afterEach(() => box.cleanup());
+
+const NOTES = [
+  '# Vendor sheet',
+  '',
+  'Billing: accounts@larkspur.ie',
+  'Tel: +353 1 234 5678 (reception)',
+  'IBAN: IE29 AIBK 9311 5212 3456 78',
+  'Status page https://status.example.com, renewal 2027-03-03.',
+  'Bastion 10.20.0.2; test card 4242 4242 4242 4242.',
+  'Again: ACCOUNTS@larkspur.ie',
+].join('\n');
+
+function write(name: string, content: string | Buffer): string {
+  const path = join(box.dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const factsOf = (result: Awaited<ReturnType<Sandbox['hippo']>>) => json<{ facts: FactJson[] }>(result).facts;
+
+describe('hippo extract over files and stdin', () => {
+  it('--all finds every validated kind, with offsets that slice the file', async () => {
+    const path = write('notes.md', NOTES);
+    const result = await box.hippo(['extract', '--all', path, '--json']);
+    expect(result.exitCode).toBe(0);
+    const facts = factsOf(result);
+    expect(facts.map((fact) => [fact.kind, fact.normalized])).toEqual([
+      ['email', 'accounts@larkspur.ie'],
+      ['phone', '+35312345678'],
+      ['iban', 'IE29AIBK93115212345678'],
+      ['url', 'https://status.example.com'],
+      ['date', '2027-03-03'],
+      ['ip', '10.20.0.2'],
+      ['card', '4242424242424242'],
+    ]);
+    const text = readFileSync(path, 'utf8');
+    for (const fact of facts) {
+      expect(fact.origin).toBe('validated');
+      for (const occurrence of fact.occurrences) {
+        expect(occurrence.source).toBe(path);
+        expect(text.slice(occurrence.start, occurrence.end)).toBe(occurrence.text);
+      }
+    }
+    const email = facts[0]!;
+    expect(email.occurrences.map((occurrence) => occurrence.text)).toEqual(['accounts@larkspur.ie', 'ACCOUNTS@larkspur.ie']);
+    expect(email.label).toBe('Billing');
+  });
+
+  it('prints a table of kind, value, label, source:line:col and origin', async () => {
+    const path = write('notes.md', NOTES);
+    const result = await box.hippo(['extract', 'email', path]);
+    expect(result.exitCode).toBe(0);
+    const lines = String(result.stdout).split('\n');
+    expect(lines[0]).toMatch(/^KIND\s+VALUE\s+LABEL\s+SOURCE\s+ORIGIN$/);
+    expect(lines[1]).toMatch(new RegExp(`^email\\s+accounts@larkspur\\.ie\\s+Billing\\s+${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:10 \\+1\\s+validated$`));
+    expect(lines).toHaveLength(2);
+    expect(String(result.stderr)).toBe('');
+  });
+
+  it('reads stdin when no FILE is given, and `-` among files', async () => {
+    const fromStdin = await box.hippo(['extract', 'phone', '--json'], { input: 'call +353 1 234 5678' });
+    expect(factsOf(fromStdin)[0]?.occurrences[0]).toMatchObject({ source: 'stdin', start: 5, end: 20 });
+    const path = write('a.txt', 'mail a@larkspur.ie');
+    const mixed = await box.hippo(['extract', 'email', path, '-', '--json'], { input: 'mail b@larkspur.ie' });
+    expect(factsOf(mixed).map((fact) => fact.occurrences[0]?.source)).toEqual([path, 'stdin']);
+  });
+
+  it('has no cap over files unless --limit is given', async () => {
+    const many = Array.from({ length: 8 }, (_, i) => `user${i}@larkspur.ie`).join('\n');
+    const path = write('many.txt', many);
+    expect(factsOf(await box.hippo(['extract', 'email', path, '--json']))).toHaveLength(8);
+    expect(factsOf(await box.hippo(['extract', 'email', path, '--limit', '3', '--json'])).map((fact) => fact.value)).toEqual([
+      'user0@larkspur.ie',
+      'user1@larkspur.ie',
+      'user2@larkspur.ie',
+    ]);
+  });
+
+  it('reads national numbers in the --region given, and refuses an unknown region (exit 2)', async () => {
+    const path = write('tel.txt', 'ring 01 234 5678 or +353 1 234 5678');
+    const ie = factsOf(await box.hippo(['extract', 'phone', path, '--region', 'IE', '--json']));
+    expect(ie).toHaveLength(1);
+    expect(ie[0]?.occurrences.map((occurrence) => occurrence.text)).toEqual(['01 234 5678', '+353 1 234 5678']);
+    const bad = await box.hippo(['extract', 'phone', path, '--region', 'XX', '--json']);
+    expect(bad.exitCode).toBe(2);
+    expect(json<{ error: { code: string } }>(bad).error.code).toBe('unknown_region');
+  });
+
+  it('finds lines and columns correctly deep in a large file', async () => {
+    const filler = 'lorem ipsum dolor sit amet, no facts here\n'.repeat(50_000);
+    const path = write('big.txt', `${filler}  mail: deep@larkspur.ie\n`);
+    const result = await box.hippo(['extract', 'email', path]);
+    expect(String(result.stdout)).toContain(`${path}:50001:9`);
+  });
+
+  it('lists the kinds with whether each is validated', async () => {
+    const { kinds } = json<{ kinds: { kind: string; validated: boolean }[] }>(await box.hippo(['extract', '--kinds', '--json']));
+    expect(kinds.map((kind) => [kind.kind, kind.validated])).toEqual([
+      ['email', true],
+      ['phone', true],
+      ['iban', true],
+      ['card', true],
+      ['url', true],
+      ['ip', true],
+      ['date', true],
+      ['address', false],
+    ]);
+    expect(String((await box.hippo(['extract', '--kinds'])).stdout)).toMatch(/^address\s+model only/m);
+  });
+});
+
+describe('hippo extract: bad input (exit 2, one JSON document, nothing lost)', () => {
+  it('refuses an unknown kind, listing the kinds', async () => {
+    const path = write('notes.md', NOTES);
+    const result = await box.hippo(['extract', 'telephone', path, '--json']);
+    expect(result.exitCode).toBe(2);
+    const { error } = json<{ error: { code: string; message: string } }>(result);
+    expect(error.code).toBe('unknown_kind');
+    expect(error.message).toContain('email, phone, iban, card, url, ip, date, address');
+    expect(error.message).toContain('did you mean "phone"');
+    const text = await box.hippo(['extract', 'telephone', path]);
+    expect(text.exitCode).toBe(2);
+    expect(String(text.stdout)).toBe('');
+    expect(String(text.stderr)).toContain('kinds: email, phone');
+  });
+
+  it('refuses a missing kind', async () => {
+    const result = await box.hippo(['extract', '--json']);
+    expect(result.exitCode).toBe(2);
+    expect(json<{ error: { code: string } }>(result).error.code).toBe('missing_kind');
+  });
+
+  it('refuses a non-UTF-8 file, naming it, and an unreadable one', async () => {
+    const good = write('good.txt', 'a@larkspur.ie');
+    const latin1 = write('latin1.txt', Buffer.from('caf\xe9 a@larkspur.ie', 'latin1'));
+    const result = await box.hippo(['extract', 'email', good, latin1, '--json']);
+    expect(result.exitCode).toBe(2);
+    const { error } = json<{ error: { code: string; message: string } }>(result);
+    expect(error).toMatchObject({ code: 'not_utf8' });
+    expect(error.message).toContain(latin1);
+    const missing = await box.hippo(['extract', 'email', join(box.dir, 'nope.txt'), '--json']);
+    expect(missing.exitCode).toBe(2);
+    expect(json<{ error: { code: string; message: string } }>(missing).error.message).toContain('nope.txt: cannot read (ENOENT)');
+    const stdin = await box.hippo(['extract', 'email', '--json'], { input: Buffer.from([0x61, 0xff, 0x62]) });
+    expect(stdin.exitCode).toBe(2);
+    expect(json<{ error: { code: string } }>(stdin).error.code).toBe('not_utf8');
+  });
+
+  it('refuses a bad --timeout, and files together with --query', async () => {
+    const path = write('notes.md', NOTES);
+    const timeout = await box.hippo(['extract', 'address', path, '--timeout', 'soon', '--json']);
+    expect(timeout.exitCode).toBe(2);
+    expect(json<{ error: { code: string } }>(timeout).error.code).toBe('bad_timeout');
+    const both = await box.hippo(['extract', 'email', path, '--query', 'x', '--json']);
+    expect(both.exitCode).toBe(2);
+  });
+});
+
+describe('hippo extract --query over memories', () => {
+  beforeEach(() => {
+    const store = openStore({ path: box.db });
+    const now = Date.now();
+    const add = (agentId: string, content: string, hoursAgo: number) =>
+      addMemory(store, { agentId, content, createdAt: new Date(now - hoursAgo * 3_600_000).toISOString() }).memory.id;
+    add('ops', 'Vendor contacts: vendor0@larkspur.ie, vendor1@larkspur.ie, vendor2@larkspur.ie', 3);
+    add('ops', 'More vendor contacts: vendor3@larkspur.ie, vendor4@larkspur.ie, vendor5@larkspur.ie, vendor6@larkspur.ie', 2);
+    add('ops', 'Unrelated note about deploys, ops@larkspur.ie', 1);
+    add('other', 'Vendor contacts of another agent: secret@larkspur.ie', 1);
+    store.close();
+  });
+
+  it('reads the top search results in rank order, 5 facts per kind by default, never another agent\'s', async () => {
+    const result = await box.hippo(['extract', 'email', '--query', 'vendor contacts', '--agent', 'ops', '--json']);
+    expect(result.exitCode).toBe(0);
+    const facts = factsOf(result);
+    expect(facts).toHaveLength(5);
+    const ranked = json<{ results: { memory: { id: string } }[] }>(await box.hippo(['search', 'vendor contacts', '--agent', 'ops', '--json'])).results.map(
+      ({ memory }) => memory.id,
+    );
+    const ranks = facts.map((fact) => ranked.indexOf(fact.occurrences[0]!.source));
+    expect(ranks.every((rank) => rank >= 0)).toBe(true);
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+    expect(JSON.stringify(facts)).not.toContain('secret@');
+    const all = factsOf(await box.hippo(['extract', 'email', '--query', 'vendor contacts', '--agent', 'ops', '--limit', '50', '--json']));
+    expect(all.map((fact) => fact.value).sort()).toEqual(Array.from({ length: 7 }, (_, i) => `vendor${i}@larkspur.ie`));
+    const top1 = factsOf(await box.hippo(['extract', 'email', '--query', 'vendor contacts', '--agent', 'ops', '--top', '1', '--limit', '50', '--json']));
+    expect(new Set(top1.map((fact) => fact.occurrences[0]!.source)).size).toBe(1);
+  });
+
+  it('is a lookup: retrieval counts stay as they were', async () => {
+    await box.hippo(['extract', 'email', '--query', 'vendor contacts', '--agent', 'ops', '--json']);
+    const store = openStore({ path: box.db });
+    const counts = store.db.prepare('SELECT retrieval_count FROM memories WHERE agent_id = ?').all('ops') as { retrieval_count: number }[];
+    store.close();
+    expect(counts).toHaveLength(3);
+    expect(counts.every((row) => row.retrieval_count === 0)).toBe(true);
+  });
+});
