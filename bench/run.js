@@ -4,6 +4,7 @@ const sections = {
   foundation: () => import('./foundation.js'),
   rem: () => import('./rem.js'),
   nightly: () => import('./nightly.js'),
+  extract: () => import('./extract.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -70,3 +70,20 @@ export { planRestore, applyRestore, resolveSnapshot, type RestorePlan, type Rest
 export { pauseNightly, resumeNightly, pauseState, type PauseState } from './core/nightly/pause.js';
 export { planMaintenance, applyMaintenance, optimizeFullText } from './core/nightly/maintenance.js';
 export { scheduleText } from './core/nightly/schedule.js';
+
+// Grounded fact extraction (SPEC §5).
+export { extract, memoryPassages, filePassage, type ExtractRequest, type FallbackOptions } from './core/extract.js';
+export {
+  KINDS,
+  listKinds,
+  parseKind,
+  validated,
+  kindsInQuery,
+  extractFacts,
+  recognise,
+  verifyPointers,
+  buildFallbackPrompt,
+  lineCol,
+  type Fact,
+  type Kind,
+} from './core/facts/index.js';
