@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExitCode, HippoError } from '../../src/core/errors.js';
+import { ExitCode } from '../../src/core/errors.js';
 import { addMemory, archiveMemories, getMemory, listMemories, MAX_CONTENT_BYTES } from '../../src/core/memory.js';
 import { search } from '../../src/core/search.js';
+import { errorOf } from '../helpers/errors.js';
 import { fixedClock, tempStore } from '../helpers/store.js';
 
 let store: ReturnType<typeof tempStore>;
@@ -12,15 +13,6 @@ beforeEach(() => {
 });
 afterEach(() => store.done());
 
-function errorOf(fn: () => unknown): HippoError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HippoError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('addMemory', () => {
   it('stores a memory with defaults, a prefixed sortable id and ISO times', () => {

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExitCode, HippoError } from '../../../src/core/errors.js';
+import { ExitCode } from '../../../src/core/errors.js';
 import { addMemory, getMemory } from '../../../src/core/memory.js';
 import { getCandidate, getCandidatePrompt, listCandidates } from '../../../src/core/rem/candidates.js';
 import { createHandoff, ingest } from '../../../src/core/rem/distill.js';
 import { promote, reject } from '../../../src/core/rem/review.js';
 import { getRun } from '../../../src/core/rem/runs.js';
+import { errorOf } from '../../helpers/errors.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
 let store: ReturnType<typeof tempStore>;
@@ -26,15 +27,6 @@ function stageVia(candidates: unknown[], options: { restageRejected?: boolean } 
   return ingest(store, { agentId: 'a', handoffId: handoff.id, answer: JSON.stringify({ candidates }), ...options });
 }
 
-function errorOf(fn: () => unknown): HippoError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof HippoError) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
 
 describe('staging (SPEC §4.5)', () => {
   it('stages pending candidates with real source ids, the prompt and its hash, and stamps the gathered memories', () => {
