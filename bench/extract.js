@@ -73,6 +73,6 @@ Occurrences found per kind (hippo validates and word-bounds; the baseline is the
 |---|---:|---:|
 ${kinds.map((kind) => `| ${kind} | ${ours.counts[kind] ?? 0} | ${theirs.counts[kind] ?? 0} |`).join('\n')}
 `;
-  writeSection('extract', markdown);
+  writeSection('7-extract', markdown);
   console.log(markdown);
 }
