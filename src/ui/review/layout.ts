@@ -1,7 +1,7 @@
 import { age } from '../../cli/render-rem.js';
 import { shortDate } from '../../cli/output.js';
 import type { LineValue } from './line-editor.js';
-import { charWidth, cutTo, displayWidth, fit, oneLine, wrap } from './text.js';
+import { charWidth, cutTo, displayWidth, fitTo, oneLine, wrap } from './text.js';
 import type { ReviewItem } from './types.js';
 
 /** At this width and wider the list and the evidence sit side by side; narrower, they stack. */
@@ -64,12 +64,12 @@ export function listRow(item: ReviewItem, width: number, options: { selected: bo
   const { candidate } = item;
   const sources = `${candidate.sourceMemoryIds.length} src`;
   const when = age(candidate.generatedAt, options.now.getTime()).padStart(4);
-  const model = options.modelWidth > 0 ? `${fit(oneLine(candidate.generatedBy), options.modelWidth)} ` : '';
+  const model = options.modelWidth > 0 ? `${fitTo(oneLine(candidate.generatedBy), options.modelWidth)} ` : '';
   const meta = `${model}${when} ${sources.padStart(6)}`;
   const marker = options.selected ? '› ' : '  ';
   const claimWidth = Math.max(4, width - marker.length - displayWidth(meta) - 2);
   const claim = `${options.skipped ? '(skipped) ' : ''}${oneLine(candidate.claim)}`;
-  return `${marker}${fit(claim, claimWidth)}  ${meta}`;
+  return `${marker}${fitTo(claim, claimWidth)}  ${meta}`;
 }
 
 /** Which slice of the list to show so the selected row stays in view (kept near the middle once the list scrolls). */

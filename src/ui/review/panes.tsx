@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
 import { listRow, listWindow, modelColumnWidth, type DetailLine, type LineTone, type Pane } from './layout.js';
-import { cutTo, fit, wrap } from './text.js';
+import { cutTo, fitTo, wrap } from './text.js';
 import type { ReviewItem, ReviewSettings } from './types.js';
 
 /** Styles per kind of line. Colour is only ever a second cue: markers and words carry the meaning without it. */
@@ -46,7 +46,7 @@ export function CandidateList({ pane, items, total, filter, selectedId, skipped,
   return (
     <Frame pane={pane}>
       <Text bold wrap="truncate-end">
-        {fit(title, pane.innerWidth)}
+        {fitTo(title, pane.innerWidth)}
       </Text>
       {empty ? (
         <Text dimColor wrap="truncate-end">

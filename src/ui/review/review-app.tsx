@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { browseHints, detailLines, promptView, screenLayout, type PromptView } from './layout.js';
 import { CandidateDetail, CandidateList, detailPage, HelpView } from './panes.js';
 import { initialState, selectedItem, step, summaryOf, visibleItems, type Mode, type ReviewState, type ViewMetrics } from './state.js';
-import { cutTo, displayWidth, fit, oneLine, wrap } from './text.js';
+import { cutTo, displayWidth, fitTo, oneLine, wrap } from './text.js';
 import type { ReviewActions, ReviewItem, ReviewSettings, ReviewSummary } from './types.js';
 
 export interface ReviewAppProps {
@@ -145,7 +145,7 @@ export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: R
           ))}
           {prompt.lines.map((text, index) => (
             <Text key={index} wrap="truncate-end">
-              {fit(text, columns)}
+              {fitTo(text, columns)}
             </Text>
           ))}
         </>

@@ -73,7 +73,7 @@ export function cutTo(text: string, width: number): string {
 }
 
 /** Pads (or cuts) to exactly `width` columns. */
-export function fit(text: string, width: number): string {
+export function fitTo(text: string, width: number): string {
   const cut = cutTo(text, width);
   return cut + ' '.repeat(Math.max(0, width - displayWidth(cut)));
 }
