@@ -5,7 +5,9 @@ import { expect, it } from 'vitest';
 
 /** The README's library example, run against the built package entry (`import … from 'hippo'`). */
 it('runs the README example through the package entry', async () => {
-  const hippo = await import('hippo');
+  // The built package entry by its name (as a user imports it), typed from the sources: typecheck runs before a build.
+  const entry = 'hippo';
+  const hippo = (await import(entry)) as typeof import('../../src/index.js');
   // SPEC §9's list, exactly.
   for (const name of ['openStore', 'addMemory', 'search', 'extract', 'gather', 'buildPrompt', 'validateAnswer', 'stage', 'distill', 'promote', 'reject', 'runNightly']) {
     expect(typeof (hippo as Record<string, unknown>)[name], name).toBe('function');
