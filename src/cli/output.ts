@@ -38,7 +38,7 @@ export function printable(text: string): string {
 
 /** Cuts a single line to `width` characters, marking the cut. */
 export function cut(text: string, width: number): string {
-  const line = printable(text).replace(/\s+/g, ' ').trim();
+  const line = printable(text.replace(/\s+/g, ' ')).trim();
   if (line.length <= width) return line;
   return `${line.slice(0, Math.max(0, width - 1))}…`;
 }

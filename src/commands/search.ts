@@ -63,6 +63,10 @@ export default class Search extends HippoCommand {
     const region = flags.region === undefined ? undefined : parseRegion(flags.region);
     const needsModel = flags.ai && kinds.some((kind) => !validated(kind));
     const client = needsModel ? await model.modelClient(await model.resolveModel(flags.model)) : undefined;
+    if (needsModel && !client) {
+      const unvalidated = kinds.filter((kind) => !validated(kind));
+      this.note(`${unvalidated.join(', ')} has no validator and no model is configured, so the box cannot show it (see hippo model check)`);
+    }
     const fallback = client && { client, timeoutMs: SEARCH_FALLBACK_TIMEOUT_MS, signal: this.abortSignal, log: (line: string) => this.note(line) };
     const passages = results.map(({ memory }) => ({ source: memory.id, text: memory.content }));
     const facts = await extract(passages, { kinds, region, limit: MEMORY_FACT_LIMIT, fallback });

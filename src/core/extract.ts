@@ -135,5 +135,6 @@ export function filePassage(path: string): Passage {
     const code = (error as NodeJS.ErrnoException).code ?? 'error';
     throw new UsageError('unreadable_file', `${path}: cannot read (${code})`, { details: { path } });
   }
-  return { source: path, text: decodeUtf8(bytes, path) };
+  // Keep a byte-order mark: offsets then index the file exactly as `readFileSync(path, 'utf8')` returns it (§5.2).
+  return { source: path, text: decodeUtf8(bytes, path, { keepBom: true }) };
 }

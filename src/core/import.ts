@@ -77,11 +77,14 @@ export function collectImportFiles(paths: readonly string[]): string[] {
   return files;
 }
 
-/** Decodes strictly: a file that is not valid UTF-8 is refused rather than imported with replacement characters. */
-export function decodeUtf8(bytes: Uint8Array, path: string): string {
+/**
+ * Decodes strictly: a file that is not valid UTF-8 is refused rather than imported with replacement characters. A
+ * byte-order mark is dropped unless `keepBom` (fact offsets must index the text exactly as Node reads the file).
+ */
+export function decodeUtf8(bytes: Uint8Array, path: string, options: { keepBom?: boolean } = {}): string {
   try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    return text.charCodeAt(0) === 0xfeff && !options.keepBom ? text.slice(1) : text;
   } catch {
     throw new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and try again`);
   }

@@ -218,3 +218,24 @@ describe('hippo extract --query over memories', () => {
     expect(counts.every((row) => row.retrieval_count === 0)).toBe(true);
   });
 });
+
+describe('review findings', () => {
+  it('keeps offsets exact for a file with a byte-order mark and CRLF lines (slice of the file as Node reads it)', async () => {
+    const path = join(box.dir, 'bom.txt');
+    writeFileSync(path, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Office:\t+353 1 234 5678\r\nMail: jane@example.ie\r\n')]));
+    const result = await box.hippo(['extract', '--all', path, '--region', 'IE', '--json']);
+    expect(result.exitCode).toBe(0);
+    const text = readFileSync(path, 'utf8');
+    const { facts } = json<{ facts: { occurrences: { start: number; end: number; text: string }[] }[] }>(result);
+    expect(facts.length).toBeGreaterThanOrEqual(2);
+    for (const fact of facts) for (const occurrence of fact.occurrences) expect(text.slice(occurrence.start, occurrence.end)).toBe(occurrence.text);
+  });
+
+  it('finds no address in a pasted log of one enormous dotted domain, and returns promptly', async () => {
+    const path = join(box.dir, 'log.txt');
+    writeFileSync(path, `${'a'.repeat(1000)}@${'b.'.repeat(100_000)}com and jane@example.ie`);
+    const result = await box.hippo(['extract', 'email', path, '--json']);
+    expect(result.exitCode).toBe(0);
+    expect(json<{ facts: { normalized: string }[] }>(result).facts.map((fact) => fact.normalized)).toEqual(['jane@example.ie']);
+  });
+});

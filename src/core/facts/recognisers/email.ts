@@ -29,6 +29,8 @@ export function hasPublicSuffix(domain: string): boolean {
  * dot (`jane@x.com.Thanks`) is left out; undefined when none does.
  */
 function longestRegistrable(domain: string): string | undefined {
+  // DNS caps a name at 253 characters; past that nothing is an address, and trying every prefix would be quadratic.
+  if (domain.length > 253) return undefined;
   const labels = domain.split('.');
   for (let count = labels.length; count >= 2; count--) {
     const candidate = labels.slice(0, count).join('.');
