@@ -61,5 +61,6 @@ describe('iban recogniser', () => {
     expect(texts('iban', '𝐀 IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
     expect(texts('iban', '😀IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
     expect(texts('iban', 'to IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
+    expect(texts('iban', 'a）IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
   });
 });
