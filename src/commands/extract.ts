@@ -25,16 +25,17 @@ export default class Extract extends HippoCommand {
     'For address (no validator) a configured model may point at text in the passages it is shown, and only what is found there verbatim is kept (🤖 in the ORIGIN column). ' +
     'With no FILE, reads stdin; --query reads the agent\'s top search results instead.';
   static override strict = false;
-  static override usage = ['extract KIND [FILE…]', 'extract --all [FILE…]', 'extract KIND --query TEXT', 'extract --kinds'];
+  static override usage = ['extract KIND[,KIND…] [FILE…]', 'extract --all [FILE…]', 'extract KIND --query TEXT', 'extract --kinds'];
   static override examples = [
     '<%= config.bin %> extract email notes.md',
+    '<%= config.bin %> extract phone,email notes.md',
     'cat mail.txt | <%= config.bin %> extract phone --region IE',
     '<%= config.bin %> extract --all report.txt --json',
     '<%= config.bin %> extract phone --query "Dublin office" --agent ops-agent',
     '<%= config.bin %> extract address --query "office" --model ollama:llama3.2',
   ];
   static override args = {
-    kind: Args.string({ ignoreStdin: true, description: `kind of fact: ${KINDS.join(', ')} (omit with --all or --kinds)` }),
+    kind: Args.string({ ignoreStdin: true, description: `kind of fact, or several with commas (phone,email): ${KINDS.join(', ')}; omit with --all or --kinds` }),
     file: Args.string({ ignoreStdin: true, description: 'files to read whole (default: stdin; - reads stdin)' }),
   };
   static override flags = {
@@ -58,7 +59,7 @@ export default class Extract extends HippoCommand {
       return;
     }
     const positional = argv as string[];
-    const kinds: readonly Kind[] = flags.all ? VALIDATED_KINDS : [parseKind(positional[0] ?? missingKind())];
+    const kinds: readonly Kind[] = flags.all ? VALIDATED_KINDS : parseKinds(positional[0] ?? '');
     const files = flags.all ? positional : positional.slice(1);
     const region = flags.region === undefined ? undefined : parseRegion(flags.region);
     const timeoutMs = flags.timeout === undefined ? EXTRACT_FALLBACK_TIMEOUT_MS : parseTimeoutMs(flags.timeout, '--timeout');
@@ -101,6 +102,13 @@ export default class Extract extends HippoCommand {
     }
     return { client, timeoutMs, signal: this.abortSignal, log: (line) => this.note(line) };
   }
+}
+
+/** `phone` or `phone,email`: every name must be a kind (exit 2 otherwise), and at least one must be given. */
+function parseKinds(input: string): Kind[] {
+  const kinds = [...new Set(input.split(',').filter((name) => name.trim() !== '').map(parseKind))];
+  if (kinds.length === 0) missingKind();
+  return kinds;
 }
 
 function missingKind(): never {

@@ -87,6 +87,17 @@ describe('hippo extract over files and stdin', () => {
     expect(factsOf(mixed).map((fact) => fact.occurrences[0]?.source)).toEqual([path, 'stdin']);
   });
 
+  it('takes several kinds separated by commas, each once', async () => {
+    const path = write('notes.md', NOTES);
+    const facts = factsOf(await box.hippo(['extract', 'phone,email,phone', path, '--json']));
+    expect(facts.map((fact) => fact.kind)).toEqual(['email', 'phone']);
+    const bad = await box.hippo(['extract', 'phone,passport', path, '--json']);
+    expect(bad.exitCode).toBe(2);
+    expect(json<{ error: { code: string } }>(bad).error.code).toBe('unknown_kind');
+    const empty = await box.hippo(['extract', ',', path, '--json']);
+    expect(json<{ error: { code: string } }>(empty).error.code).toBe('missing_kind');
+  });
+
   it('has no cap over files unless --limit is given', async () => {
     const many = Array.from({ length: 8 }, (_, i) => `user${i}@larkspur.ie`).join('\n');
     const path = write('many.txt', many);

@@ -104,6 +104,7 @@ describe('date recogniser', () => {
     }
     expect(texts('date', 'from 2021-05-01/2021-05-03', { region: null })).toEqual(['2021-05-01', '2021-05-03']);
     expect(texts('date', 'released 20.1.2021.', { region: 'IE' })).toEqual(['20.1.2021']);
+    expect(texts('date', 'v1.2 released 12 March 2024.5 followed', { region: 'IE' })).toEqual(['12 March 2024']);
   });
 
   it('reads year-first forms with a slash or a month name', () => {

@@ -129,6 +129,12 @@ describe('extractFacts', () => {
       expect(Object.keys(fact)).not.toContain('model');
     }
   });
+
+  it('orders the facts of one passage by offset, whatever the order of the kinds asked for', () => {
+    const text = 'Tel: +353 1 234 5678, mail a@example.ie, due 2021-05-01, site https://example.ie';
+    const facts = extractFacts([{ source: 's', text }], { kinds: ['url', 'date', 'email', 'phone'], region: null });
+    expect(facts.map((fact) => fact.kind)).toEqual(['phone', 'email', 'date', 'url']);
+  });
 });
 
 describe('labelAt', () => {
@@ -206,6 +212,23 @@ describe('labelAt', () => {
     const offset = text.indexOf('+353');
     expect(labelAt(text, offset, [{ start: 0, end: 301 }])).toBe('word');
     expect(labelAt(text, offset, [{ start: 295, end: 306 }])).toBe('');
+  });
+
+  it('takes a colon glued to the value as a marker (tel:+353…)', () => {
+    expect(label('tel:+353 1 234 5678', '+353')).toBe('tel');
+  });
+
+  it('counts a word wrapped in brackets or quotes as prose', () => {
+    expect(label('Card: ((see)) +353 1 234 5678', '+353')).toBe('');
+  });
+
+  it('drops the space before a spaced colon', () => {
+    expect(label('Office : +353 1 234 5678', '+353')).toBe('Office');
+  });
+
+  it('ignores spans that end before the look-back window', () => {
+    const text = `${'x'.repeat(300)} word: +353 1 234 5678`;
+    expect(labelAt(text, text.indexOf('+353'), [{ start: 0, end: 10 }])).toBe('word');
   });
 });
 

@@ -57,6 +57,10 @@ describe('iban recogniser', () => {
 
   it('rejects an IBAN glued to a letter outside the basic plane', () => {
     expect(texts('iban', '𝐀IE29AIBK93115212345678')).toEqual([]);
+    expect(texts('iban', '𝟿IE29AIBK93115212345678')).toEqual([]);
     expect(texts('iban', '𝐀 IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
+    expect(texts('iban', '😀IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
+    expect(texts('iban', 'to IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
+    expect(texts('iban', 'a）IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
   });
 });

@@ -77,4 +77,8 @@ describe('ip recogniser', () => {
   it('does not read C++ scope syntax as an address', () => {
     expect(texts('ip', 'call Abc::Def and face::bead')).toEqual([]);
   });
+
+  it('accepts the longest prefix of each family', () => {
+    expect(texts('ip', 'host 10.0.0.1/32 and ::1/128')).toEqual(['10.0.0.1/32', '::1/128']);
+  });
 });
