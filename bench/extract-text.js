@@ -41,20 +41,34 @@ function fact(random) {
   const name = pick(people);
   const user = name.toLowerCase().replace(' ', '.');
   switch (n(14)) {
-    case 0: return `Contact: ${name}, ${user}@${pick(domains)}.`;
-    case 1: return `Mobile: +353 8${5 + n(3)} ${100 + n(900)} ${1000 + n(9000)}.`;
-    case 2: return `Office line +44 20 7946 0${pad(n(1000), 3)}, ask for ${name}.`;
-    case 3: return `Refunds to IBAN ${iban(random)} by Friday.`;
-    case 4: return `Staging test card ${card(random)} for the checkout flow.`;
-    case 5: return `Dashboard: https://grafana.${pick(domains)}/d/${n(100000)}/billing?orgId=1.`;
-    case 6: return `Host 10.${n(256)}.${n(256)}.${n(256)} is the bastion; v6 range 2001:db8:${n(65536).toString(16)}::/48.`;
-    case 7: return `Renewal on ${2025 + n(3)}-${pad(1 + n(12), 2)}-${pad(1 + n(28), 2)}, audit ${1 + n(28)} ${pick(months)} ${2025 + n(3)}.`;
-    case 8: return `The job ran at ${pad(n(24), 2)}:${pad(n(60), 2)} and cost €${1 + n(9)},${pad(n(1000), 3)}.${pad(n(100), 2)}.`;
-    case 9: return `Upgraded to v${n(10)}.${n(20)}.${n(50)} (build ${1700000000000 + n(1e9)}), ticket #${10000 + n(90000)}.`;
-    case 10: return `Old account ${iban(random).replace(/^IE\d\d/, 'IE00')} was closed.`;
-    case 11: return `Declined card ${card(random).replace(/\d$/, (d) => String((Number(d) + 1) % 10))} twice.`;
-    case 12: return `Order ${n(1e6)} shipped ${n(30)} days late to ${pick(domains)}.`;
-    default: return `Call ${name} on +1 202 555 01${pad(n(100), 2)} after 17:00.`;
+    case 0:
+      return `Contact: ${name}, ${user}@${pick(domains)}.`;
+    case 1:
+      return `Mobile: +353 8${5 + n(3)} ${100 + n(900)} ${1000 + n(9000)}.`;
+    case 2:
+      return `Office line +44 20 7946 0${pad(n(1000), 3)}, ask for ${name}.`;
+    case 3:
+      return `Refunds to IBAN ${iban(random)} by Friday.`;
+    case 4:
+      return `Staging test card ${card(random)} for the checkout flow.`;
+    case 5:
+      return `Dashboard: https://grafana.${pick(domains)}/d/${n(100000)}/billing?orgId=1.`;
+    case 6:
+      return `Host 10.${n(256)}.${n(256)}.${n(256)} is the bastion; v6 range 2001:db8:${n(65536).toString(16)}::/48.`;
+    case 7:
+      return `Renewal on ${2025 + n(3)}-${pad(1 + n(12), 2)}-${pad(1 + n(28), 2)}, audit ${1 + n(28)} ${pick(months)} ${2025 + n(3)}.`;
+    case 8:
+      return `The job ran at ${pad(n(24), 2)}:${pad(n(60), 2)} and cost €${1 + n(9)},${pad(n(1000), 3)}.${pad(n(100), 2)}.`;
+    case 9:
+      return `Upgraded to v${n(10)}.${n(20)}.${n(50)} (build ${1700000000000 + n(1e9)}), ticket #${10000 + n(90000)}.`;
+    case 10:
+      return `Old account ${iban(random).replace(/^IE\d\d/, 'IE00')} was closed.`;
+    case 11:
+      return `Declined card ${card(random).replace(/\d$/, (d) => String((Number(d) + 1) % 10))} twice.`;
+    case 12:
+      return `Order ${n(1e6)} shipped ${n(30)} days late to ${pick(domains)}.`;
+    default:
+      return `Call ${name} on +1 202 555 01${pad(n(100), 2)} after 17:00.`;
   }
 }
 

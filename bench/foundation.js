@@ -35,7 +35,9 @@ export function importCorpus(dir, size) {
 function sqliteImport(dir, size) {
   const csv = join(DATA, `plain-${size}.csv`);
   const rows = [];
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.jsonl')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((name) => name.endsWith('.jsonl'))
+    .sort()) {
     for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
       if (!line) continue;
       const memory = JSON.parse(line);
@@ -77,7 +79,9 @@ export async function run({ sizes = [10_000, 100_000, 1_000_000] } = {}) {
     // Searches bump retrieval counters; that is part of the measured work.
     const searchMs = medianMs('node', [BIN, 'search', QUERY, '--db', db, '--agent', 'bench', '--json']);
     const sqliteMs = medianMs('sqlite3', [db, sqliteSearchSql()]);
-    rows.push(`| ${size / 1000} k | ${fmt(searchMs)} ms | ${fmt(nodeFloor)} ms | ${fmt(searchMs / nodeFloor, 2)}× | ${fmt(sqliteMs)} ms | ${fmt(searchMs / sqliteMs, 2)}× | ${fmt(ms / 1000, 1)} s |`);
+    rows.push(
+      `| ${size / 1000} k | ${fmt(searchMs)} ms | ${fmt(nodeFloor)} ms | ${fmt(searchMs / nodeFloor, 2)}× | ${fmt(sqliteMs)} ms | ${fmt(searchMs / sqliteMs, 2)}× | ${fmt(ms / 1000, 1)} s |`,
+    );
     if (size === Math.max(...sizes)) {
       rss = `Peak RSS of \`hippo search\` at ${size / 1000} k memories: **${fmt(peakRssMb('node', [BIN, 'search', QUERY, '--db', db, '--agent', 'bench', '--json']))} MB** (GNU time %M), vs \`node -e 0\` ${fmt(peakRssMb('node', ['-e', '0']))} MB.`;
     }

@@ -14,10 +14,68 @@ export function prng(seed) {
   };
 }
 
-const systems = ['billing service', 'api gateway', 'payments table', 'invoice renderer', 'auth proxy', 'search cluster', 'nightly backup', 'billing cron', 'webhook queue', 'reporting job', 'staging cluster', 'CDN config', 'postgres primary', 'redis cache', 'mobile app', 'onboarding flow'];
-const events = ['deploy failed', 'deploy went out cleanly', 'latency spiked', 'migration held a lock', 'alert fired', 'customer escalated', 'rollback was needed', 'tests were flaky', 'disk filled up', 'certificate expired', 'memory leak showed up', 'config drifted', 'queue backed up', 'retry storm started'];
-const causes = ['a missing index', 'a long-running migration', 'an expired token', 'a bad feature flag', 'the Friday release train', 'a noisy neighbour', 'a DNS change', 'an upstream outage', 'a race in the worker pool', 'a schema mismatch', 'clock skew', 'an unbounded query'];
-const actions = ['added a runbook entry', 'paged the on-call', 'opened a ticket with the vendor', 'wrote a regression test', 'moved the job to 02:30 UTC', 'raised the pool size', 'pinned the dependency', 'split the migration', 'added a dashboard panel', 'agreed to freeze deploys on Fridays', 'asked for a post-mortem', 'documented the workaround'];
+const systems = [
+  'billing service',
+  'api gateway',
+  'payments table',
+  'invoice renderer',
+  'auth proxy',
+  'search cluster',
+  'nightly backup',
+  'billing cron',
+  'webhook queue',
+  'reporting job',
+  'staging cluster',
+  'CDN config',
+  'postgres primary',
+  'redis cache',
+  'mobile app',
+  'onboarding flow',
+];
+const events = [
+  'deploy failed',
+  'deploy went out cleanly',
+  'latency spiked',
+  'migration held a lock',
+  'alert fired',
+  'customer escalated',
+  'rollback was needed',
+  'tests were flaky',
+  'disk filled up',
+  'certificate expired',
+  'memory leak showed up',
+  'config drifted',
+  'queue backed up',
+  'retry storm started',
+];
+const causes = [
+  'a missing index',
+  'a long-running migration',
+  'an expired token',
+  'a bad feature flag',
+  'the Friday release train',
+  'a noisy neighbour',
+  'a DNS change',
+  'an upstream outage',
+  'a race in the worker pool',
+  'a schema mismatch',
+  'clock skew',
+  'an unbounded query',
+];
+const actions = [
+  'added a runbook entry',
+  'paged the on-call',
+  'opened a ticket with the vendor',
+  'wrote a regression test',
+  'moved the job to 02:30 UTC',
+  'raised the pool size',
+  'pinned the dependency',
+  'split the migration',
+  'added a dashboard panel',
+  'agreed to freeze deploys on Fridays',
+  'asked for a post-mortem',
+  'documented the workaround',
+];
 const people = ['Ana', 'Ben', 'Chidi', 'Dara', 'Eva', 'Farid', 'Grace', 'Hiro', 'Ines', 'Jonas', 'Kemi', 'Liam', 'Maya', 'Niamh', 'Omar', 'Priya'];
 const customers = ['Acme Foods', 'Brightside Legal', 'Cobalt Health', 'Dunmore Logistics', 'Elm Street Books', 'Fjord Energy', 'Granite Insurance'];
 const contacts = [
@@ -32,10 +90,7 @@ const tagsPool = ['deploy', 'billing', 'incident', 'customer', 'decision', 'onca
 
 export function makeMemory(random, index, now) {
   const pick = (list) => list[Math.floor(random() * list.length)];
-  const parts = [
-    `${pick(people)} noted that the ${pick(systems)} ${pick(events)} because of ${pick(causes)}.`,
-    `We ${pick(actions)}.`,
-  ];
+  const parts = [`${pick(people)} noted that the ${pick(systems)} ${pick(events)} because of ${pick(causes)}.`, `We ${pick(actions)}.`];
   if (random() < 0.5) parts.push(`${pick(customers)} asked about the ${pick(systems)} again; ${pick(people)} will follow up.`);
   if (random() < 0.3) parts.push(`Next time: check the ${pick(systems)} before the ${pick(systems)}, and ${pick(actions)}.`);
   if (random() < 0.1) parts.push(pick(contacts));

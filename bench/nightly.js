@@ -32,7 +32,11 @@ async function nightlyDatabase(size) {
   copyFileSync(source, db);
   const store = openStore({ path: db });
   for (let index = 0; index < 100; index++) {
-    addMemory(store, { agentId: 'bench', content: `Fresh note ${index}: the billing cron moved to 02:30 UTC after the migration lock.`, createdAt: new Date(Date.now() - index * 30_000).toISOString() });
+    addMemory(store, {
+      agentId: 'bench',
+      content: `Fresh note ${index}: the billing cron moved to 02:30 UTC after the migration lock.`,
+      createdAt: new Date(Date.now() - index * 30_000).toISOString(),
+    });
   }
   store.db.pragma('wal_checkpoint(TRUNCATE)');
   store.close();
@@ -82,7 +86,9 @@ async function snapshotTimes(db, runs) {
 }
 
 function night(db, args) {
-  const { ms: wall, stdout } = timeOnce('node', [BIN, 'rem', 'nightly', 'run-once', '--db', db, '--json', ...args], { env: { HIPPO_MODEL: '', HIPPO_REM_PAUSE: '' } });
+  const { ms: wall, stdout } = timeOnce('node', [BIN, 'rem', 'nightly', 'run-once', '--db', db, '--json', ...args], {
+    env: { HIPPO_MODEL: '', HIPPO_REM_PAUSE: '' },
+  });
   return { wall, body: JSON.parse(stdout) };
 }
 
@@ -112,7 +118,9 @@ export async function run({ sizes = [100_000, 1_000_000] } = {}) {
     '6-nightly',
     `## Nightly (issue 6)
 
-Machine: ${machine()}; load average during the run ${loadavg().map((value) => fmt(value, 1)).join(' / ')} (other work
+Machine: ${machine()}; load average during the run ${loadavg()
+      .map((value) => fmt(value, 1))
+      .join(' / ')} (other work
 shared the machine: treat ratios as indicative).
 
 Snapshot of a checkpointed database (medians, warm page cache). *snapshot* is the whole step hippo runs: SQLite's online

@@ -41,33 +41,50 @@ export async function run() {
     const prompt = buildPrompt({ focus: 'lessons', memories: result.memories });
     lap('prompt');
     const refs = result.memories.map((item) => item.ref);
-    const answer = JSON.stringify({ candidates: refs.slice(0, 10).map((ref, index) => ({ claim: `Lesson ${round}-${index}: check the migration lock before a Friday deploy.`, sources: [ref, refs[(index + 1) % refs.length]], tags: ['deploy'] })) });
+    const answer = JSON.stringify({
+      candidates: refs
+        .slice(0, 10)
+        .map((ref, index) => ({
+          claim: `Lesson ${round}-${index}: check the migration lock before a Friday deploy.`,
+          sources: [ref, refs[(index + 1) % refs.length]],
+          tags: ['deploy'],
+        })),
+    });
     const verdict = validateAnswer(answer, { refs });
     if (!verdict.ok) throw new Error(verdict.code);
     lap('validate');
     const idByRef = new Map(result.memories.map((item) => [item.ref, item.memory.id]));
-    store.db.transaction(() => {
-      stageCandidates(store, {
-        agentId: 'bench',
-        runId: 'run_bench',
-        candidates: verdict.candidates.map((candidate) => ({ ...candidate, sourceMemoryIds: candidate.sources.map((ref) => idByRef.get(ref)) })),
-        generatedBy: 'bench',
-        provider: 'bench',
-        prompt,
-        promptSha256: '0'.repeat(64),
-      });
-      stampReflected(store, result.memories.map((item) => item.memory.id));
-    }).immediate();
+    store.db
+      .transaction(() => {
+        stageCandidates(store, {
+          agentId: 'bench',
+          runId: 'run_bench',
+          candidates: verdict.candidates.map((candidate) => ({ ...candidate, sourceMemoryIds: candidate.sources.map((ref) => idByRef.get(ref)) })),
+          generatedBy: 'bench',
+          provider: 'bench',
+          prompt,
+          promptSha256: '0'.repeat(64),
+        });
+        stampReflected(
+          store,
+          result.memories.map((item) => item.memory.id),
+        );
+      })
+      .immediate();
     lap('stage');
     store.close();
     gathered = result.memories.length;
     promptChars = prompt.length;
     // The same prompt with database ids and full timestamps instead of short refs.
-    idLayoutChars = prompt.length + result.memories.reduce((sum, item) => {
-      const ours = `<memory ref="${item.ref}" date="${item.memory.createdAt.slice(0, 10)}">`;
-      const theirs = `<memory id="${item.memory.id}" date="${item.memory.createdAt}">`;
-      return sum + theirs.length - ours.length;
-    }, 0) + (refs.join(', ').length * 0 /* the ref list in the contract would list ids too: */) + result.memories.reduce((sum, item) => sum + item.memory.id.length - item.ref.length, 0);
+    idLayoutChars =
+      prompt.length +
+      result.memories.reduce((sum, item) => {
+        const ours = `<memory ref="${item.ref}" date="${item.memory.createdAt.slice(0, 10)}">`;
+        const theirs = `<memory id="${item.memory.id}" date="${item.memory.createdAt}">`;
+        return sum + theirs.length - ours.length;
+      }, 0) +
+      refs.join(', ').length * 0 /* the ref list in the contract would list ids too: */ +
+      result.memories.reduce((sum, item) => sum + item.memory.id.length - item.ref.length, 0);
     void escapeXml;
   }
   const total = Object.values(phases).reduce((sum, list) => sum + median(list), 0);
@@ -77,7 +94,10 @@ export async function run() {
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   copyFileSync(source, db);
   const answerFile = join(DATA, 'rem-answer.mjs');
-  writeFileSync(answerFile, "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const r=[...s.matchAll(/<memory ref=\"(m\\d+)\"/g)].map(m=>m[1]);console.log(JSON.stringify({candidates:r.slice(0,10).map((x,i)=>({claim:'Lesson '+Date.now()+'-'+i+Math.random(),sources:[x]}))}))});");
+  writeFileSync(
+    answerFile,
+    "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>{const r=[...s.matchAll(/<memory ref=\"(m\\d+)\"/g)].map(m=>m[1]);console.log(JSON.stringify({candidates:r.slice(0,10).map((x,i)=>({claim:'Lesson '+Date.now()+'-'+i+Math.random(),sources:[x]}))}))});",
+  );
   const cli = medianMs('node', [BIN, 'rem', 'rapid', '--db', db, '--agent', 'bench', '--scope', 'all', '--via', `node ${answerFile}`, '--json'], { runs: 9 });
   const nodeScript = medianMs('node', [answerFile], { runs: 9, input: '<memory ref="m1">' });
   const start = medianMs('node', [BIN, '--version'], { runs: 9 });

@@ -36,7 +36,9 @@ export abstract class HippoCommand extends Command {
    * treats CI="" (and CONTINUOUS_INTEGRATION) as CI and would then draw nothing until exit.
    */
   protected get interactive(): boolean {
-    return Boolean(process.stdout.isTTY && process.stdin.isTTY) && !this.jsonMode && process.env.CI === undefined && process.env.CONTINUOUS_INTEGRATION === undefined;
+    return (
+      Boolean(process.stdout.isTTY && process.stdin.isTTY) && !this.jsonMode && process.env.CI === undefined && process.env.CONTINUOUS_INTEGRATION === undefined
+    );
   }
 
   protected agentId(flag: string | undefined): string {

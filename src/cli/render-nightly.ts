@@ -60,7 +60,9 @@ export function dryRunText(result: NightlyDryRunResult, paint: Painter): string 
     const distill = agent.distill
       ? `would distil ${agent.distill.gathered} memories (${agent.distill.promptChars} prompt characters${agent.distill.leftOut ? `, ${agent.distill.leftOut} left out by the caps` : ''})`
       : 'nothing new to distil';
-    lines.push(`  ${paint('bold', agent.agentId)}: would ${maintenanceLine(agent.maintenance).replace('expired', 'expire').replace('archived', 'archive')}; ${distill}`);
+    lines.push(
+      `  ${paint('bold', agent.agentId)}: would ${maintenanceLine(agent.maintenance).replace('expired', 'expire').replace('archived', 'archive')}; ${distill}`,
+    );
   }
   return lines.join('\n');
 }
@@ -79,7 +81,8 @@ export function restorePlanText(plan: RestorePlan, applied: boolean): string {
   const whose = plan.agentId === null ? 'every agent' : `agent "${plan.agentId}"`;
   const head = applied ? `restored ${whose} from ${plan.snapshot}:` : `restoring ${whose} from ${plan.snapshot} would change:`;
   const rows = plan.tables.map(
-    (change) => `  ${change.table.padEnd(11)} ${String(change.added).padStart(6)} added  ${String(change.removed).padStart(6)} removed  ${String(change.changed).padStart(6)} changed  ${String(change.unchanged).padStart(6)} unchanged`,
+    (change) =>
+      `  ${change.table.padEnd(11)} ${String(change.added).padStart(6)} added  ${String(change.removed).padStart(6)} removed  ${String(change.changed).padStart(6)} changed  ${String(change.unchanged).padStart(6)} unchanged`,
   );
   return [head, ...rows].join('\n');
 }

@@ -38,7 +38,12 @@ export function candidateDetail(candidate: Candidate, sources: Memory[], paint: 
     if (!memory) return `${paint('bold', title)}  ${paint('red', '(no longer in the database)')}`;
     return `${paint('bold', title)}  ${paint('dim', shortDate(memory.createdAt))}${memory.archivedAt ? paint('dim', ' (archived)') : ''}\n${printable(memory.content)}`;
   });
-  return [`${paint('bold', 'claim')}\n${printable(candidate.claim)}`, head.join('\n'), `${paint('bold', `cited memories (${candidate.sourceMemoryIds.length})`)}`, ...cited].join('\n\n');
+  return [
+    `${paint('bold', 'claim')}\n${printable(candidate.claim)}`,
+    head.join('\n'),
+    `${paint('bold', `cited memories (${candidate.sourceMemoryIds.length})`)}`,
+    ...cited,
+  ].join('\n\n');
 }
 
 export function runLine(run: Run): string {

@@ -24,7 +24,8 @@ export default class Demo extends HippoCommand {
     }
     const result = loadDemo(store, { force: flags.force });
     this.output(result, () => {
-      const head = result.status === 'already-loaded' ? 'demo data is already loaded (nothing written)' : `loaded ${result.memories} demo memories into ${store.path}`;
+      const head =
+        result.status === 'already-loaded' ? 'demo data is already loaded (nothing written)' : `loaded ${result.memories} demo memories into ${store.path}`;
       const agents = result.agents.map((agent) => `  ${agent.agentId}: ${agent.memories} memories, newest ${agent.newest}`).join('\n');
       return `${head}\n${agents}`;
     });

@@ -5,25 +5,18 @@ import { painter } from '../cli/output.js';
 import { factTable, kindTable } from '../cli/render-facts.js';
 import { readStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
-import {
-  EXTRACT_FALLBACK_TIMEOUT_MS,
-  extract,
-  filePassage,
-  MEMORY_FACT_LIMIT,
-  memoryPassages,
-  type FallbackOptions,
-} from '../core/extract.js';
+import { EXTRACT_FALLBACK_TIMEOUT_MS, extract, filePassage, MEMORY_FACT_LIMIT, memoryPassages, type FallbackOptions } from '../core/extract.js';
 import { KINDS, listKinds, parseKind, VALIDATED_KINDS, validated, type Kind } from '../core/facts/kinds.js';
 import { parseRegion } from '../core/facts/region.js';
 import type { Passage } from '../core/facts/types.js';
 import { parseTimeoutMs } from '../core/time.js';
 
 export default class Extract extends HippoCommand {
-  static override summary = 'Pull facts of one kind (email, phone, iban, …) out of files, stdin, or the agent\'s memories.';
+  static override summary = "Pull facts of one kind (email, phone, iban, …) out of files, stdin, or the agent's memories.";
   static override description =
     'Deterministic recognisers with validators find every kind but address; every value is sliced from the source, with its label and source:line:col. ' +
     'For address (no validator) a configured model may point at text in the passages it is shown, and only what is found there verbatim is kept (🤖 in the ORIGIN column). ' +
-    'With no FILE, reads stdin; --query reads the agent\'s top search results instead.';
+    "With no FILE, reads stdin; --query reads the agent's top search results instead.";
   static override strict = false;
   static override usage = ['extract KIND[,KIND…] [FILE…]', 'extract --all [FILE…]', 'extract KIND --query TEXT', 'extract --kinds'];
   static override examples = [
@@ -35,13 +28,16 @@ export default class Extract extends HippoCommand {
     '<%= config.bin %> extract address --query "office" --model ollama:llama3.2',
   ];
   static override args = {
-    kind: Args.string({ ignoreStdin: true, description: `kind of fact, or several with commas (phone,email): ${KINDS.join(', ')}; omit with --all or --kinds` }),
+    kind: Args.string({
+      ignoreStdin: true,
+      description: `kind of fact, or several with commas (phone,email): ${KINDS.join(', ')}; omit with --all or --kinds`,
+    }),
     file: Args.string({ ignoreStdin: true, description: 'files to read whole (default: stdin; - reads stdin)' }),
   };
   static override flags = {
     all: Flags.boolean({ default: false, description: 'every validated kind (all but address); then every argument is a file' }),
     kinds: Flags.boolean({ default: false, description: 'list the kinds and whether a validator covers each' }),
-    query: Flags.string({ description: 'read the agent\'s top search results for this text instead of files' }),
+    query: Flags.string({ description: "read the agent's top search results for this text instead of files" }),
     top: Flags.integer({ default: 10, min: 1, description: 'with --query: how many search results to read' }),
     region: Flags.string({ description: 'default region for national phone numbers and numeric dates (ISO code, e.g. IE; default: from the locale)' }),
     limit: Flags.integer({ min: 1, description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)` }),
@@ -88,11 +84,7 @@ export default class Extract extends HippoCommand {
   }
 
   /** The model fallback, when a kind needs one, --no-ai is absent and a model is configured. */
-  private async fallback(
-    kinds: readonly Kind[],
-    flags: { ai: boolean; model?: string },
-    timeoutMs: number,
-  ): Promise<FallbackOptions | undefined> {
+  private async fallback(kinds: readonly Kind[], flags: { ai: boolean; model?: string }, timeoutMs: number): Promise<FallbackOptions | undefined> {
     const unvalidated = kinds.filter((kind) => !validated(kind));
     if (unvalidated.length === 0 || !flags.ai) return undefined;
     const client = await modelClient(await resolveModel(flags.model));
@@ -106,7 +98,14 @@ export default class Extract extends HippoCommand {
 
 /** `phone` or `phone,email`: every name must be a kind (exit 2 otherwise), and at least one must be given. */
 function parseKinds(input: string): Kind[] {
-  const kinds = [...new Set(input.split(',').filter((name) => name.trim() !== '').map(parseKind))];
+  const kinds = [
+    ...new Set(
+      input
+        .split(',')
+        .filter((name) => name.trim() !== '')
+        .map(parseKind),
+    ),
+  ];
   if (kinds.length === 0) missingKind();
   return kinds;
 }

@@ -12,7 +12,7 @@ const MARK_OPEN = '\uE000';
 const MARK_CLOSE = '\uE001';
 
 export default class Search extends HippoCommand {
-  static override summary = 'Full-text search (BM25) over the agent\'s memories; any text is a valid query.';
+  static override summary = "Full-text search (BM25) over the agent's memories; any text is a valid query.";
   static override examples = [
     '<%= config.bin %> search "when did we move the billing cron?"',
     '<%= config.bin %> search deploy --tag incident --since 7d',
@@ -85,7 +85,10 @@ interface FactBox {
 function renderResults(results: SearchResult[], paint: Painter): string {
   if (results.length === 0) return 'no matches';
   return results
-    .map(({ memory, score, snippet }) => `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet, paint)}`)
+    .map(
+      ({ memory, score, snippet }) =>
+        `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet, paint)}`,
+    )
     .join('\n');
 }
 

@@ -21,9 +21,10 @@ export interface DemoResult {
  */
 export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoResult {
   return inTransaction(store, () => {
-    const counts = store.db
-      .prepare("SELECT count(*) AS total, sum(source = ?) AS demo FROM memories")
-      .get(DEMO_SOURCE) as { total: number; demo: number | null };
+    const counts = store.db.prepare('SELECT count(*) AS total, sum(source = ?) AS demo FROM memories').get(DEMO_SOURCE) as {
+      total: number;
+      demo: number | null;
+    };
     const demoRows = counts.demo ?? 0;
     if (!options.force) {
       if (counts.total === DEMO_NOTES.length && demoRows === counts.total) return summary(store, 'already-loaded', 0);

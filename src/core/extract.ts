@@ -121,9 +121,10 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
 
 /** The agent's top search results for `query` as passages, best first. A lookup: retrieval counts are not bumped. */
 export function memoryPassages(store: Store, options: { agentId: string; query: string; top: number }): Passage[] {
-  return search(store, { agentId: options.agentId, query: options.query, limit: options.top, recordRetrieval: false }).map(
-    ({ memory }) => ({ source: memory.id, text: memory.content }),
-  );
+  return search(store, { agentId: options.agentId, query: options.query, limit: options.top, recordRetrieval: false }).map(({ memory }) => ({
+    source: memory.id,
+    text: memory.content,
+  }));
 }
 
 /** A whole file as one passage, decoded as strict UTF-8; unreadable or non-UTF-8 files are usage errors naming it. */

@@ -187,9 +187,14 @@ export async function importFiles(store: Store, files: readonly string[], option
         fileResult.error = { code: 'unreadable_file', message: `${path}: cannot read (${code})` };
       } else if (error instanceof HippoError) {
         // A full disk or a busy database fails every later file too: stop, saying what already landed.
-        throw new HippoError(error.code, `${error.message} while importing ${path}; ${result.imported} memories from ${index} earlier files were imported, nothing from this one`, error.exitCode, {
-          details: { ...result },
-        });
+        throw new HippoError(
+          error.code,
+          `${error.message} while importing ${path}; ${result.imported} memories from ${index} earlier files were imported, nothing from this one`,
+          error.exitCode,
+          {
+            details: { ...result },
+          },
+        );
       } else throw error;
       fileResult.imported = 0;
       fileResult.existing = 0;

@@ -81,7 +81,10 @@ export function validateContent(content: string): string {
   if (content.trim() === '') throw new UsageError('empty_content', 'memory text is empty; give some text (or pipe it on stdin)');
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > MAX_CONTENT_BYTES) {
-    throw new UsageError('content_too_large', `memory text is ${bytes} bytes; the limit is ${MAX_CONTENT_BYTES} bytes (64 KiB). Split it into several memories.`);
+    throw new UsageError(
+      'content_too_large',
+      `memory text is ${bytes} bytes; the limit is ${MAX_CONTENT_BYTES} bytes (64 KiB). Split it into several memories.`,
+    );
   }
   return content;
 }
@@ -114,7 +117,10 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
   const createdAt = checkIso(input.createdAt, 'createdAt') ?? iso(now);
   let expiresAt = checkIso(input.expiresAt, 'expiresAt');
   if (expiresAt && (durability === 'persistent' || durability === 'permanent')) {
-    throw new UsageError('expires_on_durable', `a ${durability} memory never expires: give no expiry (--expires / expiresAt), or make it standard or ephemeral`);
+    throw new UsageError(
+      'expires_on_durable',
+      `a ${durability} memory never expires: give no expiry (--expires / expiresAt), or make it standard or ephemeral`,
+    );
   }
   if (!expiresAt && durability === 'ephemeral') expiresAt = iso(new Date(Date.parse(createdAt) + EPHEMERAL_TTL_MS));
   const id = input.id ?? newId('mem', Date.parse(createdAt));
@@ -213,7 +219,9 @@ function rowParams(memory: Memory): unknown[] {
 
 /** Inserts a built memory. Returns false (and writes nothing) when its id already exists. Call inside a transaction. */
 export function insertMemory(store: Store, memory: Memory): boolean {
-  const result = prepared(store, `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES (${Array(18).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`).run(...rowParams(memory));
+  const result = prepared(store, `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES (${Array(18).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`).run(
+    ...rowParams(memory),
+  );
   return result.changes === 1;
 }
 
@@ -229,7 +237,9 @@ export function insertMemories(store: Store, memories: readonly Memory[]): numbe
   let inserted = 0;
   for (let start = 0; start < memories.length; start += INSERT_BATCH) {
     const batch = memories.slice(start, start + INSERT_BATCH);
-    const placeholders = Array(batch.length).fill(`(${Array(18).fill('?').join(', ')})`).join(', ');
+    const placeholders = Array(batch.length)
+      .fill(`(${Array(18).fill('?').join(', ')})`)
+      .join(', ');
     const statement = prepared(store, `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES ${placeholders} ON CONFLICT (id) DO NOTHING`);
     inserted += statement.run(...batch.flatMap(rowParams)).changes;
   }
@@ -239,7 +249,11 @@ export function insertMemories(store: Store, memories: readonly Memory[]): numbe
 export function findDuplicateIds(store: Store, agentId: string, hash: string, exceptId?: string): string[] {
   // `+created_at`: without it SQLite walks the (agent_id, created_at) index to avoid a sort — every memory of the
   // agent, ~25 s per `memory add` at 1 M memories — instead of the (agent_id, content_hash) index (2 ms).
-  const rows = prepared(store, 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND id IS NOT ? ORDER BY +created_at').all(agentId, hash, exceptId ?? null) as { id: string }[];
+  const rows = prepared(store, 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND id IS NOT ? ORDER BY +created_at').all(
+    agentId,
+    hash,
+    exceptId ?? null,
+  ) as { id: string }[];
   return rows.map((row) => row.id);
 }
 
@@ -288,9 +302,7 @@ export function listMemories(store: Store, options: ListOptions): Memory[] {
 
 /** Every memory of the agent — or of every agent when none is given — archived too, oldest first: the export order. */
 export function* iterateMemories(store: Store, agentId?: string): Generator<Memory> {
-  const statement = store.db.prepare(
-    `SELECT ${MEMORY_COLUMNS} FROM memories WHERE @agentId IS NULL OR agent_id = @agentId ORDER BY created_at, id`,
-  );
+  const statement = store.db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE @agentId IS NULL OR agent_id = @agentId ORDER BY created_at, id`);
   for (const row of statement.iterate({ agentId: agentId ?? null }) as IterableIterator<MemoryRow>) yield memoryFromRow(row);
 }
 

@@ -81,7 +81,9 @@ export function search(store: Store, options: SearchOptions): SearchResult[] {
   const open = options.highlight?.open ?? '**';
   const close = options.highlight?.close ?? '**';
   const sql = `
-    SELECT ${MEMORY_COLUMNS.split(', ').map((column) => `m.${column}`).join(', ')},
+    SELECT ${MEMORY_COLUMNS.split(', ')
+      .map((column) => `m.${column}`)
+      .join(', ')},
            -bm25(memories_fts, 1.0, 0.5, 0.75, 0.0) AS score,
            snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet
     FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
@@ -103,12 +105,23 @@ export function search(store: Store, options: SearchOptions): SearchResult[] {
     }) as typeof rows;
   } catch (error) {
     if (options.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
-      throw new UsageError('fts_syntax', `the --raw query is not valid FTS5 syntax (${(error as Error).message}); drop --raw to search the words as plain text`);
+      throw new UsageError(
+        'fts_syntax',
+        `the --raw query is not valid FTS5 syntax (${(error as Error).message}); drop --raw to search the words as plain text`,
+      );
     }
     throw mapSqliteError(error, store.path);
   }
   const results = rows.map((row) => ({ memory: memoryFromRow(row), score: Math.round(row.score * 10_000) / 10_000, snippet: row.snippet }));
-  if (options.recordRetrieval !== false && results.length > 0 && recordRetrieval(store, results.map((result) => result.memory.id), now)) {
+  if (
+    options.recordRetrieval !== false &&
+    results.length > 0 &&
+    recordRetrieval(
+      store,
+      results.map((result) => result.memory.id),
+      now,
+    )
+  ) {
     for (const { memory } of results) {
       memory.retrievalCount += 1;
       memory.lastRetrievedAt = now;

@@ -74,7 +74,9 @@ describe('hippo extract over files and stdin', () => {
     expect(result.exitCode).toBe(0);
     const lines = String(result.stdout).split('\n');
     expect(lines[0]).toMatch(/^KIND\s+VALUE\s+LABEL\s+SOURCE\s+ORIGIN$/);
-    expect(lines[1]).toMatch(new RegExp(`^email\\s+accounts@larkspur\\.ie\\s+Billing\\s+${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:10 \\+1\\s+validated$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^email\\s+accounts@larkspur\\.ie\\s+Billing\\s+${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:10 \\+1\\s+validated$`),
+    );
     expect(lines).toHaveLength(2);
     expect(String(result.stderr)).toBe('');
   });
@@ -202,7 +204,7 @@ describe('hippo extract --query over memories', () => {
     store.close();
   });
 
-  it('reads the top search results in rank order, 5 facts per kind by default, never another agent\'s', async () => {
+  it("reads the top search results in rank order, 5 facts per kind by default, never another agent's", async () => {
     const result = await box.hippo(['extract', 'email', '--query', 'vendor contacts', '--agent', 'ops', '--json']);
     expect(result.exitCode).toBe(0);
     const facts = factsOf(result);

@@ -3,7 +3,14 @@ import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 
 interface SearchJson {
   results: { memory: { id: string; content: string } }[];
-  facts: { kind: string; value: string; normalized: string; label: string; origin: string; occurrences: { source: string; start: number; end: number; text: string }[] }[];
+  facts: {
+    kind: string;
+    value: string;
+    normalized: string;
+    label: string;
+    origin: string;
+    occurrences: { source: string; start: number; end: number; text: string }[];
+  }[];
 }
 
 let box: Sandbox;
@@ -32,8 +39,18 @@ describe('fact box and extract on the demo data', () => {
     expect(first).toMatch(/^phone\s+\+353 1 234 5678\s+reception\s+mem_\w{26}:1:\d+\s+validated$/);
   });
 
-  it('extracts every validated kind from the agent\'s memories with --query, never a relative date', async () => {
-    const result = await box.hippo(['extract', '--all', '--query', 'contact details phone email IBAN renewal', '--agent', 'ops-agent', '--limit', '50', '--json']);
+  it("extracts every validated kind from the agent's memories with --query, never a relative date", async () => {
+    const result = await box.hippo([
+      'extract',
+      '--all',
+      '--query',
+      'contact details phone email IBAN renewal',
+      '--agent',
+      'ops-agent',
+      '--limit',
+      '50',
+      '--json',
+    ]);
     expect(result.exitCode).toBe(0);
     const { facts } = json<SearchJson>(result);
     const kinds = new Set(facts.map((fact) => fact.kind));

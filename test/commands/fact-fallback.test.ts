@@ -38,8 +38,7 @@ afterEach(() => box.cleanup());
 
 const modelEnv = (extra: Record<string, string> = {}) => ({ HIPPO_MODEL: 'ollama:test-model', HIPPO_BASE_URL: server.baseUrl('ollama'), ...extra });
 const factsOf = (result: Result) => json<{ facts: FactJson[] }>(result).facts;
-const promptOf = (index = 0): string =>
-  (server.requests[index]!.body.messages as { content: string }[]).map((message) => message.content).join('\n');
+const promptOf = (index = 0): string => (server.requests[index]!.body.messages as { content: string }[]).map((message) => message.content).join('\n');
 
 const OFFICE = 'Team offsite.\nOffice: 12 Fitzwilliam Square, Dublin 2, D02 AB12\nBring ID.';
 const WAREHOUSE = 'The warehouse is at Unit 4, Ballymount Industrial Estate, Dublin 12.';
@@ -56,7 +55,7 @@ function extractAddress(files: string[], args: string[] = [], env: Record<string
 }
 
 describe('extract address: the model points, hippo verifies', () => {
-  it('keeps a span present in its passage: the value is the document\'s text, with label and model id', async () => {
+  it("keeps a span present in its passage: the value is the document's text, with label and model id", async () => {
     const office = write('office.txt', OFFICE);
     server.respondWith(reply.json({ pointers: [{ passage: 0, text: ADDRESS }] }, { model: 'test-model:7b' }));
     const result = await extractAddress([office]);
@@ -95,7 +94,14 @@ describe('extract address: the model points, hippo verifies', () => {
 
   it('drops a span that occurs only in another passage', async () => {
     const files = [write('office.txt', OFFICE), write('warehouse.txt', WAREHOUSE)];
-    server.respondWith(reply.json({ pointers: [{ passage: 0, text: 'Unit 4, Ballymount Industrial Estate' }, { passage: 1, text: ADDRESS }] }));
+    server.respondWith(
+      reply.json({
+        pointers: [
+          { passage: 0, text: 'Unit 4, Ballymount Industrial Estate' },
+          { passage: 1, text: ADDRESS },
+        ],
+      }),
+    );
     const result = await extractAddress(files);
     expect(server.requests).toHaveLength(1);
     expect(promptOf()).toContain('passage 1\nThe warehouse');
@@ -104,7 +110,14 @@ describe('extract address: the model points, hippo verifies', () => {
 
   it('drops a 6-character span and a span with no comma, line break or digit', async () => {
     const office = write('office.txt', OFFICE);
-    server.respondWith(reply.json({ pointers: [{ passage: 0, text: 'D02 AB' }, { passage: 0, text: 'Fitzwilliam Square' }] }));
+    server.respondWith(
+      reply.json({
+        pointers: [
+          { passage: 0, text: 'D02 AB' },
+          { passage: 0, text: 'Fitzwilliam Square' },
+        ],
+      }),
+    );
     const result = await extractAddress([office]);
     expect(server.requests).toHaveLength(1);
     expect(factsOf(result)).toEqual([]);
@@ -128,7 +141,10 @@ describe('extract address: the model points, hippo verifies', () => {
 
   it('never calls the model for a validated kind, even with one configured', async () => {
     const office = write('office.txt', `${OFFICE}\nTel: +353 1 234 5678`);
-    for (const args of [['extract', 'phone', office], ['extract', '--all', office]]) {
+    for (const args of [
+      ['extract', 'phone', office],
+      ['extract', '--all', office],
+    ]) {
       const result = await box.hippo([...args, '--json'], { env: modelEnv() });
       expect(result.exitCode).toBe(0);
       expect(factsOf(result).length).toBeGreaterThan(0);
@@ -170,7 +186,14 @@ describe('extract address: the model points, hippo verifies', () => {
   it('shows the model only the passages within its budget; a span in a withheld passage is dropped', async () => {
     const filler = `${'A long passage without any address in it at all.\n'.repeat(500)}`;
     const files = [write('long.txt', filler), write('office.txt', OFFICE)];
-    server.respondWith(reply.json({ pointers: [{ passage: 1, text: ADDRESS }, { passage: 0, text: ADDRESS }] }));
+    server.respondWith(
+      reply.json({
+        pointers: [
+          { passage: 1, text: ADDRESS },
+          { passage: 0, text: ADDRESS },
+        ],
+      }),
+    );
     const result = await extractAddress(files);
     expect(server.requests).toHaveLength(1);
     expect(promptOf()).not.toContain('Fitzwilliam');
@@ -226,7 +249,14 @@ describe('search fact box with the model fallback', () => {
   });
 
   it('drops a span from a passage the search did not return (withheld)', async () => {
-    server.respondWith(reply.json({ pointers: [{ passage: 0, text: '99 Secret Lane, Dublin 4, D04 ZZ99' }, { passage: 5, text: 'Unit 7, Riverside Business Park' }] }));
+    server.respondWith(
+      reply.json({
+        pointers: [
+          { passage: 0, text: '99 Secret Lane, Dublin 4, D04 ZZ99' },
+          { passage: 5, text: 'Unit 7, Riverside Business Park' },
+        ],
+      }),
+    );
     const result = await search('where is the Dublin office?', ['--json', '--limit', '1']);
     expect(server.requests).toHaveLength(1);
     expect(promptOf()).not.toContain('Riverside');
@@ -260,7 +290,7 @@ describe('search fact box with the model fallback', () => {
 });
 
 describe('canary: nothing the model says reaches the output except the verified slice', () => {
-  it('prints only the source slice, never the model\'s strings, extra fields or error text', async () => {
+  it("prints only the source slice, never the model's strings, extra fields or error text", async () => {
     const office = write('office.txt', OFFICE);
     server.queue(
       reply.json(

@@ -25,7 +25,10 @@ afterEach(() => box.cleanup());
 
 function seed(count: number, agentId = 'ops'): string[] {
   const store = openStore({ path: box.db });
-  const ids = Array.from({ length: count }, (_, index) => addMemory(store, { agentId, content: `note ${index} about the billing cron ${'x'.repeat(200)}` }).memory.id);
+  const ids = Array.from(
+    { length: count },
+    (_, index) => addMemory(store, { agentId, content: `note ${index} about the billing cron ${'x'.repeat(200)}` }).memory.id,
+  );
   store.close();
   return ids;
 }
@@ -61,7 +64,11 @@ describe('output', () => {
     const store = openStore({ path: box.db });
     const { memory } = addMemory(store, { agentId: 'ops', content: 'billing \u001b[2J\u001b]0;owned\u0007 cron' });
     store.close();
-    for (const args of [['memory', 'list'], ['memory', 'show', memory.id], ['search', 'billing']]) {
+    for (const args of [
+      ['memory', 'list'],
+      ['memory', 'show', memory.id],
+      ['search', 'billing'],
+    ]) {
       const result = await box.hippo([...args, '--agent', 'ops']);
       expect(result.exitCode).toBe(0);
       expect(result.stdout).not.toContain('\u001b');
@@ -134,7 +141,7 @@ describe('several processes on one database', () => {
 });
 
 describe('runs, review and demo edges', () => {
-  it('does not show another agent\'s run', async () => {
+  it("does not show another agent's run", async () => {
     seed(2);
     const run = json<{ run: { id: string } }>(await box.hippo(['rem', 'rapid', '--json'], { env: modelEnv() })).run;
     expect((await box.hippo(['rem', 'runs', 'show', run.id, '--agent', 'ops'])).exitCode).toBe(0);
@@ -173,10 +180,15 @@ describe('runs, review and demo edges', () => {
 
   it('refuses to stage an ingested answer citing a memory archived since the handoff (exit 6)', async () => {
     const [first] = seed(2);
-    const { handoff } = json<{ handoff: { id: string; refs: Record<string, string> } }>(await box.hippo(['rem', 'rapid', '--prompt-only', '--json'], { env: { HIPPO_AGENT: 'ops' } }));
+    const { handoff } = json<{ handoff: { id: string; refs: Record<string, string> } }>(
+      await box.hippo(['rem', 'rapid', '--prompt-only', '--json'], { env: { HIPPO_AGENT: 'ops' } }),
+    );
     const ref = Object.entries(handoff.refs).find(([, id]) => id === first)![0];
     await box.hippo(['memory', 'archive', first!, '--agent', 'ops']);
-    const result = await box.hippo(['rem', 'ingest', handoff.id, '--json'], { env: { HIPPO_AGENT: 'ops' }, input: JSON.stringify({ candidates: [{ claim: 'x', sources: [ref] }] }) });
+    const result = await box.hippo(['rem', 'ingest', handoff.id, '--json'], {
+      env: { HIPPO_AGENT: 'ops' },
+      input: JSON.stringify({ candidates: [{ claim: 'x', sources: [ref] }] }),
+    });
     expect(result.exitCode).toBe(6);
     expect(json<{ error: { code: string } }>(result).error.code).toBe('source_unavailable');
   });

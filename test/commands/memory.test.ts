@@ -79,7 +79,9 @@ describe('hippo memory (built CLI)', () => {
   });
 
   it('archives, and exports JSONL that imports back losslessly into another database', async () => {
-    const a = json<{ memory: MemoryJson }>(await box.hippo(['memory', 'add', 'Office: +353 1 234 5678', '--durability', 'persistent', '--subject', 'dublin', '--json'])).memory;
+    const a = json<{ memory: MemoryJson }>(
+      await box.hippo(['memory', 'add', 'Office: +353 1 234 5678', '--durability', 'persistent', '--subject', 'dublin', '--json']),
+    ).memory;
     await box.hippo(['memory', 'add', 'second note', '--tag', 't']);
     expect((await box.hippo(['memory', 'archive', a.id, '--reason', 'moved office'])).stdout).toContain(`archived ${a.id}`);
     const exportPath = join(box.dir, 'export.jsonl');

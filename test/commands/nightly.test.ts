@@ -43,7 +43,8 @@ beforeEach(() => {
 afterEach(() => box.cleanup());
 
 const modelEnv = () => ({ HIPPO_MODEL: 'ollama:test-model', HIPPO_BASE_URL: server.baseUrl('ollama') });
-const night = (args: string[] = [], env: Record<string, string> = {}) => box.hippo(['rem', 'nightly', 'run-once', '--json', ...args], { env: { ...modelEnv(), ...env } });
+const night = (args: string[] = [], env: Record<string, string> = {}) =>
+  box.hippo(['rem', 'nightly', 'run-once', '--json', ...args], { env: { ...modelEnv(), ...env } });
 
 interface RunJson {
   id: string;
@@ -85,7 +86,8 @@ const integrity = () => one<string>('PRAGMA integrity_check');
 const candidateCount = () => one<number>('SELECT count(*) FROM candidates');
 const snapshotsListed = async () => json<{ snapshots: SnapshotJson[] }>(await box.hippo(['rem', 'snapshots', '--json'])).snapshots;
 const snapshotDir = () => join(box.dir, 'data', 'snapshots');
-const nightRows = () => query<{ id: string; status: string; errors: string; parent_run_id: string | null }>("SELECT * FROM runs WHERE kind = 'rem nightly run-once' ORDER BY id");
+const nightRows = () =>
+  query<{ id: string; status: string; errors: string; parent_run_id: string | null }>("SELECT * FROM runs WHERE kind = 'rem nightly run-once' ORDER BY id");
 /**
  * Starts hippo with a fault point that stops it dead at `point`, proves the lock is held meanwhile (a night started
  * then exits 4 at once), then kills it with SIGKILL.
@@ -119,7 +121,10 @@ describe('hippo rem nightly run-once', () => {
       ['ops', 'completed', 1],
       ['other', 'completed', 1],
     ]);
-    const children = query<{ id: string; agent_id: string; status: string; candidate_ids: string }>('SELECT * FROM runs WHERE parent_run_id = ? ORDER BY agent_id', body.run.id);
+    const children = query<{ id: string; agent_id: string; status: string; candidate_ids: string }>(
+      'SELECT * FROM runs WHERE parent_run_id = ? ORDER BY agent_id',
+      body.run.id,
+    );
     expect(children.map((child) => [child.agent_id, child.status])).toEqual([
       ['ops', 'completed'],
       ['other', 'completed'],
@@ -199,7 +204,7 @@ describe('hippo rem nightly run-once', () => {
       ['ops', 'failed', 'source_out_of_set'],
       ['other', 'completed', null],
     ]);
-    expect(query("SELECT agent_id FROM candidates")).toEqual([{ agent_id: 'other' }]);
+    expect(query('SELECT agent_id FROM candidates')).toEqual([{ agent_id: 'other' }]);
     expect(`${result.stdout}${result.stderr}${JSON.stringify(query('SELECT * FROM runs'))}`).not.toContain('CANARY');
   });
 
@@ -242,9 +247,9 @@ describe('hippo rem nightly run-once', () => {
       expect(body.run.status).toBe('completed');
       expect(body.run.steps.lock).toMatch(/^took over a stale lock \(rem nightly run-once run_/);
       expect(body.run.counts).toMatchObject({ expired: maintained ? 0 : 1, archived: maintained ? 0 : 1, staged: 2 });
-      expect(query<{ status: string; errors: string }>('SELECT status, errors FROM runs WHERE id = ? OR parent_run_id = ?', killedRun!.id, killedRun!.id)).toEqual(
-        Array(point === 'stage:after-insert' ? 2 : 1).fill({ status: 'failed', errors: '["interrupted"]' }),
-      );
+      expect(
+        query<{ status: string; errors: string }>('SELECT status, errors FROM runs WHERE id = ? OR parent_run_id = ?', killedRun!.id, killedRun!.id),
+      ).toEqual(Array(point === 'stage:after-insert' ? 2 : 1).fill({ status: 'failed', errors: '["interrupted"]' }));
       expect(readdirSync(snapshotDir()).filter((name) => name.startsWith('.'))).toEqual([]);
       expect(await snapshotsListed()).toHaveLength(snapshotsBefore + 1);
       expect(integrity()).toBe('ok');
@@ -277,9 +282,17 @@ describe('hippo rem nightly run-once', () => {
 
   it('applies the 7-day youth rule and never archives a persistent memory, even with an old expires_at written directly', async () => {
     const store = openStore({ path: box.db });
-    const young = addMemory(store, { agentId: 'ops', content: 'A long-lived ephemeral note.', durability: 'ephemeral', createdAt: ago(6 * DAY), expiresAt: ago(-30 * DAY) }).memory.id;
-    const persistent = addMemory(store, { agentId: 'ops', content: 'Always page the on-call first.', durability: 'persistent', createdAt: ago(400 * DAY) }).memory.id;
-    const permanent = addMemory(store, { agentId: 'ops', content: 'The company IBAN never changes.', durability: 'permanent', createdAt: ago(400 * DAY) }).memory.id;
+    const young = addMemory(store, {
+      agentId: 'ops',
+      content: 'A long-lived ephemeral note.',
+      durability: 'ephemeral',
+      createdAt: ago(6 * DAY),
+      expiresAt: ago(-30 * DAY),
+    }).memory.id;
+    const persistent = addMemory(store, { agentId: 'ops', content: 'Always page the on-call first.', durability: 'persistent', createdAt: ago(400 * DAY) })
+      .memory.id;
+    const permanent = addMemory(store, { agentId: 'ops', content: 'The company IBAN never changes.', durability: 'permanent', createdAt: ago(400 * DAY) })
+      .memory.id;
     store.db.pragma('ignore_check_constraints = ON');
     // Two rows breaking the same CHECK: quick_check repeats its message per row, and that must still read as intact.
     store.db.prepare('UPDATE memories SET expires_at = ? WHERE id IN (?, ?)').run(ago(300 * DAY), persistent, permanent);
@@ -318,7 +331,11 @@ describe('hippo rem nightly run-once', () => {
     const before = dataDump();
     const result = await night(['--dry-run']);
     expect(result.exitCode).toBe(0);
-    const body = json<{ run: RunJson; model: string; agents: { agentId: string; maintenance: Record<string, number>; distill: { gathered: number; promptChars: number } | null }[] }>(result);
+    const body = json<{
+      run: RunJson;
+      model: string;
+      agents: { agentId: string; maintenance: Record<string, number>; distill: { gathered: number; promptChars: number } | null }[];
+    }>(result);
     expect(body.run).toMatchObject({ status: 'dry-run', snapshotPath: null });
     expect(body.model).toBe('ollama:test-model');
     expect(body.agents).toEqual([
@@ -335,7 +352,9 @@ describe('hippo rem nightly run-once', () => {
   });
 
   it('--dry-run still reports while a night holds the write lock (its audit row is skipped, not waited for)', async () => {
-    const child = box.hippo(['rem', 'nightly', 'run-once', '--json'], { env: { HIPPO_MODEL: '', HIPPO_FAULT_POINT: 'maintenance:archived', HIPPO_FAULT_ACTION: 'hang' } }) as unknown as ResultPromise;
+    const child = box.hippo(['rem', 'nightly', 'run-once', '--json'], {
+      env: { HIPPO_MODEL: '', HIPPO_FAULT_POINT: 'maintenance:archived', HIPPO_FAULT_ACTION: 'hang' },
+    }) as unknown as ResultPromise;
     await new Promise<void>((resolve) => {
       let stderr = '';
       child.stderr!.on('data', (chunk: Buffer) => {
@@ -368,7 +387,11 @@ describe('hippo rem nightly run-once', () => {
     const byEnv = json<NightJson>(await night([], { HIPPO_REM_PAUSE: '1' }));
     expect(byEnv.run).toMatchObject({ status: 'paused', steps: expect.objectContaining({ pause: 'paused by HIPPO_REM_PAUSE' }) });
     expect(json<NightJson>(await night()).run.status).toBe('completed');
-    expect(nightRows().map((row) => row.status).filter((status) => status === 'paused')).toHaveLength(2);
+    expect(
+      nightRows()
+        .map((row) => row.status)
+        .filter((status) => status === 'paused'),
+    ).toHaveLength(2);
   });
 });
 
@@ -392,7 +415,9 @@ describe('hippo rem restore', () => {
     expect((await box.hippo(['memory', 'add', 'Zebrafish migration checklist lives in the wiki.', '--agent', 'ops'])).exitCode).toBe(0);
     expect((await box.hippo(['memory', 'archive', seeded.opsNew1!, '--agent', 'ops'])).exitCode).toBe(0);
     expect((await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'ops', '--since', '365d'])).exitCode).toBe(0);
-    const otherNew = json<{ memory: { id: string } }>(await box.hippo(['memory', 'add', 'Other agent: new note after the night.', '--agent', 'other', '--json'])).memory.id;
+    const otherNew = json<{ memory: { id: string } }>(
+      await box.hippo(['memory', 'add', 'Other agent: new note after the night.', '--agent', 'other', '--json']),
+    ).memory.id;
     const otherBefore = agentRows(box.db, 'other');
     expect(agentRows(box.db, 'ops')).not.toEqual(before);
 
@@ -468,7 +493,9 @@ describe('hippo rem restore', () => {
     const first = json<NightJson>(await night());
     const db = new Database(box.db);
     // Something outside hippo rewrites rows as they arrive: the verification must catch it.
-    db.exec("CREATE TRIGGER sabotage AFTER INSERT ON memories WHEN new.agent_id = 'ops' BEGIN UPDATE memories SET subject = 'tampered' WHERE id = new.id; END;");
+    db.exec(
+      "CREATE TRIGGER sabotage AFTER INSERT ON memories WHEN new.agent_id = 'ops' BEGIN UPDATE memories SET subject = 'tampered' WHERE id = new.id; END;",
+    );
     db.close();
     const before = dataDump();
     const result = await box.hippo(['rem', 'restore', first.run.id, '--agent', 'ops', '--apply', '--yes', '--json']);
@@ -503,7 +530,15 @@ describe('hippo rem restore', () => {
     const store = openStore({ path: box.db });
     store.db
       .prepare("INSERT INTO settings (key, value) VALUES ('nightly.lock', ?)")
-      .run(JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), runId: 'run_01JD0000000000000000000001', kind: 'rem nightly run-once' }));
+      .run(
+        JSON.stringify({
+          pid: process.pid,
+          hostname: hostname(),
+          startedAt: new Date().toISOString(),
+          runId: 'run_01JD0000000000000000000001',
+          kind: 'rem nightly run-once',
+        }),
+      );
     store.close();
     const locked = await box.hippo(['rem', 'restore', first.run.id, '--apply', '--yes', '--json']);
     expect(locked.exitCode).toBe(4);
@@ -517,7 +552,9 @@ describe('hippo rem nightly schedule and rem snapshots', () => {
     expect(result.exitCode).toBe(0);
     const body = json<{ installed: boolean; cron: string; systemd: { service: string; timer: string }; logPath: string }>(result);
     expect(body.installed).toBe(false);
-    expect(body.cron).toMatch(/^\*\/30 \* \* \* \* \S*node\S* \S+\/bin\/run\.js rem nightly run-once --db \S+\/data\/hippo\.db --json >> \S+\/data\/nightly\.log 2>&1$/);
+    expect(body.cron).toMatch(
+      /^\*\/30 \* \* \* \* \S*node\S* \S+\/bin\/run\.js rem nightly run-once --db \S+\/data\/hippo\.db --json >> \S+\/data\/nightly\.log 2>&1$/,
+    );
     expect(body.systemd.timer).toContain('OnCalendar=*:0/30');
     const text = await box.hippo(['rem', 'nightly', 'schedule']);
     expect(text.stdout).toContain('Nothing was installed');
@@ -526,12 +563,14 @@ describe('hippo rem nightly schedule and rem snapshots', () => {
     expect(existsSync(join(box.dir, 'data', 'nightly.log'))).toBe(false);
   });
 
-  it('the printed cron command works as written, in an environment as bare as cron\'s', async () => {
+  it("the printed cron command works as written, in an environment as bare as cron's", async () => {
     const { cron } = json<{ cron: string }>(await box.hippo(['rem', 'nightly', 'schedule', '--json']));
     const command = cron.replace(/^(\S+ ){5}/, '');
     execFileSync('/bin/sh', ['-c', command], { env: { HOME: box.dir, LOGNAME: 'cron', PATH: '/usr/bin:/bin', SHELL: '/bin/sh' } });
     execFileSync('/bin/sh', ['-c', command], { env: { HOME: box.dir, LOGNAME: 'cron', PATH: '/usr/bin:/bin', SHELL: '/bin/sh' } });
-    const lines = readFileSync(join(box.dir, 'data', 'nightly.log'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(box.dir, 'data', 'nightly.log'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines.map((line) => (JSON.parse(line) as NightJson).run.status)).toEqual(['completed', 'completed']);
   });
 

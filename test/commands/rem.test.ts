@@ -32,9 +32,12 @@ beforeEach(() => {
   server.respondWith(reply.json({ candidates: [] }));
   const store = openStore({ path: box.db });
   const now = Date.now();
-  oldId = addMemory(store, { agentId: 'ops', content: 'An old note from last month about deploys.', createdAt: new Date(now - 30 * 86_400_000).toISOString() }).memory.id;
-  memoryIds = NOTES.map((content, index) => addMemory(store, { agentId: 'ops', content, createdAt: new Date(now - (index + 1) * 3_600_000).toISOString() }).memory.id);
-  otherAgentId = addMemory(store, { agentId: 'other', content: 'Another agent\'s note.' }).memory.id;
+  oldId = addMemory(store, { agentId: 'ops', content: 'An old note from last month about deploys.', createdAt: new Date(now - 30 * 86_400_000).toISOString() })
+    .memory.id;
+  memoryIds = NOTES.map(
+    (content, index) => addMemory(store, { agentId: 'ops', content, createdAt: new Date(now - (index + 1) * 3_600_000).toISOString() }).memory.id,
+  );
+  otherAgentId = addMemory(store, { agentId: 'other', content: "Another agent's note." }).memory.id;
   store.close();
 });
 afterEach(() => box.cleanup());
@@ -55,7 +58,12 @@ interface RapidJson {
 
 describe('hippo rem rapid against a stand-in model server', () => {
   it('sends one structured request whose schema allows exactly the refs shown, and stages with real ids', async () => {
-    server.respondWith(reply.json({ candidates: [{ claim: 'Run migrations outside the Friday release train.', sources: ['m1', 'm3'], tags: ['deploy'] }] }, { model: 'test-model:7b' }));
+    server.respondWith(
+      reply.json(
+        { candidates: [{ claim: 'Run migrations outside the Friday release train.', sources: ['m1', 'm3'], tags: ['deploy'] }] },
+        { model: 'test-model:7b' },
+      ),
+    );
     const result = await rapid();
     expect(result.exitCode).toBe(0);
     const body = json<RapidJson>(result);
@@ -69,7 +77,9 @@ describe('hippo rem rapid against a stand-in model server', () => {
     expect(body.candidates[0]!.sourceMemoryIds).toEqual([memoryIds[0], memoryIds[2]]);
     const [stored] = await candidatesOf();
     expect(stored).toMatchObject({ status: 'pending', generatedBy: 'test-model:7b', tags: ['deploy'] });
-    const runs = json<{ runs: { id: string; status: string; candidateIds: string[]; model: string }[] }>(await box.hippo(['rem', 'runs', '--json'], { env: { HIPPO_AGENT: 'ops' } })).runs;
+    const runs = json<{ runs: { id: string; status: string; candidateIds: string[]; model: string }[] }>(
+      await box.hippo(['rem', 'runs', '--json'], { env: { HIPPO_AGENT: 'ops' } }),
+    ).runs;
     expect(runs[0]).toMatchObject({ id: body.run.id, status: 'completed', candidateIds: [stored!.id], model: 'test-model:7b' });
   });
 
@@ -125,8 +135,8 @@ describe('hippo rem rapid against a stand-in model server', () => {
   it.each([
     ['a ref not shown', () => ({ candidates: [{ claim: 'x', sources: ['m5'] }] }), 'source_out_of_set'],
     ['a real id of the same agent that was not gathered', () => ({ candidates: [{ claim: 'x', sources: [oldId] }] }), 'source_out_of_set'],
-    ['another agent\'s memory id', () => ({ candidates: [{ claim: 'x', sources: [otherAgentId] }] }), 'source_out_of_set'],
-    ['a gathered memory\'s real id', () => ({ candidates: [{ claim: 'x', sources: [memoryIds[0]] }] }), 'source_out_of_set'],
+    ["another agent's memory id", () => ({ candidates: [{ claim: 'x', sources: [otherAgentId] }] }), 'source_out_of_set'],
+    ["a gathered memory's real id", () => ({ candidates: [{ claim: 'x', sources: [memoryIds[0]] }] }), 'source_out_of_set'],
     ['a ref in upper case', () => ({ candidates: [{ claim: 'x', sources: ['M1'] }] }), 'source_out_of_set'],
     ['a look-alike ref', () => ({ candidates: [{ claim: 'x', sources: ['ｍ1'] }] }), 'source_out_of_set'],
     ['11 candidates', () => ({ candidates: Array.from({ length: 11 }, (_, index) => ({ claim: `c${index}`, sources: ['m1'] })) }), 'too_many_candidates'],
@@ -152,7 +162,9 @@ describe('hippo rem rapid against a stand-in model server', () => {
   });
 
   it('ignores extra fields and never stores them', async () => {
-    server.respondWith(reply.json({ candidates: [{ claim: 'Keep migrations small.', sources: ['m1'], confidence: 0.99, secret: 'EXTRA-CANARY' }], meta: 'EXTRA-CANARY' }));
+    server.respondWith(
+      reply.json({ candidates: [{ claim: 'Keep migrations small.', sources: ['m1'], confidence: 0.99, secret: 'EXTRA-CANARY' }], meta: 'EXTRA-CANARY' }),
+    );
     const result = await rapid();
     expect(result.exitCode).toBe(0);
     expect(result.stdout).not.toContain('EXTRA-CANARY');
@@ -174,7 +186,14 @@ describe('hippo rem rapid against a stand-in model server', () => {
   });
 
   it('leaves zero candidate rows from a run killed in the middle of staging', async () => {
-    server.respondWith(reply.json({ candidates: [{ claim: 'First.', sources: ['m1'] }, { claim: 'Second.', sources: ['m2'] }] }));
+    server.respondWith(
+      reply.json({
+        candidates: [
+          { claim: 'First.', sources: ['m1'] },
+          { claim: 'Second.', sources: ['m2'] },
+        ],
+      }),
+    );
     const result = await rapid([], { HIPPO_FAULT_POINT: 'stage:after-insert' });
     expect(result.signal).toBe('SIGKILL');
     expect(await candidatesOf()).toEqual([]);
@@ -186,7 +205,17 @@ describe('hippo rem rapid against a stand-in model server', () => {
   });
 
   it('lets two runs at once on one database both finish, with consistent counts', async () => {
-    server.respondWith(reply.slow(300, reply.json({ candidates: [{ claim: 'Same claim from both.', sources: ['m1'] }, { claim: 'Another.', sources: ['m2'] }] })));
+    server.respondWith(
+      reply.slow(
+        300,
+        reply.json({
+          candidates: [
+            { claim: 'Same claim from both.', sources: ['m1'] },
+            { claim: 'Another.', sources: ['m2'] },
+          ],
+        }),
+      ),
+    );
     const [a, b] = await Promise.all([rapid(), rapid()]);
     expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
     const counts = [json<RapidJson>(a).counts, json<RapidJson>(b).counts];
@@ -224,7 +253,9 @@ describe('hand the model step to anything: --prompt-only + ingest, and --via', (
   it('round-trips through a prompt file, an answer written by "the external LLM", and ingest', async () => {
     const promptOnly = await box.hippo(['rem', 'rapid', '--prompt-only', '--json'], { env: { HIPPO_AGENT: 'ops' } });
     expect(promptOnly.exitCode).toBe(0);
-    const { handoff, prompt, schema } = json<{ handoff: { id: string; refs: Record<string, string> }; prompt: string; schema: { properties: unknown } }>(promptOnly);
+    const { handoff, prompt, schema } = json<{ handoff: { id: string; refs: Record<string, string> }; prompt: string; schema: { properties: unknown } }>(
+      promptOnly,
+    );
     expect(handoff.id).toMatch(/^hof_/);
     expect(handoff.refs).toEqual({ m1: memoryIds[0], m2: memoryIds[1], m3: memoryIds[2], m4: memoryIds[3] });
     expect(prompt).toContain('<memory ref="m1"');
@@ -250,7 +281,10 @@ describe('hand the model step to anything: --prompt-only + ingest, and --via', (
     const { handoff } = json<{ handoff: { id: string } }>(await box.hippo(['rem', 'rapid', '--prompt-only', '--json'], { env: { HIPPO_AGENT: 'ops' } }));
     const bad = await box.hippo(['rem', 'ingest', handoff.id, '-'], { env: { HIPPO_AGENT: 'ops' }, input: '{"candidates":[{"claim":"x","sources":["m9"]}]}' });
     expect(bad.exitCode).toBe(6);
-    const good = await box.hippo(['rem', 'ingest', handoff.id, '--json'], { env: { HIPPO_AGENT: 'ops' }, input: '{"candidates":[{"claim":"x","sources":["m4"]}]}' });
+    const good = await box.hippo(['rem', 'ingest', handoff.id, '--json'], {
+      env: { HIPPO_AGENT: 'ops' },
+      input: '{"candidates":[{"claim":"x","sources":["m4"]}]}',
+    });
     expect(good.exitCode).toBe(0);
   });
 
@@ -270,13 +304,22 @@ describe('hand the model step to anything: --prompt-only + ingest, and --via', (
 
 describe('review from the command line', () => {
   it('promotes and rejects with the state rules and exit codes of §4.8', async () => {
-    server.respondWith(reply.json({ candidates: [{ claim: 'One.', sources: ['m1'] }, { claim: 'Two.', sources: ['m2'] }] }));
+    server.respondWith(
+      reply.json({
+        candidates: [
+          { claim: 'One.', sources: ['m1'] },
+          { claim: 'Two.', sources: ['m2'] },
+        ],
+      }),
+    );
     const [one, two] = json<RapidJson>(await rapid()).candidates;
     const env = { HIPPO_AGENT: 'ops' };
     expect((await box.hippo(['rem', 'promote', one!.id], { env })).exitCode).toBe(2);
     const promoted = await box.hippo(['rem', 'promote', one!.id, '--rationale', 'seen it twice', '--reviewer', 'ana', '--json'], { env });
     expect(promoted.exitCode).toBe(0);
-    const { promoted: list } = json<{ promoted: { candidate: { status: string }; memory: { id: string; derivedFrom: string[]; promotedFrom: string; durability: string } }[] }>(promoted);
+    const { promoted: list } = json<{
+      promoted: { candidate: { status: string }; memory: { id: string; derivedFrom: string[]; promotedFrom: string; durability: string } }[];
+    }>(promoted);
     expect(list[0]!.memory).toMatchObject({ derivedFrom: [memoryIds[0]], promotedFrom: one!.id, durability: 'persistent' });
     expect((await box.hippo(['rem', 'promote', one!.id, '--rationale', 'again'], { env })).exitCode).toBe(4);
     expect((await box.hippo(['rem', 'reject', one!.id, '--reason', 'no'], { env })).exitCode).toBe(4);

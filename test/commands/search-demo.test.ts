@@ -74,14 +74,17 @@ describe('hippo search (built CLI)', () => {
     expect(lines[1]).toMatch(/^ {2}.*\*\*deploy/i);
   });
 
-  it.each(['"unbalanced', 'NEAR(', 'a AND OR', '*', 'col:umn -minus (paren', "it's \"quoted\""])('accepts %j as a query', async (query) => {
+  it.each(['"unbalanced', 'NEAR(', 'a AND OR', '*', 'col:umn -minus (paren', 'it\'s "quoted"'])('accepts %j as a query', async (query) => {
     const result = await box.hippo(['search', query, '--agent', 'ops-agent', '--json']);
     expect(result.exitCode).toBe(0);
     expect(Array.isArray(json<SearchJson>(result).results)).toBe(true);
   });
 
   it('reports bad --raw syntax and bad --since as usage errors (exit 2)', async () => {
-    for (const args of [['search', '"unbalanced', '--raw'], ['search', 'x', '--since', 'last week']]) {
+    for (const args of [
+      ['search', '"unbalanced', '--raw'],
+      ['search', 'x', '--since', 'last week'],
+    ]) {
       const result = await box.hippo([...args, '--json']);
       expect(result.exitCode).toBe(2);
       expect(json<{ error: { code: string } }>(result).error.code).toMatch(/fts_syntax|bad_duration/);
@@ -89,7 +92,7 @@ describe('hippo search (built CLI)', () => {
   });
 });
 
-describe('databases that are not hippo\'s', () => {
+describe("databases that are not hippo's", () => {
   it('refuses a directory, a non-SQLite file, a foreign SQLite file and a newer schema with exit 2, unchanged', async () => {
     const text = join(box.dir, 'notes.txt');
     writeFileSync(text, 'hello, this is not a database\n'.repeat(50));
@@ -102,7 +105,12 @@ describe('databases that are not hippo\'s', () => {
     const bump = new Database(newer);
     bump.pragma('user_version = 999');
     bump.close();
-    for (const [db, code] of [[box.dir, 'not_a_database'], [text, 'not_a_database'], [foreign, 'not_a_hippo_database'], [newer, 'database_too_new']]) {
+    for (const [db, code] of [
+      [box.dir, 'not_a_database'],
+      [text, 'not_a_database'],
+      [foreign, 'not_a_hippo_database'],
+      [newer, 'database_too_new'],
+    ]) {
       const result = await box.hippo(['memory', 'list', '--db', db!, '--json']);
       expect(result.exitCode).toBe(2);
       expect(json<{ error: { code: string } }>(result).error.code).toBe(code);

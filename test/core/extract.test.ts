@@ -79,7 +79,7 @@ describe('extract with the model fallback (library, real HTTP stand-in)', () => 
     expect(server.requests[0]!.rawBody).not.toContain('Secret Lane');
   });
 
-  it('rethrows the caller\'s abort instead of logging it', async () => {
+  it("rethrows the caller's abort instead of logging it", async () => {
     server.respondWith(reply.hang());
     const controller = new AbortController();
     const pending = extract(passages, { kinds: ['address'], fallback: { ...fallback(), signal: controller.signal } });

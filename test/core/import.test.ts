@@ -28,7 +28,9 @@ describe('importFiles', () => {
     expect(result).toMatchObject({ imported: 5, existing: 0 });
     expect(listMemories(store, { agentId: 'bob' }).map((memory) => memory.durability)).toEqual(['persistent']);
     const mine = listMemories(store, { agentId: 'a' });
-    expect(mine.map((memory) => memory.content).sort()).toEqual(['# Standup', 'Deploy moved to Tuesday.\nAsk Ana about the lock.', 'Second paragraph.', 'first'].sort());
+    expect(mine.map((memory) => memory.content).sort()).toEqual(
+      ['# Standup', 'Deploy moved to Tuesday.\nAsk Ana about the lock.', 'Second paragraph.', 'first'].sort(),
+    );
     expect(mine.find((memory) => memory.content === 'Second paragraph.')?.source).toBe(md);
   });
 
@@ -67,7 +69,13 @@ describe('importFiles', () => {
   });
 
   it('round-trips an export losslessly, including archived, derived and usage fields', async () => {
-    const first = addMemory(store, { agentId: 'a', content: 'Dublin office: +353 1 234 5678', tags: ['contacts'], subject: 'office', durability: 'persistent' }).memory;
+    const first = addMemory(store, {
+      agentId: 'a',
+      content: 'Dublin office: +353 1 234 5678',
+      tags: ['contacts'],
+      subject: 'office',
+      durability: 'persistent',
+    }).memory;
     clock.advance(1000);
     addMemory(store, { agentId: 'a', content: 'temporary', durability: 'ephemeral', source: '/notes/today.md' });
     addMemory(store, { agentId: 'a', content: 'a lesson', derivedFrom: [first.id], promotedFrom: 'cand_01JD0000000000000000000000' });
@@ -92,6 +100,10 @@ describe('importFiles and Ctrl-C', () => {
     const controller = new AbortController();
     const promise = importFiles(store, files, { agentId: 'a', onFile: (done) => done === 1 && controller.abort(), signal: controller.signal });
     await expect(promise).rejects.toMatchObject({ code: 'interrupted', exitCode: 130, details: { imported: 2 } });
-    expect(listMemories(store, { agentId: 'a' }).map((memory) => memory.content).sort()).toEqual(['file 0 a', 'file 0 b']);
+    expect(
+      listMemories(store, { agentId: 'a' })
+        .map((memory) => memory.content)
+        .sort(),
+    ).toEqual(['file 0 a', 'file 0 b']);
   });
 });

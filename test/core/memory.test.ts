@@ -13,7 +13,6 @@ beforeEach(() => {
 });
 afterEach(() => store.done());
 
-
 describe('addMemory', () => {
   it('stores a memory with defaults, a prefixed sortable id and ISO times', () => {
     const { memory, duplicateOf } = addMemory(store, { agentId: 'a', content: 'Deploys freeze on Fridays', tags: ['deploy', 'deploy', ' policy '] });
@@ -55,7 +54,7 @@ describe('addMemory', () => {
 });
 
 describe('getMemory / archiveMemories', () => {
-  it('treats another agent\'s memory as not found (exit 3), and ids are exact (case matters)', () => {
+  it("treats another agent's memory as not found (exit 3), and ids are exact (case matters)", () => {
     const { memory } = addMemory(store, { agentId: 'a', content: 'private note' });
     expect(errorOf(() => getMemory(store, 'b', memory.id)).exitCode).toBe(ExitCode.notFound);
     expect(errorOf(() => getMemory(store, 'a', memory.id.toLowerCase())).exitCode).toBe(ExitCode.notFound);

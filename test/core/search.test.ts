@@ -43,7 +43,7 @@ describe('search', () => {
     expect(hitIds('cafe zurich resume')).toEqual([ids['café']]);
   });
 
-  it('never leaks another agent\'s memories, even one whose id shares words', () => {
+  it("never leaks another agent's memories, even one whose id shares words", () => {
     expect(search(store, { agentId: 'ops', query: 'another agent other', recordRetrieval: false })).toEqual([]);
   });
 

@@ -63,10 +63,10 @@ describe('openStore', () => {
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  it('refuses a SQLite database that is not hippo\'s and leaves it unchanged', () => {
+  it("refuses a SQLite database that is not hippo's and leaves it unchanged", () => {
     const path = join(dir, 'other.db');
     const raw = new Database(path);
-    raw.exec('CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES (\'keep me\')');
+    raw.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
     raw.close();
     const before = readFileSync(path);
     expectUsageError(() => openStore({ path }), 'not_a_hippo_database');

@@ -49,7 +49,10 @@ describe('durations and dates', () => {
 
 describe('out-of-range and rolled-over input', () => {
   it('refuses durations that reach past the calendar as a usage error, not a crash', () => {
-    for (const [fn, flag] of [[parseSince, '--since'], [parseExpires, '--expires']] as const) {
+    for (const [fn, flag] of [
+      [parseSince, '--since'],
+      [parseExpires, '--expires'],
+    ] as const) {
       try {
         fn('99999999999d', flag, now);
         throw new Error('expected an error');

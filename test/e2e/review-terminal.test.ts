@@ -70,7 +70,11 @@ describe.skipIf(!TMUX)(`hippo rem candidates in a real terminal (${TMUX ?? 'SKIP
     await terminal.waitFor('› one Friday is not a pattern');
     terminal.keys('Enter');
     await terminal.waitFor('promoted 1 · rejected 1');
-    expect(inDatabase((store) => getCandidate(store, 'ops', candidates[1]!.id))).toMatchObject({ status: 'rejected', reviewer: 'e2e', reviewRationale: 'one Friday is not a pattern' });
+    expect(inDatabase((store) => getCandidate(store, 'ops', candidates[1]!.id))).toMatchObject({
+      status: 'rejected',
+      reviewer: 'e2e',
+      reviewRationale: 'one Friday is not a pattern',
+    });
 
     terminal.keys('q');
     screen = await terminal.waitFor('[exit 0]');

@@ -37,7 +37,13 @@ export function sandbox(): Sandbox {
     db,
     env,
     hippo: (args, options = {}) =>
-      execa('node', [BIN, ...args], { reject: false, input: '', ...options, env: { ...env, ...(options.env as Record<string, string> | undefined) }, extendEnv: true }) as Promise<Result>,
+      execa('node', [BIN, ...args], {
+        reject: false,
+        input: '',
+        ...options,
+        env: { ...env, ...(options.env as Record<string, string> | undefined) },
+        extendEnv: true,
+      }) as Promise<Result>,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

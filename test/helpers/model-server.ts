@@ -185,8 +185,7 @@ export async function startModelServer(): Promise<ModelServer> {
     queue: (...rs) => {
       queued.push(...rs);
     },
-    waitForRequests: (count) =>
-      requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+    waitForRequests: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
     close: async () => {
       for (const t of timers) clearTimeout(t);
       server.closeAllConnections();

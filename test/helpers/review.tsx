@@ -69,7 +69,7 @@ export async function renderReview(store: Store, options: Partial<ReviewControll
     act();
     await until(() => app.frames.length > before, what, 1_000).catch(() => undefined);
     let seen = app.frames.length;
-    for (let quiet = 0; quiet < 10; ) {
+    for (let quiet = 0; quiet < 10;) {
       await new Promise((resolve) => setTimeout(resolve, 2));
       quiet = app.frames.length === seen ? quiet + 1 : 0;
       seen = app.frames.length;

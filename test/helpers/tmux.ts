@@ -70,7 +70,9 @@ export class Terminal {
   /** Sends `signal` to the program the shell in the pane is running (the shell's child), as `kill` from elsewhere would. */
   signal(signal: NodeJS.Signals): void {
     const shell = Number(this.tmux('display-message', '-p', '-t', 'hippo', '#{pane_pid}').trim());
-    const child = spawnSync('ps', ['-o', 'pid=', '--ppid', String(shell)], { encoding: 'utf8' }).stdout.trim().split(/\s+/)[0];
+    const child = spawnSync('ps', ['-o', 'pid=', '--ppid', String(shell)], { encoding: 'utf8' })
+      .stdout.trim()
+      .split(/\s+/)[0];
     if (!child) throw new Error(`no program is running in the pane (shell ${shell})`);
     process.kill(Number(child), signal);
   }

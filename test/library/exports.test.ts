@@ -9,7 +9,20 @@ it('runs the README example through the package entry', async () => {
   const entry = 'hippo';
   const hippo = (await import(entry)) as typeof import('../../src/index.js');
   // SPEC §9's list, exactly.
-  for (const name of ['openStore', 'addMemory', 'search', 'extract', 'gather', 'buildPrompt', 'validateAnswer', 'stage', 'distill', 'promote', 'reject', 'runNightly']) {
+  for (const name of [
+    'openStore',
+    'addMemory',
+    'search',
+    'extract',
+    'gather',
+    'buildPrompt',
+    'validateAnswer',
+    'stage',
+    'distill',
+    'promote',
+    'reject',
+    'runNightly',
+  ]) {
     expect(typeof (hippo as Record<string, unknown>)[name], name).toBe('function');
   }
   const dir = mkdtempSync(join(tmpdir(), 'hippo-lib-'));

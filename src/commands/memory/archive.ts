@@ -12,10 +12,8 @@ export default class MemoryArchive extends HippoCommand {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryArchive);
     const result = archiveMemories(this.store(flags.db), this.agentId(flags.agent), argv as string[], flags.reason);
-    this.output(
-      { archived: result.archived, alreadyArchived: result.alreadyArchived },
-      () =>
-        [...result.archived.map((memory) => `archived ${memory.id}`), ...result.alreadyArchived.map((id) => `${id} was already archived`)].join('\n'),
+    this.output({ archived: result.archived, alreadyArchived: result.alreadyArchived }, () =>
+      [...result.archived.map((memory) => `archived ${memory.id}`), ...result.alreadyArchived.map((id) => `${id} was already archived`)].join('\n'),
     );
   }
 }

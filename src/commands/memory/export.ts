@@ -15,7 +15,7 @@ export default class MemoryExport extends HippoCommand {
   ];
   static override flags = {
     output: Flags.string({ char: 'o', description: 'write to this file (mode 0600; replaced only once complete) instead of stdout' }),
-    'all-agents': Flags.boolean({ default: false, description: 'every agent\'s memories, not only --agent' }),
+    'all-agents': Flags.boolean({ default: false, description: "every agent's memories, not only --agent" }),
   };
 
   async run(): Promise<void> {

@@ -34,7 +34,8 @@ export default class ModelCheck extends HippoCommand {
           `${paint('dim', 'content')}    ${result.leavesMachine ? paint(['bold', 'yellow'], `WARNING: ${result.egress}`) : result.egress}`,
         );
         if (!result.called) lines.push(`${paint('dim', 'check')}      not called (--offline)`);
-        else if (result.ok) lines.push(`${paint('dim', 'check')}      ${paint('green', 'ok')} in ${result.latencyMs} ms (model reported: ${result.reportedModel})`);
+        else if (result.ok)
+          lines.push(`${paint('dim', 'check')}      ${paint('green', 'ok')} in ${result.latencyMs} ms (model reported: ${result.reportedModel})`);
       }
       if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
     }

@@ -58,7 +58,9 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
     const paint = painter(process.stdout);
     const width = terminalWidth(process.stdout);
     this.output({ candidates }, () =>
-      candidates.length === 0 ? `no ${flags.status === 'all' ? '' : `${flags.status} `}candidates` : candidates.map((candidate) => candidateLine(candidate, paint, width)).join('\n'),
+      candidates.length === 0
+        ? `no ${flags.status === 'all' ? '' : `${flags.status} `}candidates`
+        : candidates.map((candidate) => candidateLine(candidate, paint, width)).join('\n'),
     );
   }
 }

@@ -8,7 +8,7 @@ import { decodeUtf8 } from '../../core/import.js';
 import { ingest } from '../../core/rem/distill.js';
 
 export default class RemIngest extends HippoCommand {
-  static override summary = 'Bring back an external LLM\'s answer to a --prompt-only handoff; verified and staged exactly like rem rapid.';
+  static override summary = "Bring back an external LLM's answer to a --prompt-only handoff; verified and staged exactly like rem rapid.";
   static override examples = [
     '<%= config.bin %> rem ingest hof_01JD3Z8N6Q2W4E5R7T9Y1U3I5O answer.json',
     'pbpaste | <%= config.bin %> rem ingest hof_01JD3Z8N6Q2W4E5R7T9Y1U3I5O - --generated-by gpt-5',

@@ -11,12 +11,12 @@ import { parseSince } from '../../core/time.js';
 export default class RemRapid extends HippoCommand {
   static override summary = 'Distil recent memories into candidate insights (staged for review, never kept automatically).';
   static override description =
-    'Gathers the agent\'s recent memories, asks the model for insights that cite them, verifies every citation, and stages what passes as pending candidates. --prompt-only prints the prompt for any LLM instead (bring the answer back with `hippo rem ingest`); --via runs a CLI model command for this one run.';
+    "Gathers the agent's recent memories, asks the model for insights that cite them, verifies every citation, and stages what passes as pending candidates. --prompt-only prints the prompt for any LLM instead (bring the answer back with `hippo rem ingest`); --via runs a CLI model command for this one run.";
   static override examples = [
     '<%= config.bin %> rem rapid --agent ops-agent',
     '<%= config.bin %> rem rapid --focus decisions --since 7d --model ollama:llama3.2',
     '<%= config.bin %> rem rapid --prompt-only > prompt.txt',
-    '<%= config.bin %> rem rapid --via \'ollama run llama3.2\'',
+    "<%= config.bin %> rem rapid --via 'ollama run llama3.2'",
     '<%= config.bin %> rem rapid --dry-run --scope all',
   ];
   static override flags = {

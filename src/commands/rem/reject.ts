@@ -14,7 +14,12 @@ export default class RemReject extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(RemReject);
-    const rejected = reject(this.store(flags.db), { agentId: this.agentId(flags.agent), ids: argv as string[], reason: flags.reason, reviewer: flags.reviewer });
+    const rejected = reject(this.store(flags.db), {
+      agentId: this.agentId(flags.agent),
+      ids: argv as string[],
+      reason: flags.reason,
+      reviewer: flags.reviewer,
+    });
     this.output({ rejected }, () => rejected.map((candidate) => `rejected ${candidate.id}`).join('\n'));
   }
 }

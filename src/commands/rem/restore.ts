@@ -17,7 +17,11 @@ With --apply (asks first on a terminal; needs --yes otherwise): checks the snaps
     '<%= config.bin %> rem restore run_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --agent ops-agent --apply',
   ];
   static override args = {
-    snapshot: Args.string({ ignoreStdin: true, required: true, description: 'a snapshot file name (hippo rem snapshots), the id of the run that took it, or a path' }),
+    snapshot: Args.string({
+      ignoreStdin: true,
+      required: true,
+      description: 'a snapshot file name (hippo rem snapshots), the id of the run that took it, or a path',
+    }),
   };
   static override flags = {
     agent: Flags.string({ description: "restore only this agent's rows (default: every agent's; $HIPPO_AGENT is not used here)", helpGroup: 'GLOBAL' }),
@@ -41,6 +45,10 @@ With --apply (asks first on a terminal; needs --yes otherwise): checks the snaps
     const question = `replace ${whose} memories, candidates and handoffs with snapshot ${basename(file)} (${restoreChanges(plan)} rows change)?`;
     if (!(await confirmDestructive(question, flags.yes))) throw new ConflictError('declined', 'nothing changed');
     const result = await applyRestore(store, file, { agentId, signal: this.abortSignal });
-    this.output({ applied: true, ...result }, () => `${restorePlanText(result, true)}\nundo with: hippo rem restore ${basename(result.preRestoreSnapshot)}${agentId === null ? '' : ` --agent ${agentId}`} --apply`);
+    this.output(
+      { applied: true, ...result },
+      () =>
+        `${restorePlanText(result, true)}\nundo with: hippo rem restore ${basename(result.preRestoreSnapshot)}${agentId === null ? '' : ` --agent ${agentId}`} --apply`,
+    );
   }
 }

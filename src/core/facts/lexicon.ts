@@ -74,16 +74,16 @@ function escapeRegExp(text: string): string {
 }
 
 function phrasePattern(phrase: string): string {
-  return phrase.split(/[\s-]+/).map(escapeRegExp).join('[\\s-]+');
+  return phrase
+    .split(/[\s-]+/)
+    .map(escapeRegExp)
+    .join('[\\s-]+');
 }
 
 // Longest first: JavaScript tries alternatives in order, so at any position the longest phrase is taken.
 const BY_LENGTH = [...PHRASES].sort((a, b) => b[0].length - a[0].length);
 const KIND_OF = new Map(BY_LENGTH.map(([phrase, kind]) => [phrase.replace(/[\s-]+/g, ' '), kind]));
-const QUERY_RE = new RegExp(
-  `(?<![\\p{L}\\p{N}])(${BY_LENGTH.map(([phrase]) => phrasePattern(phrase)).join('|')})(?:e?s)?(?![\\p{L}\\p{N}])`,
-  'giu',
-);
+const QUERY_RE = new RegExp(`(?<![\\p{L}\\p{N}])(${BY_LENGTH.map(([phrase]) => phrasePattern(phrase)).join('|')})(?:e?s)?(?![\\p{L}\\p{N}])`, 'giu');
 
 function kindOfMatch(matched: string): Kind | undefined {
   return KIND_OF.get(matched.toLowerCase().replace(/[\s-]+/g, ' '));

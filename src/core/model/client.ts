@@ -14,16 +14,7 @@ import { HippoError, ExitCode } from '../errors.js';
 import { createCappedFetch, type FetchState } from './capped-fetch.js';
 import { runCommandModel } from './command.js';
 import { displayBaseUrl, type HttpModelConfig, type ModelConfig, type ProviderName } from './config.js';
-import {
-  badResponse,
-  httpStatus,
-  isModelCallError,
-  ModelCallAbortedError,
-  modelTimeout,
-  modelUnreachable,
-  outputInvalid,
-  responseTooLarge,
-} from './errors.js';
+import { badResponse, httpStatus, isModelCallError, ModelCallAbortedError, modelTimeout, modelUnreachable, outputInvalid, responseTooLarge } from './errors.js';
 import { extractJsonObject } from './json.js';
 
 export interface GenerateObjectRequest<T> {
@@ -102,10 +93,7 @@ export function createModelClient(config: ModelConfig, options: ModelClientOptio
       const timer = setTimeout(() => deadline.abort(), timeoutMs);
       const signal = request.signal ? AbortSignal.any([request.signal, deadline.signal]) : deadline.signal;
       try {
-        const answer =
-          config.provider === 'command'
-            ? await callCommand(config, request, signal)
-            : await callHttp(config, request, signal, options.fetch);
+        const answer = config.provider === 'command' ? await callCommand(config, request, signal) : await callHttp(config, request, signal, options.fetch);
         const value = parseAnswer(answer, request);
         const usage = answer.usage;
         return {
@@ -168,11 +156,7 @@ async function callHttp(
       temperature: request.temperature,
       maxRetries: 0,
       abortSignal: signal,
-      output: rawTextOutput(
-        mode === 'schema'
-          ? { type: 'json', schema: jsonSchema, name: request.schemaName ?? 'response' }
-          : { type: 'json' },
-      ),
+      output: rawTextOutput(mode === 'schema' ? { type: 'json', schema: jsonSchema, name: request.schemaName ?? 'response' } : { type: 'json' }),
       providerOptions: providerOptions(config, request, jsonSchema),
     });
     const usage: ModelUsage = {};

@@ -18,11 +18,7 @@ export interface CommandOutcome {
 }
 
 /** Throws only our typed errors; `signal` is the combined caller + deadline signal (the client classifies aborts). */
-export async function runCommandModel(
-  config: CommandModelConfig,
-  input: string,
-  signal: AbortSignal,
-): Promise<CommandOutcome> {
+export async function runCommandModel(config: CommandModelConfig, input: string, signal: AbortSignal): Promise<CommandOutcome> {
   signal.throwIfAborted();
   const { execa } = await import('execa');
   const child = execa(config.model, {

@@ -204,8 +204,7 @@ export function resolveModelConfig(input: ResolveModelConfigInput): ModelConfig 
   }
   const provider = spec.provider;
   const fileBaseUrlApplies = fileSpec === undefined || fileSpec.provider === provider;
-  const baseUrl =
-    baseUrlFromEnv ?? (fileBaseUrlApplies ? baseUrlFromFile : undefined) ?? DEFAULT_BASE_URLS[provider];
+  const baseUrl = baseUrlFromEnv ?? (fileBaseUrlApplies ? baseUrlFromFile : undefined) ?? DEFAULT_BASE_URLS[provider];
   const baseUrlLabel = baseUrlFromEnv ? 'HIPPO_BASE_URL' : 'the base URL';
 
   // Only the selected provider's own key variable is consulted: an ANTHROPIC_API_KEY lying around changes nothing

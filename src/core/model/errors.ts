@@ -24,12 +24,7 @@ export const OLLAMA_RECIPE =
   '`export HIPPO_MODEL=ollama:llama3.2` (or pass --model, or set "model" in the config file). ' +
   'Without a model, use --prompt-only to hand the prompt to any LLM and bring the answer back with `hippo rem ingest`.';
 
-export type ModelOutputReason =
-  | 'no_json_object'
-  | 'multiple_json_objects'
-  | 'invalid_json'
-  | 'shape_mismatch'
-  | 'truncated';
+export type ModelOutputReason = 'no_json_object' | 'multiple_json_objects' | 'invalid_json' | 'shape_mismatch' | 'truncated';
 
 /** What every model-layer error exposes beyond HippoError. */
 export interface ModelErrorInfo {
@@ -73,11 +68,7 @@ export class ModelCallAbortedError extends InterruptedError implements ModelErro
 export type ModelCallError = ModelCallUnavailableError | ModelCallOutputError | ModelCallAbortedError;
 
 export function isModelCallError(error: unknown): error is ModelCallError {
-  return (
-    error instanceof ModelCallUnavailableError ||
-    error instanceof ModelCallOutputError ||
-    error instanceof ModelCallAbortedError
-  );
+  return error instanceof ModelCallUnavailableError || error instanceof ModelCallOutputError || error instanceof ModelCallAbortedError;
 }
 
 export function modelNotConfigured(): ModelCallUnavailableError {
@@ -102,18 +93,14 @@ export function modelTimeout(timeoutMs: number): ModelCallUnavailableError {
 }
 
 export function httpStatus(status: number, where: string, model: string): ModelCallUnavailableError {
-  return new ModelCallUnavailableError(
-    `http_status_${status}`,
-    `${where} answered with HTTP status ${status}`,
-    fixForStatus(status, model),
-    { details: { status } },
-  );
+  return new ModelCallUnavailableError(`http_status_${status}`, `${where} answered with HTTP status ${status}`, fixForStatus(status, model), {
+    details: { status },
+  });
 }
 
 function fixForStatus(status: number, model: string): string {
   if (status === 401 || status === 403) return 'Check the API key (HIPPO_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY).';
-  if (status === 404)
-    return `Check the model name and HIPPO_BASE_URL; for Ollama, pull the model first: \`ollama pull ${model}\`.`;
+  if (status === 404) return `Check the model name and HIPPO_BASE_URL; for Ollama, pull the model first: \`ollama pull ${model}\`.`;
   if (status === 429) return 'The provider is rate-limiting: wait and try again (hippo does not retry on its own).';
   if (status >= 500) return 'The model server failed: check its logs and try again, or use --prompt-only.';
   return 'The server refused the request: check HIPPO_BASE_URL and the model name.';

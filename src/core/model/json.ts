@@ -19,8 +19,7 @@ export function stripThinking(text: string): string {
 }
 
 export type ExtractJsonResult =
-  | { ok: true; value: Record<string, unknown>; start: number; end: number }
-  | { ok: false; reason: 'no_json_object' | 'multiple_json_objects' | 'invalid_json' };
+  { ok: true; value: Record<string, unknown>; start: number; end: number } | { ok: false; reason: 'no_json_object' | 'multiple_json_objects' | 'invalid_json' };
 
 /** Failed attempts (a `{` that does not start a parseable object) before giving up; bounds work on hostile text. */
 const MAX_FAILED_ATTEMPTS = 200;

@@ -76,7 +76,8 @@ function openSource(store: Store, file: string): Source {
   try {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
-      if (db.pragma('application_id', { simple: true }) !== APPLICATION_ID) throw new UsageError('not_a_hippo_snapshot', `${file} is not a hippo database snapshot; nothing was changed`);
+      if (db.pragma('application_id', { simple: true }) !== APPLICATION_ID)
+        throw new UsageError('not_a_hippo_snapshot', `${file} is not a hippo database snapshot; nothing was changed`);
       version = db.pragma('user_version', { simple: true }) as number;
     } finally {
       db.close();
@@ -85,10 +86,16 @@ function openSource(store: Store, file: string): Source {
     if (error instanceof HippoError) throw error;
     // A hippo snapshot cut short (truncated, damaged) is damage; a file that is not SQLite at all is the wrong file.
     if ((error as { code?: string }).code === 'SQLITE_CORRUPT') throw snapshotDamaged(file);
-    throw new UsageError('not_a_hippo_snapshot', `${file} cannot be read as a SQLite database (${(error as { code?: string }).code ?? 'error'}); nothing was changed`);
+    throw new UsageError(
+      'not_a_hippo_snapshot',
+      `${file} cannot be read as a SQLite database (${(error as { code?: string }).code ?? 'error'}); nothing was changed`,
+    );
   }
   if (version > SCHEMA_VERSION) {
-    throw new UsageError('snapshot_too_new', `${file} was written by a newer hippo (schema ${version}; this hippo knows up to ${SCHEMA_VERSION}); nothing was changed`);
+    throw new UsageError(
+      'snapshot_too_new',
+      `${file} was written by a newer hippo (schema ${version}; this hippo knows up to ${SCHEMA_VERSION}); nothing was changed`,
+    );
   }
   if (version === SCHEMA_VERSION) return { path: file, dispose: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'hippo-restore-'));
@@ -119,14 +126,25 @@ function scope(alias: string, agentId: string | null): string {
 }
 
 function count(store: Store, sql: string, agentId: string | null): number {
-  return store.db.prepare(sql).pluck().get(agentId === null ? {} : { agentId }) as number;
+  return store.db
+    .prepare(sql)
+    .pluck()
+    .get(agentId === null ? {} : { agentId }) as number;
 }
 
 function tableChanges(store: Store, table: RestoredTable, agentId: string | null): TableChanges {
   const columns = contentColumns(store, table);
   const [m, s] = [scope('m', agentId), scope('s', agentId)];
-  const added = count(store, `SELECT count(*) FROM snapshot.${table} s WHERE ${s} AND NOT EXISTS (SELECT 1 FROM main.${table} m WHERE m.id = s.id AND ${m})`, agentId);
-  const removed = count(store, `SELECT count(*) FROM main.${table} m WHERE ${m} AND NOT EXISTS (SELECT 1 FROM snapshot.${table} s WHERE s.id = m.id AND ${s})`, agentId);
+  const added = count(
+    store,
+    `SELECT count(*) FROM snapshot.${table} s WHERE ${s} AND NOT EXISTS (SELECT 1 FROM main.${table} m WHERE m.id = s.id AND ${m})`,
+    agentId,
+  );
+  const removed = count(
+    store,
+    `SELECT count(*) FROM main.${table} m WHERE ${m} AND NOT EXISTS (SELECT 1 FROM snapshot.${table} s WHERE s.id = m.id AND ${s})`,
+    agentId,
+  );
   const same = columns.map((column) => `m.${column} IS s.${column}`).join(' AND ');
   const changed = count(store, `SELECT count(*) FROM main.${table} m JOIN snapshot.${table} s ON s.id = m.id WHERE ${m} AND ${s} AND NOT (${same})`, agentId);
   const inDatabase = count(store, `SELECT count(*) FROM main.${table} m WHERE ${m}`, agentId);
@@ -134,7 +152,11 @@ function tableChanges(store: Store, table: RestoredTable, agentId: string | null
 }
 
 function snapshotDamaged(file: string): HippoError {
-  return new HippoError('snapshot_damaged', `${file} is damaged (it fails SQLite's integrity checks); nothing was changed — pick another snapshot (hippo rem snapshots --check)`, ExitCode.unexpected);
+  return new HippoError(
+    'snapshot_damaged',
+    `${file} is damaged (it fails SQLite's integrity checks); nothing was changed — pick another snapshot (hippo rem snapshots --check)`,
+    ExitCode.unexpected,
+  );
 }
 
 /** Without `--apply`: per table, what a restore would add, remove and change. Reads only. */
@@ -180,7 +202,10 @@ function rowsMatch(store: Store, table: RestoredTable, agentId: string | null): 
   const columns = contentColumns(store, table).join(', ');
   const live = `SELECT ${columns} FROM main.${table} m WHERE ${scope('m', agentId)}`;
   const saved = `SELECT ${columns} FROM snapshot.${table} s WHERE ${scope('s', agentId)}`;
-  return count(store, `SELECT count(*) FROM (${live} EXCEPT ${saved})`, agentId) === 0 && count(store, `SELECT count(*) FROM (${saved} EXCEPT ${live})`, agentId) === 0;
+  return (
+    count(store, `SELECT count(*) FROM (${live} EXCEPT ${saved})`, agentId) === 0 &&
+    count(store, `SELECT count(*) FROM (${saved} EXCEPT ${live})`, agentId) === 0
+  );
 }
 
 function changeCounts(tables: TableChanges[]): RunCounts {
@@ -212,7 +237,13 @@ export async function applyRestore(store: Store, file: string, options: { agentI
   }
 }
 
-async function restoreLocked(store: Store, file: string, source: Source, lock: HeldLock, options: { agentId: string | null; signal?: AbortSignal }): Promise<RestoreResult> {
+async function restoreLocked(
+  store: Store,
+  file: string,
+  source: Source,
+  lock: HeldLock,
+  options: { agentId: string | null; signal?: AbortSignal },
+): Promise<RestoreResult> {
   const { agentId } = options;
   const run = startRun(store, 'rem restore', agentId, { id: lock.holder.runId });
   const steps: Record<string, string> = { lock: lock.takenOver ? 'took over a stale lock' : 'acquired' };
@@ -241,7 +272,11 @@ async function restoreLocked(store: Store, file: string, source: Source, lock: H
         for (const table of RESTORED_TABLES) replaceRows(store, table, agentId);
         faultPoint('restore:replaced');
         if (!RESTORED_TABLES.every((table) => rowsMatch(store, table, agentId))) {
-          throw new HippoError('restore_verify_failed', 'after the restore the rows did not equal the snapshot\'s; everything was rolled back and nothing changed', ExitCode.unexpected);
+          throw new HippoError(
+            'restore_verify_failed',
+            "after the restore the rows did not equal the snapshot's; everything was rolled back and nothing changed",
+            ExitCode.unexpected,
+          );
         }
         steps.verify = 'rows equal the snapshot';
         const finished = finishRun(store, run, { status: 'completed', counts: changeCounts(tables), snapshotPath: preRestore, steps });

@@ -220,7 +220,10 @@ function liveQuickCheck(store: Store): string {
 }
 
 function withRun(error: unknown, run: Run): HippoError {
-  const hippo = error instanceof HippoError ? error : new HippoError('unexpected', `unexpected error: ${error instanceof Error ? error.message : String(error)}`, ExitCode.unexpected, { cause: error });
+  const hippo =
+    error instanceof HippoError
+      ? error
+      : new HippoError('unexpected', `unexpected error: ${error instanceof Error ? error.message : String(error)}`, ExitCode.unexpected, { cause: error });
   return new HippoError(hippo.code, hippo.message, hippo.exitCode, { cause: hippo, details: { ...hippo.details, runId: run.id, run } });
 }
 
@@ -274,7 +277,14 @@ async function distillAgents(store: Store, night: Run, options: NightlyOptions):
       continue;
     }
     try {
-      const result = await distill(store, client, { agentId, scope: 'recent', unreflected: true, kind: NIGHTLY_KIND, parentRunId: night.id, signal: options.signal });
+      const result = await distill(store, client, {
+        agentId,
+        scope: 'recent',
+        unreflected: true,
+        kind: NIGHTLY_KIND,
+        parentRunId: night.id,
+        signal: options.signal,
+      });
       results.push({
         agentId,
         runId: result.run.id,
@@ -290,7 +300,9 @@ async function distillAgents(store: Store, night: Run, options: NightlyOptions):
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
       const code = error instanceof HippoError ? error.code : 'unexpected';
-      const childRunId = prepared(store, 'SELECT id FROM runs WHERE parent_run_id = ? AND agent_id = ? ORDER BY id DESC LIMIT 1').pluck().get(night.id, agentId) as string | undefined;
+      const childRunId = prepared(store, 'SELECT id FROM runs WHERE parent_run_id = ? AND agent_id = ? ORDER BY id DESC LIMIT 1')
+        .pluck()
+        .get(night.id, agentId) as string | undefined;
       results.push({ ...emptyDistillation(agentId), runId: childRunId ?? null, status: 'failed', error: code });
       if (error instanceof ModelUnavailableError) unavailable = code;
     }
@@ -325,7 +337,12 @@ export function nightlyDryRun(store: Store, options: NightlyOptions = {}): Night
     return {
       agentId,
       maintenance: plan,
-      distill: { gathered: dry.counts.gathered, eligible: dry.counts.eligible, leftOut: dry.counts.leftOutByCount + dry.counts.leftOutByBudget, promptChars: dry.promptChars },
+      distill: {
+        gathered: dry.counts.gathered,
+        eligible: dry.counts.eligible,
+        leftOut: dry.counts.leftOutByCount + dry.counts.leftOutByBudget,
+        promptChars: dry.promptChars,
+      },
     };
   });
   const model = options.modelLabel ?? null;
@@ -338,17 +355,19 @@ export function nightlyDryRun(store: Store, options: NightlyOptions = {}): Night
   };
   // The audit row is best effort: while a night holds the write lock, the dry run still reports (it says the lock is
   // held) instead of waiting out the busy timeout and failing.
-  const finished = tryWrite(store, () => finishRun(store, startRun(store, NIGHTLY_KIND, options.agentId ?? null), {
-    status: 'dry-run',
-    model,
-    counts: {
-      ...maintenance.total,
-      archived: maintenance.total.archivedEphemeral + maintenance.total.archivedUnused,
-      agents: distilled.size,
-      gathered: agents.reduce((total, agent) => total + (agent.distill?.gathered ?? 0), 0),
-      promptChars: agents.reduce((total, agent) => total + (agent.distill?.promptChars ?? 0), 0),
-    },
-    steps,
-  }));
+  const finished = tryWrite(store, () =>
+    finishRun(store, startRun(store, NIGHTLY_KIND, options.agentId ?? null), {
+      status: 'dry-run',
+      model,
+      counts: {
+        ...maintenance.total,
+        archived: maintenance.total.archivedEphemeral + maintenance.total.archivedUnused,
+        agents: distilled.size,
+        gathered: agents.reduce((total, agent) => total + (agent.distill?.gathered ?? 0), 0),
+        promptChars: agents.reduce((total, agent) => total + (agent.distill?.promptChars ?? 0), 0),
+      },
+      steps,
+    }),
+  );
   return { dryRun: true, run: finished ?? null, steps, pause, lockHeldBy, model, maintenance, agents };
 }

@@ -45,7 +45,10 @@ export function snapshotDir(dbPath: string): string {
 
 /** `20261102T093000Z-run_….db` (UTC, sortable). */
 export function snapshotFileName(time: Date, runId: string): string {
-  return `${time.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z')}-${runId}.db`;
+  return `${time
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z')}-${runId}.db`;
 }
 
 function parseSnapshotName(name: string): { createdAt: string; runId: string } | undefined {
@@ -63,7 +66,11 @@ export function snapshotFiles(dir: string): Snapshot[] {
     names = readdirSync(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new HippoError('snapshot_dir_unreadable', `cannot read the snapshot directory ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, ExitCode.unexpected);
+    throw new HippoError(
+      'snapshot_dir_unreadable',
+      `cannot read the snapshot directory ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      ExitCode.unexpected,
+    );
   }
   return names
     .flatMap((name) => {
@@ -191,7 +198,16 @@ export async function takeSnapshot(store: Store, runId: string, options: { signa
     throw snapshotWriteError(error, dir);
   }
   const sizeBytes = statSync(path).size;
-  return { name, path, createdAt: parseSnapshotName(name)!.createdAt, runId, sizeBytes, durationMs: Date.now() - started, violations: check.violations, removedPartials };
+  return {
+    name,
+    path,
+    createdAt: parseSnapshotName(name)!.createdAt,
+    runId,
+    sizeBytes,
+    durationMs: Date.now() - started,
+    violations: check.violations,
+    removedPartials,
+  };
 }
 
 /** Deletes snapshots taken more than `keepDays` days before `now`, never the newest KEEP_NEWEST. Returns their names. */

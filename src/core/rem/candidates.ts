@@ -195,5 +195,8 @@ export function stampReflected(store: Store, memoryIds: readonly string[]): void
 
 export function assertPending(candidate: Candidate, action: 'promote' | 'reject'): void {
   if (candidate.status === 'pending') return;
-  throw new ConflictError('candidate_decided', `candidate ${candidate.id} is already ${candidate.status}; it cannot be ${action === 'promote' ? 'promoted' : 'rejected'}`);
+  throw new ConflictError(
+    'candidate_decided',
+    `candidate ${candidate.id} is already ${candidate.status}; it cannot be ${action === 'promote' ? 'promoted' : 'rejected'}`,
+  );
 }

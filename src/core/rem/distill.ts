@@ -285,7 +285,12 @@ export function createHandoff(store: Store, options: DistillOptions & { ttlMs?: 
     'INSERT INTO handoffs (id, agent_id, created_at, focus, refs, prompt_sha256, prompt, max_candidates, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   ).run(handoff.id, handoff.agentId, handoff.createdAt, focus, JSON.stringify(handoff.refs), handoff.promptSha256, prompt, maxCandidates, handoff.expiresAt);
   const { gathered: count, eligible, leftOutByCount, leftOutByBudget } = gatherCounts(gathered);
-  return { handoff, prompt, schema: answerJsonSchema(Object.keys(handoff.refs), maxCandidates), counts: { gathered: count, eligible, leftOutByCount, leftOutByBudget } };
+  return {
+    handoff,
+    prompt,
+    schema: answerJsonSchema(Object.keys(handoff.refs), maxCandidates),
+    counts: { gathered: count, eligible, leftOutByCount, leftOutByBudget },
+  };
 }
 
 interface HandoffRow {
@@ -322,13 +327,25 @@ export function ingest(store: Store, options: IngestOptions): DistillResult {
   }
   if (row.ingested_at) throw new ConflictError('handoff_ingested', `handoff ${row.id} was already ingested (run ${row.ingest_run_id})`);
   const refs = JSON.parse(row.refs) as Record<string, string>;
-  const counts: DistillCounts = { gathered: Object.keys(refs).length, eligible: Object.keys(refs).length, leftOutByCount: 0, leftOutByBudget: 0, staged: 0, skippedDuplicates: 0, skippedRejected: 0 };
+  const counts: DistillCounts = {
+    gathered: Object.keys(refs).length,
+    eligible: Object.keys(refs).length,
+    leftOutByCount: 0,
+    leftOutByBudget: 0,
+    staged: 0,
+    skippedDuplicates: 0,
+    skippedRejected: 0,
+  };
   const run = startRun(store, 'rem ingest', options.agentId);
   const generatedBy = options.generatedBy?.trim() || 'external';
   const found = extractJsonObject(options.answer);
   const verdict = found.ok
     ? validateAnswer(found.value, { refs: Object.keys(refs), maxCandidates: row.max_candidates })
-    : ({ ok: false, code: 'invalid_json', message: found.reason === 'multiple_json_objects' ? 'the answer holds more than one JSON object' : 'no JSON object was found in the answer' } as const);
+    : ({
+        ok: false,
+        code: 'invalid_json',
+        message: found.reason === 'multiple_json_objects' ? 'the answer holds more than one JSON object' : 'no JSON object was found in the answer',
+      } as const);
   if (!verdict.ok) {
     const error = rejection(verdict.code, verdict.message);
     failRun(store, run, counts, error, generatedBy);
@@ -354,7 +371,11 @@ export function ingest(store: Store, options: IngestOptions): DistillResult {
     restageRejected: options.restageRejected,
     alsoInTransaction: () => {
       // Guarded update: two concurrent ingests of one handoff cannot both stage.
-      const marked = prepared(store, 'UPDATE handoffs SET ingested_at = ?, ingest_run_id = ? WHERE id = ? AND ingested_at IS NULL').run(iso(now), run.id, row.id);
+      const marked = prepared(store, 'UPDATE handoffs SET ingested_at = ?, ingest_run_id = ? WHERE id = ? AND ingested_at IS NULL').run(
+        iso(now),
+        run.id,
+        row.id,
+      );
       if (marked.changes !== 1) throw new ConflictError('handoff_ingested', `handoff ${row.id} was already ingested`);
     },
   });

@@ -42,11 +42,9 @@ export interface PromptInput {
 export function buildPrompt(input: PromptInput): string {
   const maxCandidates = input.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
   const refs = input.memories.map((item) => item.ref);
-  const memoryLines = input.memories.map(
-    (item) => `<memory ref="${item.ref}" date="${item.memory.createdAt.slice(0, 10)}">${escapeXml(item.text)}</memory>`,
-  );
+  const memoryLines = input.memories.map((item) => `<memory ref="${item.ref}" date="${item.memory.createdAt.slice(0, 10)}">${escapeXml(item.text)}</memory>`);
   return [
-    'You are distilling an agent\'s memories into candidate insights. A person will review every candidate before anything is kept.',
+    "You are distilling an agent's memories into candidate insights. A person will review every candidate before anything is kept.",
     '',
     `Task: ${TASKS[input.focus]}`,
     '',

@@ -84,7 +84,15 @@ export function promote(store: Store, options: PromoteOptions): Promotion[] {
         "UPDATE candidates SET status = 'promoted', reviewer = ?, review_rationale = ?, decided_at = ?, promoted_memory_id = ?, edited_claim = ? WHERE id = ?",
       ).run(reviewer, rationale, decidedAt, memory.id, edited ?? null, id);
       return {
-        candidate: { ...candidate, status: 'promoted' as const, reviewer, reviewRationale: rationale, decidedAt, promotedMemoryId: memory.id, editedClaim: edited ?? null },
+        candidate: {
+          ...candidate,
+          status: 'promoted' as const,
+          reviewer,
+          reviewRationale: rationale,
+          decidedAt,
+          promotedMemoryId: memory.id,
+          editedClaim: edited ?? null,
+        },
         memory,
       };
     });

@@ -3,14 +3,7 @@ import { DEFAULT_MAX_CANDIDATES, MAX_CLAIM_CHARS } from './prompt.js';
 
 /** Reason codes of SPEC §4.4 (stable: scripts and the run log use them). */
 export type RejectionCode =
-  | 'invalid_json'
-  | 'shape_mismatch'
-  | 'no_sources'
-  | 'control_characters'
-  | 'source_out_of_set'
-  | 'too_many_candidates'
-  | 'claim_too_long'
-  | 'empty_claim';
+  'invalid_json' | 'shape_mismatch' | 'no_sources' | 'control_characters' | 'source_out_of_set' | 'too_many_candidates' | 'claim_too_long' | 'empty_claim';
 
 export interface ValidCandidate {
   claim: string;
@@ -19,9 +12,7 @@ export interface ValidCandidate {
   tags: string[];
 }
 
-export type Validation =
-  | { ok: true; candidates: ValidCandidate[] }
-  | { ok: false; code: RejectionCode; message: string; index?: number };
+export type Validation = { ok: true; candidates: ValidCandidate[] } | { ok: false; code: RejectionCode; message: string; index?: number };
 
 export interface ValidateOptions {
   /** The refs shown to the model: the only ones a source may name (exact, case-sensitive match). */
@@ -72,7 +63,8 @@ export function validateAnswer(answer: unknown, options: ValidateOptions): Valid
     }
     const trimmed = claim.trim();
     if (trimmed === '') return reject('empty_claim', `candidate ${index} has an empty claim`, index);
-    if ([...trimmed].length > MAX_CLAIM_CHARS) return reject('claim_too_long', `candidate ${index}'s claim is longer than ${MAX_CLAIM_CHARS} characters`, index);
+    if ([...trimmed].length > MAX_CLAIM_CHARS)
+      return reject('claim_too_long', `candidate ${index}'s claim is longer than ${MAX_CLAIM_CHARS} characters`, index);
     const refs = [...new Set((sources ?? []) as string[])];
     if (refs.length === 0) return reject('no_sources', `candidate ${index} cites no source`, index);
     if (refs.some((ref) => !allowed.has(ref))) return reject('source_out_of_set', `candidate ${index} cites a source that was not shown`, index);

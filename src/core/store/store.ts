@@ -122,7 +122,8 @@ export function mapSqliteError(error: unknown, path?: string): unknown {
     return new UsageError('not_a_database', `the file${where} is not a SQLite database (or is damaged); it was not changed`);
   }
   if (code.startsWith('SQLITE_CANTOPEN')) return new UsageError('cannot_open_database', `cannot open the database${where}`);
-  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'SQLITE_IOERR_SHMSIZE') return new HippoError('disk_full', `the disk is full${where}; the transaction was rolled back`, 1);
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_WRITE' || code === 'SQLITE_IOERR_SHMSIZE')
+    return new HippoError('disk_full', `the disk is full${where}; the transaction was rolled back`, 1);
   if (code.startsWith('SQLITE_READONLY')) return new UsageError('database_read_only', `the database${where} is read-only`);
   return error;
 }

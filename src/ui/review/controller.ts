@@ -93,7 +93,10 @@ export class ReviewController implements ReviewActions {
       let reloaded: ReviewItem | undefined;
       if (code === 'source_deleted') {
         // The screen cannot take a flag: say how to get one. And stop showing evidence that is gone.
-        message = message.replace(/;? ?pass --allow-missing-sources to promote anyway$/, '; quit and run `hippo rem candidates --allow-missing-sources` to promote anyway');
+        message = message.replace(
+          /;? ?pass --allow-missing-sources to promote anyway$/,
+          '; quit and run `hippo rem candidates --allow-missing-sources` to promote anyway',
+        );
         reloaded = this.reload(candidateId);
       }
       return { ok: false, candidateId, code, message, stillPending: this.isPending(candidateId), ...(reloaded ? { reloaded } : {}) };

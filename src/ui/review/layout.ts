@@ -91,7 +91,8 @@ function packed(parts: string[], separator: string, width: number): string[] {
   const lines: string[] = [];
   for (const part of parts) {
     const last = lines[lines.length - 1];
-    if (last !== undefined && displayWidth(last) + displayWidth(separator) + displayWidth(part) <= width) lines[lines.length - 1] = `${last}${separator}${part}`;
+    if (last !== undefined && displayWidth(last) + displayWidth(separator) + displayWidth(part) <= width)
+      lines[lines.length - 1] = `${last}${separator}${part}`;
     else lines.push(...wrap(part, width));
   }
   return lines;

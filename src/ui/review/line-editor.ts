@@ -44,7 +44,12 @@ export function editLine(value: LineValue, press: KeyPress): LineEdit {
   // Text typed fast (or pasted) can arrive in one piece with the Enter that ended it: a trailing line break submits;
   // line breaks inside become spaces, since every prompt here takes one line.
   const submits = /[\r\n]$/.test(input);
-  const inserted = [...input.replace(/[\r\n]+$/, '').replace(/\r\n?|\n/g, ' ').replace(/\p{Cc}/gu, '')];
+  const inserted = [
+    ...input
+      .replace(/[\r\n]+$/, '')
+      .replace(/\r\n?|\n/g, ' ')
+      .replace(/\p{Cc}/gu, ''),
+  ];
   const next = { text: [...chars.slice(0, at), ...inserted, ...chars.slice(at)].join(''), cursor: at + inserted.length };
   if (submits) return { kind: 'submit', value: next };
   if (inserted.length === 0) return { kind: 'ignored' };

@@ -35,14 +35,18 @@ export interface CandidateListProps {
 /** The pending candidates, one row each, the selected one marked with › (and highlighted when colour is on). */
 export function CandidateList({ pane, items, total, filter, selectedId, skipped, now }: CandidateListProps) {
   const rowsHeight = Math.max(0, pane.innerHeight - 1);
-  const selectedIndex = Math.max(0, items.findIndex((item) => item.candidate.id === selectedId));
+  const selectedIndex = Math.max(
+    0,
+    items.findIndex((item) => item.candidate.id === selectedId),
+  );
   const { start, end } = listWindow(selectedIndex, items.length, rowsHeight);
   // When the rows do not all fit, say which ones show, so nobody misses the rest.
   const shown = end - start < items.length ? ` · showing ${start + 1}–${end}` : '';
   const title = `${filter.trim() ? `Pending — ${items.length} of ${total} match "${filter.trim()}"` : `Pending candidates (${total})`}${shown}`;
   const modelWidth = modelColumnWidth(items, pane.innerWidth);
   let empty: string | undefined;
-  if (items.length === 0) empty = total === 0 ? 'No pending candidates left. Press q to quit.' : 'Nothing matches the filter. Press / to change it or Esc to clear it.';
+  if (items.length === 0)
+    empty = total === 0 ? 'No pending candidates left. Press q to quit.' : 'Nothing matches the filter. Press / to change it or Esc to clear it.';
   return (
     <Frame pane={pane}>
       <Text bold wrap="truncate-end">

@@ -103,7 +103,11 @@ export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: R
 
   let body: ReactNode;
   if (layout.arrangement === 'too-small') {
-    body = <Text wrap="truncate-end">{cutTo(`The terminal is too small for the review (${columns}×${rows}); make it at least 40×12, or press q to quit.`, columns)}</Text>;
+    body = (
+      <Text wrap="truncate-end">
+        {cutTo(`The terminal is too small for the review (${columns}×${rows}); make it at least 40×12, or press q to quit.`, columns)}
+      </Text>
+    );
   } else if (state.mode.kind === 'help') {
     body = <HelpView width={columns} height={layout.bodyHeight} settings={settings} />;
   } else {

@@ -40,7 +40,17 @@ export interface ViewMetrics {
 }
 
 export function initialState(items: ReviewItem[]): ReviewState {
-  return { items, selectedId: items[0]?.candidate.id ?? null, filter: '', skipped: [], decisions: [], mode: { kind: 'browse' }, scroll: 0, notice: null, exit: null };
+  return {
+    items,
+    selectedId: items[0]?.candidate.id ?? null,
+    filter: '',
+    skipped: [],
+    decisions: [],
+    mode: { kind: 'browse' },
+    scroll: 0,
+    notice: null,
+    exit: null,
+  };
 }
 
 /** Case-insensitive match of the filter against the claim, its tags and the model. */
@@ -79,7 +89,10 @@ function reselect(state: ReviewState): ReviewState {
 function moveSelection(state: ReviewState, to: (index: number, count: number) => number): ReviewState {
   const visible = visibleItems(state);
   if (visible.length === 0) return state;
-  const index = Math.max(0, visible.findIndex((item) => item.candidate.id === state.selectedId));
+  const index = Math.max(
+    0,
+    visible.findIndex((item) => item.candidate.id === state.selectedId),
+  );
   const next = Math.max(0, Math.min(visible.length - 1, to(index, visible.length)));
   const selectedId = visible[next]!.candidate.id;
   return selectedId === state.selectedId ? state : { ...state, selectedId, scroll: 0 };
@@ -204,7 +217,8 @@ function stepBrowse(state: ReviewState, { input, key }: KeyPress, metrics: ViewM
     const moved = moveSelection({ ...cleared, skipped }, (index) => index + 1);
     return { ...moved, notice: { tone: 'info', text: `skipped ${candidateId} — it stays pending` } };
   }
-  if (oneLine(input) !== '' && !key.ctrl && !key.meta) return { ...cleared, notice: { tone: 'info', text: `"${oneLine(input).slice(0, 10)}" does nothing here — press ? for help` } };
+  if (oneLine(input) !== '' && !key.ctrl && !key.meta)
+    return { ...cleared, notice: { tone: 'info', text: `"${oneLine(input).slice(0, 10)}" does nothing here — press ? for help` } };
   return cleared;
 }
 

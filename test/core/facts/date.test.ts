@@ -4,20 +4,11 @@ import { texts, values } from './helpers.js';
 describe('date recogniser', () => {
   it('finds full calendar dates in common forms and normalises to YYYY-MM-DD', () => {
     const text = 'On 2021-05-21, 5/20/2021, 21.5.2021, 5-May-2021, March 5, 2021 and Tuesday, 12 March 2024.';
-    expect(values('date', text, { region: null })).toEqual([
-      '2021-05-21',
-      '2021-05-20',
-      '2021-05-21',
-      '2021-05-05',
-      '2021-03-05',
-      '2024-03-12',
-    ]);
+    expect(values('date', text, { region: null })).toEqual(['2021-05-21', '2021-05-20', '2021-05-21', '2021-05-05', '2021-03-05', '2024-03-12']);
   });
 
   it('rejects partial dates: no year, no day, or a year alone', () => {
-    expect(texts('date', 'May-21, 21-May, 5/21, 05/2021, May-2021, March 2021, in 2021, 5 March', { region: null })).toEqual(
-      [],
-    );
+    expect(texts('date', 'May-21, 21-May, 5/21, 05/2021, May-2021, March 2021, in 2021, 5 March', { region: null })).toEqual([]);
   });
 
   it('does not read a count after a month-name date as a two-digit year', () => {
@@ -30,9 +21,7 @@ describe('date recogniser', () => {
   });
 
   it('covers an ISO-8601 timestamp whole, fractions and offset included', () => {
-    expect(texts('date', 'Today is,2024-03-15T14:30:00.123456Z or not?', { region: null })).toEqual([
-      '2024-03-15T14:30:00.123456Z',
-    ]);
+    expect(texts('date', 'Today is,2024-03-15T14:30:00.123456Z or not?', { region: null })).toEqual(['2024-03-15T14:30:00.123456Z']);
     expect(values('date', '2024-06-05T09:15:30.500-07:00', { region: null })).toEqual(['2024-06-05']);
   });
 
@@ -79,18 +68,9 @@ describe('date recogniser', () => {
   });
 
   it('spans the date itself: no leading "on", weekday or time of day', () => {
-    expect(texts('date', 'expires on 12 January 2027; ON  7 May 2021', { region: 'IE' })).toEqual([
-      '12 January 2027',
-      '7 May 2021',
-    ]);
-    expect(texts('date', 'on Tuesday, 12 March 2024 (Friday, 13 March 2026)', { region: 'IE' })).toEqual([
-      '12 March 2024',
-      '13 March 2026',
-    ]);
-    expect(texts('date', 'At 10:30 on 5 March 2021, and March 6, 2021 at 10am', { region: null })).toEqual([
-      '5 March 2021',
-      'March 6, 2021',
-    ]);
+    expect(texts('date', 'expires on 12 January 2027; ON  7 May 2021', { region: 'IE' })).toEqual(['12 January 2027', '7 May 2021']);
+    expect(texts('date', 'on Tuesday, 12 March 2024 (Friday, 13 March 2026)', { region: 'IE' })).toEqual(['12 March 2024', '13 March 2026']);
+    expect(texts('date', 'At 10:30 on 5 March 2021, and March 6, 2021 at 10am', { region: null })).toEqual(['5 March 2021', 'March 6, 2021']);
     expect(texts('date', 'by the 3rd of May, 2022', { region: null })).toEqual(['3rd of May, 2022']);
   });
 

@@ -17,10 +17,7 @@ describe('email recogniser', () => {
   });
 
   it('accepts punycode and internationalised domains with a real public suffix', () => {
-    expect(texts('email', 'a@xn--d1acufc.xn--p1ai and b@bündnis-für-krankenhäuser.de')).toEqual([
-      'a@xn--d1acufc.xn--p1ai',
-      'b@bündnis-für-krankenhäuser.de',
-    ]);
+    expect(texts('email', 'a@xn--d1acufc.xn--p1ai and b@bündnis-für-krankenhäuser.de')).toEqual(['a@xn--d1acufc.xn--p1ai', 'b@bündnis-für-krankenhäuser.de']);
   });
 
   it('rejects unknown or missing public suffixes', () => {
@@ -32,11 +29,7 @@ describe('email recogniser', () => {
 
   it('takes the address out of a mailto: link and out of brackets and quotes', () => {
     expect(texts('email', 'mailto:name@example.com')).toEqual(['name@example.com']);
-    expect(texts('email', '<user@domain.com>. "test@example.com" (email@example.com)')).toEqual([
-      'user@domain.com',
-      'test@example.com',
-      'email@example.com',
-    ]);
+    expect(texts('email', '<user@domain.com>. "test@example.com" (email@example.com)')).toEqual(['user@domain.com', 'test@example.com', 'email@example.com']);
     expect(texts('email', "reply to 'jane@example.com', please")).toEqual(['jane@example.com']);
   });
 

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createLineIndex,
-  extractFacts,
-  labelAt,
-  lineCol,
-  type Fact,
-  type Passage,
-} from '../../../src/core/facts/index.js';
+import { createLineIndex, extractFacts, labelAt, lineCol, type Fact, type Passage } from '../../../src/core/facts/index.js';
 
 function expectGrounded(passages: readonly Passage[], facts: readonly Fact[]): void {
   const bySource = new Map(passages.map((passage) => [passage.source, passage.text]));
@@ -107,9 +100,7 @@ describe('extractFacts', () => {
 
   it('uses the locale region when none is given, and none when region is null', () => {
     const national = [{ source: 's', text: '(415) 555-0132 and +353 1 234 5678' }];
-    expect(extractFacts(national, { kinds: ['phone'], region: null }).map((fact) => fact.value)).toEqual([
-      '+353 1 234 5678',
-    ]);
+    expect(extractFacts(national, { kinds: ['phone'], region: null }).map((fact) => fact.value)).toEqual(['+353 1 234 5678']);
     expect(() => extractFacts(national, { kinds: ['phone'] })).not.toThrow();
   });
 

@@ -4,11 +4,7 @@ import { texts, values } from './helpers.js';
 describe('iban recogniser', () => {
   it('finds compact, space-grouped and dash-grouped IBANs and normalises to electronic format', () => {
     const text = 'pay AL47212110090000000235698741 or NL91 ABNA 0417 1643 00 or AL47-2121-1009-0000-0002-3569-8741.';
-    expect(texts('iban', text)).toEqual([
-      'AL47212110090000000235698741',
-      'NL91 ABNA 0417 1643 00',
-      'AL47-2121-1009-0000-0002-3569-8741',
-    ]);
+    expect(texts('iban', text)).toEqual(['AL47212110090000000235698741', 'NL91 ABNA 0417 1643 00', 'AL47-2121-1009-0000-0002-3569-8741']);
     expect(values('iban', 'IE29 AIBK 9311 5212 3456 78')).toEqual(['IE29AIBK93115212345678']);
   });
 
@@ -35,9 +31,7 @@ describe('iban recogniser', () => {
 
   it('does not absorb a following word or a short trailing token', () => {
     expect(texts('iban', 'AL47212110090000000235698741 ALL CAPS')).toEqual(['AL47212110090000000235698741']);
-    expect(texts('iban', 'this is an iban VG96 VPVG 0000 0123 4567 8901 X in a sentence')).toEqual([
-      'VG96 VPVG 0000 0123 4567 8901',
-    ]);
+    expect(texts('iban', 'this is an iban VG96 VPVG 0000 0123 4567 8901 X in a sentence')).toEqual(['VG96 VPVG 0000 0123 4567 8901']);
   });
 
   it('rejects irregular grouping: double spaces, a split country code, mixed separators', () => {

@@ -3,12 +3,7 @@ import { texts, values } from './helpers.js';
 
 describe('ip recogniser', () => {
   it('finds IPv4 and IPv6 addresses in prose, with trailing punctuation left out', () => {
-    expect(texts('ip', 'IPs: 192.168.1.1, 10.0.0.1, 2001:db8::1. Gateway: fe80::1 on eth0.')).toEqual([
-      '192.168.1.1',
-      '10.0.0.1',
-      '2001:db8::1',
-      'fe80::1',
-    ]);
+    expect(texts('ip', 'IPs: 192.168.1.1, 10.0.0.1, 2001:db8::1. Gateway: fe80::1 on eth0.')).toEqual(['192.168.1.1', '10.0.0.1', '2001:db8::1', 'fe80::1']);
   });
 
   it('normalises IPv6 to RFC 5952 and keeps IPv4-mapped addresses in mixed notation', () => {
@@ -18,21 +13,12 @@ describe('ip recogniser', () => {
   });
 
   it('keeps zone indexes and valid CIDR prefixes, and leaves out invalid prefixes', () => {
-    expect(texts('ip', 'fe80::1%eth0 192.168.1.0/24 fe80::1%eth0/64 ::/0')).toEqual([
-      'fe80::1%eth0',
-      '192.168.1.0/24',
-      'fe80::1%eth0/64',
-      '::/0',
-    ]);
+    expect(texts('ip', 'fe80::1%eth0 192.168.1.0/24 fe80::1%eth0/64 ::/0')).toEqual(['fe80::1%eth0', '192.168.1.0/24', 'fe80::1%eth0/64', '::/0']);
     expect(texts('ip', '10.0.0.0/123 and 2001:db8::/9999')).toEqual(['10.0.0.0', '2001:db8::']);
   });
 
   it('finds addresses in brackets, URLs and after @', () => {
-    expect(texts('ip', 'Connect to [2001:db8::1]:8080, http://[2001:db8::1]/path, user@2001:db8::1')).toEqual([
-      '2001:db8::1',
-      '2001:db8::1',
-      '2001:db8::1',
-    ]);
+    expect(texts('ip', 'Connect to [2001:db8::1]:8080, http://[2001:db8::1]/path, user@2001:db8::1')).toEqual(['2001:db8::1', '2001:db8::1', '2001:db8::1']);
   });
 
   it('rejects version strings and dotted runs that are not exactly four parts', () => {

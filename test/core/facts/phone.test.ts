@@ -3,10 +3,7 @@ import { texts, values } from './helpers.js';
 
 describe('phone recogniser', () => {
   it('normalises national and international forms of one number to the same E.164 value', () => {
-    expect(values('phone', 'Office: +353 1 234 5678, home 01 234 5678', { region: 'IE' })).toEqual([
-      '+35312345678',
-      '+35312345678',
-    ]);
+    expect(values('phone', 'Office: +353 1 234 5678, home 01 234 5678', { region: 'IE' })).toEqual(['+35312345678', '+35312345678']);
   });
 
   it('finds only international numbers without a region (null or unsupported)', () => {
@@ -36,10 +33,7 @@ describe('phone recogniser', () => {
   });
 
   it('does not absorb a bracket that wraps the whole number', () => {
-    expect(texts('phone', 'ring (+353 1 234 5678) or [01 234 5678]', { region: 'IE' })).toEqual([
-      '+353 1 234 5678',
-      '01 234 5678',
-    ]);
+    expect(texts('phone', 'ring (+353 1 234 5678) or [01 234 5678]', { region: 'IE' })).toEqual(['+353 1 234 5678', '01 234 5678']);
     expect(texts('phone', 'US (415) 555-0132', { region: 'US' })).toEqual(['(415) 555-0132']);
   });
 

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  VALIDATED_KINDS,
-  extractFacts,
-  verifyPointers,
-  type Fact,
-  type Passage,
-  type ValidatedKind,
-} from '../../../src/core/facts/index.js';
+import { VALIDATED_KINDS, extractFacts, verifyPointers, type Fact, type Passage, type ValidatedKind } from '../../../src/core/facts/index.js';
 
 /** mulberry32: a small seeded PRNG, so a failure is reproducible from the seed in the test name. */
 function prng(seed: number): () => number {
@@ -38,8 +31,28 @@ const PLANTS: Record<ValidatedKind, readonly string[]> = {
 // Filler: letters of several scripts, combining marks, astral characters (surrogate pairs), no digits, so no
 // filler word can merge with a planted value (nor a lone `x`, which libphonenumber reads as an extension mark).
 const WORDS = [
-  'the', 'Office', 'naïve', 'Straße', 'café', 'e\u0301', '日本語', 'привет', 'مرحبا', '😀', '👍🏽', '𝒳', 'note', 'and',
-  'Phone:', 'IBAN:', 'see', 'ok', '—', '·', '«quoted»', 'Zürich',
+  'the',
+  'Office',
+  'naïve',
+  'Straße',
+  'café',
+  'e\u0301',
+  '日本語',
+  'привет',
+  'مرحبا',
+  '😀',
+  '👍🏽',
+  '𝒳',
+  'note',
+  'and',
+  'Phone:',
+  'IBAN:',
+  'see',
+  'ok',
+  '—',
+  '·',
+  '«quoted»',
+  'Zürich',
 ];
 const BEFORE = [' ', '\n', '\r\n', '\t', ' (', ' "', ' <', ': ', ' — '];
 const AFTER: Record<string, string> = { ' (': ')', ' "': '"', ' <': '>' };
@@ -94,9 +107,7 @@ describe('property: every occurrence is an exact slice of its source, and plante
           const hit = occurrences.find(
             (occurrence) => occurrence.kind === plant.kind && occurrence.source === plant.source && occurrence.start === plant.start,
           );
-          expect(hit?.text, `${plant.kind} ${JSON.stringify(plant.text)} in ${JSON.stringify(texts.get(plant.source))}`).toBe(
-            plant.text,
-          );
+          expect(hit?.text, `${plant.kind} ${JSON.stringify(plant.text)} in ${JSON.stringify(texts.get(plant.source))}`).toBe(plant.text);
         }
       }
     });

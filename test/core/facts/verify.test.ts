@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildFallbackPrompt,
-  fallbackAnswerJsonSchema,
-  fallbackAnswerSchema,
-  verifyPointers,
-  type Passage,
-} from '../../../src/core/facts/index.js';
+import { buildFallbackPrompt, fallbackAnswerJsonSchema, fallbackAnswerSchema, verifyPointers, type Passage } from '../../../src/core/facts/index.js';
 
 const passages: Passage[] = [
   { source: 'mem-a', text: 'Team offsite.\nOffice: 12 Fitzwilliam Square, Dublin 2, D02 AB12\nBring ID.' },
@@ -28,9 +22,7 @@ describe('verifyPointers', () => {
         label: 'Office',
         origin: 'model',
         model: 'ollama:llama3.2',
-        occurrences: [
-          { source: 'mem-a', start, end: start + 41, text: '12 Fitzwilliam Square, Dublin 2, D02 AB12', label: 'Office' },
-        ],
+        occurrences: [{ source: 'mem-a', start, end: start + 41, text: '12 Fitzwilliam Square, Dublin 2, D02 AB12', label: 'Office' }],
       },
     ]);
     expect(text.slice(start, start + 41)).toBe(facts[0]?.value);
@@ -179,7 +171,10 @@ describe('fallback prompt and schema', () => {
   });
 
   it('lengthens the fence when any passage, not only all of them, contains it', () => {
-    const prompt = buildFallbackPrompt('address', [{ source: 'a', text: 'plain' }, { source: 'b', text: 'has ~~~ inside' }]);
+    const prompt = buildFallbackPrompt('address', [
+      { source: 'a', text: 'plain' },
+      { source: 'b', text: 'has ~~~ inside' },
+    ]);
     expect(prompt).toContain('~~~~ passage 0\nplain\n~~~~');
   });
 

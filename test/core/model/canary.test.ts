@@ -130,8 +130,20 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: no canary escapes
 
   test('a strict schema with canary keys and a record keyed by the canary', async () => {
     server.queue(reply.text(`{"ok": true, "${R}": 1}`), reply.text(`{"scores": {"${R}": "high"}}`));
-    const strict = createModelClient(config).generateObject({ prompt: PROMPT_CANARY, schema: z.strictObject({ ok: z.boolean() }), maxOutputTokens: 50, temperature: 0, mode: 'json' });
-    const record = createModelClient(config).generateObject({ prompt: PROMPT_CANARY, schema: z.object({ scores: z.record(z.string(), z.number()) }), maxOutputTokens: 50, temperature: 0, mode: 'json' });
+    const strict = createModelClient(config).generateObject({
+      prompt: PROMPT_CANARY,
+      schema: z.strictObject({ ok: z.boolean() }),
+      maxOutputTokens: 50,
+      temperature: 0,
+      mode: 'json',
+    });
+    const record = createModelClient(config).generateObject({
+      prompt: PROMPT_CANARY,
+      schema: z.object({ scores: z.record(z.string(), z.number()) }),
+      maxOutputTokens: 50,
+      temperature: 0,
+      mode: 'json',
+    });
     for (const error of [await caught(strict), await caught(record)]) {
       expect(error.code).toBe('model_output_invalid');
       expect(everything(error)).not.toMatch(ANY_CANARY);
@@ -155,7 +167,15 @@ test('connection refused: no key, no prompt', async () => {
   await once(probe, 'listening');
   const { port } = probe.address() as AddressInfo;
   await new Promise((r) => probe.close(r));
-  const config: ModelConfig = { provider: 'openai', model: 'm', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: KEY_CANARY, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' };
+  const config: ModelConfig = {
+    provider: 'openai',
+    model: 'm',
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    apiKey: KEY_CANARY,
+    timeoutMs: 5_000,
+    maxBytes: 1 << 20,
+    source: '--model',
+  };
   const error = await caught(createModelClient(config).generateObject({ prompt: PROMPT_CANARY, schema: SCHEMA, maxOutputTokens: 50, temperature: 0 }));
   expect(error.code).toBe('model_unreachable');
   expect(everything(error)).not.toMatch(ANY_CANARY);
@@ -201,7 +221,15 @@ test('end to end in a separate process: nothing with a canary reaches its stdout
     // Writes the prompt and a canary to stderr: stderr must not be echoed.
     writeFileSync(noisy, `#!/bin/sh\ncat >&2\necho "${R}" >&2\necho '${R}'\nexit 4\n`, { mode: 0o755 });
     const configs: ModelConfig[] = [
-      ...Array.from({ length: 4 }, (): ModelConfig => ({ provider: 'openai', model: 'm', baseUrl: server.baseUrl('openai'), apiKey: KEY_CANARY, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' })),
+      ...Array.from({ length: 4 }, (): ModelConfig => ({
+        provider: 'openai',
+        model: 'm',
+        baseUrl: server.baseUrl('openai'),
+        apiKey: KEY_CANARY,
+        timeoutMs: 5_000,
+        maxBytes: 1 << 20,
+        source: '--model',
+      })),
       { provider: 'command', model: noisy, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' },
     ];
     const runner = resolve('test/core/model/fixtures/canary-runner.ts');

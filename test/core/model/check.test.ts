@@ -64,7 +64,15 @@ describe('checkModel', () => {
 
   test('a hosted base URL is reported as leaving the machine, and call: false sends nothing', async () => {
     // Tests never send traffic off this machine: the hosted address is only described, never called.
-    const config: ModelConfig = { provider: 'openai', model: 'gpt-4o', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-proj-0123456789abcd', timeoutMs: 300, maxBytes: 1 << 20, source: '--model' };
+    const config: ModelConfig = {
+      provider: 'openai',
+      model: 'gpt-4o',
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: 'sk-proj-0123456789abcd',
+      timeoutMs: 300,
+      maxBytes: 1 << 20,
+      source: '--model',
+    };
     const result = await checkModel(config, { call: false });
     expect(result).toMatchObject({ leavesMachine: true, key: 'sk-…abcd', ok: true, called: false, latencyMs: 0 });
     if (!result.configured) throw new Error('unreachable');
@@ -79,7 +87,13 @@ describe('checkModel', () => {
   });
 
   test('command provider: runs the command', async () => {
-    const config: ModelConfig = { provider: 'command', model: `cat > /dev/null; echo '{"ok": true}'`, timeoutMs: 5_000, maxBytes: 1 << 20, source: 'config file' };
+    const config: ModelConfig = {
+      provider: 'command',
+      model: `cat > /dev/null; echo '{"ok": true}'`,
+      timeoutMs: 5_000,
+      maxBytes: 1 << 20,
+      source: 'config file',
+    };
     const result = await checkModel(config);
     expect(result).toMatchObject({ ok: true, provider: 'command', leavesMachine: false });
     if (!result.configured) throw new Error('unreachable');

@@ -295,7 +295,14 @@ describe('provider specifics', () => {
 
   test('OpenAI strict mode is only requested for strict-compatible schemas (optional fields are not)', async () => {
     server.respondWith(reply.json({ a: 'x' }));
-    const client = createModelClient({ provider: 'openai', model: 'local', baseUrl: server.baseUrl('openai'), timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' });
+    const client = createModelClient({
+      provider: 'openai',
+      model: 'local',
+      baseUrl: server.baseUrl('openai'),
+      timeoutMs: 5_000,
+      maxBytes: 1 << 20,
+      source: '--model',
+    });
     await client.generateObject({ prompt: 'p', schema: z.object({ a: z.string(), b: z.string().optional() }), maxOutputTokens: 50, temperature: 0 });
     expect(server.requests[0]!.body.response_format.json_schema.strict).toBe(false);
     expect(server.requests[0]!.headers.authorization).toBeUndefined();
@@ -303,7 +310,14 @@ describe('provider specifics', () => {
 
   test('Ollama base URL given with /api works the same', async () => {
     server.respondWith(reply.json({ ok: true }));
-    const client = createModelClient({ provider: 'ollama', model: 'llama3.2', baseUrl: `${server.url}/api`, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' });
+    const client = createModelClient({
+      provider: 'ollama',
+      model: 'llama3.2',
+      baseUrl: `${server.url}/api`,
+      timeoutMs: 5_000,
+      maxBytes: 1 << 20,
+      source: '--model',
+    });
     await client.generateObject({ prompt: 'p', schema: z.object({ ok: z.boolean() }), maxOutputTokens: 50, temperature: 0 });
     expect(server.requests[0]!.path).toBe('/api/chat');
   });
@@ -314,7 +328,14 @@ describe('provider specifics', () => {
     await once(closed, 'listening');
     const { port } = closed.address() as AddressInfo;
     await new Promise((r) => closed.close(r));
-    const client = createModelClient({ provider: 'ollama', model: 'llama3.2', baseUrl: `http://127.0.0.1:${port}`, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' });
+    const client = createModelClient({
+      provider: 'ollama',
+      model: 'llama3.2',
+      baseUrl: `http://127.0.0.1:${port}`,
+      timeoutMs: 5_000,
+      maxBytes: 1 << 20,
+      source: '--model',
+    });
     const error = await codeOf(client.generateObject({ prompt: 'p', schema: z.object({ ok: z.boolean() }), maxOutputTokens: 50, temperature: 0 }));
     expect(error.code).toBe('model_unreachable');
     expect(error.exitCode).toBe(5);
@@ -327,7 +348,15 @@ describe('provider specifics', () => {
   test('the AI SDK prints nothing to stdout (its warning logger is off)', async () => {
     server.respondWith(reply.json({ ok: true }));
     // This model rejects sampling parameters: the SDK drops `temperature` with a warning, which it would log.
-    const client = createModelClient({ provider: 'anthropic', model: 'claude-opus-5', baseUrl: server.baseUrl('anthropic'), apiKey: 'sk-ant-0123456789', timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' });
+    const client = createModelClient({
+      provider: 'anthropic',
+      model: 'claude-opus-5',
+      baseUrl: server.baseUrl('anthropic'),
+      apiKey: 'sk-ant-0123456789',
+      timeoutMs: 5_000,
+      maxBytes: 1 << 20,
+      source: '--model',
+    });
     const written: string[] = [];
     const original = process.stdout.write.bind(process.stdout);
     process.stdout.write = ((chunk: string | Uint8Array) => {

@@ -71,7 +71,10 @@ describe('command provider', () => {
   });
 
   test('think blocks, prose and fences on stdout are tolerated', async () => {
-    const cmd = script('chatty.sh', `cat > /dev/null\nprintf '<think>{"ok": false}</think>\\nHere you go:\\n\\x60\\x60\\x60json\\n{"ok": true}\\n\\x60\\x60\\x60\\n'`);
+    const cmd = script(
+      'chatty.sh',
+      `cat > /dev/null\nprintf '<think>{"ok": false}</think>\\nHere you go:\\n\\x60\\x60\\x60json\\n{"ok": true}\\n\\x60\\x60\\x60\\n'`,
+    );
     expect((await ask(client(cmd))).value).toEqual({ ok: true });
   });
 

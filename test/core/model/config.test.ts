@@ -28,8 +28,7 @@ function file(content: unknown): string {
 
 const keyOf = (cfg: ModelConfig | undefined): string | undefined => (cfg && cfg.provider !== 'command' ? cfg.apiKey : undefined);
 
-const resolve = (env: NodeJS.ProcessEnv, extra: { flag?: string; configFile?: string } = {}) =>
-  resolveModelConfig({ env, configFile: missing, ...extra });
+const resolve = (env: NodeJS.ProcessEnv, extra: { flag?: string; configFile?: string } = {}) => resolveModelConfig({ env, configFile: missing, ...extra });
 
 function usageError(fn: () => unknown): { code: string; exitCode: number; message: string } {
   try {
@@ -81,9 +80,11 @@ describe('resolveModelConfig', () => {
   test('config file fields; env beats file for base URL, timeout and max bytes', () => {
     const configFile = file({ model: 'ollama:m', baseUrl: 'http://gpu-box.lan:11434/', timeoutMs: 30000, maxBytes: 2048 });
     expect(resolve({}, { configFile })).toMatchObject({ baseUrl: 'http://gpu-box.lan:11434', timeoutMs: 30000, maxBytes: 2048 });
-    expect(
-      resolve({ HIPPO_BASE_URL: 'http://127.0.0.1:9999', HIPPO_MODEL_TIMEOUT_MS: '1000', HIPPO_MODEL_MAX_BYTES: '4096' }, { configFile }),
-    ).toMatchObject({ baseUrl: 'http://127.0.0.1:9999', timeoutMs: 1000, maxBytes: 4096 });
+    expect(resolve({ HIPPO_BASE_URL: 'http://127.0.0.1:9999', HIPPO_MODEL_TIMEOUT_MS: '1000', HIPPO_MODEL_MAX_BYTES: '4096' }, { configFile })).toMatchObject({
+      baseUrl: 'http://127.0.0.1:9999',
+      timeoutMs: 1000,
+      maxBytes: 4096,
+    });
   });
 
   test("the file's baseUrl is not used for another provider chosen by flag or env", () => {
@@ -203,7 +204,13 @@ describe('describeModelConfig', () => {
   const base = { timeoutMs: 1000, maxBytes: 1000, source: 'HIPPO_MODEL' as const };
 
   test('hosted provider: masked key, leaves the machine, said plainly', () => {
-    const d = describeModelConfig({ ...base, provider: 'openai', model: 'gpt-4o', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-proj-abcdefghijklmnopabcd' });
+    const d = describeModelConfig({
+      ...base,
+      provider: 'openai',
+      model: 'gpt-4o',
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: 'sk-proj-abcdefghijklmnopabcd',
+    });
     expect(d).toMatchObject({ provider: 'openai', model: 'gpt-4o', baseUrl: 'https://api.openai.com/v1', key: 'sk-…abcd', leavesMachine: true });
     expect(d.egress).toMatch(/LEAVES THIS MACHINE.*api\.openai\.com/);
     expect(JSON.stringify(d)).not.toContain('proj-abcdefghijklmnop');

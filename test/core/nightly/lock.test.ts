@@ -16,7 +16,17 @@ const owner = () => ({ runId: newId('run'), kind: 'rem nightly run-once' as cons
 const writeLock = (holder: Partial<LockHolder>) =>
   store.db
     .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-    .run(LOCK_KEY, JSON.stringify({ pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), runId: newId('run'), kind: 'rem nightly run-once', ...holder }));
+    .run(
+      LOCK_KEY,
+      JSON.stringify({
+        pid: process.pid,
+        hostname: hostname(),
+        startedAt: new Date().toISOString(),
+        runId: newId('run'),
+        kind: 'rem nightly run-once',
+        ...holder,
+      }),
+    );
 
 /** The pid of a process that has certainly exited. */
 async function deadPid(): Promise<number> {
@@ -62,7 +72,7 @@ describe('the nightly lock', () => {
     expect(acquireLock(store, owner()).takenOver).toMatchObject({ hostname: 'some-other-host' });
   });
 
-  it('takes over another host\'s lock dated in the future (clock skew cannot make it last forever)', () => {
+  it("takes over another host's lock dated in the future (clock skew cannot make it last forever)", () => {
     writeLock({ hostname: 'otherhost', startedAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
     expect(acquireLock(store, owner()).takenOver).toMatchObject({ hostname: 'otherhost' });
   });

@@ -15,7 +15,10 @@ afterEach(() => store.done());
 
 const add = (memory: Partial<NewMemory> & { content: string }) => addMemory(store, { agentId: 'ops', ...memory }).memory.id;
 const state = (id: string) =>
-  store.db.prepare('SELECT archived_at AS archivedAt, archived_reason AS reason FROM memories WHERE id = ?').get(id) as { archivedAt: string | null; reason: string | null };
+  store.db.prepare('SELECT archived_at AS archivedAt, archived_reason AS reason FROM memories WHERE id = ?').get(id) as {
+    archivedAt: string | null;
+    reason: string | null;
+  };
 
 describe('nightly maintenance (SPEC §7 step 4)', () => {
   it('archives an ephemeral memory once its 24 h have passed, with reason "expired", and not a minute before', () => {
@@ -77,7 +80,7 @@ describe('nightly maintenance (SPEC §7 step 4)', () => {
     });
     expect(store.db.prepare('SELECT count(*) FROM memories WHERE archived_at IS NULL').pluck().get()).toBe(3);
     expect(applyMaintenance(store)).toEqual(plan);
-    expect(store.db.prepare("SELECT count(*) FROM memories WHERE archived_at = ?").pluck().get(NOW)).toBe(3);
+    expect(store.db.prepare('SELECT count(*) FROM memories WHERE archived_at = ?').pluck().get(NOW)).toBe(3);
     expect(applyMaintenance(store).total).toEqual({ expired: 0, archivedEphemeral: 0, archivedUnused: 0 });
   });
 

@@ -51,7 +51,7 @@ describe('restore: finding and opening a snapshot', () => {
     }
   });
 
-  it('refuses the live database, a foreign file and a newer hippo\'s snapshot (exit 2), changing nothing', async () => {
+  it("refuses the live database, a foreign file and a newer hippo's snapshot (exit 2), changing nothing", async () => {
     expect(caught(() => planRestore(store, store.path, null))).toMatchObject({ code: 'snapshot_is_database', exitCode: 2 });
     const text = join(store.dir, 'notes.txt');
     writeFileSync(text, 'not a database at all, just some text that is long enough to have a header');
@@ -69,14 +69,14 @@ describe('restore: finding and opening a snapshot', () => {
   });
 
   it('calls a hippo snapshot cut short damaged (exit 1), not "not a snapshot"', async () => {
-    for (let index = 0; index < 300; index++) store.db.prepare("INSERT INTO settings (key, value) VALUES (?, ?)").run(`k${index}`, 'v'.repeat(400));
+    for (let index = 0; index < 300; index++) store.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(`k${index}`, 'v'.repeat(400));
     const truncated = join(store.dir, 'truncated.db');
     copyFileSync((await takeSnapshot(store, newId('run'))).path, truncated);
     truncateSync(truncated, 20_000);
     expect(caught(() => planRestore(store, truncated, null))).toMatchObject({ code: 'snapshot_damaged', exitCode: 1 });
   });
 
-  it('migrates an older hippo\'s snapshot in a temporary copy, never in place, and restores from it', async () => {
+  it("migrates an older hippo's snapshot in a temporary copy, never in place, and restores from it", async () => {
     const old = join(store.dir, 'old.db');
     const oldId = newId('mem');
     schemaOneSnapshot(old, oldId);

@@ -7,13 +7,15 @@ describe('schedule text', () => {
     expect(text.cron).toBe(
       '*/30 * * * * /usr/bin/node /opt/hippo/bin/run.js rem nightly run-once --db /home/ana/.local/share/hippo/hippo.db --json >> /home/ana/.local/share/hippo/nightly.log 2>&1',
     );
-    expect(text.systemd.service).toContain('ExecStart=/usr/bin/node /opt/hippo/bin/run.js rem nightly run-once --db /home/ana/.local/share/hippo/hippo.db --json');
+    expect(text.systemd.service).toContain(
+      'ExecStart=/usr/bin/node /opt/hippo/bin/run.js rem nightly run-once --db /home/ana/.local/share/hippo/hippo.db --json',
+    );
     expect(text.systemd.service).toContain('Type=oneshot');
     expect(text.systemd.timer).toContain('OnCalendar=*:0/30');
     expect(text.systemd.timer).toContain('Persistent=true');
   });
 
-  it('quotes paths with spaces for sh and systemd, and escapes cron\'s %', () => {
+  it("quotes paths with spaces for sh and systemd, and escapes cron's %", () => {
     const text = scheduleText({ node: '/usr/bin/node', hippo: "/Users/ana o'neil/hippo/bin/run.js", db: '/data/100%/hippo.db' });
     expect(text.cron).toContain(`'/Users/ana o'\\''neil/hippo/bin/run.js'`);
     expect(text.cron).toContain('--db /data/100\\%/hippo.db');

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
 import { addMemory } from '../../../src/core/memory.js';
-import { headerIsWhole, listSnapshots, pruneSnapshots, SNAPSHOT_FILE, snapshotDir, snapshotFileName, takeSnapshot } from '../../../src/core/nightly/snapshot.js';
+import {
+  headerIsWhole,
+  listSnapshots,
+  pruneSnapshots,
+  SNAPSHOT_FILE,
+  snapshotDir,
+  snapshotFileName,
+  takeSnapshot,
+} from '../../../src/core/nightly/snapshot.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
 let store: ReturnType<typeof tempStore>;
@@ -12,7 +20,8 @@ const clock = fixedClock('2026-11-02T03:30:00.000Z');
 beforeEach(() => {
   clock.set('2026-11-02T03:30:00.000Z');
   store = tempStore(clock);
-  for (let index = 0; index < 300; index++) addMemory(store, { agentId: index % 3 ? 'ops' : 'other', content: `note ${index}: ${'the billing cron moved to 02:30 UTC. '.repeat(8)}` });
+  for (let index = 0; index < 300; index++)
+    addMemory(store, { agentId: index % 3 ? 'ops' : 'other', content: `note ${index}: ${'the billing cron moved to 02:30 UTC. '.repeat(8)}` });
 });
 afterEach(() => store.done());
 

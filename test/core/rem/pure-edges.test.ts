@@ -124,7 +124,16 @@ describe('validation messages and edges', () => {
     [{ candidates: [{ claim: 'x'.repeat(501), sources: ['m1'] }] }, "candidate 0's claim is longer than 500 characters", 0],
     [{ candidates: [{ claim: 'x', sources: [] }] }, 'candidate 0 cites no source', 0],
     [{ candidates: [{ claim: 'x', sources: ['m2'] }] }, 'candidate 0 cites a source that was not shown', 0],
-    [{ candidates: [{ claim: 'x', sources: ['m1'] }, { claim: 'y', sources: ['m1'] }] }, '2 candidates; at most 1 are allowed', undefined],
+    [
+      {
+        candidates: [
+          { claim: 'x', sources: ['m1'] },
+          { claim: 'y', sources: ['m1'] },
+        ],
+      },
+      '2 candidates; at most 1 are allowed',
+      undefined,
+    ],
   ])('says what is wrong with %j', (answer, message, index) => {
     const verdict = validateAnswer(answer, { refs, maxCandidates: 1 });
     expect(verdict.ok).toBe(false);

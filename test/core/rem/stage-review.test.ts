@@ -16,7 +16,8 @@ beforeEach(() => {
   clock.set('2026-11-02T12:00:00.000Z');
   store = tempStore(clock);
   ids = ['Friday deploy failed: migration lock on payments.', 'Second Friday deploy failed the same way.', 'Moved migrations out of the release train.'].map(
-    (content, index) => addMemory(store, { agentId: 'a', content, createdAt: new Date(Date.parse('2026-11-02T10:00:00.000Z') + index * 60_000).toISOString() }).memory.id,
+    (content, index) =>
+      addMemory(store, { agentId: 'a', content, createdAt: new Date(Date.parse('2026-11-02T10:00:00.000Z') + index * 60_000).toISOString() }).memory.id,
   );
 });
 afterEach(() => store.done());
@@ -27,13 +28,19 @@ function stageVia(candidates: unknown[], options: { restageRejected?: boolean } 
   return ingest(store, { agentId: 'a', handoffId: handoff.id, answer: JSON.stringify({ candidates }), ...options });
 }
 
-
 describe('staging (SPEC §4.5)', () => {
   it('stages pending candidates with real source ids, the prompt and its hash, and stamps the gathered memories', () => {
     const result = stageVia([{ claim: 'Run migrations outside the Friday train.', sources: ['m3', 'm1'], tags: ['deploy'] }]);
     expect(result.counts).toMatchObject({ gathered: 3, staged: 1, skippedDuplicates: 0, skippedRejected: 0 });
     const [candidate] = result.candidates;
-    expect(candidate).toMatchObject({ status: 'pending', sourceMemoryIds: [ids[0], ids[2]], tags: ['deploy'], generatedBy: 'external', provider: 'handoff', runId: result.run.id });
+    expect(candidate).toMatchObject({
+      status: 'pending',
+      sourceMemoryIds: [ids[0], ids[2]],
+      tags: ['deploy'],
+      generatedBy: 'external',
+      provider: 'handoff',
+      runId: result.run.id,
+    });
     expect(getCandidatePrompt(store, 'a', candidate!.id)).toContain('<memory ref="m1"');
     expect(getRun(store, result.run.id)).toMatchObject({ status: 'completed', candidateIds: [candidate!.id], kind: 'rem ingest' });
     for (const id of ids) expect(getMemory(store, 'a', id).lastReflectedAt).toBe('2026-11-02T12:00:00.000Z');
@@ -71,7 +78,7 @@ describe('staging (SPEC §4.5)', () => {
     expect(ok.counts.staged).toBe(1);
   });
 
-  it('refuses an unknown (3), expired (3), other agent\'s (3) or already ingested (4) handoff', () => {
+  it("refuses an unknown (3), expired (3), other agent's (3) or already ingested (4) handoff", () => {
     const { handoff } = createHandoff(store, { agentId: 'a' });
     expect(errorOf(() => ingest(store, { agentId: 'a', handoffId: 'hof_01JD0000000000000000000000', answer: '{}' })).exitCode).toBe(3);
     expect(errorOf(() => ingest(store, { agentId: 'b', handoffId: handoff.id, answer: '{"candidates":[]}' })).exitCode).toBe(3);
@@ -115,7 +122,12 @@ describe('promote / reject (SPEC §4.8)', () => {
   });
 
   it('keeps the original claim on the row when the reviewer edits it', () => {
-    const [promotion] = promote(store, { agentId: 'a', ids: [candidateIds[1]!], rationale: 'ok', editedClaims: new Map([[candidateIds[1]!, 'Claim two, said better.']]) });
+    const [promotion] = promote(store, {
+      agentId: 'a',
+      ids: [candidateIds[1]!],
+      rationale: 'ok',
+      editedClaims: new Map([[candidateIds[1]!, 'Claim two, said better.']]),
+    });
     expect(promotion!.memory.content).toBe('Claim two, said better.');
     expect(getCandidate(store, 'a', candidateIds[1]!)).toMatchObject({ claim: 'Claim two.', editedClaim: 'Claim two, said better.' });
   });
@@ -137,7 +149,7 @@ describe('promote / reject (SPEC §4.8)', () => {
     expect(again).toMatchObject({ status: 'rejected', reviewRationale: 'no' });
   });
 
-  it('is all or nothing across ids, and another agent\'s candidate is not found (3)', () => {
+  it("is all or nothing across ids, and another agent's candidate is not found (3)", () => {
     expect(errorOf(() => promote(store, { agentId: 'a', ids: [candidateIds[0]!, 'cand_01JD0000000000000000000000'], rationale: 'x' })).exitCode).toBe(3);
     expect(getCandidate(store, 'a', candidateIds[0]!).status).toBe('pending');
     expect(errorOf(() => promote(store, { agentId: 'b', ids: [candidateIds[0]!], rationale: 'x' })).exitCode).toBe(3);

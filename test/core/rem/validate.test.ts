@@ -11,7 +11,10 @@ const code = (answer: unknown, maxCandidates?: number) => {
 describe('validateAnswer (SPEC §4.4)', () => {
   it('accepts a valid answer, trimming claims, deduplicating sources and ignoring extra fields', () => {
     const verdict = validateAnswer(
-      { candidates: [{ claim: '  Deploys fail on Fridays.  ', sources: ['m2', 'm1', 'm2'], tags: ['deploy', ' deploy ', ''], confidence: 0.9 }], note: 'extra' },
+      {
+        candidates: [{ claim: '  Deploys fail on Fridays.  ', sources: ['m2', 'm1', 'm2'], tags: ['deploy', ' deploy ', ''], confidence: 0.9 }],
+        note: 'extra',
+      },
       { refs },
     );
     expect(verdict).toEqual({ ok: true, candidates: [{ claim: 'Deploys fail on Fridays.', sources: ['m2', 'm1'], tags: ['deploy'] }] });
@@ -62,7 +65,15 @@ describe('validateAnswer (SPEC §4.4)', () => {
   });
 
   it('is all or nothing: one bad candidate rejects the batch', () => {
-    const verdict = validateAnswer({ candidates: [{ claim: 'good', sources: ['m1'] }, { claim: 'bad', sources: ['m9'] }] }, { refs });
+    const verdict = validateAnswer(
+      {
+        candidates: [
+          { claim: 'good', sources: ['m1'] },
+          { claim: 'bad', sources: ['m9'] },
+        ],
+      },
+      { refs },
+    );
     expect(verdict).toMatchObject({ ok: false, code: 'source_out_of_set', index: 1 });
   });
 
@@ -82,14 +93,16 @@ describe('validateAnswer (SPEC §4.4)', () => {
     expect(code(one({ claim: '', sources: ['m1'] }))).toBe('empty_claim');
   });
 
-  it('names the rule and index in its message, never the model\'s text', () => {
+  it("names the rule and index in its message, never the model's text", () => {
     const verdict = validateAnswer(one({ claim: 'SECRET-CANARY', sources: ['CANARY-REF'] }), { refs });
     expect(verdict.ok).toBe(false);
     if (!verdict.ok) expect(verdict.message).not.toMatch(/CANARY/);
   });
 
   it('keeps at most ten tags of 1–64 characters', () => {
-    const verdict = validateAnswer(one({ claim: 'x', sources: ['m1'], tags: [...Array.from({ length: 12 }, (_, index) => `t${index}`), 'y'.repeat(65)] }), { refs });
+    const verdict = validateAnswer(one({ claim: 'x', sources: ['m1'], tags: [...Array.from({ length: 12 }, (_, index) => `t${index}`), 'y'.repeat(65)] }), {
+      refs,
+    });
     expect(verdict.ok && verdict.candidates[0]!.tags).toEqual(Array.from({ length: 10 }, (_, index) => `t${index}`));
   });
 });
@@ -106,7 +119,10 @@ describe('control characters (terminal safety)', () => {
   });
 
   it('rejects a control character in a tag, and keeps tabs and newlines in a claim', () => {
-    expect(validateAnswer({ candidates: [{ claim: 'x', sources: ['m1'], tags: ['a\u001bb'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, code: 'control_characters' });
+    expect(validateAnswer({ candidates: [{ claim: 'x', sources: ['m1'], tags: ['a\u001bb'] }] }, { refs: ['m1'] })).toMatchObject({
+      ok: false,
+      code: 'control_characters',
+    });
     expect(validateAnswer({ candidates: [{ claim: 'line one\n\tline two', sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: true });
   });
 });

@@ -5,9 +5,26 @@ import { promptView } from '../../../src/ui/review/layout.js';
 import { cutTo, displayWidth, sanitize, wrap } from '../../../src/ui/review/text.js';
 
 const noKey: Key = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
-  super: false, hyper: false, capsLock: false, numLock: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
 };
 const press = (value: LineValue, input: string, key: Partial<Key> = {}) => editLine(value, { input, key: { ...noKey, ...key } });
 const valueOf = (edit: ReturnType<typeof editLine>) => (edit.kind === 'change' || edit.kind === 'submit' ? edit.value : undefined);

@@ -86,7 +86,13 @@ describe('the review screen (SPEC §4.7)', () => {
     const promoted = status(candidates[0]!);
     expect(promoted).toMatchObject({ status: 'promoted', reviewer: 'tester', reviewRationale: 'matches the post-mortem', editedClaim: null });
     const memory = getMemory(store, 'ops', promoted.promotedMemoryId!);
-    expect(memory).toMatchObject({ content: MIGRATIONS, durability: 'persistent', derivedFrom: candidates[0]!.sourceMemoryIds, promotedFrom: candidates[0]!.id, tags: ['deploy', 'db'] });
+    expect(memory).toMatchObject({
+      content: MIGRATIONS,
+      durability: 'persistent',
+      derivedFrom: candidates[0]!.sourceMemoryIds,
+      promotedFrom: candidates[0]!.id,
+      tags: ['deploy', 'db'],
+    });
 
     expect(frame).toContain(`✓ promoted ${candidates[0]!.id} → ${memory.id}`);
     expect(frame).toContain('Pending candidates (2)');
@@ -132,7 +138,12 @@ describe('the review screen (SPEC §4.7)', () => {
     await ui.press(KEY.enter);
 
     const promoted = status(candidates[0]!);
-    expect(promoted).toMatchObject({ status: 'promoted', claim: MIGRATIONS, editedClaim: 'Schedule migrations on Tuesday mornings', reviewRationale: 'agreed in the retro' });
+    expect(promoted).toMatchObject({
+      status: 'promoted',
+      claim: MIGRATIONS,
+      editedClaim: 'Schedule migrations on Tuesday mornings',
+      reviewRationale: 'agreed in the retro',
+    });
     expect(getMemory(store, 'ops', promoted.promotedMemoryId!).content).toBe('Schedule migrations on Tuesday mornings');
     expect(ui.frame()).toContain(`✓ promoted ${candidates[0]!.id} (edited)`);
   });
@@ -179,7 +190,12 @@ describe('the review screen (SPEC §4.7)', () => {
     expect(frame).toContain('Pending candidates (2)');
 
     await ui.press('q');
-    expect(ui.summary()).toEqual({ decisions: [{ ok: true, kind: 'rejected', candidateId: candidates[2]!.id }], skipped: [candidates[0]!.id], remaining: 2, interrupted: false });
+    expect(ui.summary()).toEqual({
+      decisions: [{ ok: true, kind: 'rejected', candidateId: candidates[2]!.id }],
+      skipped: [candidates[0]!.id],
+      remaining: 2,
+      interrupted: false,
+    });
     expect(status(candidates[0]!).status).toBe('pending');
   });
 
@@ -225,7 +241,17 @@ describe('the review screen (SPEC §4.7)', () => {
   it('shows the help with every key, and any key goes back', async () => {
     ui = await renderReview(store, {}, { columns: 80, rows: 24 });
     let frame = await ui.press('?');
-    for (const text of ['Reviewing candidates', 'promote: keep the claim as a memory', 'edit the claim, then promote', 'reject; asks for a reason', 'skip: leave it pending', 'filter by text', 'quit; every decision is saved', 'Enter confirms, Esc cancels', 'Promotions become persistent memories, recorded as reviewer "tester" for agent "ops".']) {
+    for (const text of [
+      'Reviewing candidates',
+      'promote: keep the claim as a memory',
+      'edit the claim, then promote',
+      'reject; asks for a reason',
+      'skip: leave it pending',
+      'filter by text',
+      'quit; every decision is saved',
+      'Enter confirms, Esc cancels',
+      'Promotions become persistent memories, recorded as reviewer "tester" for agent "ops".',
+    ]) {
       expect(flat(frame)).toContain(text);
     }
     frame = await ui.press('x');
@@ -245,7 +271,12 @@ describe('the review screen (SPEC §4.7)', () => {
     let frame = await ui.press(KEY.enter);
     expect(flat(frame)).toContain(`✗ candidate ${candidates[0]!.id} is already rejected; it cannot be promoted — removed from the list`);
     expect(frame).toContain('Pending candidates (2)');
-    expect(status(candidates[0]!)).toMatchObject({ status: 'rejected', reviewer: 'someone-else', reviewRationale: 'decided elsewhere', promotedMemoryId: null });
+    expect(status(candidates[0]!)).toMatchObject({
+      status: 'rejected',
+      reviewer: 'someone-else',
+      reviewRationale: 'decided elsewhere',
+      promotedMemoryId: null,
+    });
 
     await ui.press('r');
     await ui.type('vague');
@@ -383,7 +414,10 @@ describe('layout (80 and 200 columns)', () => {
   it('says which rows show when the list is longer than its pane, and scrolls it with the selection', async () => {
     store.done();
     store = tempStore(clock);
-    stageCandidates(store, Array.from({ length: 8 }, (_, index) => ({ claim: `Claim number ${index + 1}.`, sources: ['m1'] })));
+    stageCandidates(
+      store,
+      Array.from({ length: 8 }, (_, index) => ({ claim: `Claim number ${index + 1}.`, sources: ['m1'] })),
+    );
     ui = await renderReview(store, {}, { columns: 80, rows: 24 });
     let frame = ui.frame();
     expect(frame).toContain('Pending candidates (8) · showing 1–5');

@@ -23,10 +23,14 @@ export default class RemNightlyRunOnce extends HippoCommand {
   ];
   static override flags = {
     agent: Flags.string({
-      description: 'distil only this agent (default: every agent with new memories; $HIPPO_AGENT is not used here). Snapshot and maintenance always cover the whole store',
+      description:
+        'distil only this agent (default: every agent with new memories; $HIPPO_AGENT is not used here). Snapshot and maintenance always cover the whole store',
       helpGroup: 'GLOBAL',
     }),
-    'dry-run': Flags.boolean({ default: false, description: 'per agent, what would be expired, archived and distilled (prompt size); no snapshot, no change, no model call' }),
+    'dry-run': Flags.boolean({
+      default: false,
+      description: 'per agent, what would be expired, archived and distilled (prompt size); no snapshot, no change, no model call',
+    }),
     'keep-days': Flags.integer({ default: DEFAULT_KEEP_DAYS, min: 0, description: 'prune snapshots older than this many days (the newest 3 are always kept)' }),
   };
 

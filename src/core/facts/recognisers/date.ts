@@ -90,8 +90,7 @@ function isInLongerDigitRun(text: string, start: number, end: number): boolean {
   return DATE_SEPARATORS.some(
     (separator) =>
       written.includes(separator) &&
-      ((text[start - 1] === separator && DIGIT_RE.test(text[start - 2] ?? '')) ||
-        (text[end] === separator && DIGIT_RE.test(text[end + 1] ?? ''))),
+      ((text[start - 1] === separator && DIGIT_RE.test(text[start - 2] ?? '')) || (text[end] === separator && DIGIT_RE.test(text[end + 1] ?? ''))),
   );
 }
 

@@ -13,10 +13,7 @@ const DOMAIN = `${LABEL}(?:\\.${LABEL})+`;
 
 // Not preceded by a local-part character or a dot (`a..b@x.com` must not yield `b@x.com`); a non-ASCII letter
 // before is a boundary, as in CJK text without spaces. Not followed by a label character, a hyphen or `@`.
-const EMAIL_RE = new RegExp(
-  `(?<![A-Za-z0-9!#$%&'*+/=?^_\`{|}~.-])(${LOCAL})@(${DOMAIN})(?![\\p{L}\\p{N}\\p{M}_@-])`,
-  'gu',
-);
+const EMAIL_RE = new RegExp(`(?<![A-Za-z0-9!#$%&'*+/=?^_\`{|}~.-])(${LOCAL})@(${DOMAIN})(?![\\p{L}\\p{N}\\p{M}_@-])`, 'gu');
 
 /** True when the domain ends in an ICANN public suffix and has a registrable label before it. */
 export function hasPublicSuffix(domain: string): boolean {

@@ -26,9 +26,7 @@ export function canonicalIp(address: string, prefix?: number): string {
   if (parsed.kind() === 'ipv4') canonical = parsed.toString();
   else {
     const v6 = parsed as ipaddr.IPv6;
-    canonical = v6.isIPv4MappedAddress()
-      ? `::ffff:${v6.toIPv4Address().toString()}${v6.zoneId === undefined ? '' : `%${v6.zoneId}`}`
-      : v6.toRFC5952String();
+    canonical = v6.isIPv4MappedAddress() ? `::ffff:${v6.toIPv4Address().toString()}${v6.zoneId === undefined ? '' : `%${v6.zoneId}`}` : v6.toRFC5952String();
   }
   return prefix === undefined ? canonical : `${canonical}/${prefix}`;
 }
