@@ -42,13 +42,11 @@ export async function run() {
     lap('prompt');
     const refs = result.memories.map((item) => item.ref);
     const answer = JSON.stringify({
-      candidates: refs
-        .slice(0, 10)
-        .map((ref, index) => ({
-          claim: `Lesson ${round}-${index}: check the migration lock before a Friday deploy.`,
-          sources: [ref, refs[(index + 1) % refs.length]],
-          tags: ['deploy'],
-        })),
+      candidates: refs.slice(0, 10).map((ref, index) => ({
+        claim: `Lesson ${round}-${index}: check the migration lock before a Friday deploy.`,
+        sources: [ref, refs[(index + 1) % refs.length]],
+        tags: ['deploy'],
+      })),
     });
     const verdict = validateAnswer(answer, { refs });
     if (!verdict.ok) throw new Error(verdict.code);

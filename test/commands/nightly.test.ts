@@ -528,17 +528,15 @@ describe('hippo rem restore', () => {
     expect(dataDump()).toBe(before);
 
     const store = openStore({ path: box.db });
-    store.db
-      .prepare("INSERT INTO settings (key, value) VALUES ('nightly.lock', ?)")
-      .run(
-        JSON.stringify({
-          pid: process.pid,
-          hostname: hostname(),
-          startedAt: new Date().toISOString(),
-          runId: 'run_01JD0000000000000000000001',
-          kind: 'rem nightly run-once',
-        }),
-      );
+    store.db.prepare("INSERT INTO settings (key, value) VALUES ('nightly.lock', ?)").run(
+      JSON.stringify({
+        pid: process.pid,
+        hostname: hostname(),
+        startedAt: new Date().toISOString(),
+        runId: 'run_01JD0000000000000000000001',
+        kind: 'rem nightly run-once',
+      }),
+    );
     store.close();
     const locked = await box.hippo(['rem', 'restore', first.run.id, '--apply', '--yes', '--json']);
     expect(locked.exitCode).toBe(4);

@@ -14,19 +14,17 @@ afterEach(() => store.done());
 
 const owner = () => ({ runId: newId('run'), kind: 'rem nightly run-once' as const });
 const writeLock = (holder: Partial<LockHolder>) =>
-  store.db
-    .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-    .run(
-      LOCK_KEY,
-      JSON.stringify({
-        pid: process.pid,
-        hostname: hostname(),
-        startedAt: new Date().toISOString(),
-        runId: newId('run'),
-        kind: 'rem nightly run-once',
-        ...holder,
-      }),
-    );
+  store.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+    LOCK_KEY,
+    JSON.stringify({
+      pid: process.pid,
+      hostname: hostname(),
+      startedAt: new Date().toISOString(),
+      runId: newId('run'),
+      kind: 'rem nightly run-once',
+      ...holder,
+    }),
+  );
 
 /** The pid of a process that has certainly exited. */
 async function deadPid(): Promise<number> {
