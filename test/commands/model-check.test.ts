@@ -1,18 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
-import { reply, startModelServer, type ModelServer, type WireFormat } from '../helpers/model-server.js';
+import { reply, useModelServer, type WireFormat } from '../helpers/model-server.js';
 
 let box: Sandbox;
-let server: ModelServer;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
+const server = useModelServer({ per: 'suite' });
 beforeEach(() => {
   box = sandbox();
-  server.requests.length = 0;
   server.respondWith(reply.json({ ok: true }, { model: 'reported-model-id' }));
 });
 afterEach(() => box.cleanup());

@@ -1,22 +1,18 @@
 import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { BIN, json, sandbox, type Sandbox } from '../helpers/cli.js';
-import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { reply, useModelServer } from '../helpers/model-server.js';
 
 let box: Sandbox;
-let server: ModelServer;
 let memoryIds: string[]; // newest first: memoryIds[0] is m1
 let otherAgentId: string;
 let oldId: string;
 
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
+const server = useModelServer({ per: 'suite' });
 
 const NOTES = [
   'Deploy of api v2.14 failed on Friday: the migration held a lock on the payments table.',
@@ -27,8 +23,6 @@ const NOTES = [
 
 beforeEach(() => {
   box = sandbox();
-  server.requests.length = 0;
-  server.queue(); // nothing queued
   server.respondWith(reply.json({ candidates: [] }));
   const store = openStore({ path: box.db });
   const now = Date.now();

@@ -1,14 +1,8 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { checkModel, resolveModelConfig, type ModelConfig } from '../../../src/core/model/index.js';
-import { reply, startModelServer, type ModelServer } from '../../helpers/model-server.js';
+import { reply, useModelServer } from '../../helpers/model-server.js';
 
-let server: ModelServer;
-beforeEach(async () => {
-  server = await startModelServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useModelServer();
 
 describe('checkModel', () => {
   test.each([

@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { InterruptedError } from '../../../src/core/errors.js';
 import { createModelClient, ModelCallAbortedError, type HttpModelConfig, type ModelClient } from '../../../src/core/model/index.js';
-import { reply, startModelServer, type ModelServer, type WireFormat } from '../../helpers/model-server.js';
+import { reply, useModelServer, type WireFormat } from '../../helpers/model-server.js';
 
 const SCHEMA = z.object({
   candidates: z.array(z.object({ claim: z.string(), sources: z.array(z.enum(['m1', 'm2'])).min(1) })),
@@ -53,12 +53,11 @@ const call = (client: ModelClient, extra: Partial<Parameters<ModelClient['genera
   client.generateObject({ system: 'You distil memories.', prompt: 'Memories: m1, m2', schema: SCHEMA, maxOutputTokens: 500, temperature: 0.2, ...extra });
 
 describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against the stand-in server', (format) => {
-  let server: ModelServer;
+  const server = useModelServer();
   let config: HttpModelConfig;
   let client: ModelClient;
 
-  beforeEach(async () => {
-    server = await startModelServer();
+  beforeEach(() => {
     config = {
       provider: format,
       model: MODELS[format],
@@ -69,9 +68,6 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
       source: '--model',
     };
     client = createModelClient(config);
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   test('sends the model id, prompt and JSON schema once; returns the validated value and the reported model', async () => {
@@ -267,13 +263,7 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
 });
 
 describe('provider specifics', () => {
-  let server: ModelServer;
-  beforeEach(async () => {
-    server = await startModelServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useModelServer();
 
   test('Anthropic models with native structured output get output_config.format', async () => {
     server.respondWith(reply.json(GOOD));
