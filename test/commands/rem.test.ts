@@ -247,13 +247,17 @@ describe('hand the model step to anything: --prompt-only + ingest, and --via', (
   it('round-trips through a prompt file, an answer written by "the external LLM", and ingest', async () => {
     const promptOnly = await box.hippo(['rem', 'rapid', '--prompt-only', '--json'], { env: { HIPPO_AGENT: 'ops' } });
     expect(promptOnly.exitCode).toBe(0);
-    const { handoff, prompt, schema } = json<{ handoff: { id: string; refs: Record<string, string> }; prompt: string; schema: { properties: unknown } }>(
+    const { handoff, prompt, schema } = json<{ handoff: { id: string; refs: Record<string, string> }; prompt: string; schema: Record<string, unknown> }>(
       promptOnly,
     );
     expect(handoff.id).toMatch(/^hof_/);
     expect(handoff.refs).toEqual({ m1: memoryIds[0], m2: memoryIds[1], m3: memoryIds[2], m4: memoryIds[3] });
     expect(prompt).toContain('<memory ref="m1"');
-    expect(schema.properties).toBeDefined();
+    // The answer schema lets the sources be exactly the refs shown.
+    expect(schema).toMatchObject({
+      required: ['candidates'],
+      properties: { candidates: { type: 'array', items: { properties: { sources: { items: { enum: ['m1', 'm2', 'm3', 'm4'] } } } } } },
+    });
     const text = await box.hippo(['rem', 'rapid', '--prompt-only'], { env: { HIPPO_AGENT: 'ops' } });
     expect(text.stdout).toContain('<memories>');
     expect(text.stderr).toMatch(/hippo rem ingest hof_\w+ answer\.json/);

@@ -71,14 +71,18 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
   });
 
   test('sends the model id, prompt and JSON schema once; returns the validated value and the reported model', async () => {
-    server.respondWith(reply.json(GOOD, { model: `${MODELS[format]}-served` }));
+    // The server holds its answer for 40 ms: the latency reported covers that wait and not more than the whole call.
+    server.respondWith(reply.json(GOOD, { model: `${MODELS[format]}-served`, delayMs: 40 }));
+    const started = performance.now();
     const result = await call(client);
+    const elapsed = performance.now() - started;
     expect(result.value).toEqual(GOOD);
     expect(result.model).toBe(`${MODELS[format]}-served`);
     expect(result.provider).toBe(format);
     expect(result.rawText).toBe(JSON.stringify(GOOD));
     expect(result.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
-    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(result.latencyMs).toBeGreaterThanOrEqual(39);
+    expect(result.latencyMs).toBeLessThanOrEqual(elapsed + 1);
 
     expect(server.requests).toHaveLength(1);
     const req = server.requests[0]!;
@@ -279,7 +283,11 @@ describe('provider specifics', () => {
     expect((await call(client)).value).toEqual(GOOD);
     const body = server.requests[0]!.body;
     expect(body.output_config.format).toMatchObject({ type: 'json_schema' });
-    expect(body.output_config.format.schema.properties.candidates).toBeDefined();
+    // The schema itself (Anthropic's structured output drops minItems; the enum of refs and the required fields stay).
+    expect(body.output_config.format.schema).toMatchObject({
+      properties: { candidates: { type: 'array', items: { properties: { sources: { items: { enum: ['m1', 'm2'] } } }, required: ['claim', 'sources'] } } },
+      required: ['candidates'],
+    });
     expect(body.tools).toBeUndefined();
   });
 
