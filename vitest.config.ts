@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     disableConsoleIntercept: true,
+    // A test that asserts nothing cannot fail: make it fail instead.
+    expect: { requireAssertions: true },
   },
 });

@@ -36,6 +36,7 @@ export { buildPrompt, answerJsonSchema, escapeXml, FOCUSES, type Focus, type Pro
 export { validateAnswer, type Validation, type ValidCandidate, type RejectionCode } from './core/rem/validate.js';
 export {
   stageCandidates as stage,
+  stampReflected,
   listCandidates,
   getCandidate,
   getCandidatePrompt,

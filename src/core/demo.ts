@@ -1,10 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { ConflictError } from './errors.js';
-import { DEMO_NOTES } from './demo-data.js';
-import { buildMemory, insertMemory } from './memory.js';
+import { DURABILITIES, buildMemory, insertMemory } from './memory.js';
 import { inTransaction, type Store } from './store/store.js';
 
 export const DEMO_SOURCE = 'demo';
-export const DEMO_AGENTS = [...new Set(DEMO_NOTES.map((note) => note.agent))];
+
+/**
+ * The sample for `hippo demo` (docs/design.md §3) lives in `data/demo.jsonl` at the package root, one note a line:
+ * several weeks of work notes from a small SaaS team, written by two agents, `ops-agent` (an ops/devops AI agent) and
+ * `alice` (the product/engineering lead), oldest first. The loader turns `ageHours` into `createdAt = now - ageHours`,
+ * so the newest notes always fall inside the last 24 hours.
+ *
+ * The notes carry recurring patterns for REM distillation (Friday deploys failing on a migration lock, a flaky
+ * rounding test, a customer asking the same question again), decisions with their reasons, preferences, and contact
+ * details for fact extraction. Every email, phone number (libphonenumber-js/max) and IBAN (ibantools) is valid; the
+ * phone numbers use fictional/reserved ranges where one exists, and every person, company domain and account is
+ * invented (the IBANs are the standard documentation examples). A few notes hold pasted prompt-injection text, kept on
+ * purpose so the safety features have something to show.
+ *
+ * The file is read only when the demo is loaded: importing the library (or running any other command) never reads it.
+ * `src/core/demo.ts` and `dist/core/demo.js` both sit two levels below the package root, so one relative URL serves
+ * the sources (tests, bin/dev.js) and the build; `package.json` ships `data/`.
+ */
+export const DEMO_FILE = new URL('../../data/demo.jsonl', import.meta.url);
+
+const demoNote = z.strictObject({
+  /** Two agents: an ops/devops AI agent and a person (product/engineering lead). */
+  agent: z.enum(['ops-agent', 'alice']),
+  /** How long before "now" the note was written; the loader computes createdAt = now - ageHours. */
+  ageHours: z.number().nonnegative(),
+  subject: z.string().optional(),
+  durability: z.enum(DURABILITIES).optional(),
+  tags: z.array(z.string()),
+  content: z.string().min(1),
+});
+export type DemoNote = z.infer<typeof demoNote>;
+
+let cached: readonly DemoNote[] | undefined;
+
+/** The demo notes, read and checked on first use. A malformed line is a broken install: it names the line. */
+export function demoNotes(): readonly DemoNote[] {
+  if (cached) return cached;
+  const lines = readFileSync(DEMO_FILE, 'utf8').split('\n');
+  const notes: DemoNote[] = [];
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const parsed = demoNote.safeParse(JSON.parse(line));
+    if (!parsed.success) throw new Error(`data/demo.jsonl:${index + 1} is not a demo note: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    notes.push(parsed.data);
+  });
+  cached = notes;
+  return notes;
+}
 
 export interface DemoResult {
   /** `loaded`: written now; `already-loaded`: the database holds exactly the demo already, so nothing was written. */
@@ -20,6 +68,8 @@ export interface DemoResult {
  * is never duplicated: a second load finds it already there, and `force` replaces the earlier demo rows.
  */
 export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoResult {
+  const notes = demoNotes();
+  const agents = [...new Set(notes.map((note) => note.agent))];
   return inTransaction(store, () => {
     const counts = store.db.prepare('SELECT count(*) AS total, sum(source = ?) AS demo FROM memories').get(DEMO_SOURCE) as {
       total: number;
@@ -27,7 +77,7 @@ export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoR
     };
     const demoRows = counts.demo ?? 0;
     if (!options.force) {
-      if (counts.total === DEMO_NOTES.length && demoRows === counts.total) return summary(store, 'already-loaded', 0);
+      if (counts.total === notes.length && demoRows === counts.total) return summary(store, 'already-loaded', 0);
       if (counts.total > 0) {
         throw new ConflictError(
           'database_not_empty',
@@ -37,12 +87,12 @@ export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoR
     }
     // Only the demo agents' demo rows: a note of yours that happens to say `--source demo` is not ours to delete.
     const replaced = store.db
-      .prepare(`DELETE FROM memories WHERE source = ? AND agent_id IN (${DEMO_AGENTS.map(() => '?').join(', ')})`)
-      .run(DEMO_SOURCE, ...DEMO_AGENTS).changes;
+      .prepare(`DELETE FROM memories WHERE source = ? AND agent_id IN (${agents.map(() => '?').join(', ')})`)
+      .run(DEMO_SOURCE, ...agents).changes;
     const now = store.clock().getTime();
     // Oldest first, so ids (ULIDs) sort the same way as createdAt.
-    const notes = [...DEMO_NOTES].sort((a, b) => b.ageHours - a.ageHours);
-    for (const note of notes) {
+    const oldestFirst = [...notes].sort((a, b) => b.ageHours - a.ageHours);
+    for (const note of oldestFirst) {
       const createdAt = new Date(now - note.ageHours * 3_600_000);
       const memory = buildMemory(
         {

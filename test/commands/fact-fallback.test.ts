@@ -5,11 +5,11 @@
 import { execa } from 'execa';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { BIN, json, sandbox, type Sandbox } from '../helpers/cli.js';
-import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { reply, useModelServer } from '../helpers/model-server.js';
 
 interface FactJson {
   kind: string;
@@ -22,16 +22,11 @@ interface FactJson {
 type Result = Awaited<ReturnType<Sandbox['hippo']>>;
 
 let box: Sandbox;
-let server: ModelServer;
 
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
+const server = useModelServer({ per: 'suite' });
 
 beforeEach(() => {
   box = sandbox();
-  server.requests.length = 0;
   server.respondWith(reply.json({ pointers: [] }));
 });
 afterEach(() => box.cleanup());

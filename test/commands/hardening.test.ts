@@ -4,21 +4,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { BIN, json, sandbox, type Sandbox } from '../helpers/cli.js';
-import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { reply, useModelServer } from '../helpers/model-server.js';
 
 let box: Sandbox;
-let server: ModelServer;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
+const server = useModelServer({ per: 'suite' });
 beforeEach(() => {
   box = sandbox();
-  server.requests.length = 0;
   server.respondWith(reply.json({ candidates: [] }));
 });
 afterEach(() => box.cleanup());

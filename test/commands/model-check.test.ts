@@ -1,18 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
-import { reply, startModelServer, type ModelServer, type WireFormat } from '../helpers/model-server.js';
+import { reply, useModelServer, type WireFormat } from '../helpers/model-server.js';
 
 let box: Sandbox;
-let server: ModelServer;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
+const server = useModelServer({ per: 'suite' });
 beforeEach(() => {
   box = sandbox();
-  server.requests.length = 0;
   server.respondWith(reply.json({ ok: true }, { model: 'reported-model-id' }));
 });
 afterEach(() => box.cleanup());
@@ -26,11 +21,16 @@ describe('hippo model check (built CLI, stand-in server)', () => {
     ['anthropic', { ANTHROPIC_API_KEY: KEY }],
   ])('%s: one structured call, the reported model and latency, the key masked and never printed', async (provider, keys) => {
     const env = { HIPPO_MODEL: `${provider}:test-model`, HIPPO_BASE_URL: server.baseUrl(provider), ...keys };
+    // The server holds its answer for 40 ms: the latency reported covers that wait and not more than the whole process.
+    server.respondWith(reply.json({ ok: true }, { model: 'reported-model-id', delayMs: 40 }));
+    const started = performance.now();
     const result = await box.hippo(['model', 'check', '--json'], { env });
+    const elapsed = performance.now() - started;
     expect(result.exitCode).toBe(0);
     const body = json<{ ok: boolean; provider: string; reportedModel: string; leavesMachine: boolean; key?: string; latencyMs: number }>(result);
     expect(body).toMatchObject({ ok: true, provider, reportedModel: 'reported-model-id', leavesMachine: false });
-    expect(body.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(body.latencyMs).toBeGreaterThanOrEqual(39);
+    expect(body.latencyMs).toBeLessThanOrEqual(elapsed);
     if (provider !== 'ollama') expect(body.key).toBe('sk-…wxyz');
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]!.format).toBe(provider);

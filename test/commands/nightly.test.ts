@@ -4,19 +4,15 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rea
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Result, ResultPromise } from 'execa';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
-import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { reply, startModelServer, useModelServer } from '../helpers/model-server.js';
 
 let box: Sandbox;
-let server: ModelServer;
 
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
+const server = useModelServer({ per: 'suite' });
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -27,7 +23,6 @@ const ANSWER = { candidates: [{ claim: 'Migrations belong on Tuesday mornings.',
 const seeded: Record<string, string> = {};
 beforeEach(() => {
   box = sandbox();
-  server.requests.length = 0;
   server.respondWith(reply.json(ANSWER));
   const store = openStore({ path: box.db });
   const add = (key: string, memory: Parameters<typeof addMemory>[1]) => {

@@ -1,22 +1,18 @@
 import { execa } from 'execa';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { BIN, json, sandbox, type Sandbox } from '../helpers/cli.js';
-import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { reply, useModelServer } from '../helpers/model-server.js';
 
 let box: Sandbox;
-let server: ModelServer;
 let memoryIds: string[]; // newest first: memoryIds[0] is m1
 let otherAgentId: string;
 let oldId: string;
 
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(() => server.close());
+const server = useModelServer({ per: 'suite' });
 
 const NOTES = [
   'Deploy of api v2.14 failed on Friday: the migration held a lock on the payments table.',
@@ -27,8 +23,6 @@ const NOTES = [
 
 beforeEach(() => {
   box = sandbox();
-  server.requests.length = 0;
-  server.queue(); // nothing queued
   server.respondWith(reply.json({ candidates: [] }));
   const store = openStore({ path: box.db });
   const now = Date.now();
@@ -253,13 +247,17 @@ describe('hand the model step to anything: --prompt-only + ingest, and --via', (
   it('round-trips through a prompt file, an answer written by "the external LLM", and ingest', async () => {
     const promptOnly = await box.hippo(['rem', 'rapid', '--prompt-only', '--json'], { env: { HIPPO_AGENT: 'ops' } });
     expect(promptOnly.exitCode).toBe(0);
-    const { handoff, prompt, schema } = json<{ handoff: { id: string; refs: Record<string, string> }; prompt: string; schema: { properties: unknown } }>(
+    const { handoff, prompt, schema } = json<{ handoff: { id: string; refs: Record<string, string> }; prompt: string; schema: Record<string, unknown> }>(
       promptOnly,
     );
     expect(handoff.id).toMatch(/^hof_/);
     expect(handoff.refs).toEqual({ m1: memoryIds[0], m2: memoryIds[1], m3: memoryIds[2], m4: memoryIds[3] });
     expect(prompt).toContain('<memory ref="m1"');
-    expect(schema.properties).toBeDefined();
+    // The answer schema lets the sources be exactly the refs shown.
+    expect(schema).toMatchObject({
+      required: ['candidates'],
+      properties: { candidates: { type: 'array', items: { properties: { sources: { items: { enum: ['m1', 'm2', 'm3', 'm4'] } } } } } },
+    });
     const text = await box.hippo(['rem', 'rapid', '--prompt-only'], { env: { HIPPO_AGENT: 'ops' } });
     expect(text.stdout).toContain('<memories>');
     expect(text.stderr).toMatch(/hippo rem ingest hof_\w+ answer\.json/);

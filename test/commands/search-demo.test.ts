@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -9,6 +9,17 @@ beforeEach(() => {
   box = sandbox();
 });
 afterEach(() => box.cleanup());
+
+/** Every file under `dir` (relative path → bytes, hex-encoded so a difference shows in the diff). */
+function contentsOf(dir: string): Map<string, string> {
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  return new Map(
+    files
+      .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+      .sort()
+      .map((path) => [path, readFileSync(join(dir, path)).toString('hex')]),
+  );
+}
 
 interface SearchJson {
   results: { memory: { id: string; content: string; agentId: string; retrievalCount: number }; score: number; snippet: string }[];
@@ -74,10 +85,25 @@ describe('hippo search (built CLI)', () => {
     expect(lines[1]).toMatch(/^ {2}.*\*\*deploy/i);
   });
 
-  it.each(['"unbalanced', 'NEAR(', 'a AND OR', '*', 'col:umn -minus (paren', 'it\'s "quoted"'])('accepts %j as a query', async (query) => {
-    const result = await box.hippo(['search', query, '--agent', 'ops-agent', '--json']);
+  it.each(['"billing cron', 'NEAR(deploy', 'deploy AND OR migration', 'rollback:lock -friday (deploy', 'it\'s "reports-weekly"'])(
+    'accepts %j as a query: its punctuation and operators are plain text',
+    async (query) => {
+      const ids = async (text: string) => {
+        const result = await box.hippo(['search', text, '--agent', 'ops-agent', '--json']);
+        expect(result.exitCode, String(result.stderr)).toBe(0);
+        return json<SearchJson>(result).results.map(({ memory }) => memory.id);
+      };
+      const found = await ids(query);
+      expect(found.length).toBeGreaterThan(0);
+      // The same words with every quote, colon, dash and bracket blanked out find the same memories in the same order.
+      expect(found).toEqual(await ids(query.replace(/[^\p{L}\p{N}\s]/gu, ' ')));
+    },
+  );
+
+  it('accepts a query with no words at all and finds nothing', async () => {
+    const result = await box.hippo(['search', '*', '--agent', 'ops-agent', '--json']);
     expect(result.exitCode).toBe(0);
-    expect(Array.isArray(json<SearchJson>(result).results)).toBe(true);
+    expect(json<SearchJson>(result).results).toEqual([]);
   });
 
   it('reports bad --raw syntax and bad --since as usage errors (exit 2)', async () => {
@@ -105,6 +131,8 @@ describe("databases that are not hippo's", () => {
     const bump = new Database(newer);
     bump.pragma('user_version = 999');
     bump.close();
+    const before = contentsOf(box.dir);
+    expect([...before.keys()]).toEqual(expect.arrayContaining(['notes.txt', 'foreign.db', 'newer.db']));
     for (const [db, code] of [
       [box.dir, 'not_a_database'],
       [text, 'not_a_database'],
@@ -115,5 +143,8 @@ describe("databases that are not hippo's", () => {
       expect(result.exitCode).toBe(2);
       expect(json<{ error: { code: string } }>(result).error.code).toBe(code);
     }
+    // Unchanged: every file in the sandbox (the three databases included) has the same bytes, and none was added
+    // (no -wal, -shm or -journal beside a refused file).
+    expect(contentsOf(box.dir)).toEqual(before);
   });
 });

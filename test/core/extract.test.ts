@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { extract, FALLBACK_PASSAGE_BUDGET, passagesWithin } from '../../src/core/extract.js';
 import type { Passage } from '../../src/core/facts/index.js';
 import { createModelClient, type ModelConfig } from '../../src/core/model/index.js';
-import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { reply, useModelServer } from '../helpers/model-server.js';
 
 describe('passagesWithin', () => {
   const passages: Passage[] = [
@@ -29,15 +29,10 @@ describe('passagesWithin', () => {
 });
 
 describe('extract with the model fallback (library, real HTTP stand-in)', () => {
-  let server: ModelServer;
+  const server = useModelServer({ per: 'suite' });
   let config: ModelConfig;
-  beforeAll(async () => {
-    server = await startModelServer();
+  beforeAll(() => {
     config = { provider: 'ollama', model: 'test-model', baseUrl: server.baseUrl('ollama'), timeoutMs: 5000, maxBytes: 1 << 20, source: '--model' };
-  });
-  afterAll(() => server.close());
-  beforeEach(() => {
-    server.requests.length = 0;
   });
 
   const passages: Passage[] = [

@@ -13,11 +13,17 @@
  *   expect(await server.requests[0].closed).toBe(true);    // the client hung up before the answer was complete
  *   await server.close();
  *
+ * In a test file (or a describe block), `useModelServer()` does the starting and closing with vitest's hooks:
+ *
+ *   const server = useModelServer();                 // a fresh server for every test
+ *   const server = useModelServer({ per: 'suite' }); // one server for the file (or block), reset before every test
+ *
  * Replies are wire-format neutral: `reply.json(value)` becomes an Ollama message, an OpenAI choice, or an Anthropic
  * text block (or a `tool_use` block when the request forced hippo's `json` tool), each with the right envelope.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 
 export type WireFormat = 'ollama' | 'openai' | 'anthropic';
 
@@ -114,6 +120,8 @@ export interface ModelServer {
   queue(...replies: Reply[]): void;
   /** Resolves when `count` requests (in total) have arrived. */
   waitForRequests(count: number): Promise<void>;
+  /** Forgets the recorded requests and the queue, and answers `reply.json({ ok: true })` again. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -186,11 +194,59 @@ export async function startModelServer(): Promise<ModelServer> {
       queued.push(...rs);
     },
     waitForRequests: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
+    reset: () => {
+      requests.length = 0;
+      queued.length = 0;
+      fallback = reply.json({ ok: true });
+    },
     close: async () => {
       for (const t of timers) clearTimeout(t);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * A stand-in server for the tests of the current file or describe block, started and closed by vitest's hooks:
+ * `per: 'test'` (default) starts a fresh one before every test and closes it after; `per: 'suite'` starts one before
+ * the first test, resets it (requests, queue, default answer) before every test, and closes it after the last.
+ * The handle it returns reaches the live server, so it can be used in tests and hooks (not at collection time).
+ */
+export function useModelServer(options: { per?: 'test' | 'suite' } = {}): ModelServer {
+  let current: ModelServer | undefined;
+  const start = async (): Promise<void> => {
+    current = await startModelServer();
+  };
+  const stop = async (): Promise<void> => {
+    await current?.close();
+    current = undefined;
+  };
+  if (options.per === 'suite') {
+    beforeAll(start);
+    beforeEach(() => current?.reset());
+    afterAll(stop);
+  } else {
+    beforeEach(start);
+    afterEach(stop);
+  }
+  const live = (): ModelServer => {
+    if (!current) throw new Error('useModelServer(): the server runs only while a test (or its hooks) runs');
+    return current;
+  };
+  return {
+    get url() {
+      return live().url;
+    },
+    baseUrl: (format) => live().baseUrl(format),
+    get requests() {
+      return live().requests;
+    },
+    respondWith: (answer) => live().respondWith(answer),
+    queue: (...answers) => live().queue(...answers),
+    waitForRequests: (count) => live().waitForRequests(count),
+    reset: () => live().reset(),
+    close: () => live().close(),
   };
 }
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_NOTES } from '../../../src/core/demo-data.js';
+import { demoNotes } from '../../../src/core/demo.js';
 import { extractFacts, VALIDATED_KINDS, type Fact, type Passage } from '../../../src/core/facts/index.js';
 
 /**
  * The whole demo corpus through every recogniser. Properties, not a frozen list: the demo data is written by hand
  * and will change, and what must hold for it holds for any realistic notes.
  */
-const passages: Passage[] = DEMO_NOTES.map((note, index) => ({ source: `note-${index}`, text: note.content }));
+const passages: Passage[] = demoNotes().map((note, index) => ({ source: `note-${index}`, text: note.content }));
 const textOf = new Map(passages.map((passage) => [passage.source, passage.text]));
 
 function occurrencesOf(facts: readonly Fact[], kind: Fact['kind']): string[] {

@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inspect, promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { checkModel, createModelClient, type ModelConfig } from '../../../src/core/model/index.js';
-import { reply, startModelServer, type ModelServer, type Reply, type WireFormat } from '../../helpers/model-server.js';
+import { reply, startModelServer, useModelServer, type Reply, type WireFormat } from '../../helpers/model-server.js';
 
 const PROMPT_CANARY = 'CANARY-PROMPT-7f3a9';
 const RESPONSE_CANARY = 'CANARY-RESPONSE-b41c2';
@@ -84,10 +84,9 @@ const FAILURES: Array<[string, Reply, string, { timeoutMs?: number; mode?: 'json
 ];
 
 describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: no canary escapes', (format: WireFormat) => {
-  let server: ModelServer;
+  const server = useModelServer();
   let config: ModelConfig;
-  beforeEach(async () => {
-    server = await startModelServer();
+  beforeEach(() => {
     config = {
       provider: format,
       model: format === 'anthropic' ? 'claude-sonnet-4-5' : 'test-model',
@@ -97,9 +96,6 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: no canary escapes
       maxBytes: 1024 * 1024,
       source: '--model',
     };
-  });
-  afterEach(async () => {
-    await server.close();
   });
 
   test.each(FAILURES)('%s', async (_label, answer, code, options = {}) => {

@@ -1,14 +1,8 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { checkModel, resolveModelConfig, type ModelConfig } from '../../../src/core/model/index.js';
-import { reply, startModelServer, type ModelServer } from '../../helpers/model-server.js';
+import { reply, useModelServer } from '../../helpers/model-server.js';
 
-let server: ModelServer;
-beforeEach(async () => {
-  server = await startModelServer();
-});
-afterEach(async () => {
-  await server.close();
-});
+const server = useModelServer();
 
 describe('checkModel', () => {
   test.each([
@@ -16,12 +10,16 @@ describe('checkModel', () => {
     ['openai', 'openai:local-model', {}],
     ['anthropic', 'anthropic:claude-sonnet-4-5', { ANTHROPIC_API_KEY: 'sk-ant-api03-0123456789wxyz' }],
   ] as const)('%s: one tiny structured call, latency and the reported model', async (format, spec, keys) => {
-    server.respondWith(reply.json({ ok: true }, { model: 'served-id' }));
+    // The server holds its answer for 40 ms: the latency reported covers that wait and not more than the whole check.
+    server.respondWith(reply.json({ ok: true }, { model: 'served-id', delayMs: 40 }));
     const config = resolveModelConfig({ env: { HIPPO_MODEL: spec, HIPPO_BASE_URL: server.baseUrl(format), ...keys }, configFile: '/nonexistent/hippo.json' });
+    const started = performance.now();
     const result = await checkModel(config);
+    const elapsed = performance.now() - started;
     expect(result).toMatchObject({ configured: true, ok: true, provider: format, reportedModel: 'served-id', leavesMachine: false, source: 'HIPPO_MODEL' });
     if (!result.configured) throw new Error('unreachable');
-    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(result.latencyMs).toBeGreaterThanOrEqual(39);
+    expect(result.latencyMs).toBeLessThanOrEqual(elapsed + 1);
     expect(result.baseUrl).toBe(server.baseUrl(format));
     if (format === 'anthropic') expect(result.key).toBe('sk-…wxyz');
     expect(server.requests).toHaveLength(1);

@@ -1,11 +1,11 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { InterruptedError } from '../../../src/core/errors.js';
 import { createModelClient, ModelCallAbortedError, type HttpModelConfig, type ModelClient } from '../../../src/core/model/index.js';
-import { reply, startModelServer, type ModelServer, type WireFormat } from '../../helpers/model-server.js';
+import { reply, useModelServer, type WireFormat } from '../../helpers/model-server.js';
 
 const SCHEMA = z.object({
   candidates: z.array(z.object({ claim: z.string(), sources: z.array(z.enum(['m1', 'm2'])).min(1) })),
@@ -53,12 +53,11 @@ const call = (client: ModelClient, extra: Partial<Parameters<ModelClient['genera
   client.generateObject({ system: 'You distil memories.', prompt: 'Memories: m1, m2', schema: SCHEMA, maxOutputTokens: 500, temperature: 0.2, ...extra });
 
 describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against the stand-in server', (format) => {
-  let server: ModelServer;
+  const server = useModelServer();
   let config: HttpModelConfig;
   let client: ModelClient;
 
-  beforeEach(async () => {
-    server = await startModelServer();
+  beforeEach(() => {
     config = {
       provider: format,
       model: MODELS[format],
@@ -70,19 +69,20 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
     };
     client = createModelClient(config);
   });
-  afterEach(async () => {
-    await server.close();
-  });
 
   test('sends the model id, prompt and JSON schema once; returns the validated value and the reported model', async () => {
-    server.respondWith(reply.json(GOOD, { model: `${MODELS[format]}-served` }));
+    // The server holds its answer for 40 ms: the latency reported covers that wait and not more than the whole call.
+    server.respondWith(reply.json(GOOD, { model: `${MODELS[format]}-served`, delayMs: 40 }));
+    const started = performance.now();
     const result = await call(client);
+    const elapsed = performance.now() - started;
     expect(result.value).toEqual(GOOD);
     expect(result.model).toBe(`${MODELS[format]}-served`);
     expect(result.provider).toBe(format);
     expect(result.rawText).toBe(JSON.stringify(GOOD));
     expect(result.usage).toEqual({ inputTokens: 11, outputTokens: 7 });
-    expect(result.latencyMs).toBeGreaterThanOrEqual(0);
+    expect(result.latencyMs).toBeGreaterThanOrEqual(39);
+    expect(result.latencyMs).toBeLessThanOrEqual(elapsed + 1);
 
     expect(server.requests).toHaveLength(1);
     const req = server.requests[0]!;
@@ -267,13 +267,7 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
 });
 
 describe('provider specifics', () => {
-  let server: ModelServer;
-  beforeEach(async () => {
-    server = await startModelServer();
-  });
-  afterEach(async () => {
-    await server.close();
-  });
+  const server = useModelServer();
 
   test('Anthropic models with native structured output get output_config.format', async () => {
     server.respondWith(reply.json(GOOD));
@@ -289,7 +283,11 @@ describe('provider specifics', () => {
     expect((await call(client)).value).toEqual(GOOD);
     const body = server.requests[0]!.body;
     expect(body.output_config.format).toMatchObject({ type: 'json_schema' });
-    expect(body.output_config.format.schema.properties.candidates).toBeDefined();
+    // The schema itself (Anthropic's structured output drops minItems; the enum of refs and the required fields stay).
+    expect(body.output_config.format.schema).toMatchObject({
+      properties: { candidates: { type: 'array', items: { properties: { sources: { items: { enum: ['m1', 'm2'] } } }, required: ['claim', 'sources'] } } },
+      required: ['candidates'],
+    });
     expect(body.tools).toBeUndefined();
   });
 

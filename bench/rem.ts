@@ -1,27 +1,19 @@
 // Issue 4 benchmark: the hippo work of a `rem rapid` beyond process start and the model — gather + prompt + validate +
 // stage — at 100 k memories, and how compact the prompt is per memory compared with showing database ids.
+// In-process through the public library API only (the same functions `rem rapid` calls, as a library user calls them).
+import { buildPrompt, gather, inTransaction, openStore, stage, stampReflected, validateAnswer } from 'hippo';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, DATA, fmt, machine, medianMs, writeSection } from './lib.js';
+import { BIN, DATA, fmt, machine, median, medianMs, writeSection } from './lib.js';
 
-const dist = (path) => import(join('..', 'dist', path));
+type Phase = 'gather' | 'prompt' | 'validate' | 'stage';
 
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-export async function run() {
+export async function run(): Promise<void> {
   const source = join(DATA, 'hippo-100000.db');
   if (!existsSync(source)) throw new Error('run `npm run bench -- foundation` first: it builds bench/.data/hippo-100000.db');
-  const { openStore } = await dist('core/store/store.js');
-  const { gather } = await dist('core/rem/gather.js');
-  const { buildPrompt, escapeXml } = await dist('core/rem/prompt.js');
-  const { validateAnswer } = await dist('core/rem/validate.js');
-  const { stageCandidates, stampReflected } = await dist('core/rem/candidates.js');
 
   // In-process: the same calls `rem rapid` makes, on a fresh copy each round so staging never sees duplicates.
-  const phases = { gather: [], prompt: [], validate: [], stage: [] };
+  const phases: Record<Phase, number[]> = { gather: [], prompt: [], validate: [], stage: [] };
   let promptChars = 0;
   let idLayoutChars = 0;
   let gathered = 0;
@@ -31,7 +23,7 @@ export async function run() {
     copyFileSync(source, db);
     const store = openStore({ path: db });
     let t = performance.now();
-    const lap = (name) => {
+    const lap = (name: Phase) => {
       const now = performance.now();
       if (round > 1) phases[name].push(now - t); // two warm-up rounds
       t = now;
@@ -49,31 +41,30 @@ export async function run() {
       })),
     });
     const verdict = validateAnswer(answer, { refs });
-    if (!verdict.ok) throw new Error(verdict.code);
+    if (!verdict.ok) throw new Error(`the canned answer was rejected: ${JSON.stringify(verdict)}`);
     lap('validate');
     const idByRef = new Map(result.memories.map((item) => [item.ref, item.memory.id]));
-    store.db
-      .transaction(() => {
-        stageCandidates(store, {
-          agentId: 'bench',
-          runId: 'run_bench',
-          candidates: verdict.candidates.map((candidate) => ({ ...candidate, sourceMemoryIds: candidate.sources.map((ref) => idByRef.get(ref)) })),
-          generatedBy: 'bench',
-          provider: 'bench',
-          prompt,
-          promptSha256: '0'.repeat(64),
-        });
-        stampReflected(
-          store,
-          result.memories.map((item) => item.memory.id),
-        );
-      })
-      .immediate();
+    inTransaction(store, () => {
+      stage(store, {
+        agentId: 'bench',
+        runId: 'run_bench',
+        candidates: verdict.candidates.map((candidate) => ({ ...candidate, sourceMemoryIds: candidate.sources.map((ref) => idByRef.get(ref)!) })),
+        generatedBy: 'bench',
+        provider: 'bench',
+        prompt,
+        promptSha256: '0'.repeat(64),
+      });
+      stampReflected(
+        store,
+        result.memories.map((item) => item.memory.id),
+      );
+    });
     lap('stage');
     store.close();
     gathered = result.memories.length;
     promptChars = prompt.length;
-    // The same prompt with database ids and full timestamps instead of short refs.
+    // The same prompt with database ids and full timestamps instead of short refs (and ids in the contract's source
+    // list instead of refs).
     idLayoutChars =
       prompt.length +
       result.memories.reduce((sum, item) => {
@@ -81,9 +72,7 @@ export async function run() {
         const theirs = `<memory id="${item.memory.id}" date="${item.memory.createdAt}">`;
         return sum + theirs.length - ours.length;
       }, 0) +
-      refs.join(', ').length * 0 /* the ref list in the contract would list ids too: */ +
       result.memories.reduce((sum, item) => sum + item.memory.id.length - item.ref.length, 0);
-    void escapeXml;
   }
   const total = Object.values(phases).reduce((sum, list) => sum + median(list), 0);
 

@@ -10,9 +10,26 @@ export const DATA = join(ROOT, 'bench', '.data');
 export const BIN = join(ROOT, 'bin', 'run.js');
 mkdirSync(DATA, { recursive: true });
 
+/** What every section's `run` accepts: `sizes` are memory-corpus sizes (BENCH_SIZES). */
+export interface SectionOptions {
+  sizes?: number[];
+}
+
+export interface ProcessOptions {
+  env?: Record<string, string>;
+}
+
+/** The median of a list of numbers (the upper one of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted[Math.floor(sorted.length / 2)];
+  if (middle === undefined) throw new Error('median of no values');
+  return middle;
+}
+
 /** Runs a command `runs` times (after one warm-up) and returns the median wall time in ms. */
-export function medianMs(command, args, { runs = 15, env = {}, input } = {}) {
-  const times = [];
+export function medianMs(command: string, args: string[], { runs = 15, env = {}, input }: ProcessOptions & { runs?: number; input?: string } = {}): number {
+  const times: number[] = [];
   for (let index = 0; index <= runs; index++) {
     const start = process.hrtime.bigint();
     const result = spawnSync(command, args, { env: { ...process.env, ...env }, input, stdio: ['pipe', 'ignore', 'pipe'] });
@@ -20,12 +37,11 @@ export function medianMs(command, args, { runs = 15, env = {}, input } = {}) {
     if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
     if (index > 0) times.push(ms);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return median(times);
 }
 
 /** Wall time of one run, in ms. */
-export function timeOnce(command, args, { env = {} } = {}) {
+export function timeOnce(command: string, args: string[], { env = {} }: ProcessOptions = {}): { ms: number; stdout: string } {
   const start = process.hrtime.bigint();
   const result = spawnSync(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
@@ -34,18 +50,18 @@ export function timeOnce(command, args, { env = {} } = {}) {
 }
 
 /** Peak resident set size (MB) of a command, from GNU time. */
-export function peakRssMb(command, args, { env = {} } = {}) {
+export function peakRssMb(command: string, args: string[], { env = {} }: ProcessOptions = {}): number {
   const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${result.stderr}`);
   const lines = String(result.stderr).trim().split('\n');
   return Number(lines.at(-1)) / 1024;
 }
 
-export function machine() {
+export function machine(): string {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
   let sqlite = 'n/a';
   try {
-    sqlite = execFileSync('sqlite3', ['--version']).toString().split(' ')[0];
+    sqlite = execFileSync('sqlite3', ['--version']).toString().split(' ')[0] ?? 'n/a';
   } catch {
     // The sqlite3 CLI is optional for some sections.
   }
@@ -53,7 +69,7 @@ export function machine() {
 }
 
 /** Writes one section's markdown and rebuilds bench/RESULTS.md from every section on disk. */
-export function writeSection(name, markdown) {
+export function writeSection(name: string, markdown: string): void {
   const dir = join(ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.md`), `${markdown.trim()}\n`);
@@ -65,4 +81,4 @@ export function writeSection(name, markdown) {
   writeFileSync(join(ROOT, 'bench', 'RESULTS.md'), `${head}\n${sections.join('\n\n')}\n`);
 }
 
-export const fmt = (value, digits = 1) => Number(value).toFixed(digits);
+export const fmt = (value: number, digits = 1): string => Number(value).toFixed(digits);

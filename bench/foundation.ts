@@ -3,14 +3,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, DATA, fmt, machine, medianMs, peakRssMb, timeOnce, writeSection } from './lib.js';
-import { writeCorpus } from './generate.js';
+import { BIN, DATA, fmt, machine, medianMs, peakRssMb, timeOnce, writeSection, type SectionOptions } from './lib.js';
+import { writeCorpus, type GeneratedMemory } from './generate.js';
 
 const PART = 100_000;
 const QUERY = 'deploy failed because of a migration lock';
 
 /** The generated JSONL corpus of `size` memories (written once, then reused). */
-export async function corpus(size) {
+export async function corpus(size: number): Promise<string> {
   const dir = join(DATA, `corpus-${size}`);
   const parts = Math.ceil(size / PART);
   if (existsSync(join(dir, 'done'))) return dir;
@@ -24,7 +24,7 @@ export async function corpus(size) {
 }
 
 /** Imports a corpus into a fresh database with the real CLI; returns the database path and the wall time. */
-export function importCorpus(dir, size) {
+export function importCorpus(dir: string, size: number): { db: string; ms: number } {
   const db = join(DATA, `hippo-${size}.db`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   const { ms } = timeOnce('node', [BIN, 'memory', 'import', dir, '--db', db, '--json']);
@@ -32,15 +32,15 @@ export function importCorpus(dir, size) {
 }
 
 /** The same rows into a plain table with the sqlite3 CLI's .import (CSV), the simplest fast bulk load. */
-function sqliteImport(dir, size) {
+function sqliteImport(dir: string, size: number): number {
   const csv = join(DATA, `plain-${size}.csv`);
-  const rows = [];
+  const rows: string[] = [];
   for (const file of readdirSync(dir)
     .filter((name) => name.endsWith('.jsonl'))
     .sort()) {
     for (const line of readFileSync(join(dir, file), 'utf8').split('\n')) {
       if (!line) continue;
-      const memory = JSON.parse(line);
+      const memory = JSON.parse(line) as GeneratedMemory;
       rows.push([memory.agentId, memory.content, JSON.stringify(memory.tags), memory.createdAt].map((field) => `"${field.replaceAll('"', '""')}"`).join(','));
     }
   }
@@ -64,8 +64,8 @@ WHERE memories_fts MATCH 'agent_id : "bench" AND (${terms})' AND m.agent_id = 'b
 ORDER BY score DESC, m.created_at DESC LIMIT 10;`;
 }
 
-export async function run({ sizes = [10_000, 100_000, 1_000_000] } = {}) {
-  const rows = [];
+export async function run({ sizes = [10_000, 100_000, 1_000_000] }: SectionOptions = {}): Promise<void> {
+  const rows: string[] = [];
   let importLine = '';
   let rss = '';
   const nodeFloor = medianMs('node', ['-e', '0']);

@@ -4,7 +4,7 @@
 // numbers, millisecond timestamps, IBANs and cards with a wrong check digit.
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { prng } from './generate.js';
+import { pickWith, prng } from './generate.js';
 
 const people = ['Ana Byrne', 'Ben Okafor', 'Chidi Eze', 'Dara Walsh', 'Eva Novak', 'Farid Haddad', 'Grace Lee', 'Hiro Sato', 'Ines Costa', 'Niamh Brennan'];
 const systems = ['billing service', 'api gateway', 'payments table', 'invoice renderer', 'auth proxy', 'nightly backup', 'billing cron', 'webhook queue'];
@@ -13,8 +13,8 @@ const domains = ['example.ie', 'larkspur.io', 'dunmore-logistics.co.uk', 'harbou
 const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** Appends the ISO 7064 mod-97 check digits to a Irish-format BBAN. */
-function iban(random) {
-  const digits = (n) => Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
+function iban(random: () => number): string {
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(random() * 10)).join('');
   const bban = `AIBK${digits(14)}`;
   const numeric = `${bban}IE00`.replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55));
   let remainder = 0;
@@ -24,7 +24,7 @@ function iban(random) {
 }
 
 /** A Visa number (prefix 4, 16 digits) with a valid Luhn digit, grouped in fours. */
-function card(random) {
+function card(random: () => number): string {
   const body = [4, ...Array.from({ length: 14 }, () => Math.floor(random() * 10))];
   let sum = 0;
   body.forEach((digit, index) => {
@@ -34,10 +34,10 @@ function card(random) {
   return [...body, (10 - (sum % 10)) % 10].join('').replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
-function fact(random) {
-  const pick = (list) => list[Math.floor(random() * list.length)];
-  const n = (max) => Math.floor(random() * max);
-  const pad = (value, width) => String(value).padStart(width, '0');
+function fact(random: () => number): string {
+  const pick = pickWith(random);
+  const n = (max: number) => Math.floor(random() * max);
+  const pad = (value: number, width: number) => String(value).padStart(width, '0');
   const name = pick(people);
   const user = name.toLowerCase().replace(' ', '.');
   switch (n(14)) {
@@ -72,9 +72,9 @@ function fact(random) {
   }
 }
 
-function paragraph(random) {
-  const pick = (list) => list[Math.floor(random() * list.length)];
-  const sentences = [];
+function paragraph(random: () => number): string {
+  const pick = pickWith(random);
+  const sentences: string[] = [];
   const count = 2 + Math.floor(random() * 4);
   for (let index = 0; index < count; index++) {
     sentences.push(random() < 0.55 ? fact(random) : `${pick(people)} noted that the ${pick(systems)} ${pick(events)}.`);
@@ -83,7 +83,7 @@ function paragraph(random) {
 }
 
 /** Writes about `bytes` bytes of notes to `path` (whole paragraphs; the same seed gives the same file). */
-export async function writeExtractText(path, bytes, seed = 7) {
+export async function writeExtractText(path: string, bytes: number, seed = 7): Promise<void> {
   const random = prng(seed);
   const out = createWriteStream(path);
   let written = 0;

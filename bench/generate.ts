@@ -3,7 +3,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-export function prng(seed) {
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -88,8 +88,20 @@ const contacts = [
 ];
 const tagsPool = ['deploy', 'billing', 'incident', 'customer', 'decision', 'oncall', 'vendor', 'hiring', 'contacts', 'performance'];
 
-export function makeMemory(random, index, now) {
-  const pick = (list) => list[Math.floor(random() * list.length)];
+export interface GeneratedMemory {
+  agentId: string;
+  content: string;
+  tags: string[];
+  createdAt: string;
+}
+
+/** One element of `list`, chosen by `random`. */
+export function pickWith(random: () => number): <T>(list: readonly T[]) => T {
+  return (list) => list[Math.floor(random() * list.length)]!;
+}
+
+export function makeMemory(random: () => number, index: number, now: number): GeneratedMemory {
+  const pick = pickWith(random);
   const parts = [`${pick(people)} noted that the ${pick(systems)} ${pick(events)} because of ${pick(causes)}.`, `We ${pick(actions)}.`];
   if (random() < 0.5) parts.push(`${pick(customers)} asked about the ${pick(systems)} again; ${pick(people)} will follow up.`);
   if (random() < 0.3) parts.push(`Next time: check the ${pick(systems)} before the ${pick(systems)}, and ${pick(actions)}.`);
@@ -100,7 +112,7 @@ export function makeMemory(random, index, now) {
 }
 
 /** Writes `count` memories to `path` as JSONL. */
-export async function writeCorpus(path, count, seed = 42, now = Date.parse('2026-11-01T00:00:00Z')) {
+export async function writeCorpus(path: string, count: number, seed = 42, now = Date.parse('2026-11-01T00:00:00Z')): Promise<void> {
   const random = prng(seed);
   const out = createWriteStream(path);
   for (let index = 0; index < count; index++) {

@@ -2,29 +2,24 @@
 // and the wall time of `hippo rem nightly run-once --dry-run` and of real nights (no model) on large stores.
 // Works on a copy of foundation's imported corpus (bench/.data/hippo-<size>.db), so the search benchmarks' file is
 // never changed; 100 fresh memories are added so the dry run also builds a distillation prompt.
-import Database from 'better-sqlite3';
+// Through the public library API only (`import … from 'hippo'`) and the built CLI.
+import { addMemory, openStore, snapshotDir, takeSnapshot } from 'hippo';
 import { execFileSync } from 'node:child_process';
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, rmSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { corpus, importCorpus } from './foundation.js';
-import { BIN, DATA, fmt, machine, timeOnce, writeSection } from './lib.js';
+import { BIN, DATA, fmt, machine, median, timeOnce, writeSection, type SectionOptions } from './lib.js';
 
-const { openStore } = await import('../dist/core/store/store.js');
-const { addMemory } = await import('../dist/core/memory.js');
-const { takeSnapshot, snapshotDir } = await import('../dist/core/nightly/snapshot.js');
-const { newId } = await import('../dist/core/ids.js');
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const ms = (start) => Number(process.hrtime.bigint() - start) / 1e6;
-const mb = (bytes) => fmt(bytes / 2 ** 20, 0);
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+const mb = (bytes: number) => fmt(bytes / 2 ** 20, 0);
 
 /** A private copy of the imported corpus, checkpointed into one file, with 100 memories from the last hour. */
-async function nightlyDatabase(size) {
+async function nightlyDatabase(size: number): Promise<string> {
   const source = join(DATA, `hippo-${size}.db`);
   if (!existsSync(source)) importCorpus(await corpus(size), size);
-  const checkpoint = new Database(source);
-  checkpoint.pragma('wal_checkpoint(TRUNCATE)');
+  const checkpoint = openStore({ path: source });
+  checkpoint.db.pragma('wal_checkpoint(TRUNCATE)');
   checkpoint.close();
   const db = join(DATA, `nightly-${size}.db`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
@@ -43,22 +38,25 @@ async function nightlyDatabase(size) {
   return db;
 }
 
-function fsyncFile(path) {
+function fsyncFile(path: string): void {
   const fd = openSync(path, 'r');
   fsyncSync(fd);
   closeSync(fd);
 }
 
 /** Median wall times (ms) of the snapshot step and of `cp` (and `cp` + fsync, the durable equivalent), warm cache. */
-async function snapshotTimes(db, runs) {
+type Contender = 'snapshot' | 'backupOnly' | 'sqliteBackup' | 'cp' | 'cpSync';
+
+async function snapshotTimes(db: string, runs: number): Promise<Record<Contender, number>> {
   const copy = join(DATA, 'cp-copy.db');
   const store = openStore({ path: db });
-  const times = { snapshot: [], backupOnly: [], sqliteBackup: [], cp: [], cpSync: [] };
+  const times: Record<Contender, number[]> = { snapshot: [], backupOnly: [], sqliteBackup: [], cp: [], cpSync: [] };
   try {
     execFileSync('cp', [db, copy]); // warm the page cache for every contender alike
     for (let run = 0; run < runs; run++) {
       let start = process.hrtime.bigint();
-      const snapshot = await takeSnapshot(store, newId('run'));
+      // A run id of hippo's shape (`run_` + 26 ULID characters), distinct per round.
+      const snapshot = await takeSnapshot(store, `run_${String(run).padStart(26, '0')}`);
       times.snapshot.push(ms(start));
       rmSync(snapshot.path);
       start = process.hrtime.bigint();
@@ -82,19 +80,24 @@ async function snapshotTimes(db, runs) {
     rmSync(copy, { force: true });
     rmSync(snapshotDir(db), { recursive: true, force: true });
   }
-  return Object.fromEntries(Object.entries(times).map(([key, values]) => [key, median(values)]));
+  return Object.fromEntries(Object.entries(times).map(([key, values]) => [key, median(values)])) as Record<Contender, number>;
 }
 
-function night(db, args) {
+/** The part of `rem nightly run-once --json` this benchmark reports. */
+interface NightJson {
+  run: { counts: { expired: number; archived: number; promptChars?: number } };
+}
+
+function night(db: string, args: string[]): { wall: number; body: NightJson } {
   const { ms: wall, stdout } = timeOnce('node', [BIN, 'rem', 'nightly', 'run-once', '--db', db, '--json', ...args], {
     env: { HIPPO_MODEL: '', HIPPO_REM_PAUSE: '' },
   });
-  return { wall, body: JSON.parse(stdout) };
+  return { wall, body: JSON.parse(stdout) as NightJson };
 }
 
-export async function run({ sizes = [100_000, 1_000_000] } = {}) {
-  const rows = [];
-  const nights = [];
+export async function run({ sizes = [100_000, 1_000_000] }: SectionOptions = {}): Promise<void> {
+  const rows: string[] = [];
+  const nights: string[] = [];
   for (const size of sizes.filter((value) => value >= 100_000)) {
     const db = await nightlyDatabase(size);
     const bytes = statSync(db).size;
@@ -107,7 +110,8 @@ export async function run({ sizes = [100_000, 1_000_000] } = {}) {
     const dryBody = night(db, ['--dry-run']).body;
     const first = night(db, []);
     const second = night(db, []);
-    const describe = (result) => `${fmt(result.wall / 1000, 2)} s (expired ${result.body.run.counts.expired}, archived ${result.body.run.counts.archived})`;
+    const describe = (result: { wall: number; body: NightJson }) =>
+      `${fmt(result.wall / 1000, 2)} s (expired ${result.body.run.counts.expired}, archived ${result.body.run.counts.archived})`;
     nights.push(
       `| ${size / 1000} k | ${fmt(dry / 1000, 2)} s (would archive ${dryBody.run.counts.archived}, prompt ${dryBody.run.counts.promptChars} chars) | ${describe(first)} | ${describe(second)} |`,
     );

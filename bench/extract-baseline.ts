@@ -1,22 +1,23 @@
 // The best simple alternative to `hippo extract --all`: the same libraries called directly on the whole text, each
 // with the plainest validator a script would write, all matches printed as one JSON document.
-// Usage: node bench/extract-baseline.js FILE REGION
+// Usage: node extract-baseline.mjs FILE REGION — bench/extract.ts transpiles this file to plain JavaScript first
+// (bench/.data/extract-baseline.mjs), so the baseline pays no TypeScript loader at startup.
 import cardValidator from 'card-validator';
 import * as chrono from 'chrono-node';
 import { readFileSync } from 'node:fs';
 import { isValidIBAN } from 'ibantools';
 import ipaddr from 'ipaddr.js';
-import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js/max';
 import { LinkifyIt } from 'linkify-it';
 import { parse as parseDomain } from 'tldts';
 
-const [path, region] = process.argv.slice(2);
+const [path, region] = process.argv.slice(2) as [string, CountryCode];
 const text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(path));
-const found = [];
-const add = (kind, start, value) => found.push({ kind, start, end: start + value.length, value });
+const found: { kind: string; start: number; end: number; value: string }[] = [];
+const add = (kind: string, start: number, value: string) => found.push({ kind, start, end: start + value.length, value });
 
 for (const match of text.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g)) {
-  if (parseDomain(match[0].split('@')[1]).isIcann) add('email', match.index, match[0]);
+  if (parseDomain(match[0].split('@')[1]!).isIcann) add('email', match.index, match[0]);
 }
 for (const hit of findPhoneNumbersInText(text, { defaultCountry: region })) {
   if (hit.number.isValid()) add('phone', hit.startsAt, text.slice(hit.startsAt, hit.endsAt));

@@ -1,0 +1,31 @@
+// `npm run bench [-- section…]`: runs the benchmark sections and rewrites bench/RESULTS.md.
+// BENCH_SIZES=10000,100000 limits the corpus sizes (default 10 k, 100 k, 1 M).
+// The benchmarks reach hippo only through its public library API (`import … from 'hippo'`, the built dist/index.js)
+// and the built CLI (bin/run.js); `npm run bench` builds first and runs this file with tsx.
+import type { SectionOptions } from './lib.js';
+
+interface Section {
+  run(options: SectionOptions): Promise<void>;
+}
+
+const sections: Record<string, () => Promise<Section>> = {
+  foundation: () => import('./foundation.js'),
+  rem: () => import('./rem.js'),
+  nightly: () => import('./nightly.js'),
+  extract: () => import('./extract.js'),
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !(name in sections));
+if (unknown.length > 0) {
+  console.error(`bench: unknown section ${unknown.join(', ')} (sections: ${Object.keys(sections).join(', ')})`);
+  process.exit(2);
+}
+const sizes = process.env.BENCH_SIZES?.split(',').map(Number);
+for (const [name, load] of Object.entries(sections)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(`bench: ${name}`);
+  const section = await load();
+  await section.run(sizes ? { sizes } : {});
+}
+console.log('bench: results written to bench/RESULTS.md');
