@@ -74,7 +74,9 @@ export abstract class HippoCommand extends Command {
 
   override async init(): Promise<void> {
     await super.init();
-    for (const signal of INTERRUPTING_SIGNALS) process.once(signal, () => this.interrupt());
+    // `on`, not `once`: a listener that stays is what tells signal-exit (the review screen's exit hook) that the signal
+    // is handled here, so it does not kill the process itself. A second signal waits for the same forced exit.
+    for (const signal of INTERRUPTING_SIGNALS) process.on(signal, () => this.interrupt());
   }
 
   /**

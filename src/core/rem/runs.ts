@@ -198,7 +198,7 @@ export interface RunRecord {
 export interface RunScope {
   /** The row as started (status `running`). */
   readonly run: Run;
-  /** Recorded on the row if the work fails or is interrupted: update it as the work goes. */
+  /** Recorded on the row however it ends (what `finish` is given wins): update it as the work goes. */
   readonly record: RunRecord;
   /**
    * Writes the run's final row now — inside the transaction that stages its results, when there is one, so both land
@@ -244,7 +244,7 @@ export function withRun<T>(
     run: open.run,
     record: open.record,
     finish(outcome) {
-      const done = finishRun(store, open.run, outcome);
+      const done = finishRun(store, open.run, { ...open.record, ...outcome });
       finished = true;
       return done;
     },
