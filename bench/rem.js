@@ -49,7 +49,7 @@ export async function run() {
       })),
     });
     const verdict = validateAnswer(answer, { refs });
-    if (!verdict.ok) throw new Error(verdict.code);
+    if (!verdict.ok) throw new Error(verdict.reason);
     lap('validate');
     const idByRef = new Map(result.memories.map((item) => [item.ref, item.memory.id]));
     store.db

@@ -54,14 +54,7 @@ export { resolveModelConfig, describeModelConfig, type ModelConfig } from './cor
 export { createModelClient, type ModelClient, type GenerateObjectRequest, type GenerateObjectResult } from './core/model/client.js';
 export { checkModel, type ModelCheckResult } from './core/model/check.js';
 export { extractJsonObject, stripThinking } from './core/model/json.js';
-export {
-  ANSWER_PROBLEMS,
-  AnswerRejectedError,
-  answerProblemOf,
-  isMalformed,
-  type AnswerProblem,
-  type AnswerRejection,
-} from './core/model/answer-problem.js';
+export { ANSWER_PROBLEMS, AnswerRejectedError, answerProblemOf, isMalformed, type AnswerProblem, type AnswerRejection } from './core/model/answer-problem.js';
 
 // Nightly maintenance, snapshots and restore (SPEC §7).
 export { runNightly, nightlyDryRun, agentsWithNewMemories, type NightlyOptions, type NightlyResult, type AgentDistillation } from './core/nightly/run-once.js';

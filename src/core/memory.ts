@@ -119,11 +119,9 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
   const createdAt = checkIso(input.createdAt, 'createdAt') ?? iso(now);
   let expiresAt = checkIso(input.expiresAt, 'expiresAt');
   if (expiresAt && (durability === 'persistent' || durability === 'permanent')) {
-    throw new UsageError(
-      'expires_on_durable',
-      `a ${durability} memory never expires: give no expiresAt, or make it standard or ephemeral`,
-      { details: { durability } },
-    );
+    throw new UsageError('expires_on_durable', `a ${durability} memory never expires: give no expiresAt, or make it standard or ephemeral`, {
+      details: { durability },
+    });
   }
   if (!expiresAt && durability === 'ephemeral') expiresAt = iso(new Date(Date.parse(createdAt) + EPHEMERAL_TTL_MS));
   const id = input.id ?? newId('mem', Date.parse(createdAt));

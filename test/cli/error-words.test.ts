@@ -71,7 +71,11 @@ describe('core errors in their own words, and the CLI in its', () => {
     addMemory(store, { agentId: 'a', content: 'a note' });
     const error = errorOf(() => search(store, { agentId: 'a', query: 'a AND', raw: true }));
     expect(error.details?.syntaxError).toEqual(expect.any(String));
-    expectWorded(error, 'fts_syntax', `the --raw query is not valid FTS5 syntax (${String(error.details!.syntaxError)}); drop --raw to search the words as plain text`);
+    expectWorded(
+      error,
+      'fts_syntax',
+      `the --raw query is not valid FTS5 syntax (${String(error.details!.syntaxError)}); drop --raw to search the words as plain text`,
+    );
   });
 
   it('rationale_required, reason_required and source_deleted', () => {

@@ -73,7 +73,9 @@ describe.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s during the model cal
     const { error } = json<{ error: { code: string; details: { runId: string; run: { status: string } } } }>(result);
     expect(error.code).toBe('interrupted');
     expect(error.details.run.status).toBe('interrupted');
-    expect(query<RunRow>('SELECT * FROM runs')).toEqual([expect.objectContaining({ id: error.details.runId, status: 'interrupted', errors: '["interrupted"]' })]);
+    expect(query<RunRow>('SELECT * FROM runs')).toEqual([
+      expect.objectContaining({ id: error.details.runId, status: 'interrupted', errors: '["interrupted"]' }),
+    ]);
     expect(query('SELECT * FROM candidates')).toEqual([]);
     expect(query('SELECT id FROM memories WHERE last_reflected_at IS NOT NULL')).toEqual([]);
     expect(await server.requests[0]!.closed).toBe(true);

@@ -205,6 +205,13 @@ describe('hippo rem nightly run-once', () => {
       ['other', 'completed', null],
     ]);
     expect(query('SELECT agent_id FROM candidates')).toEqual([{ agent_id: 'other' }]);
+    // The failed agent's child row is the one its error carried, finished failed with the answer's reason.
+    const failedChild = query<{ id: string; status: string; errors: string }>(
+      'SELECT * FROM runs WHERE parent_run_id = ? AND agent_id = ?',
+      body.run.id,
+      'ops',
+    );
+    expect(failedChild).toEqual([expect.objectContaining({ id: body.agents[0]!.runId, status: 'failed', errors: '["source_out_of_set"]' })]);
     expect(`${result.stdout}${result.stderr}${JSON.stringify(query('SELECT * FROM runs'))}`).not.toContain('CANARY');
   });
 

@@ -75,7 +75,10 @@ describe('openStore', () => {
       // Every row and column kept, in the same column order; the old way of recording an interruption now says so.
       expect(after.map((row) => Object.keys(row))).toEqual(before.map((row) => Object.keys(row)));
       expect(after).toEqual(before.map((row) => (row.id === 'run_b' ? { ...row, status: 'interrupted' } : row)));
-      const indexes = store.db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND sql IS NOT NULL ORDER BY name").pluck().all();
+      const indexes = store.db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND sql IS NOT NULL ORDER BY name")
+        .pluck()
+        .all();
       expect(indexes).toEqual(['runs_parent', 'runs_started']);
       store.db
         .prepare("INSERT INTO runs (id, kind, agent_id, started_at, status) VALUES ('run_e', 'rem rapid', 'ops', '2026-01-04T00:00:00.000Z', 'interrupted')")

@@ -222,13 +222,7 @@ const openScopes = new Set<{ store: Store; run: Run; record: RunRecord }>();
  * `AnswerProblem`). The thrown error keeps its class and gains `details.runId` and `details.run` (the finished row);
  * anything that is not a HippoError becomes one (`unexpected`, exit 1). `fn` may be synchronous or async.
  */
-export function withRun<T>(
-  store: Store,
-  kind: RunKind,
-  agentId: string | null,
-  fn: (scope: RunScope) => Promise<T>,
-  options?: WithRunOptions,
-): Promise<T>;
+export function withRun<T>(store: Store, kind: RunKind, agentId: string | null, fn: (scope: RunScope) => Promise<T>, options?: WithRunOptions): Promise<T>;
 export function withRun<T>(store: Store, kind: RunKind, agentId: string | null, fn: (scope: RunScope) => T, options?: WithRunOptions): T;
 export function withRun<T>(
   store: Store,

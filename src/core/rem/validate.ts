@@ -18,7 +18,12 @@ export interface ValidateOptions {
   maxCandidates?: number;
 }
 
-const reject = (reason: AnswerProblem, message: string, index?: number): Validation => ({ ok: false, reason, message, ...(index === undefined ? {} : { index }) });
+const reject = (reason: AnswerProblem, message: string, index?: number): Validation => ({
+  ok: false,
+  reason,
+  message,
+  ...(index === undefined ? {} : { index }),
+});
 
 /**
  * docs/design.md §4.4, a pure function: all or nothing over the whole answer. Messages name the candidate index and the rule,

@@ -65,7 +65,9 @@ function prepareFile(path: string): void {
     stats = undefined;
   }
   if (stats?.isDirectory()) {
-    throw new UsageError('not_a_database', `${path} is a directory, not a hippo database file; give the path of a file`, { details: { path, directory: true } });
+    throw new UsageError('not_a_database', `${path} is a directory, not a hippo database file; give the path of a file`, {
+      details: { path, directory: true },
+    });
   }
   if (stats) return;
   try {

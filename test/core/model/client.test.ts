@@ -263,7 +263,12 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
     ['two JSON objects', 'invalid_json', 'it contained more than one JSON object', reply.text('{"candidates": []} or {"candidates": []}')],
     ['broken JSON', 'invalid_json', 'its JSON did not parse', reply.text('{"candidates": [}')],
     ['wrong shape', 'shape_mismatch', 'its JSON did not match the expected shape', reply.text('{"candidates": [{"claim": "x", "sources": ["m9"]}]}')],
-    ['cut off at the token limit', 'invalid_json', 'it was cut off at the output token limit', reply.text('{"candidates": [{"claim": "x"', { truncated: true })],
+    [
+      'cut off at the token limit',
+      'invalid_json',
+      'it was cut off at the output token limit',
+      reply.text('{"candidates": [{"claim": "x"', { truncated: true }),
+    ],
   ])('%s → model_output_invalid (%s)', async (_label, reason, words, answer) => {
     server.respondWith(answer);
     const error = await codeOf(call(client, { mode: 'json' }));

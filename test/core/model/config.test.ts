@@ -28,7 +28,8 @@ function file(content: unknown): string {
 
 const keyOf = (cfg: ModelConfig | undefined): string | undefined => (cfg && cfg.provider !== 'command' ? cfg.apiKey : undefined);
 
-const resolve = (env: NodeJS.ProcessEnv, extra: { flag?: string; flagName?: string; configFile?: string } = {}) => resolveModelConfig({ env, configFile: missing, ...extra });
+const resolve = (env: NodeJS.ProcessEnv, extra: { flag?: string; flagName?: string; configFile?: string } = {}) =>
+  resolveModelConfig({ env, configFile: missing, ...extra });
 
 function usageError(fn: () => unknown): { code: string; exitCode: number; message: string } {
   try {

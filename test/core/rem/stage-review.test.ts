@@ -1,3 +1,4 @@
+import { decodeTime } from 'ulidx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/core/errors.js';
 import { addMemory, getMemory } from '../../../src/core/memory.js';
@@ -42,6 +43,8 @@ describe('staging (SPEC §4.5)', () => {
       runId: result.run.id,
     });
     expect(getCandidatePrompt(store, 'a', candidate!.id)).toContain('<memory ref="m1"');
+    // Candidate ids take their time from the store's clock, like every other id.
+    expect(decodeTime(candidate!.id.replace(/^cand_/, ''))).toBe(Date.parse('2026-11-02T12:00:00.000Z'));
     expect(getRun(store, result.run.id)).toMatchObject({ status: 'completed', candidateIds: [candidate!.id], kind: 'rem ingest' });
     for (const id of ids) expect(getMemory(store, 'a', id).lastReflectedAt).toBe('2026-11-02T12:00:00.000Z');
   });
