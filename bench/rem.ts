@@ -41,7 +41,7 @@ export async function run(): Promise<void> {
       })),
     });
     const verdict = validateAnswer(answer, { refs });
-    if (!verdict.ok) throw new Error(`the canned answer was rejected: ${JSON.stringify(verdict)}`);
+    if (!verdict.ok) throw new Error(`the canned answer was rejected: ${verdict.reason}`);
     lap('validate');
     const idByRef = new Map(result.memories.map((item) => [item.ref, item.memory.id]));
     inTransaction(store, () => {

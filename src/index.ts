@@ -33,7 +33,7 @@ export { parseSince, parseDurationMs, type Clock } from './core/time.js';
 // REM distillation (SPEC §4).
 export { gather, clip, SCOPES, type Scope, type GatherOptions, type GatherResult, type GatheredMemory } from './core/rem/gather.js';
 export { buildPrompt, answerJsonSchema, escapeXml, FOCUSES, type Focus, type PromptInput } from './core/rem/prompt.js';
-export { validateAnswer, type Validation, type ValidCandidate, type RejectionCode } from './core/rem/validate.js';
+export { validateAnswer, type Validation, type ValidCandidate } from './core/rem/validate.js';
 export {
   stageCandidates as stage,
   stampReflected,
@@ -45,24 +45,17 @@ export {
   type StageInput,
   type StageResult,
 } from './core/rem/candidates.js';
-export {
-  distill,
-  distillDryRun,
-  createHandoff,
-  ingest,
-  type DistillOptions,
-  type DistillResult,
-  type Handoff,
-  type IngestOptions,
-} from './core/rem/distill.js';
+export { distill, distillDryRun, type DistillOptions, type DistillResult } from './core/rem/distill.js';
+export { createHandoff, ingest, type Handoff, type IngestOptions } from './core/rem/handoff.js';
 export { promote, reject, type PromoteOptions, type RejectOptions, type Promotion } from './core/rem/review.js';
-export { listRuns, getRun, type Run, type RunStatus, type RunKind } from './core/rem/runs.js';
+export { listRuns, getRun, RUN_STATUSES, type Run, type RunStatus, type RunKind } from './core/rem/runs.js';
 
 // Model providers (SPEC §8).
 export { resolveModelConfig, describeModelConfig, type ModelConfig } from './core/model/config.js';
 export { createModelClient, type ModelClient, type GenerateObjectRequest, type GenerateObjectResult } from './core/model/client.js';
 export { checkModel, type ModelCheckResult } from './core/model/check.js';
 export { extractJsonObject, stripThinking } from './core/model/json.js';
+export { ANSWER_PROBLEMS, AnswerRejectedError, answerProblemOf, isMalformed, type AnswerProblem, type AnswerRejection } from './core/model/answer-problem.js';
 
 // Nightly maintenance, snapshots and restore (SPEC §7).
 export { runNightly, nightlyDryRun, agentsWithNewMemories, type NightlyOptions, type NightlyResult, type AgentDistillation } from './core/nightly/run-once.js';

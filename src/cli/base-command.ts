@@ -2,7 +2,11 @@ import { Command, Flags, type Interfaces } from '@oclif/core';
 import { ExitCode, HippoError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
 import { resolveDbPath } from '../core/paths.js';
+import { interruptOpenRuns } from '../core/rem/runs.js';
+import { cliMessage } from './error-words.js';
 import { openStore, type Store } from '../core/store/store.js';
+
+const INTERRUPTING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof HippoCommand)['baseFlags'] & T['flags']>;
 
@@ -21,7 +25,10 @@ export abstract class HippoCommand extends Command {
   private openedStore?: Store;
   private readonly interruption = new AbortController();
 
-  /** Aborted on Ctrl-C: pass it to anything that waits (model calls), so they unwind and record the interruption. */
+  /**
+   * Aborted on Ctrl-C, SIGTERM or SIGHUP: pass it to anything that waits (model calls, snapshots, the review screen),
+   * so it unwinds and its run scope finishes the run row `interrupted`.
+   */
   protected get abortSignal(): AbortSignal {
     return this.interruption.signal;
   }
@@ -67,27 +74,38 @@ export abstract class HippoCommand extends Command {
 
   override async init(): Promise<void> {
     await super.init();
-    process.once('SIGINT', () => {
-      // better-sqlite3 is synchronous, so this runs between statements: every transaction is whole or absent.
-      // Waiting work is aborted first so it can record the interruption; then we leave, whatever it is doing.
-      process.stderr.write('interrupted\n');
-      this.interruption.abort();
-      setTimeout(() => {
-        this.openedStore?.close();
-        process.exit(ExitCode.interrupted);
-      }, 1000).unref();
-      process.exitCode = ExitCode.interrupted;
-    });
+    // `on`, not `once`: a listener that stays is what tells signal-exit (the review screen's exit hook) that the signal
+    // is handled here, so it does not kill the process itself. A second signal waits for the same forced exit.
+    for (const signal of INTERRUPTING_SIGNALS) process.on(signal, () => this.interrupt());
+  }
+
+  /**
+   * One path for Ctrl-C, SIGTERM and SIGHUP, all exit 130 (docs/decisions.md, Interrupts). better-sqlite3 is
+   * synchronous, so this runs between statements: every transaction is whole or absent. Waiting work is aborted first
+   * so it can unwind and record the interruption; if it has not finished a second later, the run rows still open are
+   * finished `interrupted` and we leave, whatever it is doing.
+   */
+  private interrupt(): void {
+    if (this.interruption.signal.aborted) return;
+    process.stderr.write('interrupted\n');
+    this.interruption.abort();
+    process.exitCode = ExitCode.interrupted;
+    setTimeout(() => {
+      interruptOpenRuns();
+      this.openedStore?.close();
+      process.exit(ExitCode.interrupted);
+    }, 1000).unref();
   }
 
   override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     const hippoError = toHippoError(error);
+    const message = cliMessage(hippoError);
     if (this.jsonMode) {
-      const body: Record<string, unknown> = { code: hippoError.code, message: hippoError.message };
+      const body: Record<string, unknown> = { code: hippoError.code, message };
       if (hippoError.details) body.details = hippoError.details;
       process.stdout.write(`${JSON.stringify({ error: body })}\n`);
     } else {
-      process.stderr.write(`Error: ${hippoError.message}\n`);
+      process.stderr.write(`Error: ${message}\n`);
       if (hippoError.exitCode === ExitCode.unexpected && hippoError.code === 'unexpected' && process.env.HIPPO_DEBUG) {
         process.stderr.write(`${error.stack ?? ''}\n`);
       }

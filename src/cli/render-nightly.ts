@@ -33,7 +33,7 @@ export function nightText(result: NightlyResult, paint: Painter): string {
     lines.push(`  snapshot     ${result.snapshot.path} (${formatBytes(result.snapshot.sizeBytes)}) · pruned ${result.snapshot.pruned.length} old`);
   }
   if (result.maintenance) lines.push(`  maintenance  ${maintenanceLine(result.maintenance.total)} · full-text index optimized`);
-  if (result.agents.length === 0) lines.push('  distill      nothing new to distil');
+  if (result.agents.length === 0) lines.push('  distill      nothing new to distill');
   for (const agent of result.agents) {
     const what =
       agent.status === 'completed'
@@ -55,11 +55,11 @@ export function dryRunText(result: NightlyDryRunResult, paint: Painter): string 
     `  pause  ${result.steps.pause}`,
     `  model  ${result.model ?? 'none configured (distillation would be skipped)'}`,
   ];
-  if (result.agents.length === 0) lines.push('  nothing to expire, archive or distil');
+  if (result.agents.length === 0) lines.push('  nothing to expire, archive or distill');
   for (const agent of result.agents) {
     const distill = agent.distill
-      ? `would distil ${agent.distill.gathered} memories (${agent.distill.promptChars} prompt characters${agent.distill.leftOut ? `, ${agent.distill.leftOut} left out by the caps` : ''})`
-      : 'nothing new to distil';
+      ? `would distill ${agent.distill.gathered} memories (${agent.distill.promptChars} prompt characters${agent.distill.leftOut ? `, ${agent.distill.leftOut} left out by the caps` : ''})`
+      : 'nothing new to distill';
     lines.push(
       `  ${paint('bold', agent.agentId)}: would ${maintenanceLine(agent.maintenance).replace('expired', 'expire').replace('archived', 'archive')}; ${distill}`,
     );

@@ -81,7 +81,8 @@ export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoR
       if (counts.total > 0) {
         throw new ConflictError(
           'database_not_empty',
-          `the database already holds ${counts.total} memories; the demo loads only into an empty one (use --force to replace earlier demo data, or --db for a fresh file)`,
+          `the database already holds ${counts.total} memories; the demo loads only into an empty one (force it to replace earlier demo data, or use a fresh database)`,
+          { details: { memories: counts.total } },
         );
       }
     }

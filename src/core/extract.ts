@@ -5,13 +5,13 @@
  * model said is logged, returned or stored.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
 import { HippoError, InterruptedError, UsageError } from './errors.js';
 import { capPerKind, extractFacts } from './facts/facts.js';
 import { validated, type Kind, type UnvalidatedKind } from './facts/kinds.js';
 import type { Fact, Passage } from './facts/types.js';
 import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from './facts/verify.js';
 import { decodeUtf8 } from './import.js';
+import { answerProblemOf } from './model/answer-problem.js';
 import type { ModelClient } from './model/client.js';
 import { search } from './search.js';
 import type { Store } from './store/store.js';
@@ -101,8 +101,7 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
     await options.client.prepare();
     const answer = await options.client.generateObject({
       prompt: buildFallbackPrompt(kind, shown),
-      // Each pointer is checked on its own by verifyPointers: one malformed pointer must not sink the others.
-      schema: z.unknown(),
+      // No zod schema: each pointer is checked on its own by verifyPointers, so one malformed pointer cannot sink the others.
       jsonSchema: POINTERS_JSON_SCHEMA,
       schemaName: 'pointers',
       maxOutputTokens: MAX_OUTPUT_TOKENS,
@@ -113,7 +112,8 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
     return verifyPointers(shown, answer.value, { kind, allowedPassageCount: shown.length, model: answer.model });
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    const status = error instanceof HippoError ? error.code : 'unexpected';
+    const reason = answerProblemOf(error);
+    const status = error instanceof HippoError ? `${error.code}${reason ? ` (${reason})` : ''}` : 'unexpected';
     options.log(`model fallback for ${kind}: ${status}; no model rows, validated facts unchanged`);
     return [];
   }

@@ -72,7 +72,7 @@ export function contentHash(content: string): string {
 
 export function validateAgentId(agentId: string): string {
   if (agentId.trim() === '' || agentId.length > 128 || /\p{Cc}/u.test(agentId)) {
-    throw new UsageError('bad_agent', 'the agent id must be 1–128 printable characters (set --agent or HIPPO_AGENT)');
+    throw new UsageError('bad_agent', 'the agent id must be 1–128 printable characters', { details: { option: 'agentId' } });
   }
   return agentId;
 }
@@ -112,15 +112,16 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
   const content = validateContent(input.content);
   const durability = input.durability ?? 'standard';
   if (!DURABILITIES.includes(durability)) {
-    throw new UsageError('bad_durability', `durability must be one of ${DURABILITIES.join(', ')}`);
+    throw new UsageError('bad_durability', `durability must be one of ${DURABILITIES.join(', ')}`, {
+      details: { option: 'durability', allowed: [...DURABILITIES] },
+    });
   }
   const createdAt = checkIso(input.createdAt, 'createdAt') ?? iso(now);
   let expiresAt = checkIso(input.expiresAt, 'expiresAt');
   if (expiresAt && (durability === 'persistent' || durability === 'permanent')) {
-    throw new UsageError(
-      'expires_on_durable',
-      `a ${durability} memory never expires: give no expiry (--expires / expiresAt), or make it standard or ephemeral`,
-    );
+    throw new UsageError('expires_on_durable', `a ${durability} memory never expires: give no expiresAt, or make it standard or ephemeral`, {
+      details: { durability },
+    });
   }
   if (!expiresAt && durability === 'ephemeral') expiresAt = iso(new Date(Date.parse(createdAt) + EPHEMERAL_TTL_MS));
   const id = input.id ?? newId('mem', Date.parse(createdAt));

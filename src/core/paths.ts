@@ -28,9 +28,11 @@ export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv =
   const chosen = flag ?? (env.HIPPO_DB ? env.HIPPO_DB : undefined);
   if (chosen && /^[a-z][a-z0-9+.-]*:\/\//i.test(chosen)) {
     const scheme = chosen.slice(0, chosen.indexOf(':'));
+    const from = flag === undefined ? 'HIPPO_DB' : 'path';
     throw new UsageError(
       'unsupported_database',
-      `${flag === undefined ? 'HIPPO_DB' : '--db'} is a ${scheme}:// URL; only a SQLite file path is supported (PostgreSQL is planned)`,
+      `${from === 'HIPPO_DB' ? 'HIPPO_DB' : 'the database path'} is a ${scheme}:// URL; only a SQLite file path is supported (PostgreSQL is planned)`,
+      { details: { from, scheme } },
     );
   }
   return chosen ? resolve(chosen) : join(hippoDataDir(env), 'hippo.db');

@@ -62,9 +62,13 @@ function agentExpression(agentId: string): string | undefined {
 /** SPEC §6: BM25 full-text search over one agent's memories. */
 export function search(store: Store, options: SearchOptions): SearchResult[] {
   const limit = options.limit ?? 10;
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('bad_limit', '--limit must be a whole number of at least 1');
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new UsageError('bad_limit', 'the limit must be a whole number of at least 1', { details: { option: 'limit' } });
+  }
   if (options.durability && !DURABILITIES.includes(options.durability)) {
-    throw new UsageError('bad_durability', `--durability must be one of ${DURABILITIES.join(', ')}`);
+    throw new UsageError('bad_durability', `durability must be one of ${DURABILITIES.join(', ')}`, {
+      details: { option: 'durability', allowed: [...DURABILITIES] },
+    });
   }
   const text = options.raw ? (options.query.trim() === '' ? undefined : `(${options.query})`) : buildMatchExpression(options.query);
   if (text === undefined) return [];
@@ -105,10 +109,10 @@ export function search(store: Store, options: SearchOptions): SearchResult[] {
     }) as typeof rows;
   } catch (error) {
     if (options.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
-      throw new UsageError(
-        'fts_syntax',
-        `the --raw query is not valid FTS5 syntax (${(error as Error).message}); drop --raw to search the words as plain text`,
-      );
+      const syntaxError = (error as Error).message;
+      throw new UsageError('fts_syntax', `the raw query is not valid FTS5 syntax (${syntaxError}); search without raw to match the words as plain text`, {
+        details: { option: 'raw', syntaxError },
+      });
     }
     throw mapSqliteError(error, store.path);
   }

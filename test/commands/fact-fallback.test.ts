@@ -175,7 +175,7 @@ describe('extract address: the model points, hippo verifies', () => {
     const result = await extractAddress([office], [], modelEnv({ HIPPO_MODEL_MAX_BYTES: '4096' }));
     expect(result.exitCode).toBe(0);
     expect(factsOf(result)).toEqual([]);
-    expect(String(result.stderr)).toContain('model fallback for address: response_too_large');
+    expect(String(result.stderr)).toContain('model fallback for address: model_output_invalid (response_too_large)');
   });
 
   it('shows the model only the passages within its budget; a span in a withheld passage is dropped', async () => {

@@ -158,7 +158,10 @@ describe('runs, review and demo edges', () => {
     server.respondWith(reply.json({ candidates: [{ claim: 'Fine claim \u001b[2J\u001b]0;owned\u0007', sources: ['m1'] }] }));
     const result = await box.hippo(['rem', 'rapid', '--json'], { env: modelEnv() });
     expect(result.exitCode).toBe(6);
-    expect(json<{ error: { code: string } }>(result).error.code).toBe('control_characters');
+    expect(json<{ error: { code: string; details: { reason: string } } }>(result).error).toMatchObject({
+      code: 'model_output_invalid',
+      details: { reason: 'control_characters' },
+    });
   });
 
   it('keeps the prompt that produced the answer: after a retry, the retry prompt', async () => {
@@ -185,7 +188,10 @@ describe('runs, review and demo edges', () => {
       input: JSON.stringify({ candidates: [{ claim: 'x', sources: [ref] }] }),
     });
     expect(result.exitCode).toBe(6);
-    expect(json<{ error: { code: string } }>(result).error.code).toBe('source_unavailable');
+    expect(json<{ error: { code: string; details: { reason: string } } }>(result).error).toMatchObject({
+      code: 'model_output_invalid',
+      details: { reason: 'source_unavailable' },
+    });
   });
 
   it('demo --force leaves your own notes alone even if their source says demo', async () => {

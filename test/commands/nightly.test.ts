@@ -104,7 +104,7 @@ async function killAt(args: string[], point: string): Promise<Result> {
 const dataDump = () => JSON.stringify(['memories', 'candidates', 'handoffs'].map((table) => query(`SELECT * FROM ${table} ORDER BY id`)));
 
 describe('hippo rem nightly run-once', () => {
-  it('snapshots, maintains, distils each agent with new memories through its own child run, and sums them on the night', async () => {
+  it('snapshots, maintains, distills each agent with new memories through its own child run, and sums them on the night', async () => {
     const result = await night();
     expect(result.exitCode).toBe(0);
     const body = json<NightJson>(result);
@@ -140,14 +140,14 @@ describe('hippo rem nightly run-once', () => {
     const text = await box.hippo(['rem', 'runs', '--all-agents']);
     expect(text.stdout).toContain(`(part of ${body.run.id})`);
 
-    // Everything new was reflected on: the next night has nothing to distil and calls no model.
+    // Everything new was reflected on: the next night has nothing to distill and calls no model.
     const again = json<NightJson>(await night());
     expect(again.run).toMatchObject({ status: 'completed', counts: expect.objectContaining({ agents: 0, expired: 0, archived: 0 }) });
-    expect(again.run.steps.distill).toBe('nothing new to distil');
+    expect(again.run.steps.distill).toBe('nothing new to distill');
     expect(server.requests).toHaveLength(2);
   });
 
-  it('distils only --agent when given (maintenance stays store-wide)', async () => {
+  it('distills only --agent when given (maintenance stays store-wide)', async () => {
     const body = json<NightJson>(await night(['--agent', 'other']));
     expect(body.run).toMatchObject({ agentId: 'other', status: 'completed', counts: expect.objectContaining({ agents: 1, expired: 1, archived: 1 }) });
     expect(body.agents.map((agent) => agent.agentId)).toEqual(['other']);
@@ -163,7 +163,7 @@ describe('hippo rem nightly run-once', () => {
     expect(body.run.counts).toMatchObject({ expired: 1, archived: 1, staged: 0 });
     expect(body.agents.every((agent) => agent.status === 'skipped' && agent.error === 'model_not_configured')).toBe(true);
     expect(existsSync(body.run.snapshotPath!)).toBe(true);
-    // Nothing was reflected on, so a night with a model later still distils these memories.
+    // Nothing was reflected on, so a night with a model later still distills these memories.
     expect(one<number>('SELECT count(*) FROM memories WHERE last_reflected_at IS NOT NULL')).toBe(0);
     const text = await box.hippo(['rem', 'nightly', 'run-once'], { env: { HIPPO_MODEL: '' } });
     expect(text.exitCode).toBe(0);
@@ -200,6 +200,13 @@ describe('hippo rem nightly run-once', () => {
       ['other', 'completed', null],
     ]);
     expect(query('SELECT agent_id FROM candidates')).toEqual([{ agent_id: 'other' }]);
+    // The failed agent's child row is the one its error carried, finished failed with the answer's reason.
+    const failedChild = query<{ id: string; status: string; errors: string }>(
+      'SELECT * FROM runs WHERE parent_run_id = ? AND agent_id = ?',
+      body.run.id,
+      'ops',
+    );
+    expect(failedChild).toEqual([expect.objectContaining({ id: body.agents[0]!.runId, status: 'failed', errors: '["source_out_of_set"]' })]);
     expect(`${result.stdout}${result.stderr}${JSON.stringify(query('SELECT * FROM runs'))}`).not.toContain('CANARY');
   });
 
@@ -244,7 +251,7 @@ describe('hippo rem nightly run-once', () => {
       expect(body.run.counts).toMatchObject({ expired: maintained ? 0 : 1, archived: maintained ? 0 : 1, staged: 2 });
       expect(
         query<{ status: string; errors: string }>('SELECT status, errors FROM runs WHERE id = ? OR parent_run_id = ?', killedRun!.id, killedRun!.id),
-      ).toEqual(Array(point === 'stage:after-insert' ? 2 : 1).fill({ status: 'failed', errors: '["interrupted"]' }));
+      ).toEqual(Array(point === 'stage:after-insert' ? 2 : 1).fill({ status: 'interrupted', errors: '["interrupted"]' }));
       expect(readdirSync(snapshotDir()).filter((name) => name.startsWith('.'))).toEqual([]);
       expect(await snapshotsListed()).toHaveLength(snapshotsBefore + 1);
       expect(integrity()).toBe('ok');
@@ -342,7 +349,7 @@ describe('hippo rem nightly run-once', () => {
     expect(existsSync(snapshotDir())).toBe(false);
     expect(server.requests).toHaveLength(0);
     const text = await box.hippo(['rem', 'nightly', 'run-once', '--dry-run'], { env: modelEnv() });
-    expect(text.stdout).toMatch(/ops: would expire 1 · archive 1 .*would distil 2 memories \(\d+ prompt characters\)/);
+    expect(text.stdout).toMatch(/ops: would expire 1 · archive 1 .*would distill 2 memories \(\d+ prompt characters\)/);
     expect(text.stdout).toContain('other: would expire 0');
   });
 
@@ -471,7 +478,7 @@ describe('hippo rem restore', () => {
     expect(restoreRun.status).toBe('running');
     const next = json<NightJson>(await night());
     expect(next.run.steps.lock).toMatch(/^took over a stale lock \(rem restore run_/);
-    expect(query('SELECT status, errors FROM runs WHERE id = ?', restoreRun.id)).toEqual([{ status: 'failed', errors: '["interrupted"]' }]);
+    expect(query('SELECT status, errors FROM runs WHERE id = ?', restoreRun.id)).toEqual([{ status: 'interrupted', errors: '["interrupted"]' }]);
   });
 
   it('restores every agent without --agent', async () => {

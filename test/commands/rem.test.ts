@@ -43,6 +43,20 @@ const candidatesOf = async (status = 'all') =>
     await box.hippo(['rem', 'candidates', '--status', status, '--json'], { env: { HIPPO_AGENT: 'ops' } }),
   ).candidates;
 
+interface ErrorJson {
+  error: { code: string; message: string; details: { reason?: string; runId?: string; run?: { id: string; status: string; errors: string[] } } };
+}
+/** The one shape of a rejected answer under --json, whichever layer caught it; the run row records the reason. */
+const expectRejected = (result: Awaited<ReturnType<typeof rapid>>, reason: string) => {
+  expect(result.exitCode).toBe(6);
+  const { error } = json<ErrorJson>(result);
+  expect(error.code).toBe('model_output_invalid');
+  expect(error.details.reason).toBe(reason);
+  expect(error.message).toContain(`the model's answer was rejected (${reason})`);
+  expect(error.details.run).toMatchObject({ id: error.details.runId, status: 'failed', errors: [reason] });
+  return error;
+};
+
 interface RapidJson {
   run: { id: string; status: string; errors: string[] };
   model: string;
@@ -106,9 +120,9 @@ describe('hippo rem rapid against a stand-in model server', () => {
   });
 
   it('fails closed after a second malformed answer: exit 6, 2 requests, nothing staged, nothing stamped', async () => {
-    server.queue(reply.text('not json at all'), reply.html('Login'));
+    server.queue(reply.text('not json at all'), reply.text('{"candidates": [ still not'));
     const result = await rapid();
-    expect(result.exitCode).toBe(6);
+    expectRejected(result, 'invalid_json');
     expect(server.requests).toHaveLength(2);
     expect(await candidatesOf()).toEqual([]);
     const again = await rapid(['--dry-run', '--unreflected']);
@@ -139,20 +153,42 @@ describe('hippo rem rapid against a stand-in model server', () => {
   ])('rejects %s with exit 6 after one request, staging nothing', async (_name, answer, code) => {
     server.respondWith(reply.json(answer()));
     const result = await rapid();
-    expect(result.exitCode).toBe(6);
-    expect(json<{ error: { code: string } }>(result).error.code).toBe(code);
+    const error = expectRejected(result, code);
     expect(server.requests).toHaveLength(1);
     expect(await candidatesOf()).toEqual([]);
-    const runs = json<{ runs: { status: string; errors: string[] }[] }>(await box.hippo(['rem', 'runs', '--json'], { env: { HIPPO_AGENT: 'ops' } })).runs;
-    expect(runs[0]).toMatchObject({ status: 'failed', errors: [code] });
+    const runs = json<{ runs: { id: string; status: string; errors: string[] }[] }>(
+      await box.hippo(['rem', 'runs', '--json'], { env: { HIPPO_AGENT: 'ops' } }),
+    ).runs;
+    expect(runs[0]).toMatchObject({ id: error.details.runId, status: 'failed', errors: [code] });
   });
 
   it('treats tags that are not strings as a malformed shape (retried once, then exit 6)', async () => {
     server.respondWith(reply.json({ candidates: [{ claim: 'x', sources: ['m1'], tags: [1, 2] }] }));
     const result = await rapid();
-    expect(result.exitCode).toBe(6);
-    expect(json<{ error: { code: string } }>(result).error.code).toBe('shape_mismatch');
+    expectRejected(result, 'shape_mismatch');
     expect(server.requests).toHaveLength(2);
+    const retryText = server.requests[1]!.body.messages.map((message: { content: string }) => message.content).join('\n');
+    expect(retryText).toContain('Your previous answer was rejected because candidate 0: "tags" must be an array of strings.');
+  });
+
+  it.each([
+    ['the validator, then the client', reply.json({ candidates: [{ claim: 'x', sources: ['m1'], tags: [1] }] }), reply.text('no JSON here'), 'invalid_json'],
+    ['the client, then the validator', reply.text('no JSON here'), reply.json({ candidates: 'none' }), 'shape_mismatch'],
+    ['the client twice', reply.text('{"a": 1} {"b": 2}'), reply.text('{"a": 1,}'), 'invalid_json'],
+    ['a malformed answer, then a rule broken', reply.text('nope'), reply.json({ candidates: [{ claim: 'x', sources: ['m9'] }] }), 'source_out_of_set'],
+  ])('reports the same shape after a retry whichever layer caught the problem (%s)', async (_name, first, second, reason) => {
+    server.queue(first, second);
+    const result = await rapid();
+    expectRejected(result, reason);
+    expect(server.requests).toHaveLength(2);
+    expect(await candidatesOf()).toEqual([]);
+  });
+
+  it('does not retry an over-cap response: model_output_invalid (response_too_large) after 1 request', async () => {
+    server.respondWith(reply.huge(64 * 1024));
+    const result = await rapid([], { HIPPO_MODEL_MAX_BYTES: String(16 * 1024) });
+    expectRejected(result, 'response_too_large');
+    expect(server.requests).toHaveLength(1);
   });
 
   it('ignores extra fields and never stores them', async () => {
@@ -277,8 +313,17 @@ describe('hand the model step to anything: --prompt-only + ingest, and --via', (
 
   it('ingests from stdin and rejects an answer with a ref outside the handoff (exit 6)', async () => {
     const { handoff } = json<{ handoff: { id: string } }>(await box.hippo(['rem', 'rapid', '--prompt-only', '--json'], { env: { HIPPO_AGENT: 'ops' } }));
-    const bad = await box.hippo(['rem', 'ingest', handoff.id, '-'], { env: { HIPPO_AGENT: 'ops' }, input: '{"candidates":[{"claim":"x","sources":["m9"]}]}' });
-    expect(bad.exitCode).toBe(6);
+    const bad = await box.hippo(['rem', 'ingest', handoff.id, '-', '--json'], {
+      env: { HIPPO_AGENT: 'ops' },
+      input: '{"candidates":[{"claim":"x","sources":["m9"]}]}',
+    });
+    expectRejected(bad, 'source_out_of_set');
+    const two = await box.hippo(['rem', 'ingest', handoff.id, '-', '--json'], { env: { HIPPO_AGENT: 'ops' }, input: '{"candidates":[]} {"candidates":[]}' });
+    expect(expectRejected(two, 'invalid_json').message).toContain('more than one JSON object');
+    const text = await box.hippo(['rem', 'ingest', handoff.id, '-'], { env: { HIPPO_AGENT: 'ops' }, input: 'no answer' });
+    expect(text.exitCode).toBe(6);
+    expect(text.stderr).toContain('the handoff is still open');
+    expect(text.stderr).not.toContain('--prompt-only');
     const good = await box.hippo(['rem', 'ingest', handoff.id, '--json'], {
       env: { HIPPO_AGENT: 'ops' },
       input: '{"candidates":[{"claim":"x","sources":["m4"]}]}',

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode, HippoError } from '../../src/core/errors.js';
-import { APPLICATION_ID, SCHEMA_VERSION } from '../../src/core/store/migrations.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../src/core/store/migrations.js';
 import { openStore } from '../../src/core/store/store.js';
 
 let dir: string;
@@ -50,6 +50,44 @@ describe('openStore', () => {
     const second = openStore({ path });
     expect(second.db.prepare('SELECT value FROM settings').pluck().get()).toBe('v');
     second.close();
+  });
+
+  it('migrates a schema-2 database to 3: the runs table rebuilt with every row and index, and the status interrupted allowed', () => {
+    const path = join(dir, 'hippo.db');
+    const raw = new Database(path);
+    raw.exec(MIGRATIONS[0]! + MIGRATIONS[1]!);
+    raw.pragma(`application_id = ${APPLICATION_ID}`);
+    raw.pragma('user_version = 2');
+    const insert = raw.prepare(
+      'INSERT INTO runs (id, kind, agent_id, started_at, finished_at, status, counts, errors, parent_run_id, steps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    insert.run('run_a', 'rem rapid', 'ops', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z', 'completed', '{"staged":2}', '[]', null, '{}');
+    insert.run('run_b', 'rem nightly run-once', null, '2026-01-02T00:00:00.000Z', null, 'failed', '{}', '["interrupted"]', null, '{"lock":"acquired"}');
+    insert.run('run_c', 'rem nightly run-once', 'ops', '2026-01-02T00:00:01.000Z', null, 'failed', '{}', '["model_unreachable"]', 'run_b', '{}');
+    expect(() => insert.run('run_d', 'rem rapid', 'ops', '2026-01-03T00:00:00.000Z', null, 'interrupted', '{}', '[]', null, '{}')).toThrow(/CHECK/);
+    const before = raw.prepare('SELECT * FROM runs ORDER BY id').all() as Record<string, unknown>[];
+    raw.close();
+
+    const store = openStore({ path });
+    try {
+      expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const after = store.db.prepare('SELECT * FROM runs ORDER BY id').all() as Record<string, unknown>[];
+      // Every row and column kept, in the same column order; the old way of recording an interruption now says so.
+      expect(after.map((row) => Object.keys(row))).toEqual(before.map((row) => Object.keys(row)));
+      expect(after).toEqual(before.map((row) => (row.id === 'run_b' ? { ...row, status: 'interrupted' } : row)));
+      const indexes = store.db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND sql IS NOT NULL ORDER BY name")
+        .pluck()
+        .all();
+      expect(indexes).toEqual(['runs_parent', 'runs_started']);
+      store.db
+        .prepare("INSERT INTO runs (id, kind, agent_id, started_at, status) VALUES ('run_e', 'rem rapid', 'ops', '2026-01-04T00:00:00.000Z', 'interrupted')")
+        .run();
+      expect(() => store.db.prepare("UPDATE runs SET status = 'gone' WHERE id = 'run_e'").run()).toThrow(/CHECK/);
+      expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      store.close();
+    }
   });
 
   it('refuses a database written by a newer hippo and leaves it unchanged', () => {

@@ -117,6 +117,8 @@ describe(`hippo rem candidates in a real terminal (${TMUX ?? 'tmux missing'})`, 
     await terminal.waitFor('rejected 1');
     terminal.signal(signal);
     const after = await terminal.waitFor(/\[exit \d+\]/);
+    // The command handles the signal like Ctrl-C: the screen closes, the command prints the summary, exit 130.
+    expect(after).toContain('[exit 130]');
     expect(after).toContain('review interrupted: 0 promoted, 1 rejected, 0 skipped — 1 still pending');
     expect(after).toContain(`rejected ${candidates[0]!.id}`);
     expect(after).not.toContain('Pending candidates'); // back on the normal screen

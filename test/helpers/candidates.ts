@@ -1,6 +1,6 @@
 import { addMemory } from '../../src/core/memory.js';
 import type { Candidate } from '../../src/core/rem/candidates.js';
-import { createHandoff, ingest } from '../../src/core/rem/distill.js';
+import { createHandoff, ingest } from '../../src/core/rem/handoff.js';
 import type { Store } from '../../src/core/store/store.js';
 
 export const NOTES = [

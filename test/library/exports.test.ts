@@ -35,7 +35,7 @@ it('runs the README example through the package entry', async () => {
     const prompt = hippo.buildPrompt({ focus: 'lessons', memories: gathered.memories });
     expect(prompt).toContain('<memory ref="m1"');
     expect(hippo.validateAnswer({ candidates: [{ claim: 'Passwords rotate weekly.', sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: true });
-    expect(hippo.validateAnswer({ candidates: [{ claim: 'x', sources: ['m2'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, code: 'source_out_of_set' });
+    expect(hippo.validateAnswer({ candidates: [{ claim: 'x', sources: ['m2'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, reason: 'source_out_of_set' });
     const facts = await hippo.extract([{ source: 'note', text: 'Office: +353 1 234 5678' }], { kinds: ['phone'], region: 'IE' });
     expect(facts.map((fact) => [fact.normalized, fact.label])).toEqual([['+35312345678', 'Office']]);
     store.close();

@@ -42,7 +42,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
         allowMissingSources: flags['allow-missing-sources'],
         limit: flags.limit,
       });
-      const outcome = await runReview(controller);
+      const outcome = await runReview(controller, { signal: this.abortSignal });
       if (!outcome) {
         process.stdout.write('no pending candidates\n');
         this.note('stage some with `hippo rem rapid` (or `hippo rem rapid --prompt-only` and `hippo rem ingest`)');

@@ -5,7 +5,7 @@ import { cut, painter, terminalWidth } from '../../cli/output.js';
 import { readStdin } from '../../cli/stdin.js';
 import { UsageError } from '../../core/errors.js';
 import { decodeUtf8 } from '../../core/import.js';
-import { ingest } from '../../core/rem/distill.js';
+import { ingest } from '../../core/rem/handoff.js';
 
 export default class RemIngest extends HippoCommand {
   static override summary = "Bring back an external LLM's answer to a --prompt-only handoff; verified and staged exactly like rem rapid.";

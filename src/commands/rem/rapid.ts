@@ -3,13 +3,14 @@ import { HippoCommand } from '../../cli/base-command.js';
 import { modelClient, resolveModel } from '../../cli/model.js';
 import { cut, painter, terminalWidth } from '../../cli/output.js';
 import { distillFlags } from '../../cli/rem-flags.js';
-import { createHandoff, distill, distillDryRun, type DistillOptions } from '../../core/rem/distill.js';
+import { distill, distillDryRun, type DistillOptions } from '../../core/rem/distill.js';
+import { createHandoff } from '../../core/rem/handoff.js';
 import type { Scope } from '../../core/rem/gather.js';
 import type { Focus } from '../../core/rem/prompt.js';
 import { parseSince } from '../../core/time.js';
 
 export default class RemRapid extends HippoCommand {
-  static override summary = 'Distil recent memories into candidate insights (staged for review, never kept automatically).';
+  static override summary = 'Distill recent memories into candidate insights (staged for review, never kept automatically).';
   static override description =
     "Gathers the agent's recent memories, asks the model for insights that cite them, verifies every citation, and stages what passes as pending candidates. --prompt-only prints the prompt for any LLM instead (bring the answer back with `hippo rem ingest`); --via runs a CLI model command for this one run.";
   static override examples = [

@@ -14,22 +14,19 @@ import { HippoError, ExitCode } from '../errors.js';
 import { createCappedFetch, type FetchState } from './capped-fetch.js';
 import { runCommandModel } from './command.js';
 import { displayBaseUrl, type HttpModelConfig, type ModelConfig, type ProviderName } from './config.js';
-import { badResponse, httpStatus, isModelCallError, ModelCallAbortedError, modelTimeout, modelUnreachable, outputInvalid, responseTooLarge } from './errors.js';
+import { answerRejected, responseTooLarge } from './answer-problem.js';
+import { badResponse, httpStatus, isModelCallError, ModelCallAbortedError, modelTimeout, modelUnreachable } from './errors.js';
 import { extractJsonObject } from './json.js';
 
-export interface GenerateObjectRequest<T> {
+interface GenerateObjectOptions {
   system?: string;
   prompt: string;
-  /** Validates the parsed answer; also the source of the JSON schema sent to the backend unless `jsonSchema` is given. */
-  schema: z.ZodType<T>;
-  /** JSON schema to send instead of the one derived from `schema` (e.g. with an enum of the refs shown). */
-  jsonSchema?: Record<string, unknown>;
   /** Name of the schema, for backends that want one (OpenAI `json_schema.name`). Default `response`. */
   schemaName?: string;
   /**
    * `schema` (default): constrain the output with the JSON schema where the backend supports it.
    * `json`: ask only for JSON (Ollama `format: "json"`, OpenAI `json_object`, Anthropic: prompt only) — for the
-   * caller's single retry after a malformed answer. Either way the answer is validated with `schema`.
+   * caller's single retry after a malformed answer. Either way the answer is validated with `schema` when given.
    * In `json` mode the prompt itself must ask for JSON (OpenAI requires the word in the messages).
    */
   mode?: 'schema' | 'json';
@@ -40,6 +37,14 @@ export interface GenerateObjectRequest<T> {
   /** Deadline for this call; default the config's `timeoutMs`. */
   timeoutMs?: number;
 }
+
+/**
+ * Either a zod `schema` (validates the parsed answer, and is the JSON schema sent unless `jsonSchema` is given), or
+ * only a `jsonSchema` to send: the answer object then comes back unvalidated, as `unknown`, for a caller that checks
+ * it itself (REM validation, the fact fallback's pointer check).
+ */
+export type GenerateObjectRequest<T> = GenerateObjectOptions &
+  ({ schema: z.ZodType<T>; jsonSchema?: Record<string, unknown> } | { schema?: undefined; jsonSchema: Record<string, unknown> });
 
 export interface ModelUsage {
   inputTokens?: number;
@@ -64,7 +69,7 @@ export interface ModelClient {
    * rather than module loading (the search fact box gives the model 800 ms).
    */
   prepare(): Promise<void>;
-  generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>>;
+  generateObject<T = unknown>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>>;
 }
 
 export interface ModelClientOptions {
@@ -85,7 +90,7 @@ export function createModelClient(config: ModelConfig, options: ModelClientOptio
     async prepare(): Promise<void> {
       if (config.provider !== 'command') await Promise.all([import('ai'), languageModel(config, globalThis.fetch)]);
     },
-    async generateObject<T>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
+    async generateObject<T = unknown>(request: GenerateObjectRequest<T>): Promise<GenerateObjectResult<T>> {
       const started = performance.now();
       // setTimeout fires at once for delays past 2^31-1 ms; nobody waits 24 days for a model anyway.
       const timeoutMs = Math.min(request.timeoutMs ?? config.timeoutMs, 2 ** 31 - 1);
@@ -142,7 +147,7 @@ async function callHttp(
   const state: FetchState = { requests: 0 };
   const fetch = createCappedFetch(config.maxBytes, state, baseFetch);
   const where = `${config.provider} at ${displayBaseUrl(config.baseUrl)}`;
-  const jsonSchema = request.jsonSchema ?? toJsonSchema(request.schema);
+  const jsonSchema = sentSchema(request);
   const mode = request.mode ?? 'schema';
   try {
     const { generateText } = await import('ai');
@@ -244,6 +249,10 @@ function rawTextOutput(responseFormat: { type: 'json'; schema?: Record<string, u
   };
 }
 
+function sentSchema(request: GenerateObjectRequest<unknown>): Record<string, unknown> {
+  return request.jsonSchema ?? toJsonSchema(request.schema!);
+}
+
 function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
@@ -264,15 +273,19 @@ function isStrictCompatible(node: unknown): boolean {
 /** Thinking stripped, one JSON object extracted, then validated; failures name a schema path, never the text. */
 function parseAnswer<T>(answer: RawAnswer, request: GenerateObjectRequest<T>): T {
   const extracted = extractJsonObject(answer.text);
-  if (!extracted.ok) throw outputInvalid(answer.truncated ? 'truncated' : extracted.reason);
+  if (!extracted.ok) {
+    throw answerRejected(answer.truncated ? { reason: 'invalid_json', message: 'it was cut off at the output token limit' } : extracted);
+  }
+  if (!request.schema) return extracted.value as T;
   const parsed = request.schema.safeParse(extracted.value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const known = propertyNames(request.jsonSchema ?? toJsonSchema(request.schema));
+  const known = propertyNames(sentSchema(request));
   // Path segments are shown only when they are the schema's own property names or array indices: a record key or
   // an unknown key comes from the response and could carry its text.
   const path = (issue?.path ?? []).map((p) => (typeof p === 'number' ? String(p) : typeof p === 'string' && known.has(p) ? p : '*'));
-  throw outputInvalid('shape_mismatch', `${path.length ? path.join('.') : '(root)'}: ${issue?.code ?? 'invalid'}`);
+  const where = `${path.length ? path.join('.') : '(root)'}: ${issue?.code ?? 'invalid'}`;
+  throw answerRejected({ reason: 'shape_mismatch', message: `its JSON did not match the expected shape (${where})` }, { details: { where } });
 }
 
 function propertyNames(schema: unknown, out = new Set<string>()): Set<string> {

@@ -8,7 +8,8 @@
  * group at once instead of buffering megabytes (execa's own maxBuffer waits for the process to end).
  */
 import type { CommandModelConfig } from './config.js';
-import { modelUnreachable, responseTooLarge } from './errors.js';
+import { responseTooLarge } from './answer-problem.js';
+import { modelUnreachable } from './errors.js';
 
 const FORCE_KILL_AFTER_MS = 1000;
 

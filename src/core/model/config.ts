@@ -145,9 +145,9 @@ function readConfigFile(path: string): FileConfig | undefined {
 }
 
 export interface ResolveModelConfigInput {
-  /** The `--model` flag value, if given. */
+  /** The model asked for explicitly (the CLI's `--model`), if given: it beats HIPPO_MODEL and the config file. */
   flag?: string;
-  /** How to name the flag in errors (default `--model`; `rem rapid --via` passes `--via`). */
+  /** How to name `flag` in errors (default `model`; the CLI passes `--model`, or `--via` for `rem rapid --via`). */
   flagName?: string;
   env: NodeJS.ProcessEnv;
   /** Config file path; default `<XDG config>/hippo/config.json` from `env`. */
@@ -187,7 +187,7 @@ export function resolveModelConfig(input: ResolveModelConfigInput): ModelConfig 
   let source: ModelConfigSource;
   const envModel = envValue(env, 'HIPPO_MODEL');
   if (input.flag !== undefined) {
-    spec = parseModelSpec(input.flag, input.flagName ?? '--model');
+    spec = parseModelSpec(input.flag, input.flagName ?? 'model');
     source = '--model';
   } else if (envModel !== undefined) {
     spec = parseModelSpec(envModel, 'HIPPO_MODEL');

@@ -1,30 +1,27 @@
 /**
- * Typed errors of the model layer (SPEC §8, §3.1). Every one carries a stable `code`, a one-line `summary` and a
- * `fix` (what the user can do), and nothing else: no prompt text, no response text, no key, and no library error as
- * `cause` (AI SDK errors embed the response body and the request body in their message and fields). Only status
- * codes, exit codes, byte counts and fixed strings go in.
+ * Typed errors of the model layer (docs/design.md §8, §3.1). Every one carries a stable `code`, a one-line `summary`
+ * and a `fix` (what the user can do), and nothing else: no prompt text, no response text, no key, and no library
+ * error as `cause` (AI SDK errors embed the response body and the request body in their message and fields). Only
+ * status codes, exit codes, byte counts and fixed strings go in. Fixes name environment variables and the config file,
+ * never a command-line flag: the CLI adds its own words (src/cli/error-words.ts).
  *
  * code                      exit  when
- * model_not_configured      5     no --model, HIPPO_MODEL or config file model
+ * model_not_configured      5     no model given, no HIPPO_MODEL, no config file model
  * model_unreachable         5     connection refused/reset/dropped, DNS failure; command provider: non-zero exit
  * model_timeout             5     the deadline (HIPPO_MODEL_TIMEOUT_MS / timeoutMs) passed; the request was cancelled
  * http_status_<n>           5     the server answered with HTTP status n (401, 404, 429, 500, …); never retried here
  * interrupted               130   the caller's AbortSignal fired (Ctrl-C, a newer keystroke); the request was cancelled
  *                                 (ModelCallAbortedError, a subclass of the CLI's InterruptedError)
- * response_too_large        6     the response body (or command stdout) went past HIPPO_MODEL_MAX_BYTES
- * model_bad_response        6     the server answered 200 but not in its wire format (HTML, empty body, wrong JSON)
- * model_output_invalid      6     the model's text held no single JSON object, or it did not match the schema;
- *                                 `reason` says which (no_json_object, multiple_json_objects, invalid_json,
- *                                 shape_mismatch, truncated)
+ * model_bad_response        6     the server answered 200 but not in its wire format (HTML, empty body, wrong JSON):
+ *                                 not a model's answer, so not an answer problem
+ * model_output_invalid      6     the answer was rejected; `details.reason` is an AnswerProblem (answer-problem.ts):
+ *                                 `invalid_json`, `shape_mismatch`, `response_too_large` here, more in REM validation
  */
 import { InterruptedError, ModelOutputError, ModelUnavailableError } from '../errors.js';
 
 export const OLLAMA_RECIPE =
   'To use a local model: install Ollama (https://ollama.com), run `ollama pull llama3.2`, then ' +
-  '`export HIPPO_MODEL=ollama:llama3.2` (or pass --model, or set "model" in the config file). ' +
-  'Without a model, use --prompt-only to hand the prompt to any LLM and bring the answer back with `hippo rem ingest`.';
-
-export type ModelOutputReason = 'no_json_object' | 'multiple_json_objects' | 'invalid_json' | 'shape_mismatch' | 'truncated';
+  '`export HIPPO_MODEL=ollama:llama3.2` (or set "model" in the config file).';
 
 /** What every model-layer error exposes beyond HippoError. */
 export interface ModelErrorInfo {
@@ -87,7 +84,7 @@ export function modelTimeout(timeoutMs: number): ModelCallUnavailableError {
   return new ModelCallUnavailableError(
     'model_timeout',
     `the model did not answer within ${timeoutMs} ms; the request was cancelled`,
-    'Raise HIPPO_MODEL_TIMEOUT_MS (or the config file\'s "timeoutMs"), use a smaller model, or use --prompt-only.',
+    'Raise HIPPO_MODEL_TIMEOUT_MS (or the config file\'s "timeoutMs"), or use a smaller model.',
     { details: { timeoutMs } },
   );
 }
@@ -102,17 +99,8 @@ function fixForStatus(status: number, model: string): string {
   if (status === 401 || status === 403) return 'Check the API key (HIPPO_API_KEY, or OPENAI_API_KEY / ANTHROPIC_API_KEY).';
   if (status === 404) return `Check the model name and HIPPO_BASE_URL; for Ollama, pull the model first: \`ollama pull ${model}\`.`;
   if (status === 429) return 'The provider is rate-limiting: wait and try again (hippo does not retry on its own).';
-  if (status >= 500) return 'The model server failed: check its logs and try again, or use --prompt-only.';
+  if (status >= 500) return 'The model server failed: check its logs and try again.';
   return 'The server refused the request: check HIPPO_BASE_URL and the model name.';
-}
-
-export function responseTooLarge(maxBytes: number): ModelCallOutputError {
-  return new ModelCallOutputError(
-    'response_too_large',
-    `the model's response was larger than ${maxBytes} bytes and was rejected (never parsed truncated)`,
-    'Raise HIPPO_MODEL_MAX_BYTES (or the config file\'s "maxBytes") if this answer size is expected.',
-    { details: { maxBytes } },
-  );
 }
 
 export function badResponse(where: string, why: string): ModelCallOutputError {
@@ -120,23 +108,5 @@ export function badResponse(where: string, why: string): ModelCallOutputError {
     'model_bad_response',
     `${where} did not answer in its API format (${why})`,
     'Check HIPPO_BASE_URL: it must point at the model API itself (e.g. http://127.0.0.1:11434 for Ollama, …/v1 for OpenAI-compatible servers), not a web page or proxy login.',
-  );
-}
-
-export const REASON_TEXT: Record<ModelOutputReason, string> = {
-  no_json_object: 'it contained no JSON object',
-  multiple_json_objects: 'it contained more than one JSON object',
-  invalid_json: 'its JSON did not parse',
-  shape_mismatch: 'its JSON did not match the expected shape',
-  truncated: 'it was cut off at the output token limit',
-};
-
-/** `where` is a schema path built from the schema's own property names (see client.ts), never response text. */
-export function outputInvalid(reason: ModelOutputReason, where?: string): ModelCallOutputError {
-  return new ModelCallOutputError(
-    'model_output_invalid',
-    `the model's answer was rejected: ${REASON_TEXT[reason]}${where ? ` (${where})` : ''}`,
-    'Try again, try a larger or instruction-tuned model, or use --prompt-only with a model you trust.',
-    { details: { reason, ...(where ? { where } : {}) } },
   );
 }

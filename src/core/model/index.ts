@@ -38,5 +38,13 @@ export {
   OLLAMA_RECIPE,
   type ModelCallError,
   type ModelErrorInfo,
-  type ModelOutputReason,
 } from './errors.js';
+export {
+  ANSWER_PROBLEMS,
+  answerRejected,
+  AnswerRejectedError,
+  answerProblemOf,
+  isMalformed,
+  type AnswerProblem,
+  type AnswerRejection,
+} from './answer-problem.js';

@@ -1,3 +1,5 @@
+import type { AnswerRejection } from './answer-problem.js';
+
 /**
  * Pure helpers to get one JSON object out of a model's text. Shared by the model client and `rem ingest` (an answer
  * pasted back from any LLM), so both accept exactly the same answers.
@@ -18,17 +20,17 @@ export function stripThinking(text: string): string {
   return out;
 }
 
+/** The object found, or why none was: always the answer problem `invalid_json`, the message saying which case. */
 export type ExtractJsonResult =
-  { ok: true; value: Record<string, unknown>; start: number; end: number } | { ok: false; reason: 'no_json_object' | 'multiple_json_objects' | 'invalid_json' };
+  { ok: true; value: Record<string, unknown>; start: number; end: number } | ({ ok: false } & AnswerRejection & { reason: 'invalid_json' });
 
 /** Failed attempts (a `{` that does not start a parseable object) before giving up; bounds work on hostile text. */
 const MAX_FAILED_ATTEMPTS = 200;
 
 /**
  * Finds exactly one top-level JSON object in `text`, tolerating thinking blocks, prose and code fences around it.
- * `start`/`end` index into the text after `stripThinking`. Zero objects → `no_json_object` (or `invalid_json` when
- * something brace-balanced was there but did not parse); two or more → `multiple_json_objects` (we will not guess
- * which one is the answer).
+ * `start`/`end` index into the text after `stripThinking`. Zero objects, or two or more (we will not guess which one
+ * is the answer) → `invalid_json`, with a message saying which.
  */
 export function extractJsonObject(text: string): ExtractJsonResult {
   const body = stripThinking(text);
@@ -49,7 +51,7 @@ export function extractJsonObject(text: string): ExtractJsonResult {
       }
     }
     if (end >= 0 && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      if (found) return { ok: false, reason: 'multiple_json_objects' };
+      if (found) return invalidJson('it contained more than one JSON object');
       found = { value: value as Record<string, unknown>, start, end: end + 1 };
       from = end + 1;
       continue;
@@ -58,7 +60,11 @@ export function extractJsonObject(text: string): ExtractJsonResult {
     from = start + 1;
   }
   if (found) return { ok: true, ...found };
-  return { ok: false, reason: sawUnparseable ? 'invalid_json' : 'no_json_object' };
+  return invalidJson(sawUnparseable ? 'its JSON did not parse' : 'it contained no JSON object');
+}
+
+function invalidJson(message: string): Extract<ExtractJsonResult, { ok: false }> {
+  return { ok: false, reason: 'invalid_json', message };
 }
 
 /** Index of the `}` closing the `{` at `start` (string- and escape-aware), or -1. */

@@ -2,10 +2,10 @@ import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ExitCode, HippoError, NotFoundError, UsageError } from '../errors.js';
+import { ExitCode, HippoError, InterruptedError, NotFoundError, UsageError } from '../errors.js';
 import { faultPoint } from '../faults.js';
 import { newId } from '../ids.js';
-import { finishRun, startRun, type Run, type RunCounts } from '../rem/runs.js';
+import { withRun, type Run, type RunCounts, type RunScope } from '../rem/runs.js';
 import { inTransaction, openStore, prepared, type Store } from '../store/store.js';
 import { APPLICATION_ID, SCHEMA_VERSION } from '../store/migrations.js';
 import { acquireLock, type HeldLock } from './lock.js';
@@ -56,7 +56,7 @@ export function resolveSnapshot(store: Store, ref: string): string {
   } else if (!byName && existsSync(ref) && statSync(ref).isFile()) {
     return resolve(ref);
   }
-  throw new NotFoundError('snapshot_not_found', `no snapshot "${ref}" (list them with: hippo rem snapshots)`);
+  throw new NotFoundError('snapshot_not_found', `no snapshot "${ref}"`, { details: { snapshot: ref } });
 }
 
 interface Source {
@@ -154,8 +154,9 @@ function tableChanges(store: Store, table: RestoredTable, agentId: string | null
 function snapshotDamaged(file: string): HippoError {
   return new HippoError(
     'snapshot_damaged',
-    `${file} is damaged (it fails SQLite's integrity checks); nothing was changed — pick another snapshot (hippo rem snapshots --check)`,
+    `${file} is damaged (it fails SQLite's integrity checks); nothing was changed — pick another snapshot`,
     ExitCode.unexpected,
+    { details: { snapshot: file } },
   );
 }
 
@@ -244,27 +245,44 @@ async function restoreLocked(
   lock: HeldLock,
   options: { agentId: string | null; signal?: AbortSignal },
 ): Promise<RestoreResult> {
+  return withRun(store, 'rem restore', options.agentId, (scope) => restoreSteps(store, file, source, lock, scope, options), {
+    id: lock.holder.runId,
+    signal: options.signal,
+  });
+}
+
+/** A failure once the restore has begun is exit 1 under its own code (an interruption stays an interruption, exit 130). */
+function restoreFailure(error: unknown, code: string, message: (original: string | undefined) => string): unknown {
+  if (error instanceof InterruptedError) return error;
+  const hippo = error instanceof HippoError ? error : undefined;
+  return new HippoError(hippo?.code ?? code, message(hippo?.message), ExitCode.unexpected);
+}
+
+async function restoreSteps(
+  store: Store,
+  file: string,
+  source: Source,
+  lock: HeldLock,
+  scope: RunScope,
+  options: { agentId: string | null; signal?: AbortSignal },
+): Promise<RestoreResult> {
   const { agentId } = options;
-  const run = startRun(store, 'rem restore', agentId, { id: lock.holder.runId });
   const steps: Record<string, string> = { lock: lock.takenOver ? 'took over a stale lock' : 'acquired' };
-  const fail = (code: string, message: string, extra: { snapshotPath?: string } = {}): never => {
-    const finished = finishRun(store, run, { status: 'failed', errors: [code], steps, snapshotPath: extra.snapshotPath });
-    throw new HippoError(code, message, ExitCode.unexpected, { details: { runId: run.id, run: finished } });
-  };
+  scope.record.steps = steps;
   if (!checkFile(source.path, 'integrity_check').ok) {
     steps.integrity = 'failed';
-    fail('snapshot_damaged', snapshotDamaged(file).message);
+    throw snapshotDamaged(file);
   }
   steps.integrity = 'ok';
   let preRestore: string;
   try {
-    preRestore = (await takeSnapshot(store, run.id, { signal: options.signal })).path;
+    preRestore = (await takeSnapshot(store, scope.run.id, { signal: options.signal })).path;
   } catch (error) {
-    steps.preRestoreSnapshot = 'failed';
-    const hippo = error instanceof HippoError ? error : undefined;
-    return fail(hippo?.code ?? 'snapshot_failed', `${hippo?.message ?? 'the pre-restore snapshot could not be written'}; nothing was restored`);
+    steps.preRestoreSnapshot = error instanceof InterruptedError ? 'interrupted' : 'failed';
+    throw restoreFailure(error, 'snapshot_failed', (original) => `${original ?? 'the pre-restore snapshot could not be written'}; nothing was restored`);
   }
   steps.preRestoreSnapshot = 'written and verified';
+  scope.record.snapshotPath = preRestore;
   try {
     return withAttached(store, source.path, () =>
       inTransaction(store, () => {
@@ -279,13 +297,12 @@ async function restoreLocked(
           );
         }
         steps.verify = 'rows equal the snapshot';
-        const finished = finishRun(store, run, { status: 'completed', counts: changeCounts(tables), snapshotPath: preRestore, steps });
+        const finished = scope.finish({ status: 'completed', counts: changeCounts(tables), snapshotPath: preRestore, steps });
         return { snapshot: file, agentId, tables, run: finished, preRestoreSnapshot: preRestore };
       }),
     );
   } catch (error) {
     steps.replace = 'rolled back';
-    const hippo = error instanceof HippoError ? error : undefined;
-    return fail(hippo?.code ?? 'restore_failed', hippo?.message ?? 'the restore failed and was rolled back; nothing changed', { snapshotPath: preRestore });
+    throw restoreFailure(error, 'restore_failed', (original) => original ?? 'the restore failed and was rolled back; nothing changed');
   }
 }

@@ -1,9 +1,9 @@
-import { ExitCode, HippoError, InterruptedError, ModelUnavailableError } from '../errors.js';
+import { HippoError, InterruptedError, ModelUnavailableError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { ModelClient } from '../model/client.js';
 import { distill, distillDryRun } from '../rem/distill.js';
 import { DEFAULT_SINCE_MS, eligibleConditions } from '../rem/gather.js';
-import { finishRun, startRun, type Run, type RunCounts, type RunKind } from '../rem/runs.js';
+import { finishRun, runErrorCode, startRun, withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../rem/runs.js';
 import { prepared, tryWrite, type Store } from '../store/store.js';
 import { iso } from '../time.js';
 import { acquireLock, describeHolder, isHolderAlive, readLock, type HeldLock, type LockHolder } from './lock.js';
@@ -12,21 +12,23 @@ import { pauseState, type PauseState } from './pause.js';
 import { checkDatabase, DEFAULT_KEEP_DAYS, pruneSnapshots, snapshotDir, takeSnapshot, type TakenSnapshot } from './snapshot.js';
 
 /**
- * `hippo rem nightly run-once` (SPEC §7): lock → pause → snapshot (+ retention) → maintenance → distillation → audit.
+ * `hippo rem nightly run-once` (docs/design.md §7): lock → pause → snapshot (+ retention) → maintenance → distillation
+ * → audit.
  *
- * The night is one run row (kind `rem nightly run-once`, agentId = `--agent` or null). Each agent it distils gets its
- * own child row from `distill` (same kind, `parentRunId` = the night), holding that agent's counts, model, candidate
- * ids and error; the night's row sums them and lists every candidate id, and `steps` says what each step did.
+ * The night is one run row (kind `rem nightly run-once`, agentId = the agent asked for, or null). Each agent it
+ * distills gets its own child row from `distill` (same kind, `parentRunId` = the night), holding that agent's counts,
+ * model, candidate ids and error; the night's row sums them and lists every candidate id, and `steps` says what each
+ * step did. Both are run scopes (`withRun`): a failure finishes them `failed`, an interruption `interrupted`.
  */
 export const NIGHTLY_KIND: RunKind = 'rem nightly run-once';
 
 export interface NightlyOptions {
-  /** Distil only this agent (else every agent with new unreflected memories). Maintenance is store-wide either way. */
+  /** Distill only this agent (else every agent with new unreflected memories). Maintenance is store-wide either way. */
   agentId?: string;
   dryRun?: boolean;
   /** Snapshots older than this many days are pruned (never the newest 3). */
   keepDays?: number;
-  /** Creates the model client, called only when some agent has something to distil; undefined = no model configured. */
+  /** Creates the model client, called only when some agent has something to distill; undefined = no model configured. */
   modelClient?: () => Promise<ModelClient | undefined>;
   /** The configured `provider:model`, for the dry-run report (no call is made). */
   modelLabel?: string | null;
@@ -116,19 +118,26 @@ export async function runNightly(store: Store, options: NightlyOptions = {}): Pr
   }
 }
 
-/** Everything after the lock; each failure finalises the night's row before it propagates. */
+/** Everything after the lock, in the night's run scope: a failure or an interruption finishes its row with the steps so far. */
 async function runLocked(store: Store, options: NightlyOptions, keepDays: number, lock: HeldLock): Promise<NightlyResult> {
-  const run = startRun(store, NIGHTLY_KIND, options.agentId ?? null, { id: lock.holder.runId });
+  return withRun(store, NIGHTLY_KIND, options.agentId ?? null, (scope) => runSteps(store, scope, options, keepDays, lock), {
+    id: lock.holder.runId,
+    signal: options.signal,
+  });
+}
+
+async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, keepDays: number, lock: HeldLock): Promise<NightlyResult> {
+  const { run } = scope;
   const steps: Record<string, string> = {
     lock: lock.takenOver ? `took over a stale lock (${describeHolder(lock.takenOver)})` : 'acquired',
   };
   const counts: RunCounts = {};
-  const fail = (error: unknown): never => failNight(store, run, { steps, counts }, error);
+  Object.assign(scope.record, { steps, counts });
 
   const pause = pauseState(store, options.env ?? process.env);
   if (pause.paused) {
     steps.pause = pause.by === 'HIPPO_REM_PAUSE' ? 'paused by HIPPO_REM_PAUSE' : `paused by hippo rem pause since ${pause.since}`;
-    const paused = finishRun(store, run, { status: 'paused', steps });
+    const paused = scope.finish({ status: 'paused', steps });
     return { dryRun: false, run: paused, pause, snapshot: null, maintenance: null, agents: [] };
   }
   steps.pause = 'not paused';
@@ -138,8 +147,8 @@ async function runLocked(store: Store, options: NightlyOptions, keepDays: number
     snapshot = await takeSnapshot(store, run.id, { signal: options.signal });
   } catch (error) {
     if (error instanceof HippoError && error.code === 'snapshot_verify_failed') steps.integrity = liveQuickCheck(store);
-    steps.snapshot = 'failed';
-    return fail(error);
+    steps.snapshot = error instanceof InterruptedError ? 'interrupted' : 'failed';
+    throw error;
   }
   steps.snapshot = 'written and verified';
   steps.integrity = snapshot.violations.length === 0 ? 'quick_check ok' : `quick_check: structure ok; constraint violations: ${snapshot.violations.join('; ')}`;
@@ -152,15 +161,15 @@ async function runLocked(store: Store, options: NightlyOptions, keepDays: number
     // Retention is housekeeping: a snapshot that cannot be removed must not stop the night.
     steps.retention = `failed (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
-  recordSnapshotPath(store, run, snapshot.path);
-  if (options.signal?.aborted) return fail(new InterruptedError());
+  recordSnapshotPath(store, scope, snapshot.path);
+  if (options.signal?.aborted) throw new InterruptedError();
 
   let maintenance: MaintenancePlan;
   try {
     maintenance = applyMaintenance(store);
   } catch (error) {
     steps.maintenance = 'failed';
-    return fail(error);
+    throw error;
   }
   Object.assign(counts, maintenance.total, { archived: maintenance.total.archivedEphemeral + maintenance.total.archivedUnused });
   steps.maintenance = 'done';
@@ -169,17 +178,16 @@ async function runLocked(store: Store, options: NightlyOptions, keepDays: number
     steps.fullText = mergeSteps === 1 ? 'already optimized' : `optimized in ${mergeSteps - 1} merge step(s)`;
   } catch (error) {
     steps.fullText = 'failed';
-    return fail(error);
+    throw error;
   }
 
   let agents: AgentDistillation[];
   try {
     agents = await distillAgents(store, run, options);
   } catch (error) {
-    // Only an interruption gets here: maintenance is kept, so the night is partial; the exit code stays 130.
-    const code = error instanceof HippoError ? error.code : 'unexpected';
-    const finished = finishRun(store, run, { status: 'partial', counts, errors: [code], steps: { ...steps, distill: 'interrupted' } });
-    throw withRun(error, finished);
+    // Only an interruption gets here: maintenance is kept, and the scope finishes the night `interrupted` (exit 130).
+    steps.distill = 'interrupted';
+    throw error;
   }
   steps.distill = describeDistillation(agents);
   const failed = agents.filter((agent) => agent.status === 'failed' || (agent.status === 'skipped' && agent.error !== 'model_not_configured'));
@@ -193,7 +201,7 @@ async function runLocked(store: Store, options: NightlyOptions, keepDays: number
     skippedDuplicates: sum('skippedDuplicates'),
     skippedRejected: sum('skippedRejected'),
   });
-  const finished = finishRun(store, run, {
+  const finished = scope.finish({
     status: failed.length > 0 ? 'partial' : 'completed',
     counts,
     candidateIds: completed.flatMap((agent) => agent.candidateIds),
@@ -205,9 +213,9 @@ async function runLocked(store: Store, options: NightlyOptions, keepDays: number
 }
 
 /** Records the snapshot on the run row as soon as it exists, so even a night that dies later points at it. */
-function recordSnapshotPath(store: Store, run: Run, path: string): void {
-  prepared(store, 'UPDATE runs SET snapshot_path = ? WHERE id = ?').run(path, run.id);
-  run.snapshotPath = path;
+function recordSnapshotPath(store: Store, scope: RunScope, path: string): void {
+  prepared(store, 'UPDATE runs SET snapshot_path = ? WHERE id = ?').run(path, scope.run.id);
+  scope.record.snapshotPath = path;
 }
 
 /** After a snapshot failed its check: was it the live database (the copy is page for page the same) or the copy? */
@@ -217,26 +225,6 @@ function liveQuickCheck(store: Store): string {
   } catch {
     return 'database quick_check could not run';
   }
-}
-
-function withRun(error: unknown, run: Run): HippoError {
-  const hippo =
-    error instanceof HippoError
-      ? error
-      : new HippoError('unexpected', `unexpected error: ${error instanceof Error ? error.message : String(error)}`, ExitCode.unexpected, { cause: error });
-  return new HippoError(hippo.code, hippo.message, hippo.exitCode, { cause: hippo, details: { ...hippo.details, runId: run.id, run } });
-}
-
-/** Finalises the night as `failed` with the error's fixed code, then throws the error carrying the run. */
-function failNight(store: Store, run: Run, recorded: { steps: Record<string, string>; counts: RunCounts }, error: unknown): never {
-  const code = error instanceof HippoError ? error.code : 'unexpected';
-  let finished = run;
-  try {
-    finished = finishRun(store, run, { status: 'failed', errors: [code], steps: recorded.steps, counts: recorded.counts });
-  } catch {
-    // The database itself is failing (busy, full): the original error says more than this one would.
-  }
-  throw withRun(error, finished);
 }
 
 const emptyDistillation = (agentId: string): AgentDistillation => ({
@@ -253,7 +241,8 @@ const emptyDistillation = (agentId: string): AgentDistillation => ({
 });
 
 /**
- * §7 step 5: `distill` (§4, scope recent, unreflected) for each agent, one child run each. No model configured → every
+ * §7 step 5: `distill` (§4, scope recent, unreflected) for each agent, one child run each (its id is on the error of a
+ * distillation that failed). No model configured → every
  * agent skipped (not a failure). A model that cannot be reached fails this agent and skips the rest (each would wait
  * for the same dead server); a rejected answer fails only its agent. An interruption propagates.
  */
@@ -265,7 +254,7 @@ async function distillAgents(store: Store, night: Run, options: NightlyOptions):
     client = await options.modelClient?.();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    const code = error instanceof HippoError ? error.code : 'unexpected';
+    const code = runErrorCode(error);
     return agentIds.map((agentId) => ({ ...emptyDistillation(agentId), status: 'failed', error: code }));
   }
   if (!client) return agentIds.map((agentId) => ({ ...emptyDistillation(agentId), error: 'model_not_configured' }));
@@ -299,19 +288,16 @@ async function distillAgents(store: Store, night: Run, options: NightlyOptions):
       });
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
-      const code = error instanceof HippoError ? error.code : 'unexpected';
-      const childRunId = prepared(store, 'SELECT id FROM runs WHERE parent_run_id = ? AND agent_id = ? ORDER BY id DESC LIMIT 1')
-        .pluck()
-        .get(night.id, agentId) as string | undefined;
-      results.push({ ...emptyDistillation(agentId), runId: childRunId ?? null, status: 'failed', error: code });
-      if (error instanceof ModelUnavailableError) unavailable = code;
+      const childRunId = error instanceof HippoError ? error.details?.runId : undefined;
+      results.push({ ...emptyDistillation(agentId), runId: typeof childRunId === 'string' ? childRunId : null, status: 'failed', error: runErrorCode(error) });
+      if (error instanceof ModelUnavailableError) unavailable = error.code;
     }
   }
   return results;
 }
 
 function describeDistillation(agents: AgentDistillation[]): string {
-  if (agents.length === 0) return 'nothing new to distil';
+  if (agents.length === 0) return 'nothing new to distill';
   if (agents.every((agent) => agent.error === 'model_not_configured')) return 'skipped: no model configured';
   const failed = agents.filter((agent) => agent.status !== 'completed').length;
   return failed === 0 ? `done for ${agents.length} agent(s)` : `failed for ${failed} of ${agents.length} agent(s)`;
@@ -351,7 +337,7 @@ export function nightlyDryRun(store: Store, options: NightlyOptions = {}): Night
     pause: pause.paused ? `paused (${pause.by}): a real run would do nothing` : 'not paused',
     snapshot: 'skipped (dry run)',
     maintenance: 'planned, not applied (dry run)',
-    distill: distilled.size === 0 ? 'nothing new to distil' : model ? 'prompt built, model not called (dry run)' : 'would be skipped: no model configured',
+    distill: distilled.size === 0 ? 'nothing new to distill' : model ? 'prompt built, model not called (dry run)' : 'would be skipped: no model configured',
   };
   // The audit row is best effort: while a night holds the write lock, the dry run still reports (it says the lock is
   // held) instead of waiting out the busy timeout and failing.

@@ -212,7 +212,9 @@ export async function takeSnapshot(store: Store, runId: string, options: { signa
 
 /** Deletes snapshots taken more than `keepDays` days before `now`, never the newest KEEP_NEWEST. Returns their names. */
 export function pruneSnapshots(dir: string, keepDays: number, now: Date): string[] {
-  if (!Number.isInteger(keepDays) || keepDays < 0) throw new UsageError('bad_keep_days', '--keep-days must be a whole number ≥ 0');
+  if (!Number.isInteger(keepDays) || keepDays < 0) {
+    throw new UsageError('bad_keep_days', 'keepDays must be a whole number ≥ 0', { details: { option: 'keepDays' } });
+  }
   const cutoff = now.getTime() - keepDays * DAY_MS;
   const expired = snapshotFiles(dir)
     .slice(KEEP_NEWEST)

@@ -88,7 +88,8 @@ export function getCandidatePrompt(store: Store, agentId: string, id: string): s
 export function listCandidates(store: Store, options: { agentId: string; status?: CandidateStatus | 'all'; limit?: number }): Candidate[] {
   const status = options.status ?? 'pending';
   if (status !== 'all' && !CANDIDATE_STATUSES.includes(status)) {
-    throw new UsageError('bad_status', `--status must be one of ${[...CANDIDATE_STATUSES, 'all'].join(', ')}`);
+    const allowed = [...CANDIDATE_STATUSES, 'all'];
+    throw new UsageError('bad_status', `the candidate status must be one of ${allowed.join(', ')}`, { details: { option: 'status', allowed } });
   }
   const rows = store.db
     .prepare(
@@ -123,7 +124,8 @@ export interface StageResult {
  * this batch (counted as duplicates), and to a rejected claim unless `restageRejected` (counted apart).
  */
 export function stageCandidates(store: Store, input: StageInput): StageResult {
-  const now = iso(store.clock());
+  const clock = store.clock();
+  const now = iso(clock);
   const existingStatus = prepared(
     store,
     "SELECT max(status IN ('pending','promoted')) AS live, max(status = 'rejected') AS rejected FROM candidates WHERE agent_id = ? AND claim_norm = ?",
@@ -149,7 +151,7 @@ export function stageCandidates(store: Store, input: StageInput): StageResult {
     }
     seen.add(norm);
     const staged: Candidate = {
-      id: newId('cand'),
+      id: newId('cand', clock.getTime()),
       agentId: input.agentId,
       claim: candidate.claim,
       editedClaim: null,

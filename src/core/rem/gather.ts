@@ -74,10 +74,16 @@ export function gather(store: Store, options: GatherOptions): GatherResult {
   const scope = options.scope ?? 'recent';
   const maxMemories = options.maxMemories ?? DEFAULT_MAX_MEMORIES;
   const charBudget = options.charBudget ?? DEFAULT_CHAR_BUDGET;
-  if (!SCOPES.includes(scope)) throw new UsageError('bad_scope', `--scope must be one of ${SCOPES.join(', ')}`);
-  if (!Number.isInteger(maxMemories) || maxMemories < 1) throw new UsageError('bad_max_memories', '--max-memories must be a whole number ≥ 1');
+  if (!SCOPES.includes(scope)) {
+    throw new UsageError('bad_scope', `the scope must be one of ${SCOPES.join(', ')}`, { details: { option: 'scope', allowed: [...SCOPES] } });
+  }
+  if (!Number.isInteger(maxMemories) || maxMemories < 1) {
+    throw new UsageError('bad_max_memories', 'maxMemories must be a whole number ≥ 1', { details: { option: 'maxMemories' } });
+  }
   if (!Number.isInteger(charBudget) || charBudget < 1) throw new UsageError('bad_char_budget', 'the character budget must be a whole number ≥ 1');
-  if (scope === 'tagged' && !options.tag) throw new UsageError('tag_required', '--scope tagged needs --tag TAG (it never means "everything")');
+  if (scope === 'tagged' && !options.tag) {
+    throw new UsageError('tag_required', 'the tagged scope needs a tag (it never means "everything")', { details: { option: 'tag', scope } });
+  }
 
   const now = store.clock();
   const where = ['agent_id = @agentId', ...eligibleConditions(scope, options.unreflected ?? false)];

@@ -17,7 +17,9 @@ const TASKS: Record<Focus, string> = {
 };
 
 export function parseFocus(value: string): Focus {
-  if (!(FOCUSES as readonly string[]).includes(value)) throw new UsageError('bad_focus', `--focus must be one of ${FOCUSES.join(', ')}`);
+  if (!(FOCUSES as readonly string[]).includes(value)) {
+    throw new UsageError('bad_focus', `the focus must be one of ${FOCUSES.join(', ')}`, { details: { option: 'focus', allowed: [...FOCUSES] } });
+  }
   return value as Focus;
 }
 

@@ -17,10 +17,15 @@ export function defaultReviewer(env: NodeJS.ProcessEnv = process.env): string {
   }
 }
 
-function requireText(value: string | undefined, flag: string, what: string): string {
+function requireText(value: string | undefined, option: 'rationale' | 'reason', what: string): string {
   const text = value?.trim() ?? '';
-  if (text === '') throw new UsageError(`${flag.replace(/^--/, '')}_required`, `${flag} is required and must not be blank: say ${what}`);
+  if (text === '') throw new UsageError(`${option}_required`, `a ${option} is required and must not be blank: say ${what}`, { details: { option, what } });
   return text;
+}
+
+/** The fact of a `source_deleted` refusal, in words every caller (library, CLI, review screen) starts from. */
+export function sourcesGone(candidateId: string, missing: readonly string[]): string {
+  return `candidate ${candidateId} cites ${missing.length} memor${missing.length === 1 ? 'y' : 'ies'} no longer in the database (${missing.join(', ')})`;
 }
 
 export interface PromoteOptions {
@@ -45,10 +50,12 @@ export interface Promotion {
  * promoted. Any failure (unknown id → 3, already decided → 4, a deleted source → 4) promotes nothing.
  */
 export function promote(store: Store, options: PromoteOptions): Promotion[] {
-  const rationale = requireText(options.rationale, '--rationale', 'why this insight should be kept');
+  const rationale = requireText(options.rationale, 'rationale', 'why this insight should be kept');
   const durability: Durability = options.durability ?? 'persistent';
   if (!(PROMOTE_DURABILITIES as readonly string[]).includes(durability)) {
-    throw new UsageError('bad_durability', '--durability must be persistent or permanent for a promoted insight');
+    throw new UsageError('bad_durability', 'durability must be persistent or permanent for a promoted insight', {
+      details: { option: 'durability', allowed: [...PROMOTE_DURABILITIES] },
+    });
   }
   const reviewer = options.reviewer?.trim() || defaultReviewer();
   return inTransaction(store, () => {
@@ -59,10 +66,9 @@ export function promote(store: Store, options: PromoteOptions): Promotion[] {
       assertPending(candidate, 'promote');
       const missing = candidate.sourceMemoryIds.filter((sourceId) => !sourceExists.get(sourceId, options.agentId));
       if (missing.length > 0 && !options.allowMissingSources) {
-        throw new ConflictError(
-          'source_deleted',
-          `candidate ${id} cites ${missing.length} memor${missing.length === 1 ? 'y' : 'ies'} no longer in the database (${missing.join(', ')}); pass --allow-missing-sources to promote anyway`,
-        );
+        throw new ConflictError('source_deleted', `${sourcesGone(id, missing)}; allow missing sources to promote it anyway`, {
+          details: { candidateId: id, missing },
+        });
       }
       const edited = options.editedClaims?.get(id);
       const memory = buildMemory(
@@ -108,7 +114,7 @@ export interface RejectOptions {
 
 /** SPEC §4.8: reject with a reason, in one transaction. Rejecting a rejected candidate is a no-op; a promoted one → 4. */
 export function reject(store: Store, options: RejectOptions): Candidate[] {
-  const reason = requireText(options.reason, '--reason', 'why this candidate is wrong or not worth keeping');
+  const reason = requireText(options.reason, 'reason', 'why this candidate is wrong or not worth keeping');
   const reviewer = options.reviewer?.trim() || defaultReviewer();
   return inTransaction(store, () => {
     const decidedAt = iso(store.clock());

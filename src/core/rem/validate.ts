@@ -1,9 +1,6 @@
 import { hasControlCharacters } from '../control.js';
+import type { AnswerProblem, AnswerRejection } from '../model/answer-problem.js';
 import { DEFAULT_MAX_CANDIDATES, MAX_CLAIM_CHARS } from './prompt.js';
-
-/** Reason codes of SPEC §4.4 (stable: scripts and the run log use them). */
-export type RejectionCode =
-  'invalid_json' | 'shape_mismatch' | 'no_sources' | 'control_characters' | 'source_out_of_set' | 'too_many_candidates' | 'claim_too_long' | 'empty_claim';
 
 export interface ValidCandidate {
   claim: string;
@@ -12,7 +9,8 @@ export interface ValidCandidate {
   tags: string[];
 }
 
-export type Validation = { ok: true; candidates: ValidCandidate[] } | { ok: false; code: RejectionCode; message: string; index?: number };
+/** A valid answer's candidates, or the first problem found, named in the one answer vocabulary (`AnswerProblem`). */
+export type Validation = { ok: true; candidates: ValidCandidate[] } | ({ ok: false } & AnswerRejection);
 
 export interface ValidateOptions {
   /** The refs shown to the model: the only ones a source may name (exact, case-sensitive match). */
@@ -20,13 +18,15 @@ export interface ValidateOptions {
   maxCandidates?: number;
 }
 
-/** Malformed answers get §4.3's one retry; the rest are a clear "no" from a model that did answer. */
-export const MALFORMED: ReadonlySet<RejectionCode> = new Set(['invalid_json', 'shape_mismatch']);
-
-const reject = (code: RejectionCode, message: string, index?: number): Validation => ({ ok: false, code, message, ...(index === undefined ? {} : { index }) });
+const reject = (reason: AnswerProblem, message: string, index?: number): Validation => ({
+  ok: false,
+  reason,
+  message,
+  ...(index === undefined ? {} : { index }),
+});
 
 /**
- * SPEC §4.4, a pure function: all or nothing over the whole answer. Messages name the candidate index and the rule,
+ * docs/design.md §4.4, a pure function: all or nothing over the whole answer. Messages name the candidate index and the rule,
  * never the model's text. Extra fields are ignored (and never stored). An empty list is a valid answer.
  */
 export function validateAnswer(answer: unknown, options: ValidateOptions): Validation {

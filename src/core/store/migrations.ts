@@ -1,5 +1,5 @@
 /**
- * Forward migrations, applied in order inside one transaction on open (SPEC §2). `PRAGMA user_version` holds the
+ * Forward migrations, applied in order inside one transaction on open (docs/design.md §2). `PRAGMA user_version` holds the
  * index of the last one applied. Never edit a shipped migration: add a new one.
  */
 export const MIGRATIONS: readonly string[] = [
@@ -113,11 +113,42 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
-  // 2: nightly runs. A nightly run distils each agent through its own child run row (kind 'rem nightly run-once',
+  // 2: nightly runs. A nightly run distills each agent through its own child run row (kind 'rem nightly run-once',
   // parent_run_id = the night's row), and every run may record what each of its steps did (`steps`: fixed strings).
   `
   ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
   ALTER TABLE runs ADD COLUMN steps TEXT NOT NULL DEFAULT '{}';
+  CREATE INDEX runs_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
+  `,
+  // 3: the run status `interrupted` (a run stopped by Ctrl-C, SIGTERM or SIGHUP, or found dead by the next lock holder).
+  // SQLite cannot alter a CHECK constraint, so the table is rebuilt with its rows, its column order and its indexes.
+  // Rows that recorded an interruption the old way (`failed` with errors ["interrupted"]) now say `interrupted`.
+  `
+  CREATE TABLE runs_v3 (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    agent_id TEXT,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    status TEXT NOT NULL CHECK (status IN ('running','completed','partial','failed','interrupted','paused','dry-run')),
+    snapshot_path TEXT,
+    counts TEXT NOT NULL DEFAULT '{}',
+    candidate_ids TEXT NOT NULL DEFAULT '[]',
+    model TEXT,
+    errors TEXT NOT NULL DEFAULT '[]',
+    duration_ms INTEGER,
+    parent_run_id TEXT,
+    steps TEXT NOT NULL DEFAULT '{}'
+  );
+  INSERT INTO runs_v3 (id, kind, agent_id, started_at, finished_at, status, snapshot_path, counts, candidate_ids, model, errors, duration_ms,
+                       parent_run_id, steps)
+    SELECT id, kind, agent_id, started_at, finished_at,
+           CASE WHEN status = 'failed' AND errors = '["interrupted"]' THEN 'interrupted' ELSE status END,
+           snapshot_path, counts, candidate_ids, model, errors, duration_ms, parent_run_id, steps
+    FROM runs;
+  DROP TABLE runs;
+  ALTER TABLE runs_v3 RENAME TO runs;
+  CREATE INDEX runs_started ON runs (started_at DESC);
   CREATE INDEX runs_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
   `,
 ];

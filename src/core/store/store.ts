@@ -65,7 +65,9 @@ function prepareFile(path: string): void {
     stats = undefined;
   }
   if (stats?.isDirectory()) {
-    throw new UsageError('not_a_database', `${path} is a directory, not a hippo database file; pass a file path with --db`);
+    throw new UsageError('not_a_database', `${path} is a directory, not a hippo database file; give the path of a file`, {
+      details: { path, directory: true },
+    });
   }
   if (stats) return;
   try {
@@ -91,7 +93,9 @@ function checkIsHippoDatabase(db: Database.Database, path: string): void {
   }
   const objects = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as { n: number };
   if (applicationId !== 0 || version !== 0 || objects.n > 0) {
-    throw new UsageError('not_a_hippo_database', `${path} is a SQLite database, but not a hippo one; it was not changed. Pass another path with --db.`);
+    throw new UsageError('not_a_hippo_database', `${path} is a SQLite database, but not a hippo one; it was not changed. Give another path.`, {
+      details: { path },
+    });
   }
 }
 

@@ -1,7 +1,7 @@
 import { HippoError, NotFoundError } from '../../core/errors.js';
 import { getMemories } from '../../core/memory.js';
 import { getCandidate, listCandidates, type Candidate } from '../../core/rem/candidates.js';
-import { defaultReviewer, promote, reject, type PROMOTE_DURABILITIES } from '../../core/rem/review.js';
+import { defaultReviewer, promote, reject, sourcesGone, type PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 import type { Store } from '../../core/store/store.js';
 import type { DecisionOutcome, ReviewActions, ReviewItem, ReviewSettings } from './types.js';
 
@@ -92,11 +92,9 @@ export class ReviewController implements ReviewActions {
       let message = hippoError?.message ?? `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
       let reloaded: ReviewItem | undefined;
       if (code === 'source_deleted') {
-        // The screen cannot take a flag: say how to get one. And stop showing evidence that is gone.
-        message = message.replace(
-          /;? ?pass --allow-missing-sources to promote anyway$/,
-          '; quit and run `hippo rem candidates --allow-missing-sources` to promote anyway',
-        );
+        // The screen cannot take a flag: say how to get one, in its own words. And stop showing evidence that is gone.
+        const missing = hippoError?.details?.missing;
+        message = `${sourcesGone(candidateId, Array.isArray(missing) ? (missing as string[]) : [])}; quit and run \`hippo rem candidates --allow-missing-sources\` to promote anyway`;
         reloaded = this.reload(candidateId);
       }
       return { ok: false, candidateId, code, message, stillPending: this.isPending(candidateId), ...(reloaded ? { reloaded } : {}) };

@@ -23,10 +23,15 @@ export interface ReviewOutcome {
 }
 
 /**
- * Runs the review screen on a terminal until the reviewer quits and returns what was decided. Call it only when
- * stdin and stdout are a TTY: ink needs raw mode. Returns undefined when nothing is pending (no screen is opened).
+ * Runs the review screen on a terminal until the reviewer quits (or `signal` fires: SIGTERM, SIGHUP) and returns what
+ * was decided. Call it only when stdin and stdout are a TTY: ink needs raw mode. Returns undefined when nothing is
+ * pending (no screen is opened).
  */
-export async function runReview(controller: ReviewController, streams: ReviewStreams = process): Promise<ReviewOutcome | undefined> {
+export async function runReview(
+  controller: ReviewController,
+  options: { signal?: AbortSignal; streams?: ReviewStreams } = {},
+): Promise<ReviewOutcome | undefined> {
+  const streams = options.streams ?? process;
   const items = controller.loadPending();
   if (items.length === 0) return undefined;
   let latest: ReviewSummary = { decisions: [], skipped: [], remaining: items.length, interrupted: false };
@@ -37,9 +42,10 @@ export async function runReview(controller: ReviewController, streams: ReviewStr
     onAlternateScreen = false;
     streams.stdout.write(LEAVE_ALTERNATE_SCREEN);
   };
-  // However the process ends (a crash, SIGTERM, SIGHUP…), the reviewer's terminal is given back; killed by a signal,
-  // the summary of what was decided is printed too, since the command will not get to print it. (After ink's own
-  // handler, which unmounts the screen and restores the terminal mode.)
+  // However the process ends (a crash, a signal nobody handles…), the reviewer's terminal is given back; killed by a
+  // signal, the summary of what was decided is printed too, since the command will not get to print it. (After ink's
+  // own handler, which unmounts the screen and restores the terminal mode.) A signal the command handles aborts
+  // `signal` instead: the screen closes and the command prints the summary.
   const removeExitHandler = onExit(
     (_code, signal) => {
       const wasOn = onAlternateScreen;
@@ -61,7 +67,14 @@ export async function runReview(controller: ReviewController, streams: ReviewStr
       />,
       { stdin: streams.stdin, stdout: streams.stdout, stderr: streams.stderr, exitOnCtrlC: false },
     );
-    await instance.waitUntilExit();
+    const close = () => instance.unmount();
+    options.signal?.addEventListener('abort', close, { once: true });
+    if (options.signal?.aborted) close();
+    try {
+      await instance.waitUntilExit();
+    } finally {
+      options.signal?.removeEventListener('abort', close);
+    }
     return { summary: finished ?? { ...latest, interrupted: true } };
   } catch (error) {
     return { summary: { ...latest, interrupted: true }, error };

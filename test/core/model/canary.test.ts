@@ -78,7 +78,7 @@ const FAILURES: Array<[string, Reply, string, { timeoutMs?: number; mode?: 'json
   ['wrong type, canary in values', reply.json({ candidates: [{ claim: 5, sources: ['m1'], note: R }] }), 'model_output_invalid'],
   ['truncated', reply.text(`{"candidates": [{"claim": "${R}`, { truncated: true }), 'model_output_invalid', { mode: 'json' }],
   ['only thinking', reply.text(`<think>${R} {"candidates": []}</think>`), 'model_output_invalid', { mode: 'json' }],
-  ['10 MB of canary', reply.huge(10 * 1024 * 1024, { fill: R }), 'response_too_large'],
+  ['10 MB of canary', reply.huge(10 * 1024 * 1024, { fill: R }), 'model_output_invalid'],
   ['timeout', reply.hang(), 'model_timeout', { timeoutMs: 200 }],
   ['caller abort', reply.hang(), 'interrupted', { abortAfterMs: 100 }],
 ];
@@ -194,7 +194,7 @@ describe('command provider: no canary escapes', () => {
     ['non-zero exit after echoing the prompt', `cat\necho "${R}" >&2\nexit 3`, 'model_unreachable', 5_000],
     ['garbage on stdout', `cat > /dev/null\necho "${R} not json"`, 'model_output_invalid', 5_000],
     ['wrong shape', `cat > /dev/null\necho '{"candidates": [{"claim": "${R}", "sources": ["${R}"]}]}'`, 'model_output_invalid', 5_000],
-    ['too large', `cat > /dev/null\nyes "${R}" | head -c 3000000`, 'response_too_large', 5_000],
+    ['too large', `cat > /dev/null\nyes "${R}" | head -c 3000000`, 'model_output_invalid', 5_000],
     ['timeout after partial output', `cat\necho "${R}"\nsleep 30`, 'model_timeout', 300],
   ])('%s', async (_label, body, code, timeoutMs) => {
     const cmd = script(`${code}-${timeoutMs}.sh`, body);
@@ -230,7 +230,7 @@ test('end to end in a separate process: nothing with a canary reaches its stdout
     ];
     const runner = resolve('test/core/model/fixtures/canary-runner.ts');
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', runner, JSON.stringify({ configs, prompt: PROMPT_CANARY })]);
-    expect(stdout).toContain(JSON.stringify(['http_status_500', 'model_bad_response', 'model_output_invalid', 'response_too_large', 'model_unreachable']));
+    expect(stdout).toContain(JSON.stringify(['http_status_500', 'model_bad_response', 'model_output_invalid', 'model_output_invalid', 'model_unreachable']));
     expect(stdout).not.toMatch(ANY_CANARY);
     expect(stderr).not.toMatch(ANY_CANARY);
   } finally {

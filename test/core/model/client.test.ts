@@ -50,7 +50,7 @@ async function codeOf(promise: Promise<unknown>): Promise<{ code: string; exitCo
 }
 
 const call = (client: ModelClient, extra: Partial<Parameters<ModelClient['generateObject']>[0]> = {}) =>
-  client.generateObject({ system: 'You distil memories.', prompt: 'Memories: m1, m2', schema: SCHEMA, maxOutputTokens: 500, temperature: 0.2, ...extra });
+  client.generateObject({ system: 'You distill memories.', prompt: 'Memories: m1, m2', schema: SCHEMA, maxOutputTokens: 500, temperature: 0.2, ...extra });
 
 describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against the stand-in server', (format) => {
   const server = useModelServer();
@@ -89,7 +89,7 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
     expect(req.format).toBe(format);
     expect(req.body.model).toBe(MODELS[format]);
     expect(req.rawBody).toContain('Memories: m1, m2');
-    expect(req.rawBody).toContain('You distil memories.');
+    expect(req.rawBody).toContain('You distill memories.');
     if (format === 'anthropic') {
       // The Anthropic SDK moves keywords the API does not support (minItems) into descriptions; the shape stays.
       expect(sentSchema(format, req.body)).toMatchObject({
@@ -184,10 +184,11 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
     expect(server.requests).toHaveLength(0);
   });
 
-  test('a 10 MB body → response_too_large (exit 6); the download is abandoned', async () => {
+  test('a 10 MB body → model_output_invalid (response_too_large, exit 6); the download is abandoned', async () => {
     server.respondWith(reply.huge(10 * 1024 * 1024));
     const error = await codeOf(call(client));
-    expect(error.code).toBe('response_too_large');
+    expect(error.code).toBe('model_output_invalid');
+    expect(error.details).toMatchObject({ reason: 'response_too_large', maxBytes: config.maxBytes });
     expect(error.exitCode).toBe(6);
     expect(await server.requests[0]!.closed).toBe(true);
   });
@@ -197,7 +198,7 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
     await call(client);
     const size = server.requests[0]!.response!.bytes;
     expect((await call(createModelClient({ ...config, maxBytes: size }))).value).toEqual(GOOD);
-    expect((await codeOf(call(createModelClient({ ...config, maxBytes: size - 1 })))).code).toBe('response_too_large');
+    expect((await codeOf(call(createModelClient({ ...config, maxBytes: size - 1 })))).details?.reason).toBe('response_too_large');
   });
 
   test('HTML with status 200 → model_bad_response (exit 6)', async () => {
@@ -249,18 +250,32 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
     expect((await call(client)).value).toEqual(GOOD);
   });
 
+  test('without a zod schema: the JSON schema given is sent, and the object comes back as found, for the caller to check', async () => {
+    const jsonSchema = { type: 'object', properties: { pointers: { type: 'array' } }, required: ['pointers'], additionalProperties: false };
+    server.respondWith(reply.json({ pointers: 'not an array', note: 'extra' }));
+    const result = await client.generateObject({ prompt: 'p', jsonSchema, schemaName: 'pointers', maxOutputTokens: 50, temperature: 0 });
+    expect(result.value).toEqual({ pointers: 'not an array', note: 'extra' });
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('"pointers":{"type":"array"}');
+  });
+
   test.each([
-    ['no JSON at all', 'no_json_object', reply.text('I cannot help with that.')],
-    ['two JSON objects', 'multiple_json_objects', reply.text('{"candidates": []} or {"candidates": []}')],
-    ['broken JSON', 'invalid_json', reply.text('{"candidates": [}')],
-    ['wrong shape', 'shape_mismatch', reply.text('{"candidates": [{"claim": "x", "sources": ["m9"]}]}')],
-    ['cut off at the token limit', 'truncated', reply.text('{"candidates": [{"claim": "x"', { truncated: true })],
-  ])('%s → model_output_invalid (%s)', async (_label, reason, answer) => {
+    ['no JSON at all', 'invalid_json', 'it contained no JSON object', reply.text('I cannot help with that.')],
+    ['two JSON objects', 'invalid_json', 'it contained more than one JSON object', reply.text('{"candidates": []} or {"candidates": []}')],
+    ['broken JSON', 'invalid_json', 'its JSON did not parse', reply.text('{"candidates": [}')],
+    ['wrong shape', 'shape_mismatch', 'its JSON did not match the expected shape', reply.text('{"candidates": [{"claim": "x", "sources": ["m9"]}]}')],
+    [
+      'cut off at the token limit',
+      'invalid_json',
+      'it was cut off at the output token limit',
+      reply.text('{"candidates": [{"claim": "x"', { truncated: true }),
+    ],
+  ])('%s → model_output_invalid (%s)', async (_label, reason, words, answer) => {
     server.respondWith(answer);
     const error = await codeOf(call(client, { mode: 'json' }));
     expect(error.code).toBe('model_output_invalid');
     expect(error.exitCode).toBe(6);
     expect(error.details?.reason).toBe(reason);
+    expect(error.message).toContain(`the model's answer was rejected (${reason}): ${words}`);
     if (reason === 'shape_mismatch') expect(error.details?.where).toBe('candidates.0.sources.0: invalid_value');
     expect(server.requests).toHaveLength(1);
   });
@@ -320,7 +335,7 @@ describe('provider specifics', () => {
     expect(server.requests[0]!.path).toBe('/api/chat');
   });
 
-  test('connection refused → model_unreachable with the Ollama recipe and --prompt-only', async () => {
+  test('connection refused → model_unreachable with the Ollama recipe, naming no CLI flag', async () => {
     const closed = createServer();
     closed.listen(0, '127.0.0.1');
     await once(closed, 'listening');
@@ -339,7 +354,7 @@ describe('provider specifics', () => {
     expect(error.exitCode).toBe(5);
     expect(error.message).toContain('ollama pull llama3.2');
     expect(error.message).toContain('export HIPPO_MODEL=ollama:llama3.2');
-    expect(error.message).toContain('--prompt-only');
+    expect(error.message).not.toMatch(/--[a-z]/);
     expect(error.message).toContain(`127.0.0.1:${port}`);
   });
 

@@ -135,12 +135,12 @@ describe('command provider', () => {
     expect(await goneWithin(Number(readFileSync(pidFile, 'utf8')), 4_000)).toBe(true);
   });
 
-  test('2 MB on stdout → response_too_large at once, and the command is killed', async () => {
+  test('2 MB on stdout → model_output_invalid (response_too_large) at once, and the command is killed', async () => {
     const pidFile = join(dir, 'big.pid');
     const cmd = script('big.sh', `cat > /dev/null\necho $$ > '${pidFile}'\nhead -c 2000000 /dev/zero | tr '\\0' x\nsleep 30`);
     const started = Date.now();
     const error = await failure(ask(client(cmd)));
-    expect(error.code).toBe('response_too_large');
+    expect([error.code, error.details?.reason]).toEqual(['model_output_invalid', 'response_too_large']);
     expect(error.exitCode).toBe(6);
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(await goneWithin(Number(readFileSync(pidFile, 'utf8')), 3_000)).toBe(true);
@@ -151,6 +151,6 @@ describe('command provider', () => {
     const result = await ask(client(`cat > /dev/null; printf '${body}'`, { maxBytes: body.length }));
     expect(result.value).toEqual({ ok: true });
     const error = await failure(ask(client(`cat > /dev/null; printf '${body}'`, { maxBytes: body.length - 1 })));
-    expect(error.code).toBe('response_too_large');
+    expect(error.details?.reason).toBe('response_too_large');
   });
 });

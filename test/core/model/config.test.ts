@@ -28,7 +28,8 @@ function file(content: unknown): string {
 
 const keyOf = (cfg: ModelConfig | undefined): string | undefined => (cfg && cfg.provider !== 'command' ? cfg.apiKey : undefined);
 
-const resolve = (env: NodeJS.ProcessEnv, extra: { flag?: string; configFile?: string } = {}) => resolveModelConfig({ env, configFile: missing, ...extra });
+const resolve = (env: NodeJS.ProcessEnv, extra: { flag?: string; flagName?: string; configFile?: string } = {}) =>
+  resolveModelConfig({ env, configFile: missing, ...extra });
 
 function usageError(fn: () => unknown): { code: string; exitCode: number; message: string } {
   try {
@@ -161,9 +162,10 @@ describe('resolveModelConfig', () => {
     expect(error.message).toMatch(pattern);
   });
 
-  test('a malformed --model names the flag', () => {
-    expect(usageError(() => resolve({}, { flag: 'nope:' })).message).toMatch(/^--model: unknown provider/);
-    expect(usageError(() => resolve({}, { flag: '' })).message).toMatch(/^--model:/);
+  test('a malformed explicit model is named as the caller asks (the CLI: --model), else as "model"', () => {
+    expect(usageError(() => resolve({}, { flag: 'nope:', flagName: '--model' })).message).toMatch(/^--model: unknown provider/);
+    expect(usageError(() => resolve({}, { flag: '', flagName: '--via' })).message).toMatch(/^--via:/);
+    expect(usageError(() => resolve({}, { flag: 'nope:' })).message).toMatch(/^model: unknown provider/);
   });
 
   test.each([

@@ -6,10 +6,14 @@ const ok = (text: string) => {
   if (!result.ok) throw new Error(`expected an object, got ${result.reason}`);
   return result.value;
 };
+/** `ok`, or the answer problem and the fixed words that say which case it was. */
 const reason = (text: string) => {
   const result = extractJsonObject(text);
-  return result.ok ? 'ok' : result.reason;
+  return result.ok ? 'ok' : `${result.reason}: ${result.message}`;
 };
+const NONE = 'invalid_json: it contained no JSON object';
+const UNPARSEABLE = 'invalid_json: its JSON did not parse';
+const SEVERAL = 'invalid_json: it contained more than one JSON object';
 
 describe('extractJsonObject', () => {
   test('a bare object', () => {
@@ -42,28 +46,28 @@ describe('extractJsonObject', () => {
     expect(ok('draft {"a": 0}</think>\n{"a": 1}')).toEqual({ a: 1 });
   });
 
-  test('zero objects → no_json_object', () => {
-    expect(reason('')).toBe('no_json_object');
-    expect(reason('Sorry, I cannot do that.')).toBe('no_json_object');
-    expect(reason('[1, 2, 3]')).toBe('no_json_object');
-    expect(reason('<think>{"a": 1}</think>')).toBe('no_json_object');
-    expect(reason('{"a": 1')).toBe('no_json_object');
+  test('zero objects → invalid_json, saying none was found', () => {
+    expect(reason('')).toBe(NONE);
+    expect(reason('Sorry, I cannot do that.')).toBe(NONE);
+    expect(reason('[1, 2, 3]')).toBe(NONE);
+    expect(reason('<think>{"a": 1}</think>')).toBe(NONE);
+    expect(reason('{"a": 1')).toBe(NONE);
   });
 
-  test('a brace-balanced object that does not parse → invalid_json', () => {
-    expect(reason('{"a": 1,}')).toBe('invalid_json');
-    expect(reason("{'a': 1}")).toBe('invalid_json');
+  test('a brace-balanced object that does not parse → invalid_json, saying it did not parse', () => {
+    expect(reason('{"a": 1,}')).toBe(UNPARSEABLE);
+    expect(reason("{'a': 1}")).toBe(UNPARSEABLE);
   });
 
-  test('two objects → multiple_json_objects (never a guess)', () => {
-    expect(reason('{"a": 1}\n{"a": 2}')).toBe('multiple_json_objects');
-    expect(reason('Example: {"a": 0}. Answer: ```json\n{"a": 1}\n```')).toBe('multiple_json_objects');
+  test('two objects → invalid_json, saying there was more than one (never a guess)', () => {
+    expect(reason('{"a": 1}\n{"a": 2}')).toBe(SEVERAL);
+    expect(reason('Example: {"a": 0}. Answer: ```json\n{"a": 1}\n```')).toBe(SEVERAL);
   });
 
   test('hostile input stays fast', () => {
     const started = Date.now();
-    expect(reason('{'.repeat(200_000))).toBe('no_json_object');
-    expect(reason('{"a": [}'.repeat(20_000))).toBe('invalid_json');
+    expect(reason('{'.repeat(200_000))).toBe(NONE);
+    expect(reason('{"a": [}'.repeat(20_000))).toBe(UNPARSEABLE);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

@@ -58,7 +58,7 @@ describe('the nightly lock', () => {
     writeLock({ pid: await deadPid(), runId: stale.id });
     const lock = acquireLock(store, owner());
     expect(lock.takenOver).toMatchObject({ runId: stale.id });
-    for (const id of [stale.id, child.id]) expect(getRun(store, id)).toMatchObject({ status: 'failed', errors: ['interrupted'] });
+    for (const id of [stale.id, child.id]) expect(getRun(store, id)).toMatchObject({ status: 'interrupted', errors: ['interrupted'] });
     expect(getRun(store, unrelated.id).status).toBe('running');
     lock.release();
   });

@@ -12,7 +12,7 @@ beforeEach(() => {
 });
 afterEach(() => store.done());
 
-describe('which agents a night distils', () => {
+describe('which agents a night distills', () => {
   it('only agents with a memory from the last 24 h that is unreflected, live, not permanent and not derived', () => {
     const add = (agentId: string, extra: Partial<Parameters<typeof addMemory>[1]> = {}) =>
       addMemory(store, { agentId, content: `${agentId} ${Math.random()}`, createdAt: hoursAgo(2), ...extra }).memory.id;

@@ -3,7 +3,8 @@ import { HippoError } from '../../../src/core/errors.js';
 import { addMemory } from '../../../src/core/memory.js';
 import { clip, gather, MAX_MEMORY_CHARS } from '../../../src/core/rem/gather.js';
 import { answerJsonSchema, buildPrompt, FOCUSES, parseFocus, sha256 } from '../../../src/core/rem/prompt.js';
-import { MALFORMED, validateAnswer } from '../../../src/core/rem/validate.js';
+import { ANSWER_PROBLEMS, isMalformed } from '../../../src/core/model/answer-problem.js';
+import { validateAnswer } from '../../../src/core/rem/validate.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
 describe('clip', () => {
@@ -62,7 +63,7 @@ describe('gather options', () => {
 describe('prompt parts', () => {
   it('parses each focus and refuses others', () => {
     for (const focus of FOCUSES) expect(parseFocus(focus)).toBe(focus);
-    expect(() => parseFocus('gossip')).toThrow(/--focus must be one of lessons, patterns, decisions, errors, preferences/);
+    expect(() => parseFocus('gossip')).toThrow(/^the focus must be one of lessons, patterns, decisions, errors, preferences$/);
   });
 
   it('states a real task for every focus', () => {
@@ -104,8 +105,8 @@ describe('prompt parts', () => {
 
 describe('validation messages and edges', () => {
   const refs = ['m1'];
-  it('retries exactly the malformed codes', () => {
-    expect([...MALFORMED].sort()).toEqual(['invalid_json', 'shape_mismatch']);
+  it('retries exactly the malformed reasons', () => {
+    expect(ANSWER_PROBLEMS.filter(isMalformed).sort()).toEqual(['invalid_json', 'shape_mismatch']);
   });
 
   it.each([

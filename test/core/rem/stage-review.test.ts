@@ -1,8 +1,9 @@
+import { decodeTime } from 'ulidx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/core/errors.js';
 import { addMemory, getMemory } from '../../../src/core/memory.js';
 import { getCandidate, getCandidatePrompt, listCandidates } from '../../../src/core/rem/candidates.js';
-import { createHandoff, ingest } from '../../../src/core/rem/distill.js';
+import { createHandoff, ingest } from '../../../src/core/rem/handoff.js';
 import { promote, reject } from '../../../src/core/rem/review.js';
 import { getRun } from '../../../src/core/rem/runs.js';
 import { errorOf } from '../../helpers/errors.js';
@@ -42,6 +43,8 @@ describe('staging (SPEC §4.5)', () => {
       runId: result.run.id,
     });
     expect(getCandidatePrompt(store, 'a', candidate!.id)).toContain('<memory ref="m1"');
+    // Candidate ids take their time from the store's clock, like every other id.
+    expect(decodeTime(candidate!.id.replace(/^cand_/, ''))).toBe(Date.parse('2026-11-02T12:00:00.000Z'));
     expect(getRun(store, result.run.id)).toMatchObject({ status: 'completed', candidateIds: [candidate!.id], kind: 'rem ingest' });
     for (const id of ids) expect(getMemory(store, 'a', id).lastReflectedAt).toBe('2026-11-02T12:00:00.000Z');
   });
@@ -71,7 +74,10 @@ describe('staging (SPEC §4.5)', () => {
   it('stages nothing and stamps nothing when the answer is rejected, and the handoff can be answered again', () => {
     const { handoff } = createHandoff(store, { agentId: 'a' });
     const error = errorOf(() => ingest(store, { agentId: 'a', handoffId: handoff.id, answer: '{"candidates":[{"claim":"x","sources":["m7"]}]}' }));
-    expect([error.code, error.exitCode]).toEqual(['source_out_of_set', ExitCode.modelOutputRejected]);
+    expect([error.code, error.exitCode]).toEqual(['model_output_invalid', ExitCode.modelOutputRejected]);
+    expect(error.details).toMatchObject({ reason: 'source_out_of_set', index: 0, handoffId: handoff.id });
+    // The run scope put its row on the error: failed, recording the reason (not just model_output_invalid).
+    expect(getRun(store, error.details!.runId as string)).toMatchObject({ kind: 'rem ingest', status: 'failed', errors: ['source_out_of_set'] });
     expect(listCandidates(store, { agentId: 'a', status: 'all' })).toEqual([]);
     expect(getMemory(store, 'a', ids[0]!).lastReflectedAt).toBeNull();
     const ok = ingest(store, { agentId: 'a', handoffId: handoff.id, answer: 'Sure! ```json\n{"candidates":[{"claim":"x","sources":["m1"]}]}\n```' });

@@ -5,7 +5,7 @@ const refs = ['m1', 'm2', 'm3'];
 const one = (candidate: Record<string, unknown>) => ({ candidates: [candidate] });
 const code = (answer: unknown, maxCandidates?: number) => {
   const verdict = validateAnswer(answer, { refs, maxCandidates });
-  return verdict.ok ? 'ok' : verdict.code;
+  return verdict.ok ? 'ok' : verdict.reason;
 };
 
 describe('validateAnswer (SPEC §4.4)', () => {
@@ -74,7 +74,7 @@ describe('validateAnswer (SPEC §4.4)', () => {
       },
       { refs },
     );
-    expect(verdict).toMatchObject({ ok: false, code: 'source_out_of_set', index: 1 });
+    expect(verdict).toMatchObject({ ok: false, reason: 'source_out_of_set', index: 1 });
   });
 
   it('caps the number of candidates (default 10)', () => {
@@ -115,13 +115,13 @@ describe('control characters (terminal safety)', () => {
     ['NUL', 'claim\u0000'],
     ['DEL', 'claim\u007f'],
   ])('rejects a claim holding %s', (_name, claim) => {
-    expect(validateAnswer({ candidates: [{ claim, sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, code: 'control_characters', index: 0 });
+    expect(validateAnswer({ candidates: [{ claim, sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, reason: 'control_characters', index: 0 });
   });
 
   it('rejects a control character in a tag, and keeps tabs and newlines in a claim', () => {
     expect(validateAnswer({ candidates: [{ claim: 'x', sources: ['m1'], tags: ['a\u001bb'] }] }, { refs: ['m1'] })).toMatchObject({
       ok: false,
-      code: 'control_characters',
+      reason: 'control_characters',
     });
     expect(validateAnswer({ candidates: [{ claim: 'line one\n\tline two', sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: true });
   });

@@ -24,7 +24,7 @@ export default class RemNightlyRunOnce extends HippoCommand {
   static override flags = {
     agent: Flags.string({
       description:
-        'distil only this agent (default: every agent with new memories; $HIPPO_AGENT is not used here). Snapshot and maintenance always cover the whole store',
+        'distill only this agent (default: every agent with new memories; $HIPPO_AGENT is not used here). Snapshot and maintenance always cover the whole store',
       helpGroup: 'GLOBAL',
     }),
     'dry-run': Flags.boolean({

@@ -1,0 +1,110 @@
+/**
+ * The CLI's words for core errors. Core speaks to a library user: its messages name options and concepts, never a
+ * command-line flag, and its errors carry the data (`details`) a caller needs to say more. Here, and only here, the
+ * CLI rewords the errors whose fix is a flag or a command — same `code`, same exit code, same `details`; only the
+ * message changes. The review screen words its own (src/ui/review/controller.ts): it cannot take a flag.
+ */
+import { HippoError } from '../core/errors.js';
+import { sourcesGone } from '../core/rem/review.js';
+
+type Details = Record<string, unknown>;
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const texts = (value: unknown): string[] | undefined =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
+const oneOf = (allowed: string[]): string => (allowed.length === 2 ? `${allowed[0]} or ${allowed[1]}` : `one of ${allowed.join(', ')}`);
+
+/** `--flag must be one of …`, from the allowed values the core error carries. */
+const mustBeOneOf =
+  (flag: string) =>
+  (_error: HippoError, details: Details): string | undefined => {
+    const allowed = texts(details.allowed);
+    return allowed && `${flag} must be ${oneOf(allowed)}`;
+  };
+
+const required = (flag: string) => (_error: HippoError, details: Details) => {
+  const what = text(details.what);
+  return what && `${flag} is required and must not be blank: say ${what}`;
+};
+
+/** What a CLI user can do instead of calling a model: hand the prompt over. */
+const PROMPT_ONLY = 'Without a model, use --prompt-only to hand the prompt to any LLM and bring the answer back with `hippo rem ingest`.';
+
+const withPromptOnly = (error: HippoError): string => `${error.message} ${PROMPT_ONLY}`;
+
+const WORDS: Record<string, (error: HippoError, details: Details) => string | undefined> = {
+  // Options of rem rapid, search, rem candidates, nightly: usually caught by the flag parser first.
+  bad_limit: () => '--limit must be a whole number of at least 1',
+  bad_max_candidates: () => '--max-candidates must be a whole number ≥ 1',
+  bad_max_memories: () => '--max-memories must be a whole number ≥ 1',
+  bad_keep_days: () => '--keep-days must be a whole number ≥ 0',
+  bad_scope: mustBeOneOf('--scope'),
+  bad_focus: mustBeOneOf('--focus'),
+  bad_status: mustBeOneOf('--status'),
+  bad_durability: mustBeOneOf('--durability'),
+  tag_required: () => '--scope tagged needs --tag TAG (it never means "everything")',
+  rationale_required: required('--rationale'),
+  reason_required: required('--reason'),
+  bad_agent: (error) => `${error.message} (set --agent or HIPPO_AGENT)`,
+  expires_on_durable: (_error, details) => {
+    const durability = text(details.durability);
+    return durability && `a ${durability} memory never expires: give no --expires, or make it standard or ephemeral`;
+  },
+  fts_syntax: (_error, details) => {
+    const syntaxError = text(details.syntaxError);
+    return syntaxError && `the --raw query is not valid FTS5 syntax (${syntaxError}); drop --raw to search the words as plain text`;
+  },
+
+  // REM.
+  nothing_to_distill: () => 'no memories in scope to distill (try --since 7d or --scope all)',
+  handoff_expired: (_error, details) => {
+    const [id, expiresAt] = [text(details.handoffId), text(details.expiresAt)];
+    return id && expiresAt && `handoff ${id} expired at ${expiresAt}; run hippo rem rapid --prompt-only again`;
+  },
+  source_deleted: (_error, details) => {
+    const [id, missing] = [text(details.candidateId), texts(details.missing)];
+    return id && missing && `${sourcesGone(id, missing)}; pass --allow-missing-sources to promote anyway`;
+  },
+
+  // Snapshots and restore.
+  snapshot_not_found: (_error, details) => {
+    const snapshot = text(details.snapshot);
+    return snapshot && `no snapshot "${snapshot}" (list them with: hippo rem snapshots)`;
+  },
+  snapshot_damaged: (error) => `${error.message} (hippo rem snapshots --check)`,
+
+  // The database file.
+  not_a_database: (_error, details) => {
+    const path = text(details.path);
+    return details.directory === true && path ? `${path} is a directory, not a hippo database file; pass a file path with --db` : undefined;
+  },
+  not_a_hippo_database: (_error, details) => {
+    const path = text(details.path);
+    return path && `${path} is a SQLite database, but not a hippo one; it was not changed. Pass another path with --db.`;
+  },
+  unsupported_database: (_error, details) => {
+    const scheme = text(details.scheme);
+    const from = details.from === 'HIPPO_DB' ? 'HIPPO_DB' : '--db';
+    return scheme && `${from} is a ${scheme}:// URL; only a SQLite file path is supported (PostgreSQL is planned)`;
+  },
+  database_not_empty: (_error, details) => {
+    const memories = details.memories;
+    return typeof memories === 'number'
+      ? `the database already holds ${memories} memories; the demo loads only into an empty one (use --force to replace earlier demo data, or --db for a fresh file)`
+      : undefined;
+  },
+
+  // The model: the core's fix, plus what the CLI offers instead (core says nothing about flags).
+  model_not_configured: (error) => `${error.message} Pass --model to choose one for a single command. ${PROMPT_ONLY}`,
+  model_unreachable: withPromptOnly,
+  model_timeout: withPromptOnly,
+  // A rejected answer to a handoff already came from outside: no --prompt-only to suggest.
+  model_output_invalid: (error, details) => (details.handoffId === undefined ? withPromptOnly(error) : undefined),
+};
+
+/** The message the CLI shows for an error: its own words where the fix is a flag or a command, else core's. */
+export function cliMessage(error: HippoError): string {
+  const details = error.details ?? {};
+  const words = WORDS[error.code] ?? (/^http_status_5\d\d$/.test(error.code) ? withPromptOnly : undefined);
+  return words?.(error, details) ?? error.message;
+}

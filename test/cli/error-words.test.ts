@@ -1,0 +1,137 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cliMessage } from '../../src/cli/error-words.js';
+import { addMemory, buildMemory, validateAgentId } from '../../src/core/memory.js';
+import { modelNotConfigured, modelTimeout } from '../../src/core/model/errors.js';
+import { answerRejected } from '../../src/core/model/answer-problem.js';
+import { pruneSnapshots } from '../../src/core/nightly/snapshot.js';
+import { resolveSnapshot } from '../../src/core/nightly/restore.js';
+import { resolveDbPath } from '../../src/core/paths.js';
+import { listCandidates } from '../../src/core/rem/candidates.js';
+import { distill } from '../../src/core/rem/distill.js';
+import { gather } from '../../src/core/rem/gather.js';
+import { createHandoff } from '../../src/core/rem/handoff.js';
+import { parseFocus, type Focus } from '../../src/core/rem/prompt.js';
+import { promote, reject } from '../../src/core/rem/review.js';
+import { search } from '../../src/core/search.js';
+import { openStore } from '../../src/core/store/store.js';
+import type { Scope } from '../../src/core/rem/gather.js';
+import { errorOf } from '../helpers/errors.js';
+import { tempStore } from '../helpers/store.js';
+import { stageCandidates } from '../helpers/candidates.js';
+
+let store: ReturnType<typeof tempStore>;
+beforeEach(() => {
+  store = tempStore();
+});
+afterEach(() => store.done());
+
+const FLAG = /(^|[\s(`])--[a-z]/;
+
+/** Core's message speaks to a library user (no flag); the CLI's names the flag; the code is the same. */
+function expectWorded(error: ReturnType<typeof errorOf>, code: string, cli: string): void {
+  expect(error.code).toBe(code);
+  expect(error.message).not.toMatch(FLAG);
+  expect(cliMessage(error)).toBe(cli);
+}
+
+describe('core errors in their own words, and the CLI in its', () => {
+  it.each([
+    ['bad_scope', () => gather(store, { agentId: 'a', scope: 'everything' as Scope }), '--scope must be one of recent, tagged, all'],
+    ['bad_max_memories', () => gather(store, { agentId: 'a', maxMemories: 0 }), '--max-memories must be a whole number ≥ 1'],
+    ['tag_required', () => gather(store, { agentId: 'a', scope: 'tagged' }), '--scope tagged needs --tag TAG (it never means "everything")'],
+    ['bad_focus', () => parseFocus('gossip' as Focus), '--focus must be one of lessons, patterns, decisions, errors, preferences'],
+    ['bad_status', () => listCandidates(store, { agentId: 'a', status: 'maybe' as 'all' }), '--status must be one of pending, promoted, rejected, all'],
+    ['bad_limit', () => search(store, { agentId: 'a', query: 'x', limit: 0 }), '--limit must be a whole number of at least 1'],
+    [
+      'bad_durability',
+      () => search(store, { agentId: 'a', query: 'x', durability: 'forever' as 'standard' }),
+      '--durability must be one of permanent, persistent, standard, ephemeral',
+    ],
+    ['bad_agent', () => validateAgentId(' '), 'the agent id must be 1–128 printable characters (set --agent or HIPPO_AGENT)'],
+    [
+      'expires_on_durable',
+      () => buildMemory({ agentId: 'a', content: 'x', durability: 'persistent', expiresAt: '2030-01-01T00:00:00.000Z' }, new Date()),
+      'a persistent memory never expires: give no --expires, or make it standard or ephemeral',
+    ],
+    ['bad_keep_days', () => pruneSnapshots(store.dir, -1, new Date()), '--keep-days must be a whole number ≥ 0'],
+    ['nothing_to_distill', () => createHandoff(store, { agentId: 'a' }), 'no memories in scope to distill (try --since 7d or --scope all)'],
+    ['snapshot_not_found', () => resolveSnapshot(store, 'nope.db'), 'no snapshot "nope.db" (list them with: hippo rem snapshots)'],
+  ])('%s', (code, fn, cli) => {
+    expectWorded(errorOf(fn), code, cli);
+  });
+
+  it('bad_max_candidates (distill checks it before anything else)', async () => {
+    const error = await distill(store, undefined, { agentId: 'a', maxCandidates: 0 }).catch((caught: unknown) => caught);
+    expectWorded(error as ReturnType<typeof errorOf>, 'bad_max_candidates', '--max-candidates must be a whole number ≥ 1');
+  });
+
+  it('fts_syntax keeps SQLite’s reason in its details', () => {
+    addMemory(store, { agentId: 'a', content: 'a note' });
+    const error = errorOf(() => search(store, { agentId: 'a', query: 'a AND', raw: true }));
+    expect(error.details?.syntaxError).toEqual(expect.any(String));
+    expectWorded(
+      error,
+      'fts_syntax',
+      `the --raw query is not valid FTS5 syntax (${String(error.details!.syntaxError)}); drop --raw to search the words as plain text`,
+    );
+  });
+
+  it('rationale_required, reason_required and source_deleted', () => {
+    const [first] = stageCandidates(store, [{ claim: 'A claim.', sources: ['m1'] }]).candidates;
+    expectWorded(
+      errorOf(() => promote(store, { agentId: 'ops', ids: [first!.id], rationale: ' ' })),
+      'rationale_required',
+      '--rationale is required and must not be blank: say why this insight should be kept',
+    );
+    expectWorded(
+      errorOf(() => reject(store, { agentId: 'ops', ids: [first!.id], reason: '' })),
+      'reason_required',
+      '--reason is required and must not be blank: say why this candidate is wrong or not worth keeping',
+    );
+    const [source] = first!.sourceMemoryIds;
+    store.db.prepare('DELETE FROM memories WHERE id = ?').run(source);
+    expectWorded(
+      errorOf(() => promote(store, { agentId: 'ops', ids: [first!.id], rationale: 'seen twice' })),
+      'source_deleted',
+      `candidate ${first!.id} cites 1 memory no longer in the database (${source}); pass --allow-missing-sources to promote anyway`,
+    );
+  });
+
+  it('the database path: a directory, a URL, a SQLite file that is not hippo’s', () => {
+    const directory = join(store.dir, 'a-directory');
+    mkdirSync(directory);
+    expectWorded(
+      errorOf(() => openStore({ path: directory })),
+      'not_a_database',
+      `${directory} is a directory, not a hippo database file; pass a file path with --db`,
+    );
+    expectWorded(
+      errorOf(() => resolveDbPath('postgres://db/hippo', {})),
+      'unsupported_database',
+      '--db is a postgres:// URL; only a SQLite file path is supported (PostgreSQL is planned)',
+    );
+    expect(cliMessage(errorOf(() => resolveDbPath(undefined, { HIPPO_DB: 'postgres://db/hippo' })))).toMatch(/^HIPPO_DB is a postgres:\/\/ URL/);
+  });
+
+  it('model errors: core names environment variables and the config file; the CLI adds --model and --prompt-only', () => {
+    const none = modelNotConfigured();
+    expect(none.message).toContain('export HIPPO_MODEL=ollama:llama3.2');
+    expect(none.message).not.toMatch(FLAG);
+    expect(cliMessage(none)).toContain('Pass --model to choose one for a single command.');
+    expect(cliMessage(none)).toContain('use --prompt-only to hand the prompt to any LLM');
+    for (const error of [modelTimeout(800), answerRejected({ reason: 'invalid_json', message: 'it contained no JSON object' })]) {
+      expect(error.message).not.toMatch(FLAG);
+      expect(cliMessage(error)).toMatch(/--prompt-only/);
+    }
+    // An ingested answer is already the prompt-only route: nothing to add.
+    const ingested = answerRejected({ reason: 'invalid_json', message: 'no' }, { details: { handoffId: 'hof_x' } });
+    expect(cliMessage(ingested)).toBe(ingested.message);
+  });
+
+  it('leaves every other message as core wrote it', () => {
+    const error = errorOf(() => addMemory(store, { agentId: 'a', content: ' ' }));
+    expect(cliMessage(error)).toBe(error.message);
+  });
+});

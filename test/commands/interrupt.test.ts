@@ -1,0 +1,99 @@
+/**
+ * Ctrl-C, SIGTERM and SIGHUP: the real built CLI, a stand-in model server that never answers, a real signal. The run
+ * scope must finish its row `interrupted` (never left `running`), nothing may be staged, the lock must be released,
+ * and the exit code is 130 for every one of them (docs/decisions.md, Interrupts).
+ */
+import Database from 'better-sqlite3';
+import type { Result, ResultPromise } from 'execa';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addMemory } from '../../src/core/memory.js';
+import { openStore } from '../../src/core/store/store.js';
+import { json, sandbox, type Sandbox } from '../helpers/cli.js';
+import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
+
+let box: Sandbox;
+let server: ModelServer;
+
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(() => server.close());
+
+beforeEach(() => {
+  box = sandbox();
+  server.requests.length = 0;
+  // Never answers: the only way out of the model call is the caller's abort.
+  server.respondWith(reply.hang());
+  const store = openStore({ path: box.db });
+  const now = Date.now();
+  addMemory(store, { agentId: 'ops', content: 'Deploy of api v2.14 stalled on a migration lock.', createdAt: new Date(now - 3_600_000).toISOString() });
+  addMemory(store, { agentId: 'ops', content: 'Decided: migrations run on Tuesday mornings.', createdAt: new Date(now - 7_200_000).toISOString() });
+  store.close();
+});
+afterEach(() => box.cleanup());
+
+const env = () => ({ HIPPO_MODEL: 'ollama:test-model', HIPPO_BASE_URL: server.baseUrl('ollama'), HIPPO_AGENT: 'ops' });
+
+function query<T>(sql: string): T[] {
+  const db = new Database(box.db, { readonly: true });
+  try {
+    return db.prepare(sql).all() as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Starts hippo, waits until its model request is in flight, then sends `signal`. */
+async function interruptDuringModelCall(args: string[], signal: NodeJS.Signals): Promise<Result> {
+  const child = box.hippo(args, { env: env() }) as unknown as ResultPromise;
+  await Promise.race([
+    server.waitForRequests(1),
+    child.then((result) => {
+      throw new Error(`hippo ended (exit ${result.exitCode}) before calling the model: ${result.stderr}`);
+    }),
+  ]);
+  child.kill(signal);
+  return (await child) as Result;
+}
+
+interface RunRow {
+  id: string;
+  kind: string;
+  status: string;
+  errors: string;
+  parent_run_id: string | null;
+  steps: string;
+}
+
+describe.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s during the model call', (signal) => {
+  it('rem rapid: the run row ends interrupted, nothing is staged or stamped, exit 130 with the interrupted error', async () => {
+    const result = await interruptDuringModelCall(['rem', 'rapid', '--json'], signal);
+    expect(result.signal).toBeUndefined();
+    expect(result.exitCode).toBe(130);
+    const { error } = json<{ error: { code: string; details: { runId: string; run: { status: string } } } }>(result);
+    expect(error.code).toBe('interrupted');
+    expect(error.details.run.status).toBe('interrupted');
+    expect(query<RunRow>('SELECT * FROM runs')).toEqual([
+      expect.objectContaining({ id: error.details.runId, status: 'interrupted', errors: '["interrupted"]' }),
+    ]);
+    expect(query('SELECT * FROM candidates')).toEqual([]);
+    expect(query('SELECT id FROM memories WHERE last_reflected_at IS NOT NULL')).toEqual([]);
+    expect(await server.requests[0]!.closed).toBe(true);
+  });
+
+  it('rem nightly run-once: the night and its child row end interrupted, maintenance kept, the lock released, exit 130', async () => {
+    const result = await interruptDuringModelCall(['rem', 'nightly', 'run-once', '--json'], signal);
+    expect(result.signal).toBeUndefined();
+    expect(result.exitCode).toBe(130);
+    const { error } = json<{ error: { code: string; details: { runId: string } } }>(result);
+    expect(error.code).toBe('interrupted');
+    const rows = query<RunRow>('SELECT * FROM runs ORDER BY id');
+    const night = rows.find((row) => row.parent_run_id === null)!;
+    expect(night).toMatchObject({ id: error.details.runId, status: 'interrupted', errors: '["interrupted"]' });
+    expect(JSON.parse(night.steps)).toMatchObject({ snapshot: 'written and verified', maintenance: 'done', distill: 'interrupted' });
+    expect(rows.filter((row) => row.parent_run_id === night.id)).toEqual([expect.objectContaining({ status: 'interrupted', errors: '["interrupted"]' })]);
+    expect(rows.filter((row) => row.status === 'running')).toEqual([]);
+    expect(query("SELECT * FROM settings WHERE key = 'nightly.lock'")).toEqual([]);
+    expect(query('SELECT * FROM candidates')).toEqual([]);
+  });
+});
