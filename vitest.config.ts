@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     disableConsoleIntercept: true,
+    // A PostgreSQL server for the second storage engine: HIPPO_TEST_PG_URL, else a throwaway cluster started here.
+    globalSetup: ['test/helpers/postgres-setup.ts'],
   },
 });
