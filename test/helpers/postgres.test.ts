@@ -8,7 +8,10 @@ describe('the PostgreSQL test harness', () => {
   });
 
   it('connects to the test server as a role that may create databases', async () => {
-    const row = await withClient(serverUrl(), async (client) => (await client.query('SELECT current_user AS "user", rolcreatedb FROM pg_roles WHERE rolname = current_user')).rows[0]);
+    const row = await withClient(
+      serverUrl(),
+      async (client) => (await client.query('SELECT current_user AS "user", rolcreatedb FROM pg_roles WHERE rolname = current_user')).rows[0],
+    );
     expect(row).toMatchObject({ rolcreatedb: true });
   });
 
@@ -28,7 +31,10 @@ describe('the PostgreSQL test harness', () => {
       await first.drop();
       await expect(client.query('SELECT 1')).rejects.toThrow();
     });
-    const exists = await withClient(serverUrl(), async (client) => (await client.query('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [first.name])).rows[0].n);
+    const exists = await withClient(
+      serverUrl(),
+      async (client) => (await client.query('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [first.name])).rows[0].n,
+    );
     expect(exists).toBe(0);
   });
 });

@@ -188,7 +188,10 @@ export async function freshDatabase(url: string = serverUrl(), prefix: string = 
 export async function dropDatabasesWithPrefix(url: string, prefix: string): Promise<string[]> {
   if (!/^hippo_t_\w+$/.test(prefix)) throw new Error(`refusing to drop databases by the prefix ${prefix}`);
   return withClient(url, async (client) => {
-    const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE starts_with(datname, $1) AND datname <> current_database()", [prefix]);
+    const { rows } = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1) AND datname <> current_database()',
+      [prefix],
+    );
     for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)} WITH (FORCE)`);
     return rows.map((row) => row.datname);
   });
