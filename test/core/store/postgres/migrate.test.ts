@@ -106,7 +106,10 @@ describe('migrate', () => {
     await withClient(database.url, (client) => client.query('CREATE SCHEMA team; CREATE TABLE public.other_app (x int)'));
     const url = `${database.url}?options=${encodeURIComponent('-c search_path=team')}`;
     expect(await migrate(await pool(url))).toMatchObject({ schema: 'team', from: 0 });
-    const tables = await withClient(database.url, async (client) => (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'team' ORDER BY 1")).rows);
+    const tables = await withClient(
+      database.url,
+      async (client) => (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'team' ORDER BY 1")).rows,
+    );
     expect(tables.map((row) => row.tablename)).toEqual(['candidates', 'handoffs', 'hippo_schema', 'memories', 'runs', 'settings']);
   });
 
