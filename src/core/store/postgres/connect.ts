@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import type { Pool, PoolConfig } from 'pg';
+import type { Client, Pool, PoolConfig } from 'pg';
 import { HippoError, StoreUnavailableError, UsageError } from '../../errors.js';
 
 export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
@@ -336,20 +336,36 @@ export function poolConfig(target: PostgresTarget, env: NodeJS.ProcessEnv = proc
 export async function createPool(target: PostgresTarget, env: NodeJS.ProcessEnv = process.env): Promise<Pool> {
   const config = poolConfig(target, env);
   const { default: pg } = await import('pg');
-  const types = {
-    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-      if (oid === pg.types.builtins.TIMESTAMPTZ) return timestamptzToIso;
-      if (oid === pg.types.builtins.INT8) return int8ToNumber;
-      return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
-    }) as typeof pg.types.getTypeParser,
-  };
-  const pool = new pg.Pool({ ...config, types });
+  const pool = new pg.Pool({ ...config, types: hippoTypes(pg) });
   // Without these listeners a connection dying (server stopped, backend terminated) emits an unhandled 'error' and
   // kills the process: `pool` covers idle clients, and each client gets its own for while it is checked out. The
   // query in flight still rejects, and that rejection is what callers map.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
+}
+
+/** hippo's type parsers: timestamptz → ISO string exactly as stored, bigint → number; the rest as `pg` does. */
+function hippoTypes(pg: { types: typeof import('pg').types }): NonNullable<PoolConfig['types']> {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+      if (oid === pg.types.builtins.TIMESTAMPTZ) return timestamptzToIso;
+      if (oid === pg.types.builtins.INT8) return int8ToNumber;
+      return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+    }) as typeof pg.types.getTypeParser,
+  };
+}
+
+/**
+ * One connection outside the pool, with the same settings (for a session that must stay the same for a whole run:
+ * the nightly lock). Not yet connected; its 'error' event is handled so a dying connection cannot crash the process.
+ */
+export async function createClient(target: PostgresTarget, env: NodeJS.ProcessEnv = process.env): Promise<Client> {
+  const { max: _max, idleTimeoutMillis: _idle, allowExitOnIdle: _exit, ...config } = poolConfig(target, env);
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ ...config, types: hippoTypes(pg) });
+  client.on('error', () => undefined);
+  return client;
 }
 
 /** Oldest server hippo runs on: trusted extensions (unaccent) and DROP DATABASE … WITH (FORCE) arrived in 13. */
