@@ -163,38 +163,37 @@ export interface SearchSqlOptions {
 /**
  * The whole search as one statement over parameters, ranked like SQLite's BM25 (see docs/postgres.md):
  *
- * 1. `terms`: each query term's tsquery (`plainto_tsquery`, so the text is words, never syntax) and lexemes; a
- *    `--raw` query is one "term" parsed by `to_tsquery`, and its hits are ranked by ts_rank alone (step 3).
- * 2. `matches`: the agent's memories matching any term, through the GIN index. Document frequencies and the average
- *    length are taken over these (before the archive/expiry/tag/date filters, as SQLite's index counts every row),
- *    per agent: another agent's memories never move a score.
+ * 1. `matches`: one pass over the agent's memories matching any term, through the GIN index: for each, its length
+ *    (distinct lexemes), `ts_rank` (computed in C: the cheap first ranking) and which terms it matches. Each term is
+ *    its own `plainto_tsquery` (the text is words, never syntax); a `--raw` query is one `to_tsquery`.
+ * 2. `stats` and `corpus`: document frequency of each term and the average length over the agent's matches, and the
+ *    agent's memory count — per agent, so another agent's memories never move a score. They are taken before the
+ *    archive/expiry/tag/date filters, as SQLite's index counts every row.
  * 3. `candidates`: the filtered matches, the best RERANK_AT_LEAST (or 10 × limit) by ts_rank.
  * 4. BM25 over the candidates: Σ idf(term) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)), tf weighted by column
- *    (content 1.0, subject 0.75, tags 0.5) from the tsvector's positions, len = distinct lexemes.
+ *    (content 1.0, subject 0.75, tags 0.5) from the tsvector's positions. `--raw` hits keep the ts_rank order.
  * 5. The limit, then ts_headline for the rows returned only.
  *
  * Rows carry the columns, `score` and `headline` (pass it through `finishSnippet`). Undefined when the query has no
  * term (no results, like SQLite).
  */
 export function searchSql(options: SearchSqlOptions): { text: string; values: unknown[] } | undefined {
-  let termsSql: string;
   const values: unknown[] = [options.agentId];
-  if (options.raw) {
-    const raw = rawTsQuery(options.query, 2);
-    if (!raw) return undefined;
-    values.push(...raw.values);
-    termsSql = `SELECT 1::bigint AS i, ${raw.sql} AS query, '{}'::text[] AS lexemes`;
-  } else {
-    const terms = queryTerms(options.query);
-    if (terms.length === 0) return undefined;
-    values.push(terms);
-    termsSql = `SELECT u.i, plainto_tsquery('${TS_CONFIG}', u.term) AS query, tsvector_to_array(to_tsvector('${TS_CONFIG}', u.term)) AS lexemes
-      FROM unnest($2::text[]) WITH ORDINALITY AS u(term, i)`;
-  }
   const param = (value: unknown): string => {
     values.push(value);
     return `$${values.length}`;
   };
+  let termParams: string[] = [];
+  let querySql: string;
+  if (options.raw) {
+    if (!rawTsQuery(options.query)) return undefined;
+    querySql = `to_tsquery('${TS_CONFIG}', ${param(options.query)})`;
+  } else {
+    const terms = queryTerms(options.query);
+    if (terms.length === 0) return undefined;
+    termParams = terms.map((term) => param(term));
+    querySql = termParams.map((term) => `plainto_tsquery('${TS_CONFIG}', ${term})`).join(' || ');
+  }
   const filters: string[] = [];
   if (!options.includeArchived) filters.push('x.archived_at IS NULL', `(x.expires_at IS NULL OR x.expires_at > ${param(options.now)})`);
   if (options.tag !== undefined) filters.push(`x.tags @> ARRAY[${param(options.tag)}]::text[]`);
@@ -202,47 +201,48 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
   if (options.durability !== undefined) filters.push(`x.durability = ${param(options.durability)}`);
   const limit = param(options.limit);
   const headline = param(headlineOptions(options.highlight));
-  const weight = `CASE w WHEN 'A' THEN ${WEIGHTS.A} WHEN 'B' THEN ${WEIGHTS.B} WHEN 'C' THEN ${WEIGHTS.C} ELSE 0 END`;
   const columns = options.columns.map((column) => `m.${column}`).join(', ');
+  const hits = termParams.map((term, index) => `, m.fts @@ plainto_tsquery('${TS_CONFIG}', ${term}) AS hit${index}`).join('');
+  const frequencies = termParams.map((_, index) => `, count(*) FILTER (WHERE hit${index})::float8 AS df${index}`).join('');
+  const weight = `CASE w WHEN 'A' THEN ${WEIGHTS.A} WHEN 'B' THEN ${WEIGHTS.B} WHEN 'C' THEN ${WEIGHTS.C} ELSE 0 END`;
+  const termFrequencies = termParams
+    .map((term, index) => `coalesce(sum(${weight}) FILTER (WHERE v.lexeme = ANY (tsvector_to_array(to_tsvector('${TS_CONFIG}', ${term})))), 0) AS tf${index}`)
+    .join(', ');
+  const bm25 = termParams
+    .map(
+      (_, index) =>
+        `ln(1 + (corpus.n - stats.df${index} + 0.5) / (stats.df${index} + 0.5)) * f.tf${index} * ${BM25_K1 + 1}` +
+        ` / (f.tf${index} + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * c.len / stats.avglen))`,
+    )
+    .join('\n             + ');
+  const scored = options.raw
+    ? `SELECT c.id, c.created_at, c.pre AS score, c.pre FROM candidates c`
+    : `SELECT c.id, c.created_at, ${bm25} AS score, c.pre
+      FROM candidates c JOIN memories m ON m.id = c.id
+      CROSS JOIN LATERAL (SELECT ${termFrequencies} FROM unnest(m.fts) v, unnest(v.weights) w) f, stats, corpus`;
   const text = `
-    WITH terms AS (${termsSql}),
-    q AS (SELECT string_agg(query::text, ' | ')::tsquery AS query FROM terms WHERE numnode(query) > 0),
-    matches AS (
-      SELECT m.id, m.fts, m.created_at, m.archived_at, m.expires_at, m.tags, m.durability, length(m.fts)::float8 AS len
+    WITH q AS MATERIALIZED (SELECT (${querySql}) AS query),
+    matches AS MATERIALIZED (
+      SELECT m.id, m.created_at, m.archived_at, m.expires_at, m.tags, m.durability, length(m.fts)::float8 AS len,
+             ts_rank('{0, ${WEIGHTS.C}, ${WEIGHTS.B}, ${WEIGHTS.A}}', m.fts, q.query, 1) AS pre${hits}
       FROM memories m, q
       WHERE m.agent_id = $1 AND m.fts @@ q.query
     ),
-    corpus AS (SELECT count(*)::float8 AS n FROM memories WHERE agent_id = $1),
-    lengths AS (SELECT avg(len) AS avglen FROM matches),
-    df AS (SELECT t.i, count(x.id)::float8 AS n FROM terms t LEFT JOIN matches x ON x.fts @@ t.query GROUP BY t.i),
-    candidates AS (
-      SELECT x.*, ${WEIGHTED_RANK} AS pre FROM matches x, q
+    stats AS MATERIALIZED (SELECT avg(len) AS avglen${frequencies} FROM matches),
+    corpus AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories WHERE agent_id = $1),
+    candidates AS MATERIALIZED (
+      SELECT x.id, x.created_at, x.len, x.pre FROM matches x
       ${filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : ''}
-      ORDER BY pre DESC, x.created_at DESC, x.id DESC
+      ORDER BY x.pre DESC, x.created_at DESC, x.id DESC
       LIMIT greatest(${RERANK_AT_LEAST}, 10 * ${limit})
     ),
-    tf AS (
-      SELECT c.id, t.i, coalesce((SELECT sum(${weight}) FROM unnest(c.fts) v, unnest(v.weights) w WHERE v.lexeme = ANY (t.lexemes)), 0) AS f
-      FROM candidates c, terms t
-    ),
-    scored AS (${
-      options.raw
-        ? `
-      SELECT c.id, c.created_at, c.pre AS bm25, c.pre FROM candidates c
-      ORDER BY c.pre DESC, c.created_at DESC, c.id DESC
-      LIMIT ${limit}`
-        : `
-      SELECT c.id, c.created_at,
-             sum(CASE WHEN tf.f > 0 THEN ln(1 + (corpus.n - df.n + 0.5) / (df.n + 0.5)) * tf.f * ${BM25_K1 + 1}
-                       / (tf.f + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * c.len / lengths.avglen)) ELSE 0 END) AS bm25,
-             max(c.pre) AS pre
-      FROM candidates c JOIN tf ON tf.id = c.id JOIN df ON df.i = tf.i, corpus, lengths
-      GROUP BY c.id, c.created_at
-      ORDER BY bm25 DESC, pre DESC, c.created_at DESC, c.id DESC
-      LIMIT ${limit}`
-    })
-    SELECT ${columns}, s.bm25 AS score, ts_headline('${TS_CONFIG}', m.content, q.query, ${headline}) AS headline
+    scored AS MATERIALIZED (
+      ${scored}
+      ORDER BY score DESC, pre DESC, created_at DESC, id DESC
+      LIMIT ${limit}
+    )
+    SELECT ${columns}, s.score, ts_headline('${TS_CONFIG}', m.content, q.query, ${headline}) AS headline
     FROM scored s JOIN memories m ON m.id = s.id, q
-    ORDER BY s.bm25 DESC, s.pre DESC, s.created_at DESC, s.id DESC`;
+    ORDER BY s.score DESC, s.pre DESC, s.created_at DESC, s.id DESC`;
   return { text, values };
 }
