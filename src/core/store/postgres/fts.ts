@@ -96,9 +96,6 @@ export const RERANK_AT_LEAST = 200;
 /** Column weights, as SQLite's bm25() gets them: content (A) 1.0, subject (B) 0.75, tags (C) 0.5. */
 export const WEIGHTS = { A: 1.0, B: 0.75, C: 0.5 } as const;
 
-/** ts_rank with the same weights (its array is {D, C, B, A}) and length normalisation 1: the cheap first pass. */
-const WEIGHTED_RANK = `ts_rank('{0, ${WEIGHTS.C}, ${WEIGHTS.B}, ${WEIGHTS.A}}', x.fts, q.query, 1)`;
-
 /** Markers around matched words in a snippet (the CLI gives `**`). */
 export interface Highlight {
   open: string;
