@@ -46,19 +46,6 @@ export interface TsQuery {
 }
 
 /**
- * The tsquery for a natural-language query as a SQL expression over parameters: `plainto_tsquery('hippo', $n)` per
- * term, OR-ed. `firstParameter` is the number of the first placeholder to use. Undefined when there is no term.
- */
-export function naturalTsQuery(query: string, firstParameter = 1): TsQuery | undefined {
-  const terms = queryTerms(query);
-  if (terms.length === 0) return undefined;
-  return {
-    sql: `(${terms.map((_, index) => `plainto_tsquery('${TS_CONFIG}', $${firstParameter + index})`).join(' || ')})`,
-    values: terms,
-  };
-}
-
-/**
  * A `--raw` query: PostgreSQL's own tsquery syntax (`deploy & (fail | broke) & !staging`, `migrat:*`, `billing <-> cron`),
  * passed as a parameter to `to_tsquery`. A NUL character cannot reach the server (it refuses it in text), so it is
  * refused here with the same code as a syntax error. Undefined for blank text (no results, as on SQLite).

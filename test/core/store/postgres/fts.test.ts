@@ -10,7 +10,6 @@ import {
   headlineOptions,
   mapRawQueryError,
   MAX_TERMS,
-  naturalTsQuery,
   queryTerms,
   rawTsQuery,
   searchSql,
@@ -62,10 +61,6 @@ describe('queryTerms', () => {
 
   it('keeps at most MAX_TERMS distinct terms of a huge paste', () => {
     expect(queryTerms(HOSTILE[11]!)).toHaveLength(MAX_TERMS);
-    expect(naturalTsQuery('deploy failed', 3)).toEqual({
-      sql: "(plainto_tsquery('hippo', $3) || plainto_tsquery('hippo', $4))",
-      values: ['deploy', 'failed'],
-    });
   });
 });
 

@@ -131,4 +131,29 @@ describe('migrate', () => {
     expect(error.code).toBe('postgres_permission_denied');
     expect(error.message).toMatch(/permission denied for schema public/);
   });
+
+  it('gives back what hippo writes exactly: ISO times with milliseconds, list order, JSON key order', async () => {
+    const database = await fresh();
+    const db = await pool(database.url);
+    await migrate(db);
+    const at = '2026-02-28T23:59:59.999Z';
+    await db.query(
+      `INSERT INTO memories (id, agent_id, content, tags, created_at, updated_at, expires_at, content_hash, derived_from)
+       VALUES ('mem_1', 'a', 'text', $1, $2, $2, NULL, 'h', $3)`,
+      [['zeta', 'alpha', 'Mixed Case'], at, ['mem_b', 'mem_a']],
+    );
+    await db.query(`INSERT INTO runs (id, kind, started_at, status, counts, errors, steps) VALUES ('run_1', 'rem rapid', $1, 'interrupted', $2, $3, $4)`, [
+      '1000-01-01T00:00:00.000Z',
+      '{"staged":2,"gathered":10}',
+      '[{"code":"x"}]',
+      '{"snapshot":"done","distill":"skipped"}',
+    ]);
+    const memory = (await db.query('SELECT tags, created_at, derived_from, fts IS NOT NULL AS indexed FROM memories')).rows[0];
+    expect(memory).toEqual({ tags: ['zeta', 'alpha', 'Mixed Case'], created_at: at, derived_from: ['mem_b', 'mem_a'], indexed: true });
+    const run = (await db.query('SELECT started_at, counts::text AS counts, steps, status FROM runs')).rows[0];
+    expect(run).toEqual({ started_at: '1000-01-01T00:00:00.000Z', counts: '{"staged":2,"gathered":10}', steps: { snapshot: 'done', distill: 'skipped' }, status: 'interrupted' });
+    expect(Object.keys(run.steps)).toEqual(['snapshot', 'distill']);
+    // PostgreSQL text cannot hold NUL (SQLite's can): the adapter must refuse it before the server does.
+    await expect(db.query("INSERT INTO settings (key, value) VALUES ('k', $1)", ['a\u0000b'])).rejects.toMatchObject({ code: '22021' });
+  });
 });
