@@ -151,7 +151,12 @@ describe('migrate', () => {
     const memory = (await db.query('SELECT tags, created_at, derived_from, fts IS NOT NULL AS indexed FROM memories')).rows[0];
     expect(memory).toEqual({ tags: ['zeta', 'alpha', 'Mixed Case'], created_at: at, derived_from: ['mem_b', 'mem_a'], indexed: true });
     const run = (await db.query('SELECT started_at, counts::text AS counts, steps, status FROM runs')).rows[0];
-    expect(run).toEqual({ started_at: '1000-01-01T00:00:00.000Z', counts: '{"staged":2,"gathered":10}', steps: { snapshot: 'done', distill: 'skipped' }, status: 'interrupted' });
+    expect(run).toEqual({
+      started_at: '1000-01-01T00:00:00.000Z',
+      counts: '{"staged":2,"gathered":10}',
+      steps: { snapshot: 'done', distill: 'skipped' },
+      status: 'interrupted',
+    });
     expect(Object.keys(run.steps)).toEqual(['snapshot', 'distill']);
     // PostgreSQL text cannot hold NUL (SQLite's can): the adapter must refuse it before the server does.
     await expect(db.query("INSERT INTO settings (key, value) VALUES ('k', $1)", ['a\u0000b'])).rejects.toMatchObject({ code: '22021' });
