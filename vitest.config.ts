@@ -10,5 +10,7 @@ export default defineConfig({
     disableConsoleIntercept: true,
     // A test that asserts nothing cannot fail: make it fail instead.
     expect: { requireAssertions: true },
+    // A PostgreSQL server for the second storage engine: HIPPO_TEST_PG_URL, else a throwaway cluster started here.
+    globalSetup: ['test/helpers/postgres-setup.ts'],
   },
 });

@@ -12,6 +12,7 @@ export const ExitCode = {
   modelUnavailable: 5,
   modelOutputRejected: 6,
   partial: 7,
+  storeUnavailable: 8,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -63,6 +64,17 @@ export class ModelUnavailableError extends HippoError {
 export class ModelOutputError extends HippoError {
   constructor(code: string, message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
     super(code, message, ExitCode.modelOutputRejected, options);
+  }
+}
+
+/**
+ * Exit 8: the store's server (PostgreSQL) could not be reached, refused the connection (bad password, no access, TLS
+ * required, database missing), or went away mid-command, in which case the transaction was rolled back whole. The
+ * message names host, port and database, never the password.
+ */
+export class StoreUnavailableError extends HippoError {
+  constructor(message: string, options?: { details?: Record<string, unknown> }) {
+    super('store_unavailable', message, ExitCode.storeUnavailable, options);
   }
 }
 

@@ -1,0 +1,170 @@
+/**
+ * Bringing a PostgreSQL schema to hippo's current version: every pending migration in one transaction under a
+ * transaction-level advisory lock, so two processes opening a fresh database at once cannot both migrate it (the
+ * second waits, then finds the work done). A schema written by a newer hippo, or one that holds someone else's
+ * tables, is refused (exit 2) before anything is written. hippo lives in the session's current schema (the first
+ * existing one on search_path, normally `public`; `?options=-c%20search_path%3Dhippo` in the URL picks another).
+ */
+import type { Pool, PoolClient } from 'pg';
+import { HippoError, UsageError } from '../../errors.js';
+import { describeTarget, mapPgError, type PostgresTarget } from './connect.js';
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, SCHEMA_TABLE_SQL } from './schema.js';
+
+/** Advisory lock keys (two int4): 'Hipp' and what is locked. The nightly lock uses its own (lock.ts). */
+export const LOCK_CLASS = 0x48697070;
+export const MIGRATE_LOCK = 1;
+
+export type SchemaState = { state: 'empty'; schema: string } | { state: 'hippo'; schema: string; version: number };
+
+function where(schema: string, target?: PostgresTarget): string {
+  return target ? `schema "${schema}" (${describeTarget(target)})` : `schema "${schema}"`;
+}
+
+/**
+ * Says whether the session's current schema is hippo's (and at which version) or empty. Refuses, without changing
+ * anything: no current schema, a hippo schema newer than this hippo, and a schema holding relations that are not
+ * hippo's (tables, views, sequences… of another application).
+ */
+export async function checkIsHippoDatabase(client: Pick<PoolClient, 'query'>, target?: PostgresTarget): Promise<SchemaState> {
+  const { rows } = await client.query<{ schema: string | null; marker: boolean; relations: number }>(`
+    SELECT current_schema() AS schema,
+           to_regclass(format('%I.hippo_schema', current_schema())) IS NOT NULL AS marker,
+           (SELECT count(*) FROM pg_class c
+             WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+               AND c.relkind IN ('r','p','v','m','f','S'))::int AS relations`);
+  const row = rows[0]!;
+  if (row.schema === null) {
+    throw new UsageError(
+      'not_a_hippo_database',
+      `no schema to use in ${target ? describeTarget(target) : 'this database'}: none of the schemas on search_path exists; create one or fix search_path`,
+    );
+  }
+  const schema = row.schema;
+  if (!row.marker) {
+    if (row.relations > 0) {
+      throw new UsageError(
+        'not_a_hippo_database',
+        `${where(schema, target)} holds tables that are not hippo's; nothing was changed. Use an empty database or schema for hippo.`,
+      );
+    }
+    return { state: 'empty', schema };
+  }
+  let found: { application: string; version: number } | undefined;
+  try {
+    const marker = await client.query<{ application: string; version: number }>('SELECT application, version FROM hippo_schema');
+    found = marker.rows.length === 1 ? marker.rows[0]! : undefined;
+  } catch (error) {
+    // A table of that name with other columns: someone else's.
+    if ((error as { code?: string }).code !== '42703') throw error;
+  }
+  if (!found || found.application !== 'hippo') {
+    throw new UsageError('not_a_hippo_database', `${where(schema, target)} has a hippo_schema table that is not hippo's; nothing was changed.`);
+  }
+  if (found.version > POSTGRES_SCHEMA_VERSION) {
+    throw new UsageError(
+      'database_too_new',
+      `${where(schema, target)} was written by a newer hippo (schema ${found.version}; this hippo knows up to ${POSTGRES_SCHEMA_VERSION}). Upgrade hippo; nothing was changed.`,
+    );
+  }
+  return { state: 'hippo', schema, version: found.version };
+}
+
+/** The SQL text for `{{unaccent}}`: the dictionary in whatever schema holds the extension. */
+async function ensureUnaccent(client: PoolClient, database: string): Promise<string> {
+  try {
+    await client.query('SAVEPOINT hippo_unaccent');
+    await client.query('CREATE EXTENSION IF NOT EXISTS unaccent');
+    await client.query('RELEASE SAVEPOINT hippo_unaccent');
+  } catch (error) {
+    await client.query('ROLLBACK TO SAVEPOINT hippo_unaccent');
+    const code = (error as { code?: string }).code;
+    // Installed already (by an administrator) but we may not create it ourselves: that is fine, the check below finds it.
+    if (code !== '42501' && code !== '58P01' && code !== '0A000' && code !== '22023') throw error;
+  }
+  const { rows } = await client.query<{ dictionary: string | null }>(`
+    SELECT format('%I.unaccent', n.nspname) AS dictionary
+      FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+     WHERE e.extname = 'unaccent'`);
+  const dictionary = rows[0]?.dictionary;
+  if (!dictionary) {
+    throw new UsageError(
+      'postgres_extension_missing',
+      `hippo's search needs the unaccent extension (it ships with PostgreSQL: Debian's postgresql package, postgresql-contrib elsewhere) ` +
+        `and it could not be created in database "${database}": the server may lack it, or this user may not create extensions there. ` +
+        `Ask an administrator to run CREATE EXTENSION unaccent; in that database (or make this user its owner). Nothing was changed.`,
+    );
+  }
+  return dictionary;
+}
+
+export interface MigrateResult {
+  schema: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * Applies every pending migration in one transaction under `pg_advisory_xact_lock`. Returns the versions before
+ * and after (equal when there was nothing to do). Connection failures are StoreUnavailableError (exit 8); a missing
+ * permission is a UsageError naming what to grant; either way the transaction is rolled back whole.
+ */
+export async function migrate(pool: Pool, target?: PostgresTarget): Promise<MigrateResult> {
+  let client: PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw target ? mapPgError(error, target) : error;
+  }
+  let broken = false;
+  try {
+    // Cheap check first, without a lock: an up-to-date store (every command's case) costs one round trip.
+    const before = await checkIsHippoDatabase(client, target);
+    if (before.state === 'hippo' && before.version === POSTGRES_SCHEMA_VERSION) {
+      return { schema: before.schema, from: before.version, to: before.version };
+    }
+    await client.query('BEGIN');
+    try {
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_CLASS, MIGRATE_LOCK]);
+      // Again under the lock: another process may have migrated (or someone created tables) meanwhile.
+      const state = await checkIsHippoDatabase(client, target);
+      const from = state.state === 'hippo' ? state.version : 0;
+      if (from < POSTGRES_SCHEMA_VERSION) {
+        const database = target?.database ?? (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
+        const unaccent = await ensureUnaccent(client, database);
+        if (from === 0) await client.query(SCHEMA_TABLE_SQL);
+        for (let index = from; index < POSTGRES_SCHEMA_VERSION; index++) {
+          await client.query(POSTGRES_MIGRATIONS[index]!.replaceAll('{{unaccent}}', unaccent));
+        }
+        await client.query(
+          `INSERT INTO hippo_schema (application, version) VALUES ('hippo', $1)
+           ON CONFLICT (application) DO UPDATE SET version = excluded.version, migrated_at = now()`,
+          [POSTGRES_SCHEMA_VERSION],
+        );
+      }
+      await client.query('COMMIT');
+      return { schema: state.schema, from, to: POSTGRES_SCHEMA_VERSION };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw error;
+    }
+  } catch (error) {
+    throw mapMigrateError(error, target);
+  } finally {
+    client.release(broken);
+  }
+}
+
+function mapMigrateError(error: unknown, target?: PostgresTarget): unknown {
+  if (error instanceof HippoError) return error;
+  const code = (error as { code?: string }).code;
+  if (code === '42501') {
+    return new UsageError(
+      'postgres_permission_denied',
+      `hippo may not create its tables in ${target ? describeTarget(target) : 'this database'}: ${(error as Error).message}. ` +
+        'Make this user the owner of the database (or of the schema on search_path), or GRANT CREATE ON SCHEMA to it. Nothing was changed.',
+    );
+  }
+  return target ? mapPgError(error, target) : error;
+}

@@ -1,0 +1,150 @@
+/**
+ * The PostgreSQL schema: forward migrations, applied in order in one transaction by `migrate()` (migrate.ts). The
+ * same logical tables as SQLite's (store/migrations.ts), in PostgreSQL's own types; see docs/postgres.md.
+ *
+ * - Times are `timestamptz`. hippo writes ISO-8601 UTC with milliseconds and reads them back through a type parser
+ *   (connect.ts) as the same string, so a copy between engines is lossless.
+ * - Lists of strings (tags, ids) are `text[]` (order kept); stored documents (run counts, errors, steps, a handoff's
+ *   refs) are `json`, not `jsonb`, so their text — key order included — comes back exactly as written.
+ * - Full-text search: a generated, weighted `tsvector` (content A, subject B, tags C) with a GIN index, in a text
+ *   search configuration `hippo`: English Snowball stemming without a stopword list (like SQLite's porter tokenizer;
+ *   hippo drops stopwords from queries itself) after `unaccent` (diacritics folded, like remove_diacritics 2). ASCII
+ *   punctuation is turned into spaces before parsing, so `billing-svc`, `ana@example.com` or `v2.3` split into words
+ *   as SQLite's unicode61 tokenizer splits them.
+ *
+ * `{{unaccent}}` stands for the schema-qualified unaccent dictionary; migrate() fills it in once the extension exists
+ * (an administrator may have installed it in another schema). Never edit a shipped migration: add a new one.
+ */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  // 1: the whole schema as of SQLite's migration 2, plus `interrupted` as a run status.
+  `
+  CREATE TEXT SEARCH DICTIONARY hippo_english_stem (TEMPLATE = snowball, LANGUAGE = english);
+  CREATE TEXT SEARCH CONFIGURATION hippo (COPY = pg_catalog.english);
+  ALTER TEXT SEARCH CONFIGURATION hippo
+    ALTER MAPPING FOR asciiword, asciihword, hword_asciipart, word, hword, hword_part, numword, numhword, hword_numpart
+    WITH {{unaccent}}, hippo_english_stem;
+
+  -- Text as SQLite's unicode61 tokenizer sees it: ASCII punctuation is a separator. (Only ASCII ranges, so this does
+  -- not depend on the server's locale; other punctuation is a separator for PostgreSQL's parser already.)
+  CREATE FUNCTION hippo_fts_text(text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT regexp_replace($1, '[!-/:-@[-\`{-~]+', ' ', 'g') $$;
+  -- array_to_string is only STABLE in general (for any element type); for text[] it is immutable.
+  CREATE FUNCTION hippo_tags_text(text[]) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT array_to_string($1, ' ') $$;
+
+  CREATE TABLE memories (
+    id text PRIMARY KEY,
+    agent_id text NOT NULL,
+    content text NOT NULL CHECK (length(content) > 0),
+    durability text NOT NULL DEFAULT 'standard' CHECK (durability IN ('permanent','persistent','standard','ephemeral')),
+    tags text[] NOT NULL DEFAULT '{}',
+    subject text,
+    source text NOT NULL DEFAULT 'cli',
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    expires_at timestamptz,
+    archived_at timestamptz,
+    archived_reason text,
+    derived_from text[] NOT NULL DEFAULT '{}',
+    promoted_from text,
+    content_hash text NOT NULL,
+    last_reflected_at timestamptz,
+    retrieval_count integer NOT NULL DEFAULT 0,
+    last_retrieved_at timestamptz,
+    fts tsvector GENERATED ALWAYS AS (
+      setweight(to_tsvector('hippo', hippo_fts_text(content)), 'A') ||
+      setweight(to_tsvector('hippo', hippo_fts_text(coalesce(subject, ''))), 'B') ||
+      setweight(to_tsvector('hippo', hippo_fts_text(hippo_tags_text(tags))), 'C')
+    ) STORED,
+    CHECK (expires_at IS NULL OR durability NOT IN ('persistent','permanent'))
+  );
+  CREATE INDEX memories_agent_created ON memories (agent_id, created_at DESC);
+  CREATE INDEX memories_agent_hash ON memories (agent_id, content_hash);
+  -- REM's gather: the eligible memories of an agent, newest first.
+  CREATE INDEX memories_gather ON memories (agent_id, created_at DESC, expires_at, last_reflected_at)
+    WHERE archived_at IS NULL AND cardinality(derived_from) = 0 AND durability <> 'permanent';
+  CREATE INDEX memories_fts ON memories USING gin (fts);
+  CREATE INDEX memories_tags ON memories USING gin (tags);
+
+  CREATE TABLE candidates (
+    id text PRIMARY KEY,
+    agent_id text NOT NULL,
+    claim text NOT NULL,
+    claim_norm text NOT NULL,
+    edited_claim text,
+    source_memory_ids text[] NOT NULL,
+    tags text[] NOT NULL DEFAULT '{}',
+    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','promoted','rejected')),
+    generated_by text NOT NULL,
+    provider text NOT NULL,
+    generated_at timestamptz NOT NULL,
+    run_id text NOT NULL,
+    prompt_sha256 text NOT NULL,
+    prompt text NOT NULL,
+    reviewer text,
+    review_rationale text,
+    decided_at timestamptz,
+    promoted_memory_id text
+  );
+  CREATE INDEX candidates_agent_status ON candidates (agent_id, status, generated_at DESC);
+  CREATE INDEX candidates_agent_norm ON candidates (agent_id, claim_norm);
+
+  CREATE TABLE runs (
+    id text PRIMARY KEY,
+    kind text NOT NULL,
+    agent_id text,
+    started_at timestamptz NOT NULL,
+    finished_at timestamptz,
+    status text NOT NULL CHECK (status IN ('running','completed','partial','failed','paused','dry-run','interrupted')),
+    snapshot_path text,
+    counts json NOT NULL DEFAULT '{}' CHECK (json_typeof(counts) = 'object'),
+    candidate_ids text[] NOT NULL DEFAULT '{}',
+    model text,
+    errors json NOT NULL DEFAULT '[]' CHECK (json_typeof(errors) = 'array'),
+    duration_ms bigint,
+    parent_run_id text,
+    steps json NOT NULL DEFAULT '{}' CHECK (json_typeof(steps) = 'object')
+  );
+  CREATE INDEX runs_started ON runs (started_at DESC);
+  CREATE INDEX runs_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
+
+  CREATE TABLE handoffs (
+    id text PRIMARY KEY,
+    agent_id text NOT NULL,
+    created_at timestamptz NOT NULL,
+    focus text NOT NULL,
+    refs json NOT NULL,
+    prompt_sha256 text NOT NULL,
+    prompt text NOT NULL,
+    max_candidates integer NOT NULL,
+    expires_at timestamptz NOT NULL,
+    ingested_at timestamptz,
+    ingest_run_id text
+  );
+
+  CREATE TABLE settings (
+    key text PRIMARY KEY,
+    value text NOT NULL
+  );
+  `,
+];
+
+export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
+
+/** The tables a hippo schema holds (besides `hippo_schema`), in the order a copy or snapshot walks them. */
+export const POSTGRES_TABLES = ['memories', 'candidates', 'runs', 'handoffs', 'settings'] as const;
+
+/**
+ * The marker and version table. Its presence, with the one row `application = 'hippo'`, says "this schema is
+ * hippo's"; a schema without it that already holds tables or other relations is someone else's and is refused.
+ */
+export const SCHEMA_TABLE_SQL = `
+  CREATE TABLE hippo_schema (
+    application text PRIMARY KEY CHECK (application = 'hippo'),
+    version integer NOT NULL CHECK (version > 0),
+    migrated_at timestamptz NOT NULL DEFAULT now()
+  );
+  COMMENT ON TABLE hippo_schema IS 'hippo store: schema version; do not edit';
+`;
