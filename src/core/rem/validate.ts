@@ -1,4 +1,4 @@
-import { hasControlCharacters } from '../control.js';
+import { hasControlCharacters } from '../text.js';
 import { DEFAULT_MAX_CANDIDATES, MAX_CLAIM_CHARS } from './prompt.js';
 
 /** Reason codes of SPEC §4.4 (stable: scripts and the run log use them). */
