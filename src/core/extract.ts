@@ -181,14 +181,14 @@ export async function extractReport(passages: readonly Passage[], request: Facts
   if (unvalidated.length > 0) {
     const client = request.ai ? await request.model() : undefined;
     if (client) fallback = { client, timeoutMs: request.timeoutMs, signal: request.signal, log: (line) => warnings.push(line) };
-    else warnings.push(needsModel(unvalidated, request.ai ? 'and none is configured, so none was looked for (see hippo model check)' : 'and model calls are turned off, so none was looked for'));
+    else warnings.push(needsModel(unvalidated, request.ai ? 'no model is configured: see hippo model check' : 'model calls are turned off'));
   }
   const facts = await extract(passages, { kinds: request.kinds, region, limit: request.limit, fallback });
   return { facts, warnings };
 }
 
 function needsModel(kinds: readonly Kind[], why: string): string {
-  return `${kinds.join(', ')} ${kinds.length === 1 ? 'needs' : 'need'} a model (no validator covers ${kinds.length === 1 ? 'it' : 'them'}) ${why}`;
+  return `${kinds.join(', ')} ${kinds.length === 1 ? 'needs' : 'need'} a model (no validator covers ${kinds.length === 1 ? 'it' : 'them'}), and ${why}`;
 }
 
 /** Search's fact box (§6): the named kinds in the results, at most 5 facts a kind, the model given 800 ms. */
