@@ -65,4 +65,3 @@ export interface View<T> {
 
 /** A view that only renders text: the JSON document is the result itself. */
 export type TextView<T> = (result: T, context: TextContext) => string | undefined;
-

@@ -21,7 +21,8 @@ export const modelCheckView: View<ModelCheckResult> = {
       `${paint('dim', 'content')}    ${result.leavesMachine ? paint(['bold', 'yellow'], `WARNING: ${inline(result.egress)}`) : inline(result.egress)}`,
     ];
     if (!result.called) lines.push(`${paint('dim', 'check')}      not called (--offline)`);
-    else if (result.ok) lines.push(`${paint('dim', 'check')}      ${paint('green', 'ok')} in ${result.latencyMs} ms (model reported: ${inline(result.reportedModel ?? '')})`);
+    else if (result.ok)
+      lines.push(`${paint('dim', 'check')}      ${paint('green', 'ok')} in ${result.latencyMs} ms (model reported: ${inline(result.reportedModel ?? '')})`);
     return lines.join('\n');
   },
   failure: (result) => {

@@ -104,8 +104,7 @@ export function nightView(): View<NightlyResult> {
   return {
     text: (result, { paint }) => nightText(result, paint),
     notes: ({ run }) => [
-      run.status === 'partial' &&
-        `distillation failed (${run.errors.join(', ')}); the snapshot and maintenance were kept — see hippo rem runs show ${run.id}`,
+      run.status === 'partial' && `distillation failed (${run.errors.join(', ')}); the snapshot and maintenance were kept — see hippo rem runs show ${run.id}`,
     ],
     exitCode: ({ run }) => (run.status === 'partial' ? ExitCode.partial : undefined),
   };

@@ -201,9 +201,7 @@ export async function factBox(
 }
 
 /** Where `extract` reads: files (`-` is stdin) or stdin alone, or the agent's top search results for a query. */
-export type ExtractInput =
-  | { files: readonly string[]; stdin: () => Promise<string> }
-  | { store: Store; agentId: string; query: string; top: number };
+export type ExtractInput = { files: readonly string[]; stdin: () => Promise<string> } | { store: Store; agentId: string; query: string; top: number };
 
 export interface ExtractOutcome extends FactsReport {
   /** The passages read, in order (files, stdin, or search results): facts point into them. */

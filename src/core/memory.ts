@@ -310,7 +310,9 @@ const ELSEWHERE_SHOWN = 3;
  */
 export function elsewhereWarning(store: Store, agentId: string): string | undefined {
   const others = store.db
-    .prepare('SELECT agent_id AS agentId, count(*) AS memories FROM memories WHERE agent_id != ? AND archived_at IS NULL GROUP BY agent_id ORDER BY memories DESC, agent_id')
+    .prepare(
+      'SELECT agent_id AS agentId, count(*) AS memories FROM memories WHERE agent_id != ? AND archived_at IS NULL GROUP BY agent_id ORDER BY memories DESC, agent_id',
+    )
     .all(agentId) as { agentId: string; memories: number }[];
   if (others.length === 0) return undefined;
   const named = others.slice(0, ELSEWHERE_SHOWN).map((other) => `${other.agentId} (${other.memories})`);
