@@ -20,12 +20,12 @@ const EVIL_MODEL = `evil-model${TITLE}`;
 const RLO = '\u202E';
 const SHOWN_TITLE = '\uFFFD]0;pwned\uFFFD';
 
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const TERMINAL_ACTIVE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Bidi_Control}]/u;
+
 /** Every control character and bidi control a terminal would act on, in what a command printed. */
 function raw(output: string): string[] {
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  return [...output]
-    .filter((char) => /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\p{Bidi_Control}]/u.test(char))
-    .map((char) => `U+${char.codePointAt(0)!.toString(16)}`);
+  return [...output].filter((char) => TERMINAL_ACTIVE.test(char)).map((char) => `U+${char.codePointAt(0)!.toString(16)}`);
 }
 
 /** Text-mode output (stdout and stderr) holds nothing raw. */
