@@ -25,7 +25,8 @@ export {
   type ArchiveResult,
 } from './core/memory.js';
 export { importFiles, collectImportFiles, parseImportFile, type ImportResult, type FileImportResult } from './core/import.js';
-export { search, buildMatchExpression, type SearchOptions, type SearchResult } from './core/search.js';
+export { search, searchWithFacts, buildMatchExpression, type SearchOptions, type SearchResult, type SearchReport } from './core/search.js';
+export { safeText, hasControlCharacters, type SafeTextOptions } from './core/text.js';
 export { loadDemo, type DemoResult } from './core/demo.js';
 export { resolveDbPath, hippoDataDir, configFilePath } from './core/paths.js';
 export { parseSince, parseDurationMs, type Clock } from './core/time.js';
@@ -66,7 +67,16 @@ export { planMaintenance, applyMaintenance, optimizeFullText } from './core/nigh
 export { scheduleText } from './core/nightly/schedule.js';
 
 // Grounded fact extraction (SPEC §5).
-export { extract, memoryPassages, filePassage, type ExtractRequest, type FallbackOptions } from './core/extract.js';
+export {
+  extract,
+  extractReport,
+  memoryPassages,
+  filePassage,
+  type ExtractRequest,
+  type FallbackOptions,
+  type FactsRequest,
+  type FactsReport,
+} from './core/extract.js';
 export {
   KINDS,
   listKinds,

@@ -5,6 +5,8 @@ import { resolveDbPath } from '../core/paths.js';
 import { interruptOpenRuns } from '../core/rem/runs.js';
 import { cliMessage } from './error-words.js';
 import { openStore, type Store } from '../core/store/store.js';
+import { jsonText, safeText } from '../core/text.js';
+import { painter, terminalWidth, type TextView, type View } from './output.js';
 
 const INTERRUPTING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -57,19 +59,28 @@ export abstract class HippoCommand extends Command {
     return this.openedStore;
   }
 
-  /** Writes the command's result: JSON on stdout under --json, else the text renderer. */
-  protected output<T>(result: T, renderText: (result: T) => string | undefined): void {
+  /**
+   * Shows the command's result through its view (docs/output.md): the JSON document on stdout under --json, else the
+   * text; then the view's notes on stderr; then the error or exit code the result implies.
+   */
+  protected output<T>(result: T, view: View<T> | TextView<T>): void {
+    const shown: View<T> = typeof view === 'function' ? { text: view } : view;
+    const failure = shown.failure?.(result);
     if (this.jsonMode) {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
-      return;
+      if (!failure) process.stdout.write(`${jsonText(shown.json ? shown.json(result) : result)}\n`);
+    } else {
+      const text = shown.text?.(result, { paint: painter(process.stdout), width: terminalWidth(process.stdout) });
+      if (text !== undefined && text !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     }
-    const text = renderText(result);
-    if (text !== undefined && text !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    for (const line of shown.notes?.(result, this.jsonMode) ?? []) if (line) this.note(line);
+    if (failure) throw failure;
+    const exitCode = shown.exitCode?.(result);
+    if (exitCode !== undefined) process.exitCode = exitCode;
   }
 
-  /** Hints and warnings: always stderr, so stdout stays clean for pipes and --json. */
+  /** Hints and warnings: always stderr, so stdout stays clean for pipes and --json; the text guard applies. */
   protected note(message: string): void {
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`${safeText(message)}\n`);
   }
 
   override async init(): Promise<void> {
@@ -103,9 +114,10 @@ export abstract class HippoCommand extends Command {
     if (this.jsonMode) {
       const body: Record<string, unknown> = { code: hippoError.code, message };
       if (hippoError.details) body.details = hippoError.details;
-      process.stdout.write(`${JSON.stringify({ error: body })}\n`);
+      process.stdout.write(`${jsonText({ error: body })}\n`);
     } else {
-      process.stderr.write(`Error: ${message}\n`);
+      process.stderr.write(`Error: ${safeText(message)}
+`);
       if (hippoError.exitCode === ExitCode.unexpected && hippoError.code === 'unexpected' && process.env.HIPPO_DEBUG) {
         process.stderr.write(`${error.stack ?? ''}\n`);
       }

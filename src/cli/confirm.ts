@@ -1,20 +1,22 @@
 import { createInterface } from 'node:readline/promises';
-import { UsageError } from '../core/errors.js';
+import { ConflictError, UsageError } from '../core/errors.js';
+import { safeText } from '../core/text.js';
 
 /**
- * SPEC §3: a destructive action asks on a terminal; `--yes` skips the question; without a terminal it needs `--yes`
- * (exit 2 otherwise), so a script never hangs on a prompt. Returns false when the person declines.
+ * A destructive action asks on a terminal; `--yes` skips the question; without a terminal it needs `--yes` (exit 2
+ * otherwise), so a script never hangs on a prompt. A person who declines stops the command: exit 4, nothing changed.
  */
-export async function confirmDestructive(question: string, yes: boolean): Promise<boolean> {
-  if (yes) return true;
+export async function confirmDestructive(question: string, yes: boolean): Promise<void> {
+  if (yes) return;
   if (!process.stdin.isTTY || !process.stderr.isTTY || process.env.CI) {
     throw new UsageError('confirmation_required', `${question} — not a terminal, so pass --yes to confirm`);
   }
   const readline = createInterface({ input: process.stdin, output: process.stderr });
+  let answer: string;
   try {
-    const answer = await readline.question(`${question} [y/N] `);
-    return /^y(es)?$/i.test(answer.trim());
+    answer = await readline.question(`${safeText(question, { lines: 'join' })} [y/N] `);
   } finally {
     readline.close();
   }
+  if (!/^y(es)?$/i.test(answer.trim())) throw new ConflictError('declined', 'nothing changed');
 }

@@ -1,5 +1,5 @@
 import { styleText } from 'node:util';
-import { CONTROL_CHARACTERS } from '../core/control.js';
+import { safeText } from '../core/text.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -27,18 +27,9 @@ export function terminalWidth(stream: NodeJS.WriteStream): number {
   return stream.isTTY && stream.columns ? stream.columns : 160;
 }
 
-/**
- * Makes stored text safe to print on a terminal: C0/C1 control characters other than tab and newline (ESC, BEL, CSI…,
- * which start escape sequences that can clear the screen or retitle the window) become U+FFFD. Every text renderer
- * passes memory content, claims and model-derived text through this.
- */
-export function printable(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, '\uFFFD');
-}
-
-/** Cuts a single line to `width` characters, marking the cut. */
+/** Cuts text to one line of `width` characters, marking the cut; the text guard applies (`safeText`, docs/output.md). */
 export function cut(text: string, width: number): string {
-  const line = printable(text.replace(/\s+/g, ' ')).trim();
+  const line = safeText(text, { lines: 'join' });
   if (line.length <= width) return line;
   return `${line.slice(0, Math.max(0, width - 1))}…`;
 }
@@ -47,3 +38,30 @@ export function cut(text: string, width: number): string {
 export function shortDate(isoTime: string): string {
   return `${isoTime.slice(0, 10)} ${isoTime.slice(11, 16)}`;
 }
+
+/** What a text renderer gets besides the result: colour (or none) and the width to cut lines to. */
+export interface TextContext {
+  paint: Painter;
+  width: number;
+}
+
+/**
+ * How one command's result is shown (docs/output.md): the JSON document under `--json`, the text on stdout otherwise,
+ * lines for stderr, and an error or exit code the result implies. A command computes the result with one call and
+ * hands it to `HippoCommand.output` with its view; the views live in `src/cli/render-*.ts`.
+ */
+export interface View<T> {
+  /** The `--json` document (default: the result itself). */
+  json?(result: T): unknown;
+  /** Text for stdout (nothing when undefined or empty). */
+  text?(result: T, context: TextContext): string | undefined;
+  /** Lines for stderr, written after stdout; `json` says whether stdout held the JSON document. */
+  notes?(result: T, json: boolean): readonly (string | undefined | false)[];
+  /** An error the result amounts to: thrown after the text (and instead of the JSON document). */
+  failure?(result: T): Error | undefined;
+  /** An exit code for an outcome that is not an error (a partial night, an interrupted review). */
+  exitCode?(result: T): number | undefined;
+}
+
+/** A view that only renders text: the JSON document is the result itself. */
+export type TextView<T> = (result: T, context: TextContext) => string | undefined;

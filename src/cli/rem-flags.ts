@@ -1,6 +1,8 @@
 import { Flags } from '@oclif/core';
-import { FOCUSES } from '../core/rem/prompt.js';
-import { SCOPES } from '../core/rem/gather.js';
+import type { DistillOptions } from '../core/rem/distill.js';
+import { SCOPES, type Scope } from '../core/rem/gather.js';
+import { FOCUSES, type Focus } from '../core/rem/prompt.js';
+import { parseSince } from '../core/time.js';
 
 /** The gather and prompt flags shared by `rem rapid` (and its --prompt-only / --via forms). */
 export const distillFlags = {
@@ -13,3 +15,30 @@ export const distillFlags = {
   unreflected: Flags.boolean({ default: false, description: 'only memories never distilled before' }),
   'restage-rejected': Flags.boolean({ default: false, description: 'stage a claim again even if it was rejected before' }),
 };
+
+interface DistillFlagValues {
+  focus: string;
+  scope: string;
+  since: string;
+  tag?: string;
+  'max-memories': number;
+  'max-candidates': number;
+  unreflected: boolean;
+  'restage-rejected': boolean;
+}
+
+/** The distillation options those flags stand for. */
+export function distillOptions(flags: DistillFlagValues, context: { agentId: string; now: Date; signal: AbortSignal }): DistillOptions {
+  return {
+    agentId: context.agentId,
+    focus: flags.focus as Focus,
+    scope: flags.scope as Scope,
+    since: parseSince(flags.since, '--since', context.now),
+    tag: flags.tag,
+    maxMemories: flags['max-memories'],
+    maxCandidates: flags['max-candidates'],
+    unreflected: flags.unreflected,
+    restageRejected: flags['restage-rejected'],
+    signal: context.signal,
+  };
+}

@@ -1,7 +1,9 @@
-import { createLineIndex, type LineCol } from '../core/facts/facts.js';
-import type { KindInfo } from '../core/facts/kinds.js';
+import { createLineIndex, type LineCol } from '../core/facts/text.js';
+import type { ExtractOutcome } from '../core/extract.js';
+import type { Kind, KindInfo } from '../core/facts/kinds.js';
 import type { Fact, Passage } from '../core/facts/types.js';
-import { cut, type Painter } from './output.js';
+import { safeText } from '../core/text.js';
+import { cut, type Painter, type TextView, type View } from './output.js';
 
 const MAX_VALUE = 60;
 const MAX_LABEL = 30;
@@ -20,12 +22,12 @@ function locator(passages: readonly Passage[]): (fact: Fact) => string {
     }
     const { line, col } = index(first.start);
     const more = fact.occurrences.length > 1 ? ` +${fact.occurrences.length - 1}` : '';
-    return `${first.source}:${line}:${col}${more}`;
+    return `${safeText(first.source, { lines: 'join' })}:${line}:${col}${more}`;
   };
 }
 
 function origin(fact: Fact): string {
-  return fact.origin === 'model' ? `🤖 ${fact.model ?? 'model'}` : 'validated';
+  return fact.origin === 'model' ? `🤖 ${safeText(fact.model ?? 'model', { lines: 'join' })}` : 'validated';
 }
 
 /** Rows padded into columns; the last column is not padded. */
@@ -55,4 +57,18 @@ export function kindTable(kinds: readonly KindInfo[], paint: Painter): string {
   const rows = kinds.map((info) => [info.kind, info.validated ? 'validated' : 'model only', info.description]);
   const [header, ...body] = columns([['KIND', 'CHECK', 'FINDS'], ...rows]);
   return [paint('dim', header ?? ''), ...body].join('\n');
+}
+
+export const kindsView: TextView<{ kinds: KindInfo[] }> = ({ kinds }, { paint }) => kindTable(kinds, paint);
+
+/** Warnings go to stderr in both modes (and into the --json document, so a script can tell why nothing was found). */
+export const warningNotes = ({ warnings }: { warnings: readonly string[] }) => warnings;
+
+/** `extract`: the fact table, or that none was found; the JSON document is `{facts, warnings}`. */
+export function extractView(kinds: readonly Kind[]): View<ExtractOutcome> {
+  return {
+    json: ({ facts, warnings }) => ({ facts, warnings }),
+    text: ({ facts, passages }, { paint }) => (facts.length === 0 ? `no ${kinds.join(', ')} found` : factTable(facts, passages, paint)),
+    notes: warningNotes,
+  };
 }

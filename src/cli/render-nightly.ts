@@ -2,7 +2,16 @@ import type { ListedSnapshot } from '../core/nightly/snapshot.js';
 import type { NightlyDryRunResult, NightlyResult } from '../core/nightly/run-once.js';
 import type { RestorePlan } from '../core/nightly/restore.js';
 import type { MaintenanceCounts } from '../core/nightly/maintenance.js';
-import type { Painter } from './output.js';
+import { basename } from 'node:path';
+import { ExitCode } from '../core/errors.js';
+import type { PauseState } from '../core/nightly/pause.js';
+import type { RestoreResult } from '../core/nightly/restore.js';
+import type { ScheduleText } from '../core/nightly/schedule.js';
+import { safeText } from '../core/text.js';
+import type { Painter, TextView, View } from './output.js';
+
+/** One line of text, guarded: agent ids, paths and model names inside a line. */
+const inline = (text: string) => safeText(text, { lines: 'join' });
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -30,7 +39,7 @@ export function nightText(result: NightlyResult, paint: Painter): string {
   }
   const lines = [head];
   if (result.snapshot) {
-    lines.push(`  snapshot     ${result.snapshot.path} (${formatBytes(result.snapshot.sizeBytes)}) · pruned ${result.snapshot.pruned.length} old`);
+    lines.push(`  snapshot     ${inline(result.snapshot.path)} (${formatBytes(result.snapshot.sizeBytes)}) · pruned ${result.snapshot.pruned.length} old`);
   }
   if (result.maintenance) lines.push(`  maintenance  ${maintenanceLine(result.maintenance.total)} · full-text index optimized`);
   if (result.agents.length === 0) lines.push('  distill      nothing new to distill');
@@ -39,12 +48,12 @@ export function nightText(result: NightlyResult, paint: Painter): string {
       agent.status === 'completed'
         ? `staged ${agent.staged} from ${agent.gathered} memories`
         : agent.status === 'failed'
-          ? paint('red', `failed (${agent.error})`)
-          : `skipped (${agent.error === 'model_not_configured' ? 'no model configured' : agent.error})`;
-    lines.push(`  distill      ${agent.agentId}: ${what}${agent.runId ? paint('dim', `  ${agent.runId}`) : ''}`);
+          ? paint('red', `failed (${inline(String(agent.error))})`)
+          : `skipped (${agent.error === 'model_not_configured' ? 'no model configured' : inline(String(agent.error))})`;
+    lines.push(`  distill      ${inline(agent.agentId)}: ${what}${agent.runId ? paint('dim', `  ${agent.runId}`) : ''}`);
   }
   const staged = result.agents.filter((agent) => agent.staged > 0);
-  if (staged.length > 0) lines.push(paint('dim', `review: ${staged.map((agent) => `hippo rem candidates --agent ${agent.agentId}`).join(' ; ')}`));
+  if (staged.length > 0) lines.push(paint('dim', `review: ${staged.map((agent) => `hippo rem candidates --agent ${inline(agent.agentId)}`).join(' ; ')}`));
   return lines.join('\n');
 }
 
@@ -53,7 +62,7 @@ export function dryRunText(result: NightlyDryRunResult, paint: Painter): string 
     `${paint('bold', 'dry run')} ${result.run?.id ?? '(not recorded: the database was busy)'}: nothing changed, no snapshot, no model call`,
     `  lock   ${result.steps.lock}`,
     `  pause  ${result.steps.pause}`,
-    `  model  ${result.model ?? 'none configured (distillation would be skipped)'}`,
+    `  model  ${result.model === null || result.model === undefined ? 'none configured (distillation would be skipped)' : inline(result.model)}`,
   ];
   if (result.agents.length === 0) lines.push('  nothing to expire, archive or distill');
   for (const agent of result.agents) {
@@ -61,25 +70,25 @@ export function dryRunText(result: NightlyDryRunResult, paint: Painter): string 
       ? `would distill ${agent.distill.gathered} memories (${agent.distill.promptChars} prompt characters${agent.distill.leftOut ? `, ${agent.distill.leftOut} left out by the caps` : ''})`
       : 'nothing new to distill';
     lines.push(
-      `  ${paint('bold', agent.agentId)}: would ${maintenanceLine(agent.maintenance).replace('expired', 'expire').replace('archived', 'archive')}; ${distill}`,
+      `  ${paint('bold', inline(agent.agentId))}: would ${maintenanceLine(agent.maintenance).replace('expired', 'expire').replace('archived', 'archive')}; ${distill}`,
     );
   }
   return lines.join('\n');
 }
 
 export function snapshotsText(snapshots: ListedSnapshot[], dir: string, paint: Painter): string {
-  if (snapshots.length === 0) return `no snapshots in ${dir}`;
+  if (snapshots.length === 0) return `no snapshots in ${inline(dir)}`;
   const lines = snapshots.map((snapshot) => {
     const integrity = snapshot.integrity === 'damaged' ? paint('red', 'damaged') : snapshot.integrity;
     const kind = snapshot.runKind === 'rem restore' ? 'pre-restore' : snapshot.runKind === null ? 'run not on record' : 'nightly';
     return `${snapshot.name}  ${snapshot.createdAt.slice(0, 16).replace('T', ' ')}  ${formatBytes(snapshot.sizeBytes).padStart(9)}  ${integrity.padEnd(8)}  ${kind}`;
   });
-  return [paint('dim', dir), ...lines].join('\n');
+  return [paint('dim', inline(dir)), ...lines].join('\n');
 }
 
 export function restorePlanText(plan: RestorePlan, applied: boolean): string {
-  const whose = plan.agentId === null ? 'every agent' : `agent "${plan.agentId}"`;
-  const head = applied ? `restored ${whose} from ${plan.snapshot}:` : `restoring ${whose} from ${plan.snapshot} would change:`;
+  const whose = plan.agentId === null ? 'every agent' : `agent "${inline(plan.agentId)}"`;
+  const head = applied ? `restored ${whose} from ${inline(plan.snapshot)}:` : `restoring ${whose} from ${inline(plan.snapshot)} would change:`;
   const rows = plan.tables.map(
     (change) =>
       `  ${change.table.padEnd(11)} ${String(change.added).padStart(6)} added  ${String(change.removed).padStart(6)} removed  ${String(change.changed).padStart(6)} changed  ${String(change.unchanged).padStart(6)} unchanged`,
@@ -90,3 +99,69 @@ export function restorePlanText(plan: RestorePlan, applied: boolean): string {
 export function restoreChanges(plan: RestorePlan): number {
   return plan.tables.reduce((total, change) => total + change.added + change.removed + change.changed, 0);
 }
+
+export function nightView(): View<NightlyResult> {
+  return {
+    text: (result, { paint }) => nightText(result, paint),
+    notes: ({ run }) => [
+      run.status === 'partial' && `distillation failed (${run.errors.join(', ')}); the snapshot and maintenance were kept — see hippo rem runs show ${run.id}`,
+    ],
+    exitCode: ({ run }) => (run.status === 'partial' ? ExitCode.partial : undefined),
+  };
+}
+
+export const nightDryRunView: TextView<NightlyDryRunResult> = (result, { paint }) => dryRunText(result, paint);
+
+export function snapshotsView(dir: string): TextView<{ snapshots: ListedSnapshot[] }> {
+  return ({ snapshots }, { paint }) => snapshotsText(snapshots, dir, paint);
+}
+
+/** ` --agent X` when the restore is narrowed to one agent, for the commands these views suggest. */
+const agentFlag = (agentId: string | null) => (agentId === null ? '' : ` --agent ${inline(agentId)}`);
+
+/** `rem restore` without --apply: what would change, and the command that applies it. */
+export function restorePlanView(snapshotRef: string): View<RestorePlan & { applied: false }> {
+  return {
+    text: (plan) => restorePlanText(plan, false),
+    notes: (plan, json) => [!json && `nothing changed; to restore: hippo rem restore ${inline(snapshotRef)}${agentFlag(plan.agentId)} --apply`],
+  };
+}
+
+/** The question `rem restore --apply` asks before it replaces rows. */
+export function restoreQuestion(plan: RestorePlan, file: string): string {
+  const whose = plan.agentId === null ? "EVERY agent's" : `agent "${inline(plan.agentId)}"'s`;
+  return `replace ${whose} memories, candidates and handoffs with snapshot ${inline(basename(file))} (${restoreChanges(plan)} rows change)?`;
+}
+
+export const restoreAppliedView: TextView<RestoreResult & { applied: true }> = (result) =>
+  `${restorePlanText(result, true)}\nundo with: hippo rem restore ${inline(basename(result.preRestoreSnapshot))}${agentFlag(result.agentId)} --apply`;
+
+export const pauseView: TextView<PauseState> = (state) => `nightly runs paused (since ${state.since}); resume with: hippo rem resume`;
+
+export const resumeView: View<{ paused: boolean; wasPaused: boolean }> = {
+  text: ({ wasPaused }) => (wasPaused ? 'nightly runs resumed' : 'nightly runs were not paused'),
+  notes: ({ paused }) => [paused && 'HIPPO_REM_PAUSE is set in this environment: runs that see it stay paused'],
+};
+
+/** What the schedule cannot carry: the model setting, which cron and systemd do not inherit from a shell. */
+export function scheduleNote(configFile: string): string {
+  return `cron and systemd do not read your shell profile: set the model in ${configFile} ({"model": "ollama:llama3.2"}), or add HIPPO_MODEL=… above the crontab line (Environment=HIPPO_MODEL=… in the service). Without a model the night still snapshots and maintains the store; distillation is skipped.`;
+}
+
+/** `rem nightly schedule`: what to install, as comments and the two files; nothing is installed. */
+export const scheduleView: TextView<ScheduleText & { installed: false; note: string }> = (text) =>
+  safeText(
+    [
+      '# Nothing was installed. To run the nightly job every 30 minutes:',
+      '',
+      '# cron: add this line with `crontab -e`',
+      text.cron,
+      '',
+      `# or a systemd user timer: save these two files, then run: ${text.systemd.enable}`,
+      `# ${text.systemd.servicePath}`,
+      text.systemd.service,
+      `# ${text.systemd.timerPath}`,
+      text.systemd.timer,
+      `# ${text.note}`,
+    ].join('\n'),
+  );

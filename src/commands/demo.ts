@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
 import { confirmDestructive } from '../cli/confirm.js';
+import { demoView } from '../cli/render-memory.js';
 import { loadDemo } from '../core/demo.js';
-import { ConflictError } from '../core/errors.js';
 
 export default class Demo extends HippoCommand {
   static override summary = 'Load a realistic sample (two agents, six weeks of work notes) into an empty database.';
@@ -19,19 +19,7 @@ export default class Demo extends HippoCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Demo);
     const store = this.store(flags.db);
-    if (flags.force && !(await confirmDestructive(`replace the demo data in ${store.path}?`, flags.yes))) {
-      throw new ConflictError('declined', 'nothing changed');
-    }
-    const result = loadDemo(store, { force: flags.force });
-    this.output(result, () => {
-      const head =
-        result.status === 'already-loaded' ? 'demo data is already loaded (nothing written)' : `loaded ${result.memories} demo memories into ${store.path}`;
-      const agents = result.agents.map((agent) => `  ${agent.agentId}: ${agent.memories} memories, newest ${agent.newest}`).join('\n');
-      return `${head}\n${agents}`;
-    });
-    if (!this.jsonMode) {
-      const first = [...result.agents].sort((a, b) => b.memories - a.memories)[0]?.agentId ?? 'default';
-      this.note(`try: hippo search "deploy" --agent ${first}   (or export HIPPO_AGENT=${first})`);
-    }
+    if (flags.force) await confirmDestructive(`replace the demo data in ${store.path}?`, flags.yes);
+    this.output(loadDemo(store, { force: flags.force }), demoView(store.path));
   }
 }

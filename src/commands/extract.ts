@@ -1,14 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
-import { modelClient, resolveModel } from '../cli/model.js';
-import { painter } from '../cli/output.js';
-import { factTable, kindTable } from '../cli/render-facts.js';
-import { readStdin } from '../cli/stdin.js';
+import { lazyModel } from '../cli/model.js';
+import { extractView, kindsView } from '../cli/render-facts.js';
+import { pipedStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
-import { EXTRACT_FALLBACK_TIMEOUT_MS, extract, filePassage, MEMORY_FACT_LIMIT, memoryPassages, type FallbackOptions } from '../core/extract.js';
-import { KINDS, listKinds, parseKind, VALIDATED_KINDS, validated, type Kind } from '../core/facts/kinds.js';
-import { parseRegion } from '../core/facts/region.js';
-import type { Passage } from '../core/facts/types.js';
+import { EXTRACT_FALLBACK_TIMEOUT_MS, extractFrom, MEMORY_FACT_LIMIT, type ExtractInput } from '../core/extract.js';
+import { KINDS, listKinds, parseKind, VALIDATED_KINDS, type Kind } from '../core/facts/kinds.js';
 import { parseTimeoutMs } from '../core/time.js';
 
 export default class Extract extends HippoCommand {
@@ -48,51 +45,25 @@ export default class Extract extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Extract);
-    const paint = painter(process.stdout);
-    if (flags.kinds) {
-      const kinds = listKinds();
-      this.output({ kinds }, () => kindTable(kinds, paint));
-      return;
-    }
+    if (flags.kinds) return this.output({ kinds: listKinds() }, kindsView);
     const positional = argv as string[];
     const kinds: readonly Kind[] = flags.all ? VALIDATED_KINDS : parseKinds(positional[0] ?? '');
     const files = flags.all ? positional : positional.slice(1);
-    const region = flags.region === undefined ? undefined : parseRegion(flags.region);
-    const timeoutMs = flags.timeout === undefined ? EXTRACT_FALLBACK_TIMEOUT_MS : parseTimeoutMs(flags.timeout, '--timeout');
-    const passages = await this.passages(files, flags);
-    const fallback = await this.fallback(kinds, flags, timeoutMs);
-    const limit = flags.limit ?? (flags.query === undefined ? undefined : MEMORY_FACT_LIMIT);
-    const facts = await extract(passages, { kinds, region, limit, fallback });
-    this.output({ facts }, () => (facts.length === 0 ? `no ${kinds.join(', ')} found` : factTable(facts, passages, paint)));
-  }
-
-  /** The passages in order: the search results for --query, else each FILE (`-` is stdin), else stdin. */
-  private async passages(files: readonly string[], flags: { query?: string; top: number; db?: string; agent?: string }): Promise<Passage[]> {
-    if (flags.query !== undefined) {
-      if (files.length > 0) throw new UsageError('usage', '--query reads memories: give FILE arguments or --query, not both');
-      return memoryPassages(this.store(flags.db), { agentId: this.agentId(flags.agent), query: flags.query, top: flags.top });
-    }
-    if (files.length === 0) return [await this.stdinPassage()];
-    const passages: Passage[] = [];
-    for (const file of files) passages.push(file === '-' ? await this.stdinPassage() : filePassage(file));
-    return passages;
-  }
-
-  private async stdinPassage(): Promise<Passage> {
-    if (process.stdin.isTTY) throw new UsageError('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query');
-    return { source: 'stdin', text: await readStdin() };
-  }
-
-  /** The model fallback, when a kind needs one, --no-ai is absent and a model is configured. */
-  private async fallback(kinds: readonly Kind[], flags: { ai: boolean; model?: string }, timeoutMs: number): Promise<FallbackOptions | undefined> {
-    const unvalidated = kinds.filter((kind) => !validated(kind));
-    if (unvalidated.length === 0 || !flags.ai) return undefined;
-    const client = await modelClient(await resolveModel(flags.model));
-    if (client === undefined) {
-      this.note(`${unvalidated.join(', ')} has no validator and no model is configured, so nothing can be found (see hippo model check)`);
-      return undefined;
-    }
-    return { client, timeoutMs, signal: this.abortSignal, log: (line) => this.note(line) };
+    if (flags.query !== undefined && files.length > 0) throw new UsageError('usage', '--query reads memories: give FILE arguments or --query, not both');
+    const input: ExtractInput =
+      flags.query === undefined
+        ? { files, stdin: () => pipedStdin('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query') }
+        : { store: this.store(flags.db), agentId: this.agentId(flags.agent), query: flags.query, top: flags.top };
+    const outcome = await extractFrom(input, {
+      kinds,
+      region: flags.region,
+      limit: flags.limit,
+      ai: flags.ai,
+      model: lazyModel(flags.model),
+      timeoutMs: flags.timeout === undefined ? EXTRACT_FALLBACK_TIMEOUT_MS : parseTimeoutMs(flags.timeout, '--timeout'),
+      signal: this.abortSignal,
+    });
+    this.output(outcome, extractView(kinds));
   }
 }
 

@@ -1,15 +1,10 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
-import { painter, printable, shortDate, type Painter } from '../cli/output.js';
-import type { Fact, Kind } from '../core/facts/index.js';
-import { kindsInQuery } from '../core/facts/lexicon.js';
+import { lazyModel } from '../cli/model.js';
+import { searchView, SNIPPET_MARKS } from '../cli/render-search.js';
 import { DURABILITIES, type Durability } from '../core/memory.js';
-import { search, type SearchResult } from '../core/search.js';
+import { searchWithFacts } from '../core/search.js';
 import { parseSince } from '../core/time.js';
-
-// Private-use markers survive `printable`, which turns any escape sequence stored in the text itself into U+FFFD.
-const MARK_OPEN = '\uE000';
-const MARK_CLOSE = '\uE001';
 
 export default class Search extends HippoCommand {
   static override summary = "Full-text search (BM25) over the agent's memories; any text is a valid query.";
@@ -34,8 +29,7 @@ export default class Search extends HippoCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Search);
     const store = this.store(flags.db);
-    const paint = painter(process.stdout);
-    const results = search(store, {
+    const report = await searchWithFacts(store, {
       agentId: this.agentId(flags.agent),
       query: args.query,
       limit: flags.limit,
@@ -44,56 +38,9 @@ export default class Search extends HippoCommand {
       durability: flags.durability as Durability | undefined,
       includeArchived: flags['include-archived'],
       raw: flags.raw,
-      highlight: this.jsonMode ? undefined : { open: MARK_OPEN, close: MARK_CLOSE },
+      highlight: this.jsonMode ? undefined : SNIPPET_MARKS,
+      facts: { region: flags.region, ai: flags.ai, model: lazyModel(flags.model), signal: this.abortSignal },
     });
-    // The lexicon is tiny; the recognisers, zod and the model layer load only when the query names a kind.
-    const kinds = kindsInQuery(args.query);
-    const box = kinds.length === 0 || results.length === 0 ? undefined : await this.factBox(kinds, results, flags);
-    this.output({ results, facts: box?.facts ?? [] }, () => [box?.render(paint), renderResults(results, paint)].filter(Boolean).join('\n\n'));
+    this.output(report, searchView(args.query));
   }
-
-  /** SPEC §6 fact box: the facts of the named kinds in the results, the model fallback limited to 800 ms. */
-  private async factBox(kinds: Kind[], results: SearchResult[], flags: { region?: string; ai: boolean; model?: string }): Promise<FactBox> {
-    const [{ extract, MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS }, { parseRegion, validated }, { factTable }, model] = await Promise.all([
-      import('../core/extract.js'),
-      import('../core/facts/index.js'),
-      import('../cli/render-facts.js'),
-      import('../cli/model.js'),
-    ]);
-    const region = flags.region === undefined ? undefined : parseRegion(flags.region);
-    const needsModel = flags.ai && kinds.some((kind) => !validated(kind));
-    const client = needsModel ? await model.modelClient(await model.resolveModel(flags.model)) : undefined;
-    if (needsModel && !client) {
-      const unvalidated = kinds.filter((kind) => !validated(kind));
-      this.note(`${unvalidated.join(', ')} has no validator and no model is configured, so the box cannot show it (see hippo model check)`);
-    }
-    const fallback = client && { client, timeoutMs: SEARCH_FALLBACK_TIMEOUT_MS, signal: this.abortSignal, log: (line: string) => this.note(line) };
-    const passages = results.map(({ memory }) => ({ source: memory.id, text: memory.content }));
-    const facts = await extract(passages, { kinds, region, limit: MEMORY_FACT_LIMIT, fallback });
-    return {
-      facts,
-      render: (paint) => (facts.length === 0 ? paint('dim', `no ${kinds.join(', ')} in these results`) : factTable(facts, passages, paint)),
-    };
-  }
-}
-
-interface FactBox {
-  facts: Fact[];
-  render(paint: Painter): string;
-}
-
-function renderResults(results: SearchResult[], paint: Painter): string {
-  if (results.length === 0) return 'no matches';
-  return results
-    .map(
-      ({ memory, score, snippet }) =>
-        `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet, paint)}`,
-    )
-    .join('\n');
-}
-
-function highlight(snippet: string, paint: Painter): string {
-  return printable(snippet.replace(/\s*\n\s*/g, ' '))
-    .replaceAll(MARK_OPEN, paint.enabled ? '\u001b[1;33m' : '**')
-    .replaceAll(MARK_CLOSE, paint.enabled ? '\u001b[22;39m' : '**');
 }

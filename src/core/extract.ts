@@ -4,17 +4,19 @@
  * points at text in the passages it was shown; `verifyPointers` keeps what is found there verbatim, and nothing the
  * model said is logged, returned or stored.
  */
-import { readFileSync } from 'node:fs';
-import { HippoError, InterruptedError, UsageError } from './errors.js';
+import { z } from 'zod';
+import { HippoError, InterruptedError } from './errors.js';
 import { capPerKind, extractFacts } from './facts/facts.js';
 import { validated, type Kind, type UnvalidatedKind } from './facts/kinds.js';
+import { parseRegion } from './facts/region.js';
 import type { Fact, Passage } from './facts/types.js';
 import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from './facts/verify.js';
-import { decodeUtf8 } from './import.js';
 import { answerProblemOf } from './model/answer-problem.js';
 import type { ModelClient } from './model/client.js';
-import { search } from './search.js';
+import { search, searchPassages, type SearchResult } from './search.js';
+import { elsewhereWarning } from './memory.js';
 import type { Store } from './store/store.js';
+import { readUtf8File } from './text.js';
 
 /** §5.3 deadlines: a search must stay interactive; `extract` may wait (its `--timeout`). */
 export const SEARCH_FALLBACK_TIMEOUT_MS = 800;
@@ -112,30 +114,115 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
     return verifyPointers(shown, answer.value, { kind, allowedPassageCount: shown.length, model: answer.model });
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
+    const code = error instanceof HippoError ? error.code : 'unexpected';
     const reason = answerProblemOf(error);
-    const status = error instanceof HippoError ? `${error.code}${reason ? ` (${reason})` : ''}` : 'unexpected';
-    options.log(`model fallback for ${kind}: ${status}; no model rows, validated facts unchanged`);
+    const status = `${code}${reason ? ` (${reason})` : ''}`;
+    options.log(`model fallback for ${kind}: ${status} (${fallbackFailure(reason ?? code)}); no model rows, validated facts unchanged`);
     return [];
   }
 }
 
+/** What a failed fallback call means, in words, for its error code. */
+function fallbackFailure(code: string): string {
+  if (code === 'model_timeout') return 'the model timed out';
+  if (code === 'model_unreachable') return 'the model could not be reached';
+  if (code.startsWith('http_status_')) return `the model server answered HTTP ${code.slice('http_status_'.length)}`;
+  if (code === 'response_too_large') return "the model's answer was too large";
+  if (code === 'model_bad_response') return 'the model server did not answer in its format';
+  if (code === 'model_output_invalid') return "the model's answer was not the JSON asked for";
+  return 'the model call failed';
+}
+
 /** The agent's top search results for `query` as passages, best first. A lookup: retrieval counts are not bumped. */
 export function memoryPassages(store: Store, options: { agentId: string; query: string; top: number }): Passage[] {
-  return search(store, { agentId: options.agentId, query: options.query, limit: options.top, recordRetrieval: false }).map(({ memory }) => ({
-    source: memory.id,
-    text: memory.content,
-  }));
+  return searchPassages(search(store, { agentId: options.agentId, query: options.query, limit: options.top, recordRetrieval: false }));
 }
 
 /** A whole file as one passage, decoded as strict UTF-8; unreadable or non-UTF-8 files are usage errors naming it. */
 export function filePassage(path: string): Passage {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError('unreadable_file', `${path}: cannot read (${code})`, { details: { path } });
-  }
   // Keep a byte-order mark: offsets then index the file exactly as `readFileSync(path, 'utf8')` returns it (§5.2).
-  return { source: path, text: decodeUtf8(bytes, path, { keepBom: true }) };
+  return { source: path, text: readUtf8File(path, { keepBom: true }) };
+}
+
+/** Where the model fallback's client comes from: called only when a kind needs it (undefined: no model configured). */
+export type ModelSource = () => Promise<ModelClient | undefined>;
+
+/** Extraction as the commands ask for it: the fallback set up from a model source, and warnings instead of log lines. */
+export interface FactsRequest {
+  kinds: readonly Kind[];
+  /** Default region (an ISO code such as IE); omitted: from the locale. */
+  region?: string;
+  limit?: number;
+  /** False: never call a model (kinds with no validator then find nothing, and a warning says so). */
+  ai: boolean;
+  model: ModelSource;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface FactsReport {
+  facts: Fact[];
+  /**
+   * Why the facts may be fewer than the text holds: a kind that needs a model without one, a model call that failed.
+   * Plain sentences, no flag names; `[]` when there is nothing to say.
+   */
+  warnings: string[];
+}
+
+/**
+ * The one place the model fallback is set up, for `extract` and for the fact box of `search`: kinds with no validator
+ * get the model from `request.model` (asked only when such a kind is requested and `ai` is on); without one they find
+ * nothing, and a warning says why.
+ */
+export async function extractReport(passages: readonly Passage[], request: FactsRequest): Promise<FactsReport> {
+  const region = request.region === undefined ? undefined : parseRegion(request.region);
+  const warnings: string[] = [];
+  const unvalidated = request.kinds.filter((kind) => !validated(kind));
+  let fallback: FallbackOptions | undefined;
+  if (unvalidated.length > 0) {
+    const client = request.ai ? await request.model() : undefined;
+    if (client) fallback = { client, timeoutMs: request.timeoutMs, signal: request.signal, log: (line) => warnings.push(line) };
+    else warnings.push(needsModel(unvalidated, request.ai ? 'no model is configured: see hippo model check' : 'model calls are turned off'));
+  }
+  const facts = await extract(passages, { kinds: request.kinds, region, limit: request.limit, fallback });
+  return { facts, warnings };
+}
+
+function needsModel(kinds: readonly Kind[], why: string): string {
+  return `${kinds.join(', ')} ${kinds.length === 1 ? 'needs' : 'need'} a model (no validator covers ${kinds.length === 1 ? 'it' : 'them'}), and ${why}`;
+}
+
+/** Search's fact box (§6): the named kinds in the results, at most 5 facts a kind, the model given 800 ms. */
+export async function factBox(
+  kinds: readonly Kind[],
+  results: readonly SearchResult[],
+  options: Pick<FactsRequest, 'region' | 'ai' | 'model' | 'signal'>,
+): Promise<FactsReport> {
+  return extractReport(searchPassages(results), { ...options, kinds, limit: MEMORY_FACT_LIMIT, timeoutMs: SEARCH_FALLBACK_TIMEOUT_MS });
+}
+
+/** Where `extract` reads: files (`-` is stdin) or stdin alone, or the agent's top search results for a query. */
+export type ExtractInput = { files: readonly string[]; stdin: () => Promise<string> } | { store: Store; agentId: string; query: string; top: number };
+
+export interface ExtractOutcome extends FactsReport {
+  /** The passages read, in order (files, stdin, or search results): facts point into them. */
+  passages: Passage[];
+}
+
+/**
+ * `extract`: the passages from `input`, then `extractReport` over them. Over search results the facts per kind are
+ * capped (5 unless `limit` says otherwise), and finding no result for the agent while other agents hold memories is
+ * a warning too.
+ */
+export async function extractFrom(input: ExtractInput, request: Omit<FactsRequest, 'limit'> & { limit?: number }): Promise<ExtractOutcome> {
+  if ('query' in input) {
+    const passages = memoryPassages(input.store, input);
+    const report = await extractReport(passages, { ...request, limit: request.limit ?? MEMORY_FACT_LIMIT });
+    const elsewhere = passages.length === 0 ? elsewhereWarning(input.store, input.agentId) : undefined;
+    return { passages, facts: report.facts, warnings: [...(elsewhere ? [elsewhere] : []), ...report.warnings] };
+  }
+  const passages: Passage[] = [];
+  if (input.files.length === 0) passages.push({ source: 'stdin', text: await input.stdin() });
+  for (const file of input.files) passages.push(file === '-' ? { source: 'stdin', text: await input.stdin() } : filePassage(file));
+  return { passages, ...(await extractReport(passages, request)) };
 }

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ExitCode, HippoError, InterruptedError, UsageError } from './errors.js';
 import { buildMemory, DURABILITIES, insertMemories, type Memory, type NewMemory } from './memory.js';
 import { inTransaction, prepared, type Store } from './store/store.js';
+import { readUtf8File } from './text.js';
 
 export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
 
@@ -75,19 +76,6 @@ export function collectImportFiles(paths: readonly string[]): string[] {
     else files.push(absolute);
   }
   return files;
-}
-
-/**
- * Decodes strictly: a file that is not valid UTF-8 is refused rather than imported with replacement characters. A
- * byte-order mark is dropped unless `keepBom` (fact offsets must index the text exactly as Node reads the file).
- */
-export function decodeUtf8(bytes: Uint8Array, path: string, options: { keepBom?: boolean } = {}): string {
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-    return text.charCodeAt(0) === 0xfeff && !options.keepBom ? text.slice(1) : text;
-  } catch {
-    throw new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and try again`);
-  }
 }
 
 function lineError(path: string, line: number, error: unknown): HippoError {
@@ -177,14 +165,12 @@ export async function importFiles(store: Store, files: readonly string[], option
     }
     const fileResult: FileImportResult = { path, imported: 0, existing: 0, duplicates: 0 };
     try {
-      const memories = parseImportFile(path, decodeUtf8(readFileSync(path), path), options.agentId, store.clock());
+      const memories = parseImportFile(path, readUtf8File(path), options.agentId, store.clock());
       inTransaction(store, () => Object.assign(fileResult, insertNew(store, memories)));
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      // Unreadable, not UTF-8, or a bad line: this file fails alone.
       if (error instanceof HippoError && error.exitCode === ExitCode.usage) {
         fileResult.error = { code: error.code, message: error.message };
-      } else if (code === 'EISDIR' || code === 'ENOENT' || code === 'EACCES') {
-        fileResult.error = { code: 'unreadable_file', message: `${path}: cannot read (${code})` };
       } else if (error instanceof HippoError) {
         // A full disk or a busy database fails every later file too: stop, saying what already landed.
         throw new HippoError(
@@ -226,4 +212,21 @@ function insertNew(store: Store, memories: readonly Memory[]): Pick<FileImportRe
   }
   const imported = insertMemories(store, fresh);
   return { imported, existing: memories.length - imported, duplicates };
+}
+
+/**
+ * `memory import`: the importable files under `paths` (see `collectImportFiles`), imported with `importFiles` into the
+ * store `store()` opens once there is something to import.
+ * `onStart` learns how many files there are before the first is read (for a progress bar).
+ */
+export async function importPaths(
+  store: () => Store,
+  paths: readonly string[],
+  options: ImportOptions & { onStart?: (files: number) => void },
+): Promise<ImportResult> {
+  const files = collectImportFiles(paths);
+  if (files.length === 0) throw new UsageError('nothing_to_import', 'no .jsonl, .md or .txt files found in the given paths');
+  const opened = store(); // only now: a mistyped path creates no database
+  options.onStart?.(files.length);
+  return importFiles(opened, files, options);
 }

@@ -301,6 +301,26 @@ export function listMemories(store: Store, options: ListOptions): Memory[] {
   return rows.map(memoryFromRow);
 }
 
+/** How many agents besides the one read are named in `elsewhereWarning`. */
+const ELSEWHERE_SHOWN = 3;
+
+/**
+ * Said when a read for one agent (a search, extract over search results) finds nothing while other agents hold
+ * memories: the usual cause is a missing `--agent` (after `hippo demo`, say), and an empty answer alone hides it.
+ * Undefined when no other agent has a memory that is not archived.
+ */
+export function elsewhereWarning(store: Store, agentId: string): string | undefined {
+  const others = store.db
+    .prepare(
+      'SELECT agent_id AS agentId, count(*) AS memories FROM memories WHERE agent_id != ? AND archived_at IS NULL GROUP BY agent_id ORDER BY memories DESC, agent_id',
+    )
+    .all(agentId) as { agentId: string; memories: number }[];
+  if (others.length === 0) return undefined;
+  const named = others.slice(0, ELSEWHERE_SHOWN).map((other) => `${other.agentId} (${other.memories})`);
+  const more = others.length > ELSEWHERE_SHOWN ? `, and ${others.length - ELSEWHERE_SHOWN} more` : '';
+  return `no matches for agent ${agentId}; other agents have memories: ${named.join(', ')}${more}`;
+}
+
 /** Every memory of the agent — or of every agent when none is given — archived too, oldest first: the export order. */
 export function* iterateMemories(store: Store, agentId?: string): Generator<Memory> {
   const statement = store.db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE @agentId IS NULL OR agent_id = @agentId ORDER BY created_at, id`);

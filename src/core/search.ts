@@ -1,5 +1,8 @@
 import { UsageError } from './errors.js';
-import { DURABILITIES, MEMORY_COLUMNS, memoryFromRow, type Durability, type Memory } from './memory.js';
+import { kindsInQuery } from './facts/lexicon.js';
+import type { Fact, Passage } from './facts/types.js';
+import { DURABILITIES, elsewhereWarning, MEMORY_COLUMNS, memoryFromRow, type Durability, type Memory } from './memory.js';
+import type { ModelClient } from './model/client.js';
 import { mapSqliteError, prepared, tryWrite, type Store } from './store/store.js';
 import { iso } from './time.js';
 
@@ -141,4 +144,34 @@ export function search(store: Store, options: SearchOptions): SearchResult[] {
 function recordRetrieval(store: Store, ids: string[], now: string): boolean {
   const bump = prepared(store, 'UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = ? WHERE id = ?');
   return tryWrite(store, () => ids.forEach((id) => bump.run(now, id))) !== undefined;
+}
+
+/** Search results as fact passages: each memory's whole text under its id, best first (the fact box reads these). */
+export function searchPassages(results: readonly SearchResult[]): Passage[] {
+  return results.map(({ memory }) => ({ source: memory.id, text: memory.content }));
+}
+
+/** `search` with its fact box and warnings: what the command prints, and its --json document. */
+export interface SearchReport {
+  results: SearchResult[];
+  /** The fact box: facts of the kinds the query names (`[]` when it names none). */
+  facts: Fact[];
+  /** Why the results or the box may be empty; `[]` when there is nothing to say. */
+  warnings: string[];
+}
+
+/**
+ * §6: the search, then — when the query names a kind of fact and something matched — the fact box over the results.
+ * The recognisers and the model layer load only then: most queries name no kind.
+ */
+export async function searchWithFacts(
+  store: Store,
+  options: SearchOptions & { facts: { region?: string; ai: boolean; model: () => Promise<ModelClient | undefined>; signal?: AbortSignal } },
+): Promise<SearchReport> {
+  const results = search(store, options);
+  const elsewhere = results.length === 0 ? elsewhereWarning(store, options.agentId) : undefined;
+  const kinds = kindsInQuery(options.query);
+  if (kinds.length === 0 || results.length === 0) return { results, facts: [], warnings: elsewhere ? [elsewhere] : [] };
+  const { factBox } = await import('./extract.js');
+  return { results, ...(await factBox(kinds, results, options.facts)) };
 }

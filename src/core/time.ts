@@ -63,13 +63,15 @@ export function parseSince(text: string, flag: string, now: Date): Date {
   throw new UsageError('bad_duration', `${flag} "${text}" is neither a duration (90m, 24h, 7d, 2w) nor an ISO date (2026-11-02 or 2026-11-02T09:30:00Z)`);
 }
 
-/** `--expires`: a duration forward from now, or an ISO date/time. */
+/** `--expires`: a duration forward from now, or an ISO date/time — not one already past (it would hide the memory at once). */
 export function parseExpires(text: string, flag: string, now: Date): Date {
   const ms = parseDurationMs(text);
-  if (ms !== undefined) return withinRange(now.getTime() + ms) ?? tooFar(text, flag);
-  const date = parseIsoDate(text);
-  if (date) return date;
-  throw new UsageError('bad_date', `${flag} "${text}" is neither a duration (90m, 24h, 7d) nor an ISO date (2026-12-31 or 2026-12-31T09:30:00Z)`);
+  const date = ms !== undefined ? (withinRange(now.getTime() + ms) ?? tooFar(text, flag)) : parseIsoDate(text);
+  if (!date) {
+    throw new UsageError('bad_date', `${flag} "${text}" is neither a duration (90m, 24h, 7d) nor an ISO date (2026-12-31 or 2026-12-31T09:30:00Z)`);
+  }
+  if (date <= now) throw new UsageError('bad_date', `${flag} ${text} is in the past: the memory would be hidden at once`);
+  return date;
 }
 
 /** `--timeout`: whole milliseconds (`800`) or a duration (`800ms`, `30s`, `2m`); at least 1 ms, at most 2^31-1. */

@@ -166,7 +166,9 @@ describe('extract address: the model points, hippo verifies', () => {
     expect(result.exitCode).toBe(0);
     expect(factsOf(result)).toEqual([]);
     expect(await server.requests[0]!.closed).toBe(true);
-    expect(String(result.stderr).trim().split('\n')).toEqual(['model fallback for address: model_timeout; no model rows, validated facts unchanged']);
+    expect(String(result.stderr).trim().split('\n')).toEqual([
+      'model fallback for address: model_timeout (the model timed out); no model rows, validated facts unchanged',
+    ]);
   });
 
   it('gives no rows for a response over the byte cap', async () => {
@@ -259,9 +261,9 @@ describe('search fact box with the model fallback', () => {
   });
 
   it.each([
-    ['a timeout', reply.hang(), 'model_timeout'],
-    ['a 500', reply.status(500, 'ERROR-CANARY'), 'http_status_500'],
-  ])('renders the box without model rows after %s, validated facts unchanged', async (_name, answer, status) => {
+    ['a timeout', reply.hang(), 'model_timeout', 'the model timed out'],
+    ['a 500', reply.status(500, 'ERROR-CANARY'), 'http_status_500', 'the model server answered HTTP 500'],
+  ])('renders the box without model rows after %s, validated facts unchanged', async (_name, answer, status, meaning) => {
     server.respondWith(answer);
     const result = await search('phone number and address of the Dublin office', ['--json']);
     expect(result.exitCode).toBe(0);
@@ -269,7 +271,7 @@ describe('search fact box with the model fallback', () => {
     const { results, facts } = json<{ results: unknown[]; facts: FactJson[] }>(result);
     expect(results.length).toBeGreaterThan(0);
     expect(facts.map((fact) => [fact.kind, fact.value, fact.origin])).toEqual([['phone', '+353 1 234 5678', 'validated']]);
-    expect(String(result.stderr).trim()).toBe(`model fallback for address: ${status}; no model rows, validated facts unchanged`);
+    expect(String(result.stderr).trim()).toBe(`model fallback for address: ${status} (${meaning}); no model rows, validated facts unchanged`);
     expect(`${result.stdout}${result.stderr}`).not.toContain('CANARY');
   });
 

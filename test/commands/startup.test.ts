@@ -2,6 +2,8 @@ import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addMemory } from '../../src/core/memory.js';
+import { openStore } from '../../src/core/store/store.js';
 import { BIN, ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
 
 const RECORDER = join(ROOT, 'test', 'fixtures', 'record-imports.mjs');
@@ -39,5 +41,14 @@ describe('startup cost (SPEC §11): ink and React load only for the review scree
     const urls = await modulesLoadedBy(['rem', 'candidates']);
     expect(urls.some((url) => url.includes('/dist/commands/rem/candidates.js'))).toBe(true);
     expect(heavy(urls)).toEqual([]);
+  });
+  it('`hippo search` loads the recognisers and the model layer only when the query names a kind of fact', async () => {
+    const factModules = (urls: string[]) =>
+      urls.filter((url) => /\/dist\/core\/(extract\.js|model\/|facts\/recognisers\/)/.test(url) || /\/node_modules\/(zod|ai|libphonenumber-js)\//.test(url));
+    const store = openStore({ path: box.db });
+    addMemory(store, { agentId: 'default', content: 'Dublin office: +353 1 234 5678. Deploys on Tuesdays.' });
+    store.close();
+    expect(factModules(await modulesLoadedBy(['search', 'deploy']))).toEqual([]);
+    expect(factModules(await modulesLoadedBy(['search', 'phone of the Dublin office'])).length).toBeGreaterThan(0);
   });
 });

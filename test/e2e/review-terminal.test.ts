@@ -133,4 +133,14 @@ describe(`hippo rem candidates in a real terminal (${TMUX ?? 'tmux missing'})`, 
     expect(screen).toContain('{"candidates":[{');
     expect(screen.match(/\[exit 0\]/g)).toHaveLength(2);
   });
+  it('shows a model id holding an escape sequence inert in the detail pane, with NO_COLOR: the terminal title stays', async () => {
+    inDatabase((store) => store.db.prepare('UPDATE candidates SET generated_by = ?').run('evil-model\u001B]0;pwned\u0007'));
+    terminal = Terminal.start(box.dir, hippoCommand(['rem', 'candidates', '--reviewer', 'e2e'], env()), { columns: 120, rows: 40 });
+    const screen = await terminal.waitFor('Pending candidates (2)');
+    expect(screen).toContain('model evil-model\uFFFD]0;pwned\uFFFD (handoff)');
+    expect(terminal.title()).not.toContain('pwned');
+    terminal.keys('q');
+    await terminal.waitFor('[exit 0]');
+    expect(terminal.title()).not.toContain('pwned');
+  });
 });

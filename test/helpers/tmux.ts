@@ -57,6 +57,11 @@ export class Terminal {
     return this.tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 'hippo');
   }
 
+  /** The pane's title: what an OSC 0/2 sequence reaching the terminal raw would set. */
+  title(): string {
+    return this.tmux('display-message', '-p', '-t', 'hippo', '#{pane_title}').trim();
+  }
+
   async waitFor(expected: string | RegExp, timeoutMs = 15_000): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

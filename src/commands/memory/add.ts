@@ -1,9 +1,8 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
-import { painter } from '../../cli/output.js';
-import { readStdin } from '../../cli/stdin.js';
-import { UsageError } from '../../core/errors.js';
-import { addMemory, DURABILITIES } from '../../core/memory.js';
+import { memoryAddView } from '../../cli/render-memory.js';
+import { pipedStdin } from '../../cli/stdin.js';
+import { addMemory, DURABILITIES, type Durability } from '../../core/memory.js';
 import { iso, parseExpires } from '../../core/time.js';
 
 export default class MemoryAdd extends HippoCommand {
@@ -24,31 +23,18 @@ export default class MemoryAdd extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MemoryAdd);
-    let text = args.text;
-    if (text === undefined) {
-      if (process.stdin.isTTY) throw new UsageError('empty_content', 'give the memory text as an argument, or pipe it on stdin');
-      // `echo … | hippo memory add` ends with a newline that is not part of the note.
-      text = (await readStdin()).replace(/\r?\n$/, '');
-    }
+    // `echo … | hippo memory add` ends with a newline that is not part of the note.
+    const text = args.text ?? (await pipedStdin('empty_content', 'give the memory text as an argument, or pipe it on stdin')).replace(/\r?\n$/, '');
     const store = this.store(flags.db);
-    const expiresAt = flags.expires === undefined ? undefined : parseExpires(flags.expires, '--expires', store.clock());
-    if (expiresAt && expiresAt <= store.clock()) {
-      throw new UsageError('bad_date', `--expires ${flags.expires} is in the past: the memory would be hidden at once`);
-    }
     const result = addMemory(store, {
       agentId: this.agentId(flags.agent),
       content: text,
-      durability: flags.durability as (typeof DURABILITIES)[number],
+      durability: flags.durability as Durability,
       tags: flags.tag ?? [],
       subject: flags.subject,
       source: flags.source,
-      expiresAt: expiresAt && iso(expiresAt),
+      expiresAt: flags.expires === undefined ? undefined : iso(parseExpires(flags.expires, '--expires', store.clock())),
     });
-    if (result.duplicateOf.length > 0) this.note(`warning: same text as ${result.duplicateOf.join(', ')} (added anyway)`);
-    const paint = painter(process.stdout);
-    this.output({ memory: result.memory, duplicateOf: result.duplicateOf }, ({ memory }) => {
-      const expiry = memory.expiresAt ? `, expires ${memory.expiresAt}` : '';
-      return `added ${paint('bold', memory.id)} (${memory.durability}${expiry})`;
-    });
+    this.output(result, memoryAddView);
   }
 }

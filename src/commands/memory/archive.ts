@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
+import { memoryArchiveView } from '../../cli/render-memory.js';
 import { archiveMemories } from '../../core/memory.js';
 
 export default class MemoryArchive extends HippoCommand {
@@ -11,9 +12,6 @@ export default class MemoryArchive extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryArchive);
-    const result = archiveMemories(this.store(flags.db), this.agentId(flags.agent), argv as string[], flags.reason);
-    this.output({ archived: result.archived, alreadyArchived: result.alreadyArchived }, () =>
-      [...result.archived.map((memory) => `archived ${memory.id}`), ...result.alreadyArchived.map((id) => `${id} was already archived`)].join('\n'),
-    );
+    this.output(archiveMemories(this.store(flags.db), this.agentId(flags.agent), argv as string[], flags.reason), memoryArchiveView);
   }
 }

@@ -1,7 +1,8 @@
 import { Args } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
-import { UsageError } from '../../core/errors.js';
-import { collectImportFiles, importFiles, type ImportResult } from '../../core/import.js';
+import { progressBar } from '../../cli/progress.js';
+import { memoryImportView } from '../../cli/render-memory.js';
+import { importPaths } from '../../core/import.js';
 
 export default class MemoryImport extends HippoCommand {
   static override summary = 'Import memories from .jsonl, .md/.txt (one per paragraph) or directories; one transaction per file.';
@@ -13,36 +14,13 @@ export default class MemoryImport extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryImport);
-    const files = collectImportFiles(argv as string[]);
-    if (files.length === 0) throw new UsageError('nothing_to_import', 'no .jsonl, .md or .txt files found in the given paths');
-    const store = this.store(flags.db);
-    const bar = process.stderr.isTTY && !this.jsonMode ? await createProgressBar(files.length) : undefined;
-    let result: ImportResult;
-    try {
-      result = await importFiles(store, files, { agentId: this.agentId(flags.agent), signal: this.abortSignal, onFile: (done) => bar?.update(done) });
-    } finally {
-      bar?.stop();
-    }
-    const failed = result.files.filter((file) => file.error);
-    if (result.duplicates > 0) this.note(`warning: ${result.duplicates} imported memories repeat text already stored (kept; see memory list)`);
-    if (failed.length > 0) {
-      throw new UsageError(
-        'import_failed',
-        `${failed.length} of ${files.length} files not imported (nothing from them was written):\n${failed.map((file) => `  ${file.error!.message}`).join('\n')}\n${result.imported} memories imported from the other files`,
-        { details: { ...result } },
-      );
-    }
-    this.output(result, () => {
-      const existing = result.existing > 0 ? `, ${result.existing} already present (skipped)` : '';
-      return `imported ${result.imported} memories from ${files.length} file${files.length === 1 ? '' : 's'}${existing}`;
-    });
+    const bar = await progressBar('files', !this.jsonMode);
+    const result = await importPaths(() => this.store(flags.db), argv as string[], {
+      agentId: this.agentId(flags.agent),
+      signal: this.abortSignal,
+      onStart: (total) => bar.start(total),
+      onFile: (done) => bar.update(done),
+    }).finally(() => bar.stop());
+    this.output(result, memoryImportView);
   }
-}
-
-/** cli-progress is loaded only when a terminal will show it. */
-async function createProgressBar(total: number): Promise<{ update(done: number): void; stop(): void }> {
-  const { SingleBar, Presets } = await import('cli-progress');
-  const bar = new SingleBar({ stream: process.stderr, format: 'importing [{bar}] {value}/{total} files', clearOnComplete: true }, Presets.shades_classic);
-  bar.start(total, 0);
-  return bar;
 }

@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
-import { painter, terminalWidth } from '../../cli/output.js';
-import { memoryLine } from '../../cli/render.js';
+import { memoryListView } from '../../cli/render-memory.js';
 import { listMemories } from '../../core/memory.js';
 
 export default class MemoryList extends HippoCommand {
@@ -21,8 +20,6 @@ export default class MemoryList extends HippoCommand {
       tag: flags.tag,
       includeArchived: flags['include-archived'],
     });
-    const paint = painter(process.stdout);
-    const width = terminalWidth(process.stdout);
-    this.output({ memories }, () => (memories.length === 0 ? 'no memories' : memories.map((memory) => memoryLine(memory, paint, width)).join('\n')));
+    this.output({ memories }, memoryListView);
   }
 }

@@ -1,7 +1,6 @@
 import { Args } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
-import { painter } from '../../cli/output.js';
-import { memoryDetail } from '../../cli/render.js';
+import { memoryShowView } from '../../cli/render-memory.js';
 import { getMemory } from '../../core/memory.js';
 
 export default class MemoryShow extends HippoCommand {
@@ -11,7 +10,6 @@ export default class MemoryShow extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MemoryShow);
-    const memory = getMemory(this.store(flags.db), this.agentId(flags.agent), args.id);
-    this.output({ memory }, () => memoryDetail(memory, painter(process.stdout)));
+    this.output({ memory: getMemory(this.store(flags.db), this.agentId(flags.agent), args.id) }, memoryShowView);
   }
 }

@@ -1,8 +1,6 @@
 import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
-import { painter, terminalWidth } from '../../cli/output.js';
-import { candidateLine } from '../../cli/render-rem.js';
-import { ExitCode } from '../../core/errors.js';
+import { candidatesView } from '../../cli/render-rem.js';
 import { CANDIDATE_STATUSES, listCandidates, type CandidateStatus } from '../../core/rem/candidates.js';
 import { PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 
@@ -30,37 +28,17 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
     const agentId = this.agentId(flags.agent);
     if (this.interactive && flags.status === 'pending') {
       // Loaded only here: ink and React cost every other command startup time they do not need.
-      const [{ ReviewController }, { runReview }, { summaryText }] = await Promise.all([
-        import('../../ui/review/controller.js'),
-        import('../../ui/review/run.js'),
-        import('../../ui/review/summary.js'),
-      ]);
-      const controller = new ReviewController(store, {
+      const [{ reviewCandidates }, { reviewView }] = await Promise.all([import('../../ui/review/run.js'), import('../../ui/review/summary.js')]);
+      const options = {
         agentId,
         reviewer: flags.reviewer,
         durability: flags.durability as (typeof PROMOTE_DURABILITIES)[number],
         allowMissingSources: flags['allow-missing-sources'],
         limit: flags.limit,
-      });
-      const outcome = await runReview(controller, { signal: this.abortSignal });
-      if (!outcome) {
-        process.stdout.write('no pending candidates\n');
-        this.note('stage some with `hippo rem rapid` (or `hippo rem rapid --prompt-only` and `hippo rem ingest`)');
-        return;
-      }
-      // Printed after the screen has closed, so it stays in the scrollback — even when the screen failed.
-      process.stdout.write(`${summaryText(outcome.summary)}\n`);
-      if (outcome.error) throw outcome.error;
-      if (outcome.summary.interrupted) process.exitCode = ExitCode.interrupted;
-      return;
+      };
+      return this.output(await reviewCandidates(store, options, this.abortSignal), reviewView);
     }
     const candidates = listCandidates(store, { agentId, status: flags.status as CandidateStatus | 'all', limit: flags.limit });
-    const paint = painter(process.stdout);
-    const width = terminalWidth(process.stdout);
-    this.output({ candidates }, () =>
-      candidates.length === 0
-        ? `no ${flags.status === 'all' ? '' : `${flags.status} `}candidates`
-        : candidates.map((candidate) => candidateLine(candidate, paint, width)).join('\n'),
-    );
+    this.output({ candidates }, candidatesView(flags.status));
   }
 }

@@ -1,10 +1,7 @@
 import { Args, Flags } from '@oclif/core';
-import { readFileSync } from 'node:fs';
 import { HippoCommand } from '../../cli/base-command.js';
-import { cut, painter, terminalWidth } from '../../cli/output.js';
-import { readStdin } from '../../cli/stdin.js';
-import { UsageError } from '../../core/errors.js';
-import { decodeUtf8 } from '../../core/import.js';
+import { ingestView } from '../../cli/render-rem.js';
+import { fileOrStdin } from '../../cli/stdin.js';
 import { ingest } from '../../core/rem/handoff.js';
 
 export default class RemIngest extends HippoCommand {
@@ -24,18 +21,7 @@ export default class RemIngest extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemIngest);
-    let answer: string;
-    if (args.file === undefined || args.file === '-') {
-      if (process.stdin.isTTY) throw new UsageError('answer_required', 'give the answer file, or pipe the answer on stdin');
-      answer = await readStdin();
-    } else {
-      try {
-        answer = decodeUtf8(readFileSync(args.file), args.file);
-      } catch (error) {
-        if (error instanceof UsageError) throw error;
-        throw new UsageError('file_not_found', `cannot read ${args.file}`);
-      }
-    }
+    const answer = await fileOrStdin(args.file, { code: 'answer_required', message: 'give the answer file, or pipe the answer on stdin' });
     const result = ingest(this.store(flags.db), {
       agentId: this.agentId(flags.agent),
       handoffId: args.handoff,
@@ -43,14 +29,6 @@ export default class RemIngest extends HippoCommand {
       generatedBy: flags['generated-by'],
       restageRejected: flags['restage-rejected'],
     });
-    const paint = painter(process.stdout);
-    const width = terminalWidth(process.stdout);
-    this.output({ run: result.run, model: result.model, candidates: result.candidates, counts: result.counts }, () =>
-      [
-        `ingested ${args.handoff} · staged ${result.counts.staged} · skipped ${result.counts.skippedDuplicates} duplicate, ${result.counts.skippedRejected} previously rejected`,
-        ...result.candidates.map((candidate) => `${paint('bold', candidate.id)} ${cut(candidate.claim, Math.max(20, width - candidate.id.length - 1))}`),
-        ...(result.candidates.length > 0 ? [paint('dim', 'review: hippo rem candidates')] : []),
-      ].join('\n'),
-    );
+    this.output(result, ingestView(args.handoff));
   }
 }

@@ -1,4 +1,5 @@
 import { HippoCommand } from '../../cli/base-command.js';
+import { pauseView } from '../../cli/render-nightly.js';
 import { pauseNightly } from '../../core/nightly/pause.js';
 
 export default class RemPause extends HippoCommand {
@@ -7,7 +8,6 @@ export default class RemPause extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemPause);
-    const state = pauseNightly(this.store(flags.db));
-    this.output(state, () => `nightly runs paused (since ${state.since}); resume with: hippo rem resume`);
+    this.output(pauseNightly(this.store(flags.db)), pauseView);
   }
 }

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
+import { promoteView } from '../../cli/render-rem.js';
 import { promote, PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 
 export default class RemPromote extends HippoCommand {
@@ -27,6 +28,6 @@ export default class RemPromote extends HippoCommand {
       reviewer: flags.reviewer,
       allowMissingSources: flags['allow-missing-sources'],
     });
-    this.output({ promoted }, () => promoted.map(({ candidate, memory }) => `promoted ${candidate.id} → ${memory.id} (${memory.durability})`).join('\n'));
+    this.output({ promoted }, promoteView);
   }
 }

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
+import { rejectView } from '../../cli/render-rem.js';
 import { reject } from '../../core/rem/review.js';
 
 export default class RemReject extends HippoCommand {
@@ -20,6 +21,6 @@ export default class RemReject extends HippoCommand {
       reason: flags.reason,
       reviewer: flags.reviewer,
     });
-    this.output({ rejected }, () => rejected.map((candidate) => `rejected ${candidate.id}`).join('\n'));
+    this.output({ rejected }, rejectView);
   }
 }

@@ -1,9 +1,7 @@
 import { Args, Flags } from '@oclif/core';
-import { basename } from 'node:path';
 import { HippoCommand } from '../../cli/base-command.js';
 import { confirmDestructive } from '../../cli/confirm.js';
-import { restoreChanges, restorePlanText } from '../../cli/render-nightly.js';
-import { ConflictError } from '../../core/errors.js';
+import { restoreAppliedView, restorePlanView, restoreQuestion } from '../../cli/render-nightly.js';
 import { applyRestore, planRestore, resolveSnapshot } from '../../core/nightly/restore.js';
 
 export default class RemRestore extends HippoCommand {
@@ -36,19 +34,8 @@ With --apply (asks first on a terminal; needs --yes otherwise): checks the snaps
     const agentId = flags.agent === undefined ? null : this.agentId(flags.agent);
     const file = resolveSnapshot(store, args.snapshot);
     const plan = planRestore(store, file, agentId);
-    if (!flags.apply) {
-      this.output({ applied: false, ...plan }, () => restorePlanText(plan, false));
-      if (!this.jsonMode) this.note(`nothing changed; to restore: hippo rem restore ${args.snapshot}${agentId === null ? '' : ` --agent ${agentId}`} --apply`);
-      return;
-    }
-    const whose = agentId === null ? "EVERY agent's" : `agent "${agentId}"'s`;
-    const question = `replace ${whose} memories, candidates and handoffs with snapshot ${basename(file)} (${restoreChanges(plan)} rows change)?`;
-    if (!(await confirmDestructive(question, flags.yes))) throw new ConflictError('declined', 'nothing changed');
-    const result = await applyRestore(store, file, { agentId, signal: this.abortSignal });
-    this.output(
-      { applied: true, ...result },
-      () =>
-        `${restorePlanText(result, true)}\nundo with: hippo rem restore ${basename(result.preRestoreSnapshot)}${agentId === null ? '' : ` --agent ${agentId}`} --apply`,
-    );
+    if (!flags.apply) return this.output({ applied: false as const, ...plan }, restorePlanView(args.snapshot));
+    await confirmDestructive(restoreQuestion(plan, file), flags.yes);
+    this.output({ applied: true as const, ...(await applyRestore(store, file, { agentId, signal: this.abortSignal })) }, restoreAppliedView);
   }
 }

@@ -1,4 +1,5 @@
 import { HippoCommand } from '../../cli/base-command.js';
+import { resumeView } from '../../cli/render-nightly.js';
 import { pausedByEnv, resumeNightly } from '../../core/nightly/pause.js';
 
 export default class RemResume extends HippoCommand {
@@ -8,8 +9,6 @@ export default class RemResume extends HippoCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(RemResume);
     const { wasPaused } = resumeNightly(this.store(flags.db));
-    const stillPausedByEnv = pausedByEnv(process.env);
-    this.output({ paused: stillPausedByEnv, wasPaused }, () => (wasPaused ? 'nightly runs resumed' : 'nightly runs were not paused'));
-    if (stillPausedByEnv) this.note('HIPPO_REM_PAUSE is set in this environment: runs that see it stay paused');
+    this.output({ paused: pausedByEnv(process.env), wasPaused }, resumeView);
   }
 }

@@ -1,7 +1,6 @@
 import { Args } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
-import { painter } from '../../cli/output.js';
-import { candidateDetail } from '../../cli/render-rem.js';
+import { candidateShowView } from '../../cli/render-rem.js';
 import { getMemories } from '../../core/memory.js';
 import { getCandidate } from '../../core/rem/candidates.js';
 
@@ -15,7 +14,6 @@ export default class RemShow extends HippoCommand {
     const store = this.store(flags.db);
     const agentId = this.agentId(flags.agent);
     const candidate = getCandidate(store, agentId, args.id);
-    const sources = getMemories(store, agentId, candidate.sourceMemoryIds);
-    this.output({ candidate, sources }, () => candidateDetail(candidate, sources, painter(process.stdout)));
+    this.output({ candidate, sources: getMemories(store, agentId, candidate.sourceMemoryIds) }, candidateShowView);
   }
 }

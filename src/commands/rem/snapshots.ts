@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
-import { painter } from '../../cli/output.js';
-import { snapshotsText } from '../../cli/render-nightly.js';
+import { snapshotsView } from '../../cli/render-nightly.js';
 import { listSnapshots, snapshotDir } from '../../core/nightly/snapshot.js';
 
 export default class RemSnapshots extends HippoCommand {
@@ -16,7 +15,6 @@ export default class RemSnapshots extends HippoCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(RemSnapshots);
     const store = this.store(flags.db);
-    const snapshots = listSnapshots(store, { check: flags.check });
-    this.output({ snapshots }, () => snapshotsText(snapshots, snapshotDir(store.path), painter(process.stdout)));
+    this.output({ snapshots: listSnapshots(store, { check: flags.check }) }, snapshotsView(snapshotDir(store.path)));
   }
 }

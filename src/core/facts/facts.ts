@@ -111,35 +111,4 @@ function labelled(text: string, matches: readonly RawMatch[]): Array<[RawMatch, 
   });
 }
 
-export interface LineCol {
-  line: number;
-  col: number;
-}
-
-/**
- * A lookup from offset to 1-based line and column (columns in UTF-16 code units), built once per text so a table
- * of many facts from one large file stays linear. `\r\n`, `\n` and a lone `\r` each end a line.
- */
-export function createLineIndex(text: string): (offset: number) => LineCol {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 10 || (code === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
-  }
-  return (offset) => {
-    const clamped = Math.max(0, Math.min(offset, text.length));
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((starts[mid] ?? 0) <= clamped) low = mid;
-      else high = mid - 1;
-    }
-    return { line: low + 1, col: clamped - (starts[low] ?? 0) + 1 };
-  };
-}
-
-/** 1-based line and column of an offset, for `source:line:col` in the CLI table. */
-export function lineCol(text: string, offset: number): LineCol {
-  return createLineIndex(text)(offset);
-}
+export { createLineIndex, lineCol, type LineCol } from './text.js';

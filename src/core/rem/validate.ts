@@ -1,5 +1,5 @@
-import { hasControlCharacters } from '../control.js';
 import type { AnswerProblem, AnswerRejection } from '../model/answer-problem.js';
+import { hasControlCharacters } from '../text.js';
 import { DEFAULT_MAX_CANDIDATES, MAX_CLAIM_CHARS } from './prompt.js';
 
 export interface ValidCandidate {

@@ -86,10 +86,10 @@ export interface DetailLine {
   tone: LineTone;
 }
 
-/** Joins short parts with `separator` into lines of at most `width` columns, breaking only between parts. */
+/** Joins short parts (each guarded, on one line) with `separator` into lines of at most `width` columns, breaking only between parts. */
 function packed(parts: string[], separator: string, width: number): string[] {
   const lines: string[] = [];
-  for (const part of parts) {
+  for (const part of parts.map(oneLine)) {
     const last = lines[lines.length - 1];
     if (last !== undefined && displayWidth(last) + displayWidth(separator) + displayWidth(part) <= width)
       lines[lines.length - 1] = `${last}${separator}${part}`;

@@ -96,7 +96,8 @@ export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: R
 
   const decided = (kind: 'promoted' | 'rejected') => state.decisions.filter((decision) => decision.kind === kind).length;
   const headRight = `promoted ${decided('promoted')} · rejected ${decided('rejected')} · skipped ${summaryOf(state).skipped.length} · ${state.items.length} pending`;
-  const headLeft = [`hippo review · agent ${settings.agentId} · reviewer ${settings.reviewer}`, `agent ${settings.agentId}`, ''].find(
+  const [agent, reviewer] = [oneLine(settings.agentId), oneLine(settings.reviewer)];
+  const headLeft = [`hippo review · agent ${agent} · reviewer ${reviewer}`, `agent ${agent}`, ''].find(
     (text) => displayWidth(text) + displayWidth(headRight) + 2 <= columns,
   );
   const header = headLeft ? `${headLeft}${' '.repeat(columns - displayWidth(headLeft) - displayWidth(headRight))}${headRight}` : cutTo(headRight, columns);

@@ -2,7 +2,8 @@ import { render } from 'ink';
 import { onExit } from 'signal-exit';
 import { summaryText } from './summary.js';
 import { ReviewApp } from './review-app.js';
-import type { ReviewController } from './controller.js';
+import type { Store } from '../../core/store/store.js';
+import { ReviewController, type ReviewControllerOptions } from './controller.js';
 import type { ReviewSummary } from './types.js';
 
 // The alternate screen, as `less` and editors use: the review gets the whole terminal, and the reviewer's scrollback
@@ -82,4 +83,9 @@ export async function runReview(
     leave();
     removeExitHandler();
   }
+}
+
+/** `rem candidates` on a terminal: the review screen over the agent's pending candidates (undefined: none pending). */
+export async function reviewCandidates(store: Store, options: ReviewControllerOptions, signal?: AbortSignal): Promise<ReviewOutcome | undefined> {
+  return runReview(new ReviewController(store, options), { signal });
 }

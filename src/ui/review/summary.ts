@@ -1,3 +1,6 @@
+import type { View } from '../../cli/output.js';
+import { ExitCode } from '../../core/errors.js';
+import type { ReviewOutcome } from './run.js';
 import type { ReviewSummary } from './types.js';
 
 /** The lines printed after the review screen closes, so what was decided stays in the scrollback. */
@@ -11,3 +14,14 @@ export function summaryText(summary: ReviewSummary): string {
   );
   return [head, ...lines].join('\n');
 }
+
+/**
+ * What `rem candidates` shows once the screen has closed: the summary (printed after the screen, so it stays in the
+ * scrollback — even when the screen failed), or that nothing was pending and how to stage some.
+ */
+export const reviewView: View<ReviewOutcome | undefined> = {
+  text: (outcome) => (outcome ? summaryText(outcome.summary) : 'no pending candidates'),
+  notes: (outcome) => [!outcome && 'stage some with `hippo rem rapid` (or `hippo rem rapid --prompt-only` and `hippo rem ingest`)'],
+  failure: (outcome) => (outcome?.error === undefined ? undefined : (outcome.error as Error)),
+  exitCode: (outcome) => (outcome?.summary.interrupted ? ExitCode.interrupted : undefined),
+};

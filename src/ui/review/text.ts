@@ -1,32 +1,20 @@
 import stringWidth from 'string-width';
-import { CONTROL_CHARACTERS } from '../../core/control.js';
+import { safeText } from '../../core/text.js';
 /**
  * Plain-text helpers for the review screen. The screen wraps and cuts text itself (rather than leaving it to ink) so
  * it knows how many lines the evidence takes — that is what makes the detail pane scrollable with a position shown.
+ * Everything shown passes the one text guard (`safeText`, docs/output.md) before it is measured: controls, bidi
+ * controls and invisible format characters become a visible U+FFFD, so what is measured is what the terminal draws.
  */
 
-/**
- * Invisible format characters that change what a reviewer sees without showing themselves: bidi embeddings,
- * overrides and isolates (an RLO makes stored text read backwards), marks, the soft hyphen, zero-width space and BOM.
- * They are shown as a visible marker. (ZWJ and ZWNJ stay: emoji sequences and some scripts need them.)
- */
-const INVISIBLE_FORMAT = /[\u00AD\u061C\u200B\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
-
-/** What an inert control or invisible format character is shown as. */
-export const REPLACEMENT = '\uFFFD';
-
-/**
- * Memory text and model claims are data, not terminal commands: escape sequences and other control characters are
- * replaced so a stored string cannot move the cursor, recolour or retitle the reviewer's terminal, and invisible
- * format characters are replaced so it cannot reorder or hide what the reviewer reads. Tabs become spaces.
- */
-export function sanitize(text: string): string {
-  return text.replace(/\t/g, '  ').replace(/\r\n?/g, '\n').replace(CONTROL_CHARACTERS, REPLACEMENT).replace(INVISIBLE_FORMAT, REPLACEMENT);
+/** The guard with the screen's tab rule: a tab becomes two spaces (the screen counts columns, a tab has none). */
+function guarded(text: string): string {
+  return safeText(text, { tab: '  ' });
 }
 
-/** One line: newlines and runs of whitespace collapsed (list rows, prompts). */
+/** One line: guarded, newlines and runs of whitespace collapsed (list rows, prompts, facts). */
 export function oneLine(text: string): string {
-  return sanitize(text).replace(/\s+/g, ' ').trim();
+  return safeText(text, { lines: 'join' });
 }
 
 /*
@@ -85,7 +73,7 @@ export function fitTo(text: string, width: number): string {
 export function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   const safeWidth = Math.max(1, width);
-  for (const paragraph of sanitize(text).split('\n')) {
+  for (const paragraph of guarded(text).split('\n')) {
     let line = '';
     let lineWidth = 0;
     for (const word of paragraph.split(/(\s+)/)) {

@@ -114,6 +114,8 @@ describe('control characters (terminal safety)', () => {
     ['a C1 CSI', 'claim \u009b2J'],
     ['NUL', 'claim\u0000'],
     ['DEL', 'claim\u007f'],
+    ['a right-to-left override (text that reads backwards)', 'Invoice due \u202Efdp.exe'],
+    ['a bidi isolate', 'claim \u2067hidden\u2069'],
   ])('rejects a claim holding %s', (_name, claim) => {
     expect(validateAnswer({ candidates: [{ claim, sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, reason: 'control_characters', index: 0 });
   });
@@ -122,6 +124,10 @@ describe('control characters (terminal safety)', () => {
     expect(validateAnswer({ candidates: [{ claim: 'x', sources: ['m1'], tags: ['a\u001bb'] }] }, { refs: ['m1'] })).toMatchObject({
       ok: false,
       reason: 'control_characters',
+    });
+    expect(validateAnswer({ candidates: [{ claim: 'x', sources: ['m1'], tags: ['deploy\u202E'] }] }, { refs: ['m1'] })).toMatchObject({
+      ok: false,
+      code: 'control_characters',
     });
     expect(validateAnswer({ candidates: [{ claim: 'line one\n\tline two', sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: true });
   });

@@ -2,7 +2,7 @@ import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
 import { editLine, lineValue, type LineValue } from '../../../src/ui/review/line-editor.js';
 import { promptView } from '../../../src/ui/review/layout.js';
-import { cutTo, displayWidth, sanitize, wrap } from '../../../src/ui/review/text.js';
+import { cutTo, displayWidth, wrap } from '../../../src/ui/review/text.js';
 
 const noKey: Key = {
   upArrow: false,
@@ -91,6 +91,6 @@ describe('screen text', () => {
   });
 
   it('turns control characters into a visible replacement, keeping newlines', () => {
-    expect(sanitize('a\u001B[2Jb\u0007\nc\td\u009B')).toBe('a\uFFFD[2Jb\uFFFD\nc  d\uFFFD');
+    expect(wrap('a\u001B[2Jb\u0007\nc\td\u009B', 80)).toEqual(['a\uFFFD[2Jb\uFFFD', 'c  d\uFFFD']);
   });
 });

@@ -371,6 +371,19 @@ describe('the review screen (SPEC §4.7)', () => {
   });
 });
 
+describe('the detail pane guards its short facts too', () => {
+  it('shows a model id with an escape sequence, and tags with bidi controls, inert', async () => {
+    // A model id as a server reported it (or as --generated-by gave it), tags stored before validation refused them.
+    store.db.prepare('UPDATE candidates SET generated_by = ?, tags = ?').run('evil-model\u001B]0;pwned\u0007', JSON.stringify(['deploy\u202E', 'db']));
+    ui = await renderReview(store, {}, { columns: 200, rows: 40 });
+    const frame = ui.frame();
+    expect(frame).not.toMatch(/(?!\n)\p{Cc}/u);
+    expect(frame).not.toMatch(/\p{Bidi_Control}/u);
+    expect(frame).toContain('model evil-model\uFFFD]0;pwned\uFFFD (handoff)');
+    expect(frame).toContain('tags deploy\uFFFD, db');
+  });
+});
+
 describe('text the terminal measures differently (width agreement with ink)', () => {
   it('shows every word of a memory with zero-width and format characters, and of a claim full of emoji', async () => {
     store.done();

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { cutTo, displayWidth, sanitize, wrap } from '../../../src/ui/review/text.js';
+import { safeText } from '../../../src/core/text.js';
+import { cutTo, displayWidth, oneLine, wrap } from '../../../src/ui/review/text.js';
 
 const SAMPLES = [
   'plain ascii',
@@ -31,7 +32,7 @@ describe('display width (what ink measures)', () => {
   });
 
   it('agrees once sanitised on zero-width and format characters', async () => {
-    const text = sanitize('every\u200B 9\u00AD0 days\uFEFF \u202Ereversed\u202C \u2066iso\u2069');
+    const text = safeText('every\u200B 9\u00AD0 days\uFEFF \u202Ereversed\u202C \u2066iso\u2069 tag\u{E0041}\u{E0042}');
     expect(displayWidth(text)).toBe((await inkStringWidth())(text));
   });
 
@@ -44,7 +45,8 @@ describe('display width (what ink measures)', () => {
   });
 
   it('shows invisible format characters as a visible marker, so stored text cannot reorder or hide itself', () => {
-    expect(sanitize('a\u202Eb\u202Cc\u2066d\u2069e\u00ADf\u200Bg\uFEFFh')).toBe('a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg\uFFFDh');
-    expect(sanitize('esc \u001B[2J bell \u0007 tab\tend')).toBe('esc \uFFFD[2J bell \uFFFD tab  end');
+    expect(wrap('a\u202Eb\u202Cc\u2066d\u2069e\u00ADf\u200Bg\uFEFFh', 80)).toEqual(['a\uFFFDb\uFFFDc\uFFFDd\uFFFDe\uFFFDf\uFFFDg\uFFFDh']);
+    expect(wrap('esc \u001B[2J bell \u0007 tab\tend', 80)).toEqual(['esc \uFFFD[2J bell \uFFFD tab  end']);
+    expect(oneLine(' model\u001B]0;pwned\u0007 \r\n id ')).toBe('model\uFFFD]0;pwned\uFFFD id');
   });
 });

@@ -1,9 +1,7 @@
 import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { modelClient, resolveModel } from '../../../cli/model.js';
-import { painter } from '../../../cli/output.js';
-import { dryRunText, nightText } from '../../../cli/render-nightly.js';
-import { ExitCode } from '../../../core/errors.js';
+import { nightDryRunView, nightView } from '../../../cli/render-nightly.js';
 import { runNightly } from '../../../core/nightly/run-once.js';
 import { DEFAULT_KEEP_DAYS } from '../../../core/nightly/snapshot.js';
 
@@ -48,17 +46,7 @@ export default class RemNightlyRunOnce extends HippoCommand {
       modelLabel: config ? `${config.provider}:${config.model}` : null,
       signal: this.abortSignal,
     };
-    const paint = painter(process.stdout);
-    if (flags['dry-run']) {
-      const result = await runNightly(store, { ...options, dryRun: true });
-      this.output(result, (dry) => dryRunText(dry, paint));
-      return;
-    }
-    const result = await runNightly(store, options);
-    this.output(result, (night) => nightText(night, paint));
-    if (result.run.status === 'partial') {
-      this.note(`distillation failed (${result.run.errors.join(', ')}); the snapshot and maintenance were kept — see hippo rem runs show ${result.run.id}`);
-      process.exitCode = ExitCode.partial;
-    }
+    if (flags['dry-run']) return this.output(await runNightly(store, { ...options, dryRun: true }), nightDryRunView);
+    this.output(await runNightly(store, options), nightView());
   }
 }

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../../cli/base-command.js';
-import { runLine } from '../../../cli/render-rem.js';
+import { runsView } from '../../../cli/render-rem.js';
 import { listRuns } from '../../../core/rem/runs.js';
 
 export default class RemRuns extends HippoCommand {
@@ -14,6 +14,6 @@ export default class RemRuns extends HippoCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(RemRuns);
     const runs = listRuns(this.store(flags.db), { limit: flags.limit, agentId: flags['all-agents'] ? undefined : this.agentId(flags.agent) });
-    this.output({ runs }, () => (runs.length === 0 ? 'no runs yet' : runs.map(runLine).join('\n')));
+    this.output({ runs }, runsView);
   }
 }

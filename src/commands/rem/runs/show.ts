@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../../../cli/base-command.js';
+import { runShowView } from '../../../cli/render-rem.js';
 import { getRun } from '../../../core/rem/runs.js';
 
 export default class RemRunsShow extends HippoCommand {
@@ -13,10 +14,6 @@ export default class RemRunsShow extends HippoCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemRunsShow);
     const run = getRun(this.store(flags.db), args.id, flags['all-agents'] ? undefined : this.agentId(flags.agent));
-    this.output({ run }, () =>
-      Object.entries(run)
-        .map(([key, value]) => `${key.padEnd(13)} ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? '')}`)
-        .join('\n'),
-    );
+    this.output({ run }, runShowView);
   }
 }
