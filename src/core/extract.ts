@@ -4,7 +4,6 @@
  * points at text in the passages it was shown; `verifyPointers` keeps what is found there verbatim, and nothing the
  * model said is logged, returned or stored.
  */
-import { z } from 'zod';
 import { HippoError, InterruptedError } from './errors.js';
 import { capPerKind, extractFacts } from './facts/facts.js';
 import { validated, type Kind, type UnvalidatedKind } from './facts/kinds.js';
