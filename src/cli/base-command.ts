@@ -2,7 +2,6 @@ import { Command, Flags, type Interfaces } from '@oclif/core';
 import { ExitCode, HippoError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
 import { resolveDbPath } from '../core/paths.js';
-import { interruptOpenRuns } from '../core/rem/runs.js';
 import { cliMessage } from './error-words.js';
 import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, safeText } from '../core/text.js';
@@ -102,9 +101,15 @@ export abstract class HippoCommand extends Command {
     this.interruption.abort();
     process.exitCode = ExitCode.interrupted;
     setTimeout(() => {
-      interruptOpenRuns();
-      this.openedStore?.close();
-      process.exit(ExitCode.interrupted);
+      // Loaded only now: every command would otherwise pay for the run module (and the model vocabulary it names) at
+      // startup. A command that never loaded it has no run open, so loading it here finds none.
+      void import('../core/rem/runs.js')
+        .then(({ interruptOpenRuns }) => interruptOpenRuns())
+        .catch(() => undefined)
+        .finally(() => {
+          this.openedStore?.close();
+          process.exit(ExitCode.interrupted);
+        });
     }, 1000).unref();
   }
 

@@ -10,7 +10,6 @@ import { validated, type Kind, type UnvalidatedKind } from './facts/kinds.js';
 import { parseRegion } from './facts/region.js';
 import type { Fact, Passage } from './facts/types.js';
 import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from './facts/verify.js';
-import { answerProblemOf } from './model/answer-problem.js';
 import type { ModelClient } from './model/client.js';
 import { search, searchPassages, type SearchResult } from './search.js';
 import { elsewhereWarning } from './memory.js';
@@ -114,6 +113,8 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     const code = error instanceof HippoError ? error.code : 'unexpected';
+    // Loaded here: a search that names no kind must not load the model layer (test/commands/startup.test.ts).
+    const { answerProblemOf } = await import('./model/answer-problem.js');
     const reason = answerProblemOf(error);
     const status = `${code}${reason ? ` (${reason})` : ''}`;
     options.log(`model fallback for ${kind}: ${status} (${fallbackFailure(reason ?? code)}); no model rows, validated facts unchanged`);

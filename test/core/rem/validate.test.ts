@@ -127,7 +127,7 @@ describe('control characters (terminal safety)', () => {
     });
     expect(validateAnswer({ candidates: [{ claim: 'x', sources: ['m1'], tags: ['deploy\u202E'] }] }, { refs: ['m1'] })).toMatchObject({
       ok: false,
-      code: 'control_characters',
+      reason: 'control_characters',
     });
     expect(validateAnswer({ candidates: [{ claim: 'line one\n\tline two', sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: true });
   });

@@ -1,0 +1,301 @@
+/**
+ * The storage port (docs/design.md §2, docs/store.md): everything the core needs from a store, in the core's own
+ * words. Two adapters implement it — `store/sqlite/` (better-sqlite3, the embedded default) and `store/postgres/`
+ * (node-postgres, the team store). Nothing engine-specific leaks above this file: no SQL, no driver types, no rowids.
+ *
+ * Rules every adapter keeps (the contract tests in test/core/store/contract.test.ts run against both):
+ * - Every method that reads or writes an agent's rows takes the agent id and never touches another agent's rows.
+ *   Methods that read all agents say so in their name or doc (`allAgents`, `agentCounts`, `agentsWithNew`).
+ * - Times cross the port as ISO-8601 UTC strings with milliseconds, exactly as written (lossless between engines).
+ * - Writes outside `transaction()` are single statements (atomic on their own). Anything that must land together goes
+ *   through `transaction()`.
+ * - Driver errors are mapped to HippoErrors before they leave the adapter (busy → BusyError, server gone →
+ *   StoreUnavailableError exit 8, disk full, read-only…); nothing else of the driver escapes.
+ *
+ * THIS IS A DRAFT written by the lead: the adapter authors may refine it (keep changes small, in commits prefixed
+ * "port:"), and must keep both adapters and the contract tests in step.
+ */
+import type { Durability, Memory } from '../memory.js';
+import type { Candidate, CandidateStatus } from '../rem/candidates.js';
+import type { Handoff } from '../rem/handoff.js';
+import type { Run } from '../rem/runs.js';
+import type { Clock } from '../time.js';
+
+/** A candidate as stored: the public object plus what stays on the row (the normalised claim, the full prompt). */
+export interface CandidateRecord extends Candidate {
+  claimNorm: string;
+  prompt: string;
+}
+
+/** A handoff as stored: with its prompt (never printed again, kept for the candidates it produces). */
+export interface HandoffRecord extends Handoff {
+  prompt: string;
+}
+
+export type Engine = 'sqlite' | 'postgres';
+
+/** The tables hippo owns (each carries agent_id except settings; see docs/design.md §12 on distribution). */
+export const STORE_TABLES = ['memories', 'candidates', 'runs', 'handoffs', 'settings'] as const;
+export type StoreTable = (typeof STORE_TABLES)[number];
+
+export interface Store extends StoreOps {
+  readonly engine: Engine;
+  /** Where the data lives, safe to print: a file path, or `postgres://user@host:port/db` (never a password). */
+  readonly location: string;
+  readonly clock: Clock;
+  /**
+   * Runs `fn` in one write transaction (SQLite: BEGIN IMMEDIATE, so no lock upgrade deadlock; PostgreSQL: one pooled
+   * connection, READ COMMITTED, with the row locks each method documents). Commits when `fn` resolves, rolls back when
+   * it throws (the error passes through unchanged). Nested calls on `tx` join the outer transaction. Transactions of one
+   * Store are serialised in-process (a SQLite connection cannot hold two).
+   */
+  transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T>;
+  /**
+   * A best-effort write (retrieval counters, a dry run's audit row): waits at most `waitMs` for another writer and
+   * then returns undefined instead of failing. Never used for the answer of a command.
+   */
+  tryTransaction<T>(fn: (tx: StoreOps) => Promise<T>, waitMs?: number): Promise<T | undefined>;
+  /** Engine, versions, counts per table, where it lives (for `db check`). */
+  describe(): Promise<StoreDescription>;
+  /** The nightly/restore lock (SQLite: a settings row with pid/host; PostgreSQL: a session advisory lock). */
+  readonly lock: LockPort;
+  /** Snapshots in the engine's own format (SQLite: a verified file copy; PostgreSQL: logical JSONL + manifest). */
+  readonly snapshots: SnapshotPort;
+  close(): Promise<void>;
+}
+
+/** What can be done inside and outside a transaction. */
+export interface StoreOps {
+  readonly memories: MemoryRepo;
+  readonly candidates: CandidateRepo;
+  readonly runs: RunRepo;
+  readonly handoffs: HandoffRepo;
+  readonly settings: SettingsRepo;
+  /** Whole-table access for `db copy`, logical snapshots and restore. */
+  readonly rows: RowsRepo;
+}
+
+export interface StoreDescription {
+  engine: Engine;
+  location: string;
+  /** SQLite library version, or the PostgreSQL server version. */
+  engineVersion: string;
+  schemaVersion: number;
+  counts: Record<StoreTable, number>;
+}
+
+// ---- memories ---------------------------------------------------------------------------------------------------
+
+export interface MemoryFilter {
+  agentId: string;
+  tag?: string;
+  /** createdAt ≥ since (ISO). */
+  since?: string;
+  durability?: Durability;
+  /** Archived and expired (expiresAt ≤ now) memories are left out unless asked for. */
+  includeArchived?: boolean;
+  /** "now" for the expiry test (ISO). */
+  now: string;
+}
+
+export interface GatherQuery {
+  agentId: string;
+  now: string;
+  scope: 'recent' | 'tagged' | 'all';
+  since: string;
+  tag?: string;
+  unreflected: boolean;
+  limit: number;
+}
+
+export interface SearchQuery extends MemoryFilter {
+  /** The user's text; the adapter turns it into a safe query of its engine (terms quoted and OR-ed, stopwords dropped). */
+  text: string;
+  /** Pass `text` as the engine's own query syntax (FTS5 MATCH / to_tsquery); a syntax error → UsageError `fts_syntax`. */
+  raw: boolean;
+  limit: number;
+  highlight: { open: string; close: string };
+}
+
+export interface SearchHit {
+  memory: Memory;
+  /** Higher is better; comparable within one result list only. */
+  score: number;
+  snippet: string;
+}
+
+/** Maintenance cut-offs computed by the core (nightly/maintenance.ts owns the rules and their constants). */
+export interface MaintenanceCutoffs {
+  now: string;
+  youth: string;
+  ephemeralCutoff: string;
+  unusedCutoff: string;
+}
+export type MaintenanceRule = 'expired' | 'archivedEphemeral' | 'archivedUnused';
+export type MaintenanceCountsByAgent = Record<string, Record<MaintenanceRule, number>>;
+
+export interface MemoryRepo {
+  /** Inserts one built memory; false (nothing written) when its id exists. */
+  insert(memory: Memory): Promise<boolean>;
+  /** Bulk insert (import, demo, db copy): existing ids skipped; returns how many were new. Fast path (COPY / batches). */
+  insertMany(memories: readonly Memory[]): Promise<number>;
+  get(agentId: string, id: string): Promise<Memory | undefined>;
+  /** In the order asked; missing ids left out. */
+  getMany(agentId: string, ids: readonly string[]): Promise<Memory[]>;
+  /** Which of these ids exist for any agent (import skips them). */
+  existingIds(ids: readonly string[]): Promise<Set<string>>;
+  /** Ids of this agent's memories with this content hash, oldest first. */
+  idsWithHash(agentId: string, contentHash: string, exceptId?: string): Promise<string[]>;
+  /** Newest first (createdAt desc, id desc). */
+  list(filter: MemoryFilter & { limit: number }): Promise<Memory[]>;
+  /** Every memory of the agent (or of all agents), archived too, oldest first; streamed. */
+  iterate(agentId?: string): AsyncIterable<Memory>;
+  /** Sets archivedAt/archivedReason/updatedAt on live memories of the agent; returns the ids changed. */
+  archive(agentId: string, ids: readonly string[], reason: string, now: string): Promise<string[]>;
+  stampReflected(agentId: string, ids: readonly string[], now: string): Promise<void>;
+  /** Best effort by contract: callers wrap it in tryTransaction. */
+  recordRetrieval(agentId: string, ids: readonly string[], now: string): Promise<void>;
+  /** §4.1 eligibility + scope: the count before the cap, and the newest `limit` rows (createdAt desc, id desc). */
+  gather(query: GatherQuery): Promise<{ eligible: number; memories: Memory[] }>;
+  /** All agents: those with eligible, unreflected memories created since `since`. */
+  agentsWithNew(now: string, since: string): Promise<string[]>;
+  /** All agents: memory counts (live, archived) and newest createdAt per agent. */
+  agentCounts(): Promise<{ agentId: string; memories: number; archived: number; newest: string | null }[]>;
+  search(query: SearchQuery): Promise<SearchHit[]>;
+  /** Nightly: what the rules would archive (read only) / archive it now (one statement, returns what it did). */
+  planMaintenance(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent>;
+  applyMaintenance(cutoffs: MaintenanceCutoffs, reasons: Record<MaintenanceRule, string>): Promise<MaintenanceCountsByAgent>;
+  /** Housekeeping of the search index (FTS5 incremental merge / nothing or VACUUM ANALYZE); returns steps taken. */
+  optimizeSearchIndex(): Promise<number>;
+  /** The demo's own rows (source = 'demo') of these agents: deleted; and count(*) total/demo for the demo's checks. */
+  demoCounts(source: string): Promise<{ total: number; demo: number }>;
+  deleteBySource(source: string, agentIds: readonly string[]): Promise<number>;
+}
+
+// ---- candidates -------------------------------------------------------------------------------------------------
+
+export interface CandidateRepo {
+  get(agentId: string, id: string): Promise<Candidate | undefined>;
+  /** The full prompt a candidate came from (audit). */
+  prompt(agentId: string, id: string): Promise<string | undefined>;
+  list(options: { agentId: string; status: CandidateStatus | 'all'; limit: number }): Promise<Candidate[]>;
+  /** Whether a claim (normalised) is already pending/promoted (`live`) or was rejected, for this agent. */
+  claimStatus(agentId: string, claimNorm: string): Promise<{ live: boolean; rejected: boolean }>;
+  insert(candidate: CandidateRecord): Promise<void>;
+  /**
+   * Decides a pending candidate: sets status and the review fields only if it is still `pending` (row-locked / guarded
+   * UPDATE … WHERE status = 'pending'), so two reviewers at once → exactly one wins. Returns false when it was not
+   * pending any more (the caller reports exit 4).
+   */
+  decide(
+    agentId: string,
+    id: string,
+    decision: {
+      status: 'promoted' | 'rejected';
+      reviewer: string;
+      rationale: string;
+      decidedAt: string;
+      promotedMemoryId?: string | null;
+      editedClaim?: string | null;
+    },
+  ): Promise<boolean>;
+}
+
+// ---- runs (the audit log) ---------------------------------------------------------------------------------------
+
+export interface RunRepo {
+  insert(run: Run): Promise<void>;
+  /** Writes the final state (everything but identity and start) only while the row is still `running`; false otherwise. */
+  finish(run: Run): Promise<boolean>;
+  setSnapshotPath(id: string, path: string): Promise<void>;
+  get(id: string, agentId?: string): Promise<Run | undefined>;
+  /** Newest first; with agentId: that agent's runs and the store-wide ones (agentId null). */
+  list(options: { limit: number; agentId?: string }): Promise<Run[]>;
+  /** Rows of a dead run (the run and its children) still `running` → `interrupted`; returns how many. */
+  interruptAbandoned(runId: string, now: string): Promise<number>;
+  kindOf(id: string): Promise<string | undefined>;
+}
+
+// ---- handoffs ---------------------------------------------------------------------------------------------------
+
+export interface HandoffRepo {
+  insert(handoff: HandoffRecord): Promise<void>;
+  get(agentId: string, id: string): Promise<HandoffRecord | undefined>;
+  /** Guarded: only if not ingested yet (two concurrent ingests cannot both stage); false otherwise. */
+  markIngested(agentId: string, id: string, at: string, runId: string): Promise<boolean>;
+}
+
+// ---- settings (store-wide flags: the pause switch, the SQLite lock row) ----------------------------------------
+
+export interface SettingsRepo {
+  get(key: string): Promise<string | undefined>;
+  /** Insert only when absent; true when written. */
+  setIfAbsent(key: string, value: string): Promise<boolean>;
+  set(key: string, value: string): Promise<void>;
+  /** Deletes; with `value`, only when it still holds that value. Returns whether a row was removed. */
+  delete(key: string, value?: string): Promise<boolean>;
+}
+
+// ---- whole tables (db copy, logical snapshots, restore) --------------------------------------------------------
+
+/** One row of a table in an engine-neutral form (Memory, CandidateRecord, Run, HandoffRecord; settings as {key, value}). */
+export type TableRow = Record<string, unknown>;
+
+export interface RowsRepo {
+  /** Every row of a table (of one agent, or all), in id order; streamed. */
+  dump(table: StoreTable, agentId: string | null): AsyncIterable<TableRow>;
+  /** Bulk insert of dumped rows into this store (ids kept exactly). */
+  load(table: StoreTable, rows: readonly TableRow[]): Promise<number>;
+  /** Deletes the rows of a table in scope (restore); returns how many. */
+  deleteAll(table: StoreTable, agentId: string | null): Promise<number>;
+  count(table: StoreTable, agentId: string | null): Promise<number>;
+}
+
+// ---- lock ------------------------------------------------------------------------------------------------------
+
+export interface LockHolder {
+  pid: number;
+  hostname: string;
+  startedAt: string;
+  runId: string;
+  kind: string;
+}
+
+export interface HeldLock {
+  holder: LockHolder;
+  /** The dead (or stale) holder this lock was taken over from, if any (its abandoned run rows were interrupted). */
+  takenOver: LockHolder | null;
+  release(): Promise<void>;
+}
+
+export interface LockPort {
+  /** Takes the lock or throws ConflictError `nightly_running` (exit 4) at once when a live holder has it. */
+  acquire(owner: { runId: string; kind: string }): Promise<HeldLock>;
+  /** The live holder, or null (dry run: "a real run would exit 4"). */
+  holder(): Promise<LockHolder | null>;
+}
+
+// ---- snapshots -------------------------------------------------------------------------------------------------
+
+export interface SnapshotPort {
+  /** Where this store's snapshots live (SQLite: `snapshots/` beside the file; PostgreSQL: under the data dir). */
+  readonly dir: string;
+  /** File name suffix of this engine's snapshots (`.db`, `.jsonl.gz`). */
+  readonly suffix: string;
+  /** Writes a verified snapshot named `name` into `dir` (temp name, check, fsync, rename, mode 0600). */
+  take(name: string, options: { signal?: AbortSignal }): Promise<{ path: string; sizeBytes: number; violations: string[] }>;
+  /** `cheap`: header/manifest says the file is whole; otherwise a full read-back check. */
+  check(path: string, thorough: boolean): Promise<{ ok: boolean; violations: string[] }>;
+  /** Per table: what restoring `path` (one agent or all) would add/remove/change; read only. */
+  planRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
+  /** Replaces the rows in scope with the snapshot's in one transaction and verifies them; rolls back on mismatch. */
+  applyRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
+}
+
+export interface TableChangeCounts {
+  table: 'memories' | 'candidates' | 'handoffs';
+  added: number;
+  removed: number;
+  changed: number;
+  unchanged: number;
+}
