@@ -1,5 +1,5 @@
 /**
- * hippo as a library (SPEC §9): the same core functions the commands call, typed, with no CLI in the way.
+ * hippo as a library (docs/design.md §9): the same core functions the commands call, typed, with no CLI in the way.
  *
  *   import { openStore, addMemory, search, gather, buildPrompt, validateAnswer, distill, promote, reject } from 'hippo';
  */
@@ -31,7 +31,7 @@ export { loadDemo, type DemoResult } from './core/demo.js';
 export { resolveDbPath, hippoDataDir, configFilePath } from './core/paths.js';
 export { parseSince, parseDurationMs, type Clock } from './core/time.js';
 
-// REM distillation (SPEC §4).
+// REM distillation (docs/design.md §4).
 export { gather, clip, SCOPES, type Scope, type GatherOptions, type GatherResult, type GatheredMemory } from './core/rem/gather.js';
 export { buildPrompt, answerJsonSchema, escapeXml, FOCUSES, type Focus, type PromptInput } from './core/rem/prompt.js';
 export { validateAnswer, type Validation, type ValidCandidate } from './core/rem/validate.js';
@@ -51,14 +51,14 @@ export { createHandoff, ingest, type Handoff, type IngestOptions } from './core/
 export { promote, reject, type PromoteOptions, type RejectOptions, type Promotion } from './core/rem/review.js';
 export { listRuns, getRun, RUN_STATUSES, type Run, type RunStatus, type RunKind } from './core/rem/runs.js';
 
-// Model providers (SPEC §8).
+// Model providers (docs/design.md §8).
 export { resolveModelConfig, describeModelConfig, type ModelConfig } from './core/model/config.js';
 export { createModelClient, type ModelClient, type GenerateObjectRequest, type GenerateObjectResult } from './core/model/client.js';
 export { checkModel, type ModelCheckResult } from './core/model/check.js';
 export { extractJsonObject, stripThinking } from './core/model/json.js';
 export { ANSWER_PROBLEMS, AnswerRejectedError, answerProblemOf, isMalformed, type AnswerProblem, type AnswerRejection } from './core/model/answer-problem.js';
 
-// Nightly maintenance, snapshots and restore (SPEC §7).
+// Nightly maintenance, snapshots and restore (docs/design.md §7).
 export { runNightly, nightlyDryRun, agentsWithNewMemories, type NightlyOptions, type NightlyResult, type AgentDistillation } from './core/nightly/run-once.js';
 export { takeSnapshot, listSnapshots, pruneSnapshots, snapshotDir, type Snapshot, type ListedSnapshot } from './core/nightly/snapshot.js';
 export { planRestore, applyRestore, resolveSnapshot, type RestorePlan, type RestoreResult } from './core/nightly/restore.js';
@@ -66,7 +66,7 @@ export { pauseNightly, resumeNightly, pauseState, type PauseState } from './core
 export { planMaintenance, applyMaintenance, optimizeFullText } from './core/nightly/maintenance.js';
 export { scheduleText } from './core/nightly/schedule.js';
 
-// Grounded fact extraction (SPEC §5).
+// Grounded fact extraction (docs/design.md §5).
 export {
   extract,
   extractReport,

@@ -12,7 +12,7 @@ const INTERRUPTING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof HippoCommand)['baseFlags'] & T['flags']>;
 
 /**
- * The one base of every hippo command: the global flags of SPEC §3, one JSON document on stdout under `--json`,
+ * The one base of every hippo command: the global flags of docs/design.md §3, one JSON document on stdout under `--json`,
  * messages on stderr, and every error mapped to its exit code (§3.1) in one place — the same code with and without
  * `--json`.
  */

@@ -1,6 +1,6 @@
 /**
  * The one error hierarchy of hippo. Every failure a user can cause or meet is a HippoError with a stable
- * snake_case `code` (scripts match on it) and an exit code from SPEC §3.1. Messages must never carry prompt text,
+ * snake_case `code` (scripts match on it) and an exit code from docs/design.md §3.1. Messages must never carry prompt text,
  * model output, memory content from a provider, or keys: only fixed strings and identifiers.
  */
 export const ExitCode = {

@@ -1,5 +1,5 @@
 /**
- * Grounded fact extraction with its I/O (SPEC §5): passages from files, stdin or the agent's top search results, the
+ * Grounded fact extraction with its I/O (docs/design.md §5): passages from files, stdin or the agent's top search results, the
  * pure recognisers of `facts/`, and the model fallback (§5.3) for kinds that no validator covers. The model only
  * points at text in the passages it was shown; `verifyPointers` keeps what is found there verbatim, and nothing the
  * model said is logged, returned or stored.
@@ -52,7 +52,7 @@ export interface ExtractRequest {
 }
 
 /**
- * SPEC §5: the facts of the requested kinds in ranked passages. Validated kinds come from the recognisers only (the
+ * docs/design.md §5: the facts of the requested kinds in ranked passages. Validated kinds come from the recognisers only (the
  * model is never asked about them); each kind without a validator gets one model call over the passages that fit
  * the budget. A failed call yields no model rows and leaves the rest unchanged.
  */

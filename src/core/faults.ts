@@ -1,5 +1,5 @@
 /**
- * Named fault points for the crash tests (SPEC §4.5, §7): `HIPPO_FAULT_POINT=<name>` makes the process stop dead at
+ * Named fault points for the crash tests (docs/design.md §4.5, §7): `HIPPO_FAULT_POINT=<name>` makes the process stop dead at
  * that point — `HIPPO_FAULT_ACTION=crash` (default) kills it with SIGKILL, `hang` announces the point on stderr and
  * blocks synchronously (inside any open transaction) until the test kills it. Unset, a fault point costs one
  * environment lookup.

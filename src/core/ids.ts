@@ -1,6 +1,6 @@
 import { monotonicFactory } from 'ulidx';
 
-/** Id prefixes of SPEC §2: ids are prefixed and sortable by creation (ULID body). */
+/** Id prefixes of docs/design.md §2: ids are prefixed and sortable by creation (ULID body). */
 export type IdPrefix = 'mem' | 'cand' | 'run' | 'hof';
 
 const nextUlid = monotonicFactory();

@@ -7,7 +7,7 @@ import { iso } from './time.js';
 export const DURABILITIES = ['permanent', 'persistent', 'standard', 'ephemeral'] as const;
 export type Durability = (typeof DURABILITIES)[number];
 
-/** SPEC §2.1: content is at most 64 KiB of UTF-8. */
+/** docs/design.md §2.1: content is at most 64 KiB of UTF-8. */
 export const MAX_CONTENT_BYTES = 64 * 1024;
 /** Ephemeral memories expire a day after creation unless told otherwise. */
 export const EPHEMERAL_TTL_MS = 24 * 3_600_000;
@@ -106,7 +106,7 @@ function checkIso(value: string | null | undefined, field: string): string | nul
   return value;
 }
 
-/** Builds the full row for a new memory, applying SPEC §2.1's durability and expiry rules. */
+/** Builds the full row for a new memory, applying docs/design.md §2.1's durability and expiry rules. */
 export function buildMemory(input: NewMemory, now: Date): Memory {
   const agentId = validateAgentId(input.agentId);
   const content = validateContent(input.content);

@@ -23,7 +23,7 @@ export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configHome(env), 'hippo', 'config.json');
 }
 
-/** SPEC §2: `--db` > `$HIPPO_DB` > `<XDG data>/hippo/hippo.db`. A URL (`postgres://…`) is refused, not made a file. */
+/** docs/design.md §2: `--db` > `$HIPPO_DB` > `<XDG data>/hippo/hippo.db`. A URL (`postgres://…`) is refused, not made a file. */
 export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const chosen = flag ?? (env.HIPPO_DB ? env.HIPPO_DB : undefined);
   if (chosen && /^[a-z][a-z0-9+.-]*:\/\//i.test(chosen)) {

@@ -62,7 +62,7 @@ function agentExpression(agentId: string): string | undefined {
   return terms ? `agent_id : "${terms.join(' ')}"` : undefined;
 }
 
-/** SPEC §6: BM25 full-text search over one agent's memories. */
+/** docs/design.md §6: BM25 full-text search over one agent's memories. */
 export function search(store: Store, options: SearchOptions): SearchResult[] {
   const limit = options.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1) {

@@ -4,7 +4,7 @@ import { UsageError } from './errors.js';
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
 
-/** ISO-8601 UTC with milliseconds, the only time format stored (SPEC §2). */
+/** ISO-8601 UTC with milliseconds, the only time format stored (docs/design.md §2). */
 export function iso(date: Date): string {
   return date.toISOString();
 }

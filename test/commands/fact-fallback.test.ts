@@ -1,5 +1,5 @@
 /**
- * SPEC §5.3 model fallback, gate by gate, through the built CLI against the stand-in model server. Every gate is
+ * docs/design.md §5.3 model fallback, gate by gate, through the built CLI against the stand-in model server. Every gate is
  * asserted on what the server saw (request counts, the prompt) and on what hippo printed.
  */
 import { execa } from 'execa';

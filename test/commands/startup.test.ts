@@ -24,7 +24,7 @@ async function modulesLoadedBy(args: string[]): Promise<string[]> {
 
 const heavy = (urls: string[]) => urls.filter((url) => /\/node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(url) || /\/dist\/ui\//.test(url));
 
-describe('startup cost (SPEC §11): ink and React load only for the review screen', () => {
+describe('startup cost (docs/design.md §11): ink and React load only for the review screen', () => {
   it('the recorder sees ink when it is loaded (so the checks below can fail)', async () => {
     const file = join(box.dir, 'control.txt');
     await execa('node', ['--import', RECORDER, '--input-type=module', '-e', "await import('ink')"], { cwd: ROOT, env: { HIPPO_RECORD_IMPORTS: file } });

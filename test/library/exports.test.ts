@@ -8,7 +8,7 @@ it('runs the README example through the package entry', async () => {
   // The built package entry by its name (as a user imports it), typed from the sources: typecheck runs before a build.
   const entry = 'hippo';
   const hippo = (await import(entry)) as typeof import('../../src/index.js');
-  // SPEC §9's list, exactly.
+  // docs/design.md §9's list, exactly.
   for (const name of [
     'openStore',
     'addMemory',

@@ -12,7 +12,7 @@ export interface ExtractOptions {
    * (`defaultRegion()`); `null`: none, so only `+`-international phone numbers are found.
    */
   region?: string | null;
-  /** At most this many facts per kind (SPEC §5.2: 5 by default in `search`; no cap when omitted). */
+  /** At most this many facts per kind (docs/design.md §5.2: 5 by default in `search`; no cap when omitted). */
   limit?: number;
 }
 
@@ -79,7 +79,7 @@ function uniqueValidatedKinds(kinds: readonly Kind[]): ValidatedKind[] {
 }
 
 /**
- * SPEC §5.2: the validated facts of the given kinds in ranked passages (best first). Pure apart from reading the
+ * docs/design.md §5.2: the validated facts of the given kinds in ranked passages (best first). Pure apart from reading the
  * locale when `region` is omitted. Every occurrence satisfies `passage.text.slice(start, end) === text`.
  */
 export function extractFacts(passages: readonly Passage[], opts: ExtractOptions): Fact[] {

@@ -1,4 +1,4 @@
-/** Grounded fact extraction (SPEC §5): pure recognisers, fact grouping and model-pointer verification. No I/O. */
+/** Grounded fact extraction (docs/design.md §5): pure recognisers, fact grouping and model-pointer verification. No I/O. */
 export { KINDS, VALIDATED_KINDS, isKind, listKinds, parseKind, validated } from './kinds.js';
 export type { Kind, KindInfo, UnvalidatedKind, ValidatedKind } from './kinds.js';
 export { kindsInQuery, lexiconPhrases, suggestKind } from './lexicon.js';

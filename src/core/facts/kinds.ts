@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { suggestKind } from './lexicon.js';
 
-/** The fact kinds of SPEC §5.1, in the order they are listed to users. */
+/** The fact kinds of docs/design.md §5.1, in the order they are listed to users. */
 export const KINDS = ['email', 'phone', 'iban', 'card', 'url', 'ip', 'date', 'address'] as const;
 export type Kind = (typeof KINDS)[number];
 

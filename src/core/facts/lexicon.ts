@@ -1,7 +1,7 @@
 import type { Kind } from './kinds.js';
 
 /**
- * Query phrases that name a kind (SPEC §5.1 lexicon). Matching is case-insensitive and word-bounded, a space in a
+ * Query phrases that name a kind (docs/design.md §5.1 lexicon). Matching is case-insensitive and word-bounded, a space in a
  * phrase matches any run of spaces or hyphens, and a plural `s`/`es` is accepted. At each position the longest
  * phrase wins, so `email address` is email only, `ip address` is ip only and `web address` is url only.
  *

@@ -28,7 +28,7 @@ export interface RecogniserOptions {
 
 export type Recogniser = (text: string, opts: RecogniserOptions) => RawMatch[];
 
-/** SPEC §5.2 occurrence: where one fact was found. */
+/** docs/design.md §5.2 occurrence: where one fact was found. */
 export interface Occurrence {
   source: string;
   start: number;
@@ -37,7 +37,7 @@ export interface Occurrence {
   label: string;
 }
 
-/** SPEC §5.2 fact: one kind + normalised value, with every place it was found. */
+/** docs/design.md §5.2 fact: one kind + normalised value, with every place it was found. */
 export interface Fact {
   kind: Kind;
   value: string;

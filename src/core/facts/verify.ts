@@ -6,7 +6,7 @@ import { rawMatch } from './text.js';
 import type { Fact, Passage } from './types.js';
 
 /**
- * SPEC §5.3 model fallback, pure part: the prompt, the answer schema and the verifier. The model only points at
+ * docs/design.md §5.3 model fallback, pure part: the prompt, the answer schema and the verifier. The model only points at
  * text; every value we keep is sliced from the passage it names, and the model's own string is thrown away.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The one way hippo calls a model (SPEC §8). Every provider goes through `generateObject`, which enforces the rules:
+ * The one way hippo calls a model (docs/design.md §8). Every provider goes through `generateObject`, which enforces the rules:
  * schema-constrained output where the backend supports it, a deadline composed with the caller's signal (an abort
  * cancels the HTTP request or kills the command), a byte cap on the response, no retries, thinking stripped, one JSON
  * object extracted from prose/fences, zod validation, and typed errors that never carry prompt, response or key.

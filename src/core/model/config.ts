@@ -1,5 +1,5 @@
 /**
- * Model configuration (SPEC §8). Precedence for the model: `--model` > `HIPPO_MODEL` > config file > unset.
+ * Model configuration (docs/design.md §8). Precedence for the model: `--model` > `HIPPO_MODEL` > config file > unset.
  *
  * Config file `<XDG config>/hippo/config.json` (all fields optional):
  *   { "model": "ollama:llama3.2", "baseUrl": "http://127.0.0.1:11434", "timeoutMs": 120000, "maxBytes": 1048576 }

@@ -1,4 +1,4 @@
-/** The model layer: the only code in hippo that sends text to a model (SPEC §8). */
+/** The model layer: the only code in hippo that sends text to a model (docs/design.md §8). */
 export {
   resolveModelConfig,
   describeModelConfig,

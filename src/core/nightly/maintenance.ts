@@ -3,7 +3,7 @@ import { inTransaction, prepared, type Store } from '../store/store.js';
 import { iso } from '../time.js';
 
 /**
- * Nightly maintenance (SPEC §7 step 4), a soft archive only (rows stay, `archivedAt` + reason are set):
+ * Nightly maintenance (docs/design.md §7 step 4), a soft archive only (rows stay, `archivedAt` + reason are set):
  * - `expired`: `expiresAt` has passed. Only standard and ephemeral memories can expire; a persistent or permanent
  *   memory is never touched, even with an `expires_at` written straight into the table.
  * - `archivedEphemeral`: an ephemeral memory older than 7 days (one given a long `--expires`).

@@ -12,7 +12,7 @@ import { acquireLock, type HeldLock } from './lock.js';
 import { checkFile, SNAPSHOT_FILE, snapshotDir, snapshotFiles, takeSnapshot } from './snapshot.js';
 
 /**
- * `hippo rem restore` (SPEC §7). What a restore puts back: memories (the full-text index follows through its
+ * `hippo rem restore` (docs/design.md §7). What a restore puts back: memories (the full-text index follows through its
  * triggers), candidates and handoffs — of one agent (`--agent`) or of every agent. What it never touches: the audit
  * log (`runs`: the nights and the restore itself stay on record) and `settings` (the lock, the pause flag). Row ids
  * and contents come back exactly; a memory keeps its internal rowid too unless another agent's memory has taken it

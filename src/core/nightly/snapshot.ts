@@ -7,7 +7,7 @@ import { prepared, type Store } from '../store/store.js';
 import { APPLICATION_ID } from '../store/migrations.js';
 
 /**
- * Snapshots (SPEC §7 step 3) live in `snapshots/` beside the database: for the default database that is
+ * Snapshots (docs/design.md §7 step 3) live in `snapshots/` beside the database: for the default database that is
  * `<data dir>/snapshots/`; a `--db` elsewhere keeps its own snapshots beside it, so several stores never mix theirs.
  * A snapshot is written under a hidden temporary name, checked with `PRAGMA quick_check`, made durable, and only then
  * renamed to `<UTC timestamp>-<run id>.db`: a file with that name is always complete and was verified when written,

@@ -8,7 +8,7 @@ import { iso } from '../time.js';
 export const CANDIDATE_STATUSES = ['pending', 'promoted', 'rejected'] as const;
 export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];
 
-/** SPEC §2.2. `prompt`/`promptSha256` are kept on the row; the JSON shape of §3.2 leaves the prompt out. */
+/** docs/design.md §2.2. `prompt`/`promptSha256` are kept on the row; the JSON shape of §3.2 leaves the prompt out. */
 export interface Candidate {
   id: string;
   agentId: string;
@@ -119,7 +119,7 @@ export interface StageResult {
 }
 
 /**
- * SPEC §4.5 (call inside the caller's transaction, so a crash at any point leaves no row from the run): skips claims
+ * docs/design.md §4.5 (call inside the caller's transaction, so a crash at any point leaves no row from the run): skips claims
  * equal — after collapsing whitespace — to a pending or promoted candidate, to a memory, or to an earlier claim of
  * this batch (counted as duplicates), and to a rejected claim unless `restageRejected` (counted apart).
  */

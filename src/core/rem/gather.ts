@@ -66,7 +66,7 @@ export function eligibleConditions(scope: Scope, unreflected: boolean): string[]
 }
 
 /**
- * SPEC §4.1: the agent's own memories that are not archived, expired, permanent or derived, in scope, newest first,
+ * docs/design.md §4.1: the agent's own memories that are not archived, expired, permanent or derived, in scope, newest first,
  * capped by count and then by the character budget (stopping at the first memory that does not fit, so what is shown
  * is always the newest contiguous stretch).
  */

@@ -38,7 +38,7 @@ export interface PromptInput {
 }
 
 /**
- * SPEC §4.2: the distillation prompt, deterministic for the same input (a golden test pins it). Memories are shown
+ * docs/design.md §4.2: the distillation prompt, deterministic for the same input (a golden test pins it). Memories are shown
  * under short refs (m1…mN), never database ids; the output contract names exactly the refs shown.
  */
 export function buildPrompt(input: PromptInput): string {
@@ -71,7 +71,7 @@ export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** SPEC §4.3: the answer's JSON schema, with `sources` items an enum of exactly the refs shown. */
+/** docs/design.md §4.3: the answer's JSON schema, with `sources` items an enum of exactly the refs shown. */
 export function answerJsonSchema(refs: readonly string[], maxCandidates = DEFAULT_MAX_CANDIDATES): Record<string, unknown> {
   return {
     type: 'object',

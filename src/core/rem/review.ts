@@ -45,7 +45,7 @@ export interface Promotion {
 }
 
 /**
- * SPEC §4.8: in one transaction for all ids, each candidate becomes a memory (durability persistent unless
+ * docs/design.md §4.8: in one transaction for all ids, each candidate becomes a memory (durability persistent unless
  * `permanent` is asked for explicitly; `derivedFrom` = its sources, `promotedFrom` = the candidate) and is marked
  * promoted. Any failure (unknown id → 3, already decided → 4, a deleted source → 4) promotes nothing.
  */
@@ -112,7 +112,7 @@ export interface RejectOptions {
   reviewer?: string;
 }
 
-/** SPEC §4.8: reject with a reason, in one transaction. Rejecting a rejected candidate is a no-op; a promoted one → 4. */
+/** docs/design.md §4.8: reject with a reason, in one transaction. Rejecting a rejected candidate is a no-op; a promoted one → 4. */
 export function reject(store: Store, options: RejectOptions): Candidate[] {
   const reason = requireText(options.reason, 'reason', 'why this candidate is wrong or not worth keeping');
   const reviewer = options.reviewer?.trim() || defaultReviewer();

@@ -29,7 +29,7 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX memories_agent_created ON memories (agent_id, created_at DESC);
   CREATE INDEX memories_agent_hash ON memories (agent_id, content_hash);
-  -- Covers REM's gather (SPEC §4.1): the eligible memories of an agent are counted and read from this index alone.
+  -- Covers REM's gather (docs/design.md §4.1): the eligible memories of an agent are counted and read from this index alone.
   CREATE INDEX memories_gather ON memories (agent_id, created_at DESC, expires_at, last_reflected_at)
     WHERE archived_at IS NULL AND derived_from = '[]' AND durability <> 'permanent';
 

@@ -49,7 +49,7 @@ const NOTICE_COLOR = { info: 'yellow', success: 'green', error: 'red' } as const
 const NOTICE_MARK = { info: '·', success: '✓', error: '✗' } as const;
 
 /**
- * The interactive review of pending candidates (SPEC §4.7). It holds no database code: it shows `items`, and every
+ * The interactive review of pending candidates (docs/design.md §4.7). It holds no database code: it shows `items`, and every
  * decision goes through `actions`, which writes it at once.
  */
 export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: ReviewAppProps) {

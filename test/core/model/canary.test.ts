@@ -1,5 +1,5 @@
 /**
- * SPEC §8: nothing from a prompt or a response, and no key, ever reaches an error (message, code, details, cause
+ * docs/design.md §8: nothing from a prompt or a response, and no key, ever reaches an error (message, code, details, cause
  * chain, stack) or stdout/stderr. Every failure path runs with canaries in the prompt, the response and the key.
  */
 import { execFile } from 'node:child_process';

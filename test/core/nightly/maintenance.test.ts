@@ -20,7 +20,7 @@ const state = (id: string) =>
     reason: string | null;
   };
 
-describe('nightly maintenance (SPEC §7 step 4)', () => {
+describe('nightly maintenance (docs/design.md §7 step 4)', () => {
   it('archives an ephemeral memory once its 24 h have passed, with reason "expired", and not a minute before', () => {
     const expired = add({ content: 'ephemeral from yesterday', durability: 'ephemeral', createdAt: ago(1, 1) });
     const fresh = add({ content: 'ephemeral from an hour ago', durability: 'ephemeral', createdAt: ago(0, 1) });

@@ -22,7 +22,7 @@ beforeEach(() => {
 });
 afterEach(() => store.done());
 
-describe('gather (SPEC §4.1)', () => {
+describe('gather (docs/design.md §4.1)', () => {
   it("takes the agent's own eligible memories of the last 24 h, newest first, as m1…mN", () => {
     const older = addAt(30, 'two days ago');
     const second = addAt(5, 'five hours ago');
@@ -90,7 +90,7 @@ describe('gather (SPEC §4.1)', () => {
   });
 });
 
-describe('buildPrompt (SPEC §4.2)', () => {
+describe('buildPrompt (docs/design.md §4.2)', () => {
   const memory = (ref: string, createdAt: string, text: string) => ({ ref, text, memory: { createdAt } as never });
   const fixture = [
     memory('m1', '2026-11-02T09:00:00.000Z', 'Deploy of api v2.14 failed on Friday: the migration held a lock on payments.'),

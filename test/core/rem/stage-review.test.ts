@@ -29,7 +29,7 @@ function stageVia(candidates: unknown[], options: { restageRejected?: boolean } 
   return ingest(store, { agentId: 'a', handoffId: handoff.id, answer: JSON.stringify({ candidates }), ...options });
 }
 
-describe('staging (SPEC §4.5)', () => {
+describe('staging (docs/design.md §4.5)', () => {
   it('stages pending candidates with real source ids, the prompt and its hash, and stamps the gathered memories', () => {
     const result = stageVia([{ claim: 'Run migrations outside the Friday train.', sources: ['m3', 'm1'], tags: ['deploy'] }]);
     expect(result.counts).toMatchObject({ gathered: 3, staged: 1, skippedDuplicates: 0, skippedRejected: 0 });
@@ -96,7 +96,7 @@ describe('staging (SPEC §4.5)', () => {
   });
 });
 
-describe('promote / reject (SPEC §4.8)', () => {
+describe('promote / reject (docs/design.md §4.8)', () => {
   let candidateIds: string[];
   beforeEach(() => {
     candidateIds = stageVia([

@@ -8,7 +8,7 @@ const code = (answer: unknown, maxCandidates?: number) => {
   return verdict.ok ? 'ok' : verdict.reason;
 };
 
-describe('validateAnswer (SPEC §4.4)', () => {
+describe('validateAnswer (docs/design.md §4.4)', () => {
   it('accepts a valid answer, trimming claims, deduplicating sources and ignoring extra fields', () => {
     const verdict = validateAnswer(
       {

@@ -42,7 +42,7 @@ const flat = (frame: string) => frame.replace(/[│╭╮╰╯─]/g, ' ').repl
 /** The list row of a claim (starts with the selection marker column). */
 const rowOf = (frame: string, claimStart: string) => lines(frame).find((line) => line.includes(claimStart.slice(0, 20)));
 
-describe('the review screen (SPEC §4.7)', () => {
+describe('the review screen (docs/design.md §4.7)', () => {
   it('lists pending candidates with model, age and number of sources, and shows the selected claim with the full text of what it cites', async () => {
     ui = await renderReview(store);
     const frame = ui.frame();

@@ -7,7 +7,7 @@ import { DEFAULT_KEEP_DAYS } from '../../../core/nightly/snapshot.js';
 
 export default class RemNightlyRunOnce extends HippoCommand {
   static override summary = 'Run the nightly job once: lock, snapshot, maintenance, distillation, audit. Safe to call from cron.';
-  static override description = `Steps, in order (SPEC §7):
+  static override description = `Steps, in order (docs/design.md §7):
 1. lock: if another run or restore holds this database's lock, exit 4 at once (a dead holder's lock is taken over)
 2. pause: if paused (hippo rem pause, or HIPPO_REM_PAUSE=1), record a "paused" run and exit 0
 3. snapshot: an online copy of the database into snapshots/ beside it, checked with quick_check; snapshots older than --keep-days are pruned (never the newest 3). A failure here stops the night (exit 1)
