@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isKind, recognise, validated, type ValidatedKind } from '../../../src/core/facts/index.js';
@@ -13,7 +13,22 @@ import { isKind, recognise, validated, type ValidatedKind } from '../../../src/c
  * below what they achieve, so a regression of a case or two per kind fails the test.
  */
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const DEV_SET = resolve(REPO_ROOT, '../shared/data/facts-dev.jsonl');
+const DEV_SET = findDevSet();
+
+/**
+ * `HIPPO_FACTS_DEV_SET`, else `shared/data/facts-dev.jsonl` in the nearest parent of the repository that has one
+ * (`../shared` beside the main checkout, `../../shared` beside a worktree under `wt/`).
+ */
+function findDevSet(): string {
+  const fromEnv = process.env.HIPPO_FACTS_DEV_SET;
+  if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
+  let dir = resolve(REPO_ROOT, '..');
+  for (;;) {
+    const candidate = resolve(dir, 'shared/data/facts-dev.jsonl');
+    if (existsSync(candidate) || dirname(dir) === dir) return candidate;
+    dir = dirname(dir);
+  }
+}
 
 const FLOORS: Record<ValidatedKind, { precision: number; recall: number }> = {
   email: { precision: 0.95, recall: 0.95 },
