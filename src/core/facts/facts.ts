@@ -2,7 +2,7 @@ import { validated, type Kind, type ValidatedKind } from './kinds.js';
 import { labelAt, labelWindowStart, type Span } from './label.js';
 import { recognise } from './recognisers/index.js';
 import { defaultRegion } from './region.js';
-import type { Fact, Occurrence, Passage, RawMatch } from './types.js';
+import type { Check, Fact, Occurrence, Passage, RawMatch } from './types.js';
 
 export interface ExtractOptions {
   /** Kinds to extract. Kinds without a validator (`address`) are skipped here: only the model fallback finds them. */
@@ -45,9 +45,18 @@ export function groupFacts(located: readonly LocatedMatch[], origin: Fact['origi
     } else {
       fact.occurrences.push(occurrence);
       if (fact.label === '') fact.label = label;
+      const check = checkOf(match, origin);
+      if (CHECK_STRENGTH[check] > CHECK_STRENGTH[fact.check]) fact.check = check;
     }
   }
   return [...facts.values()];
+}
+
+// A fact seen once as validated and once only thanks to its label is validated.
+const CHECK_STRENGTH: Record<Check, number> = { validated: 3, postcode: 2, labelled: 1, model: 0 };
+
+function checkOf(match: RawMatch, origin: Fact['origin']): Check {
+  return origin === 'model' ? 'model' : (match.check ?? 'validated');
 }
 
 function newFact(match: RawMatch, occurrence: Occurrence, origin: Fact['origin'], model?: string): Fact {
@@ -57,8 +66,10 @@ function newFact(match: RawMatch, occurrence: Occurrence, origin: Fact['origin']
     normalized: match.normalized,
     label: occurrence.label,
     origin,
+    check: checkOf(match, origin),
     occurrences: [occurrence],
   };
+  if (match.region !== undefined) fact.region = match.region;
   if (model !== undefined) fact.model = model;
   return fact;
 }
