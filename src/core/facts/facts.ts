@@ -12,6 +12,8 @@ export interface ExtractOptions {
    * (`defaultRegion()`); `null`: none, so only `+`-international phone numbers are found.
    */
   region?: string | null;
+  /** Regions tried, in order, for national phone numbers not valid in `region` (omitted: `DEFAULT_REGIONS`). */
+  regions?: readonly string[];
   /** At most this many facts per kind (SPEC §5.2: 5 by default in `search`; no cap when omitted). */
   limit?: number;
 }
@@ -98,7 +100,7 @@ export function extractFacts(passages: readonly Passage[], opts: ExtractOptions)
   const kinds = uniqueValidatedKinds(opts.kinds);
   const located: LocatedMatch[] = [];
   passages.forEach((passage, rank) => {
-    const matches = kinds.flatMap((kind) => recognise(kind, passage.text, { region }));
+    const matches = kinds.flatMap((kind) => recognise(kind, passage.text, { region, regions: opts.regions }));
     for (const [match, label] of labelled(passage.text, matches)) {
       located.push({ rank, source: passage.source, match, label });
     }

@@ -6,10 +6,10 @@ describe('phone recogniser', () => {
     expect(values('phone', 'Office: +353 1 234 5678, home 01 234 5678', { region: 'IE' })).toEqual(['+35312345678', '+35312345678']);
   });
 
-  it('finds only international numbers without a region (null or unsupported)', () => {
+  it('finds only international numbers without a region (null or unsupported) and an empty candidate list', () => {
     const text = 'Office: +353 1 234 5678, home 01 234 5678';
-    expect(texts('phone', text, { region: null })).toEqual(['+353 1 234 5678']);
-    expect(texts('phone', text, { region: 'XX' })).toEqual(['+353 1 234 5678']);
+    expect(texts('phone', text, { region: null, regions: [] })).toEqual(['+353 1 234 5678']);
+    expect(texts('phone', text, { region: 'XX', regions: [] })).toEqual(['+353 1 234 5678']);
   });
 
   it('uses the region for national numbers', () => {

@@ -1,4 +1,5 @@
 import cardValidator from 'card-validator';
+import { cardContextBefore } from '../context.js';
 import { rawMatch } from '../text.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
@@ -27,21 +28,34 @@ function isUatp(digits: string): boolean {
   return digits.length === 15 && digits.startsWith('1');
 }
 
-/**
- * Issuer prefix and length known (card-validator / credit-card-type, or UATP) and the Luhn checksum passes (our own
- * Luhn runs first, so UnionPay, which card-validator exempts by default, is checked too). The issuer rules also keep
- * out 13-digit Unix-millisecond timestamps: the only 13-digit type (Maestro) starts at 4936…, past the year 2100.
- */
-export function isValidCardNumber(digits: string): boolean {
-  return luhn(digits) && (isUatp(digits) || cardValidator.number(digits).isValid);
+// Lengths that issuers used and card-validator no longer lists: 13-digit Visa (prefix 4, issued until the 2000s).
+function isLegacyLength(digits: string): boolean {
+  return digits.length === 13 && digits.startsWith('4');
 }
 
+/**
+ * Issuer prefix and length known (card-validator / credit-card-type, UATP, or a legacy length) and the Luhn checksum
+ * passes (our own Luhn runs first, so UnionPay, which card-validator exempts by default, is checked too). The issuer
+ * rules also keep out 13-digit Unix-millisecond timestamps: the 13-digit types start at 4 (Visa; a timestamp from
+ * the year 2096 on) and 4936… (Maestro).
+ */
+export function isValidCardNumber(digits: string): boolean {
+  return luhn(digits) && (isUatp(digits) || isLegacyLength(digits) || cardValidator.number(digits).isValid);
+}
+
+/**
+ * Card numbers: `validated` when the issuer and length are known and Luhn passes; `labelled` when only Luhn passes
+ * (an issuer we do not know, 12–19 digits) and a card word stands right before it (`Card number:`, `Visa`, …).
+ */
 export function recogniseCards(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
   const matches: RawMatch[] = [];
   for (const match of text.matchAll(CARD_RE)) {
     const digits = match[0].replace(/[ -]/g, '');
-    if (!isValidCardNumber(digits)) continue;
-    matches.push(rawMatch('card', text, match.index, match.index + match[0].length, digits));
+    const valid = isValidCardNumber(digits);
+    if (!valid && !(luhn(digits) && cardContextBefore(text, match.index))) continue;
+    const card = rawMatch('card', text, match.index, match.index + match[0].length, digits);
+    if (!valid) card.check = 'labelled';
+    matches.push(card);
   }
   return matches;
 }
