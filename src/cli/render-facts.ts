@@ -1,3 +1,4 @@
+import type { RegionSettings } from '../core/extract.js';
 import { createLineIndex, type LineCol } from '../core/facts/facts.js';
 import type { KindInfo } from '../core/facts/kinds.js';
 import type { Fact, Passage } from '../core/facts/types.js';
@@ -24,8 +25,10 @@ function locator(passages: readonly Passage[]): (fact: Fact) => string {
   };
 }
 
-function origin(fact: Fact): string {
-  return fact.origin === 'model' ? `🤖 ${fact.model ?? 'model'}` : 'validated';
+/** The CHECK column: how the fact was certified (`validated`, `labelled`, `postcode`), or `🤖 <model>`. */
+function check(fact: Fact): string {
+  if (fact.origin === 'model') return `🤖 ${fact.model ?? 'model'}`;
+  return fact.region === undefined ? fact.check : `${fact.check} (${fact.region})`;
 }
 
 /** Rows padded into columns; the last column is not padded. */
@@ -40,19 +43,34 @@ function columns(rows: readonly string[][]): string[] {
 }
 
 /**
- * The fact table of `extract` and of the search fact box: kind, value, label, source:line:col, origin. Values and
- * labels are shown on one line (whitespace collapsed, long ones cut); `--json` has them exactly.
+ * The fact table of `extract` and of the search fact box: kind, value, label, source:line:col, check (with a phone's
+ * region). Values and labels are shown on one line (whitespace collapsed, long ones cut); `--json` has them exactly.
  */
 export function factTable(facts: readonly Fact[], passages: readonly Passage[], paint: Painter): string {
   const locate = locator(passages);
-  const rows = facts.map((fact) => [fact.kind, cut(fact.value, MAX_VALUE), cut(fact.label, MAX_LABEL), locate(fact), origin(fact)]);
-  const [header, ...body] = columns([['KIND', 'VALUE', 'LABEL', 'SOURCE', 'ORIGIN'], ...rows]);
+  const rows = facts.map((fact) => [fact.kind, cut(fact.value, MAX_VALUE), cut(fact.label, MAX_LABEL), locate(fact), check(fact)]);
+  const [header, ...body] = columns([['KIND', 'VALUE', 'LABEL', 'SOURCE', 'CHECK'], ...rows]);
   return [paint('dim', header ?? ''), ...body].join('\n');
 }
 
-/** `extract --kinds`: each kind, whether a validator covers it, and what it finds. */
-export function kindTable(kinds: readonly KindInfo[], paint: Painter): string {
-  const rows = kinds.map((info) => [info.kind, info.validated ? 'validated' : 'model only', info.description]);
+/** `extract --kinds`: each kind, how it is checked, and what it finds; then the regions in force. */
+export function kindTable(kinds: readonly KindInfo[], regions: RegionSettings, paint: Painter): string {
+  const rows = kinds.map((info) => [info.kind, info.check, info.description]);
   const [header, ...body] = columns([['KIND', 'CHECK', 'FINDS'], ...rows]);
-  return [paint('dim', header ?? ''), ...body].join('\n');
+  return [paint('dim', header ?? ''), ...body, '', regionsInForce(regions)].join('\n');
+}
+
+const REGION_SOURCES: Record<RegionSettings['regionSource'], string> = {
+  flag: '--region',
+  HIPPO_REGION: 'HIPPO_REGION',
+  config: 'config "region"',
+  locale: 'the locale',
+  none: '',
+};
+
+/** One line: the home region and where it came from, then the candidate regions (`extract --kinds`, `--help`). */
+export function regionsInForce(settings: RegionSettings): string {
+  const home = settings.region === undefined ? 'home region: none (C/POSIX or no locale)' : `home region: ${settings.region} (${REGION_SOURCES[settings.regionSource]})`;
+  const list = settings.regions.length === 0 ? 'none' : settings.regions.join(' ');
+  return `${home}; then ${list} (${settings.regionsSource === 'config' ? 'config "regions"' : 'default list'}); international numbers always`;
 }

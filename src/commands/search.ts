@@ -26,7 +26,7 @@ export default class Search extends HippoCommand {
     durability: Flags.string({ options: [...DURABILITIES], description: 'only memories of this durability' }),
     'include-archived': Flags.boolean({ default: false, description: 'include archived and expired memories' }),
     raw: Flags.boolean({ default: false, description: 'pass the query to SQLite FTS5 as written (its syntax)' }),
-    region: Flags.string({ description: 'fact box: default region for national phone numbers and numeric dates (e.g. IE)' }),
+    region: Flags.string({ description: 'fact box: home region for national phone numbers and numeric dates (e.g. IE; see hippo extract --kinds)' }),
     ai: Flags.boolean({ default: true, allowNo: true, description: 'fact box: let a configured model point at addresses (--no-ai: never call a model)' }),
     model: Flags.string({ description: 'fact box: provider:model (overrides HIPPO_MODEL and the config file)' }),
   };
@@ -54,22 +54,22 @@ export default class Search extends HippoCommand {
 
   /** SPEC §6 fact box: the facts of the named kinds in the results, the model fallback limited to 800 ms. */
   private async factBox(kinds: Kind[], results: SearchResult[], flags: { region?: string; ai: boolean; model?: string }): Promise<FactBox> {
-    const [{ extract, MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS }, { parseRegion, validated }, { factTable }, model] = await Promise.all([
+    const [{ extract, resolveRegions, MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS }, { validated }, { factTable }, model] = await Promise.all([
       import('../core/extract.js'),
       import('../core/facts/index.js'),
       import('../cli/render-facts.js'),
       import('../cli/model.js'),
     ]);
-    const region = flags.region === undefined ? undefined : parseRegion(flags.region);
+    const regions = resolveRegions({ flag: flags.region, flagName: '--region' });
     const needsModel = flags.ai && kinds.some((kind) => !validated(kind));
     const client = needsModel ? await model.modelClient(await model.resolveModel(flags.model)) : undefined;
     if (needsModel && !client) {
       const unvalidated = kinds.filter((kind) => !validated(kind));
-      this.note(`${unvalidated.join(', ')} has no validator and no model is configured, so the box cannot show it (see hippo model check)`);
+      this.note(`${unvalidated.join(', ')}: no model is configured, so the box shows only what a postcode certifies (see hippo model check)`);
     }
     const fallback = client && { client, timeoutMs: SEARCH_FALLBACK_TIMEOUT_MS, signal: this.abortSignal, log: (line: string) => this.note(line) };
     const passages = results.map(({ memory }) => ({ source: memory.id, text: memory.content }));
-    const facts = await extract(passages, { kinds, region, limit: MEMORY_FACT_LIMIT, fallback });
+    const facts = await extract(passages, { kinds, region: regions.region ?? null, regions: regions.regions, limit: MEMORY_FACT_LIMIT, fallback });
     return {
       facts,
       render: (paint) => (facts.length === 0 ? paint('dim', `no ${kinds.join(', ')} in these results`) : factTable(facts, passages, paint)),

@@ -5,10 +5,13 @@
  * model said is logged, returned or stored.
  */
 import { readFileSync } from 'node:fs';
+import type { CountryCode } from 'libphonenumber-js/max';
 import { z } from 'zod';
+import { loadConfig, type HippoConfig } from './config.js';
 import { HippoError, InterruptedError, UsageError } from './errors.js';
 import { capPerKind, extractFacts } from './facts/facts.js';
 import { validated, type Kind, type UnvalidatedKind } from './facts/kinds.js';
+import { DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions } from './facts/region.js';
 import type { Fact, Passage } from './facts/types.js';
 import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from './facts/verify.js';
 import { decodeUtf8 } from './import.js';
@@ -28,6 +31,48 @@ export const MEMORY_FACT_LIMIT = 5;
 const MAX_OUTPUT_TOKENS = 4096;
 const { $schema: _dialect, ...POINTERS_JSON_SCHEMA } = fallbackAnswerJsonSchema as Record<string, unknown>;
 
+/** Where the home region came from: the caller's flag, `HIPPO_REGION`, the config file, the locale, or nowhere. */
+export type RegionSource = 'flag' | 'HIPPO_REGION' | 'config' | 'locale' | 'none';
+
+/** The regions in force for phone numbers and numeric dates (docs/extract.md §Regions). */
+export interface RegionSettings {
+  /** The home region: national numbers valid here are taken first; undefined when none is known. */
+  region: CountryCode | undefined;
+  regionSource: RegionSource;
+  /** The candidate regions tried next, in order (the home region left out). */
+  regions: CountryCode[];
+  regionsSource: 'config' | 'default';
+}
+
+/**
+ * The regions in force. Home region: `flag` > `HIPPO_REGION` > config `region` > the locale (LC_ALL, LC_MESSAGES,
+ * LANG; `C`/`POSIX` or none gives none). Candidate list: config `regions`, else `DEFAULT_REGIONS`. An unknown code
+ * anywhere is exit 2 (`unknown_region`) naming where it was written; `flagName` is how the caller names its flag.
+ */
+export function resolveRegions(input: { flag?: string; flagName?: string; env?: NodeJS.ProcessEnv; config?: HippoConfig } = {}): RegionSettings {
+  const env = input.env ?? process.env;
+  const config = input.config ?? loadConfig({ env });
+  const fromEnv = env.HIPPO_REGION?.trim();
+  let region: CountryCode | undefined;
+  let regionSource: RegionSource;
+  if (input.flag !== undefined) {
+    region = parseRegion(input.flag, input.flagName);
+    regionSource = 'flag';
+  } else if (fromEnv !== undefined && fromEnv !== '') {
+    region = parseRegion(fromEnv, 'HIPPO_REGION');
+    regionSource = 'HIPPO_REGION';
+  } else if (config.region !== undefined) {
+    region = parseRegion(config.region, 'config "region"');
+    regionSource = 'config';
+  } else {
+    region = defaultRegion(env);
+    regionSource = region === undefined ? 'none' : 'locale';
+  }
+  const listed = config.regions === undefined ? undefined : parseRegions(config.regions, 'config "regions"');
+  const regions = (listed ?? DEFAULT_REGIONS).filter((code) => code !== region);
+  return { region, regionSource, regions, regionsSource: listed === undefined ? 'default' : 'config' };
+}
+
 export interface FallbackOptions {
   client: ModelClient;
   /** Deadline for the model call; composed with `signal`. */
@@ -40,8 +85,10 @@ export interface FallbackOptions {
 
 export interface ExtractRequest {
   kinds: readonly Kind[];
-  /** Default region for phone numbers and numeric dates (see `extractFacts`). */
+  /** Home region for phone numbers and numeric dates (see `extractFacts`). */
   region?: string | null;
+  /** Candidate regions for national phone numbers not valid in the home region (see `extractFacts`). */
+  regions?: readonly string[];
   /** At most this many facts per kind; no cap when omitted. */
   limit?: number;
   /**
@@ -62,9 +109,30 @@ export async function extract(passages: readonly Passage[], request: ExtractRequ
   if (fallback === undefined) return facts;
   for (const kind of new Set(request.kinds)) {
     if (validated(kind)) continue;
-    facts.push(...capPerKind(await modelFallback(kind, passages, fallback), request.limit));
+    const recognised = facts.filter((fact) => fact.kind === kind);
+    const room = request.limit === undefined ? undefined : Math.max(0, request.limit - recognised.length);
+    const fromModel = withoutRecognised(await modelFallback(kind, passages, fallback), recognised);
+    facts.push(...capPerKind(fromModel, room));
   }
   return facts;
+}
+
+/**
+ * Model facts minus the places a recogniser already certified (an address a postcode certifies is never listed again
+ * as the model's): occurrences overlapping a recognised one are dropped, and a fact left with none goes.
+ */
+function withoutRecognised(fromModel: readonly Fact[], recognised: readonly Fact[]): Fact[] {
+  const taken = recognised.flatMap((fact) => fact.occurrences);
+  const kept: Fact[] = [];
+  for (const fact of fromModel) {
+    const occurrences = fact.occurrences.filter(
+      (occurrence) => !taken.some((other) => other.source === occurrence.source && other.start < occurrence.end && occurrence.start < other.end),
+    );
+    const [first] = occurrences;
+    if (first === undefined) continue;
+    kept.push({ ...fact, value: first.text, label: occurrences.find((occurrence) => occurrence.label !== '')?.label ?? '', occurrences });
+  }
+  return kept;
 }
 
 /**

@@ -1,11 +1,11 @@
-import { validated, type Kind, type ValidatedKind } from './kinds.js';
+import type { Kind } from './kinds.js';
 import { labelAt, labelWindowStart, type Span } from './label.js';
 import { recognise } from './recognisers/index.js';
 import { defaultRegion } from './region.js';
 import type { Check, Fact, Occurrence, Passage, RawMatch } from './types.js';
 
 export interface ExtractOptions {
-  /** Kinds to extract. Kinds without a validator (`address`) are skipped here: only the model fallback finds them. */
+  /** Kinds to extract. For `address` only the addresses a postcode certifies are found here (the model does the rest). */
   kinds: readonly Kind[];
   /**
    * Default region for national phone numbers and numeric date order. Omitted: the process locale's region
@@ -87,17 +87,14 @@ export function capPerKind(facts: readonly Fact[], limit: number | undefined): F
   });
 }
 
-function uniqueValidatedKinds(kinds: readonly Kind[]): ValidatedKind[] {
-  return [...new Set(kinds)].filter(validated);
-}
 
 /**
- * SPEC §5.2: the validated facts of the given kinds in ranked passages (best first). Pure apart from reading the
+ * SPEC §5.2: the recognised facts of the given kinds in ranked passages (best first). Pure apart from reading the
  * locale when `region` is omitted. Every occurrence satisfies `passage.text.slice(start, end) === text`.
  */
 export function extractFacts(passages: readonly Passage[], opts: ExtractOptions): Fact[] {
   const region = opts.region === undefined ? defaultRegion() : opts.region;
-  const kinds = uniqueValidatedKinds(opts.kinds);
+  const kinds = [...new Set(opts.kinds)];
   const located: LocatedMatch[] = [];
   passages.forEach((passage, rank) => {
     const matches = kinds.flatMap((kind) => recognise(kind, passage.text, { region, regions: opts.regions }));

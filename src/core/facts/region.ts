@@ -77,19 +77,23 @@ export function asRegion(region: string | null | undefined): CountryCode | undef
   return isSupportedCountry(code) ? code : undefined;
 }
 
-/** Parses a user-given region (`--region`), exit 2 when it is not a region libphonenumber knows. */
-export function parseRegion(input: string, source = '--region'): CountryCode {
+/**
+ * Parses a user-given region, exit 2 (`unknown_region`) when it is not a region libphonenumber knows; `source` (a
+ * flag, variable or file key the caller names) prefixes the message.
+ */
+export function parseRegion(input: string, source?: string): CountryCode {
   const region = asRegion(input);
   if (region === undefined) {
-    throw new UsageError('unknown_region', `${source}: unknown region "${input}": use an ISO 3166 alpha-2 code such as IE or US`, {
-      details: { region: input },
+    const prefix = source === undefined ? '' : `${source}: `;
+    throw new UsageError('unknown_region', `${prefix}unknown region "${input}": use an ISO 3166 alpha-2 code such as IE or US`, {
+      details: { region: input, ...(source === undefined ? {} : { source }) },
     });
   }
   return region;
 }
 
 /** Parses a list of regions (`IE,GB` or an array), each once, in order; exit 2 naming the first unknown one. */
-export function parseRegions(input: string | readonly string[], source = 'regions'): CountryCode[] {
+export function parseRegions(input: string | readonly string[], source?: string): CountryCode[] {
   const items = typeof input === 'string' ? input.split(',') : input;
   const regions: CountryCode[] = [];
   for (const item of items) {
