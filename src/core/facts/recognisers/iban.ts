@@ -33,6 +33,15 @@ function longestValidPrefix(candidate: string, separator: string | undefined): s
 }
 
 /**
+ * The letters after the country code are all upper case or all lower case: `LV80 bANK …` is a typo or not an IBAN
+ * (the country code itself may be written `Fr`, `fr` or `FR`).
+ */
+function oneCase(iban: string): boolean {
+  const rest = iban.slice(2);
+  return rest === rest.toUpperCase() || rest === rest.toLowerCase();
+}
+
+/**
  * IBANs validated by ibantools (country format + mod-97), case-insensitive, word-bounded: never run into letters or
  * digits. Normalised to the upper-case electronic format.
  */
@@ -42,7 +51,7 @@ export function recogniseIbans(text: string, _opts: RecogniserOptions = {}): Raw
     const start = match.index;
     if (isWordChar(charBefore(text, start))) continue;
     const iban = longestValidPrefix(match[0], match[1]);
-    if (iban === undefined) continue;
+    if (iban === undefined || !oneCase(iban)) continue;
     const end = start + iban.length;
     if (isWordChar(charAt(text, end))) continue;
     matches.push(rawMatch('iban', text, start, end, electronicFormatIBAN(iban.toUpperCase()) ?? iban.toUpperCase()));

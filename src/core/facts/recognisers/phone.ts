@@ -1,24 +1,25 @@
 import { findPhoneNumbersInText, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
-import { phoneContextBefore } from '../context.js';
+import { phoneContextBefore, phoneLabelRegions } from '../context.js';
 import { asRegion, candidateRegions } from '../region.js';
 import { charAt, isWordChar, rawMatch } from '../text.js';
 import type { Check, RawMatch, RecogniserOptions } from '../types.js';
 
 /**
- * Phone numbers (docs/extract.md §Phones). Three passes, each over what the previous one left:
+ * Phone numbers (docs/extract.md §Phones):
  *
  * 1. libphonenumber-js text search over the whole text in the home region: numbers written in international form
- *    (`+353 1 …`, any region) and national numbers valid in the home region. `validated`.
- * 2. Every other run of digits that looks like a phone number (a *window*) is read in each region of the list. A
- *    reading counts when the number is valid there and written the way that region groups its digits (the written
- *    groups are libphonenumber's national format, or that format split further or joined, never cut across). When the
- *    best readings agree on one number it is taken (`validated`); when they disagree the region is unknown, so the
- *    number is kept only with a phone label right before it (`labelled`, first region of the list). A bare run of
- *    digits (no separators) is too often an order number: it too needs a label.
+ *    (`+353 1 …`, any region) are taken (`validated`); national numbers valid at home become candidates.
+ * 2. Each run of digits that looks like a phone number (a *window*) is also read in each region of the list. A
+ *    reading is a candidate when the number is valid there; its *fit* says how well it is written for that region
+ *    (its national format exactly, the same digit groups, a finer or coarser grouping, or not at all). The best
+ *    fitting readings decide: the home region's, else the one number they agree on (`validated`). Readings that
+ *    disagree, or fit badly, or a bare digit run read abroad, are kept only with a phone label right before them
+ *    (`labelled`).
  * 3. A window no region validates, with a phone label right before it, is kept when libphonenumber calls it possible
  *    in the home region, internationally, or in a region of the list (first that does): `labelled`.
  *
- * Dates, IPv4 addresses, versions and 13+ digit runs (card numbers) are never read as national numbers.
+ * Dates and IPv4 addresses are never national numbers; read abroad or for a label, neither are a date with an hour,
+ * versions, or runs of more than 12 digits (card numbers).
  */
 
 /** E.164, plus `;ext=N` (RFC 3966) when the number has an extension: two extensions are two ways to reach someone. */
@@ -75,6 +76,7 @@ const DATE_RE = new RegExp(`^${DATE}$`);
 const DATE_TIME_RE = new RegExp(`^${DATE}[ T]\\d{1,2}(?:[:.]\\d{2})*$`);
 const IPV4_RE = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const DOTTED_VERSION_RE = /^\d+(?:\.\d+){2,}$/;
+const YEAR_FIRST_RE = /^(?:19|20)\d\d[-./]\d{3,}/;
 
 function digitsOf(written: string): string {
   return parseDigits(written);
@@ -126,16 +128,24 @@ function groupStarts(written: string): { digits: string; starts: number[] } {
 const isSubset = (small: readonly number[], large: readonly number[]): boolean => small.every((value) => large.includes(value));
 
 /**
- * How well the written national number matches the region's own national format of the parsed number: 2 when the
- * groups are the same, 1 when one grouping refines the other (`07700 900 123` for `07700 900123`, or `6502530000`),
- * 0 when the digits differ (no national prefix where the region writes one) or the groups cut across each other.
+ * How well the written national number matches the region's own national format of the parsed number: 3 when it is
+ * that format exactly, 2 when the digit groups are the same (other separators), 1 when groups are joined (a bare
+ * `6502530000`) or only the last group is split (`07700 900 123` for `07700 900123`), 0 otherwise: the digits differ
+ * (no national prefix where the region writes one) or the groups are cut elsewhere.
  */
-export function groupingFit(written: string, number: PhoneNumber): 0 | 1 | 2 {
+export function groupingFit(written: string, number: PhoneNumber): 0 | 1 | 2 | 3 {
+  const formatted = number.formatNational({ formatExtension: (national) => national });
+  if (written.trim() === formatted) return 3;
   const ours = groupStarts(written);
-  const theirs = groupStarts(number.formatNational());
+  const theirs = groupStarts(formatted);
   if (ours.digits !== theirs.digits) return 0;
   if (ours.starts.join() === theirs.starts.join()) return 2;
-  return isSubset(ours.starts, theirs.starts) || isSubset(theirs.starts, ours.starts) ? 1 : 0;
+  // Coarser (groups joined, or none at all), or finer only inside the last group (`07700 900 123`).
+  const last = theirs.starts.at(-1) ?? 0;
+  const extra = ours.starts.filter((start) => !theirs.starts.includes(start));
+  const coarser = isSubset(ours.starts, theirs.starts);
+  const splitsLast = isSubset(theirs.starts, ours.starts) && extra.every((start) => start > last);
+  return coarser || splitsLast ? 1 : 0;
 }
 
 interface Reading {
@@ -143,7 +153,14 @@ interface Reading {
   end: number;
   number: PhoneNumber;
   check: Check;
-  region: string | undefined;
+  /** The region the number was read in; undefined for a number written in international form. */
+  region: CountryCode | undefined;
+}
+
+/** A national reading of a span in one region, with how well it is written for that region. */
+interface Candidate extends Reading {
+  fit: number;
+  home: boolean;
 }
 
 function toMatch(text: string, reading: Reading): RawMatch {
@@ -154,109 +171,175 @@ function toMatch(text: string, reading: Reading): RawMatch {
   return match;
 }
 
-/** Pass 1: the whole text in the home region (or none): international numbers and national ones valid at home. */
-function homeReadings(text: string, home: CountryCode | undefined): Reading[] {
-  const readings: Reading[] = [];
+function hits(written: string, region: CountryCode | undefined, possible: boolean): NumberFound[] {
+  const options = { ...(region === undefined ? {} : { defaultCountry: region }), ...(possible ? { extended: true } : {}) };
+  return findPhoneNumbersInText(written, options);
+}
+
+function candidate(text: string, start: number, end: number, number: PhoneNumber, region: CountryCode, home: boolean): Candidate {
+  const fit = groupingFit(withoutExtension(text.slice(start, end), number), number);
+  return { start, end, number, check: 'validated', region, fit, home };
+}
+
+/**
+ * Pass 1, the whole text in the home region (or none): numbers written in international form, taken at once, and
+ * national numbers valid in the home region, which become candidates beside the other regions' readings.
+ */
+function homePass(text: string, home: CountryCode | undefined): { international: Reading[]; national: Candidate[] } {
+  const international: Reading[] = [];
+  const national: Candidate[] = [];
   for (const hit of findPhoneNumbersInText(text, home === undefined ? {} : { defaultCountry: home })) {
     if (!hit.number.isValid()) continue;
     const start = trimUnbalancedOpener(text, hit.startsAt, hit.endsAt);
     const written = text.slice(start, hit.endsAt);
-    if (!isInternational(written) && isDateOrIp(withoutExtension(written, hit.number))) continue;
-    readings.push({ start, end: hit.endsAt, number: hit.number, check: 'validated', region: home });
+    if (isInternational(written)) international.push({ start, end: hit.endsAt, number: hit.number, check: 'validated', region: undefined });
+    else if (home !== undefined && !isDateOrIp(withoutExtension(written, hit.number)) && !isIdentifier(text, start)) {
+      national.push(candidate(text, start, hit.endsAt, hit.number, home, true));
+    }
   }
-  return readings;
+  return { international, national };
 }
 
-/** The phone-like runs of the text that pass 1 did not take, with what is needed to read them. */
+/** `#123456789` is an order, ticket or issue number: a national number glued to a `#` is not a phone number. */
+function isIdentifier(text: string, start: number): boolean {
+  return text[start - 1] === '#';
+}
+
+/** The phone-like runs of the text that no international number took. */
 function* windows(text: string, taken: readonly Span[]): Generator<{ start: number; end: number; written: string }> {
   for (const match of text.matchAll(WINDOW_RE)) {
     const span = { start: match.index, end: match.index + match[0].length };
-    if (isWordChar(charAt(text, span.end)) || taken.some((other) => overlaps(span, other))) continue;
+    if (isWordChar(charAt(text, span.end)) || isIdentifier(text, span.start) || taken.some((other) => overlaps(span, other))) continue;
     yield { ...span, written: match[0] };
   }
 }
 
-/** The national part of a window is worth reading: not a date, IP or version, and a plausible number of digits. */
+/** The national part of a window is worth reading elsewhere: not a date, IP or version, and 6–12 digits. */
 function readable(written: string): boolean {
   const national = written.replace(EXTENSION_RE, '');
   const digits = digitsOf(national).length;
   return digits >= MIN_DIGITS && digits <= MAX_DIGITS && !isInternational(national) && !isOtherShape(national);
 }
 
-function hits(written: string, region: CountryCode | undefined, possible: boolean): NumberFound[] {
-  const options = { ...(region === undefined ? {} : { defaultCountry: region }), ...(possible ? { extended: true } : {}) };
-  return findPhoneNumbersInText(written, options);
-}
-
-interface RegionReading {
-  start: number;
-  end: number;
-  number: PhoneNumber;
-  fit: number;
-  region: CountryCode;
-}
-
-/** Pass 2: readings of one window valid in a region of the list and grouped as that region writes numbers. */
-function listReadings(text: string, window: { start: number; written: string }, regions: readonly CountryCode[]): Reading[] {
-  const found: RegionReading[] = [];
+/** Pass 2: readings of one window valid in a region of the list (other than home), grouped as written there. */
+function listCandidates(text: string, window: { start: number; written: string }, regions: readonly CountryCode[]): Candidate[] {
+  const found: Candidate[] = [];
   for (const region of regions) {
     for (const hit of hits(window.written, region, false)) {
-      if (!hit.number.isValid()) continue;
-      const written = window.written.slice(hit.startsAt, hit.endsAt);
-      if (isInternational(written)) continue;
-      const fit = groupingFit(withoutExtension(written, hit.number), hit.number);
-      if (fit > 0) found.push({ start: window.start + hit.startsAt, end: window.start + hit.endsAt, number: hit.number, fit, region });
+      if (!hit.number.isValid() || isInternational(window.written.slice(hit.startsAt, hit.endsAt))) continue;
+      const end = window.start + hit.endsAt;
+      const reading = candidate(text, trimUnbalancedOpener(text, window.start + hit.startsAt, end), end, hit.number, region, false);
+      // A bare digit run read abroad is as often an order number: only a label makes it a phone (pass 3).
+      const bare = !/[^\p{Nd}]/u.test(withoutExtension(text.slice(reading.start, reading.end), reading.number));
+      if (reading.fit > 0 && !bare) found.push(reading);
     }
   }
-  const readings: Reading[] = [];
-  // Longest spans first, then the best fit; a span overlapping one already decided is dropped.
-  found.sort((a, b) => b.end - b.start - (a.end - a.start) || b.fit - a.fit);
-  for (const best of found) {
-    if (readings.some((reading) => overlaps(reading, best))) continue;
-    const rivals = found.filter((other) => other.start === best.start && other.end === best.end && other.fit === best.fit);
-    const numbers = new Set(rivals.map((rival) => normalizePhone(rival.number)));
-    const written = text.slice(best.start, best.end);
-    const bare = !/[^\p{Nd}]/u.test(withoutExtension(written, best.number));
-    const unique = numbers.size === 1 && !bare;
-    if (!unique && !phoneContextBefore(text, best.start)) continue;
-    readings.push({ start: best.start, end: best.end, number: best.number, check: unique ? 'validated' : 'labelled', region: best.region });
-  }
-  return readings;
+  return found;
 }
 
-/** Pass 3: a labelled window no region validates, read as a possible number (home, international, then the list). */
-function possibleReading(text: string, window: { start: number; written: string }, regions: readonly (CountryCode | undefined)[]): Reading | undefined {
-  if (!phoneContextBefore(text, window.start)) return undefined;
-  for (const region of regions) {
-    for (const hit of hits(window.written, region, true)) {
-      if (hit.startsAt !== 0 || !hit.number.isPossible()) continue;
-      const written = withoutExtension(window.written.slice(hit.startsAt, hit.endsAt), hit.number);
-      if (digitsOf(written).length < MIN_LABELLED_DIGITS || isOtherShape(written)) continue;
-      return { start: window.start, end: window.start + hit.endsAt, number: hit.number, check: 'labelled', region };
+/**
+ * Chooses among the candidates of one window, longest span first. Among the readings of a span with the best fit: the
+ * home region's, else the one number they all agree on; readings that disagree are kept only with a phone label
+ * (`labelled`, when the label's language narrows them to one). A reading written badly for its region (fit 0: no
+ * national prefix where the region writes one, groups cut elsewhere) is kept only with a label, unless it is the home
+ * region's and no other region reads the span plausibly (libphonenumber's own verdict, as before regions). The home
+ * region's plausible readings come first, whatever else reads the text.
+ */
+function choose(text: string, candidates: readonly Candidate[], order: readonly CountryCode[]): Reading[] {
+  const chosen: Reading[] = [];
+  const rank = (region: CountryCode | undefined) => (region === undefined ? order.length : order.indexOf(region));
+  // The reading that covers most of the text first (`8 (912) 345-67-89` is Russian, trunk prefix included), then the
+  // home region's plausible readings (fit > 0) before any other region's.
+  const atHome = (reading: Candidate) => Number(reading.home && reading.fit > 0);
+  const sorted = [...candidates].sort(
+    (a, b) => b.end - b.start - (a.end - a.start) || atHome(b) - atHome(a) || b.fit - a.fit || Number(b.home) - Number(a.home) || rank(a.region) - rank(b.region),
+  );
+  const decided: Span[] = [];
+  for (const best of sorted) {
+    if (decided.some((span) => overlaps(span, best))) continue;
+    decided.push(best);
+    // Every plausible reading of the span (fit > 0) must agree, unless the best one is the home region's.
+    const rivals = sorted.filter((other) => other.start === best.start && other.end === best.end && other.fit > 0);
+    const agreed = best.home || new Set(rivals.map((rival) => normalizePhone(rival.number))).size <= 1;
+    const national = withoutExtension(text.slice(best.start, best.end), best.number);
+    const bare = !/[^\p{Nd}]/u.test(national);
+    // A bare run of more than 12 digits is a timestamp or a card number more often than a phone number, even at home.
+    const tooLong = bare && national.length > MAX_DIGITS;
+    // A home reading written badly for home (fit 0) still stands when no other region reads the span plausibly:
+    // libphonenumber's own verdict for the home region, as before regions were tried; unless it is short or is a
+    // year and a serial (`211-227`, `2024-00123`: page ranges, order and invoice numbers).
+    const weak = best.fit === 0 && (digitsOf(national).length < MIN_LABELLED_DIGITS || YEAR_FIRST_RE.test(national));
+    const certain = (best.fit > 0 || best.home) && agreed && !tooLong && !weak;
+    if (certain) {
+      chosen.push({ start: best.start, end: best.end, number: best.number, check: 'validated', region: best.region });
+      continue;
     }
+    const label = phoneLabelRegions(text, best.start);
+    if (label === undefined) continue;
+    // Readings that disagree: the label's language must narrow them to one number (`Telefono:` → IT, CH).
+    const plausible = rivals.length > 0 ? rivals : [best];
+    const narrowed = agreed ? plausible : plausible.filter((reading) => reading.region !== undefined && label.includes(reading.region));
+    const [pick] = narrowed;
+    if (pick === undefined || new Set(narrowed.map((reading) => normalizePhone(reading.number))).size > 1) continue;
+    chosen.push({ start: pick.start, end: pick.end, number: pick.number, check: 'labelled', region: pick.region });
   }
-  return undefined;
+  return chosen;
+}
+
+/**
+ * Pass 3: a labelled window no region validates, read as a possible number: in the home region, or written in
+ * international form, or else in the regions of the list where it is possible and written as there, when they agree
+ * on one number (after the label's language narrowed them).
+ */
+function possibleReading(text: string, window: { start: number; written: string }, home: CountryCode | undefined, list: readonly CountryCode[]): Reading | undefined {
+  const label = phoneLabelRegions(text, window.start);
+  if (label === undefined) return undefined;
+  const readings = (region: CountryCode | undefined): Candidate[] =>
+    hits(window.written, region, true)
+      .filter((hit) => hit.startsAt === 0 && hit.number.isPossible())
+      .map((hit) => ({ ...candidate(text, window.start, window.start + hit.endsAt, hit.number, region ?? 'US', false), region }))
+      .filter((reading) => {
+        const written = withoutExtension(text.slice(reading.start, reading.end), reading.number);
+        return digitsOf(written).length >= MIN_LABELLED_DIGITS && !isOtherShape(written);
+      });
+  const first = (found: readonly Reading[]): Reading | undefined => {
+    const [reading] = found;
+    return reading === undefined ? undefined : { ...reading, check: 'labelled' };
+  };
+  if (isInternational(window.written)) return first(readings(undefined));
+  const atHome = home === undefined ? [] : readings(home);
+  if (atHome.length > 0) return first(atHome);
+  const abroad = list.flatMap(readings).filter((reading) => reading.fit > 0);
+  const agree = (found: readonly Candidate[]) => new Set(found.map((reading) => normalizePhone(reading.number))).size === 1;
+  if (agree(abroad)) return first(abroad);
+  const narrowed = abroad.filter((reading) => reading.region !== undefined && label.includes(reading.region));
+  return agree(narrowed) ? first(narrowed) : undefined;
 }
 
 /**
  * Phone numbers by libphonenumber-js with the full (`max`) metadata: international numbers, national numbers in the
- * home region (`region`) and, failing that, in the candidate regions (`regions`, default `DEFAULT_REGIONS`).
+ * home region (`region`) and in the candidate regions (`regions`, default `DEFAULT_REGIONS`).
  */
 export function recognisePhones(text: string, opts: RecogniserOptions = {}): RawMatch[] {
   const home = asRegion(opts.region);
-  const readings = homeReadings(text, home);
-  const list = candidateRegions(undefined, opts.regions).filter((region) => region !== home);
-  const taken: Span[] = [...readings];
-  for (const window of windows(text, taken)) {
-    const international = isInternational(window.written);
-    if (!international && !readable(window.written)) continue;
-    const fromList = international ? [] : listReadings(text, window, list);
-    if (fromList.length > 0) {
-      readings.push(...fromList);
+  const order = candidateRegions(home, opts.regions);
+  const list = order.filter((region) => region !== home);
+  const { international, national } = homePass(text, home);
+  const readings: Reading[] = [...international];
+  let pending = national;
+  for (const window of windows(text, international)) {
+    const inside = pending.filter((reading) => overlaps(reading, window));
+    pending = pending.filter((reading) => !overlaps(reading, window));
+    const fromList = readable(window.written) ? listCandidates(text, window, list) : [];
+    const candidates = [...inside, ...fromList];
+    if (candidates.length > 0) {
+      readings.push(...choose(text, candidates, order));
       continue;
     }
-    const possible = possibleReading(text, window, international ? [undefined] : [home, ...list]);
+    const possible = possibleReading(text, window, home, list);
     if (possible !== undefined) readings.push(possible);
   }
-  return readings.map((reading) => toMatch(text, reading));
+  // Home readings outside every window (a form the window pattern does not cover) are chosen on their own.
+  for (const reading of pending) readings.push(...choose(text, [reading], order));
+  return readings.sort((a, b) => a.start - b.start).map((reading) => toMatch(text, reading));
 }
