@@ -331,9 +331,9 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
     const inside = pending.filter((reading) => overlaps(reading, window));
     pending = pending.filter((reading) => !overlaps(reading, window));
     const fromList = readable(window.written) ? listCandidates(text, window, list) : [];
-    const candidates = [...inside, ...fromList];
-    if (candidates.length > 0) {
-      readings.push(...choose(text, candidates, order));
+    const chosen = choose(text, [...inside, ...fromList], order);
+    if (chosen.length > 0) {
+      readings.push(...chosen);
       continue;
     }
     const possible = possibleReading(text, window, home, list);
