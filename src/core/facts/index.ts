@@ -3,7 +3,7 @@ export { KINDS, VALIDATED_KINDS, isKind, listKinds, parseKind, validated } from 
 export type { Kind, KindInfo, UnvalidatedKind, ValidatedKind } from './kinds.js';
 export { kindsInQuery, lexiconPhrases, suggestKind } from './lexicon.js';
 export { DEFAULT_REGIONS, asRegion, candidateRegions, defaultRegion, parseRegion, parseRegions, regionFromLocale } from './region.js';
-export { cardContextBefore, contextWords, phoneContextBefore } from './context.js';
+export { cardContextBefore, contextWords, phoneContextBefore, phoneLabelRegions } from './context.js';
 export { labelAt } from './label.js';
 export { capPerKind, createLineIndex, extractFacts, groupFacts, lineCol } from './facts.js';
 export type { ExtractOptions, LineCol, LocatedMatch } from './facts.js';

@@ -17,7 +17,8 @@ const US_STATES =
   'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP';
 const CONTINENTAL = ['DE', 'FR', 'NL', 'BE', 'AT', 'CH', 'ES', 'IT'] as const;
 
-const TOWN_WORD = "\\p{Lu}[\\p{L}\\p{M}'’.]*(?:-[\\p{L}\\p{M}'’.]+)*";
+// A capital and a small letter: towns are not all-capital abbreviations (`NY 1011` is no Swiss postcode).
+const TOWN_WORD = "\\p{Lu}\\p{Ll}[\\p{L}\\p{M}'’.]*(?:-[\\p{L}\\p{M}'’.]+)*";
 const TOWN_JOINER = '(?:am|an|der|im|bei|ob|sur|sous|en|de|la|le|les|del|di|aan|den|op|\\(|\\))';
 const TOWN = `${TOWN_WORD}(?:[ ](?:${TOWN_JOINER}[ ])?${TOWN_WORD}){0,3}`;
 const COUNTRY_PREFIX = '(?:(?:D|DE|F|FR|NL|B|BE|A|AT|CH|E|ES|I|IT)-)?';
@@ -135,12 +136,13 @@ function partsBefore(text: string, lineStart: number, postcodeStart: number): Pa
     parts.unshift(...found);
   };
   pushParts(lineStart, postcodeStart);
-  let end = lineStart - 1;
+  // `end` is where the line above ends: before its `\n`, `\r` or `\r\n`.
+  let end = lineStart - (text[lineStart - 1] === '\n' && text[lineStart - 2] === '\r' ? 2 : 1);
   for (let lines = 1; lines < MAX_PARTS && end > 0; lines++) {
     const start = Math.max(text.lastIndexOf('\n', end - 1), text.lastIndexOf('\r', end - 1)) + 1;
     if (text.slice(start, end).trim() === '') break;
-    pushParts(start, text[end - 1] === '\r' ? end - 1 : end);
-    end = start - 1;
+    pushParts(start, end);
+    end = start - (text[start - 1] === '\n' && text[start - 2] === '\r' ? 2 : 1);
   }
   return parts;
 }
