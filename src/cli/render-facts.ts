@@ -70,7 +70,8 @@ const REGION_SOURCES: Record<RegionSettings['regionSource'], string> = {
 
 /** One line: the home region and where it came from, then the candidate regions (`extract --kinds`, `--help`). */
 export function regionsInForce(settings: RegionSettings): string {
-  const home = settings.region === undefined ? 'home region: none (C/POSIX or no locale)' : `home region: ${settings.region} (${REGION_SOURCES[settings.regionSource]})`;
+  const home =
+    settings.region === undefined ? 'home region: none (C/POSIX or no locale)' : `home region: ${settings.region} (${REGION_SOURCES[settings.regionSource]})`;
   const list = settings.regions.length === 0 ? 'none' : settings.regions.join(' ');
   return `${home}; then ${list} (${settings.regionsSource === 'config' ? 'config "regions"' : 'default list'}); international numbers always`;
 }

@@ -5,15 +5,7 @@ import { painter } from '../cli/output.js';
 import { factTable, kindTable, regionsInForce } from '../cli/render-facts.js';
 import { readStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
-import {
-  EXTRACT_FALLBACK_TIMEOUT_MS,
-  extract,
-  filePassage,
-  MEMORY_FACT_LIMIT,
-  memoryPassages,
-  resolveRegions,
-  type FallbackOptions,
-} from '../core/extract.js';
+import { EXTRACT_FALLBACK_TIMEOUT_MS, extract, filePassage, MEMORY_FACT_LIMIT, memoryPassages, resolveRegions, type FallbackOptions } from '../core/extract.js';
 import { KINDS, listKinds, parseKind, validated, type Kind } from '../core/facts/kinds.js';
 import type { Passage } from '../core/facts/types.js';
 import { parseTimeoutMs } from '../core/time.js';
@@ -46,7 +38,10 @@ export default class Extract extends HippoCommand {
     file: Args.string({ ignoreStdin: true, description: 'files to read whole (default: stdin; - reads stdin)' }),
   };
   static override flags = {
-    all: Flags.boolean({ default: false, description: 'every kind a recogniser finds (addresses only by postcode: no model call); then every argument is a file' }),
+    all: Flags.boolean({
+      default: false,
+      description: 'every kind a recogniser finds (addresses only by postcode: no model call); then every argument is a file',
+    }),
     kinds: Flags.boolean({ default: false, description: 'list the kinds, how each is checked, and the regions in force' }),
     query: Flags.string({ description: "read the agent's top search results for this text instead of files" }),
     top: Flags.integer({ default: 10, min: 1, description: 'with --query: how many search results to read' }),

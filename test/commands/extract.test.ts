@@ -153,7 +153,8 @@ describe('hippo extract: regions (flag > HIPPO_REGION > config > locale)', () =>
     regions: string[];
     regionsSource: string;
   }
-  const regionsOf = async (args: string[], env: Record<string, string>) => json<{ regions: Regions }>(await box.hippo(['extract', '--kinds', '--json', ...args], { env })).regions;
+  const regionsOf = async (args: string[], env: Record<string, string>) =>
+    json<{ regions: Regions }>(await box.hippo(['extract', '--kinds', '--json', ...args], { env })).regions;
   const writeConfig = (config: unknown) => {
     mkdirSync(join(box.dir, 'xdg-config', 'hippo'), { recursive: true });
     writeFileSync(join(box.dir, 'xdg-config', 'hippo', 'config.json'), JSON.stringify(config));
@@ -168,7 +169,11 @@ describe('hippo extract: regions (flag > HIPPO_REGION > config > locale)', () =>
       regions: ['FR', 'DE', 'IE'],
       regionsSource: 'config',
     });
-    expect(await regionsOf([], { ...C, HIPPO_REGION: 'de', LANG: 'en_IE.UTF-8' })).toMatchObject({ region: 'DE', regionSource: 'HIPPO_REGION', regions: ['FR', 'IE'] });
+    expect(await regionsOf([], { ...C, HIPPO_REGION: 'de', LANG: 'en_IE.UTF-8' })).toMatchObject({
+      region: 'DE',
+      regionSource: 'HIPPO_REGION',
+      regions: ['FR', 'IE'],
+    });
     expect(await regionsOf([], { ...C, LANG: 'en_IE.UTF-8' })).toMatchObject({ region: 'GB', regionSource: 'config' });
     writeConfig({});
     expect(await regionsOf([], { ...C, LANG: 'en_IE.UTF-8' })).toMatchObject({ region: 'IE', regionSource: 'locale', regionsSource: 'default' });
@@ -191,14 +196,23 @@ describe('hippo extract: regions (flag > HIPPO_REGION > config > locale)', () =>
     const path = write('tel.txt', 'ring 01 234 5678');
     const fromEnv = await box.hippo(['extract', 'phone', path, '--json'], { env: { ...C, HIPPO_REGION: 'XX' } });
     expect(fromEnv.exitCode).toBe(2);
-    expect(json<{ error: { code: string; message: string } }>(fromEnv).error).toMatchObject({ code: 'unknown_region', message: expect.stringContaining('HIPPO_REGION') });
+    expect(json<{ error: { code: string; message: string } }>(fromEnv).error).toMatchObject({
+      code: 'unknown_region',
+      message: expect.stringContaining('HIPPO_REGION'),
+    });
     writeConfig({ regions: ['IE', 'Atlantis'] });
     const fromConfig = await box.hippo(['extract', 'phone', path, '--json'], { env: C });
-    expect(json<{ error: { code: string; message: string } }>(fromConfig).error).toMatchObject({ code: 'unknown_region', message: expect.stringContaining('config "regions"') });
+    expect(json<{ error: { code: string; message: string } }>(fromConfig).error).toMatchObject({
+      code: 'unknown_region',
+      message: expect.stringContaining('config "regions"'),
+    });
     writeConfig({ regions: 'IE' });
     const badType = await box.hippo(['extract', 'phone', path, '--json'], { env: C });
     expect(badType.exitCode).toBe(2);
-    expect(json<{ error: { code: string; message: string } }>(badType).error).toMatchObject({ code: 'bad_config', message: expect.stringContaining('"regions" must be an array of strings') });
+    expect(json<{ error: { code: string; message: string } }>(badType).error).toMatchObject({
+      code: 'bad_config',
+      message: expect.stringContaining('"regions" must be an array of strings'),
+    });
   });
 
   it('reads a national number of another region with no home region, and only international ones with an empty list', async () => {

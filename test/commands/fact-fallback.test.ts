@@ -256,12 +256,22 @@ describe('search fact box with the model fallback', () => {
     const certified = addMemory(store, { agentId: 'ops', content: 'Galway office: 12 Eyre Square, Galway, H91 FK5T. Parking at the back.' }).memory.id;
     store.close();
     server.respondWith(
-      reply.json({ pointers: [{ passage: 0, text: '12 Eyre Square, Galway, H91 FK5T' }, { passage: 0, text: 'Eyre Square, Galway' }] }, { model: 'test-model:7b' }),
+      reply.json(
+        {
+          pointers: [
+            { passage: 0, text: '12 Eyre Square, Galway, H91 FK5T' },
+            { passage: 0, text: 'Eyre Square, Galway' },
+          ],
+        },
+        { model: 'test-model:7b' },
+      ),
     );
     const result = await search('where is the Galway office?', ['--json']);
     expect(result.exitCode).toBe(0);
     const { facts } = json<{ facts: FactJson[] }>(result);
-    expect(facts.map((fact) => [fact.kind, fact.value, fact.origin, fact.check])).toEqual([['address', '12 Eyre Square, Galway, H91 FK5T', 'validated', 'postcode']]);
+    expect(facts.map((fact) => [fact.kind, fact.value, fact.origin, fact.check])).toEqual([
+      ['address', '12 Eyre Square, Galway, H91 FK5T', 'validated', 'postcode'],
+    ]);
     expect(facts[0]!.occurrences[0]).toMatchObject({ source: certified, text: '12 Eyre Square, Galway, H91 FK5T', label: 'Galway office' });
     const text = await search('where is the Galway office?', ['--no-ai']);
     expect(String(text.stdout)).toMatch(/^address\s+12 Eyre Square, Galway, H91 FK5T\s+Galway office\s+mem_\w+:1:\d+\s+postcode$/m);

@@ -113,7 +113,14 @@ const MARK = String.raw`\s*[:：.=\-–—]?\s*`;
 const VERB_FILLER = String.raw`(?:(?:us|me|him|her|them)\s+)?(?:(?:on|at)\s+)?`;
 
 function contextPattern(words: readonly string[], symbols: readonly string[]): RegExp {
-  const byLength = [...words].sort((a, b) => b.length - a.length).map((word) => word.split(/\s+/).map(escapeRegExp).join(String.raw`[\s.]+`));
+  const byLength = [...words]
+    .sort((a, b) => b.length - a.length)
+    .map((word) =>
+      word
+        .split(/\s+/)
+        .map(escapeRegExp)
+        .join(String.raw`[\s.]+`),
+    );
   const wordPart = `(?<![\\p{L}\\p{M}])(${byLength.join('|')})(?![\\p{L}\\p{M}])`;
   const symbolPart = symbols.length === 0 ? '' : `|(?:${symbols.map(escapeRegExp).join('|')})`;
   return new RegExp(`(?:${wordPart}\\.?${NUMBER_WORD}${PAREN}${MARK}${VERB_FILLER}${symbolPart}\\s*)$`, 'iu');
@@ -143,7 +150,10 @@ export function phoneContextBefore(text: string, start: number): boolean {
 export function phoneLabelRegions(text: string, start: number): string[] | undefined {
   const match = contextBefore(PHONE_CONTEXT_RE, text, start);
   if (match === null) return undefined;
-  const word = (match[1] ?? '').toLowerCase().replace(/[\s.]+/g, (gap) => (gap.includes('.') ? '. ' : ' ')).trim();
+  const word = (match[1] ?? '')
+    .toLowerCase()
+    .replace(/[\s.]+/g, (gap) => (gap.includes('.') ? '. ' : ' '))
+    .trim();
   const regions = PHONE_WORDS[word] ?? PHONE_WORDS[word.replace(/\. /g, ' ')] ?? '';
   return regions === '' ? [] : regions.split(' ');
 }

@@ -87,7 +87,6 @@ export function capPerKind(facts: readonly Fact[], limit: number | undefined): F
   });
 }
 
-
 /**
  * SPEC §5.2: the recognised facts of the given kinds in ranked passages (best first). Pure apart from reading the
  * locale when `region` is omitted. Every occurrence satisfies `passage.text.slice(start, end) === text`.

@@ -8,7 +8,9 @@ describe('address recogniser (certified by a postcode)', () => {
   });
 
   it('finds a comma-separated run inside prose, from the house number or the street name', () => {
-    expect(texts('address', 'We are at 1600 Amphitheatre Pkwy, Mountain View, CA 94043 since 2004.')).toEqual(['1600 Amphitheatre Pkwy, Mountain View, CA 94043']);
+    expect(texts('address', 'We are at 1600 Amphitheatre Pkwy, Mountain View, CA 94043 since 2004.')).toEqual([
+      '1600 Amphitheatre Pkwy, Mountain View, CA 94043',
+    ]);
     expect(texts('address', 'Wir sitzen in der Hauptstraße 5, 10115 Berlin.')).toEqual(['Hauptstraße 5, 10115 Berlin']);
     expect(texts('address', 'Adresse : 12 rue de Rivoli, 75004 Paris')).toEqual(['12 rue de Rivoli, 75004 Paris']);
     expect(texts('address', 'Calle de Alcalá 42, 28014 Madrid')).toEqual(['Calle de Alcalá 42, 28014 Madrid']);
@@ -19,7 +21,11 @@ describe('address recogniser (certified by a postcode)', () => {
 
   it('marks the match as certified by a postcode, with the text as its value', () => {
     const [match] = find('address', 'Office: 4 Grand Canal Square, Dublin 2, D02 X525');
-    expect(match).toMatchObject({ check: 'postcode', text: '4 Grand Canal Square, Dublin 2, D02 X525', normalized: '4 Grand Canal Square, Dublin 2, D02 X525' });
+    expect(match).toMatchObject({
+      check: 'postcode',
+      text: '4 Grand Canal Square, Dublin 2, D02 X525',
+      normalized: '4 Grand Canal Square, Dublin 2, D02 X525',
+    });
   });
 
   it('needs a valid postcode for the country format', () => {

@@ -5,7 +5,18 @@ const at = (text: string) => text.indexOf('#');
 
 describe('context words right before a value', () => {
   it('sees phone words and symbols, in several languages, with a short filler', () => {
-    for (const text of ['Tel: #', 'Phone number: #', 'Mobile (work): #', 'call us on #', 'Telefon #', 'Téléphone : #', '☎ #', 'Тел.: #', '電話：#', 'Tel. kom. #']) {
+    for (const text of [
+      'Tel: #',
+      'Phone number: #',
+      'Mobile (work): #',
+      'call us on #',
+      'Telefon #',
+      'Téléphone : #',
+      '☎ #',
+      'Тел.: #',
+      '電話：#',
+      'Tel. kom. #',
+    ]) {
       expect(phoneContextBefore(text, at(text)), text).toBe(true);
     }
   });

@@ -73,7 +73,9 @@ function scoreLines(lines: readonly DevLine[], withList = false): Map<ValidatedK
       if (!isKind(name) || !validated(name)) continue;
       const score = scores.get(name) ?? { tp: 0, fp: 0, fn: 0, misses: [] };
       scores.set(name, score);
-      const predicted = new Set(recognise(name, line.text, withList ? { region: line.region } : { region: line.region, regions: [] }).map((m) => `${m.start}:${m.end}`));
+      const predicted = new Set(
+        recognise(name, line.text, withList ? { region: line.region } : { region: line.region, regions: [] }).map((m) => `${m.start}:${m.end}`),
+      );
       const gold = new Set(line.facts.filter((fact) => fact.kind === name).map((fact) => `${fact.start}:${fact.end}`));
       for (const span of predicted) {
         if (gold.has(span)) score.tp++;
@@ -130,7 +132,10 @@ describe.skipIf(!present)('fact recognisers on the development set (../shared/da
     const listedMisses = [...listed.values()].flatMap((score) => score.misses);
     if (listedMisses.length > 0) console.log(`misses:\n  ${listedMisses.join('\n  ')}`);
     expect([...scores.keys()].sort()).toEqual(['card', 'date', 'email', 'iban', 'ip', 'phone', 'url']);
-    for (const [mode, byKind] of [['single region', scores], ['default regions', listed]] as const) {
+    for (const [mode, byKind] of [
+      ['single region', scores],
+      ['default regions', listed],
+    ] as const) {
       for (const [kind, score] of byKind) {
         expect(ratio(score.tp, score.tp + score.fp), `${mode}: ${kind} precision`).toBeGreaterThanOrEqual(FLOORS[kind].precision);
         expect(ratio(score.tp, score.tp + score.fn), `${mode}: ${kind} recall`).toBeGreaterThanOrEqual(FLOORS[kind].recall);

@@ -56,7 +56,9 @@ describe('phone recogniser', () => {
   });
 
   it('reads a national number of another region when exactly one candidate region reads it as written', () => {
-    expect(find('phone', 'Lisbon desk: 21 123 4567', { region: null }).map((m) => [m.normalized, m.check, m.region])).toEqual([['+351211234567', 'validated', 'PT']]);
+    expect(find('phone', 'Lisbon desk: 21 123 4567', { region: null }).map((m) => [m.normalized, m.check, m.region])).toEqual([
+      ['+351211234567', 'validated', 'PT'],
+    ]);
     expect(values('phone', 'Lisbon desk: 21 123 4567', { region: null, regions: ['GB'] })).toEqual([]);
   });
 

@@ -36,7 +36,9 @@ function score(cases: readonly DevCase[]) {
           found.add(id);
         } else {
           tally.wrong++;
-          misses.push(`FP ${devCase.id} [${devCase.group}] ${check} ${JSON.stringify(match.text)} → ${match.normalized} in ${JSON.stringify(devCase.text)} (home ${devCase.region})`);
+          misses.push(
+            `FP ${devCase.id} [${devCase.group}] ${check} ${JSON.stringify(match.text)} → ${match.normalized} in ${JSON.stringify(devCase.text)} (home ${devCase.region})`,
+          );
         }
       }
     }
@@ -46,7 +48,9 @@ function score(cases: readonly DevCase[]) {
       if (found.has(key(fact.kind, fact.start, fact.end, fact.normalized))) tally.right++;
       else {
         tally.wrong++;
-        misses.push(`FN ${devCase.id} [${devCase.group}] ${JSON.stringify(fact.value)} → ${fact.normalized} in ${JSON.stringify(devCase.text)} (home ${devCase.region})`);
+        misses.push(
+          `FN ${devCase.id} [${devCase.group}] ${JSON.stringify(fact.value)} → ${fact.normalized} in ${JSON.stringify(devCase.text)} (home ${devCase.region})`,
+        );
       }
     }
   }
@@ -54,7 +58,9 @@ function score(cases: readonly DevCase[]) {
 }
 
 function table(title: string, rows: Map<string, Tally>, measure: string): string {
-  const lines = [...rows].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => `| ${name} | ${t.right} | ${t.wrong} | ${ratio(t.right, t.right + t.wrong).toFixed(3)} |`);
+  const lines = [...rows]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, t]) => `| ${name} | ${t.right} | ${t.wrong} | ${ratio(t.right, t.right + t.wrong).toFixed(3)} |`);
   return [`${title}`, `| | right | wrong | ${measure} |`, '|---|---|---|---|', ...lines].join('\n');
 }
 
@@ -99,7 +105,14 @@ describe('fact recognisers on the regions dev set (regions-devset.ts)', () => {
     console.log(`phone recall, all national and international formats: ${all.right}/${all.all} = ${all.recall.toFixed(3)}`);
     expect(told.recall).toBeGreaterThanOrEqual(0.9);
     expect(untold.recall).toBeGreaterThanOrEqual(0.35);
-    for (const group of ['possible only, labelled', 'extension', 'card, 13-digit Visa', 'card, unknown issuer, labelled', 'iban, lower case', 'address, postcode']) {
+    for (const group of [
+      'possible only, labelled',
+      'extension',
+      'card, 13-digit Visa',
+      'card, unknown issuer, labelled',
+      'iban, lower case',
+      'address, postcode',
+    ]) {
       const tally = recall.get(group);
       expect(tally, group).toBeDefined();
       expect(ratio(tally!.right, tally!.right + tally!.wrong), `${group} recall`).toBeGreaterThanOrEqual(0.9);

@@ -41,16 +41,59 @@ export const SCORED_KINDS = ['phone', 'card', 'iban', 'address'] as const;
 
 /** Regions of the phone cases, each in the default candidate list. */
 export const PHONE_REGIONS: readonly CountryCode[] = [
-  'US', 'GB', 'IE', 'DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'AT', 'CH', 'PT', 'PL', 'SE', 'DK', 'NO', 'FI', 'AU', 'NZ', 'IN', 'BR', 'MX', 'JP', 'RU',
+  'US',
+  'GB',
+  'IE',
+  'DE',
+  'FR',
+  'ES',
+  'IT',
+  'NL',
+  'BE',
+  'AT',
+  'CH',
+  'PT',
+  'PL',
+  'SE',
+  'DK',
+  'NO',
+  'FI',
+  'AU',
+  'NZ',
+  'IN',
+  'BR',
+  'MX',
+  'JP',
+  'RU',
 ];
 
 const LANGUAGE: Partial<Record<CountryCode, string>> = {
-  DE: 'de', AT: 'de', CH: 'de', FR: 'fr', BE: 'fr', ES: 'es', MX: 'es', IT: 'it', NL: 'nl', PT: 'pt', BR: 'pt', PL: 'pl', SE: 'sv', DK: 'da', NO: 'no', FI: 'fi', JP: 'ja', RU: 'ru',
+  DE: 'de',
+  AT: 'de',
+  CH: 'de',
+  FR: 'fr',
+  BE: 'fr',
+  ES: 'es',
+  MX: 'es',
+  IT: 'it',
+  NL: 'nl',
+  PT: 'pt',
+  BR: 'pt',
+  PL: 'pl',
+  SE: 'sv',
+  DK: 'da',
+  NO: 'no',
+  FI: 'fi',
+  JP: 'ja',
+  RU: 'ru',
 };
 
 /** `{n}` is the number. A labelled sentence has a phone word right before it; a plain one has none. */
 const SENTENCES: Record<string, { labelled: string[]; plain: string[] }> = {
-  en: { labelled: ['Phone: {n}', 'You can call us on {n} from 9 to 5.', 'Mobile (work): {n}'], plain: ['Anna is at {n} until Friday.', 'Contact details for the venue — {n}, ask for Tom.'] },
+  en: {
+    labelled: ['Phone: {n}', 'You can call us on {n} from 9 to 5.', 'Mobile (work): {n}'],
+    plain: ['Anna is at {n} until Friday.', 'Contact details for the venue — {n}, ask for Tom.'],
+  },
   de: { labelled: ['Telefon: {n}', 'Rufnummer {n} (Zentrale)'], plain: ['Frau Berger erreichen Sie unter {n} ab Montag.'] },
   fr: { labelled: ['Téléphone : {n}', 'Tél. {n}'], plain: ['Vous pouvez joindre Marie au {n} demain.'] },
   es: { labelled: ['Teléfono: {n}', 'Móvil: {n}'], plain: ['Puede contactar con Lucía en el {n} por la tarde.'] },
@@ -114,7 +157,13 @@ function possibleOnly(region: CountryCode): PhoneNumber | undefined {
 function nationalForms(number: PhoneNumber): string[] {
   const formatted = number.formatNational();
   const forms = [formatted];
-  if (/ /.test(formatted)) forms.push(formatted.replace(/[ ]/g, '-').replace(/-+/g, '-').replace(/\(-|-\)/g, (m) => m.replace('-', '')));
+  if (/ /.test(formatted))
+    forms.push(
+      formatted
+        .replace(/[ ]/g, '-')
+        .replace(/-+/g, '-')
+        .replace(/\(-|-\)/g, (m) => m.replace('-', '')),
+    );
   const groups = formatted.split(' ');
   let longest = 0;
   groups.forEach((group, index) => {
@@ -206,13 +255,23 @@ function otherCases(): DevCase[] {
   add('card, 13-digit Visa', null, 'Old card on file: 4222222222222, expired.', [{ kind: 'card', value: '4222222222222', normalized: '4222222222222' }]);
   add('card, 13-digit Visa', 'US', 'Visa 4000000000006 was the test number.', [{ kind: 'card', value: '4000000000006', normalized: '4000000000006' }]);
   add('card', 'DE', 'Kreditkarte: 4111 1111 1111 1111, gültig bis 12/27', [{ kind: 'card', value: '4111 1111 1111 1111', normalized: '4111111111111111' }]);
-  add('card, unknown issuer, labelled', null, 'Card number: 9012 3456 7890 1238', [{ kind: 'card', value: '9012 3456 7890 1238', normalized: '9012345678901238' }]);
-  add('card, unknown issuer, labelled', 'FR', 'Numéro de carte : 8800 0000 0000 0005', [{ kind: 'card', value: '8800 0000 0000 0005', normalized: '8800000000000005' }]);
+  add('card, unknown issuer, labelled', null, 'Card number: 9012 3456 7890 1238', [
+    { kind: 'card', value: '9012 3456 7890 1238', normalized: '9012345678901238' },
+  ]);
+  add('card, unknown issuer, labelled', 'FR', 'Numéro de carte : 8800 0000 0000 0005', [
+    { kind: 'card', value: '8800 0000 0000 0005', normalized: '8800000000000005' },
+  ]);
   add('card, unknown issuer, unlabelled (negative)', null, 'Tracking 9012 3456 7890 1238 shipped Monday.');
   // IBANs in lower and mixed case.
-  add('iban, lower case', null, 'iban: ie29 aibk 9311 5212 3456 78 (Bank of Ireland)', [{ kind: 'iban', value: 'ie29 aibk 9311 5212 3456 78', normalized: 'IE29AIBK93115212345678' }]);
-  add('iban, lower case', 'DE', 'Bitte überweisen an de89370400440532013000.', [{ kind: 'iban', value: 'de89370400440532013000', normalized: 'DE89370400440532013000' }]);
-  add('iban, mixed case', 'FR', 'IBAN : Fr14 2004 1010 0505 0001 3M02 606', [{ kind: 'iban', value: 'Fr14 2004 1010 0505 0001 3M02 606', normalized: 'FR1420041010050500013M02606' }]);
+  add('iban, lower case', null, 'iban: ie29 aibk 9311 5212 3456 78 (Bank of Ireland)', [
+    { kind: 'iban', value: 'ie29 aibk 9311 5212 3456 78', normalized: 'IE29AIBK93115212345678' },
+  ]);
+  add('iban, lower case', 'DE', 'Bitte überweisen an de89370400440532013000.', [
+    { kind: 'iban', value: 'de89370400440532013000', normalized: 'DE89370400440532013000' },
+  ]);
+  add('iban, mixed case', 'FR', 'IBAN : Fr14 2004 1010 0505 0001 3M02 606', [
+    { kind: 'iban', value: 'Fr14 2004 1010 0505 0001 3M02 606', normalized: 'FR1420041010050500013M02606' },
+  ]);
   add('iban, bad checksum (negative)', null, 'iban: ie29 aibk 9311 5212 3456 79');
   // Addresses certified by a postcode.
   const addresses: Array<[string, string, string]> = [
@@ -270,7 +329,8 @@ function negativeCases(): DevCase[] {
     for (const card of text.matchAll(/\d{4} \d{4} \d{4} \d{4}|\b3\d{14}\b/g)) {
       facts.push({ kind: 'card', start: card.index, end: card.index + card[0].length, value: card[0], normalized: card[0].replace(/ /g, '') });
     }
-    for (const region of [null, 'US', 'DE', 'FR']) cases.push({ id: `negative-${++n}`, text, region, facts, group: facts.length > 0 ? 'card among negatives' : 'negative' });
+    for (const region of [null, 'US', 'DE', 'FR'])
+      cases.push({ id: `negative-${++n}`, text, region, facts, group: facts.length > 0 ? 'card among negatives' : 'negative' });
   }
   return cases;
 }

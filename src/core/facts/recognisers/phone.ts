@@ -1,5 +1,5 @@
 import { findPhoneNumbersInText, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
-import { phoneContextBefore, phoneLabelRegions } from '../context.js';
+import { phoneLabelRegions } from '../context.js';
 import { asRegion, candidateRegions } from '../region.js';
 import { charAt, isWordChar, rawMatch } from '../text.js';
 import type { Check, RawMatch, RecogniserOptions } from '../types.js';
@@ -252,7 +252,8 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
   // home region's plausible readings (fit > 0) before any other region's.
   const atHome = (reading: Candidate) => Number(reading.home && reading.fit > 0);
   const sorted = [...candidates].sort(
-    (a, b) => b.end - b.start - (a.end - a.start) || atHome(b) - atHome(a) || b.fit - a.fit || Number(b.home) - Number(a.home) || rank(a.region) - rank(b.region),
+    (a, b) =>
+      b.end - b.start - (a.end - a.start) || atHome(b) - atHome(a) || b.fit - a.fit || Number(b.home) - Number(a.home) || rank(a.region) - rank(b.region),
   );
   const decided: Span[] = [];
   for (const best of sorted) {
@@ -291,7 +292,12 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
  * international form, or else in the regions of the list where it is possible and written as there, when they agree
  * on one number (after the label's language narrowed them).
  */
-function possibleReading(text: string, window: { start: number; written: string }, home: CountryCode | undefined, list: readonly CountryCode[]): Reading | undefined {
+function possibleReading(
+  text: string,
+  window: { start: number; written: string },
+  home: CountryCode | undefined,
+  list: readonly CountryCode[],
+): Reading | undefined {
   const label = phoneLabelRegions(text, window.start);
   if (label === undefined) return undefined;
   const readings = (region: CountryCode | undefined): Candidate[] =>
