@@ -205,20 +205,28 @@ function isIdentifier(text: string, start: number): boolean {
   return text[start - 1] === '#';
 }
 
-/** The phone-like runs of the text that no international number took. */
+/** The phone-like runs of the text that no international number took (`taken` sorted by start, not overlapping). */
 function* windows(text: string, taken: readonly Span[]): Generator<{ start: number; end: number; written: string }> {
+  let next = 0;
   for (const match of text.matchAll(WINDOW_RE)) {
     const span = { start: match.index, end: match.index + match[0].length };
-    if (isWordChar(charAt(text, span.end)) || isIdentifier(text, span.start) || taken.some((other) => overlaps(span, other))) continue;
+    while (next < taken.length && (taken[next]?.end ?? 0) <= span.start) next++;
+    const blocker = taken[next];
+    if (blocker !== undefined && overlaps(span, blocker)) continue;
+    if (isWordChar(charAt(text, span.end)) || isIdentifier(text, span.start)) continue;
     yield { ...span, written: match[0] };
   }
 }
 
-/** The national part of a window is worth reading elsewhere: not a date, IP or version, and 6–12 digits. */
+/**
+ * The national part of a window is worth reading in other regions: 6–12 digits with separators (a bare run read
+ * abroad is never taken without a label, and pass 3 reads labelled ones), not a date, IP or version.
+ */
 function readable(written: string): boolean {
   const national = written.replace(EXTENSION_RE, '');
   const digits = digitsOf(national).length;
-  return digits >= MIN_DIGITS && digits <= MAX_DIGITS && !isInternational(national) && !isOtherShape(national);
+  const bare = !/[^\p{Nd}]/u.test(national);
+  return !bare && digits >= MIN_DIGITS && digits <= MAX_DIGITS && !isInternational(national) && !isOtherShape(national);
 }
 
 /** Pass 2: readings of one window valid in a region of the list (other than home), grouped as written there. */
@@ -332,11 +340,16 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
   const list = order.filter((region) => region !== home);
   const { international, national } = homePass(text, home);
   const readings: Reading[] = [...international];
-  let pending = national;
+  // Home readings in text order, handed to the window they overlap; the ones no window takes are chosen at the end.
+  const pending: Candidate[] = [];
+  let next = 0;
   for (const window of windows(text, international)) {
-    const inside = pending.filter((reading) => overlaps(reading, window));
-    pending = pending.filter((reading) => !overlaps(reading, window));
-    const fromList = readable(window.written) ? listCandidates(text, window, list) : [];
+    while (next < national.length && (national[next]?.end ?? 0) <= window.start) pending.push(national[next++]!);
+    const inside: Candidate[] = [];
+    while (next < national.length && (national[next]?.start ?? 0) < window.end) inside.push(national[next++]!);
+    // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
+    const settled = inside.some((reading) => reading.fit > 0 && reading.start <= window.start + 1 && reading.end >= window.end);
+    const fromList = !settled && readable(window.written) ? listCandidates(text, window, list) : [];
     const chosen = choose(text, [...inside, ...fromList], order);
     if (chosen.length > 0) {
       readings.push(...chosen);
@@ -346,6 +359,7 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
     if (possible !== undefined) readings.push(possible);
   }
   // Home readings outside every window (a form the window pattern does not cover) are chosen on their own.
+  pending.push(...national.slice(next));
   for (const reading of pending) readings.push(...choose(text, [reading], order));
   return readings.sort((a, b) => a.start - b.start).map((reading) => toMatch(text, reading));
 }
