@@ -72,6 +72,8 @@ export {
   extractReport,
   memoryPassages,
   filePassage,
+  resolveRegions,
+  type RegionSettings,
   type ExtractRequest,
   type FallbackOptions,
   type FactsRequest,

@@ -50,6 +50,8 @@ const WORDS: Record<string, (error: HippoError, details: Details) => string | un
     const durability = text(details.durability);
     return durability && `a ${durability} memory never expires: give no --expires, or make it standard or ephemeral`;
   },
+  // A region written in HIPPO_REGION or the config file names its source itself; one with no source is the option's.
+  unknown_region: (error, details) => (details.source === undefined ? `--region: ${error.message}` : undefined),
   fts_syntax: (_error, details) => {
     const syntaxError = text(details.syntaxError);
     return syntaxError && `the --raw query is not valid FTS5 syntax (${syntaxError}); drop --raw to search the words as plain text`;

@@ -1,6 +1,6 @@
-import { createLineIndex, type LineCol } from '../core/facts/text.js';
-import type { ExtractOutcome } from '../core/extract.js';
+import type { ExtractOutcome, KindsReport, RegionSettings } from '../core/extract.js';
 import type { Kind, KindInfo } from '../core/facts/kinds.js';
+import { createLineIndex, type LineCol } from '../core/facts/text.js';
 import type { Fact, Passage } from '../core/facts/types.js';
 import { safeText } from '../core/text.js';
 import { cut, type Painter, type TextView, type View } from './output.js';
@@ -26,8 +26,10 @@ function locator(passages: readonly Passage[]): (fact: Fact) => string {
   };
 }
 
-function origin(fact: Fact): string {
-  return fact.origin === 'model' ? `🤖 ${safeText(fact.model ?? 'model', { lines: 'join' })}` : 'validated';
+/** The CHECK column: how the fact was certified (`validated`, `labelled`, `postcode`, with a phone's region), or `🤖 <model>`. */
+function check(fact: Fact): string {
+  if (fact.origin === 'model') return `🤖 ${safeText(fact.model ?? 'model', { lines: 'join' })}`;
+  return safeText(fact.region === undefined ? fact.check : `${fact.check} (${fact.region})`, { lines: 'join' });
 }
 
 /** Rows padded into columns; the last column is not padded. */
@@ -42,24 +44,55 @@ function columns(rows: readonly string[][]): string[] {
 }
 
 /**
- * The fact table of `extract` and of the search fact box: kind, value, label, source:line:col, origin. Values and
- * labels are shown on one line (whitespace collapsed, long ones cut); `--json` has them exactly.
+ * The fact table of `extract` and of the search fact box: kind, value, label, source:line:col, check (with a phone's
+ * region). Values and labels are shown on one line (whitespace collapsed, long ones cut); `--json` has them exactly.
  */
 export function factTable(facts: readonly Fact[], passages: readonly Passage[], paint: Painter): string {
   const locate = locator(passages);
-  const rows = facts.map((fact) => [fact.kind, cut(fact.value, MAX_VALUE), cut(fact.label, MAX_LABEL), locate(fact), origin(fact)]);
-  const [header, ...body] = columns([['KIND', 'VALUE', 'LABEL', 'SOURCE', 'ORIGIN'], ...rows]);
+  const rows = facts.map((fact) => [fact.kind, cut(fact.value, MAX_VALUE), cut(fact.label, MAX_LABEL), locate(fact), check(fact)]);
+  const [header, ...body] = columns([['KIND', 'VALUE', 'LABEL', 'SOURCE', 'CHECK'], ...rows]);
   return [paint('dim', header ?? ''), ...body].join('\n');
 }
 
-/** `extract --kinds`: each kind, whether a validator covers it, and what it finds. */
-export function kindTable(kinds: readonly KindInfo[], paint: Painter): string {
-  const rows = kinds.map((info) => [info.kind, info.validated ? 'validated' : 'model only', info.description]);
+/** `extract --kinds`: each kind, how it is checked, and what it finds; then the regions in force. */
+export function kindTable(kinds: readonly KindInfo[], regions: RegionSettings, paint: Painter): string {
+  const rows = kinds.map((info) => [info.kind, info.check, info.description]);
   const [header, ...body] = columns([['KIND', 'CHECK', 'FINDS'], ...rows]);
-  return [paint('dim', header ?? ''), ...body].join('\n');
+  return [paint('dim', header ?? ''), ...body, '', regionsInForce(regions)].join('\n');
 }
 
-export const kindsView: TextView<{ kinds: KindInfo[] }> = ({ kinds }, { paint }) => kindTable(kinds, paint);
+const REGION_SOURCES: Record<RegionSettings['regionSource'], string> = {
+  flag: '--region',
+  HIPPO_REGION: 'HIPPO_REGION',
+  config: 'config "region"',
+  locale: 'the locale',
+  none: '',
+};
+
+/** One line: the home region and where it came from, then the candidate regions (`extract --kinds`, `--help`). */
+export function regionsInForce(settings: RegionSettings): string {
+  const home =
+    settings.region === undefined ? 'home region: none (C/POSIX or no locale)' : `home region: ${settings.region} (${REGION_SOURCES[settings.regionSource]})`;
+  const list = settings.regions.length === 0 ? 'none' : settings.regions.join(' ');
+  return `${home}; then ${list} (${settings.regionsSource === 'config' ? 'config "regions"' : 'default list'}); international numbers always`;
+}
+
+/** `extract --kinds`: the kind table and the regions in force; the JSON document is `{kinds, regions}`. */
+export const kindsView: TextView<KindsReport> = ({ kinds, regions }, { paint }) => kindTable(kinds, regions, paint);
+
+/**
+ * The regions in force, shown as the default of `extract --region` in `--help` (read at help time: environment, config
+ * file, locale). A broken setting is named rather than thrown: help must still print. Core is loaded only here, so a
+ * view module the search command imports stays free of the recognisers (test/commands/startup.test.ts).
+ */
+export async function regionsHelp(): Promise<string> {
+  try {
+    const { resolveRegions } = await import('../core/extract.js');
+    return regionsInForce(resolveRegions());
+  } catch (error) {
+    return `cannot tell: ${safeText(error instanceof Error ? error.message : String(error), { lines: 'join' })}`;
+  }
+}
 
 /** Warnings go to stderr in both modes (and into the --json document, so a script can tell why nothing was found). */
 export const warningNotes = ({ warnings }: { warnings: readonly string[] }) => warnings;

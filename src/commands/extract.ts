@@ -1,18 +1,22 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
 import { lazyModel } from '../cli/model.js';
-import { extractView, kindsView } from '../cli/render-facts.js';
+import { extractView, kindsView, regionsHelp } from '../cli/render-facts.js';
 import { pipedStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
-import { EXTRACT_FALLBACK_TIMEOUT_MS, extractFrom, MEMORY_FACT_LIMIT, type ExtractInput } from '../core/extract.js';
-import { KINDS, listKinds, parseKind, VALIDATED_KINDS, type Kind } from '../core/facts/kinds.js';
+import { EXTRACT_FALLBACK_TIMEOUT_MS, extractFrom, kindsReport, MEMORY_FACT_LIMIT, type ExtractInput } from '../core/extract.js';
+import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { parseTimeoutMs } from '../core/time.js';
 
 export default class Extract extends HippoCommand {
   static override summary = "Pull facts of one kind (email, phone, iban, …) out of files, stdin, or the agent's memories.";
   static override description =
-    'Deterministic recognisers with validators find every kind but address; every value is sliced from the source, with its label and source:line:col. ' +
-    'For address (no validator) a configured model may point at text in the passages it is shown, and only what is found there verbatim is kept (🤖 in the ORIGIN column). ' +
+    'Deterministic recognisers with validators find every kind; every value is sliced from the source, with its label, source:line:col and check. ' +
+    'CHECK says how a fact was certified: validated (a validator accepted it), labelled (only plausible, with a label of its kind right before it), ' +
+    'postcode (an address ending in a valid postcode, with a street and house number), or 🤖 model. ' +
+    'For addresses no postcode certifies, a configured model may point at text in the passages it is shown, and only what is found there verbatim is kept. ' +
+    'Phone numbers are read in the home region (--region > HIPPO_REGION > config "region" > the locale; a C/POSIX locale gives none), ' +
+    'then in the candidate regions (config "regions", else a default list), and in international form always; --kinds shows the regions in force. ' +
     "With no FILE, reads stdin; --query reads the agent's top search results instead.";
   static override strict = false;
   static override usage = ['extract KIND[,KIND…] [FILE…]', 'extract --all [FILE…]', 'extract KIND --query TEXT', 'extract --kinds'];
@@ -32,11 +36,19 @@ export default class Extract extends HippoCommand {
     file: Args.string({ ignoreStdin: true, description: 'files to read whole (default: stdin; - reads stdin)' }),
   };
   static override flags = {
-    all: Flags.boolean({ default: false, description: 'every validated kind (all but address); then every argument is a file' }),
-    kinds: Flags.boolean({ default: false, description: 'list the kinds and whether a validator covers each' }),
+    all: Flags.boolean({
+      default: false,
+      description: 'every kind a recogniser finds (addresses only by postcode: no model call); then every argument is a file',
+    }),
+    kinds: Flags.boolean({ default: false, description: 'list the kinds, how each is checked, and the regions in force' }),
     query: Flags.string({ description: "read the agent's top search results for this text instead of files" }),
     top: Flags.integer({ default: 10, min: 1, description: 'with --query: how many search results to read' }),
-    region: Flags.string({ description: 'default region for national phone numbers and numeric dates (ISO code, e.g. IE; default: from the locale)' }),
+    region: Flags.string({
+      description: 'home region for national phone numbers and numeric dates (ISO code, e.g. IE); beats HIPPO_REGION, config "region" and the locale',
+      // Shown as the default in --help: the regions in force for this user (env, config file, locale), read at help time.
+      defaultHelp: regionsHelp,
+      noCacheDefault: true,
+    }),
     limit: Flags.integer({ min: 1, description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)` }),
     ai: Flags.boolean({ default: true, allowNo: true, description: 'let a configured model point at kinds with no validator (--no-ai: never call a model)' }),
     timeout: Flags.string({ description: `deadline for the model call (milliseconds or 30s, 2m; default ${EXTRACT_FALLBACK_TIMEOUT_MS / 1000}s)` }),
@@ -45,9 +57,9 @@ export default class Extract extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Extract);
-    if (flags.kinds) return this.output({ kinds: listKinds() }, kindsView);
+    if (flags.kinds) return this.output(kindsReport({ region: flags.region }), kindsView);
     const positional = argv as string[];
-    const kinds: readonly Kind[] = flags.all ? VALIDATED_KINDS : parseKinds(positional[0] ?? '');
+    const kinds: readonly Kind[] = flags.all ? KINDS : parseKinds(positional[0] ?? '');
     const files = flags.all ? positional : positional.slice(1);
     if (flags.query !== undefined && files.length > 0) throw new UsageError('usage', '--query reads memories: give FILE arguments or --query, not both');
     const input: ExtractInput =
@@ -59,6 +71,8 @@ export default class Extract extends HippoCommand {
       region: flags.region,
       limit: flags.limit,
       ai: flags.ai,
+      // --all: what the recognisers find (addresses only by postcode), never a model call.
+      recognisersOnly: flags.all,
       model: lazyModel(flags.model),
       timeoutMs: flags.timeout === undefined ? EXTRACT_FALLBACK_TIMEOUT_MS : parseTimeoutMs(flags.timeout, '--timeout'),
       signal: this.abortSignal,

@@ -21,7 +21,7 @@ export default class Search extends HippoCommand {
     durability: Flags.string({ options: [...DURABILITIES], description: 'only memories of this durability' }),
     'include-archived': Flags.boolean({ default: false, description: 'include archived and expired memories' }),
     raw: Flags.boolean({ default: false, description: 'pass the query to SQLite FTS5 as written (its syntax)' }),
-    region: Flags.string({ description: 'fact box: default region for national phone numbers and numeric dates (e.g. IE)' }),
+    region: Flags.string({ description: 'fact box: home region for national phone numbers and numeric dates (e.g. IE; see hippo extract --kinds)' }),
     ai: Flags.boolean({ default: true, allowNo: true, description: 'fact box: let a configured model point at addresses (--no-ai: never call a model)' }),
     model: Flags.string({ description: 'fact box: provider:model (overrides HIPPO_MODEL and the config file)' }),
   };

@@ -4,10 +4,12 @@
  * points at text in the passages it was shown; `verifyPointers` keeps what is found there verbatim, and nothing the
  * model said is logged, returned or stored.
  */
+import type { CountryCode } from 'libphonenumber-js/max';
+import { loadConfig, type HippoConfig } from './config.js';
 import { HippoError, InterruptedError } from './errors.js';
 import { capPerKind, extractFacts } from './facts/facts.js';
-import { validated, type Kind, type UnvalidatedKind } from './facts/kinds.js';
-import { parseRegion } from './facts/region.js';
+import { listKinds, validated, type Kind, type KindInfo, type UnvalidatedKind } from './facts/kinds.js';
+import { DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions } from './facts/region.js';
 import type { Fact, Passage } from './facts/types.js';
 import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from './facts/verify.js';
 import type { ModelClient } from './model/client.js';
@@ -28,6 +30,52 @@ export const MEMORY_FACT_LIMIT = 5;
 const MAX_OUTPUT_TOKENS = 4096;
 const { $schema: _dialect, ...POINTERS_JSON_SCHEMA } = fallbackAnswerJsonSchema as Record<string, unknown>;
 
+/**
+ * Where the home region came from: the caller's own choice (`flag`: the CLI's `--region`, a library caller's `region`),
+ * `HIPPO_REGION`, the config file, the locale, or nowhere.
+ */
+export type RegionSource = 'flag' | 'HIPPO_REGION' | 'config' | 'locale' | 'none';
+
+/** The regions in force for phone numbers and numeric dates (docs/extract.md §Regions). */
+export interface RegionSettings {
+  /** The home region: national numbers valid here are taken first; undefined when none is known. */
+  region: CountryCode | undefined;
+  regionSource: RegionSource;
+  /** The candidate regions tried next, in order (the home region left out). */
+  regions: CountryCode[];
+  regionsSource: 'config' | 'default';
+}
+
+/**
+ * The regions in force. Home region: the caller's `region` > `HIPPO_REGION` > config `region` > the locale (LC_ALL,
+ * LC_MESSAGES, LANG; `C`/`POSIX` or none gives none). Candidate list: config `regions`, else `DEFAULT_REGIONS`. An
+ * unknown code anywhere is exit 2 (`unknown_region`); `details.source` says where it was written (`HIPPO_REGION`,
+ * `config "region"`, `config "regions"`), and its absence means the caller's own `region` (the CLI words that one).
+ */
+export function resolveRegions(input: { region?: string; env?: NodeJS.ProcessEnv; config?: HippoConfig } = {}): RegionSettings {
+  const env = input.env ?? process.env;
+  const config = input.config ?? loadConfig({ env });
+  const fromEnv = env.HIPPO_REGION?.trim();
+  let region: CountryCode | undefined;
+  let regionSource: RegionSource;
+  if (input.region !== undefined) {
+    region = parseRegion(input.region);
+    regionSource = 'flag';
+  } else if (fromEnv !== undefined && fromEnv !== '') {
+    region = parseRegion(fromEnv, 'HIPPO_REGION');
+    regionSource = 'HIPPO_REGION';
+  } else if (config.region !== undefined) {
+    region = parseRegion(config.region, 'config "region"');
+    regionSource = 'config';
+  } else {
+    region = defaultRegion(env);
+    regionSource = region === undefined ? 'none' : 'locale';
+  }
+  const listed = config.regions === undefined ? undefined : parseRegions(config.regions, 'config "regions"');
+  const regions = (listed ?? DEFAULT_REGIONS).filter((code) => code !== region);
+  return { region, regionSource, regions, regionsSource: listed === undefined ? 'default' : 'config' };
+}
+
 export interface FallbackOptions {
   client: ModelClient;
   /** Deadline for the model call; composed with `signal`. */
@@ -40,13 +88,15 @@ export interface FallbackOptions {
 
 export interface ExtractRequest {
   kinds: readonly Kind[];
-  /** Default region for phone numbers and numeric dates (see `extractFacts`). */
+  /** Home region for phone numbers and numeric dates (see `extractFacts`). */
   region?: string | null;
+  /** Candidate regions for national phone numbers not valid in the home region (see `extractFacts`). */
+  regions?: readonly string[];
   /** At most this many facts per kind; no cap when omitted. */
   limit?: number;
   /**
-   * The model fallback for kinds with no validator. Omitted (no model configured, or `--no-ai`): no model call, and
-   * such kinds yield nothing, since no deterministic recogniser exists for them.
+   * The model fallback for kinds with no validator. Omitted (no model configured, or model calls turned off): no model
+   * call, and such kinds yield only what their recogniser certifies (an address ending in a valid postcode).
    */
   fallback?: FallbackOptions;
 }
@@ -62,9 +112,30 @@ export async function extract(passages: readonly Passage[], request: ExtractRequ
   if (fallback === undefined) return facts;
   for (const kind of new Set(request.kinds)) {
     if (validated(kind)) continue;
-    facts.push(...capPerKind(await modelFallback(kind, passages, fallback), request.limit));
+    const recognised = facts.filter((fact) => fact.kind === kind);
+    const room = request.limit === undefined ? undefined : Math.max(0, request.limit - recognised.length);
+    const fromModel = withoutRecognised(await modelFallback(kind, passages, fallback), recognised);
+    facts.push(...capPerKind(fromModel, room));
   }
   return facts;
+}
+
+/**
+ * Model facts minus the places a recogniser already certified (an address a postcode certifies is never listed again
+ * as the model's): occurrences overlapping a recognised one are dropped, and a fact left with none goes.
+ */
+function withoutRecognised(fromModel: readonly Fact[], recognised: readonly Fact[]): Fact[] {
+  const taken = recognised.flatMap((fact) => fact.occurrences);
+  const kept: Fact[] = [];
+  for (const fact of fromModel) {
+    const occurrences = fact.occurrences.filter(
+      (occurrence) => !taken.some((other) => other.source === occurrence.source && other.start < occurrence.end && occurrence.start < other.end),
+    );
+    const [first] = occurrences;
+    if (first === undefined) continue;
+    kept.push({ ...fact, value: first.text, label: occurrences.find((occurrence) => occurrence.label !== '')?.label ?? '', occurrences });
+  }
+  return kept;
 }
 
 /**
@@ -150,11 +221,19 @@ export type ModelSource = () => Promise<ModelClient | undefined>;
 /** Extraction as the commands ask for it: the fallback set up from a model source, and warnings instead of log lines. */
 export interface FactsRequest {
   kinds: readonly Kind[];
-  /** Default region (an ISO code such as IE); omitted: from the locale. */
+  /** Home region (an ISO code such as IE); omitted: `HIPPO_REGION`, config `region`, then the locale (`resolveRegions`). */
   region?: string;
   limit?: number;
-  /** False: never call a model (kinds with no validator then find nothing, and a warning says so). */
+  /**
+   * False: never call a model (kinds with no validator then find only what their recogniser certifies, and a warning
+   * says so).
+   */
   ai: boolean;
+  /**
+   * True: the recognisers alone, as asked for (`extract --all`): no model call, and no warning that a model would
+   * find more.
+   */
+  recognisersOnly?: boolean;
   model: ModelSource;
   timeoutMs: number;
   signal?: AbortSignal;
@@ -170,26 +249,38 @@ export interface FactsReport {
 }
 
 /**
- * The one place the model fallback is set up, for `extract` and for the fact box of `search`: kinds with no validator
- * get the model from `request.model` (asked only when such a kind is requested and `ai` is on); without one they find
- * nothing, and a warning says why.
+ * The one place the model fallback is set up, for `extract` and for the fact box of `search`: the regions in force
+ * are resolved (`resolveRegions`), and kinds with no validator get the model from `request.model` (asked only when
+ * such a kind is requested, `ai` is on and `recognisersOnly` is not); without one they find only what their recogniser
+ * certifies, and a warning says why.
  */
 export async function extractReport(passages: readonly Passage[], request: FactsRequest): Promise<FactsReport> {
-  const region = request.region === undefined ? undefined : parseRegion(request.region);
+  const { region, regions } = resolveRegions({ region: request.region });
   const warnings: string[] = [];
-  const unvalidated = request.kinds.filter((kind) => !validated(kind));
+  const unvalidated = request.recognisersOnly === true ? [] : request.kinds.filter((kind) => !validated(kind));
   let fallback: FallbackOptions | undefined;
   if (unvalidated.length > 0) {
     const client = request.ai ? await request.model() : undefined;
     if (client) fallback = { client, timeoutMs: request.timeoutMs, signal: request.signal, log: (line) => warnings.push(line) };
     else warnings.push(needsModel(unvalidated, request.ai ? 'no model is configured: see hippo model check' : 'model calls are turned off'));
   }
-  const facts = await extract(passages, { kinds: request.kinds, region, limit: request.limit, fallback });
+  const facts = await extract(passages, { kinds: request.kinds, region: region ?? null, regions, limit: request.limit, fallback });
   return { facts, warnings };
 }
 
 function needsModel(kinds: readonly Kind[], why: string): string {
-  return `${kinds.join(', ')} ${kinds.length === 1 ? 'needs' : 'need'} a model (no validator covers ${kinds.length === 1 ? 'it' : 'them'}), and ${why}`;
+  return `${kinds.join(', ')} ${kinds.length === 1 ? 'needs' : 'need'} a model for what no postcode certifies, and ${why}`;
+}
+
+/** `extract --kinds`: every kind with how its facts are checked, and the regions in force. */
+export interface KindsReport {
+  kinds: KindInfo[];
+  regions: RegionSettings;
+}
+
+/** The kinds and the regions in force for a caller who names `region` (or not: see `resolveRegions`). */
+export function kindsReport(options: { region?: string } = {}): KindsReport {
+  return { kinds: listKinds(), regions: resolveRegions(options) };
 }
 
 /** Search's fact box (§6): the named kinds in the results, at most 5 facts a kind, the model given 800 ms. */

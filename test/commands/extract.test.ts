@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
@@ -11,6 +11,8 @@ interface FactJson {
   normalized: string;
   label: string;
   origin: string;
+  check: string;
+  region?: string;
   model?: string;
   occurrences: { source: string; start: number; end: number; text: string; label: string }[];
 }
@@ -68,12 +70,12 @@ describe('hippo extract over files and stdin', () => {
     expect(email.label).toBe('Billing');
   });
 
-  it('prints a table of kind, value, label, source:line:col and origin', async () => {
+  it('prints a table of kind, value, label, source:line:col and check', async () => {
     const path = write('notes.md', NOTES);
     const result = await box.hippo(['extract', 'email', path]);
     expect(result.exitCode).toBe(0);
     const lines = String(result.stdout).split('\n');
-    expect(lines[0]).toMatch(/^KIND\s+VALUE\s+LABEL\s+SOURCE\s+ORIGIN$/);
+    expect(lines[0]).toMatch(/^KIND\s+VALUE\s+LABEL\s+SOURCE\s+CHECK$/);
     expect(lines[1]).toMatch(
       new RegExp(`^email\\s+accounts@larkspur\\.ie\\s+Billing\\s+${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:10 \\+1\\s+validated$`),
     );
@@ -118,7 +120,12 @@ describe('hippo extract over files and stdin', () => {
     expect(ie[0]?.occurrences.map((occurrence) => occurrence.text)).toEqual(['01 234 5678', '+353 1 234 5678']);
     const bad = await box.hippo(['extract', 'phone', path, '--region', 'XX', '--json']);
     expect(bad.exitCode).toBe(2);
-    expect(json<{ error: { code: string } }>(bad).error.code).toBe('unknown_region');
+    // Core names no flag (details carry the region); the CLI words it with the flag the user typed.
+    expect(json<{ error: { code: string; message: string; details: unknown } }>(bad).error).toMatchObject({
+      code: 'unknown_region',
+      message: expect.stringMatching(/^--region: unknown region "XX"/),
+      details: { region: 'XX' },
+    });
   });
 
   it('finds lines and columns correctly deep in a large file', async () => {
@@ -128,19 +135,106 @@ describe('hippo extract over files and stdin', () => {
     expect(String(result.stdout)).toContain(`${path}:50001:9`);
   });
 
-  it('lists the kinds with whether each is validated', async () => {
-    const { kinds } = json<{ kinds: { kind: string; validated: boolean }[] }>(await box.hippo(['extract', '--kinds', '--json']));
-    expect(kinds.map((kind) => [kind.kind, kind.validated])).toEqual([
-      ['email', true],
-      ['phone', true],
-      ['iban', true],
-      ['card', true],
-      ['url', true],
-      ['ip', true],
-      ['date', true],
-      ['address', false],
+  it('lists the kinds with whether each is validated and how its facts are checked', async () => {
+    const { kinds } = json<{ kinds: { kind: string; validated: boolean; check: string }[] }>(await box.hippo(['extract', '--kinds', '--json']));
+    expect(kinds.map((kind) => [kind.kind, kind.validated, kind.check])).toEqual([
+      ['email', true, 'validated'],
+      ['phone', true, 'validated, labelled'],
+      ['iban', true, 'validated'],
+      ['card', true, 'validated, labelled'],
+      ['url', true, 'validated'],
+      ['ip', true, 'validated'],
+      ['date', true, 'validated'],
+      ['address', false, 'postcode, model'],
     ]);
-    expect(String((await box.hippo(['extract', '--kinds'])).stdout)).toMatch(/^address\s+model only/m);
+    expect(String((await box.hippo(['extract', '--kinds'])).stdout)).toMatch(/^address\s+postcode, model/m);
+  });
+});
+
+describe('hippo extract: regions (flag > HIPPO_REGION > config > locale)', () => {
+  interface Regions {
+    region?: string;
+    regionSource: string;
+    regions: string[];
+    regionsSource: string;
+  }
+  const regionsOf = async (args: string[], env: Record<string, string>) =>
+    json<{ regions: Regions }>(await box.hippo(['extract', '--kinds', '--json', ...args], { env })).regions;
+  const writeConfig = (config: unknown) => {
+    mkdirSync(join(box.dir, 'xdg-config', 'hippo'), { recursive: true });
+    writeFileSync(join(box.dir, 'xdg-config', 'hippo', 'config.json'), JSON.stringify(config));
+  };
+  const C = { LC_ALL: '', LC_MESSAGES: '', LANG: 'C', HIPPO_REGION: '' };
+
+  it('takes the flag, then HIPPO_REGION, then config "region", then the locale; a C locale gives none', async () => {
+    writeConfig({ region: 'gb', regions: ['FR', 'de', 'IE'] });
+    expect(await regionsOf(['--region', 'us'], { ...C, HIPPO_REGION: 'DE', LANG: 'en_IE.UTF-8' })).toEqual({
+      region: 'US',
+      regionSource: 'flag',
+      regions: ['FR', 'DE', 'IE'],
+      regionsSource: 'config',
+    });
+    expect(await regionsOf([], { ...C, HIPPO_REGION: 'de', LANG: 'en_IE.UTF-8' })).toMatchObject({
+      region: 'DE',
+      regionSource: 'HIPPO_REGION',
+      regions: ['FR', 'IE'],
+    });
+    expect(await regionsOf([], { ...C, LANG: 'en_IE.UTF-8' })).toMatchObject({ region: 'GB', regionSource: 'config' });
+    writeConfig({});
+    expect(await regionsOf([], { ...C, LANG: 'en_IE.UTF-8' })).toMatchObject({ region: 'IE', regionSource: 'locale', regionsSource: 'default' });
+    expect(await regionsOf([], { ...C, LC_ALL: 'de_AT.UTF-8', LANG: 'en_IE.UTF-8' })).toMatchObject({ region: 'AT', regionSource: 'locale' });
+    const none = await regionsOf([], C);
+    expect(none).toMatchObject({ regionSource: 'none' });
+    expect(none.region).toBeUndefined();
+    expect(none.regions).toContain('US');
+    const text = await box.hippo(['extract', '--kinds'], { env: C });
+    expect(String(text.stdout)).toMatch(/^home region: none \(C\/POSIX or no locale\); then US GB IE .* \(default list\); international numbers always$/m);
+  });
+
+  it('says which regions are in force in --help', async () => {
+    writeConfig({ regions: ['IE', 'GB'] });
+    const help = await box.hippo(['extract', '--help'], { env: { ...C, HIPPO_REGION: 'IE' } });
+    expect(String(help.stdout).replace(/\s+/g, ' ')).toContain('home region: IE (HIPPO_REGION); then GB (config "regions"); international numbers always');
+  });
+
+  it('refuses an unknown region wherever it is written (exit 2, naming where)', async () => {
+    const path = write('tel.txt', 'ring 01 234 5678');
+    const fromEnv = await box.hippo(['extract', 'phone', path, '--json'], { env: { ...C, HIPPO_REGION: 'XX' } });
+    expect(fromEnv.exitCode).toBe(2);
+    expect(json<{ error: { code: string; message: string } }>(fromEnv).error).toMatchObject({
+      code: 'unknown_region',
+      message: expect.stringContaining('HIPPO_REGION'),
+    });
+    writeConfig({ regions: ['IE', 'Atlantis'] });
+    const fromConfig = await box.hippo(['extract', 'phone', path, '--json'], { env: C });
+    expect(json<{ error: { code: string; message: string } }>(fromConfig).error).toMatchObject({
+      code: 'unknown_region',
+      message: expect.stringContaining('config "regions"'),
+    });
+    writeConfig({ regions: 'IE' });
+    const badType = await box.hippo(['extract', 'phone', path, '--json'], { env: C });
+    expect(badType.exitCode).toBe(2);
+    expect(json<{ error: { code: string; message: string } }>(badType).error).toMatchObject({
+      code: 'bad_config',
+      message: expect.stringContaining('"regions" must be an array of strings'),
+    });
+  });
+
+  it('reads a national number of another region with no home region, and only international ones with an empty list', async () => {
+    const path = write('tel.txt', 'Our Lisbon desk: 21 123 4567 (Mon–Fri)');
+    const found = factsOf(await box.hippo(['extract', 'phone', path, '--json'], { env: C }));
+    expect(found.map((fact) => [fact.normalized, fact.check, fact.region])).toEqual([['+351211234567', 'validated', 'PT']]);
+    writeConfig({ regions: [] });
+    expect(factsOf(await box.hippo(['extract', 'phone', path, '--json'], { env: C }))).toEqual([]);
+  });
+
+  it('marks a number kept for its label as labelled, in JSON and in the table', async () => {
+    const path = write('tel.txt', 'Tel: 345-899-3560x4587\nref 345-899-3560');
+    const facts = factsOf(await box.hippo(['extract', 'phone', path, '--region', 'US', '--json']));
+    expect(facts.map((fact) => [fact.value, fact.normalized, fact.check])).toEqual([['345-899-3560x4587', '+13458993560;ext=4587', 'labelled']]);
+    const text = await box.hippo(['extract', 'phone', path, '--region', 'US']);
+    // The region is the number's own where libphonenumber knows it: +1 345 is the Cayman Islands.
+    expect(String(text.stdout)).toMatch(/^phone\s+345-899-3560x4587\s+Tel\s+\S+:1:6\s+labelled \(KY\)$/m);
   });
 });
 

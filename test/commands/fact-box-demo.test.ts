@@ -35,8 +35,8 @@ describe('fact box and extract on the demo data', () => {
     expect(facts.length).toBeLessThanOrEqual(5);
     const text = await box.hippo(['search', 'phone number of the Dublin office', '--agent', 'ops-agent']);
     const [header, first] = String(text.stdout).split('\n');
-    expect(header).toMatch(/^KIND\s+VALUE\s+LABEL\s+SOURCE\s+ORIGIN$/);
-    expect(first).toMatch(/^phone\s+\+353 1 234 5678\s+reception\s+mem_\w{26}:1:\d+\s+validated$/);
+    expect(header).toMatch(/^KIND\s+VALUE\s+LABEL\s+SOURCE\s+CHECK$/);
+    expect(first).toMatch(/^phone\s+\+353 1 234 5678\s+reception\s+mem_\w{26}:1:\d+\s+validated \(IE\)$/);
   });
 
   it("extracts every validated kind from the agent's memories with --query, never a relative date", async () => {

@@ -16,6 +16,7 @@ interface FactJson {
   value: string;
   label: string;
   origin: string;
+  check: string;
   model?: string;
   occurrences: { source: string; start: number; end: number; text: string; label: string }[];
 }
@@ -64,6 +65,7 @@ describe('extract address: the model points, hippo verifies', () => {
       normalized: ADDRESS,
       label: 'Office',
       origin: 'model',
+      check: 'model',
       model: 'test-model:7b',
       occurrences: [{ source: office, start, end: start + ADDRESS.length, text: ADDRESS, label: 'Office' }],
     });
@@ -217,7 +219,8 @@ describe('search fact box with the model fallback', () => {
     const add = (agentId: string, content: string, hoursAgo: number) =>
       addMemory(store, { agentId, content, createdAt: new Date(now - hoursAgo * 3_600_000).toISOString() }).memory.id;
     ids = {
-      dublin: add('ops', 'Dublin office — reception: +353 1 234 5678 (front desk), 4 Grand Canal Square, Dublin 2, D02 X525.', 5),
+      // No Eircode: no postcode certifies this address, so only the model can point at it.
+      dublin: add('ops', 'Dublin office — reception: +353 1 234 5678 (front desk), 4 Grand Canal Square, Dublin 2.', 5),
       wifi: add('ops', 'Dublin Wi-Fi being replaced this afternoon.', 4),
       cork: add('ops', 'Cork colo visit. Address: Unit 7, Riverside Business Park, Ballincollig, Co. Cork, P31 XH70.', 3),
       other: add('other', 'Dublin office of another agent: 99 Secret Lane, Dublin 4, D04 ZZ99.', 1),
@@ -229,20 +232,46 @@ describe('search fact box with the model fallback', () => {
     box.hippo(['search', query, '--agent', 'ops', ...args], { env });
 
   it('answers "where is the Dublin office?" with the address the model pointed at, sliced from the memory', async () => {
-    server.respondWith(reply.json({ pointers: [{ passage: 0, text: '4 Grand Canal Square, Dublin 2, D02 X525' }] }, { model: 'test-model:7b' }));
+    server.respondWith(reply.json({ pointers: [{ passage: 0, text: '4 Grand Canal Square, Dublin 2' }] }, { model: 'test-model:7b' }));
     const result = await search('where is the Dublin office?', ['--json']);
     expect(result.exitCode).toBe(0);
     expect(server.requests).toHaveLength(1);
     const { results, facts } = json<{ results: { memory: { id: string } }[]; facts: FactJson[] }>(result);
     expect(results[0]!.memory.id).toBe(ids.dublin);
     expect(facts).toHaveLength(1);
-    expect(facts[0]).toMatchObject({ kind: 'address', value: '4 Grand Canal Square, Dublin 2, D02 X525', origin: 'model', model: 'test-model:7b' });
+    expect(facts[0]).toMatchObject({ kind: 'address', value: '4 Grand Canal Square, Dublin 2', origin: 'model', check: 'model', model: 'test-model:7b' });
     expect(facts[0]!.occurrences[0]!.source).toBe(ids.dublin);
     const prompt = promptOf();
     expect(prompt).not.toContain('Secret Lane');
     expect(prompt).not.toContain(ids.dublin);
     const text = await search('where is the Dublin office?');
-    expect(String(text.stdout)).toMatch(/^address\s+4 Grand Canal Square, Dublin 2, D02 X525\s+mem_\w+:1:\d+\s+🤖 test-model:7b$/m);
+    expect(String(text.stdout)).toMatch(/^address\s+4 Grand Canal Square, Dublin 2\s+mem_\w+:1:\d+\s+🤖 test-model:7b$/m);
+  });
+
+  it('lists an address a postcode certifies as such, and drops the model pointer at the same text', async () => {
+    const store = openStore({ path: box.db });
+    const certified = addMemory(store, { agentId: 'ops', content: 'Galway office: 12 Eyre Square, Galway, H91 FK5T. Parking at the back.' }).memory.id;
+    store.close();
+    server.respondWith(
+      reply.json(
+        {
+          pointers: [
+            { passage: 0, text: '12 Eyre Square, Galway, H91 FK5T' },
+            { passage: 0, text: 'Eyre Square, Galway' },
+          ],
+        },
+        { model: 'test-model:7b' },
+      ),
+    );
+    const result = await search('where is the Galway office?', ['--json']);
+    expect(result.exitCode).toBe(0);
+    const { facts } = json<{ facts: FactJson[] }>(result);
+    expect(facts.map((fact) => [fact.kind, fact.value, fact.origin, fact.check])).toEqual([
+      ['address', '12 Eyre Square, Galway, H91 FK5T', 'validated', 'postcode'],
+    ]);
+    expect(facts[0]!.occurrences[0]).toMatchObject({ source: certified, text: '12 Eyre Square, Galway, H91 FK5T', label: 'Galway office' });
+    const text = await search('where is the Galway office?', ['--no-ai']);
+    expect(String(text.stdout)).toMatch(/^address\s+12 Eyre Square, Galway, H91 FK5T\s+Galway office\s+mem_\w+:1:\d+\s+postcode$/m);
   });
 
   it('drops a span from a passage the search did not return (withheld)', async () => {
@@ -278,7 +307,7 @@ describe('search fact box with the model fallback', () => {
   it('shows the phone box without any model call', async () => {
     const result = await search('phone number of the Dublin office');
     expect(result.exitCode).toBe(0);
-    expect(String(result.stdout)).toMatch(/^phone\s+\+353 1 234 5678\s+reception\s+mem_\w+:1:28\s+validated$/m);
+    expect(String(result.stdout)).toMatch(/^phone\s+\+353 1 234 5678\s+reception\s+mem_\w+:1:28\s+validated \(IE\)$/m);
     expect(server.requests).toHaveLength(0);
     await search('where is the Dublin office?', ['--no-ai']);
     await search('where is the Dublin office?', [], { HIPPO_BASE_URL: server.baseUrl('ollama') });

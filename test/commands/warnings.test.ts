@@ -22,9 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const OFFICE = 'Dublin office — reception: +353 1 234 5678, 4 Grand Canal Square, Dublin 2, D02 X525.';
-const NEEDS_MODEL = 'address needs a model (no validator covers it), and no model is configured: see hippo model check';
-const MODEL_OFF = 'address needs a model (no validator covers it), and model calls are turned off';
+// No Eircode: no postcode certifies this address, so only a model could find it.
+const OFFICE = 'Dublin office — reception: +353 1 234 5678, 4 Grand Canal Square, Dublin 2.';
+const NEEDS_MODEL = 'address needs a model for what no postcode certifies, and no model is configured: see hippo model check';
+const MODEL_OFF = 'address needs a model for what no postcode certifies, and model calls are turned off';
 const TIMED_OUT = 'model fallback for address: model_timeout (the model timed out); no model rows, validated facts unchanged';
 
 beforeEach(() => {
@@ -122,6 +123,17 @@ describe('a kind that needs a model', () => {
     const off = await box.hippo(['extract', 'address', office, '--json', '--no-ai'], { env: modelEnv() });
     expect(json(off)).toEqual({ facts: [], warnings: [MODEL_OFF] });
     expect(stderrLines(await box.hippo(['extract', 'address', office, '--no-ai']))).toEqual([MODEL_OFF]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('extract: what a postcode certifies is listed all the same, and --all asks no model and warns of none', async () => {
+    const certified = file('Galway office: 12 Eyre Square, Galway, H91 FK5T.');
+    const unconfigured = json<{ facts: { value: string; check: string }[]; warnings: string[] }>(await box.hippo(['extract', 'address', certified, '--json']));
+    expect(unconfigured.facts.map((fact) => [fact.value, fact.check])).toEqual([['12 Eyre Square, Galway, H91 FK5T', 'postcode']]);
+    expect(unconfigured.warnings).toEqual([NEEDS_MODEL]);
+    const all = await box.hippo(['extract', '--all', certified, '--json'], { env: modelEnv() });
+    expect(json<{ facts: { kind: string }[] }>(all).facts.map((fact) => fact.kind)).toEqual(['address']);
+    expect(warningsOf(all)).toEqual([]);
     expect(server.requests).toHaveLength(0);
   });
 });

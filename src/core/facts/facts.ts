@@ -1,17 +1,19 @@
-import { validated, type Kind, type ValidatedKind } from './kinds.js';
+import type { Kind } from './kinds.js';
 import { labelAt, labelWindowStart, type Span } from './label.js';
 import { recognise } from './recognisers/index.js';
 import { defaultRegion } from './region.js';
-import type { Fact, Occurrence, Passage, RawMatch } from './types.js';
+import type { Check, Fact, Occurrence, Passage, RawMatch } from './types.js';
 
 export interface ExtractOptions {
-  /** Kinds to extract. Kinds without a validator (`address`) are skipped here: only the model fallback finds them. */
+  /** Kinds to extract. For `address` only the addresses a postcode certifies are found here (the model does the rest). */
   kinds: readonly Kind[];
   /**
    * Default region for national phone numbers and numeric date order. Omitted: the process locale's region
    * (`defaultRegion()`); `null`: none, so only `+`-international phone numbers are found.
    */
   region?: string | null;
+  /** Regions tried, in order, for national phone numbers not valid in `region` (omitted: `DEFAULT_REGIONS`). */
+  regions?: readonly string[];
   /** At most this many facts per kind (docs/design.md §5.2: 5 by default in `search`; no cap when omitted). */
   limit?: number;
 }
@@ -45,9 +47,18 @@ export function groupFacts(located: readonly LocatedMatch[], origin: Fact['origi
     } else {
       fact.occurrences.push(occurrence);
       if (fact.label === '') fact.label = label;
+      const check = checkOf(match, origin);
+      if (CHECK_STRENGTH[check] > CHECK_STRENGTH[fact.check]) fact.check = check;
     }
   }
   return [...facts.values()];
+}
+
+// A fact seen once as validated and once only thanks to its label is validated.
+const CHECK_STRENGTH: Record<Check, number> = { validated: 3, postcode: 2, labelled: 1, model: 0 };
+
+function checkOf(match: RawMatch, origin: Fact['origin']): Check {
+  return origin === 'model' ? 'model' : (match.check ?? 'validated');
 }
 
 function newFact(match: RawMatch, occurrence: Occurrence, origin: Fact['origin'], model?: string): Fact {
@@ -57,8 +68,10 @@ function newFact(match: RawMatch, occurrence: Occurrence, origin: Fact['origin']
     normalized: match.normalized,
     label: occurrence.label,
     origin,
+    check: checkOf(match, origin),
     occurrences: [occurrence],
   };
+  if (match.region !== undefined) fact.region = match.region;
   if (model !== undefined) fact.model = model;
   return fact;
 }
@@ -74,20 +87,16 @@ export function capPerKind(facts: readonly Fact[], limit: number | undefined): F
   });
 }
 
-function uniqueValidatedKinds(kinds: readonly Kind[]): ValidatedKind[] {
-  return [...new Set(kinds)].filter(validated);
-}
-
 /**
- * docs/design.md §5.2: the validated facts of the given kinds in ranked passages (best first). Pure apart from reading the
+ * docs/design.md §5.2: the recognised facts of the given kinds in ranked passages (best first). Pure apart from reading the
  * locale when `region` is omitted. Every occurrence satisfies `passage.text.slice(start, end) === text`.
  */
 export function extractFacts(passages: readonly Passage[], opts: ExtractOptions): Fact[] {
   const region = opts.region === undefined ? defaultRegion() : opts.region;
-  const kinds = uniqueValidatedKinds(opts.kinds);
+  const kinds = [...new Set(opts.kinds)];
   const located: LocatedMatch[] = [];
   passages.forEach((passage, rank) => {
-    const matches = kinds.flatMap((kind) => recognise(kind, passage.text, { region }));
+    const matches = kinds.flatMap((kind) => recognise(kind, passage.text, { region, regions: opts.regions }));
     for (const [match, label] of labelled(passage.text, matches)) {
       located.push({ rank, source: passage.source, match, label });
     }

@@ -2,13 +2,15 @@
 export { KINDS, VALIDATED_KINDS, isKind, listKinds, parseKind, validated } from './kinds.js';
 export type { Kind, KindInfo, UnvalidatedKind, ValidatedKind } from './kinds.js';
 export { kindsInQuery, lexiconPhrases, suggestKind } from './lexicon.js';
-export { asRegion, defaultRegion, parseRegion } from './region.js';
+export { DEFAULT_REGIONS, asRegion, candidateRegions, defaultRegion, parseRegion, parseRegions, regionFromLocale } from './region.js';
+export { cardContextBefore, contextWords, phoneContextBefore, phoneLabelRegions } from './context.js';
 export { labelAt } from './label.js';
 export { capPerKind, createLineIndex, extractFacts, groupFacts, lineCol } from './facts.js';
 export type { ExtractOptions, LineCol, LocatedMatch } from './facts.js';
 export {
   RECOGNISERS,
   recognise,
+  recogniseAddresses,
   recogniseCards,
   recogniseDates,
   recogniseEmails,
@@ -28,4 +30,4 @@ export {
   verifyPointers,
 } from './verify.js';
 export type { FallbackAnswer, FallbackPointer, VerifyOptions } from './verify.js';
-export type { Fact, Occurrence, Passage, RawMatch, Recogniser, RecogniserOptions } from './types.js';
+export type { Check, Fact, Occurrence, Passage, RawMatch, Recogniser, RecogniserOptions } from './types.js';

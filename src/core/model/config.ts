@@ -1,18 +1,18 @@
 /**
  * Model configuration (docs/design.md §8). Precedence for the model: `--model` > `HIPPO_MODEL` > config file > unset.
  *
- * Config file `<XDG config>/hippo/config.json` (all fields optional):
+ * Config file `<XDG config>/hippo/config.json`, read by `../config.ts` (all fields optional; these are the model's):
  *   { "model": "ollama:llama3.2", "baseUrl": "http://127.0.0.1:11434", "timeoutMs": 120000, "maxBytes": 1048576 }
  * - `baseUrl` belongs to the file's `model`: it is used only when the selected provider is the file model's provider
  *   (a `--model openai:…` must not be sent to the file's Ollama address). `HIPPO_BASE_URL` beats it.
  * - `timeoutMs` / `maxBytes` apply to every provider; `HIPPO_MODEL_TIMEOUT_MS` / `HIPPO_MODEL_MAX_BYTES` beat them.
  * - API keys are read from the environment only (`HIPPO_API_KEY`, else `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` for
- *   the selected provider); an `apiKey` field in the file is refused, so keys never sit in a dotfile by accident.
+ *   the selected provider); the config reader refuses an `apiKey` field, so keys never sit in a dotfile by accident.
  * Empty environment variables count as unset. Every malformed value is a UsageError (exit 2) naming the variable or
  * file; nothing falls back silently. The error messages never repeat a key.
  */
-import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { loadConfig } from '../config.js';
 import { UsageError } from '../errors.js';
 import { configFilePath } from '../paths.js';
 
@@ -48,13 +48,6 @@ export interface CommandModelConfig extends CommonConfig {
   provider: 'command';
 }
 export type ModelConfig = HttpModelConfig | CommandModelConfig;
-
-interface FileConfig {
-  model?: string;
-  baseUrl?: string;
-  timeoutMs?: number;
-  maxBytes?: number;
-}
 
 function badConfig(message: string): UsageError {
   return new UsageError('bad_model_config', message);
@@ -109,41 +102,6 @@ function parseBaseUrl(raw: string, label: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-function readConfigFile(path: string): FileConfig | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw badConfig(`${path}: cannot read the config file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw badConfig(`${path}: the config file is not valid JSON`);
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw badConfig(`${path}: the config file must hold a JSON object`);
-  }
-  const obj = data as Record<string, unknown>;
-  if ('apiKey' in obj || 'key' in obj) {
-    throw badConfig(`${path}: API keys are not read from the config file; set HIPPO_API_KEY in the environment instead`);
-  }
-  const out: FileConfig = {};
-  for (const field of ['model', 'baseUrl'] as const) {
-    if (obj[field] === undefined) continue;
-    if (typeof obj[field] !== 'string') throw badConfig(`${path}: "${field}" must be a string`);
-    out[field] = obj[field];
-  }
-  for (const field of ['timeoutMs', 'maxBytes'] as const) {
-    if (obj[field] === undefined) continue;
-    if (typeof obj[field] !== 'number') throw badConfig(`${path}: "${field}" must be a number`);
-    out[field] = obj[field];
-  }
-  return out;
-}
-
 export interface ResolveModelConfigInput {
   /** The model asked for explicitly (the CLI's `--model`), if given: it beats HIPPO_MODEL and the config file. */
   flag?: string;
@@ -162,7 +120,7 @@ export interface ResolveModelConfigInput {
 export function resolveModelConfig(input: ResolveModelConfigInput): ModelConfig | undefined {
   const { env } = input;
   const filePath = input.configFile ?? configFilePath(env);
-  const file = readConfigFile(filePath);
+  const file = loadConfig({ path: filePath });
 
   const timeoutRaw = envValue(env, 'HIPPO_MODEL_TIMEOUT_MS');
   const timeoutMs =

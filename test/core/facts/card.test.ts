@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { luhn } from '../../../src/core/facts/recognisers/card.js';
-import { texts, values } from './helpers.js';
+import { find, texts, values } from './helpers.js';
 
 describe('card recogniser', () => {
   it('finds plain, spaced and dashed numbers and normalises to digits', () => {
@@ -60,5 +60,14 @@ describe('card recogniser', () => {
   it('accepts only UATP among 15-digit numbers no issuer knows', () => {
     expect(luhn('900000000000001')).toBe(true);
     expect(texts('card', 'ref 900000000000001')).toEqual([]);
+  });
+
+  it('accepts a 13-digit Visa, and an unknown issuer only with a card word before it (labelled)', () => {
+    expect(find('card', 'old card 4222222222222 on file')[0]).toMatchObject({ normalized: '4222222222222' });
+    expect(find('card', 'old card 4222222222222 on file')[0]?.check).toBeUndefined();
+    expect(find('card', 'Card number: 9012 3456 7890 1238').map((m) => [m.text, m.check])).toEqual([['9012 3456 7890 1238', 'labelled']]);
+    expect(texts('card', 'Tracking 9012 3456 7890 1238')).toEqual([]);
+    expect(texts('card', 'Card number: 9012 3456 7890 1239')).toEqual([]);
+    expect(texts('card', 'call +4915123456274')).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isKind, recognise, validated, type ValidatedKind } from '../../../src/core/facts/index.js';
@@ -13,8 +13,22 @@ import { isKind, recognise, validated, type ValidatedKind } from '../../../src/c
  * below what they achieve, so a regression of a case or two per kind fails the test.
  */
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-/** `../shared` beside the repository (CI always has it), or wherever $HIPPO_FACTS_DEV_SET says. */
-const DEV_SET = process.env.HIPPO_FACTS_DEV_SET || resolve(REPO_ROOT, '../shared/data/facts-dev.jsonl');
+const DEV_SET = findDevSet();
+
+/**
+ * `HIPPO_FACTS_DEV_SET`, else `shared/data/facts-dev.jsonl` in the nearest parent of the repository that has one
+ * (`../shared` beside the main checkout, `../../shared` beside a worktree under `wt/`).
+ */
+function findDevSet(): string {
+  const fromEnv = process.env.HIPPO_FACTS_DEV_SET;
+  if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
+  let dir = resolve(REPO_ROOT, '..');
+  for (;;) {
+    const candidate = resolve(dir, 'shared/data/facts-dev.jsonl');
+    if (existsSync(candidate) || dirname(dir) === dir) return candidate;
+    dir = dirname(dir);
+  }
+}
 
 const FLOORS: Record<ValidatedKind, { precision: number; recall: number }> = {
   email: { precision: 0.95, recall: 0.95 },
@@ -48,14 +62,20 @@ interface Score {
   misses: string[];
 }
 
-function scoreLines(lines: readonly DevLine[]): Map<ValidatedKind, Score> {
+/**
+ * The set's phone lines follow their source tests: one default region, valid numbers only. So the set is scored
+ * with that region alone (`regions: []`); `withList` scores it with the default candidate regions as well, against the same floors (a national number of another region found then is a real number the source test did not look for).
+ */
+function scoreLines(lines: readonly DevLine[], withList = false): Map<ValidatedKind, Score> {
   const scores = new Map<ValidatedKind, Score>();
   for (const line of lines) {
     for (const name of line.kinds_checked) {
       if (!isKind(name) || !validated(name)) continue;
       const score = scores.get(name) ?? { tp: 0, fp: 0, fn: 0, misses: [] };
       scores.set(name, score);
-      const predicted = new Set(recognise(name, line.text, { region: line.region }).map((m) => `${m.start}:${m.end}`));
+      const predicted = new Set(
+        recognise(name, line.text, withList ? { region: line.region } : { region: line.region, regions: [] }).map((m) => `${m.start}:${m.end}`),
+      );
       const gold = new Set(line.facts.filter((fact) => fact.kind === name).map((fact) => `${fact.start}:${fact.end}`));
       for (const span of predicted) {
         if (gold.has(span)) score.tp++;
@@ -90,7 +110,7 @@ function table(scores: Map<ValidatedKind, Score>): string {
 function readDevSet(): DevLine[] {
   if (!existsSync(DEV_SET)) {
     throw new Error(
-      `facts dev set not found at ${DEV_SET}: it lives in ../shared/data/ beside the repository (CI always has it); ` +
+      `facts dev set not found at ${DEV_SET}: it lives in shared/data/ beside the repository or a parent of it (CI always has it); ` +
         'elsewhere set HIPPO_FACTS_DEV_SET to the path of facts-dev.jsonl',
     );
   }
@@ -122,10 +142,19 @@ describe('fact recognisers on the development set (../shared/data/facts-dev.json
     console.log(`\nfacts dev set: ${scored.length} scored lines of ${lines.length}\n${table(scores)}`);
     const misses = [...scores.values()].flatMap((score) => score.misses);
     if (misses.length > 0) console.log(`misses:\n  ${misses.join('\n  ')}`);
+    const listed = scoreLines(scored, true);
+    console.log(`with the default candidate regions:\n${table(listed)}`);
+    const listedMisses = [...listed.values()].flatMap((score) => score.misses);
+    if (listedMisses.length > 0) console.log(`misses:\n  ${listedMisses.join('\n  ')}`);
     expect([...scores.keys()].sort()).toEqual(['card', 'date', 'email', 'iban', 'ip', 'phone', 'url']);
-    for (const [kind, score] of scores) {
-      expect(ratio(score.tp, score.tp + score.fp), `${kind} precision`).toBeGreaterThanOrEqual(FLOORS[kind].precision);
-      expect(ratio(score.tp, score.tp + score.fn), `${kind} recall`).toBeGreaterThanOrEqual(FLOORS[kind].recall);
+    for (const [mode, byKind] of [
+      ['single region', scores],
+      ['default regions', listed],
+    ] as const) {
+      for (const [kind, score] of byKind) {
+        expect(ratio(score.tp, score.tp + score.fp), `${mode}: ${kind} precision`).toBeGreaterThanOrEqual(FLOORS[kind].precision);
+        expect(ratio(score.tp, score.tp + score.fn), `${mode}: ${kind} recall`).toBeGreaterThanOrEqual(FLOORS[kind].recall);
+      }
     }
   });
 });

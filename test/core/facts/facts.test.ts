@@ -26,6 +26,8 @@ describe('extractFacts', () => {
       normalized: '+35312345678',
       label: 'Office',
       origin: 'validated',
+      check: 'validated',
+      region: 'IE',
       occurrences: [
         { source: 'mem-1', start: 22, end: 37, text: '+353 1 234 5678', label: 'Office' },
         { source: 'mem-2', start: 5, end: 16, text: '01 234 5678', label: '' },

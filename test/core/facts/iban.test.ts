@@ -40,8 +40,14 @@ describe('iban recogniser', () => {
     expect(texts('iban', 'NL91 ABNA-0417 1643 00')).toEqual([]);
   });
 
-  it('matches upper-case ASCII only: lower-case and full-width forms are not matched', () => {
-    expect(texts('iban', 'nl91abna0417164300')).toEqual([]);
+  it('matches any case, as written, normalised to upper case; full-width forms are not matched', () => {
+    expect(texts('iban', 'pay nl91abna0417164300 now')).toEqual(['nl91abna0417164300']);
+    expect(values('iban', 'pay nl91abna0417164300 now')).toEqual(['NL91ABNA0417164300']);
+    expect(values('iban', 'IBAN: ie29 aibk 9311 5212 3456 78.')).toEqual(['IE29AIBK93115212345678']);
+    expect(values('iban', 'Ie29-aibk-9311-5212-3456-78')).toEqual(['IE29AIBK93115212345678']);
+    // Letters after the country code in both cases: a typo, not an IBAN.
+    expect(texts('iban', 'LV80 bANK 0000 4351 9500 1')).toEqual([]);
+    expect(texts('iban', 'nl91abna0417164301')).toEqual([]);
     expect(texts('iban', 'ＮＬ９１ＡＢＮＡ０４１７１６４３００')).toEqual([]);
   });
 

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { texts, values } from './helpers.js';
+import { parsePhoneNumber } from 'libphonenumber-js/max';
+import { groupingFit } from '../../../src/core/facts/recognisers/phone.js';
+import { find, texts, values } from './helpers.js';
 
 describe('phone recogniser', () => {
   it('normalises national and international forms of one number to the same E.164 value', () => {
     expect(values('phone', 'Office: +353 1 234 5678, home 01 234 5678', { region: 'IE' })).toEqual(['+35312345678', '+35312345678']);
   });
 
-  it('finds only international numbers without a region (null or unsupported)', () => {
+  it('finds only international numbers without a region (null or unsupported) and an empty candidate list', () => {
     const text = 'Office: +353 1 234 5678, home 01 234 5678';
-    expect(texts('phone', text, { region: null })).toEqual(['+353 1 234 5678']);
-    expect(texts('phone', text, { region: 'XX' })).toEqual(['+353 1 234 5678']);
+    expect(texts('phone', text, { region: null, regions: [] })).toEqual(['+353 1 234 5678']);
+    expect(texts('phone', text, { region: 'XX', regions: [] })).toEqual(['+353 1 234 5678']);
   });
 
   it('uses the region for national numbers', () => {
@@ -51,5 +53,47 @@ describe('phone recogniser', () => {
     for (const opener of ['(', '[', '{', '（', '［']) {
       expect(texts('phone', `call ${opener} +353 1 234 5678 now`, { region: null }), opener).toEqual(['+353 1 234 5678']);
     }
+  });
+
+  it('reads a national number of another region when exactly one candidate region reads it as written', () => {
+    expect(find('phone', 'Lisbon desk: 21 123 4567', { region: null }).map((m) => [m.normalized, m.check, m.region])).toEqual([
+      ['+351211234567', 'validated', 'PT'],
+    ]);
+    expect(values('phone', 'Lisbon desk: 21 123 4567', { region: null, regions: ['GB'] })).toEqual([]);
+  });
+
+  it('drops a national number valid in several candidate regions unless a label narrows it', () => {
+    expect(values('phone', 'Ola treffes på 40 61 23 45.', { region: null })).toEqual([]);
+    expect(values('phone', 'Telefono: 312 345 6789', { region: null })).toEqual(['+393123456789']);
+    expect(find('phone', 'Telefono: 312 345 6789', { region: null })[0]).toMatchObject({ check: 'labelled', region: 'IT' });
+  });
+
+  it('prefers the home region over the list', () => {
+    expect(values('phone', 'call 312 345 6789', { region: 'US' })).toEqual(['+13123456789']);
+  });
+
+  it('keeps a possible but invalid number only with a phone label', () => {
+    expect(find('phone', 'Tel: 345-899-3560x4587', { region: 'US' }).map((m) => [m.text, m.normalized, m.check])).toEqual([
+      ['345-899-3560x4587', '+13458993560;ext=4587', 'labelled'],
+    ]);
+    expect(values('phone', 'ref 345-899-3560x4587', { region: 'US' })).toEqual([]);
+  });
+
+  it('reads no date, IP address, version or bare long run as a phone number', () => {
+    for (const text of ['on 03.05.2021', 'host 192.168.10.25', 'v10.0.19041.1', 'ts 1699999999999', 'order #123456789', 'order 2024-00123']) {
+      expect(texts('phone', text, { region: 'DE' }), text).toEqual([]);
+      expect(texts('phone', `Tel: ${text}`, { region: null }), text).toEqual([]);
+    }
+  });
+
+  it('scores how a number is written for a region', () => {
+    const fits = (written: string, region: 'GB' | 'US' | 'FR') => groupingFit(written, parsePhoneNumber(written, region));
+    expect(fits('07400 123456', 'GB')).toBe(3);
+    expect(fits('07400-123456', 'GB')).toBe(2);
+    expect(fits('07400 123 456', 'GB')).toBe(1);
+    expect(fits('07400123456', 'GB')).toBe(1);
+    expect(fits('074 00123456', 'GB')).toBe(0);
+    expect(fits('6 12 34 56 78', 'FR')).toBe(0);
+    expect(groupingFit('(201) 555-0123', parsePhoneNumber('(201) 555-0123 x12', 'US'))).toBe(3);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asRegion, parseRegion } from '../../../src/core/facts/index.js';
+import { asRegion, candidateRegions, DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions, regionFromLocale } from '../../../src/core/facts/index.js';
 
 describe('regions', () => {
   it('accepts supported ISO codes in any case, with spaces around', () => {
@@ -14,5 +14,33 @@ describe('regions', () => {
   it('refuses an unknown --region with a usage error naming it', () => {
     expect(() => parseRegion('XX')).toThrow(expect.objectContaining({ code: 'unknown_region', exitCode: 2, details: { region: 'XX' } }));
     expect(() => parseRegion('XX')).toThrow(/unknown region "XX"/);
+  });
+
+  it('names the source of a bad region in the message', () => {
+    expect(() => parseRegion('XX', 'HIPPO_REGION')).toThrow(/^HIPPO_REGION: unknown region "XX"/);
+    expect(() => parseRegions(['IE', 'XX'], 'config "regions"')).toThrow(/^config "regions": unknown region "XX"/);
+    expect(parseRegions('ie, gb,IE,,us')).toEqual(['IE', 'GB', 'US']);
+  });
+
+  it('reads the region of a locale name, and none from C, POSIX or a bare language', () => {
+    expect(regionFromLocale('en_IE.UTF-8')).toBe('IE');
+    expect(regionFromLocale('de-AT')).toBe('AT');
+    expect(regionFromLocale('sr_Latn_RS@latin')).toBe('RS');
+    expect(regionFromLocale('de_DE@euro')).toBe('DE');
+    for (const locale of ['C', 'POSIX', 'C.UTF-8', 'en', 'en_XX.UTF-8', '', undefined]) expect(regionFromLocale(locale), String(locale)).toBeUndefined();
+  });
+
+  it('takes the locale from LC_ALL, then LC_MESSAGES, then LANG; none set gives none', () => {
+    expect(defaultRegion({ LC_ALL: 'fr_BE.UTF-8', LC_MESSAGES: 'de_DE', LANG: 'en_IE' })).toBe('BE');
+    expect(defaultRegion({ LC_ALL: '', LC_MESSAGES: 'de_DE', LANG: 'en_IE' })).toBe('DE');
+    expect(defaultRegion({ LANG: 'en_IE.UTF-8' })).toBe('IE');
+    expect(defaultRegion({ LC_ALL: 'C', LANG: 'en_IE.UTF-8' })).toBeUndefined();
+    expect(defaultRegion({})).toBeUndefined();
+  });
+
+  it('tries the home region first, then the list without it, each once', () => {
+    expect(candidateRegions('IE', ['GB', 'IE', 'xx', 'us'])).toEqual(['IE', 'GB', 'US']);
+    expect(candidateRegions(undefined, undefined)).toEqual([...DEFAULT_REGIONS]);
+    expect(candidateRegions('GB', [])).toEqual(['GB']);
   });
 });

@@ -21,6 +21,7 @@ describe('verifyPointers', () => {
         normalized: '12 Fitzwilliam Square, Dublin 2, D02 AB12',
         label: 'Office',
         origin: 'model',
+        check: 'model',
         model: 'ollama:llama3.2',
         occurrences: [{ source: 'mem-a', start, end: start + 41, text: '12 Fitzwilliam Square, Dublin 2, D02 AB12', label: 'Office' }],
       },

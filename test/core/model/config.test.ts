@@ -169,18 +169,19 @@ describe('resolveModelConfig', () => {
   });
 
   test.each([
-    ['not JSON', '{model: ollama}', /not valid JSON/],
-    ['not an object', '["ollama:m"]', /must hold a JSON object/],
-    ['model not a string', { model: 42 }, /"model" must be a string/],
-    ['bad model', { model: 'ollama' }, /"model": "ollama" is not provider:model/],
-    ['bad baseUrl', { model: 'ollama:m', baseUrl: 'not a url' }, /"baseUrl"/],
-    ['timeout as string', { model: 'ollama:m', timeoutMs: '100' }, /"timeoutMs" must be a number/],
-    ['negative maxBytes', { model: 'ollama:m', maxBytes: -1 }, /"maxBytes"/],
-    ['an API key in the file', { model: 'openai:m', apiKey: 'sk-secret-0123456789' }, /set HIPPO_API_KEY in the environment/],
-  ])('config file: %s → UsageError naming the file', (_label, content, pattern) => {
+    // Mistakes in the model's keys keep their code; the file itself is the config reader's (bad_config).
+    ['not JSON', '{model: ollama}', /not valid JSON/, 'bad_config'],
+    ['not an object', '["ollama:m"]', /must hold a JSON object/, 'bad_config'],
+    ['model not a string', { model: 42 }, /"model" must be a string/, 'bad_model_config'],
+    ['bad model', { model: 'ollama' }, /"model": "ollama" is not provider:model/, 'bad_model_config'],
+    ['bad baseUrl', { model: 'ollama:m', baseUrl: 'not a url' }, /"baseUrl"/, 'bad_model_config'],
+    ['timeout as string', { model: 'ollama:m', timeoutMs: '100' }, /"timeoutMs" must be a number/, 'bad_model_config'],
+    ['negative maxBytes', { model: 'ollama:m', maxBytes: -1 }, /"maxBytes"/, 'bad_model_config'],
+    ['an API key in the file', { model: 'openai:m', apiKey: 'sk-secret-0123456789' }, /set HIPPO_API_KEY in the environment/, 'bad_config'],
+  ])('config file: %s → UsageError naming the file', (_label, content, pattern, code) => {
     const configFile = file(content);
     const error = usageError(() => resolve({}, { configFile }));
-    expect(error.code).toBe('bad_model_config');
+    expect(error.code).toBe(code);
     expect(error.message).toContain(configFile);
     expect(error.message).toMatch(pattern);
     expect(error.message).not.toContain('sk-secret');

@@ -2,17 +2,17 @@ import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { isWordChar, charAt, charBefore, rawMatch } from '../text.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
-// Candidates are upper-case ASCII, as IBANs are printed: either compact (15–34 characters) or in groups of four
-// separated by one space or one dash, used consistently, the last group possibly shorter. Full-width or
-// lower-case forms are not matched: a fact must be the exact text, and those are not what banks print.
-const COMPACT = '[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}';
-const GROUPED = '[A-Z]{2}[0-9]{2}([ -])[A-Z0-9]{4}(?:\\1[A-Z0-9]{4}){1,6}(?:\\1[A-Z0-9]{1,4})?';
+// Candidates are ASCII letters and digits in any case (people type `ie29 aibk …`): either compact (15–34 characters)
+// or in groups of four separated by one space or one dash, used consistently, the last group possibly shorter.
+// Full-width forms are not matched. The span is the text as written; the value is upper case.
+const COMPACT = '[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]{11,30}';
+const GROUPED = '[A-Za-z]{2}[0-9]{2}([ -])[A-Za-z0-9]{4}(?:\\1[A-Za-z0-9]{4}){1,6}(?:\\1[A-Za-z0-9]{1,4})?';
 const CANDIDATE_RE = new RegExp(`${GROUPED}|${COMPACT}`, 'g');
 
 const MIN_LENGTH = 15; // Norway, the shortest IBAN
 
 export function isValidIban(candidate: string): boolean {
-  const electronic = electronicFormatIBAN(candidate);
+  const electronic = electronicFormatIBAN(candidate.toUpperCase());
   return electronic !== null && electronic !== undefined && isValidIBAN(electronic);
 }
 
@@ -32,17 +32,29 @@ function longestValidPrefix(candidate: string, separator: string | undefined): s
   return undefined;
 }
 
-/** IBANs validated by ibantools (country format + mod-97), word-bounded: never run into letters or digits. */
+/**
+ * The letters after the country code are all upper case or all lower case: `LV80 bANK …` is a typo or not an IBAN
+ * (the country code itself may be written `Fr`, `fr` or `FR`).
+ */
+function oneCase(iban: string): boolean {
+  const rest = iban.slice(2);
+  return rest === rest.toUpperCase() || rest === rest.toLowerCase();
+}
+
+/**
+ * IBANs validated by ibantools (country format + mod-97), case-insensitive, word-bounded: never run into letters or
+ * digits. Normalised to the upper-case electronic format.
+ */
 export function recogniseIbans(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
   const matches: RawMatch[] = [];
   for (const match of text.matchAll(CANDIDATE_RE)) {
     const start = match.index;
     if (isWordChar(charBefore(text, start))) continue;
     const iban = longestValidPrefix(match[0], match[1]);
-    if (iban === undefined) continue;
+    if (iban === undefined || !oneCase(iban)) continue;
     const end = start + iban.length;
     if (isWordChar(charAt(text, end))) continue;
-    matches.push(rawMatch('iban', text, start, end, electronicFormatIBAN(iban) ?? iban));
+    matches.push(rawMatch('iban', text, start, end, electronicFormatIBAN(iban.toUpperCase()) ?? iban.toUpperCase()));
   }
   return matches;
 }

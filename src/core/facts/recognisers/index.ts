@@ -1,6 +1,7 @@
-import type { ValidatedKind } from '../kinds.js';
+import type { Kind } from '../kinds.js';
 import { dropOverlaps } from '../text.js';
 import type { RawMatch, Recogniser, RecogniserOptions } from '../types.js';
+import { recogniseAddresses } from './address.js';
 import { recogniseCards } from './card.js';
 import { recogniseDates } from './date.js';
 import { recogniseEmails } from './email.js';
@@ -9,7 +10,7 @@ import { recogniseIps } from './ip.js';
 import { recognisePhones } from './phone.js';
 import { recogniseUrls } from './url.js';
 
-export const RECOGNISERS: Readonly<Record<ValidatedKind, Recogniser>> = {
+export const RECOGNISERS: Readonly<Record<Kind, Recogniser>> = {
   email: recogniseEmails,
   phone: recognisePhones,
   iban: recogniseIbans,
@@ -17,11 +18,12 @@ export const RECOGNISERS: Readonly<Record<ValidatedKind, Recogniser>> = {
   url: recogniseUrls,
   ip: recogniseIps,
   date: recogniseDates,
+  address: recogniseAddresses,
 };
 
 /** Runs one kind's recogniser over a text: non-overlapping matches in offset order. Pure. */
-export function recognise(kind: ValidatedKind, text: string, opts: RecogniserOptions = {}): RawMatch[] {
+export function recognise(kind: Kind, text: string, opts: RecogniserOptions = {}): RawMatch[] {
   return dropOverlaps(RECOGNISERS[kind](text, opts));
 }
 
-export { recogniseCards, recogniseDates, recogniseEmails, recogniseIbans, recogniseIps, recognisePhones, recogniseUrls };
+export { recogniseAddresses, recogniseCards, recogniseDates, recogniseEmails, recogniseIbans, recogniseIps, recognisePhones, recogniseUrls };

@@ -1,12 +1,28 @@
-import { findPhoneNumbersInText, type PhoneNumber } from 'libphonenumber-js/max';
-import { asRegion } from '../region.js';
-import { rawMatch } from '../text.js';
-import type { RawMatch, RecogniserOptions } from '../types.js';
+import { findPhoneNumbersInText, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
+import { phoneLabelRegions } from '../context.js';
+import { asRegion, candidateRegions } from '../region.js';
+import { charAt, isWordChar, rawMatch } from '../text.js';
+import type { Check, RawMatch, RecogniserOptions } from '../types.js';
 
 /**
- * E.164, plus `;ext=N` (RFC 3966) when the number has an extension: two extensions of one switchboard are two
- * different ways to reach someone, so they must not merge into one fact.
+ * Phone numbers (docs/extract.md §Phones):
+ *
+ * 1. libphonenumber-js text search over the whole text in the home region: numbers written in international form
+ *    (`+353 1 …`, any region) are taken (`validated`); national numbers valid at home become candidates.
+ * 2. Each run of digits that looks like a phone number (a *window*) is also read in each region of the list. A
+ *    reading is a candidate when the number is valid there; its *fit* says how well it is written for that region
+ *    (its national format exactly, the same digit groups, a finer or coarser grouping, or not at all). The best
+ *    fitting readings decide: the home region's, else the one number they agree on (`validated`). Readings that
+ *    disagree, or fit badly, or a bare digit run read abroad, are kept only with a phone label right before them
+ *    (`labelled`).
+ * 3. A window no region validates, with a phone label right before it, is kept when libphonenumber calls it possible
+ *    in the home region, internationally, or in a region of the list (first that does): `labelled`.
+ *
+ * Dates and IPv4 addresses are never national numbers; read abroad or for a label, neither are a date with an hour,
+ * versions, or runs of more than 12 digits (card numbers).
  */
+
+/** E.164, plus `;ext=N` (RFC 3966) when the number has an extension: two extensions are two ways to reach someone. */
 export function normalizePhone(number: PhoneNumber): string {
   return number.ext === undefined ? number.number : `${number.number};ext=${number.ext}`;
 }
@@ -31,17 +47,319 @@ function trimUnbalancedOpener(text: string, start: number, end: number): number 
   return from;
 }
 
+interface Span {
+  start: number;
+  end: number;
+}
+
+const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
+
+// The characters of a window: digits of any script libphonenumber reads, and the separators it accepts inside a
+// number (spaces, dashes, dots, slashes, brackets), at most three in a row; an optional leading + or bracket; and an
+// optional extension (`x123`, `ext. 123`, `#123`, `доб. 123`, …), which libphonenumber parses.
+const DIGIT = '[0-9\\uFF10-\\uFF19\\u0660-\\u0669\\u06F0-\\u06F9]';
+const SEPARATOR = '[ \\u00A0\\t().\\-\\u2010-\\u2015\\u2212/\\uFF0D\\[\\]\\uFF08\\uFF09]';
+const EXTENSION = `(?:[ \\u00A0\\t,]*(?:e?xt(?:ension|n)?\\.?|x|#|доб\\.?|anexo|int\\.?|poste|dw\\.?|durchwahl|interno)[ \\u00A0\\t:.,-]*${DIGIT}{1,6}#?)?`;
+const WINDOW_RE = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_])(?:[+\\uFF0B(\\uFF08\\[][ \\u00A0]?)?${DIGIT}(?:${SEPARATOR}{0,3}${DIGIT})*${EXTENSION}`, 'giu');
+const EXTENSION_RE = new RegExp(`${EXTENSION}$`, 'iu');
+
+/** Windows shorter or longer than this many digits (extension left out) are not read as national numbers. */
+const MIN_DIGITS = 6;
+const MAX_DIGITS = 12;
+/** A labelled merely-possible number needs at least this many digits. */
+const MIN_LABELLED_DIGITS = 7;
+
+// Shapes that are something else: a numeric date (followed by an hour, when read outside the home region), an IPv4
+// address, a dotted version with a one-digit part (`10.0.19041.1`).
+const DATE = '(?:\\d{1,2}[./-]\\d{1,2}[./-](?:\\d{4}|\\d{2})|\\d{4}[./-]\\d{1,2}[./-]\\d{1,2})';
+const DATE_RE = new RegExp(`^${DATE}$`);
+const DATE_TIME_RE = new RegExp(`^${DATE}[ T]\\d{1,2}(?:[:.]\\d{2})*$`);
+const IPV4_RE = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const DOTTED_VERSION_RE = /^\d+(?:\.\d+){2,}$/;
+const YEAR_FIRST_RE = /^(?:19|20)\d\d[-./]\d{3,}/;
+
+function digitsOf(written: string): string {
+  return parseDigits(written);
+}
+
+/** True when a national number valid in the home region is written as a date or an IPv4 address. */
+function isDateOrIp(written: string): boolean {
+  const trimmed = written.trim();
+  return DATE_RE.test(trimmed) || IPV4_RE.test(trimmed);
+}
+
 /**
- * Phone numbers by libphonenumber-js text search with the full (`max`) metadata, keeping only valid numbers. With
- * no usable default region only numbers written in international form (`+…`) are found.
+ * True when a written national number read outside the home region (or kept for its label) is a date, a date and
+ * hour, an IP address or a version rather than a phone number: we have less evidence there, so we ask for more.
+ */
+function isOtherShape(written: string): boolean {
+  const trimmed = written.trim();
+  if (isDateOrIp(trimmed) || DATE_TIME_RE.test(trimmed)) return true;
+  return DOTTED_VERSION_RE.test(trimmed) && trimmed.split('.').some((part) => part.length === 1);
+}
+
+const isInternational = (written: string): boolean => /^[(\uFF08[]?\s*[+\uFF0B]/.test(written);
+
+/** The written number without its extension. */
+function withoutExtension(written: string, number: PhoneNumber): string {
+  if (number.ext === undefined) return written;
+  const match = EXTENSION_RE.exec(written);
+  return match === null ? written : written.slice(0, match.index);
+}
+
+/** Digit offsets (within the digits) where a new group of digits starts. */
+function groupStarts(written: string): { digits: string; starts: number[] } {
+  let digits = '';
+  const starts: number[] = [];
+  let previousWasDigit = false;
+  for (const char of written) {
+    const digit = digitsOf(char);
+    if (digit === '') {
+      previousWasDigit = false;
+      continue;
+    }
+    if (!previousWasDigit && digits.length > 0) starts.push(digits.length);
+    digits += digit;
+    previousWasDigit = true;
+  }
+  return { digits, starts };
+}
+
+const isSubset = (small: readonly number[], large: readonly number[]): boolean => small.every((value) => large.includes(value));
+
+/**
+ * How well the written national number matches the region's own national format of the parsed number: 3 when it is
+ * that format exactly, 2 when the digit groups are the same (other separators), 1 when groups are joined (a bare
+ * `6502530000`) or only the last group is split (`07700 900 123` for `07700 900123`), 0 otherwise: the digits differ
+ * (no national prefix where the region writes one) or the groups are cut elsewhere.
+ */
+export function groupingFit(written: string, number: PhoneNumber): 0 | 1 | 2 | 3 {
+  const formatted = number.formatNational({ formatExtension: (national) => national });
+  if (written.trim() === formatted) return 3;
+  const ours = groupStarts(written);
+  const theirs = groupStarts(formatted);
+  if (ours.digits !== theirs.digits) return 0;
+  if (ours.starts.join() === theirs.starts.join()) return 2;
+  // Coarser (groups joined, or none at all), or finer only inside the last group (`07700 900 123`).
+  const last = theirs.starts.at(-1) ?? 0;
+  const extra = ours.starts.filter((start) => !theirs.starts.includes(start));
+  const coarser = isSubset(ours.starts, theirs.starts);
+  const splitsLast = isSubset(theirs.starts, ours.starts) && extra.every((start) => start > last);
+  return coarser || splitsLast ? 1 : 0;
+}
+
+interface Reading {
+  start: number;
+  end: number;
+  number: PhoneNumber;
+  check: Check;
+  /** The region the number was read in; undefined for a number written in international form. */
+  region: CountryCode | undefined;
+}
+
+/** A national reading of a span in one region, with how well it is written for that region. */
+interface Candidate extends Reading {
+  fit: number;
+  home: boolean;
+}
+
+function toMatch(text: string, reading: Reading): RawMatch {
+  const match = rawMatch('phone', text, reading.start, reading.end, normalizePhone(reading.number));
+  match.check = reading.check;
+  const region = reading.number.country ?? reading.region;
+  if (region !== undefined) match.region = region;
+  return match;
+}
+
+function hits(written: string, region: CountryCode | undefined, possible: boolean): NumberFound[] {
+  const options = { ...(region === undefined ? {} : { defaultCountry: region }), ...(possible ? { extended: true } : {}) };
+  return findPhoneNumbersInText(written, options);
+}
+
+function candidate(text: string, start: number, end: number, number: PhoneNumber, region: CountryCode, home: boolean): Candidate {
+  const fit = groupingFit(withoutExtension(text.slice(start, end), number), number);
+  return { start, end, number, check: 'validated', region, fit, home };
+}
+
+/**
+ * Pass 1, the whole text in the home region (or none): numbers written in international form, taken at once, and
+ * national numbers valid in the home region, which become candidates beside the other regions' readings.
+ */
+function homePass(text: string, home: CountryCode | undefined): { international: Reading[]; national: Candidate[] } {
+  const international: Reading[] = [];
+  const national: Candidate[] = [];
+  for (const hit of findPhoneNumbersInText(text, home === undefined ? {} : { defaultCountry: home })) {
+    if (!hit.number.isValid()) continue;
+    const start = trimUnbalancedOpener(text, hit.startsAt, hit.endsAt);
+    const written = text.slice(start, hit.endsAt);
+    if (isInternational(written)) international.push({ start, end: hit.endsAt, number: hit.number, check: 'validated', region: undefined });
+    else if (home !== undefined && !isDateOrIp(withoutExtension(written, hit.number)) && !isIdentifier(text, start)) {
+      national.push(candidate(text, start, hit.endsAt, hit.number, home, true));
+    }
+  }
+  return { international, national };
+}
+
+/** `#123456789` is an order, ticket or issue number: a national number glued to a `#` is not a phone number. */
+function isIdentifier(text: string, start: number): boolean {
+  return text[start - 1] === '#';
+}
+
+/** The phone-like runs of the text that no international number took (`taken` sorted by start, not overlapping). */
+function* windows(text: string, taken: readonly Span[]): Generator<{ start: number; end: number; written: string }> {
+  let next = 0;
+  for (const match of text.matchAll(WINDOW_RE)) {
+    const span = { start: match.index, end: match.index + match[0].length };
+    while (next < taken.length && (taken[next]?.end ?? 0) <= span.start) next++;
+    const blocker = taken[next];
+    if (blocker !== undefined && overlaps(span, blocker)) continue;
+    if (isWordChar(charAt(text, span.end)) || isIdentifier(text, span.start)) continue;
+    yield { ...span, written: match[0] };
+  }
+}
+
+/**
+ * The national part of a window is worth reading in other regions: 6–12 digits with separators (a bare run read
+ * abroad is never taken without a label, and pass 3 reads labelled ones), not a date, IP or version.
+ */
+function readable(written: string): boolean {
+  const national = written.replace(EXTENSION_RE, '');
+  const digits = digitsOf(national).length;
+  const bare = !/[^\p{Nd}]/u.test(national);
+  return !bare && digits >= MIN_DIGITS && digits <= MAX_DIGITS && !isInternational(national) && !isOtherShape(national);
+}
+
+/** Pass 2: readings of one window valid in a region of the list (other than home), grouped as written there. */
+function listCandidates(text: string, window: { start: number; written: string }, regions: readonly CountryCode[]): Candidate[] {
+  const found: Candidate[] = [];
+  for (const region of regions) {
+    for (const hit of hits(window.written, region, false)) {
+      if (!hit.number.isValid() || isInternational(window.written.slice(hit.startsAt, hit.endsAt))) continue;
+      const end = window.start + hit.endsAt;
+      const reading = candidate(text, trimUnbalancedOpener(text, window.start + hit.startsAt, end), end, hit.number, region, false);
+      // A bare digit run read abroad is as often an order number: only a label makes it a phone (pass 3).
+      const bare = !/[^\p{Nd}]/u.test(withoutExtension(text.slice(reading.start, reading.end), reading.number));
+      if (reading.fit > 0 && !bare) found.push(reading);
+    }
+  }
+  return found;
+}
+
+/**
+ * Chooses among the candidates of one window, longest span first. Among the readings of a span with the best fit: the
+ * home region's, else the one number they all agree on; readings that disagree are kept only with a phone label
+ * (`labelled`, when the label's language narrows them to one). A reading written badly for its region (fit 0: no
+ * national prefix where the region writes one, groups cut elsewhere) is kept only with a label, unless it is the home
+ * region's and no other region reads the span plausibly (libphonenumber's own verdict, as before regions). The home
+ * region's plausible readings come first, whatever else reads the text.
+ */
+function choose(text: string, candidates: readonly Candidate[], order: readonly CountryCode[]): Reading[] {
+  const chosen: Reading[] = [];
+  const rank = (region: CountryCode | undefined) => (region === undefined ? order.length : order.indexOf(region));
+  // The reading that covers most of the text first (`8 (912) 345-67-89` is Russian, trunk prefix included), then the
+  // home region's plausible readings (fit > 0) before any other region's.
+  const atHome = (reading: Candidate) => Number(reading.home && reading.fit > 0);
+  const sorted = [...candidates].sort(
+    (a, b) =>
+      b.end - b.start - (a.end - a.start) || atHome(b) - atHome(a) || b.fit - a.fit || Number(b.home) - Number(a.home) || rank(a.region) - rank(b.region),
+  );
+  const decided: Span[] = [];
+  for (const best of sorted) {
+    if (decided.some((span) => overlaps(span, best))) continue;
+    decided.push(best);
+    // Every plausible reading of the span (fit > 0) must agree, unless the best one is the home region's.
+    const rivals = sorted.filter((other) => other.start === best.start && other.end === best.end && other.fit > 0);
+    const agreed = best.home || new Set(rivals.map((rival) => normalizePhone(rival.number))).size <= 1;
+    const national = withoutExtension(text.slice(best.start, best.end), best.number);
+    const bare = !/[^\p{Nd}]/u.test(national);
+    // A bare run of more than 12 digits is a timestamp or a card number more often than a phone number, even at home.
+    const tooLong = bare && national.length > MAX_DIGITS;
+    // A home reading written badly for home (fit 0) still stands when no other region reads the span plausibly:
+    // libphonenumber's own verdict for the home region, as before regions were tried; unless it is short or is a
+    // year and a serial (`211-227`, `2024-00123`: page ranges, order and invoice numbers).
+    const weak = best.fit === 0 && (digitsOf(national).length < MIN_LABELLED_DIGITS || YEAR_FIRST_RE.test(national));
+    const certain = (best.fit > 0 || best.home) && agreed && !tooLong && !weak;
+    if (certain) {
+      chosen.push({ start: best.start, end: best.end, number: best.number, check: 'validated', region: best.region });
+      continue;
+    }
+    const label = phoneLabelRegions(text, best.start);
+    if (label === undefined) continue;
+    // Readings that disagree: the label's language must narrow them to one number (`Telefono:` → IT, CH).
+    const plausible = rivals.length > 0 ? rivals : [best];
+    const narrowed = agreed ? plausible : plausible.filter((reading) => reading.region !== undefined && label.includes(reading.region));
+    const [pick] = narrowed;
+    if (pick === undefined || new Set(narrowed.map((reading) => normalizePhone(reading.number))).size > 1) continue;
+    chosen.push({ start: pick.start, end: pick.end, number: pick.number, check: 'labelled', region: pick.region });
+  }
+  return chosen;
+}
+
+/**
+ * Pass 3: a labelled window no region validates, read as a possible number: in the home region, or written in
+ * international form, or else in the regions of the list where it is possible and written as there, when they agree
+ * on one number (after the label's language narrowed them).
+ */
+function possibleReading(
+  text: string,
+  window: { start: number; written: string },
+  home: CountryCode | undefined,
+  list: readonly CountryCode[],
+): Reading | undefined {
+  const label = phoneLabelRegions(text, window.start);
+  if (label === undefined) return undefined;
+  const readings = (region: CountryCode | undefined): Candidate[] =>
+    hits(window.written, region, true)
+      .filter((hit) => hit.startsAt === 0 && hit.number.isPossible())
+      .map((hit) => ({ ...candidate(text, window.start, window.start + hit.endsAt, hit.number, region ?? 'US', false), region }))
+      .filter((reading) => {
+        const written = withoutExtension(text.slice(reading.start, reading.end), reading.number);
+        return digitsOf(written).length >= MIN_LABELLED_DIGITS && !isOtherShape(written);
+      });
+  const first = (found: readonly Reading[]): Reading | undefined => {
+    const [reading] = found;
+    return reading === undefined ? undefined : { ...reading, check: 'labelled' };
+  };
+  if (isInternational(window.written)) return first(readings(undefined));
+  const atHome = home === undefined ? [] : readings(home);
+  if (atHome.length > 0) return first(atHome);
+  const abroad = list.flatMap(readings).filter((reading) => reading.fit > 0);
+  const agree = (found: readonly Candidate[]) => new Set(found.map((reading) => normalizePhone(reading.number))).size === 1;
+  if (agree(abroad)) return first(abroad);
+  const narrowed = abroad.filter((reading) => reading.region !== undefined && label.includes(reading.region));
+  return agree(narrowed) ? first(narrowed) : undefined;
+}
+
+/**
+ * Phone numbers by libphonenumber-js with the full (`max`) metadata: international numbers, national numbers in the
+ * home region (`region`) and in the candidate regions (`regions`, default `DEFAULT_REGIONS`).
  */
 export function recognisePhones(text: string, opts: RecogniserOptions = {}): RawMatch[] {
-  const defaultCountry = asRegion(opts.region);
-  const found = findPhoneNumbersInText(text, defaultCountry === undefined ? {} : { defaultCountry });
-  return found
-    .filter((hit) => hit.number.isValid())
-    .map((hit) => {
-      const start = trimUnbalancedOpener(text, hit.startsAt, hit.endsAt);
-      return rawMatch('phone', text, start, hit.endsAt, normalizePhone(hit.number));
-    });
+  const home = asRegion(opts.region);
+  const order = candidateRegions(home, opts.regions);
+  const list = order.filter((region) => region !== home);
+  const { international, national } = homePass(text, home);
+  const readings: Reading[] = [...international];
+  // Home readings in text order, handed to the window they overlap; the ones no window takes are chosen at the end.
+  const pending: Candidate[] = [];
+  let next = 0;
+  for (const window of windows(text, international)) {
+    while (next < national.length && (national[next]?.end ?? 0) <= window.start) pending.push(national[next++]!);
+    const inside: Candidate[] = [];
+    while (next < national.length && (national[next]?.start ?? 0) < window.end) inside.push(national[next++]!);
+    // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
+    const settled = inside.some((reading) => reading.fit > 0 && reading.start <= window.start + 1 && reading.end >= window.end);
+    const fromList = !settled && readable(window.written) ? listCandidates(text, window, list) : [];
+    const chosen = choose(text, [...inside, ...fromList], order);
+    if (chosen.length > 0) {
+      readings.push(...chosen);
+      continue;
+    }
+    const possible = possibleReading(text, window, home, list);
+    if (possible !== undefined) readings.push(possible);
+  }
+  // Home readings outside every window (a form the window pattern does not cover) are chosen on their own.
+  pending.push(...national.slice(next));
+  for (const reading of pending) readings.push(...choose(text, [reading], order));
+  return readings.sort((a, b) => a.start - b.start).map((reading) => toMatch(text, reading));
 }

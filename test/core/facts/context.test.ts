@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { cardContextBefore, phoneContextBefore, phoneLabelRegions } from '../../../src/core/facts/index.js';
+
+const at = (text: string) => text.indexOf('#');
+
+describe('context words right before a value', () => {
+  it('sees phone words and symbols, in several languages, with a short filler', () => {
+    for (const text of [
+      'Tel: #',
+      'Phone number: #',
+      'Mobile (work): #',
+      'call us on #',
+      'Telefon #',
+      'Téléphone : #',
+      '☎ #',
+      'Тел.: #',
+      '電話：#',
+      'Tel. kom. #',
+    ]) {
+      expect(phoneContextBefore(text, at(text)), text).toBe(true);
+    }
+  });
+
+  it('does not see a word that is not right before, glued to other letters, or on another line', () => {
+    for (const text of ['Tel: see the list of numbers #', 'Hotel #', 'Phone:\n#', 'telephone poles numbered #', 'Tel: 2 rooms, #']) {
+      expect(phoneContextBefore(text, at(text)), text).toBe(false);
+    }
+  });
+
+  it('tells the regions of the label language, none for words written everywhere', () => {
+    expect(phoneLabelRegions('Telefono: #', 10)).toEqual(['IT', 'CH']);
+    expect(phoneLabelRegions('Tel: #', 5)).toEqual([]);
+    expect(phoneLabelRegions('nothing #', 8)).toBeUndefined();
+    expect(phoneLabelRegions('Tel. kom. #', 10)).toEqual(['PL']);
+  });
+
+  it('sees card words', () => {
+    expect(cardContextBefore('Card number: #', 13)).toBe(true);
+    expect(cardContextBefore('Kreditkarte: #', 13)).toBe(true);
+    expect(cardContextBefore('Tracking #', 9)).toBe(false);
+  });
+});
