@@ -196,7 +196,7 @@ export function readUtf8File(path: string, options: { keepBom?: boolean; limit?:
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile() && !stats.isFIFO()) {
-      throw new UsageError('not_a_regular_file', `${path} is ${fileKind(stats)}, not a regular file: give a file, or pipe the text on stdin`, {
+      throw new UsageError('not_a_regular_file', `${path} is ${fileKind(stats)}, not a regular file`, {
         details: { path },
       });
     }
