@@ -184,11 +184,12 @@ describe('an empty store path is refused (exit 2), never the default store', () 
     ['--db "  "', ['--db', '  '], {}],
     ['HIPPO_DB= (set but empty)', [], { HIPPO_DB: '' }],
   ])('%s: empty_db_path, and nothing is written anywhere', async (_what, args, env) => {
-    const result = await box.hippo(['memory', 'add', 'a note for the real store?', '--json', ...args], { env });
+    const result = await box.hippo(['memory', 'add', 'a note for the real store?', '--json', ...args], { env, cwd: box.dir });
     expect(result.exitCode).toBe(2);
     expect(errorOf(result).code).toBe('empty_db_path');
     expect(existsSync(defaultStore())).toBe(false);
     expect(existsSync(box.db)).toBe(false);
+    expect(existsSync(join(box.dir, '  '))).toBe(false);
   });
 
   it('says which one was empty', async () => {
