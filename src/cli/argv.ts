@@ -35,7 +35,6 @@ export function refuseArgumentsNotUtf8(args: readonly string[], cmdline: () => B
   }
 }
 
-
 function splitNul(raw: Buffer): Buffer[] {
   const entries: Buffer[] = [];
   let start = 0;

@@ -85,7 +85,8 @@ const WORDS: Record<string, (error: HippoError, details: Details) => string | un
     const path = text(details.path);
     return details.directory === true && path ? `${path} is a directory, not a hippo database file; pass a file path with --db` : undefined;
   },
-  empty_db_path: (error, details) => (details.from === 'path' ? '--db is empty; give a database file path, or leave --db out for the default store' : error.message),
+  empty_db_path: (error, details) =>
+    details.from === 'path' ? '--db is empty; give a database file path, or leave --db out for the default store' : error.message,
   not_a_hippo_database: (_error, details) => {
     const path = text(details.path);
     return path && `${path} is a SQLite database, but not a hippo one; it was not changed. Pass another path with --db.`;

@@ -38,7 +38,10 @@ export default class Extract extends HippoCommand {
     query: Flags.string({ description: "read the agent's top search results for this text instead of files" }),
     top: intFlag({ ...RANGES.count, default: 10, description: 'with --query: how many search results to read' }),
     region: Flags.string({ description: 'default region for national phone numbers and numeric dates (ISO code, e.g. IE; default: from the locale)' }),
-    limit: intFlag({ ...RANGES.count, description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)` }),
+    limit: intFlag({
+      ...RANGES.count,
+      description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)`,
+    }),
     ai: Flags.boolean({ default: true, allowNo: true, description: 'let a configured model point at kinds with no validator (--no-ai: never call a model)' }),
     timeout: Flags.string({ description: `deadline for the model call (milliseconds or 30s, 2m; default ${EXTRACT_FALLBACK_TIMEOUT_MS / 1000}s)` }),
     model: Flags.string({ description: 'provider:model for this run (overrides HIPPO_MODEL and the config file)' }),

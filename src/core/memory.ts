@@ -118,7 +118,11 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
       details: { option: 'durability', allowed: [...DURABILITIES] },
     });
   }
-  for (const [field, value] of [['subject', input.subject], ['source', input.source], ['archivedReason', input.archivedReason]] as const) {
+  for (const [field, value] of [
+    ['subject', input.subject],
+    ['source', input.source],
+    ['archivedReason', input.archivedReason],
+  ] as const) {
     if (value) requireWellFormed(value, field);
   }
   const createdAt = checkIso(input.createdAt, 'createdAt') ?? iso(now);

@@ -3,7 +3,10 @@ import { refuseArgumentsNotUtf8 } from '../../src/cli/argv.js';
 import { errorOf } from '../helpers/errors.js';
 
 /** A /proc/self/cmdline as the kernel gives it: every argument's raw bytes, each ended by NUL. */
-const cmdline = (...args: (string | Buffer)[]) => () => Buffer.concat(args.flatMap((arg) => [Buffer.from(arg), Buffer.from([0])]));
+const cmdline =
+  (...args: (string | Buffer)[]) =>
+  () =>
+    Buffer.concat(args.flatMap((arg) => [Buffer.from(arg), Buffer.from([0])]));
 const bad = Buffer.concat([Buffer.from('secret '), Buffer.from([0xff, 0xfe])]); // two bytes no UTF-8 sequence starts with
 const decoded = new TextDecoder().decode(bad); // what Node hands us: "secret \uFFFD\uFFFD"
 

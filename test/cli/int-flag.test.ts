@@ -19,6 +19,8 @@ describe('parseIntFlag: one integer flag rule for every command', () => {
   );
 
   it('cuts a long value in the message', () => {
-    expect(errorOf(() => parseIntFlag('9'.repeat(100), 'limit', range)).message).toBe(`--limit must be a whole number from 1 to 1000 (got "${'9'.repeat(32)}…")`);
+    expect(errorOf(() => parseIntFlag('9'.repeat(100), 'limit', range)).message).toBe(
+      `--limit must be a whole number from 1 to 1000 (got "${'9'.repeat(32)}…")`,
+    );
   });
 });

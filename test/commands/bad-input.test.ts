@@ -65,7 +65,7 @@ describe('lone surrogates (JSON escapes no UTF-8 can hold) are refused, never st
     expect(copied.memories).toEqual([expect.objectContaining({ content: 'shipped 🚀', tags: ['🚀'] })]);
   });
 
-  it("rem rapid: a model claim holding one is rejected (exit 6, reason lone_surrogate); nothing is staged", async () => {
+  it('rem rapid: a model claim holding one is rejected (exit 6, reason lone_surrogate); nothing is staged', async () => {
     await add('Deploy of api v2.14 stalled on a migration lock.');
     const answer = '{"candidates":[{"claim":"Deploys \\ud800 stall on locks.","sources":["m1"]}]}';
     const result = await box.hippo(['rem', 'rapid', '--agent', 'ops', '--json', '--via', `cat > /dev/null; printf '%s' '${answer}'`]);
@@ -113,7 +113,10 @@ describe('reads are bounded and say what is wrong', () => {
   it('1 GB on stdin to memory add stops at the 64 KiB limit: content_too_large, "stdin is over 64 KiB"', async () => {
     const result = await bash('head -c 1000000000 /dev/zero | $HIPPO memory add --json');
     expect(result.exitCode).toBe(2);
-    expect(errorOf(result)).toMatchObject({ code: 'content_too_large', message: expect.stringMatching(/^stdin is over 64 KiB: memory text is at most 64 KiB/) });
+    expect(errorOf(result)).toMatchObject({
+      code: 'content_too_large',
+      message: expect.stringMatching(/^stdin is over 64 KiB: memory text is at most 64 KiB/),
+    });
     expect(await memories()).toEqual([]);
   });
 
@@ -193,7 +196,9 @@ describe('an empty store path is refused (exit 2), never the default store', () 
   });
 
   it('says which one was empty', async () => {
-    expect((await box.hippo(['memory', 'list', '--db', ''])).stderr).toContain('--db is empty; give a database file path, or leave --db out for the default store');
+    expect((await box.hippo(['memory', 'list', '--db', ''])).stderr).toContain(
+      '--db is empty; give a database file path, or leave --db out for the default store',
+    );
     expect((await box.hippo(['memory', 'list'], { env: { HIPPO_DB: '' } })).stderr).toContain('HIPPO_DB is set but empty; set it to a file path, or unset it');
   });
 

@@ -48,7 +48,10 @@ describe('a model command that leaves a background child', () => {
 
   it('rem nightly run-once with HIPPO_MODEL=command:…: the night ends (exit 7), the child is killed, the next night runs', async () => {
     const pidFile = join(box.dir, 'night-orphan.pid');
-    const first = await box.hippo(['rem', 'nightly', 'run-once', '--json'], { env: { ...DEADLINE, HIPPO_MODEL: `command:${orphaning(pidFile)}` }, ...HANG_GUARD });
+    const first = await box.hippo(['rem', 'nightly', 'run-once', '--json'], {
+      env: { ...DEADLINE, HIPPO_MODEL: `command:${orphaning(pidFile)}` },
+      ...HANG_GUARD,
+    });
     expect(first.timedOut).toBe(false);
     expect(first.exitCode).toBe(7);
     const night = json<{ run: RunJson; agents: { agentId: string; status: string; error: string | null }[] }>(first);
@@ -81,5 +84,25 @@ describe('a model command that leaves a background child', () => {
     expect(json<{ error: { code: string } }>(result).error.code).toBe('interrupted');
     expect(await goneWithin(orphan, 3_000)).toBe(true);
     expect((await runs()).map((run) => run.status)).toEqual(['interrupted']);
+  });
+
+  it('Ctrl-C during a night waiting for it: exit 130, the child killed, every run row interrupted, the lock released', async () => {
+    const pidFile = join(box.dir, 'night-interrupted-orphan.pid');
+    const child = box.hippo(['rem', 'nightly', 'run-once', '--json'], {
+      env: { HIPPO_MODEL_TIMEOUT_MS: '120000', HIPPO_MODEL: `command:${orphaning(pidFile)}` },
+      ...HANG_GUARD,
+    }) as unknown as ResultPromise;
+    const orphan = await pidFrom(pidFile);
+    child.kill('SIGINT');
+    const result = (await child) as Result;
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBe(130);
+    expect(json<{ error: { code: string } }>(result).error.code).toBe('interrupted');
+    expect(await goneWithin(orphan, 3_000)).toBe(true);
+    const statuses = (await runs()).map((run) => run.status);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === 'interrupted')).toBe(true);
+    const next = await box.hippo(['rem', 'nightly', 'run-once', '--json'], { env: { HIPPO_MODEL: '' }, ...HANG_GUARD });
+    expect(next.exitCode).toBe(0);
   });
 });

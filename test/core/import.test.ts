@@ -122,7 +122,9 @@ describe('parseImportFile: a lone surrogate in a line', () => {
         message: expect.stringMatching(/^\/in\/x\.jsonl:2: field "content" holds a lone surrogate .*; nothing from this file was imported$/),
       }),
     );
-    expect(parse('{"content":"ok","tags":["a","\\udc00"]}')).toThrow(expect.objectContaining({ message: expect.stringContaining('x.jsonl:1: field "tags.1" holds a lone surrogate') }));
+    expect(parse('{"content":"ok","tags":["a","\\udc00"]}')).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('x.jsonl:1: field "tags.1" holds a lone surrogate') }),
+    );
   });
 
   it('in a field hippo ignores is not looked at (it is never stored), and an escaped pair is a character', () => {

@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/core/errors.js';
-import { addMemory, archiveMemories, buildMemory, getMemory, listMemories, MAX_CONTENT_BYTES, validateAgentId, validateContent } from '../../src/core/memory.js';
+import {
+  addMemory,
+  archiveMemories,
+  buildMemory,
+  getMemory,
+  listMemories,
+  MAX_CONTENT_BYTES,
+  validateAgentId,
+  validateContent,
+} from '../../src/core/memory.js';
 import { search } from '../../src/core/search.js';
 import { errorOf } from '../helpers/errors.js';
 import { fixedClock, tempStore } from '../helpers/store.js';

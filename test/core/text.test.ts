@@ -109,7 +109,11 @@ describe('bounded reads', () => {
       // Sparse: 600 MiB on paper, nothing on disk. Refused from its size, so nothing is read.
       truncateSync(join(dir, 'exact.txt'), 600 * 1024 * 1024);
       expect(() => readUtf8File(join(dir, 'exact.txt'), { limit })).toThrow(
-        expect.objectContaining({ code: 'input_too_large', exitCode: 2, message: expect.stringMatching(/exact\.txt is over 1 KiB \(600 MiB\): a probe is at most 1 KiB$/) }),
+        expect.objectContaining({
+          code: 'input_too_large',
+          exitCode: 2,
+          message: expect.stringMatching(/exact\.txt is over 1 KiB \(600 MiB\): a probe is at most 1 KiB$/),
+        }),
       );
     });
   });
@@ -126,7 +130,9 @@ describe('bounded reads', () => {
     withDir((dir) => {
       expect(() => readUtf8File(dir)).toThrow(expect.objectContaining({ code: 'not_a_regular_file', message: `${dir} is a directory, not a regular file` }));
     });
-    expect(() => readUtf8File('/dev/zero')).toThrow(expect.objectContaining({ code: 'not_a_regular_file', message: expect.stringContaining('/dev/zero is a character device') }));
+    expect(() => readUtf8File('/dev/zero')).toThrow(
+      expect.objectContaining({ code: 'not_a_regular_file', message: expect.stringContaining('/dev/zero is a character device') }),
+    );
   });
 
   it('reads a pipe until it passes the limit', () => {
@@ -135,7 +141,9 @@ describe('bounded reads', () => {
       execFileSync('mkfifo', [fifo]);
       // A writer in another process: 4 KiB into the pipe, more than the 1 KiB limit. The read ends it (broken pipe).
       spawn('sh', ['-c', `head -c 4096 /dev/zero > '${fifo}'`], { stdio: 'ignore' });
-      expect(() => readUtf8File(fifo, { limit })).toThrow(expect.objectContaining({ code: 'input_too_large', message: expect.stringContaining(`${fifo} is over 1 KiB:`) }));
+      expect(() => readUtf8File(fifo, { limit })).toThrow(
+        expect.objectContaining({ code: 'input_too_large', message: expect.stringContaining(`${fifo} is over 1 KiB:`) }),
+      );
     });
   });
 

@@ -34,7 +34,8 @@ export default class MemoryAdd extends HippoCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MemoryAdd);
     // `echo … | hippo memory add` ends with a newline that is not part of the note.
-    const text = args.text ?? (await pipedStdin('empty_content', 'give the memory text as an argument, or pipe it on stdin', STDIN_LIMIT)).replace(/\r?\n$/, '');
+    const text =
+      args.text ?? (await pipedStdin('empty_content', 'give the memory text as an argument, or pipe it on stdin', STDIN_LIMIT)).replace(/\r?\n$/, '');
     const store = this.store(flags.db);
     const result = addMemory(store, {
       agentId: this.agentId(flags.agent),

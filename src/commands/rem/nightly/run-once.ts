@@ -30,7 +30,12 @@ export default class RemNightlyRunOnce extends HippoCommand {
       default: false,
       description: 'per agent, what would be expired, archived and distilled (prompt size); no snapshot, no change, no model call',
     }),
-    'keep-days': intFlag({ min: 0, max: 36_500, default: DEFAULT_KEEP_DAYS, description: 'prune snapshots older than this many days (the newest 3 are always kept)' }),
+    'keep-days': intFlag({
+      min: 0,
+      max: 36_500,
+      default: DEFAULT_KEEP_DAYS,
+      description: 'prune snapshots older than this many days (the newest 3 are always kept)',
+    }),
   };
 
   async run(): Promise<void> {
