@@ -66,6 +66,19 @@ export default tseslint.config(
     rules: importRules([...corePatterns, { regex: storeOrModel, message: factsMessage }]),
   },
   {
+    // Every integer flag has a stated range (src/cli/int-flag.ts): oclif's own has no upper bound.
+    files: ['src/commands/**/*.ts', 'src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='Flags'][property.name='integer']",
+          message: 'Use intFlag({min, max, …}) from src/cli/int-flag.ts: every integer flag states its range (exit 2 outside it).',
+        },
+      ],
+    },
+  },
+  {
     files: ['bench/**', 'test/**'],
     rules: { 'no-console': 'off' },
   },

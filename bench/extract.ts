@@ -51,6 +51,8 @@ function countsOf(outPath: string): { facts: number; counts: Record<string, numb
 
 export async function run(): Promise<void> {
   const megabytes = Number(process.env.BENCH_EXTRACT_MB ?? 50);
+  // hippo extract refuses an input over 64 MiB (docs/decisions.md, "Bad input is refused where it enters").
+  if (!(megabytes > 0 && megabytes <= 64)) throw new Error(`BENCH_EXTRACT_MB=${megabytes}: hippo extract reads at most 64 MiB an input; give 1–64`);
   const path = await textFile(megabytes);
   const size = statSync(path).size / (1024 * 1024);
   const hippoOut = join(DATA, 'extract-hippo.json');

@@ -2,6 +2,7 @@ import { Command, Flags, type Interfaces } from '@oclif/core';
 import { ExitCode, HippoError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
 import { resolveDbPath } from '../core/paths.js';
+import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';
 import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, safeText } from '../core/text.js';
@@ -87,6 +88,8 @@ export abstract class HippoCommand extends Command {
     // `on`, not `once`: a listener that stays is what tells signal-exit (the review screen's exit hook) that the signal
     // is handled here, so it does not kill the process itself. A second signal waits for the same forced exit.
     for (const signal of INTERRUPTING_SIGNALS) process.on(signal, () => this.interrupt());
+    // Bad bytes in an argument are refused as on stdin, before anything reads the argument.
+    refuseArgumentsNotUtf8(this.argv);
   }
 
   /**
@@ -145,19 +148,27 @@ export function wantsJson(argv: readonly string[]): boolean {
 
 /** Maps anything thrown to a HippoError: oclif's parse errors are usage errors (exit 2); the rest is a bug (exit 1). */
 export function toHippoError(error: unknown): HippoError {
-  if (error instanceof HippoError) return error;
+  if (error instanceof HippoError) {
+    // A flag's own parser threw it (src/cli/int-flag.ts), and oclif wrapped its message: keep only ours.
+    if (!error.message.startsWith('Parsing --')) return error;
+    const own = oclifReason(error.message).replace(/^Parsing --\S+\s*/, '');
+    return new HippoError(error.code, own, error.exitCode, { details: error.details });
+  }
   const oclifExit = (error as { oclif?: { exit?: number } }).oclif?.exit;
-  const full = error instanceof Error ? error.message : String(error);
-  // oclif puts the reason on later lines ("Parsing --limit \n Expected an integer…"): keep them, drop the help hint.
-  const message = full
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !/^See more help with --help$/.test(line) && line !== 'The following error occurred:')
-    .join(' ');
+  const message = oclifReason(error instanceof Error ? error.message : String(error));
   if (oclifExit === 2 || /^(Nonexistent flag|Unexpected argument|Missing \d+ required arg|Expected .* to be one of|Parsing --|--\S+)/.test(message)) {
     return new UsageError('usage', `${message} (see --help)`);
   }
   const code = (error as { code?: unknown }).code;
   if (code === 'EPIPE') return new HippoError('broken_pipe', 'output pipe closed', ExitCode.unexpected);
   return new HippoError('unexpected', `unexpected error: ${message}`, ExitCode.unexpected, { cause: error });
+}
+
+/** oclif puts the reason on later lines ("Parsing --limit \n Expected an integer…"): keep them, drop the help hint. */
+function oclifReason(full: string): string {
+  return full
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^See more help with --help$/.test(line) && line !== 'The following error occurred:')
+    .join(' ');
 }

@@ -27,6 +27,12 @@ const required = (flag: string) => (_error: HippoError, details: Details) => {
   return what && `${flag} is required and must not be blank: say ${what}`;
 };
 
+/** The CLI's words for a core range error; an error the flag parser raised is already in them. */
+const unlessFromFlag =
+  (words: string) =>
+  (_error: HippoError, details: Details): string | undefined =>
+    details.flag === undefined ? words : undefined;
+
 /** What a CLI user can do instead of calling a model: hand the prompt over. */
 const PROMPT_ONLY = 'Without a model, use --prompt-only to hand the prompt to any LLM and bring the answer back with `hippo rem ingest`.';
 
@@ -34,10 +40,11 @@ const withPromptOnly = (error: HippoError): string => `${error.message} ${PROMPT
 
 const WORDS: Record<string, (error: HippoError, details: Details) => string | undefined> = {
   // Options of rem rapid, search, rem candidates, nightly: usually caught by the flag parser first.
-  bad_limit: () => '--limit must be a whole number of at least 1',
-  bad_max_candidates: () => '--max-candidates must be a whole number ≥ 1',
-  bad_max_memories: () => '--max-memories must be a whole number ≥ 1',
-  bad_keep_days: () => '--keep-days must be a whole number ≥ 0',
+  // From the flag parser (details.flag set) the message already names the flag and its range.
+  bad_limit: unlessFromFlag('--limit must be a whole number of at least 1'),
+  bad_max_candidates: unlessFromFlag('--max-candidates must be a whole number ≥ 1'),
+  bad_max_memories: unlessFromFlag('--max-memories must be a whole number ≥ 1'),
+  bad_keep_days: unlessFromFlag('--keep-days must be a whole number ≥ 0'),
   bad_scope: mustBeOneOf('--scope'),
   bad_focus: mustBeOneOf('--focus'),
   bad_status: mustBeOneOf('--status'),
@@ -80,6 +87,8 @@ const WORDS: Record<string, (error: HippoError, details: Details) => string | un
     const path = text(details.path);
     return details.directory === true && path ? `${path} is a directory, not a hippo database file; pass a file path with --db` : undefined;
   },
+  empty_db_path: (error, details) =>
+    details.from === 'path' ? '--db is empty; give a database file path, or leave --db out for the default store' : error.message,
   not_a_hippo_database: (_error, details) => {
     const path = text(details.path);
     return path && `${path} is a SQLite database, but not a hippo one; it was not changed. Pass another path with --db.`;

@@ -1,10 +1,19 @@
 import { UsageError } from '../core/errors.js';
-import { decodeUtf8, readUtf8File } from '../core/text.js';
+import { decodeUtf8, DEFAULT_READ_LIMIT, inputTooLarge, overLimit, readUtf8File, type ReadLimit } from '../core/text.js';
 
-/** Reads all of stdin as strict UTF-8 (non-UTF-8 input is refused, never mangled). */
-export async function readStdin(): Promise<string> {
+/**
+ * Reads stdin as strict UTF-8 (non-UTF-8 input is refused, never mangled), with a bound: once more than `limit` allows
+ * has come, the read stops and the command says so (docs/design.md §10), instead of buffering gigabytes first.
+ */
+export async function readStdin(limit: ReadLimit = DEFAULT_READ_LIMIT): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    size += (chunk as Buffer).byteLength;
+    // Leaving the loop destroys stdin: the writer gets a broken pipe instead of filling our memory.
+    if (overLimit(size, limit)) throw inputTooLarge('stdin', limit);
+    chunks.push(chunk as Buffer);
+  }
   return decodeUtf8(Buffer.concat(chunks), 'stdin');
 }
 
@@ -12,12 +21,12 @@ export async function readStdin(): Promise<string> {
  * Stdin, when something is piped in: on a terminal nobody is typing the input, so the command stops with `message`
  * (exit 2) instead of waiting for it.
  */
-export async function pipedStdin(code: string, message: string): Promise<string> {
+export async function pipedStdin(code: string, message: string, limit?: ReadLimit): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError(code, message);
-  return readStdin();
+  return readStdin(limit);
 }
 
-/** A file as strict UTF-8, or piped stdin for `-` or no file at all. */
-export async function fileOrStdin(file: string | undefined, noInput: { code: string; message: string }): Promise<string> {
-  return file === undefined || file === '-' ? pipedStdin(noInput.code, noInput.message) : readUtf8File(file);
+/** A file as strict UTF-8, or piped stdin for `-` or no file at all; either read within `limit`. */
+export async function fileOrStdin(file: string | undefined, noInput: { code: string; message: string }, limit?: ReadLimit): Promise<string> {
+  return file === undefined || file === '-' ? pipedStdin(noInput.code, noInput.message, limit) : readUtf8File(file, { limit });
 }

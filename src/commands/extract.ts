@@ -4,9 +4,10 @@ import { lazyModel } from '../cli/model.js';
 import { extractView, kindsView, regionsHelp } from '../cli/render-facts.js';
 import { pipedStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
-import { EXTRACT_FALLBACK_TIMEOUT_MS, extractFrom, kindsReport, MEMORY_FACT_LIMIT, type ExtractInput } from '../core/extract.js';
+import { EXTRACT_FALLBACK_TIMEOUT_MS, EXTRACT_READ_LIMIT, extractFrom, kindsReport, MEMORY_FACT_LIMIT, type ExtractInput } from '../core/extract.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { parseTimeoutMs } from '../core/time.js';
+import { intFlag, RANGES } from '../cli/int-flag.js';
 
 export default class Extract extends HippoCommand {
   static override summary = "Pull facts of one kind (email, phone, iban, …) out of files, stdin, or the agent's memories.";
@@ -42,14 +43,17 @@ export default class Extract extends HippoCommand {
     }),
     kinds: Flags.boolean({ default: false, description: 'list the kinds, how each is checked, and the regions in force' }),
     query: Flags.string({ description: "read the agent's top search results for this text instead of files" }),
-    top: Flags.integer({ default: 10, min: 1, description: 'with --query: how many search results to read' }),
+    top: intFlag({ ...RANGES.count, default: 10, description: 'with --query: how many search results to read' }),
     region: Flags.string({
       description: 'home region for national phone numbers and numeric dates (ISO code, e.g. IE); beats HIPPO_REGION, config "region" and the locale',
       // Shown as the default in --help: the regions in force for this user (env, config file, locale), read at help time.
       defaultHelp: regionsHelp,
       noCacheDefault: true,
     }),
-    limit: Flags.integer({ min: 1, description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)` }),
+    limit: intFlag({
+      ...RANGES.count,
+      description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)`,
+    }),
     ai: Flags.boolean({ default: true, allowNo: true, description: 'let a configured model point at kinds with no validator (--no-ai: never call a model)' }),
     timeout: Flags.string({ description: `deadline for the model call (milliseconds or 30s, 2m; default ${EXTRACT_FALLBACK_TIMEOUT_MS / 1000}s)` }),
     model: Flags.string({ description: 'provider:model for this run (overrides HIPPO_MODEL and the config file)' }),
@@ -64,7 +68,7 @@ export default class Extract extends HippoCommand {
     if (flags.query !== undefined && files.length > 0) throw new UsageError('usage', '--query reads memories: give FILE arguments or --query, not both');
     const input: ExtractInput =
       flags.query === undefined
-        ? { files, stdin: () => pipedStdin('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query') }
+        ? { files, stdin: () => pipedStdin('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query', EXTRACT_READ_LIMIT) }
         : { store: this.store(flags.db), agentId: this.agentId(flags.agent), query: flags.query, top: flags.top };
     const outcome = await extractFrom(input, {
       kinds,

@@ -5,6 +5,7 @@ import { searchView, SNIPPET_MARKS } from '../cli/render-search.js';
 import { DURABILITIES, type Durability } from '../core/memory.js';
 import { searchWithFacts } from '../core/search.js';
 import { parseSince } from '../core/time.js';
+import { intFlag, RANGES } from '../cli/int-flag.js';
 
 export default class Search extends HippoCommand {
   static override summary = "Full-text search (BM25) over the agent's memories; any text is a valid query.";
@@ -15,7 +16,7 @@ export default class Search extends HippoCommand {
   ];
   static override args = { query: Args.string({ ignoreStdin: true, required: true, description: 'words to search for' }) };
   static override flags = {
-    limit: Flags.integer({ default: 10, min: 1, description: 'how many results' }),
+    limit: intFlag({ ...RANGES.count, default: 10, description: 'how many results' }),
     tag: Flags.string({ description: 'only memories with this tag' }),
     since: Flags.string({ description: 'only memories newer than this (90m, 7d, or an ISO date)' }),
     durability: Flags.string({ options: [...DURABILITIES], description: 'only memories of this durability' }),

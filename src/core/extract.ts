@@ -16,7 +16,7 @@ import type { ModelClient } from './model/client.js';
 import { search, searchPassages, type SearchResult } from './search.js';
 import { elsewhereWarning } from './memory.js';
 import type { Store } from './store/store.js';
-import { readUtf8File } from './text.js';
+import { readUtf8File, type ReadLimit } from './text.js';
 
 /** §5.3 deadlines: a search must stay interactive; `extract` may wait (its `--timeout`). */
 export const SEARCH_FALLBACK_TIMEOUT_MS = 800;
@@ -25,6 +25,16 @@ export const EXTRACT_FALLBACK_TIMEOUT_MS = 30_000;
 export const FALLBACK_PASSAGE_BUDGET = 24_000;
 /** §5.2: facts per kind when the passages are memories, unless the caller says otherwise. */
 export const MEMORY_FACT_LIMIT = 5;
+/**
+ * extract reads each file (and stdin) whole, and its peak memory is many times the text (docs/decisions.md, "Bounded
+ * reads"): past 64 MiB an input is refused by name and size rather than read until the machine runs out of memory.
+ */
+export const MAX_EXTRACT_BYTES = 64 * 1024 * 1024;
+export const EXTRACT_READ_LIMIT: ReadLimit = {
+  maxBytes: MAX_EXTRACT_BYTES,
+  what: 'text to extract from (one file, or stdin)',
+  fix: 'split it at line boundaries (split -C 32m FILE part-) and extract from the parts',
+};
 
 // Room for the verifier's 100 pointers of a line or two each; a longer answer is cut by the provider and then rejected as truncated.
 const MAX_OUTPUT_TOKENS = 4096;
@@ -209,10 +219,13 @@ export function memoryPassages(store: Store, options: { agentId: string; query: 
   return searchPassages(search(store, { agentId: options.agentId, query: options.query, limit: options.top, recordRetrieval: false }));
 }
 
-/** A whole file as one passage, decoded as strict UTF-8; unreadable or non-UTF-8 files are usage errors naming it. */
+/**
+ * A whole file as one passage, decoded as strict UTF-8; unreadable, non-UTF-8, over-large files and devices are usage
+ * errors naming it.
+ */
 export function filePassage(path: string): Passage {
   // Keep a byte-order mark: offsets then index the file exactly as `readFileSync(path, 'utf8')` returns it (§5.2).
-  return { source: path, text: readUtf8File(path, { keepBom: true }) };
+  return { source: path, text: readUtf8File(path, { keepBom: true, limit: EXTRACT_READ_LIMIT }) };
 }
 
 /** Where the model fallback's client comes from: called only when a kind needs it (undefined: no model configured). */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ExitCode, HippoError, InterruptedError, UsageError } from './errors.js';
 import { buildMemory, DURABILITIES, insertMemories, type Memory, type NewMemory } from './memory.js';
 import { inTransaction, prepared, type Store } from './store/store.js';
-import { readUtf8File } from './text.js';
+import { illFormedField, LONE_SURROGATE, readUtf8File } from './text.js';
 
 export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
 
@@ -111,6 +111,10 @@ function parseJsonl(path: string, text: string, agentId: string, now: Date): Mem
       const issue = parsed.error.issues[0];
       throw lineError(path, index + 1, `field "${issue?.path.join('.') || '?'}": ${issue?.message ?? 'invalid'}`);
     }
+    // JSON can spell a lone surrogate ("\ud800"), which no UTF-8 can store: refused, naming the field (only the fields
+    // kept are looked at, so the name is one of ours, never a key from the file).
+    const illFormed = illFormedField(parsed.data);
+    if (illFormed !== undefined) throw lineError(path, index + 1, `field "${illFormed}" holds ${LONE_SURROGATE}`);
     const record: NewMemory = { ...parsed.data, agentId: parsed.data.agentId ?? agentId };
     try {
       memories.push(buildMemory(record, now));

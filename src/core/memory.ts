@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
 import { inTransaction, prepared, type Store } from './store/store.js';
+import { isWellFormed, requireWellFormed } from './text.js';
 import { iso } from './time.js';
 
 export const DURABILITIES = ['permanent', 'persistent', 'standard', 'ephemeral'] as const;
@@ -71,7 +72,7 @@ export function contentHash(content: string): string {
 }
 
 export function validateAgentId(agentId: string): string {
-  if (agentId.trim() === '' || agentId.length > 128 || /\p{Cc}/u.test(agentId)) {
+  if (agentId.trim() === '' || agentId.length > 128 || /\p{Cc}/u.test(agentId) || !isWellFormed(agentId)) {
     throw new UsageError('bad_agent', 'the agent id must be 1–128 printable characters', { details: { option: 'agentId' } });
   }
   return agentId;
@@ -79,6 +80,7 @@ export function validateAgentId(agentId: string): string {
 
 export function validateContent(content: string): string {
   if (content.trim() === '') throw new UsageError('empty_content', 'memory text is empty; give some text (or pipe it on stdin)');
+  requireWellFormed(content, 'memory text');
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > MAX_CONTENT_BYTES) {
     throw new UsageError(
@@ -90,7 +92,7 @@ export function validateContent(content: string): string {
 }
 
 export function validateTags(tags: string[]): string[] {
-  const cleaned = [...new Set(tags.map((tag) => tag.trim()))];
+  const cleaned = [...new Set(tags.map((tag) => requireWellFormed(tag, 'a tag').trim()))];
   if (cleaned.some((tag) => tag === '' || tag.length > 64)) throw new UsageError('bad_tag', 'tags must be 1–64 characters');
   return cleaned;
 }
@@ -115,6 +117,13 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
     throw new UsageError('bad_durability', `durability must be one of ${DURABILITIES.join(', ')}`, {
       details: { option: 'durability', allowed: [...DURABILITIES] },
     });
+  }
+  for (const [field, value] of [
+    ['subject', input.subject],
+    ['source', input.source],
+    ['archivedReason', input.archivedReason],
+  ] as const) {
+    if (value) requireWellFormed(value, field);
   }
   const createdAt = checkIso(input.createdAt, 'createdAt') ?? iso(now);
   let expiresAt = checkIso(input.expiresAt, 'expiresAt');

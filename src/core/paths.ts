@@ -23,9 +23,23 @@ export function configFilePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configHome(env), 'hippo', 'config.json');
 }
 
-/** docs/design.md §2: `--db` > `$HIPPO_DB` > `<XDG data>/hippo/hippo.db`. A URL (`postgres://…`) is refused, not made a file. */
+/**
+ * docs/design.md §2: `--db` > `$HIPPO_DB` > `<XDG data>/hippo/hippo.db`. A URL (`postgres://…`) is refused, not made a
+ * file. So is an empty (or blank) path, given or in HIPPO_DB set but empty: `HIPPO_DB=$UNSET_VARIABLE hippo …` in a
+ * script must not write to the user's real store (docs/decisions.md, "An empty store path").
+ */
 export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = flag ?? (env.HIPPO_DB ? env.HIPPO_DB : undefined);
+  if (flag !== undefined && flag.trim() === '') {
+    throw new UsageError('empty_db_path', 'the database path is empty; give a file path (or leave it out for the default store)', {
+      details: { from: 'path' },
+    });
+  }
+  if (flag === undefined && env.HIPPO_DB !== undefined && env.HIPPO_DB.trim() === '') {
+    throw new UsageError('empty_db_path', 'HIPPO_DB is set but empty; set it to a file path, or unset it for the default store', {
+      details: { from: 'HIPPO_DB' },
+    });
+  }
+  const chosen = flag ?? env.HIPPO_DB;
   if (chosen && /^[a-z][a-z0-9+.-]*:\/\//i.test(chosen)) {
     const scheme = chosen.slice(0, chosen.indexOf(':'));
     const from = flag === undefined ? 'HIPPO_DB' : 'path';

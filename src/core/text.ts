@@ -2,7 +2,7 @@
  * Text crossing the edge of the program: bytes read in (strict UTF-8), and stored or model-derived text on its way to
  * a terminal (the one text guard, docs/output.md). Nothing else decides which characters are safe to show.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { UsageError } from './errors.js';
 
 /** What the guard shows in place of a control or invisible format character. */
@@ -80,26 +80,166 @@ export function jsonText(value: unknown): string {
 }
 
 /**
+ * True when `text` is well-formed Unicode: it holds no lone surrogate (an unpaired U+D800–U+DFFF). JSON escapes such
+ * as `"\ud800"` can put one in a string, but no UTF-8 can encode it: stored, it would become bytes that are not UTF-8
+ * at all, and an export would no longer read back. Every text that enters hippo from JSON (an imported line, a model's
+ * answer) and every memory written passes this one check (docs/design.md §10).
+ */
+export function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+/** The first string inside `value` (a parsed JSON value) that is not well-formed, as a path like `tags.1`; else undefined. */
+export function illFormedField(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return isWellFormed(value) ? undefined : path || '(root)';
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = illFormedField(item, path ? `${path}.${index}` : String(index));
+      if (found !== undefined) return found;
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      // A key is shown only when it is itself well-formed (it names the field in the message).
+      if (!isWellFormed(key)) return path || '(root)';
+      const found = illFormedField(item, path ? `${path}.${key}` : key);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The words for a lone surrogate, after "holds": one phrase for every place that refuses one. */
+export const LONE_SURROGATE = 'a lone surrogate (an unpaired \\ud800–\\udfff escape), which is not Unicode text and cannot be stored as UTF-8';
+
+/** Refuses text holding a lone surrogate: exit 2, code `lone_surrogate`, naming `what` (never quoting the text). */
+export function requireWellFormed(text: string, what: string): string {
+  if (!isWellFormed(text)) throw new UsageError('lone_surrogate', `${what} holds ${LONE_SURROGATE}`, { details: { field: what } });
+  return text;
+}
+
+/**
+ * Most bytes read from one file (or stdin) unless the caller says less: 500 MiB, under the longest string V8 can hold
+ * (just under 512 Mi UTF-16 units), so a file is refused for its size, by name, rather than failing to decode.
+ */
+export const MAX_FILE_BYTES = 500 * 1024 * 1024;
+
+/** How much one read may take, and how to say so when the input is larger (docs/design.md §10). */
+export interface ReadLimit {
+  maxBytes: number;
+  /** What the limit is for, in words that end "… is at most N": "memory text", "extract's input (a file or stdin)". */
+  what: string;
+  /** The error code (default `input_too_large`, exit 2). */
+  code?: string;
+  /** Extra bytes read past `maxBytes` and not counted in the message (stdin's one trailing newline, CRLF included). */
+  slack?: number;
+  /** What to do instead, after the reason. */
+  fix?: string;
+}
+
+export const DEFAULT_READ_LIMIT: ReadLimit = { maxBytes: MAX_FILE_BYTES, what: 'a file read as text' };
+
+/** `65536` → "64 KiB", `67108864` → "64 MiB", `629145600` → "600 MiB". */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${bytes} bytes` : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** The input is over `limit`: exit 2 naming the source, the limit and (when known) the size. */
+export function inputTooLarge(source: string, limit: ReadLimit, size?: number): UsageError {
+  const sized = size === undefined ? '' : ` (${formatBytes(size)})`;
+  return new UsageError(
+    limit.code ?? 'input_too_large',
+    `${source} is over ${formatBytes(limit.maxBytes)}${sized}: ${limit.what} is at most ${formatBytes(limit.maxBytes)}${limit.fix ? `; ${limit.fix}` : ''}`,
+    { details: { source, maxBytes: limit.maxBytes, ...(size === undefined ? {} : { sizeBytes: size }) } },
+  );
+}
+
+/** Whether more than `limit` allows has been read: `read` bytes so far. */
+export function overLimit(read: number, limit: ReadLimit): boolean {
+  return read > limit.maxBytes + (limit.slack ?? 0);
+}
+
+/**
  * Decodes strictly: text that is not valid UTF-8 is refused rather than read with replacement characters. A byte-order
  * mark is dropped unless `keepBom` (fact offsets must index the text exactly as Node reads the file).
  */
 export function decodeUtf8(bytes: Uint8Array, path: string, options: { keepBom?: boolean } = {}): string {
+  let text: string;
   try {
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-    return text.charCodeAt(0) === 0xfeff && !options.keepBom ? text.slice(1) : text;
-  } catch {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') throw inputTooLarge(path, DEFAULT_READ_LIMIT, bytes.byteLength);
     throw new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and try again`);
+  }
+  return text.charCodeAt(0) === 0xfeff && !options.keepBom ? text.slice(1) : text;
+}
+
+/**
+ * A whole file as strict UTF-8, read with a bound: a regular file larger than `limit` is refused before anything is
+ * read, a pipe (`<(…)`, /dev/stdin) is read until it passes the limit; a directory, a device (/dev/zero) or a socket
+ * is not a file to read text from. A file that cannot be read is a usage error naming it and the system's reason.
+ */
+export function readUtf8File(path: string, options: { keepBom?: boolean; limit?: ReadLimit } = {}): string {
+  const limit = options.limit ?? DEFAULT_READ_LIMIT;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() && !stats.isFIFO()) {
+      throw new UsageError('not_a_regular_file', `${path} is ${fileKind(stats)}, not a regular file`, {
+        details: { path },
+      });
+    }
+    if (stats.isFile() && overLimit(stats.size, limit)) throw inputTooLarge(path, limit, stats.size);
+    return decodeUtf8(readBounded(fd, path, limit), path, options);
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** A whole file as strict UTF-8; a file that cannot be read is a usage error naming it and the system's reason. */
-export function readUtf8File(path: string, options: { keepBom?: boolean } = {}): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new UsageError('unreadable_file', `${path}: cannot read (${code})`, { details: { path } });
+/** Reads `fd` to its end, or throws once more than `limit` allows has come (a growing file, a pipe). */
+function readBounded(fd: number, path: string, limit: ReadLimit): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    let read: number;
+    try {
+      read = readSync(fd, chunk, 0, chunk.length, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+        // A non-blocking pipe with nothing in it yet: wait a moment rather than spin.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      throw unreadable(path, error);
+    }
+    if (read === 0) return Buffer.concat(chunks, total);
+    total += read;
+    if (overLimit(total, limit)) throw inputTooLarge(path, limit);
+    chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
   }
-  return decodeUtf8(bytes, path, options);
+}
+
+function unreadable(path: string, error: unknown): UsageError {
+  const code = (error as NodeJS.ErrnoException).code ?? 'error';
+  return new UsageError('unreadable_file', `${path}: cannot read (${code})`, { details: { path } });
+}
+
+function fileKind(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  if (stats.isSocket()) return 'a socket';
+  return 'not a file';
 }

@@ -81,7 +81,7 @@ describe('output', () => {
 
 describe('usage errors keep their reason', () => {
   it.each([
-    [['memory', 'list', '--limit', '0'], 'Expected an integer greater than or equal to 1'],
+    [['memory', 'list', '--limit', '0'], '--limit must be a whole number from 1 to 1000000'],
     [['rem', 'rapid', '--via', 'x', '--prompt-only'], 'cannot also be provided when using --via'],
     [['search', 'x', '--since', '99999999999d'], 'reaches past the years'],
     [['memory', 'add', 'x', '--expires', '2027-02-31T10:00:00Z'], 'neither a duration'],

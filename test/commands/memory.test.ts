@@ -52,7 +52,7 @@ describe('hippo memory (built CLI)', () => {
     [['memory', 'add', 'x', '--durability', 'persistent', '--expires', '7d'], 2, 'expires_on_durable'],
     [['memory', 'add', 'x', '--expires', 'next tuesday'], 2, 'bad_date'],
     [['memory', 'add', 'x', '--bogus'], 2, 'usage'],
-    [['memory', 'list', '--limit', 'ten'], 2, 'usage'],
+    [['memory', 'list', '--limit', 'ten'], 2, 'bad_limit'],
     [['memory', 'show', 'mem_01JD0000000000000000000000'], 3, 'memory_not_found'],
     [['memory', 'archive', 'mem_01JD0000000000000000000000'], 3, 'memory_not_found'],
     [['memory', 'import', '/nonexistent/file.jsonl'], 2, 'file_not_found'],

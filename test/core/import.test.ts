@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectImportFiles, importFiles } from '../../src/core/import.js';
+import { collectImportFiles, importFiles, parseImportFile } from '../../src/core/import.js';
 import { addMemory, archiveMemories, iterateMemories, listMemories } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { fixedClock, tempStore } from '../helpers/store.js';
@@ -105,5 +105,30 @@ describe('importFiles and Ctrl-C', () => {
         .map((memory) => memory.content)
         .sort(),
     ).toEqual(['file 0 a', 'file 0 b']);
+  });
+});
+
+describe('parseImportFile: a lone surrogate in a line', () => {
+  const now = new Date('2026-11-02T09:30:00.000Z');
+  const parse = (text: string) => () => parseImportFile('/in/x.jsonl', text, 'ops', now);
+
+  it('is refused naming file:line and the field, for the content and for a tag; nothing from the file', () => {
+    const good = JSON.stringify({ content: 'fine' });
+    expect(parse(`${good}\n{"content":"\\ud800 lone"}\n`)).toThrow(
+      expect.objectContaining({
+        code: 'bad_import_line',
+        exitCode: 2,
+        details: { path: '/in/x.jsonl', line: 2 },
+        message: expect.stringMatching(/^\/in\/x\.jsonl:2: field "content" holds a lone surrogate .*; nothing from this file was imported$/),
+      }),
+    );
+    expect(parse('{"content":"ok","tags":["a","\\udc00"]}')).toThrow(
+      expect.objectContaining({ message: expect.stringContaining('x.jsonl:1: field "tags.1" holds a lone surrogate') }),
+    );
+  });
+
+  it('in a field hippo ignores is not looked at (it is never stored), and an escaped pair is a character', () => {
+    expect(parse('{"content":"ok","note":"\\ud800"}')()).toHaveLength(1);
+    expect(parse('{"content":"rocket \\ud83d\\ude80"}')()[0]!.content).toBe('rocket 🚀');
   });
 });

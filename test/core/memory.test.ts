@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/core/errors.js';
-import { addMemory, archiveMemories, getMemory, listMemories, MAX_CONTENT_BYTES } from '../../src/core/memory.js';
+import {
+  addMemory,
+  archiveMemories,
+  buildMemory,
+  getMemory,
+  listMemories,
+  MAX_CONTENT_BYTES,
+  validateAgentId,
+  validateContent,
+} from '../../src/core/memory.js';
 import { search } from '../../src/core/search.js';
 import { errorOf } from '../helpers/errors.js';
 import { fixedClock, tempStore } from '../helpers/store.js';
@@ -84,5 +93,31 @@ describe('getMemory / archiveMemories', () => {
     }
     expect(listMemories(store, { agentId: 'a', limit: 2 }).map((memory) => memory.content)).toEqual(['note 4', 'note 3']);
     expect(listMemories(store, { agentId: 'a', tag: 'even' }).map((memory) => memory.content)).toEqual(['note 4', 'note 2', 'note 0']);
+  });
+});
+
+describe('text no UTF-8 can hold (a lone surrogate) is never written', () => {
+  const now = new Date('2026-11-02T09:30:00.000Z');
+  it.each([
+    ['the content', { content: 'note \ud800 lone' }, 'memory text'],
+    ['a tag', { content: 'note', tags: ['ok', 'bad\udc00'] }, 'a tag'],
+    ['the subject', { content: 'note', subject: 'x\ud800' }, 'subject'],
+    ['the source', { content: 'note', source: '\udbff' }, 'source'],
+    ['the archive reason', { content: 'note', archivedAt: '2026-11-01T00:00:00.000Z', archivedReason: 'r\ud800' }, 'archivedReason'],
+  ])('refuses one in %s (exit 2, lone_surrogate, naming the field)', (_what, fields, field) => {
+    const error = errorOf(() => buildMemory({ agentId: 'a', ...fields }, now));
+    expect(error).toMatchObject({ code: 'lone_surrogate', exitCode: ExitCode.usage, details: { field } });
+    expect(error.message).not.toContain('note');
+  });
+
+  it('refuses one in an agent id, and keeps surrogate pairs (emoji) everywhere', () => {
+    expect(errorOf(() => validateAgentId('ops\ud800'))).toMatchObject({ code: 'bad_agent' });
+    expect(validateContent('deploy 🚀 done')).toBe('deploy 🚀 done');
+    expect(buildMemory({ agentId: 'ops 🚀', content: '🚀', tags: ['🚀'], subject: '🚀' }, now)).toMatchObject({ tags: ['🚀'], subject: '🚀' });
+  });
+
+  it('addMemory writes nothing when it refuses', () => {
+    expect(errorOf(() => addMemory(store, { agentId: 'a', content: '\ud800' }))).toMatchObject({ code: 'lone_surrogate' });
+    expect(listMemories(store, { agentId: 'a' })).toEqual([]);
   });
 });

@@ -1,8 +1,21 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, hasControlCharacters, jsonText, MARKER, readUtf8File, safeText } from '../../src/core/text.js';
+import {
+  decodeUtf8,
+  formatBytes,
+  hasControlCharacters,
+  illFormedField,
+  isWellFormed,
+  jsonText,
+  MARKER,
+  readUtf8File,
+  requireWellFormed,
+  safeText,
+  type ReadLimit,
+} from '../../src/core/text.js';
 
 describe('safeText: the one text guard', () => {
   it('replaces C0 and C1 controls (ESC, BEL, the 8-bit CSI, NEL) with U+FFFD, keeping tabs and newlines', () => {
@@ -75,5 +88,92 @@ describe('reading text in', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('bounded reads', () => {
+  const limit: ReadLimit = { maxBytes: 1024, what: 'a probe' };
+  const withDir = (body: (dir: string) => void) => {
+    const dir = mkdtempSync(join(tmpdir(), 'hippo-text-'));
+    try {
+      body(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('reads a file of exactly the limit, and refuses one byte more by size before reading it', () => {
+    withDir((dir) => {
+      writeFileSync(join(dir, 'exact.txt'), 'x'.repeat(1024));
+      expect(readUtf8File(join(dir, 'exact.txt'), { limit })).toHaveLength(1024);
+      // Sparse: 600 MiB on paper, nothing on disk. Refused from its size, so nothing is read.
+      truncateSync(join(dir, 'exact.txt'), 600 * 1024 * 1024);
+      expect(() => readUtf8File(join(dir, 'exact.txt'), { limit })).toThrow(
+        expect.objectContaining({
+          code: 'input_too_large',
+          exitCode: 2,
+          message: expect.stringMatching(/exact\.txt is over 1 KiB \(600 MiB\): a probe is at most 1 KiB$/),
+        }),
+      );
+    });
+  });
+
+  it('counts the slack: a trailing newline past the limit is read', () => {
+    withDir((dir) => {
+      writeFileSync(join(dir, 'nl.txt'), `${'x'.repeat(1024)}\r\n`);
+      expect(readUtf8File(join(dir, 'nl.txt'), { limit: { ...limit, slack: 2 } })).toHaveLength(1026);
+      expect(() => readUtf8File(join(dir, 'nl.txt'), { limit })).toThrow(expect.objectContaining({ code: 'input_too_large' }));
+    });
+  });
+
+  it('refuses a directory and a device by what they are, without reading', () => {
+    withDir((dir) => {
+      expect(() => readUtf8File(dir)).toThrow(expect.objectContaining({ code: 'not_a_regular_file', message: `${dir} is a directory, not a regular file` }));
+    });
+    expect(() => readUtf8File('/dev/zero')).toThrow(
+      expect.objectContaining({ code: 'not_a_regular_file', message: expect.stringContaining('/dev/zero is a character device') }),
+    );
+  });
+
+  it('reads a pipe until it passes the limit', () => {
+    withDir((dir) => {
+      const fifo = join(dir, 'fifo');
+      execFileSync('mkfifo', [fifo]);
+      // A writer in another process: 4 KiB into the pipe, more than the 1 KiB limit. The read ends it (broken pipe).
+      spawn('sh', ['-c', `head -c 4096 /dev/zero > '${fifo}'`], { stdio: 'ignore' });
+      expect(() => readUtf8File(fifo, { limit })).toThrow(
+        expect.objectContaining({ code: 'input_too_large', message: expect.stringContaining(`${fifo} is over 1 KiB:`) }),
+      );
+    });
+  });
+
+  it('words sizes in binary units', () => {
+    expect([formatBytes(512), formatBytes(65536), formatBytes(64 * 1024 * 1024), formatBytes(1_000_000_000)]).toEqual([
+      '512 bytes',
+      '64 KiB',
+      '64 MiB',
+      '953.7 MiB',
+    ]);
+  });
+});
+
+describe('lone surrogates (text no UTF-8 can hold)', () => {
+  it('isWellFormed: false for an unpaired high or low surrogate, true for a pair (an emoji) and plain text', () => {
+    expect(['\ud800 lone', 'lone \udfff', 'ab\ud83d', '😀', 'plain', ''].map(isWellFormed)).toEqual([false, false, false, true, true, true]);
+  });
+
+  it('illFormedField names the first field holding one, down arrays and objects', () => {
+    expect(illFormedField({ content: 'ok', tags: ['a', 'b\ud800'] })).toBe('tags.1');
+    expect(illFormedField({ content: '\udc00' })).toBe('content');
+    expect(illFormedField({ content: 'ok', nested: { deep: ['x', { y: '\ud800' }] } })).toBe('nested.deep.1.y');
+    expect(illFormedField({ content: 'ok 😀', tags: ['a'] })).toBeUndefined();
+  });
+
+  it('requireWellFormed: exit 2, code lone_surrogate, naming what and never quoting the text', () => {
+    expect(() => requireWellFormed('secret \ud800', 'memory text')).toThrow(
+      expect.objectContaining({ code: 'lone_surrogate', exitCode: 2, message: expect.stringMatching(/^memory text holds a lone surrogate/) }),
+    );
+    expect(() => requireWellFormed('secret \ud800', 'memory text')).not.toThrow(/secret/);
+    expect(requireWellFormed('fine', 'memory text')).toBe('fine');
   });
 });

@@ -57,6 +57,15 @@ describe('npm run lint', () => {
     expect(String(result.stdout)).toMatch(/src\/core\/facts is pure/);
   });
 
+  it('fails on an integer flag without a stated range (Flags.integer) in a command', async () => {
+    const code = "import { Flags } from '@oclif/core';\n\nexport const limit = Flags.integer({ min: 1 });\n";
+    const result = await eslint('src/commands/probe.ts', code);
+    expect(result.exitCode).toBe(1);
+    expect(String(result.stdout)).toMatch(/Use intFlag\(\{min, max, …\}\) from src\/cli\/int-flag\.ts/);
+    const ranged = "import { intFlag } from '../cli/int-flag.js';\n\nexport const limit = intFlag({ min: 1, max: 10 });\n";
+    expect((await eslint('src/commands/probe.ts', ranged)).exitCode).toBe(0);
+  });
+
   it('fails on unformatted code', async () => {
     const result = await prettierCheck('src/core/probe.ts', "import {parseSince} from './time.js'\nexport const since=parseSince\n");
     expect(result.exitCode).toBe(1);

@@ -2,8 +2,18 @@ import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryAddView } from '../../cli/render-memory.js';
 import { pipedStdin } from '../../cli/stdin.js';
-import { addMemory, DURABILITIES, type Durability } from '../../core/memory.js';
+import { addMemory, DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory.js';
+import type { ReadLimit } from '../../core/text.js';
 import { iso, parseExpires } from '../../core/time.js';
+
+/** Memory text on stdin: read no further than the content limit, plus the one trailing newline (CRLF) dropped below. */
+const STDIN_LIMIT: ReadLimit = {
+  maxBytes: MAX_CONTENT_BYTES,
+  slack: 2,
+  what: 'memory text',
+  code: 'content_too_large',
+  fix: 'split it into several memories, or import a .md/.txt file (one memory a paragraph)',
+};
 
 export default class MemoryAdd extends HippoCommand {
   static override summary = 'Add one memory (TEXT, or stdin).';
@@ -24,7 +34,8 @@ export default class MemoryAdd extends HippoCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MemoryAdd);
     // `echo … | hippo memory add` ends with a newline that is not part of the note.
-    const text = args.text ?? (await pipedStdin('empty_content', 'give the memory text as an argument, or pipe it on stdin')).replace(/\r?\n$/, '');
+    const text =
+      args.text ?? (await pipedStdin('empty_content', 'give the memory text as an argument, or pipe it on stdin', STDIN_LIMIT)).replace(/\r?\n$/, '');
     const store = this.store(flags.db);
     const result = addMemory(store, {
       agentId: this.agentId(flags.agent),

@@ -3,6 +3,7 @@ import { HippoCommand } from '../../cli/base-command.js';
 import { candidatesView } from '../../cli/render-rem.js';
 import { CANDIDATE_STATUSES, listCandidates, type CandidateStatus } from '../../core/rem/candidates.js';
 import { PROMOTE_DURABILITIES } from '../../core/rem/review.js';
+import { intFlag, RANGES } from '../../cli/int-flag.js';
 
 export default class RemCandidates extends HippoCommand {
   static override summary = 'Review candidates: interactive on a terminal; a plain list otherwise (--json, CI, pipes).';
@@ -16,7 +17,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
   ];
   static override flags = {
     status: Flags.string({ options: [...CANDIDATE_STATUSES, 'all'], default: 'pending', description: 'which candidates to list' }),
-    limit: Flags.integer({ default: 1000, min: 1, description: 'at most this many' }),
+    limit: intFlag({ ...RANGES.count, default: 1000, description: 'at most this many' }),
     reviewer: Flags.string({ description: 'review screen: who decides (default $HIPPO_REVIEWER, else the OS user)' }),
     durability: Flags.string({ options: [...PROMOTE_DURABILITIES], default: 'persistent', description: 'review screen: durability of promoted memories' }),
     'allow-missing-sources': Flags.boolean({ default: false, description: 'review screen: promote even if a cited memory is gone' }),

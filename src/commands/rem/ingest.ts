@@ -3,6 +3,10 @@ import { HippoCommand } from '../../cli/base-command.js';
 import { ingestView } from '../../cli/render-rem.js';
 import { fileOrStdin } from '../../cli/stdin.js';
 import { ingest } from '../../core/rem/handoff.js';
+import type { ReadLimit } from '../../core/text.js';
+
+/** An answer to a handoff is a few kilobytes of JSON; 16 MiB is far past any real one, and a bound on the read. */
+const ANSWER_LIMIT: ReadLimit = { maxBytes: 16 * 1024 * 1024, what: 'an answer to a handoff' };
 
 export default class RemIngest extends HippoCommand {
   static override summary = "Bring back an external LLM's answer to a --prompt-only handoff; verified and staged exactly like rem rapid.";
@@ -21,7 +25,7 @@ export default class RemIngest extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemIngest);
-    const answer = await fileOrStdin(args.file, { code: 'answer_required', message: 'give the answer file, or pipe the answer on stdin' });
+    const answer = await fileOrStdin(args.file, { code: 'answer_required', message: 'give the answer file, or pipe the answer on stdin' }, ANSWER_LIMIT);
     const result = ingest(this.store(flags.db), {
       agentId: this.agentId(flags.agent),
       handoffId: args.handoff,

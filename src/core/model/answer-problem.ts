@@ -18,6 +18,8 @@ export const ANSWER_PROBLEMS = [
   'empty_claim',
   'no_sources',
   'control_characters',
+  /** A claim or tag holds a lone surrogate (an unpaired `\ud800`–`\udfff` escape): not Unicode, cannot be stored as UTF-8. */
+  'lone_surrogate',
   /** `rem ingest`: a cited memory was deleted or archived since the handoff. */
   'source_unavailable',
   /** The response went past the byte cap (never parsed truncated). */

@@ -1,5 +1,5 @@
 import type { AnswerProblem, AnswerRejection } from '../model/answer-problem.js';
-import { hasControlCharacters } from '../text.js';
+import { hasControlCharacters, isWellFormed } from '../text.js';
 import { DEFAULT_MAX_CANDIDATES, MAX_CLAIM_CHARS } from './prompt.js';
 
 export interface ValidCandidate {
@@ -60,6 +60,10 @@ export function validateAnswer(answer: unknown, options: ValidateOptions): Valid
     // A claim is shown to reviewers in terminals: escape sequences in it could rewrite the screen they decide on.
     if (hasControlCharacters(claim) || (tags as string[] | undefined)?.some(hasControlCharacters)) {
       return reject('control_characters', `candidate ${index} contains control characters`, index);
+    }
+    // JSON can spell an unpaired surrogate ("\ud800"); stored, it would be bytes that are not UTF-8.
+    if (!isWellFormed(claim) || (tags as string[] | undefined)?.some((tag) => !isWellFormed(tag))) {
+      return reject('lone_surrogate', `candidate ${index} contains a lone surrogate (not Unicode text)`, index);
     }
     const trimmed = claim.trim();
     if (trimmed === '') return reject('empty_claim', `candidate ${index} has an empty claim`, index);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { createModelClient, type CommandModelConfig } from '../../../src/core/model/index.js';
+import { goneWithin } from '../../helpers/process.js';
 
 const SCHEMA = z.object({ ok: z.boolean() });
 let dir: string;
@@ -33,22 +34,6 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; exitC
     return error as { code: string; exitCode: number; message: string; details?: Record<string, unknown> };
   }
   throw new Error('expected the call to fail');
-}
-
-/** Resolves true once `pid` is dead (polls up to `ms`). A zombie counts as dead: an orphan is reaped by PID 1,
- * which in some containers takes seconds. */
-async function goneWithin(pid: number, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      process.kill(pid, 0);
-      if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return true;
-    } catch {
-      return true;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return false;
 }
 
 const ask = (c: ReturnType<typeof client>, extra: { signal?: AbortSignal; timeoutMs?: number; prompt?: string } = {}) =>
@@ -113,6 +98,35 @@ describe('command provider', () => {
     const error = await failure(ask(client(cmd), { timeoutMs: 500 }));
     expect(error.code).toBe('model_timeout');
     expect(Date.now() - started).toBeLessThan(4_000);
+    expect(await goneWithin(Number(readFileSync(pidFile, 'utf8')), 3_000)).toBe(true);
+  });
+
+  test('a background child that outlives the shell: model_timeout at the deadline, the orphan killed', async () => {
+    const pidFile = join(dir, 'orphan.pid');
+    // The shell answers and exits; its background child keeps our stdout pipe open, so no end of file ever comes.
+    const cmd = `cat > /dev/null; sleep 30 & echo $! > '${pidFile}'; echo '{"ok": true}'`;
+    const started = Date.now();
+    const error = await failure(ask(client(cmd), { timeoutMs: 500 }));
+    expect(error.code).toBe('model_timeout');
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(await goneWithin(Number(readFileSync(pidFile, 'utf8')), 3_000)).toBe(true);
+  });
+
+  test('after a good answer nothing of the command is left running', async () => {
+    const pidFile = join(dir, 'leftover.pid');
+    // The background child does not hold stdout, so the answer arrives; the child must not outlive the call.
+    const cmd = `cat > /dev/null; sleep 30 > /dev/null & echo $! > '${pidFile}'; echo '{"ok": true}'`;
+    expect((await ask(client(cmd))).value).toEqual({ ok: true });
+    expect(await goneWithin(Number(readFileSync(pidFile, 'utf8')), 3_000)).toBe(true);
+  });
+
+  test("the caller's abort after the shell exited → interrupted at once, and its orphan is killed", async () => {
+    const pidFile = join(dir, 'orphan-abort.pid');
+    const cmd = `cat > /dev/null; sleep 30 & echo $! > '${pidFile}'; echo '{"ok": true}'`;
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const error = await failure(ask(client(cmd), { signal: controller.signal }));
+    expect(error.code).toBe('interrupted');
     expect(await goneWithin(Number(readFileSync(pidFile, 'utf8')), 3_000)).toBe(true);
   });
 

@@ -132,3 +132,23 @@ describe('control characters (terminal safety)', () => {
     expect(validateAnswer({ candidates: [{ claim: 'line one\n\tline two', sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: true });
   });
 });
+
+describe('lone surrogates (JSON escapes no UTF-8 can store)', () => {
+  it.each([
+    ['in a claim', { claim: 'Deploys \ud800 fail', sources: ['m1'] }],
+    ['a low one at the end of a claim', { claim: 'Deploys fail \udfff', sources: ['m1'] }],
+    ['in a tag', { claim: 'Deploys fail', sources: ['m1'], tags: ['ok', 'x\ud83d'] }],
+  ])('rejects the whole answer for one %s: lone_surrogate, naming the candidate', (_what, candidate) => {
+    const answer = { candidates: [{ claim: 'A fine claim.', sources: ['m2'] }, candidate] };
+    expect(validateAnswer(answer, { refs })).toEqual({
+      ok: false,
+      reason: 'lone_surrogate',
+      message: 'candidate 1 contains a lone surrogate (not Unicode text)',
+      index: 1,
+    });
+  });
+
+  it('accepts surrogate pairs (emoji) in claims and tags, also when they arrive as JSON escapes', () => {
+    expect(code('{"candidates":[{"claim":"Ship it \\ud83d\\ude80","sources":["m1"],"tags":["\\ud83d\\ude80"]}]}')).toBe('ok');
+  });
+});

@@ -4,6 +4,7 @@ import { modelClient, resolveModel } from '../../../cli/model.js';
 import { nightDryRunView, nightView } from '../../../cli/render-nightly.js';
 import { runNightly } from '../../../core/nightly/run-once.js';
 import { DEFAULT_KEEP_DAYS } from '../../../core/nightly/snapshot.js';
+import { intFlag } from '../../../cli/int-flag.js';
 
 export default class RemNightlyRunOnce extends HippoCommand {
   static override summary = 'Run the nightly job once: lock, snapshot, maintenance, distillation, audit. Safe to call from cron.';
@@ -29,7 +30,12 @@ export default class RemNightlyRunOnce extends HippoCommand {
       default: false,
       description: 'per agent, what would be expired, archived and distilled (prompt size); no snapshot, no change, no model call',
     }),
-    'keep-days': Flags.integer({ default: DEFAULT_KEEP_DAYS, min: 0, description: 'prune snapshots older than this many days (the newest 3 are always kept)' }),
+    'keep-days': intFlag({
+      min: 0,
+      max: 36_500,
+      default: DEFAULT_KEEP_DAYS,
+      description: 'prune snapshots older than this many days (the newest 3 are always kept)',
+    }),
   };
 
   async run(): Promise<void> {

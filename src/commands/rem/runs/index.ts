@@ -2,12 +2,13 @@ import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { runsView } from '../../../cli/render-rem.js';
 import { listRuns } from '../../../core/rem/runs.js';
+import { intFlag, RANGES } from '../../../cli/int-flag.js';
 
 export default class RemRuns extends HippoCommand {
   static override summary = 'List the audit log of runs (rapid, ingest, nightly, restore), newest first.';
   static override examples = ['<%= config.bin %> rem runs', '<%= config.bin %> rem runs --limit 5 --json'];
   static override flags = {
-    limit: Flags.integer({ default: 50, min: 1, description: 'how many' }),
+    limit: intFlag({ ...RANGES.count, default: 50, description: 'how many' }),
     'all-agents': Flags.boolean({ default: false, description: 'runs of every agent, not only --agent' }),
   };
 
