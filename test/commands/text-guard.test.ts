@@ -103,6 +103,13 @@ describe('stored text', () => {
     expect(expectGuarded(await box.hippo(['search', 'invoice'], ops))).toMatch(/\*\*invoice\*\*-2024\uFFFDfdp\.exe/i);
   });
 
+  it('search: stored private-use characters cannot fake a highlight (only the match is marked)', async () => {
+    expect((await box.hippo(['memory', 'add', 'zebra \uE001\uE000 tail \uE000stripe\uE001'], ops)).exitCode).toBe(0);
+    const shown = expectGuarded(await box.hippo(['search', 'zebra'], ops));
+    expect(shown).toContain('  **zebra** \uE001\uE000 tail \uE000stripe\uE001\n');
+    expect(shown.split('**')).toHaveLength(3);
+  });
+
   it('rem candidates and rem show show a right-to-left override in a claim (stored before validation refused them)', async () => {
     const { handoff } = json<{ handoff: { id: string } }>(await box.hippo(['rem', 'rapid', '--prompt-only', '--json', '--scope', 'all'], ops));
     const ingested = await box.hippo(['rem', 'ingest', handoff.id, '--json'], {
