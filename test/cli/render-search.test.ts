@@ -44,7 +44,7 @@ async function rendered(enabled: boolean): Promise<string> {
     highlight: marks,
     facts: { ai: false, model: () => Promise.resolve(undefined) },
   });
-  return searchView('zebra', marks).text!(report, { paint: painterWith(enabled), width: 160 });
+  return String(searchView('zebra', marks).text!(report, { paint: painterWith(enabled), width: 160 }));
 }
 
 describe('search highlighting', () => {
