@@ -146,4 +146,15 @@ describe('validation', () => {
     expect([error.code, error.details?.reason]).toContain('control_characters');
     expect(json<{ candidates: unknown[] }>(await box.hippo(['rem', 'candidates', '--status', 'all', '--json'], ops)).candidates).toEqual([]);
   });
+
+  it('refuses an agent id with a right-to-left override (it would show as another agent): bad_agent, exit 2, nothing added', async () => {
+    for (const via of [{ args: ['--agent', `ag${RLO}tneg`] }, { args: [], env: { HIPPO_AGENT: `ops${RLO}` } }]) {
+      const result = await box.hippo(['memory', 'add', 'a note', '--json', ...via.args], { env: via.env ?? {} });
+      expect(result.exitCode).toBe(2);
+      expect(json<{ error: { code: string } }>(result).error.code).toBe('bad_agent');
+    }
+    const store = openStore({ path: box.db });
+    expect(store.db.prepare('SELECT DISTINCT agent_id FROM memories').pluck().all()).toEqual(['ops']);
+    store.close();
+  });
 });
