@@ -1,4 +1,4 @@
-// Mutation testing of the pure facts core (SPEC §5, src/core/facts) against its own unit tests only:
+// Mutation testing of the pure facts core (docs/design.md §5, src/core/facts) against its own unit tests only:
 //   npx stryker run stryker.facts.config.mjs
 // Incremental: a re-run only tests mutants in changed code (reports/stryker-incremental-facts.json).
 import { fileURLToPath } from 'node:url';

@@ -1,5 +1,5 @@
 import { Command, Flags, type Interfaces } from '@oclif/core';
-import { ExitCode, HippoError, UsageError } from '../core/errors.js';
+import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
 import { resolveDbPath } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
@@ -26,6 +26,8 @@ export abstract class HippoCommand extends Command {
 
   private openedStore?: Store;
   private readonly interruption = new AbortController();
+  /** Set once the error (document or message) is out: a forced exit after it must not print a second one. */
+  private errorShown = false;
 
   /**
    * Aborted on Ctrl-C, SIGTERM or SIGHUP: pass it to anything that waits (model calls, snapshots, the review screen),
@@ -96,7 +98,8 @@ export abstract class HippoCommand extends Command {
    * One path for Ctrl-C, SIGTERM and SIGHUP, all exit 130 (docs/decisions.md, Interrupts). better-sqlite3 is
    * synchronous, so this runs between statements: every transaction is whole or absent. Waiting work is aborted first
    * so it can unwind and record the interruption; if it has not finished a second later, the run rows still open are
-   * finished `interrupted` and we leave, whatever it is doing.
+   * finished `interrupted`, the interrupted error is shown (once: unless the work got there first) and we leave,
+   * whatever it is doing.
    */
   private interrupt(): void {
     if (this.interruption.signal.aborted) return;
@@ -108,7 +111,12 @@ export abstract class HippoCommand extends Command {
       // startup. A command that never loaded it has no run open, so loading it here finds none.
       void import('../core/rem/runs.js')
         .then(({ interruptOpenRuns }) => interruptOpenRuns())
-        .catch(() => undefined)
+        .catch(() => [])
+        .then((runs) => {
+          // The outermost run (a night, not its distillation) is the one the error names, as the unwound path would.
+          const run = runs.at(-1);
+          this.showError(new InterruptedError('interrupted', run ? { runId: run.id, run } : undefined));
+        })
         .finally(() => {
           this.openedStore?.close();
           process.exit(ExitCode.interrupted);
@@ -118,19 +126,25 @@ export abstract class HippoCommand extends Command {
 
   override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     const hippoError = toHippoError(error);
+    this.showError(hippoError);
+    if (hippoError.exitCode === ExitCode.unexpected && hippoError.code === 'unexpected' && process.env.HIPPO_DEBUG && !this.jsonMode) {
+      process.stderr.write(`${error.stack ?? ''}\n`);
+    }
+    process.exitCode = hippoError.exitCode;
+  }
+
+  /** The error as one JSON document on stdout under --json, else as a message on stderr; at most once per run. */
+  private showError(hippoError: HippoError): void {
+    if (this.errorShown) return;
+    this.errorShown = true;
     const message = cliMessage(hippoError);
     if (this.jsonMode) {
       const body: Record<string, unknown> = { code: hippoError.code, message };
       if (hippoError.details) body.details = hippoError.details;
       process.stdout.write(`${jsonText({ error: body })}\n`);
     } else {
-      process.stderr.write(`Error: ${safeText(message)}
-`);
-      if (hippoError.exitCode === ExitCode.unexpected && hippoError.code === 'unexpected' && process.env.HIPPO_DEBUG) {
-        process.stderr.write(`${error.stack ?? ''}\n`);
-      }
+      process.stderr.write(`Error: ${safeText(message)}\n`);
     }
-    process.exitCode = hippoError.exitCode;
   }
 
   override async finally(error: Error | undefined): Promise<void> {

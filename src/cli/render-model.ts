@@ -1,7 +1,11 @@
 import { HippoError, type ExitCode } from '../core/errors.js';
 import type { ModelCheckResult } from '../core/model/check.js';
+import type { ModelConfigSource } from '../core/model/config.js';
 import { safeText } from '../core/text.js';
 import type { View } from './output.js';
+
+/** Where the model setting came from, in the command line's words: core's `flag` is `--model` here. */
+const sourceWords = (source: ModelConfigSource): string => (source === 'flag' ? '--model' : source);
 
 /** One line of text, guarded: the model id a server reports is text from outside, like a stored claim. */
 const inline = (text: string) => safeText(text, { lines: 'join' });
@@ -14,7 +18,7 @@ export const modelCheckView: View<ModelCheckResult> = {
   text: (result, { paint }) => {
     if (!result.configured) return undefined;
     const lines = [
-      `${paint('dim', 'provider')}   ${inline(result.provider)} (from ${inline(result.source)})`,
+      `${paint('dim', 'provider')}   ${inline(result.provider)} (from ${inline(sourceWords(result.source))})`,
       `${paint('dim', 'model')}      ${inline(result.model)}`,
       ...(result.baseUrl ? [`${paint('dim', 'base URL')}   ${inline(result.baseUrl)}`] : []),
       ...(result.key ? [`${paint('dim', 'key')}        ${inline(result.key)}`] : []),

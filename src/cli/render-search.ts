@@ -1,33 +1,52 @@
+import { randomBytes } from 'node:crypto';
 import { kindsInQuery } from '../core/facts/lexicon.js';
 import { searchPassages, type SearchReport, type SearchResult } from '../core/search.js';
 import { safeText } from '../core/text.js';
 import { shortDate, type Painter, type View } from './output.js';
 import { factTable, warningNotes } from './render-facts.js';
 
-/**
- * Where a snippet's match starts and ends, asked of the search in text mode. Private-use characters survive the text
- * guard, which turns any escape sequence stored in the text itself into U+FFFD; they become colour or `**` here.
- */
-export const SNIPPET_MARKS = { open: '\uE000', close: '\uE001' };
-
-function highlight(snippet: string, paint: Painter): string {
-  return safeText(snippet.replace(/\s*\n\s*/g, ' '))
-    .replaceAll(SNIPPET_MARKS.open, paint.enabled ? '\u001b[1;33m' : '**')
-    .replaceAll(SNIPPET_MARKS.close, paint.enabled ? '\u001b[22;39m' : '**');
+/** Where a snippet's match starts and ends, asked of the search in text mode. */
+export interface SnippetMarks {
+  open: string;
+  close: string;
 }
 
-function resultLines(results: readonly SearchResult[], paint: Painter): string {
+/**
+ * Fresh markers for one search: a random token between private-use characters. Stored text may hold any character,
+ * the private-use ones included (icon fonts live there), so fixed markers could be forged by a memory — a lone
+ * "close, open" pair would turn the terminal bold yellow after the snippet. Nothing stored can contain a token drawn
+ * after it was stored. The markers survive the text guard, which runs first, and only they become colour or `**`.
+ */
+export function snippetMarks(): SnippetMarks {
+  const token = randomBytes(12).toString('hex');
+  return { open: `\uE000${token}\uE001`, close: `\uE001${token}\uE000` };
+}
+
+function highlight(snippet: string, marks: SnippetMarks | undefined, paint: Painter): string {
+  const safe = safeText(snippet.replace(/\s*\n\s*/g, ' '));
+  if (!marks) return safe;
+  return safe
+    .split(marks.open)
+    .join(paint.enabled ? '\u001b[1;33m' : '**')
+    .split(marks.close)
+    .join(paint.enabled ? '\u001b[22;39m' : '**');
+}
+
+function resultLines(results: readonly SearchResult[], marks: SnippetMarks | undefined, paint: Painter): string {
   if (results.length === 0) return 'no matches';
   return results
     .map(
       ({ memory, score, snippet }) =>
-        `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet, paint)}`,
+        `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet, marks, paint)}`,
     )
     .join('\n');
 }
 
-/** `search`: the fact box (when the query names a kind and something matched), then the results; warnings on stderr. */
-export function searchView(query: string): View<SearchReport> {
+/**
+ * `search`: the fact box (when the query names a kind and something matched), then the results; warnings on stderr.
+ * `marks` are the ones the search was given (snippetMarks()).
+ */
+export function searchView(query: string, marks?: SnippetMarks): View<SearchReport> {
   return {
     text: ({ results, facts }, { paint }) => {
       const kinds = kindsInQuery(query);
@@ -37,7 +56,7 @@ export function searchView(query: string): View<SearchReport> {
           : facts.length === 0
             ? paint('dim', `no ${kinds.join(', ')} in these results`)
             : factTable(facts, searchPassages(results), paint);
-      return [box, resultLines(results, paint)].filter(Boolean).join('\n\n');
+      return [box, resultLines(results, marks, paint)].filter(Boolean).join('\n\n');
     },
     notes: warningNotes,
   };

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
 import { lazyModel } from '../cli/model.js';
-import { searchView, SNIPPET_MARKS } from '../cli/render-search.js';
+import { searchView, snippetMarks } from '../cli/render-search.js';
 import { DURABILITIES, type Durability } from '../core/memory.js';
 import { searchWithFacts } from '../core/search.js';
 import { parseSince } from '../core/time.js';
@@ -30,6 +30,7 @@ export default class Search extends HippoCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Search);
     const store = this.store(flags.db);
+    const marks = this.jsonMode ? undefined : snippetMarks();
     const report = await searchWithFacts(store, {
       agentId: this.agentId(flags.agent),
       query: args.query,
@@ -39,9 +40,9 @@ export default class Search extends HippoCommand {
       durability: flags.durability as Durability | undefined,
       includeArchived: flags['include-archived'],
       raw: flags.raw,
-      highlight: this.jsonMode ? undefined : SNIPPET_MARKS,
+      highlight: marks,
       facts: { region: flags.region, ai: flags.ai, model: lazyModel(flags.model), signal: this.abortSignal },
     });
-    this.output(report, searchView(args.query));
+    this.output(report, searchView(args.query, marks));
   }
 }

@@ -198,18 +198,18 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
     const { answerProblemOf } = await import('./model/answer-problem.js');
     const reason = answerProblemOf(error);
     const status = `${code}${reason ? ` (${reason})` : ''}`;
-    options.log(`model fallback for ${kind}: ${status} (${fallbackFailure(reason ?? code)}); no model rows, validated facts unchanged`);
+    options.log(`model fallback for ${kind}: ${status} (${fallbackFailure(code, reason)}); no model rows, validated facts unchanged`);
     return [];
   }
 }
 
-/** What a failed fallback call means, in words, for its error code. */
-function fallbackFailure(code: string): string {
+/** What a failed fallback call means, in words, for its error code (and, for a rejected answer, its reason). */
+function fallbackFailure(code: string, reason: string | undefined): string {
   if (code === 'model_timeout') return 'the model timed out';
   if (code === 'model_unreachable') return 'the model could not be reached';
   if (code.startsWith('http_status_')) return `the model server answered HTTP ${code.slice('http_status_'.length)}`;
-  if (code === 'response_too_large') return "the model's answer was too large";
   if (code === 'model_bad_response') return 'the model server did not answer in its format';
+  if (reason === 'response_too_large') return "the model's answer was too large";
   if (code === 'model_output_invalid') return "the model's answer was not the JSON asked for";
   return 'the model call failed';
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
 import { inTransaction, prepared, type Store } from './store/store.js';
-import { isWellFormed, requireWellFormed } from './text.js';
+import { hasHiddenCharacters, isWellFormed, requireWellFormed } from './text.js';
 import { iso } from './time.js';
 
 export const DURABILITIES = ['permanent', 'persistent', 'standard', 'ephemeral'] as const;
@@ -71,9 +71,15 @@ export function contentHash(content: string): string {
   return createHash('sha256').update(normalizeWhitespace(content)).digest('hex');
 }
 
+/**
+ * Agent ids are 1–128 characters that show as themselves: no control, bidi control or invisible format character (the
+ * text guard's own predicate), so `ops\u202Eagent` cannot pass for another agent in a list or a prompt.
+ */
 export function validateAgentId(agentId: string): string {
-  if (agentId.trim() === '' || agentId.length > 128 || /\p{Cc}/u.test(agentId) || !isWellFormed(agentId)) {
-    throw new UsageError('bad_agent', 'the agent id must be 1–128 printable characters', { details: { option: 'agentId' } });
+  if (agentId.trim() === '' || agentId.length > 128 || hasHiddenCharacters(agentId) || !isWellFormed(agentId)) {
+    throw new UsageError('bad_agent', 'the agent id must be 1–128 visible characters: no control, bidi or invisible format characters', {
+      details: { option: 'agentId' },
+    });
   }
   return agentId;
 }

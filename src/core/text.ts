@@ -44,6 +44,18 @@ export function hasControlCharacters(text: string): boolean {
   return CONTROL.test(text) || BIDI_CONTROL.test(text);
 }
 
+/**
+ * True when the text guard would show a marker for some character of `text`: a C0/C1 control (tab, line feed and CR
+ * included), a bidi control, an invisible format character or a stray tag character. For names that must read as
+ * what they are (agent ids): one that holds such a character can look like another.
+ */
+export function hasHiddenCharacters(text: string): boolean {
+  return [/\p{Cc}/u, BIDI_CONTROL, INVISIBLE_FORMAT, STRAY_TAG].some((pattern) => {
+    pattern.lastIndex = 0;
+    return pattern.test(text);
+  });
+}
+
 export interface SafeTextOptions {
   /**
    * `keep` (default): line breaks stay, CRLF and a bare CR both becoming a line feed. `join`: one line — every run of

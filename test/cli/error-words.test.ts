@@ -49,7 +49,11 @@ describe('core errors in their own words, and the CLI in its', () => {
       () => search(store, { agentId: 'a', query: 'x', durability: 'forever' as 'standard' }),
       '--durability must be one of permanent, persistent, standard, ephemeral',
     ],
-    ['bad_agent', () => validateAgentId(' '), 'the agent id must be 1–128 printable characters (set --agent or HIPPO_AGENT)'],
+    [
+      'bad_agent',
+      () => validateAgentId(' '),
+      'the agent id must be 1–128 visible characters: no control, bidi or invisible format characters (set --agent or HIPPO_AGENT)',
+    ],
     [
       'expires_on_durable',
       () => buildMemory({ agentId: 'a', content: 'x', durability: 'persistent', expiresAt: '2030-01-01T00:00:00.000Z' }, new Date()),

@@ -179,7 +179,20 @@ describe('extract address: the model points, hippo verifies', () => {
     const result = await extractAddress([office], [], modelEnv({ HIPPO_MODEL_MAX_BYTES: '4096' }));
     expect(result.exitCode).toBe(0);
     expect(factsOf(result)).toEqual([]);
-    expect(String(result.stderr)).toContain('model fallback for address: model_output_invalid (response_too_large)');
+    expect(json<{ warnings: string[] }>(result).warnings).toEqual([
+      "model fallback for address: model_output_invalid (response_too_large) (the model's answer was too large); no model rows, validated facts unchanged",
+    ]);
+  });
+
+  it('gives no rows and says the answer was not the JSON asked for when the model answers prose (in warnings and on stderr)', async () => {
+    const office = write('office.txt', OFFICE);
+    server.respondWith(reply.text('nope'));
+    const result = await extractAddress([office]);
+    expect(result.exitCode).toBe(0);
+    const warning =
+      "model fallback for address: model_output_invalid (invalid_json) (the model's answer was not the JSON asked for); no model rows, validated facts unchanged";
+    expect(json<{ facts: FactJson[]; warnings: string[] }>(result)).toMatchObject({ facts: [], warnings: [warning] });
+    expect(String(result.stderr).trim()).toBe(warning);
   });
 
   it('shows the model only the passages within its budget; a span in a withheld passage is dropped', async () => {

@@ -4,11 +4,13 @@
  * and the exit code is 130 for every one of them (docs/decisions.md, Interrupts).
  */
 import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Result, ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
-import { json, sandbox, type Sandbox } from '../helpers/cli.js';
+import { json, ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
 
 let box: Sandbox;
@@ -97,3 +99,45 @@ describe.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s during the model cal
     expect(query('SELECT * FROM candidates')).toEqual([]);
   });
 });
+
+const STUBBORN = join(ROOT, 'test', 'fixtures', 'stubborn-model.mjs');
+
+/**
+ * The forced exit: a model command that ignores every signal keeps the work from unwinding, so after a second hippo
+ * finishes the open run rows itself and leaves — still with the interrupted error, shown once.
+ */
+describe('an interrupt the work cannot answer in time (the forced exit)', () => {
+  /** Starts `rem rapid --via` with a command that ignores SIGINT/SIGTERM/SIGHUP, and interrupts it once it runs. */
+  async function interruptStubbornCommand(json: boolean): Promise<Result> {
+    const started = join(box.dir, 'started');
+    const via = `trap '' TERM INT HUP; '${process.execPath}' '${STUBBORN}' '${started}'; sleep 8; echo '{"candidates":[]}'`;
+    const child = box.hippo(['rem', 'rapid', '--via', via, ...(json ? ['--json'] : [])], { env: { HIPPO_AGENT: 'ops' } }) as unknown as ResultPromise;
+    const ended = child.then((result) => {
+      throw new Error(`hippo ended (exit ${result.exitCode}) before the command started: ${result.stderr}`);
+    });
+    await Promise.race([waitForFile(started), ended]);
+    child.kill('SIGINT');
+    return (await child) as Result;
+  }
+
+  it('--json: one interrupted error document naming the run, the row interrupted, exit 130', async () => {
+    const result = await interruptStubbornCommand(true);
+    expect(result.exitCode).toBe(130);
+    const { error } = json<{ error: { code: string; message: string; details: { runId: string; run: { status: string } } } }>(result);
+    expect(error).toMatchObject({ code: 'interrupted', message: 'interrupted', details: { run: { status: 'interrupted' } } });
+    expect(query<RunRow>('SELECT * FROM runs')).toEqual([expect.objectContaining({ id: error.details.runId, kind: 'rem rapid', status: 'interrupted' })]);
+    expect(query('SELECT * FROM candidates')).toEqual([]);
+  });
+
+  it('text: the error message once on stderr, nothing on stdout, exit 130', async () => {
+    const result = await interruptStubbornCommand(false);
+    expect(result.exitCode).toBe(130);
+    expect(result.stdout).toBe('');
+    expect(String(result.stderr).match(/^Error: interrupted$/gm)).toEqual(['Error: interrupted']);
+    expect(query<RunRow>('SELECT * FROM runs')).toEqual([expect.objectContaining({ kind: 'rem rapid', status: 'interrupted', errors: '["interrupted"]' })]);
+  });
+});
+
+async function waitForFile(path: string): Promise<void> {
+  while (!existsSync(path)) await new Promise((resolve) => setTimeout(resolve, 25));
+}

@@ -47,6 +47,15 @@ describe('hippo model check (built CLI, stand-in server)', () => {
     expect(json(result)).toMatchObject({ ok: true, provider: 'command' });
   });
 
+  it('says where the setting came from: core names the source `flag`, the CLI words it --model', async () => {
+    const flag = ['model', 'check', '--offline', '--model', 'ollama:from-flag'];
+    expect(json<{ source: string }>(await box.hippo([...flag, '--json'])).source).toBe('flag');
+    expect((await box.hippo(flag)).stdout).toMatch(/^provider\s+ollama \(from --model\)$/m);
+    const env = { env: { HIPPO_MODEL: 'ollama:from-env' } };
+    expect(json<{ source: string }>(await box.hippo(['model', 'check', '--offline', '--json'], env)).source).toBe('HIPPO_MODEL');
+    expect((await box.hippo(['model', 'check', '--offline'], env)).stdout).toMatch(/^provider\s+ollama \(from HIPPO_MODEL\)$/m);
+  });
+
   it('warns plainly that content leaves the machine for a hosted provider, sending nothing with --offline', async () => {
     const result = await box.hippo(['model', 'check', '--offline'], { env: { HIPPO_MODEL: 'anthropic:claude-sonnet-4-5', ANTHROPIC_API_KEY: KEY } });
     expect(result.exitCode).toBe(0);

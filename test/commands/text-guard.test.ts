@@ -103,6 +103,13 @@ describe('stored text', () => {
     expect(expectGuarded(await box.hippo(['search', 'invoice'], ops))).toMatch(/\*\*invoice\*\*-2024\uFFFDfdp\.exe/i);
   });
 
+  it('search: stored private-use characters cannot fake a highlight (only the match is marked)', async () => {
+    expect((await box.hippo(['memory', 'add', 'zebra \uE001\uE000 tail \uE000stripe\uE001'], ops)).exitCode).toBe(0);
+    const shown = expectGuarded(await box.hippo(['search', 'zebra'], ops));
+    expect(shown).toContain('  **zebra** \uE001\uE000 tail \uE000stripe\uE001\n');
+    expect(shown.split('**')).toHaveLength(3);
+  });
+
   it('rem candidates and rem show show a right-to-left override in a claim (stored before validation refused them)', async () => {
     const { handoff } = json<{ handoff: { id: string } }>(await box.hippo(['rem', 'rapid', '--prompt-only', '--json', '--scope', 'all'], ops));
     const ingested = await box.hippo(['rem', 'ingest', handoff.id, '--json'], {
@@ -138,5 +145,16 @@ describe('validation', () => {
     const { error } = json<{ error: { code: string; details?: { reason?: string } } }>(result);
     expect([error.code, error.details?.reason]).toContain('control_characters');
     expect(json<{ candidates: unknown[] }>(await box.hippo(['rem', 'candidates', '--status', 'all', '--json'], ops)).candidates).toEqual([]);
+  });
+
+  it('refuses an agent id with a right-to-left override (it would show as another agent): bad_agent, exit 2, nothing added', async () => {
+    for (const via of [{ args: ['--agent', `ag${RLO}tneg`] }, { args: [], env: { HIPPO_AGENT: `ops${RLO}` } }]) {
+      const result = await box.hippo(['memory', 'add', 'a note', '--json', ...via.args], { env: via.env ?? {} });
+      expect(result.exitCode).toBe(2);
+      expect(json<{ error: { code: string } }>(result).error.code).toBe('bad_agent');
+    }
+    const store = openStore({ path: box.db });
+    expect(store.db.prepare('SELECT DISTINCT agent_id FROM memories').pluck().all()).toEqual(['ops']);
+    store.close();
   });
 });

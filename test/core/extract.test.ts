@@ -32,7 +32,7 @@ describe('extract with the model fallback (library, real HTTP stand-in)', () => 
   const server = useModelServer({ per: 'suite' });
   let config: ModelConfig;
   beforeAll(() => {
-    config = { provider: 'ollama', model: 'test-model', baseUrl: server.baseUrl('ollama'), timeoutMs: 5000, maxBytes: 1 << 20, source: '--model' };
+    config = { provider: 'ollama', model: 'test-model', baseUrl: server.baseUrl('ollama'), timeoutMs: 5000, maxBytes: 1 << 20, source: 'flag' };
   });
 
   const passages: Passage[] = [

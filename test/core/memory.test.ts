@@ -44,6 +44,25 @@ describe('addMemory', () => {
     expect(listMemories(store, { agentId: 'a' })).toHaveLength(1);
   });
 
+  it.each([
+    ['a right-to-left override', 'ag\u202Eent'],
+    ['a bidi isolate', '\u2066ops\u2069'],
+    ['a zero-width space', 'op\u200Bs'],
+    ['an invisible tag character', 'ops\u{E0041}'],
+    ['an escape', 'ops\u001b[2J'],
+    ['a tab', 'ops\tagent'],
+  ])('refuses an agent id holding %s (it could pass for another agent), writing nothing', (_what, agentId) => {
+    const error = errorOf(() => addMemory(store, { agentId, content: 'x' }));
+    expect([error.code, error.exitCode]).toEqual(['bad_agent', ExitCode.usage]);
+    expect(store.db.prepare('SELECT count(*) FROM memories').pluck().get()).toBe(0);
+  });
+
+  it('accepts agent ids in any script, with emoji (ZWJ sequences) and punctuation', () => {
+    for (const agentId of ['ops-agent', 'équipe_2', 'オペレーター', 'team 👨‍👩‍👧', '🏴󠁧󠁢󠁷󠁬󠁳󠁿']) {
+      expect(addMemory(store, { agentId, content: `note for ${agentId}` }).memory.agentId).toBe(agentId);
+    }
+  });
+
   it('refuses empty and oversized text with exit 2, writing nothing', () => {
     expect(errorOf(() => addMemory(store, { agentId: 'a', content: ' \n\t ' })).code).toBe('empty_content');
     const big = 'é'.repeat(MAX_CONTENT_BYTES / 2 + 1); // 2 bytes each: just over 64 KiB

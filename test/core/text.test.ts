@@ -7,6 +7,7 @@ import {
   decodeUtf8,
   formatBytes,
   hasControlCharacters,
+  hasHiddenCharacters,
   illFormedField,
   isWellFormed,
   jsonText,
@@ -45,6 +46,16 @@ describe('safeText: the one text guard', () => {
   it('joins to one line when asked: whitespace runs become one space, ends trimmed, tabs as told', () => {
     expect(safeText('  a\r\n\tb  \u202Ec ', { lines: 'join' })).toBe(`a b ${MARKER}c`);
     expect(safeText('a\tb', { tab: '  ' })).toBe('a  b');
+  });
+});
+
+describe('hasHiddenCharacters (what an agent id may not hold)', () => {
+  it('is true for every character the guard marks, and for tab and line breaks; false for visible text', () => {
+    for (const text of ['a\u001bb', 'a\tb', 'a\nb', 'a\u202Eb', 'a\u200Bb', 'a\u00ADb', 'a\uFEFFb', 'a\u{E0041}b']) {
+      expect([text, hasHiddenCharacters(text)]).toEqual([text, true]);
+    }
+    expect(hasHiddenCharacters('émoji 👨‍👩‍👧 🏴󠁧󠁢󠁷󠁬󠁳󠁿 オペ')).toBe(false);
+    expect([hasHiddenCharacters('\u202E'), hasHiddenCharacters('\u202E')]).toEqual([true, true]);
   });
 });
 

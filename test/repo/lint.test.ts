@@ -45,12 +45,41 @@ describe('npm run lint', () => {
   });
 
   it.each([
+    ['src/cli, through core and back out', 'src/core/probe.ts', "import { printable } from '../core/../cli/output.js';\n\nexport const text = printable;\n"],
+    ['src/cli, spelled ./../', 'src/core/nightly/probe.ts', "import { printable } from './../../cli/output.js';\n\nexport const text = printable;\n"],
+    ['src/commands, re-exported', 'src/core/probe.ts', "export { default } from '../commands/search.js';\n"],
+    ['src/ui, as a type', 'src/core/rem/probe.ts', "export type Screen = typeof import('../../ui/review/run.js');\n"],
+    ['src/cli, in a template literal', 'src/core/probe.ts', 'export const load = () => import(`../cli/output.js`);\n'],
+  ])('fails when core imports %s (any spelling of the path)', async (_what, path, code) => {
+    const result = await eslint(path, code);
+    expect(result.exitCode).toBe(1);
+    expect(String(result.stdout)).toMatch(/src\/core must not depend on the CLI or the terminal UI/);
+  });
+
+  it('passes a facts module importing facts and the shared core leaves (errors, text)', async () => {
+    const code =
+      "import { UsageError } from '../../errors.js';\nimport { MARKER } from '../../text.js';\nimport { KINDS } from '../kinds.js';\n\nexport const all = [UsageError, MARKER, KINDS];\n";
+    expect((await eslint('src/core/facts/recognisers/probe.ts', code)).exitCode).toBe(0);
+  });
+
+  it.each([
     ['the store', 'src/core/facts/probe.ts', "import { openStore } from '../store/store.js';\n\nexport const open = openStore;\n"],
     [
       'the model client',
       'src/core/facts/recognisers/probe.ts',
       "import { createModelClient } from '../../model/client.js';\n\nexport const client = createModelClient;\n",
     ],
+    ['the store, through src/core', 'src/core/facts/probe.ts', "import { openStore } from '../../core/store/store.js';\n\nexport const open = openStore;\n"],
+    ['the store, spelled ./../', 'src/core/facts/probe.ts', "import { openStore } from './../store/store.js';\n\nexport const open = openStore;\n"],
+    [
+      'the model, through facts and back out',
+      'src/core/facts/probe.ts',
+      "import { createModelClient } from '../facts/../model/client.js';\n\nexport const client = createModelClient;\n",
+    ],
+    ['the model, from above src', 'src/core/facts/recognisers/probe.ts', "export { createModelClient } from '../../../../src/core/model/client.js';\n"],
+    ['the store port, as a type', 'src/core/facts/probe.ts', "import type { Engine } from '../../core/store/port.js';\n\nexport type Kind = Engine;\n"],
+    ['the model, dynamically', 'src/core/facts/probe.ts', "export const model = () => import('../../core/model/client.js');\n"],
+    ['the postgres store, as a directory', 'src/core/facts/probe.ts', "export * from '../store/postgres';\n"],
   ])('fails when core/facts imports %s', async (_what, path, code) => {
     const result = await eslint(path, code);
     expect(result.exitCode).toBe(1);
@@ -64,6 +93,16 @@ describe('npm run lint', () => {
     expect(String(result.stdout)).toMatch(/Use intFlag\(\{min, max, …\}\) from src\/cli\/int-flag\.ts/);
     const ranged = "import { intFlag } from '../cli/int-flag.js';\n\nexport const limit = intFlag({ min: 1, max: 10 });\n";
     expect((await eslint('src/commands/probe.ts', ranged)).exitCode).toBe(0);
+  });
+
+  it.each([
+    ['src/core/facts', 'src/core/facts/probe.ts', "import { search } from '../../index.js';\n\nexport const find = search;\n"],
+    ['src/core/facts/recognisers, as src', 'src/core/facts/recognisers/probe.ts', "export * from '../../../';\n"],
+    ['src/core', 'src/core/probe.ts', "import { search } from '../index.js';\n\nexport const find = search;\n"],
+  ])('fails when %s imports the library index', async (_what, path, code) => {
+    const result = await eslint(path, code);
+    expect(result.exitCode).toBe(1);
+    expect(String(result.stdout)).toMatch(/src\/core must not import the library surface/);
   });
 
   it('fails on unformatted code', async () => {

@@ -28,8 +28,11 @@ export const DEFAULT_BASE_URLS: Record<HttpProviderName, string> = {
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 
-/** Where the model setting came from (for `model check`). */
-export type ModelConfigSource = '--model' | 'HIPPO_MODEL' | 'config file';
+/**
+ * Where the model setting came from (for `model check`): `flag` is the caller's explicit choice (the `flag` input —
+ * the CLI's `--model`, which the CLI words itself), then the environment variable, then the config file.
+ */
+export type ModelConfigSource = 'flag' | 'HIPPO_MODEL' | 'config file';
 
 interface CommonConfig {
   /** The model id (for `command`, the shell command). */
@@ -146,7 +149,7 @@ export function resolveModelConfig(input: ResolveModelConfigInput): ModelConfig 
   const envModel = envValue(env, 'HIPPO_MODEL');
   if (input.flag !== undefined) {
     spec = parseModelSpec(input.flag, input.flagName ?? 'model');
-    source = '--model';
+    source = 'flag';
   } else if (envModel !== undefined) {
     spec = parseModelSpec(envModel, 'HIPPO_MODEL');
     source = 'HIPPO_MODEL';

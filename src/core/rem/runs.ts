@@ -297,16 +297,17 @@ function finishRunIfRunning(store: Store, run: Run, outcome: RunOutcome): void {
 }
 
 /**
- * Finishes every run row this process has open as `interrupted` (with what each recorded so far). For a forced exit
- * after an interruption, when the work could not unwind in time: no row is left `running` by a live decision to quit.
+ * Finishes every run row this process has open as `interrupted` (with what each recorded so far) and returns the rows
+ * it finished, innermost first. For a forced exit after an interruption, when the work could not unwind in time: no
+ * row is left `running` by a live decision to quit.
  */
-export function interruptOpenRuns(): number {
-  let closed = 0;
+export function interruptOpenRuns(): Run[] {
+  const closed: Run[] = [];
   for (const open of [...openScopes].reverse()) {
     openScopes.delete(open);
     try {
       finishRunIfRunning(open.store, open.run, { status: 'interrupted', errors: ['interrupted'], ...open.record });
-      closed++;
+      closed.push(getRun(open.store, open.run.id));
     } catch {
       // A closed or failing store: nothing more can be recorded.
     }

@@ -94,7 +94,7 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s: no canary escapes
       apiKey: KEY_CANARY,
       timeoutMs: 5_000,
       maxBytes: 1024 * 1024,
-      source: '--model',
+      source: 'flag',
     };
   });
 
@@ -170,7 +170,7 @@ test('connection refused: no key, no prompt', async () => {
     apiKey: KEY_CANARY,
     timeoutMs: 5_000,
     maxBytes: 1 << 20,
-    source: '--model',
+    source: 'flag',
   };
   const error = await caught(createModelClient(config).generateObject({ prompt: PROMPT_CANARY, schema: SCHEMA, maxOutputTokens: 50, temperature: 0 }));
   expect(error.code).toBe('model_unreachable');
@@ -198,7 +198,7 @@ describe('command provider: no canary escapes', () => {
     ['timeout after partial output', `cat\necho "${R}"\nsleep 30`, 'model_timeout', 300],
   ])('%s', async (_label, body, code, timeoutMs) => {
     const cmd = script(`${code}-${timeoutMs}.sh`, body);
-    const config: ModelConfig = { provider: 'command', model: cmd, timeoutMs, maxBytes: 1024 * 1024, source: '--model' };
+    const config: ModelConfig = { provider: 'command', model: cmd, timeoutMs, maxBytes: 1024 * 1024, source: 'flag' };
     const { result: error, output } = await captureOutput(() =>
       caught(createModelClient(config).generateObject({ system: PROMPT_CANARY, prompt: PROMPT_CANARY, schema: SCHEMA, maxOutputTokens: 50, temperature: 0 })),
     );
@@ -224,9 +224,9 @@ test('end to end in a separate process: nothing with a canary reaches its stdout
         apiKey: KEY_CANARY,
         timeoutMs: 5_000,
         maxBytes: 1 << 20,
-        source: '--model',
+        source: 'flag',
       })),
-      { provider: 'command', model: noisy, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' },
+      { provider: 'command', model: noisy, timeoutMs: 5_000, maxBytes: 1 << 20, source: 'flag' },
     ];
     const runner = resolve('test/core/model/fixtures/canary-runner.ts');
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', runner, JSON.stringify({ configs, prompt: PROMPT_CANARY })]);

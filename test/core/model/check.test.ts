@@ -36,7 +36,7 @@ describe('checkModel', () => {
 
   test('a failing server → ok: false with the typed error and its fix; never throws', async () => {
     server.respondWith(reply.status(404, 'model "llama3.2" not found, try pulling it first'));
-    const config: ModelConfig = { provider: 'ollama', model: 'llama3.2', baseUrl: server.url, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' };
+    const config: ModelConfig = { provider: 'ollama', model: 'llama3.2', baseUrl: server.url, timeoutMs: 5_000, maxBytes: 1 << 20, source: 'flag' };
     const result = await checkModel(config);
     expect(result.ok).toBe(false);
     expect(result.error).toMatchObject({ code: 'http_status_404', exitCode: 5 });
@@ -46,7 +46,7 @@ describe('checkModel', () => {
 
   test('a slow server → model_timeout within the check deadline', async () => {
     server.respondWith(reply.hang());
-    const config: ModelConfig = { provider: 'ollama', model: 'm', baseUrl: server.url, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' };
+    const config: ModelConfig = { provider: 'ollama', model: 'm', baseUrl: server.url, timeoutMs: 5_000, maxBytes: 1 << 20, source: 'flag' };
     const result = await checkModel(config, { timeoutMs: 200 });
     expect(result.error?.code).toBe('model_timeout');
     expect(await server.requests[0]!.closed).toBe(true);
@@ -54,7 +54,7 @@ describe('checkModel', () => {
 
   test("the caller's abort is thrown, not reported", async () => {
     server.respondWith(reply.hang());
-    const config: ModelConfig = { provider: 'ollama', model: 'm', baseUrl: server.url, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' };
+    const config: ModelConfig = { provider: 'ollama', model: 'm', baseUrl: server.url, timeoutMs: 5_000, maxBytes: 1 << 20, source: 'flag' };
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     await expect(checkModel(config, { signal: controller.signal })).rejects.toMatchObject({ code: 'interrupted', exitCode: 130 });
@@ -69,7 +69,7 @@ describe('checkModel', () => {
       apiKey: 'sk-proj-0123456789abcd',
       timeoutMs: 300,
       maxBytes: 1 << 20,
-      source: '--model',
+      source: 'flag',
     };
     const result = await checkModel(config, { call: false });
     expect(result).toMatchObject({ leavesMachine: true, key: 'sk-…abcd', ok: true, called: false, latencyMs: 0 });
@@ -79,7 +79,7 @@ describe('checkModel', () => {
 
   test('call: false on the stand-in server sends no request', async () => {
     const before = server.requests.length;
-    const config: ModelConfig = { provider: 'ollama', model: 'm', baseUrl: server.url, timeoutMs: 5_000, maxBytes: 1 << 20, source: '--model' };
+    const config: ModelConfig = { provider: 'ollama', model: 'm', baseUrl: server.url, timeoutMs: 5_000, maxBytes: 1 << 20, source: 'flag' };
     expect(await checkModel(config, { call: false })).toMatchObject({ ok: true, called: false, leavesMachine: false });
     expect(server.requests.length).toBe(before);
   });

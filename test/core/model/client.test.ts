@@ -65,7 +65,7 @@ describe.each(['ollama', 'openai', 'anthropic'] as const)('%s provider against t
       apiKey: 'sk-test-key-0123456789',
       timeoutMs: 5_000,
       maxBytes: 1024 * 1024,
-      source: '--model',
+      source: 'flag',
     };
     client = createModelClient(config);
   });
@@ -314,7 +314,7 @@ describe('provider specifics', () => {
       baseUrl: server.baseUrl('openai'),
       timeoutMs: 5_000,
       maxBytes: 1 << 20,
-      source: '--model',
+      source: 'flag',
     });
     await client.generateObject({ prompt: 'p', schema: z.object({ a: z.string(), b: z.string().optional() }), maxOutputTokens: 50, temperature: 0 });
     expect(server.requests[0]!.body.response_format.json_schema.strict).toBe(false);
@@ -329,7 +329,7 @@ describe('provider specifics', () => {
       baseUrl: `${server.url}/api`,
       timeoutMs: 5_000,
       maxBytes: 1 << 20,
-      source: '--model',
+      source: 'flag',
     });
     await client.generateObject({ prompt: 'p', schema: z.object({ ok: z.boolean() }), maxOutputTokens: 50, temperature: 0 });
     expect(server.requests[0]!.path).toBe('/api/chat');
@@ -347,7 +347,7 @@ describe('provider specifics', () => {
       baseUrl: `http://127.0.0.1:${port}`,
       timeoutMs: 5_000,
       maxBytes: 1 << 20,
-      source: '--model',
+      source: 'flag',
     });
     const error = await codeOf(client.generateObject({ prompt: 'p', schema: z.object({ ok: z.boolean() }), maxOutputTokens: 50, temperature: 0 }));
     expect(error.code).toBe('model_unreachable');
@@ -368,7 +368,7 @@ describe('provider specifics', () => {
       apiKey: 'sk-ant-0123456789',
       timeoutMs: 5_000,
       maxBytes: 1 << 20,
-      source: '--model',
+      source: 'flag',
     });
     const written: string[] = [];
     const original = process.stdout.write.bind(process.stdout);

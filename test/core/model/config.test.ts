@@ -66,7 +66,7 @@ describe('resolveModelConfig', () => {
   test('precedence: --model > HIPPO_MODEL > config file', () => {
     const configFile = file({ model: 'ollama:from-file' });
     const env = { HIPPO_MODEL: 'ollama:from-env' };
-    expect(resolve(env, { flag: 'ollama:from-flag', configFile })).toMatchObject({ model: 'from-flag', source: '--model' });
+    expect(resolve(env, { flag: 'ollama:from-flag', configFile })).toMatchObject({ model: 'from-flag', source: 'flag' });
     expect(resolve(env, { configFile })).toMatchObject({ model: 'from-env', source: 'HIPPO_MODEL' });
     expect(resolve({}, { configFile })).toMatchObject({ model: 'from-file', source: 'config file' });
   });

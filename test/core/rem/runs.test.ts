@@ -126,9 +126,10 @@ describe('withRun: a run is a scope', () => {
     });
     const done = withRun(store, 'rem ingest', 'ops', () => 'done');
     expect(done).toBe('done');
-    expect(interruptOpenRuns()).toBe(1);
+    const closed = interruptOpenRuns();
     const [open] = listRuns(store).filter((run) => run.kind === 'rem rapid');
     expect(open).toMatchObject({ status: 'interrupted', errors: ['interrupted'], counts: { gathered: 2 } });
+    expect(closed).toEqual([open]);
     release();
     await waiting;
     // The work finished later, but the row already said what the process decided: it stays interrupted.
