@@ -58,7 +58,10 @@ export function snapshotFolderName(target: Pick<PostgresTarget, 'host' | 'port' 
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .replace(/^[-.]+|-+$/g, '')
       .slice(0, 40) || 'x';
-  const hash = createHash('sha256').update(JSON.stringify([target.host, target.port, target.database, schema])).digest('hex').slice(0, 10);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([target.host, target.port, target.database, schema]))
+    .digest('hex')
+    .slice(0, 10);
   const parts = ['postgres', safe(target.host), String(target.port), safe(target.database), ...(schema === 'public' ? [] : [safe(schema)]), hash];
   return parts.join('-');
 }

@@ -36,7 +36,12 @@ export function copyText(spec: TableSpec, rows: readonly RowObject[], columns: r
  * `COPY <into> (columns) FROM STDIN` of already-built text on one client (inside the caller's transaction); returns the
  * rows the server copied. `into` defaults to the table itself (a temp table for a staged load).
  */
-export async function copyIn(client: PoolClient, spec: TableSpec, chunks: readonly string[], options: { into?: string; columns?: readonly Column[] } = {}): Promise<number> {
+export async function copyIn(
+  client: PoolClient,
+  spec: TableSpec,
+  chunks: readonly string[],
+  options: { into?: string; columns?: readonly Column[] } = {},
+): Promise<number> {
   if (chunks.length === 0) return 0;
   const { from } = await import('pg-copy-streams');
   const stream = client.query(from(`COPY ${options.into ?? spec.name} (${columnList(options.columns ?? spec.columns)}) FROM STDIN`));
@@ -53,7 +58,12 @@ let cursors = 0;
  * (`break` in a `for await`). A walk may pause between pages (the consumer writes a file, say): the read transaction
  * may sit idle up to 10 minutes instead of the session's shorter idle-in-transaction limit.
  */
-export async function* cursorRows<R extends QueryResultRow>(session: Session, bound: TxState | undefined, text: string, values: readonly unknown[] = []): AsyncGenerator<R> {
+export async function* cursorRows<R extends QueryResultRow>(
+  session: Session,
+  bound: TxState | undefined,
+  text: string,
+  values: readonly unknown[] = [],
+): AsyncGenerator<R> {
   const name = `hippo_cursor_${++cursors}`;
   const tx = bound ?? session.current();
   if (tx) {

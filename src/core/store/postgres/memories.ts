@@ -6,16 +6,7 @@
  */
 import type { Memory } from '../../memory.js';
 import { UsageError } from '../../errors.js';
-import type {
-  GatherQuery,
-  MaintenanceCountsByAgent,
-  MaintenanceCutoffs,
-  MaintenanceRule,
-  MemoryFilter,
-  MemoryRepo,
-  SearchHit,
-  SearchQuery,
-} from '../port.js';
+import type { GatherQuery, MaintenanceCountsByAgent, MaintenanceCutoffs, MaintenanceRule, MemoryFilter, MemoryRepo, SearchHit, SearchQuery } from '../port.js';
 import { copyIn, copyText, COPY_BATCH, cursorRows } from './bulk.js';
 import { finishSnippet, mapRawQueryError, searchSql } from './fts.js';
 import type { Session, TxState } from './session.js';
@@ -253,7 +244,8 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
     },
 
     async search(q: SearchQuery): Promise<SearchHit[]> {
-      if (!Number.isInteger(q.limit) || q.limit < 1) throw new UsageError('bad_limit', 'the limit must be a whole number of at least 1', { details: { option: 'limit' } });
+      if (!Number.isInteger(q.limit) || q.limit < 1)
+        throw new UsageError('bad_limit', 'the limit must be a whole number of at least 1', { details: { option: 'limit' } });
       const statement = searchSql({
         agentId: q.agentId,
         query: q.text,

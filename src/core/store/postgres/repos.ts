@@ -6,7 +6,7 @@
  */
 import type { Candidate } from '../../rem/candidates.js';
 import type { Run } from '../../rem/runs.js';
-import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RowsRepo, RunRepo, SettingsRepo, StoreTable, TableRow } from '../port.js';
+import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RowsRepo, RunRepo, SettingsRepo, StoreTable } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { UsageError } from '../../errors.js';
 import { copyIn, copyText, COPY_BATCH, cursorRows } from './bulk.js';

@@ -279,7 +279,9 @@ export class Session {
 /** Throws `nul_in_text` for a NUL in any text parameter (PostgreSQL refuses it in text: 22021). */
 export function checkParams(values: readonly unknown[]): void {
   for (const value of values) {
-    if (typeof value === 'string' ? value.includes('\u0000') : Array.isArray(value) && value.some((item) => typeof item === 'string' && item.includes('\u0000'))) {
+    if (
+      typeof value === 'string' ? value.includes('\u0000') : Array.isArray(value) && value.some((item) => typeof item === 'string' && item.includes('\u0000'))
+    ) {
       throw nulError('a value');
     }
   }
@@ -317,9 +319,12 @@ export function storeError(error: unknown, target: PostgresTarget): HippoError |
       details,
     });
   }
-  if (code.startsWith('22')) return new UsageError('bad_value', `a value is not valid for the PostgreSQL store (SQLSTATE ${code}); nothing was written`, { details });
-  if (code === '53100') return new HippoError('disk_full', "the PostgreSQL server's disk is full; the transaction was rolled back", ExitCode.unexpected, { details });
-  if (code === '25006') return new UsageError('database_read_only', 'the PostgreSQL store is read-only (a standby, or default_transaction_read_only)', { details });
+  if (code.startsWith('22'))
+    return new UsageError('bad_value', `a value is not valid for the PostgreSQL store (SQLSTATE ${code}); nothing was written`, { details });
+  if (code === '53100')
+    return new HippoError('disk_full', "the PostgreSQL server's disk is full; the transaction was rolled back", ExitCode.unexpected, { details });
+  if (code === '25006')
+    return new UsageError('database_read_only', 'the PostgreSQL store is read-only (a standby, or default_transaction_read_only)', { details });
   if (code === '42501') {
     const message = typeof shape.message === 'string' ? redact(shape.message, target) : 'permission denied';
     return new UsageError('postgres_permission_denied', `the PostgreSQL user may not do this: ${message}`, { details });

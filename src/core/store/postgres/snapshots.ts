@@ -189,7 +189,9 @@ export function readManifest(path: string): { manifest: Manifest; size: number }
       manifest = JSON.parse(newline < 0 ? text : text.slice(0, newline)) as Manifest;
     } catch {
       if (newline < 0 && head.length < HEADER_BYTES) throw damaged(path, 'it is cut short');
-      throw new UsageError('not_a_hippo_snapshot', `${path} is not a hippo logical snapshot (no manifest); nothing was changed`, { details: { snapshot: path } });
+      throw new UsageError('not_a_hippo_snapshot', `${path} is not a hippo logical snapshot (no manifest); nothing was changed`, {
+        details: { snapshot: path },
+      });
     }
     if (manifest?.format !== SNAPSHOT_FORMAT || manifest.engine !== 'postgres') {
       throw new UsageError('not_a_hippo_snapshot', `${path} is not a hippo logical snapshot of a PostgreSQL store; nothing was changed`, {
@@ -341,7 +343,8 @@ export interface SnapshotDeps {
 
 /** `a = b AND …` comparing two rows of a table column by column (json compared as text: it has no equality). */
 function sameRow(spec: TableSpec, left: string, right: string): string {
-  const value = (alias: string) => spec.columns.map((column) => (column.type === 'json' ? `${alias}.${column.name}::text` : `${alias}.${column.name}`)).join(', ');
+  const value = (alias: string) =>
+    spec.columns.map((column) => (column.type === 'json' ? `${alias}.${column.name}::text` : `${alias}.${column.name}`)).join(', ');
   return `(${value(left)}) IS NOT DISTINCT FROM (${value(right)})`;
 }
 

@@ -380,7 +380,14 @@ describe('candidates', () => {
   it('decides a pending candidate once; a second decision and another agent’s change nothing', async () => {
     const c = candidate('alice', 'claim');
     await store.candidates.insert(c);
-    const decision = { status: 'promoted' as const, reviewer: 'ana', rationale: 'true', decidedAt: at(5), promotedMemoryId: newId('mem'), editedClaim: 'edited' };
+    const decision = {
+      status: 'promoted' as const,
+      reviewer: 'ana',
+      rationale: 'true',
+      decidedAt: at(5),
+      promotedMemoryId: newId('mem'),
+      editedClaim: 'edited',
+    };
     expect(await store.candidates.decide('bob', c.id, decision)).toBe(false);
     expect(await store.candidates.decide('alice', c.id, decision)).toBe(true);
     expect(await store.candidates.decide('alice', c.id, { ...decision, status: 'rejected' })).toBe(false);
@@ -426,7 +433,16 @@ describe('runs', () => {
     expect((await store.runs.list({ limit: 10, agentId: 'alice' })).map((r) => r.id)).toEqual([child.id, night.id]);
     expect((await store.runs.list({ limit: 2 })).map((r) => r.id)).toEqual([bobs.id, child.id]);
 
-    const finished = { ...bobs, status: 'completed' as const, finishedAt: at(3), counts: { staged: 2, gathered: 10 }, candidateIds: ['cand_1'], durationMs: 60_000, steps: { b: 'x', a: 'y' }, errors: ['e'] };
+    const finished = {
+      ...bobs,
+      status: 'completed' as const,
+      finishedAt: at(3),
+      counts: { staged: 2, gathered: 10 },
+      candidateIds: ['cand_1'],
+      durationMs: 60_000,
+      steps: { b: 'x', a: 'y' },
+      errors: ['e'],
+    };
     expect(await store.runs.finish(finished)).toBe(true);
     expect(await store.runs.finish({ ...finished, status: 'failed' })).toBe(false);
     const read = await store.runs.get(bobs.id);
@@ -537,7 +553,10 @@ describe('agent isolation', () => {
     expect(await collect(store.memories.iterate(bob))).toEqual([]);
     expect(await store.memories.search({ agentId: bob, text: 'alice deploy secret', raw: false, limit: 10, highlight, now })).toEqual([]);
     expect(await store.memories.search({ agentId: bob, text: 'deploy', raw: true, limit: 10, highlight, now })).toEqual([]);
-    expect(await store.memories.gather({ agentId: bob, now, scope: 'all', since: at(0), unreflected: false, limit: 10 })).toEqual({ eligible: 0, memories: [] });
+    expect(await store.memories.gather({ agentId: bob, now, scope: 'all', since: at(0), unreflected: false, limit: 10 })).toEqual({
+      eligible: 0,
+      memories: [],
+    });
     expect(await store.memories.archive(bob, [a.id], 'x', now)).toEqual([]);
     await store.memories.stampReflected(bob, [a.id], now);
     await store.memories.recordRetrieval(bob, [a.id], now);
