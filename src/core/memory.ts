@@ -2,36 +2,15 @@ import { createHash } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
 import { inTransaction, prepared, type Store } from './store/store.js';
+import { DURABILITIES, type Durability, type Memory } from './records.js';
 import { iso } from './time.js';
 
-export const DURABILITIES = ['permanent', 'persistent', 'standard', 'ephemeral'] as const;
-export type Durability = (typeof DURABILITIES)[number];
+export { DURABILITIES, type Durability, type Memory } from './records.js';
 
 /** docs/design.md §2.1: content is at most 64 KiB of UTF-8. */
 export const MAX_CONTENT_BYTES = 64 * 1024;
 /** Ephemeral memories expire a day after creation unless told otherwise. */
 export const EPHEMERAL_TTL_MS = 24 * 3_600_000;
-
-export interface Memory {
-  id: string;
-  agentId: string;
-  content: string;
-  durability: Durability;
-  tags: string[];
-  subject: string | null;
-  source: string;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string | null;
-  archivedAt: string | null;
-  archivedReason: string | null;
-  derivedFrom: string[];
-  promotedFrom: string | null;
-  contentHash: string;
-  lastReflectedAt: string | null;
-  retrievalCount: number;
-  lastRetrievedAt: string | null;
-}
 
 /** What a caller may give when writing a memory; everything but agentId and content has a default. */
 export interface NewMemory {

@@ -3,31 +3,10 @@ import { faultPoint } from '../faults.js';
 import { newId } from '../ids.js';
 import { contentHash, normalizeWhitespace } from '../memory.js';
 import { prepared, type Store } from '../store/store.js';
+import { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
 import { iso } from '../time.js';
 
-export const CANDIDATE_STATUSES = ['pending', 'promoted', 'rejected'] as const;
-export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];
-
-/** docs/design.md §2.2. `prompt`/`promptSha256` are kept on the row; the JSON shape of §3.2 leaves the prompt out. */
-export interface Candidate {
-  id: string;
-  agentId: string;
-  claim: string;
-  /** The reviewer's wording when a claim was edited before promotion; `claim` keeps the model's original. */
-  editedClaim: string | null;
-  status: CandidateStatus;
-  sourceMemoryIds: string[];
-  tags: string[];
-  generatedBy: string;
-  provider: string;
-  generatedAt: string;
-  runId: string;
-  promptSha256: string;
-  reviewer: string | null;
-  reviewRationale: string | null;
-  decidedAt: string | null;
-  promotedMemoryId: string | null;
-}
+export { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
 
 interface CandidateRow {
   id: string;

@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { answerRejected, type AnswerRejection } from '../model/answer-problem.js';
 import { extractJsonObject } from '../model/json.js';
 import { prepared, type Store } from '../store/store.js';
+import type { Handoff } from '../records.js';
 import { iso } from '../time.js';
 import { commitStaging, gatherCounts, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
 import { gather } from './gather.js';
@@ -17,20 +18,7 @@ import { validateAnswer } from './validate.js';
 
 export const HANDOFF_TTL_MS = 7 * 86_400_000;
 
-/** docs/design.md §2.4. */
-export interface Handoff {
-  id: string;
-  agentId: string;
-  createdAt: string;
-  focus: Focus;
-  /** alias → memory id, exactly the refs shown in the prompt. */
-  refs: Record<string, string>;
-  promptSha256: string;
-  expiresAt: string;
-  maxCandidates: number;
-  ingestedAt: string | null;
-  ingestRunId: string | null;
-}
+export type { Handoff } from '../records.js';
 
 interface HandoffRow {
   id: string;

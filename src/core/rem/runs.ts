@@ -2,44 +2,10 @@ import { ExitCode, HippoError, InterruptedError, NotFoundError } from '../errors
 import { newId } from '../ids.js';
 import { answerProblemOf } from '../model/answer-problem.js';
 import { prepared, type Store } from '../store/store.js';
+import type { Run, RunCounts, RunKind, RunStatus } from '../records.js';
 import { iso } from '../time.js';
 
-export const RUN_KINDS = ['rem rapid', 'rem ingest', 'rem nightly run-once', 'rem restore'] as const;
-export type RunKind = (typeof RUN_KINDS)[number];
-export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted', 'paused', 'dry-run'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-export interface RunCounts {
-  gathered?: number;
-  staged?: number;
-  skippedDuplicates?: number;
-  skippedRejected?: number;
-  expired?: number;
-  archived?: number;
-  [key: string]: number | undefined;
-}
-
-/**
- * docs/design.md §2.3: one audit row per run. `errors` holds short fixed strings only — never model output or memory text.
- * A nightly run is one row for the night plus one child row per agent it distilled (`parentRunId` = the night's id);
- * `steps` says what each step of a run did, in fixed words (e.g. `{"distill": "skipped: no model configured"}`).
- */
-export interface Run {
-  id: string;
-  kind: RunKind;
-  agentId: string | null;
-  startedAt: string;
-  finishedAt: string | null;
-  status: RunStatus;
-  snapshotPath: string | null;
-  counts: RunCounts;
-  candidateIds: string[];
-  model: string | null;
-  errors: string[];
-  durationMs: number | null;
-  parentRunId: string | null;
-  steps: Record<string, string>;
-}
+export { RUN_KINDS, RUN_STATUSES, type Run, type RunCounts, type RunKind, type RunStatus } from '../records.js';
 
 interface RunRow {
   id: string;

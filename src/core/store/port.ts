@@ -15,10 +15,7 @@
  * THIS IS A DRAFT written by the lead: the adapter authors may refine it (keep changes small, in commits prefixed
  * "port:"), and must keep both adapters and the contract tests in step.
  */
-import type { Durability, Memory } from '../memory.js';
-import type { Candidate, CandidateStatus } from '../rem/candidates.js';
-import type { Handoff } from '../rem/handoff.js';
-import type { Run } from '../rem/runs.js';
+import type { Candidate, CandidateStatus, Durability, Handoff, Memory, Run } from '../records.js';
 import type { Clock } from '../time.js';
 
 /** A candidate as stored: the public object plus what stays on the row (the normalised claim, the full prompt). */
