@@ -63,6 +63,8 @@ export interface Store extends StoreOps {
 
 /** What can be done inside and outside a transaction. */
 export interface StoreOps {
+  /** The store's clock: core code running inside a transaction (staging, a run's final row) stamps times with it. */
+  readonly clock: Clock;
   readonly memories: MemoryRepo;
   readonly candidates: CandidateRepo;
   readonly runs: RunRepo;
