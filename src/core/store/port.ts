@@ -145,6 +145,8 @@ export interface MemoryRepo {
   existingIds(ids: readonly string[]): Promise<Set<string>>;
   /** Ids of this agent's memories with this content hash, oldest first. */
   idsWithHash(agentId: string, contentHash: string, exceptId?: string): Promise<string[]>;
+  /** Which of these content hashes some memory of this agent has (archived too): import and staging test many at once. */
+  existingHashes(agentId: string, contentHashes: readonly string[]): Promise<Set<string>>;
   /** Newest first (createdAt desc, id desc). */
   list(filter: MemoryFilter & { limit: number }): Promise<Memory[]>;
   /** Every memory of the agent (or of all agents), archived too, oldest first; streamed. */
