@@ -97,6 +97,14 @@ export interface MemoryFilter {
   now: string;
 }
 
+/** `memory list`: one agent's memories, optionally with one tag. */
+export interface ListQuery {
+  agentId: string;
+  tag?: string;
+  includeArchived?: boolean;
+  limit: number;
+}
+
 export interface GatherQuery {
   agentId: string;
   now: string;
@@ -147,8 +155,8 @@ export interface MemoryRepo {
   idsWithHash(agentId: string, contentHash: string, exceptId?: string): Promise<string[]>;
   /** Which of these content hashes some memory of this agent has (archived too): import and staging test many at once. */
   existingHashes(agentId: string, contentHashes: readonly string[]): Promise<Set<string>>;
-  /** Newest first (createdAt desc, id desc). */
-  list(filter: MemoryFilter & { limit: number }): Promise<Memory[]>;
+  /** Newest first (createdAt desc, id desc). Leaves out archived memories unless asked for; expired ones are listed. */
+  list(query: ListQuery): Promise<Memory[]>;
   /** Every memory of the agent (or of all agents), archived too, oldest first; streamed. */
   iterate(agentId?: string): AsyncIterable<Memory>;
   /** Sets archivedAt/archivedReason/updatedAt on live memories of the agent; returns the ids changed. */
