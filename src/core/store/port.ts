@@ -141,6 +141,14 @@ export interface MaintenanceCutoffs {
 export type MaintenanceRule = 'expired' | 'archivedEphemeral' | 'archivedUnused';
 export type MaintenanceCountsByAgent = Record<string, Record<MaintenanceRule, number>>;
 
+export interface AgentCount {
+  agentId: string;
+  /** Not archived. */
+  memories: number;
+  archived: number;
+  newest: string;
+}
+
 export interface MemoryRepo {
   /** Inserts one built memory; false (nothing written) when its id exists. */
   insert(memory: Memory): Promise<boolean>;
@@ -168,8 +176,11 @@ export interface MemoryRepo {
   gather(query: GatherQuery): Promise<{ eligible: number; memories: Memory[] }>;
   /** All agents: those with eligible, unreflected memories created since `since`. */
   agentsWithNew(now: string, since: string): Promise<string[]>;
-  /** All agents: memory counts (live, archived) and newest createdAt per agent. */
-  agentCounts(): Promise<{ agentId: string; memories: number; archived: number; newest: string | null }[]>;
+  /**
+   * All agents (in agent order): per agent, how many memories are live (not archived) and archived, and the newest
+   * createdAt of either; with `source`, only memories of that source (the demo's summary). Agents with none are left out.
+   */
+  agentCounts(options?: { source?: string }): Promise<AgentCount[]>;
   search(query: SearchQuery): Promise<SearchHit[]>;
   /** Nightly: what the rules would archive (read only) / archive it now (one statement, returns what it did). */
   planMaintenance(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent>;
