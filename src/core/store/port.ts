@@ -15,7 +15,7 @@
  * THIS IS A DRAFT written by the lead: the adapter authors may refine it (keep changes small, in commits prefixed
  * "port:"), and must keep both adapters and the contract tests in step.
  */
-import type { Candidate, CandidateStatus, Durability, Handoff, Memory, Run } from '../records.js';
+import type { Candidate, CandidateStatus, Durability, Handoff, Memory, Run, RunKind } from '../records.js';
 import type { Clock } from '../time.js';
 
 /** A candidate as stored: the public object plus what stays on the row (the normalised claim, the full prompt). */
@@ -233,7 +233,7 @@ export interface RunRepo {
   list(options: { limit: number; agentId?: string }): Promise<Run[]>;
   /** Rows of a dead run (the run and its children) still `running` → `interrupted`; returns how many. */
   interruptAbandoned(runId: string, now: string): Promise<number>;
-  kindOf(id: string): Promise<string | undefined>;
+  kindOf(id: string): Promise<RunKind | undefined>;
 }
 
 // ---- handoffs ---------------------------------------------------------------------------------------------------
@@ -278,7 +278,7 @@ export interface LockHolder {
   hostname: string;
   startedAt: string;
   runId: string;
-  kind: string;
+  kind: RunKind;
 }
 
 export interface HeldLock {
@@ -290,7 +290,7 @@ export interface HeldLock {
 
 export interface LockPort {
   /** Takes the lock or throws ConflictError `nightly_running` (exit 4) at once when a live holder has it. */
-  acquire(owner: { runId: string; kind: string }): Promise<HeldLock>;
+  acquire(owner: { runId: string; kind: RunKind }): Promise<HeldLock>;
   /** The live holder, or null (dry run: "a real run would exit 4"). */
   holder(): Promise<LockHolder | null>;
 }
