@@ -304,13 +304,19 @@ export interface SnapshotPort {
   readonly suffix: string;
   /** Writes a verified snapshot named `name` into `dir` (temp name, check, fsync, rename, mode 0600). */
   take(name: string, options: { signal?: AbortSignal }): Promise<{ path: string; sizeBytes: number; violations: string[] }>;
-  /** `cheap`: header/manifest says the file is whole; otherwise a full read-back check. */
-  check(path: string, thorough: boolean): Promise<{ ok: boolean; violations: string[] }>;
+  /**
+   * How sound a snapshot is, at three costs: `header` — its header/manifest says the file is whole (cheap, for listing
+   * any number of large snapshots); `quick` — a quick read-back check (SQLite: quick_check); `full` — the full check a
+   * restore runs first (SQLite: integrity_check). `violations`: constraint messages that do not make it unusable.
+   */
+  check(path: string, level: SnapshotCheckLevel): Promise<{ ok: boolean; violations: string[] }>;
   /** Per table: what restoring `path` (one agent or all) would add/remove/change; read only. */
   planRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
   /** Replaces the rows in scope with the snapshot's in one transaction and verifies them; rolls back on mismatch. */
   applyRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
 }
+
+export type SnapshotCheckLevel = 'header' | 'quick' | 'full';
 
 export interface TableChangeCounts {
   table: 'memories' | 'candidates' | 'handoffs';
