@@ -302,8 +302,13 @@ export interface SnapshotPort {
   readonly dir: string;
   /** File name suffix of this engine's snapshots (`.db`, `.jsonl.gz`). */
   readonly suffix: string;
-  /** Writes a verified snapshot named `name` into `dir` (temp name, check, fsync, rename, mode 0600). */
-  take(name: string, options: { signal?: AbortSignal }): Promise<{ path: string; sizeBytes: number; violations: string[] }>;
+  /**
+   * Writes a verified snapshot named `name` into `dir` (temp name, check, fsync, rename, mode 0600), first removing the
+   * temporary files an earlier interrupted snapshot left (call it holding the lock). A failed check throws
+   * HippoError `snapshot_verify_failed` with `details.live`: what the same check says of the live store (`ok`,
+   * `failed`, `unknown`). An in-memory store throws UsageError `snapshot_in_memory`.
+   */
+  take(name: string, options: { signal?: AbortSignal }): Promise<TakenSnapshotFile>;
   /**
    * How sound a snapshot is, at three costs: `header` — its header/manifest says the file is whole (cheap, for listing
    * any number of large snapshots); `quick` — a quick read-back check (SQLite: quick_check); `full` — the full check a
@@ -314,6 +319,15 @@ export interface SnapshotPort {
   planRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
   /** Replaces the rows in scope with the snapshot's in one transaction and verifies them; rolls back on mismatch. */
   applyRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
+}
+
+export interface TakenSnapshotFile {
+  path: string;
+  sizeBytes: number;
+  /** Constraint violations the check found (the snapshot is still whole and usable). */
+  violations: string[];
+  /** Leftover temporary files of earlier, interrupted snapshots that were removed first. */
+  removedPartials: number;
 }
 
 export type SnapshotCheckLevel = 'header' | 'quick' | 'full';
