@@ -315,11 +315,32 @@ export interface SnapshotPort {
    * restore runs first (SQLite: integrity_check). `violations`: constraint messages that do not make it unusable.
    */
   check(path: string, level: SnapshotCheckLevel): Promise<{ ok: boolean; violations: string[] }>;
-  /** Per table: what restoring `path` (one agent or all) would add/remove/change; read only. */
-  planRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
-  /** Replaces the rows in scope with the snapshot's in one transaction and verifies them; rolls back on mismatch. */
-  applyRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
+  /**
+   * Opens a snapshot to restore from: refused (UsageError, nothing changed) when it is the live store itself, not a
+   * hippo snapshot, or from a newer hippo; a snapshot of an older schema is brought up to date in a temporary copy,
+   * never in place. A damaged one is HippoError `snapshot_damaged` (exit 1), here or from any method of the source.
+   * The core drives the restore (docs/design.md §7): plan = `compare` per table; apply = lock, run row, `verify`,
+   * pre-restore snapshot, then one transaction of `compare`, `replace`, `matches` and the run's final row.
+   */
+  open(path: string): Promise<SnapshotSource>;
 }
+
+/** A snapshot opened for restoring. Methods taking `ops` run on it: the store, or the transaction handle inside one. */
+export interface SnapshotSource {
+  /** The full check of the snapshot (SQLite: integrity_check of the file as opened, migrated copy included). */
+  verify(): Promise<boolean>;
+  /** What replacing the table's rows in scope (one agent, or all) by the snapshot's would add, remove and change. */
+  compare(ops: StoreOps, table: RestoredTable, agentId: string | null): Promise<TableChangeCounts>;
+  /** Deletes the table's rows in scope and copies the snapshot's back, ids and contents exact. Inside a transaction. */
+  replace(tx: StoreOps, table: RestoredTable, agentId: string | null): Promise<void>;
+  /** Whether the table's rows in scope now equal the snapshot's, column for column. */
+  matches(ops: StoreOps, table: RestoredTable, agentId: string | null): Promise<boolean>;
+  /** Lets go of the snapshot (and removes a temporary migrated copy). Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** What a restore puts back; the audit log (`runs`) and `settings` are never restored. */
+export type RestoredTable = 'memories' | 'candidates' | 'handoffs';
 
 export interface TakenSnapshotFile {
   path: string;
@@ -333,7 +354,7 @@ export interface TakenSnapshotFile {
 export type SnapshotCheckLevel = 'header' | 'quick' | 'full';
 
 export interface TableChangeCounts {
-  table: 'memories' | 'candidates' | 'handoffs';
+  table: RestoredTable;
   added: number;
   removed: number;
   changed: number;
