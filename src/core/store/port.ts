@@ -43,13 +43,17 @@ export interface Store extends StoreOps {
   /**
    * Runs `fn` in one write transaction (SQLite: BEGIN IMMEDIATE, so no lock upgrade deadlock; PostgreSQL: one pooled
    * connection, READ COMMITTED, with the row locks each method documents). Commits when `fn` resolves, rolls back when
-   * it throws (the error passes through unchanged). Nested calls on `tx` join the outer transaction. Transactions of one
-   * Store are serialised in-process (a SQLite connection cannot hold two).
+   * it throws (the error passes through unchanged). Inside `fn`, work through `tx`, and await nothing but the store
+   * (no model call, no prompt): the write lock is held until `fn` ends. A `transaction` or `tryTransaction` of the same
+   * store started inside `fn` (in its async context) joins the outer one, without a savepoint: its error fails the
+   * whole transaction unless caught. Transactions of one Store are serialised in-process (a SQLite connection cannot
+   * hold two; there, calls on the store from other async work also wait for a running transaction to end).
    */
   transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T>;
   /**
-   * A best-effort write (retrieval counters, a dry run's audit row): waits at most `waitMs` for another writer and
-   * then returns undefined instead of failing. Never used for the answer of a command.
+   * A best-effort write (retrieval counters, a dry run's audit row): waits at most `waitMs` (default 250) for another
+   * writer, in this process or another, and then returns undefined instead of failing. Never used for the answer of
+   * a command. Inside a transaction it joins it.
    */
   tryTransaction<T>(fn: (tx: StoreOps) => Promise<T>, waitMs?: number): Promise<T | undefined>;
   /** Engine, versions, counts per table, where it lives (for `db check`). */
@@ -261,10 +265,14 @@ export interface SettingsRepo {
 /** One row of a table in an engine-neutral form (Memory, CandidateRecord, Run, HandoffRecord; settings as {key, value}). */
 export type TableRow = Record<string, unknown>;
 
+/**
+ * With an agent id these see only that agent's rows: a run without an agent (a store-wide night) is nobody's, and
+ * `settings` (store-wide flags) holds no agent's rows at all. `null` means every row of the table.
+ */
 export interface RowsRepo {
-  /** Every row of a table (of one agent, or all), in id order; streamed. */
+  /** Every row of a table in scope, in id order (settings: key order); streamed in pages, safe to await between rows. */
   dump(table: StoreTable, agentId: string | null): AsyncIterable<TableRow>;
-  /** Bulk insert of dumped rows into this store (ids kept exactly). */
+  /** Bulk insert of dumped rows into this store, ids and every field kept exactly; existing ids (keys) are skipped. */
   load(table: StoreTable, rows: readonly TableRow[]): Promise<number>;
   /** Deletes the rows of a table in scope (restore); returns how many. */
   deleteAll(table: StoreTable, agentId: string | null): Promise<number>;
