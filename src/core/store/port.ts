@@ -169,7 +169,11 @@ export interface MemoryRepo {
   existingHashes(agentId: string, contentHashes: readonly string[]): Promise<Set<string>>;
   /** Newest first (createdAt desc, id desc). Leaves out archived memories unless asked for; expired ones are listed. */
   list(query: ListQuery): Promise<Memory[]>;
-  /** Every memory of the agent (or of all agents), archived too, oldest first; streamed. */
+  /**
+   * Every memory of the agent (or of all agents), archived too, oldest first (createdAt, id): the export order;
+   * streamed. On SQLite the connection reads it as one statement: run nothing else on the same store until the loop
+   * ends (better-sqlite3 refuses with "connection is busy"); write to another store or a file.
+   */
   iterate(agentId?: string): AsyncIterable<Memory>;
   /** Sets archivedAt/archivedReason/updatedAt on live memories of the agent; returns the ids changed. */
   archive(agentId: string, ids: readonly string[], reason: string, now: string): Promise<string[]>;
