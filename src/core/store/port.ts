@@ -266,8 +266,23 @@ export interface SettingsRepo {
 
 // ---- whole tables (db copy, logical snapshots, restore) --------------------------------------------------------
 
-/** One row of a table in an engine-neutral form (Memory, CandidateRecord, Run, HandoffRecord; settings as {key, value}). */
-export type TableRow = Record<string, unknown>;
+/** One setting (store-wide flags: the pause switch, SQLite's lock row). */
+export interface Setting {
+  key: string;
+  value: string;
+}
+
+/** The engine-neutral form of each table's rows: what `dump` yields and `load` takes. */
+export interface TableRows {
+  memories: Memory;
+  candidates: CandidateRecord;
+  runs: Run;
+  handoffs: HandoffRecord;
+  settings: Setting;
+}
+
+/** One row of a table in an engine-neutral form. */
+export type TableRow = TableRows[StoreTable];
 
 /**
  * With an agent id these see only that agent's rows: a run without an agent (a store-wide night) is nobody's, and
@@ -275,9 +290,9 @@ export type TableRow = Record<string, unknown>;
  */
 export interface RowsRepo {
   /** Every row of a table in scope, in id order (settings: key order); streamed in pages, safe to await between rows. */
-  dump(table: StoreTable, agentId: string | null): AsyncIterable<TableRow>;
+  dump<T extends StoreTable>(table: T, agentId: string | null): AsyncIterable<TableRows[T]>;
   /** Bulk insert of dumped rows into this store, ids and every field kept exactly; existing ids (keys) are skipped. */
-  load(table: StoreTable, rows: readonly TableRow[]): Promise<number>;
+  load<T extends StoreTable>(table: T, rows: readonly TableRows[T][]): Promise<number>;
   /** Deletes the rows of a table in scope (restore); returns how many. */
   deleteAll(table: StoreTable, agentId: string | null): Promise<number>;
   count(table: StoreTable, agentId: string | null): Promise<number>;
