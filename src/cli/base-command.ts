@@ -23,7 +23,7 @@ export abstract class HippoCommand extends Command {
     json: Flags.boolean({ description: 'print one JSON document on stdout', helpGroup: 'GLOBAL', default: false }),
   };
 
-  private openedStore?: Store;
+  private openedStore?: Promise<Store>;
   private readonly interruption = new AbortController();
 
   /**
@@ -53,9 +53,18 @@ export abstract class HippoCommand extends Command {
     return validateAgentId(flag ?? (process.env.HIPPO_AGENT || 'default'));
   }
 
-  protected store(dbFlag: string | undefined): Store {
-    this.openedStore ??= openStore({ path: resolveDbPath(dbFlag) });
+  /** The store `--db` (else HIPPO_DB, else the default file) names, opened once per command. */
+  protected store(dbFlag: string | undefined): Promise<Store> {
+    this.openedStore ??= (async () => openStore({ path: resolveDbPath(dbFlag) }))();
     return this.openedStore;
+  }
+
+  /** Closes the store if one was opened (a store that failed to open has nothing to close). */
+  private async closeStore(): Promise<void> {
+    const opened = this.openedStore;
+    this.openedStore = undefined;
+    const store = await opened?.catch(() => undefined);
+    await store?.close();
   }
 
   /**
@@ -90,10 +99,11 @@ export abstract class HippoCommand extends Command {
   }
 
   /**
-   * One path for Ctrl-C, SIGTERM and SIGHUP, all exit 130 (docs/decisions.md, Interrupts). better-sqlite3 is
-   * synchronous, so this runs between statements: every transaction is whole or absent. Waiting work is aborted first
-   * so it can unwind and record the interruption; if it has not finished a second later, the run rows still open are
-   * finished `interrupted` and we leave, whatever it is doing.
+   * One path for Ctrl-C, SIGTERM and SIGHUP, all exit 130 (docs/decisions.md, Interrupts). Waiting work is aborted
+   * first so it can unwind and record the interruption; every transaction is whole or absent whatever happens (a
+   * SQLite transaction is rolled back by SQLite if the process leaves inside it). If the work has not finished a
+   * second later, the run rows still open are finished `interrupted` and we leave, whatever it is doing — after at
+   * most another second, should the store not answer.
    */
   private interrupt(): void {
     if (this.interruption.signal.aborted) return;
@@ -103,13 +113,13 @@ export abstract class HippoCommand extends Command {
     setTimeout(() => {
       // Loaded only now: every command would otherwise pay for the run module (and the model vocabulary it names) at
       // startup. A command that never loaded it has no run open, so loading it here finds none.
-      void import('../core/rem/runs.js')
-        .then(({ interruptOpenRuns }) => interruptOpenRuns())
+      const finishOpenRuns = import('../core/rem/runs.js').then(({ interruptOpenRuns }) => interruptOpenRuns());
+      const giveUp = new Promise((resolve) => setTimeout(resolve, 1000).unref());
+      void Promise.race([finishOpenRuns, giveUp])
         .catch(() => undefined)
-        .finally(() => {
-          this.openedStore?.close();
-          process.exit(ExitCode.interrupted);
-        });
+        .then(() => Promise.race([this.closeStore(), giveUp]))
+        .catch(() => undefined)
+        .finally(() => process.exit(ExitCode.interrupted));
     }, 1000).unref();
   }
 
@@ -131,8 +141,7 @@ export abstract class HippoCommand extends Command {
   }
 
   override async finally(error: Error | undefined): Promise<void> {
-    this.openedStore?.close();
-    this.openedStore = undefined;
+    await this.closeStore();
     await super.finally(error);
   }
 }

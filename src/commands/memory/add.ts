@@ -25,8 +25,8 @@ export default class MemoryAdd extends HippoCommand {
     const { args, flags } = await this.parse(MemoryAdd);
     // `echo … | hippo memory add` ends with a newline that is not part of the note.
     const text = args.text ?? (await pipedStdin('empty_content', 'give the memory text as an argument, or pipe it on stdin')).replace(/\r?\n$/, '');
-    const store = this.store(flags.db);
-    const result = addMemory(store, {
+    const store = await this.store(flags.db);
+    const result = await addMemory(store, {
       agentId: this.agentId(flags.agent),
       content: text,
       durability: flags.durability as Durability,
