@@ -36,8 +36,9 @@ export interface OpenPostgresOptions {
 /** How long `tryTransaction` waits by default, as SQLite's best-effort writes do. */
 const TRY_WAIT_MS = 250;
 
-function opsFor(session: Session, bound?: TxState): StoreOps {
-  return {
+function opsFor(session: Session, clock: Clock, bound?: TxState): StoreOps {
+  const ops: StoreOps = {
+    clock,
     memories: memoryRepo(session, bound),
     candidates: candidateRepo(session, bound),
     runs: runRepo(session, bound),
@@ -45,7 +46,12 @@ function opsFor(session: Session, bound?: TxState): StoreOps {
     settings: settingsRepo(session, bound),
     rows: rowsRepo(session, bound),
   };
+  if (bound) transactionOf.set(ops, bound);
+  return ops;
 }
+
+/** The transaction behind a transaction's ops (snapshot restores run their statements on it). */
+const transactionOf = new WeakMap<StoreOps, TxState>();
 
 /**
  * The folder of a store's snapshots under `<XDG data>/hippo/snapshots/`: host, port, database (and the schema when it
@@ -86,18 +92,17 @@ export async function openPostgresStore(target: PostgresTarget, options: OpenPos
 
 function buildStore(pool: Pool, target: PostgresTarget, context: { env: NodeJS.ProcessEnv; clock: Clock; serverVersion: string; schema: string }): Store {
   const session = new Session(pool, target);
-  const ops = opsFor(session);
+  const ops = opsFor(session, context.clock);
   const heldLocks = new Set<PortHeldLock>();
   let closed = false;
   const store: Store = {
     engine: 'postgres',
     location: target.display,
-    clock: context.clock,
     ...ops,
 
-    transaction: (fn) => session.transaction((tx) => fn(opsFor(session, tx))),
+    transaction: (fn) => session.transaction((tx) => fn(opsFor(session, context.clock, tx))),
 
-    tryTransaction: (fn, waitMs = TRY_WAIT_MS) => session.tryTransaction((tx) => fn(opsFor(session, tx)), waitMs),
+    tryTransaction: (fn, waitMs = TRY_WAIT_MS) => session.tryTransaction((tx) => fn(opsFor(session, context.clock, tx)), waitMs),
 
     async describe(): Promise<StoreDescription> {
       const counts = {} as Record<StoreTable, number>;
@@ -110,7 +115,7 @@ function buildStore(pool: Pool, target: PostgresTarget, context: { env: NodeJS.P
         target,
         env: context.env,
         clock: context.clock,
-        transaction: (fn) => session.transaction((tx) => fn(opsFor(session, tx))),
+        transaction: (fn) => session.transaction((tx) => fn(opsFor(session, context.clock, tx))),
         settings: ops.settings,
         query: (sql) => session.query(sql),
       },
@@ -122,6 +127,7 @@ function buildStore(pool: Pool, target: PostgresTarget, context: { env: NodeJS.P
       dir: join(hippoDataDir(context.env), 'snapshots', snapshotFolderName(target, context.schema)),
       schemaVersion: POSTGRES_SCHEMA_VERSION,
       clock: context.clock,
+      transactionOf: (ops) => transactionOf.get(ops),
     }),
 
     async close() {

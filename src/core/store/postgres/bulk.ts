@@ -4,6 +4,7 @@
  * snapshots) without holding them in memory.
  */
 import type { PoolClient, QueryResultRow } from 'pg';
+import type { HippoError } from '../../errors.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { columnList, copyLine, type Column, type RowObject, type TableSpec } from './tables.js';
@@ -79,7 +80,7 @@ export async function* cursorRows<R extends QueryResultRow>(
     }
   }
   const client = await session.connect();
-  const own: TxState = { client, session, closed: false, savepoints: 0 };
+  const own: TxState = { client, closed: false, savepoints: 0, failures: 0 };
   let failed = false;
   try {
     await session.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', [], own);
@@ -109,4 +110,52 @@ async function endQuietly(client: PoolClient): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Inserts rows of a table by COPY inside the caller's transaction, skipping keys the table holds already and keys
+ * repeated in the batch (the first one wins, as `INSERT … ON CONFLICT DO NOTHING` row by row would); returns how many
+ * were new. New rows are copied straight into the table. If another writer inserts one of those keys meanwhile (the
+ * COPY fails on the key), the batch goes again through a temp table and `INSERT … ON CONFLICT DO NOTHING`.
+ */
+export async function insertRows(session: Session, tx: TxState, spec: TableSpec, rows: readonly RowObject[]): Promise<number> {
+  let inserted = 0;
+  for (let start = 0; start < rows.length; start += COPY_BATCH) inserted += await insertBatch(session, tx, spec, rows.slice(start, start + COPY_BATCH));
+  return inserted;
+}
+
+async function insertBatch(session: Session, tx: TxState, spec: TableSpec, batch: readonly RowObject[]): Promise<number> {
+  const keyProp = spec.columns.find((column) => column.name === spec.key)!.prop;
+  const keyOf = (row: RowObject) => (row as Record<string, unknown>)[keyProp] as string;
+  const { rows: found } = await session.query<{ key: string }>(
+    `SELECT ${spec.key} AS key FROM ${spec.name} WHERE ${spec.key} = ANY($1::text[])`,
+    [batch.map(keyOf)],
+    tx,
+  );
+  const existing = new Set(found.map((row) => row.key));
+  const fresh = batch.filter((row) => {
+    const key = keyOf(row);
+    if (existing.has(key)) return false;
+    existing.add(key);
+    return true;
+  });
+  if (fresh.length === 0) return 0;
+  const chunks = copyText(spec, fresh);
+  await session.query('SAVEPOINT hippo_copy', [], tx);
+  try {
+    const copied = await session.withClient(tx, (client) => copyIn(client, spec, chunks));
+    await session.query('RELEASE SAVEPOINT hippo_copy', [], tx);
+    return copied;
+  } catch (error) {
+    if ((error as HippoError).details?.sqlstate !== '23505') throw error;
+    await session.query('ROLLBACK TO SAVEPOINT hippo_copy', [], tx);
+    await session.query('RELEASE SAVEPOINT hippo_copy', [], tx);
+  }
+  const temp = `hippo_in_${spec.name}`;
+  await session.query(`CREATE TEMP TABLE IF NOT EXISTS ${temp} (LIKE ${spec.name} INCLUDING DEFAULTS) ON COMMIT DROP`, [], tx);
+  await session.query(`TRUNCATE ${temp}`, [], tx);
+  await session.withClient(tx, (client) => copyIn(client, spec, chunks, { into: temp }));
+  const columns = columnList(spec.columns);
+  const result = await session.query(`INSERT INTO ${spec.name} (${columns}) SELECT ${columns} FROM ${temp} ON CONFLICT (${spec.key}) DO NOTHING`, [], tx);
+  return result.rowCount ?? 0;
 }

@@ -9,6 +9,7 @@
 import { hostname } from 'node:os';
 import type { Client } from 'pg';
 import { ConflictError } from '../../errors.js';
+import { RUN_KINDS, type RunKind } from '../../records.js';
 import type { Clock } from '../../time.js';
 import type { HeldLock as PortHeld, LockHolder, LockPort, RunRepo, SettingsRepo } from '../port.js';
 import { createClient, mapPgError, type PostgresTarget } from './connect.js';
@@ -111,7 +112,7 @@ function parseHolder(value: string | undefined): RecordedHolder | null {
         hostname: parsed.hostname,
         startedAt: parsed.startedAt,
         runId: typeof parsed.runId === 'string' ? parsed.runId : '',
-        kind: typeof parsed.kind === 'string' ? parsed.kind : 'rem nightly run-once',
+        kind: runKind(parsed.kind),
         backendPid: Number.isInteger(parsed.backendPid) ? parsed.backendPid! : 0,
       };
     }
@@ -119,6 +120,17 @@ function parseHolder(value: string | undefined): RecordedHolder | null {
     // An unreadable row: reported as a dead holder with nothing to interrupt.
   }
   return { pid: 0, hostname: '', startedAt: new Date(0).toISOString(), runId: '', kind: 'rem nightly run-once', backendPid: 0 };
+}
+
+/** A run kind as recorded, or the nightly's when it is not one (a damaged record). */
+function runKind(value: unknown): RunKind {
+  return (RUN_KINDS as readonly unknown[]).includes(value) ? (value as RunKind) : 'rem nightly run-once';
+}
+
+/** The lock connection's application_name, `hippo <kind> <run id>` (set by acquire), read back. */
+function fromApplicationName(name: string): { kind: RunKind; runId: string } {
+  const match = /^hippo (.+) (run_\w+)$/.exec(name);
+  return { kind: runKind(match?.[1]), runId: match?.[2] ?? '' };
 }
 
 function publicHolder(holder: RecordedHolder): LockHolder {
@@ -156,13 +168,12 @@ export function lockPort(deps: LockPortDeps, held: Set<PortHeldLock>): LockPort 
     if (!session) return null;
     const recorded = parseHolder(await deps.settings.get(LOCK_KEY));
     if (recorded && recorded.backendPid === session.pid) return publicHolder(recorded);
-    // Held, but not (yet) recorded: the session itself is all there is to say.
+    // Held, but not (yet) recorded: the session itself is all there is to say (its pid on the client is unknown).
     return {
       pid: 0,
       hostname: session.client ?? 'localhost',
       startedAt: session.backend_start ?? new Date(0).toISOString(),
-      runId: '',
-      kind: session.application_name || 'unknown',
+      ...fromApplicationName(session.application_name),
     };
   }
 
@@ -171,7 +182,8 @@ export function lockPort(deps: LockPortDeps, held: Set<PortHeldLock>): LockPort 
       const holder: LockHolder = { pid: process.pid, hostname: hostname(), startedAt: deps.clock().toISOString(), runId: owner.runId, kind: owner.kind };
       const lock = await tryNightlyLock(deps.target, deps.env, { applicationName: `hippo ${owner.kind} ${owner.runId}` });
       if (!lock) {
-        const current = (await liveHolder()) ?? { pid: 0, hostname: '', startedAt: new Date(0).toISOString(), runId: '', kind: 'unknown' };
+        // Freed between the refusal and this look: still refused (never wait), named as well as can be.
+        const current = (await liveHolder()) ?? { pid: 0, hostname: '', startedAt: new Date(0).toISOString(), runId: '', kind: owner.kind };
         throw new ConflictError(
           'nightly_running',
           `another nightly run or restore holds this store's lock (${describeHolder(current)}); nothing was done — try again when it has finished`,

@@ -1,13 +1,23 @@
 /**
  * The memories of a PostgreSQL store (port.ts `MemoryRepo`). Every statement names the agent unless the method reads
- * all agents by contract (`existingIds`, `agentsWithNew`, `agentCounts`, maintenance, `demoCounts`). Rules shared with
- * SQLite (eligibility for distillation, maintenance verdicts) are written here in PostgreSQL's SQL, clause for clause
- * as in src/core/rem/gather.ts and src/core/nightly/maintenance.ts.
+ * all agents by contract (`existingIds`, `agentsWithNew`, `agentCounts`, maintenance, `demoCounts`). The rules the
+ * core owns (eligibility for distillation, docs/design.md §4.1; the maintenance verdicts, src/core/nightly/maintenance.ts)
+ * are written here in PostgreSQL's SQL clause for clause as the SQLite adapter writes them (store/sqlite/memories.ts).
  */
-import type { Memory } from '../../memory.js';
+import type { Memory } from '../../records.js';
 import { UsageError } from '../../errors.js';
-import type { GatherQuery, MaintenanceCountsByAgent, MaintenanceCutoffs, MaintenanceRule, MemoryFilter, MemoryRepo, SearchHit, SearchQuery } from '../port.js';
-import { copyIn, copyText, COPY_BATCH, cursorRows } from './bulk.js';
+import type {
+  AgentCount,
+  GatherQuery,
+  ListQuery,
+  MaintenanceCountsByAgent,
+  MaintenanceCutoffs,
+  MaintenanceRule,
+  MemoryRepo,
+  SearchHit,
+  SearchQuery,
+} from '../port.js';
+import { cursorRows, insertRows } from './bulk.js';
 import { finishSnippet, mapRawQueryError, searchSql } from './fts.js';
 import type { Session, TxState } from './session.js';
 import { columnList, fromRow, MEMORY_TABLE, placeholders, toParams } from './tables.js';
@@ -78,38 +88,6 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
   const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
     session.query<R>(text, values, bound);
 
-  /**
-   * Bulk insert by COPY. New rows (ids not in the table, first of each id in the batch) are copied straight into
-   * `memories`; if another writer inserts one of those ids meanwhile (the COPY fails on the key), the batch is
-   * copied again through a temp table and `INSERT … ON CONFLICT DO NOTHING`. Runs in one transaction.
-   */
-  async function insertBatch(tx: TxState, batch: readonly Memory[]): Promise<number> {
-    const ids = batch.map((memory) => memory.id);
-    const existing = new Set((await session.query<{ id: string }>('SELECT id FROM memories WHERE id = ANY($1::text[])', [ids], tx)).rows.map((row) => row.id));
-    const seen = new Set<string>();
-    const fresh = batch.filter((memory) => {
-      if (existing.has(memory.id) || seen.has(memory.id)) return false;
-      seen.add(memory.id);
-      return true;
-    });
-    if (fresh.length === 0) return 0;
-    const chunks = copyText(MEMORY_TABLE, fresh);
-    await session.query('SAVEPOINT hippo_copy', [], tx);
-    try {
-      const copied = await session.withClient(tx, (client) => copyIn(client, MEMORY_TABLE, chunks));
-      await session.query('RELEASE SAVEPOINT hippo_copy', [], tx);
-      return copied;
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'row_exists') throw error;
-      await session.query('ROLLBACK TO SAVEPOINT hippo_copy', [], tx);
-    }
-    await session.query('CREATE TEMP TABLE IF NOT EXISTS hippo_memories_in (LIKE memories INCLUDING DEFAULTS) ON COMMIT DROP', [], tx);
-    await session.query('TRUNCATE hippo_memories_in', [], tx);
-    await session.withClient(tx, (client) => copyIn(client, MEMORY_TABLE, chunks, { into: 'hippo_memories_in' }));
-    const inserted = await session.query(`INSERT INTO memories (${COLUMNS}) SELECT ${COLUMNS} FROM hippo_memories_in ON CONFLICT (id) DO NOTHING`, [], tx);
-    return inserted.rowCount ?? 0;
-  }
-
   return {
     async insert(memory) {
       const values = toParams(MEMORY_TABLE, memory);
@@ -121,11 +99,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       if (memories.length === 0) return 0;
       // Every value is checked (NUL, types) before the transaction starts: a bad row refuses the whole call.
       for (const memory of memories) toParams(MEMORY_TABLE, memory);
-      const run = async (tx: TxState) => {
-        let inserted = 0;
-        for (let start = 0; start < memories.length; start += COPY_BATCH) inserted += await insertBatch(tx, memories.slice(start, start + COPY_BATCH));
-        return inserted;
-      };
+      const run = (tx: TxState) => insertRows(session, tx, MEMORY_TABLE, memories);
       const tx = bound ?? session.current();
       return tx ? run(tx) : session.transaction(run);
     },
@@ -159,11 +133,22 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       return rows.map((row) => row.id);
     },
 
-    async list(filter: MemoryFilter & { limit: number }) {
+    async existingHashes(agentId, hashes) {
+      if (hashes.length === 0) return new Set();
+      const { rows } = await query<{ content_hash: string }>(
+        'SELECT DISTINCT content_hash FROM memories WHERE agent_id = $1 AND content_hash = ANY($2::text[])',
+        [agentId, [...hashes]],
+      );
+      return new Set(rows.map((row) => row.content_hash));
+    },
+
+    async list(q: ListQuery) {
       const p = new Params();
-      const where = [`agent_id = ${p.add(filter.agentId)}`, ...filterConditions(p, filter)];
+      const where = [`agent_id = ${p.add(q.agentId)}`];
+      if (!q.includeArchived) where.push('archived_at IS NULL');
+      if (q.tag !== undefined) where.push(`tags @> ARRAY[${p.add(q.tag, 'text')}]`);
       const { rows } = await query(
-        `SELECT ${COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${p.add(filter.limit, 'int')}`,
+        `SELECT ${COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${p.add(q.limit, 'int')}`,
         p.values,
       );
       return rows.map(toMemory);
@@ -234,11 +219,12 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       return rows.map((row) => row.agent_id);
     },
 
-    async agentCounts() {
-      const { rows } = await query<{ agent_id: string; memories: number; archived: number; newest: string | null }>(
+    async agentCounts(options: { source?: string } = {}): Promise<AgentCount[]> {
+      const { rows } = await query<{ agent_id: string; memories: number; archived: number; newest: string }>(
         `SELECT agent_id, count(*) FILTER (WHERE archived_at IS NULL)::int AS memories, count(*) FILTER (WHERE archived_at IS NOT NULL)::int AS archived,
                 max(created_at) AS newest
-         FROM memories GROUP BY agent_id ORDER BY agent_id COLLATE "C"`,
+         FROM memories ${options.source === undefined ? '' : 'WHERE source = $1'} GROUP BY agent_id ORDER BY agent_id COLLATE "C"`,
+        options.source === undefined ? [] : [options.source],
       );
       return rows.map((row) => ({ agentId: row.agent_id, memories: row.memories, archived: row.archived, newest: row.newest }));
     },
@@ -265,7 +251,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       });
       return rows.map((row) => {
         const memory = toMemory(row);
-        return { memory, score: Math.round(row.score * 10_000) / 10_000, snippet: finishSnippet(memory.content, row.headline, q.highlight) };
+        return { memory, score: row.score, snippet: finishSnippet(memory.content, row.headline, q.highlight) };
       });
     },
 
@@ -322,14 +308,4 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       return result.rowCount ?? 0;
     },
   };
-}
-
-/** list()'s filters: archived and expired left out unless asked for, tag, since, durability. */
-function filterConditions(p: Params, filter: MemoryFilter): string[] {
-  const where: string[] = [];
-  if (!filter.includeArchived) where.push('archived_at IS NULL', `(expires_at IS NULL OR expires_at > ${p.add(filter.now, 'timestamptz')})`);
-  if (filter.tag !== undefined) where.push(`tags @> ARRAY[${p.add(filter.tag, 'text')}]`);
-  if (filter.since !== undefined) where.push(`created_at >= ${p.add(filter.since, 'timestamptz')}`);
-  if (filter.durability !== undefined) where.push(`durability = ${p.add(filter.durability, 'text')}`);
-  return where;
 }

@@ -4,12 +4,11 @@
  * `status = 'running'`, `ingested_at IS NULL`): under READ COMMITTED a second writer waits for the first one's row
  * lock, re-reads the row, finds the guard false and changes nothing, so exactly one of two concurrent writers wins.
  */
-import type { Candidate } from '../../rem/candidates.js';
-import type { Run } from '../../rem/runs.js';
-import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RowsRepo, RunRepo, SettingsRepo, StoreTable } from '../port.js';
+import type { Candidate, Run, RunKind } from '../../records.js';
+import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RowsRepo, RunRepo, SettingsRepo, StoreTable, TableRows } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { UsageError } from '../../errors.js';
-import { copyIn, copyText, COPY_BATCH, cursorRows } from './bulk.js';
+import { copyText, cursorRows, insertRows } from './bulk.js';
 import type { Session, TxState } from './session.js';
 import {
   CANDIDATE_PUBLIC_COLUMNS,
@@ -134,7 +133,7 @@ export function runRepo(session: Session, bound?: TxState): RunRepo {
       return result.rowCount ?? 0;
     },
     async kindOf(id) {
-      const { rows } = await query<{ kind: string }>('SELECT kind FROM runs WHERE id = $1', [id]);
+      const { rows } = await query<{ kind: RunKind }>('SELECT kind FROM runs WHERE id = $1', [id]);
       return rows[0]?.kind;
     },
   };
@@ -214,25 +213,20 @@ export function dumpSql(spec: TableSpec, agentId: string | null): { text: string
 
 export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
   return {
-    dump(table, agentId) {
+    dump<T extends StoreTable>(table: T, agentId: string | null): AsyncIterable<TableRows[T]> {
       const spec = specOf(table);
       const sql = dumpSql(spec, agentId);
       return (async function* () {
         if (!sql) return;
-        for await (const row of cursorRows(session, bound, sql.text, sql.values)) yield fromRow(spec, row);
+        for await (const row of cursorRows(session, bound, sql.text, sql.values)) yield fromRow<TableRows[T]>(spec, row);
       })();
     },
     async load(table, rows) {
       const spec = specOf(table);
       if (rows.length === 0) return 0;
-      const batches: string[][] = [];
-      // Every batch is built (and every value checked) before the transaction starts.
-      for (let start = 0; start < rows.length; start += COPY_BATCH) batches.push(copyText(spec, rows.slice(start, start + COPY_BATCH)));
-      const run = async (tx: TxState) => {
-        let loaded = 0;
-        for (const chunks of batches) loaded += await session.withClient(tx, (client) => copyIn(client, spec, chunks));
-        return loaded;
-      };
+      // Every value is checked (NUL, types) before the transaction starts: a bad row refuses the whole call.
+      copyText(spec, rows);
+      const run = (tx: TxState) => insertRows(session, tx, spec, rows);
       const tx = bound ?? session.current();
       return tx ? run(tx) : session.transaction(run);
     },

@@ -12,17 +12,18 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
-import { BusyError, ConflictError, ExitCode, HippoError, UsageError } from '../../errors.js';
+import { BusyError, ExitCode, HippoError, UsageError } from '../../errors.js';
 import { mapPgError, redact, type PostgresTarget } from './connect.js';
 import { nulError } from './tables.js';
 
 /** A transaction in progress: its client, and whether it is over (statements bound to it then fail). */
 export interface TxState {
   readonly client: PoolClient;
-  readonly session: Session;
   closed: boolean;
   /** Savepoints taken so far (names must be unique within the transaction). */
   savepoints: number;
+  /** Statements the server refused in it: after one, PostgreSQL refuses everything until a rollback (to a savepoint). */
+  failures: number;
 }
 
 export interface QueryOptions {
@@ -37,49 +38,34 @@ interface PgErrorShape {
   message?: unknown;
   table?: unknown;
   constraint?: unknown;
-  column?: unknown;
 }
 
-/** A short in-process queue: one transaction of a store at a time. */
+/** One transaction of a store at a time, in this process: a queue, with an optional limit on the wait. */
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
-  private held = false;
 
-  /** Resolves to a release function once the mutex is ours; with `waitMs`, undefined when it was not free in time. */
+  /** Resolves to the release function once it is ours; with `waitMs`, to undefined if it was not free in time. */
   async acquire(waitMs?: number): Promise<(() => void) | undefined> {
     let release!: () => void;
     const mine = new Promise<void>((resolve) => (release = resolve));
     const previous = this.tail;
     this.tail = previous.then(() => mine);
-    let timedOut = false;
-    if (waitMs !== undefined) {
-      let timer: NodeJS.Timeout | undefined;
-      const won = await Promise.race([
-        previous.then(() => true),
-        new Promise<boolean>((resolve) => {
-          timer = setTimeout(() => resolve(false), waitMs);
-        }),
-      ]);
-      clearTimeout(timer);
-      if (!won) {
-        timedOut = true;
-        // Give our place up as soon as we would have had it: the queue behind us moves on.
-        void previous.then(() => release());
-        return undefined;
-      }
-    } else {
+    if (waitMs === undefined) {
       await previous;
+      return release;
     }
-    if (timedOut) return undefined;
-    this.held = true;
-    return () => {
-      this.held = false;
-      release();
-    };
-  }
-
-  get busy(): boolean {
-    return this.held;
+    let timer: NodeJS.Timeout | undefined;
+    const won = await Promise.race([
+      previous.then(() => true),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (won) return release;
+    // Gave up: our place in the queue passes on as soon as it comes.
+    void previous.then(release);
+    return undefined;
   }
 }
 
@@ -114,6 +100,7 @@ export class Session {
     try {
       return tx ? await tx.client.query<R>(config) : await this.pool.query<R>(config);
     } catch (error) {
+      if (tx) tx.failures++;
       throw storeError(options.mapError ? options.mapError(error) : error, this.target);
     }
   }
@@ -128,26 +115,27 @@ export class Session {
 
   /**
    * Runs `fn` with one client: the transaction's (bound or current), else a pooled client checked out for `fn` alone
-   * and released after (destroyed if it failed). For COPY and cursors, which need one connection throughout.
+   * and released after (dropped if `fn` failed: it may have left the connection mid-statement). For COPY.
    */
-  async withClient<T>(bound: TxState | undefined, fn: (client: PoolClient, inTransaction: boolean) => Promise<T>): Promise<T> {
+  async withClient<T>(bound: TxState | undefined, fn: (client: PoolClient) => Promise<T>): Promise<T> {
     const tx = this.executorFor(bound);
     if (tx) {
       try {
-        return await fn(tx.client, true);
+        return await fn(tx.client);
       } catch (error) {
+        if (!(error instanceof HippoError)) tx.failures++;
         throw storeError(error, this.target);
       }
     }
     const client = await this.connect();
-    let broken: Error | undefined;
+    let failed = false;
     try {
-      return await fn(client, false);
+      return await fn(client);
     } catch (error) {
-      broken = error instanceof Error ? error : new Error('failed');
+      failed = true;
       throw storeError(error, this.target);
     } finally {
-      client.release(broken && !(broken instanceof HippoError) ? broken : undefined);
+      client.release(failed);
     }
   }
 
@@ -161,54 +149,66 @@ export class Session {
 
   /**
    * BEGIN … COMMIT around `fn` on one pooled client; ROLLBACK when it throws (the error passes through unchanged).
-   * Nested in another transaction of this store: a SAVEPOINT instead. `setup` statements run right after BEGIN.
+   * Inside another transaction of this store (its async context) `fn` joins it. `setup` statements run first.
    */
-  async transaction<T>(fn: (tx: TxState) => Promise<T>, options: { setup?: readonly string[]; waitMs?: number; isolation?: string } = {}): Promise<T> {
+  async transaction<T>(fn: (tx: TxState) => Promise<T>, options: { setup?: readonly string[]; waitMs?: number } = {}): Promise<T> {
     const outer = this.current();
-    if (outer) return this.savepoint(outer, fn, options.setup ?? []);
+    if (outer) return this.join(outer, fn, options.setup ?? []);
     const release = await this.mutex.acquire(options.waitMs);
     if (!release) throw new BusyError();
     try {
       const client = await this.connect();
-      const tx: TxState = { client, session: this, closed: false, savepoints: 0 };
-      let broken: Error | undefined;
+      const tx: TxState = { client, closed: false, savepoints: 0, failures: 0 };
+      let broken: Error | boolean = false;
       try {
-        await client.query(options.isolation ? `BEGIN ISOLATION LEVEL ${options.isolation}` : 'BEGIN');
+        await client.query('BEGIN');
         for (const statement of options.setup ?? []) await client.query(statement);
-      } catch (error) {
-        tx.closed = true;
-        client.release(error instanceof Error ? error : true);
-        throw storeError(error, this.target);
-      }
-      try {
         const result = await this.als.run(tx, () => fn(tx));
         tx.closed = true;
+        let commit: QueryResult;
         try {
-          await client.query('COMMIT');
+          commit = await client.query('COMMIT');
         } catch (error) {
-          broken = error instanceof Error ? error : new Error('commit failed');
+          // Lost during COMMIT: committed or not, the server alone knows; the connection is not reused.
+          broken = error instanceof Error ? error : true;
           throw storeError(error, this.target);
+        }
+        // A statement refused earlier (its error caught and ignored by `fn`) aborted the transaction: COMMIT then
+        // quietly rolls back. That must not pass for success.
+        if (commit.command === 'ROLLBACK') {
+          throw new HippoError(
+            'transaction_aborted',
+            'a statement of the transaction failed, so PostgreSQL rolled it all back; nothing of it was written',
+            ExitCode.unexpected,
+          );
         }
         return result;
       } catch (error) {
         tx.closed = true;
-        if (!broken) {
+        if (broken === false) {
           await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-            // The connection is gone: the server rolls the transaction back itself; drop the client.
-            broken = rollbackError instanceof Error ? rollbackError : new Error('rollback failed');
+            // The connection is gone: the server rolls the transaction back itself; the client is dropped.
+            broken = rollbackError instanceof Error ? rollbackError : true;
           });
         }
         throw error instanceof HippoError ? error : storeError(error, this.target);
       } finally {
-        client.release(broken ?? undefined);
+        client.release(broken);
       }
     } finally {
       release();
     }
   }
 
-  private async savepoint<T>(tx: TxState, fn: (tx: TxState) => Promise<T>, setup: readonly string[]): Promise<T> {
+  /**
+   * A transaction started inside another joins it, as on SQLite: what it wrote stays part of the outer transaction
+   * even when it throws (the outer one decides). Only when the server refused a statement inside it — which in
+   * PostgreSQL aborts the whole transaction — is its part rolled back to a savepoint, so the outer transaction can
+   * still go on if it catches the error (on SQLite a refused statement undoes itself alone).
+   */
+  private async join<T>(tx: TxState, fn: (tx: TxState) => Promise<T>, setup: readonly string[]): Promise<T> {
     const name = `hippo_sp_${++tx.savepoints}`;
+    const failuresBefore = tx.failures;
     await this.query(`SAVEPOINT ${name}`, [], tx);
     try {
       for (const statement of setup) await this.query(statement, [], tx);
@@ -216,14 +216,18 @@ export class Session {
       await this.query(`RELEASE SAVEPOINT ${name}`, [], tx);
       return result;
     } catch (error) {
-      await this.query(`ROLLBACK TO SAVEPOINT ${name}`, [], tx).catch(() => undefined);
+      if (!tx.closed) {
+        if (tx.failures > failuresBefore) await this.query(`ROLLBACK TO SAVEPOINT ${name}`, [], tx).catch(() => undefined);
+        await this.query(`RELEASE SAVEPOINT ${name}`, [], tx).catch(() => undefined);
+      }
       throw error;
     }
   }
 
   /**
    * A best-effort transaction: waits at most `waitMs` for this store's other transaction and for row locks
-   * (`lock_timeout`), then gives up and returns undefined. A deadlock or serialisation failure gives up too.
+   * (`lock_timeout`), then gives up and returns undefined. A deadlock or serialisation failure gives up too. Inside
+   * a transaction it joins it (for the same time limit on locks).
    */
   async tryTransaction<T>(fn: (tx: TxState) => Promise<T>, waitMs: number): Promise<T | undefined> {
     const ms = Math.max(1, Math.round(waitMs));
@@ -232,9 +236,9 @@ export class Session {
       if (outer) {
         const before = await this.query<{ value: string }>("SELECT current_setting('lock_timeout') AS value", [], outer);
         try {
-          return await this.savepoint(outer, fn, [`SET LOCAL lock_timeout = ${ms}`]);
+          return await this.join(outer, fn, [`SET LOCAL lock_timeout = ${ms}`]);
         } finally {
-          await this.query(`SELECT set_config('lock_timeout', $1, true)`, [before.rows[0]!.value], outer).catch(() => undefined);
+          await this.query("SELECT set_config('lock_timeout', $1, true)", [before.rows[0]!.value], outer).catch(() => undefined);
         }
       }
       return await this.transaction(fn, { setup: [`SET LOCAL lock_timeout = ${ms}`], waitMs: ms });
@@ -252,8 +256,8 @@ export class Session {
     const outer = this.current();
     if (outer) return fn(outer);
     const client = await this.connect();
-    const tx: TxState = { client, session: this, closed: false, savepoints: 0 };
-    let broken: Error | boolean = false;
+    const tx: TxState = { client, closed: false, savepoints: 0, failures: 0 };
+    let broken = false;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       await client.query("SET LOCAL idle_in_transaction_session_timeout = '10min'");
@@ -270,10 +274,6 @@ export class Session {
       client.release(broken);
     }
   }
-
-  get transactionInProgress(): boolean {
-    return this.mutex.busy;
-  }
 }
 
 /** Throws `nul_in_text` for a NUL in any text parameter (PostgreSQL refuses it in text: 22021). */
@@ -287,13 +287,14 @@ export function checkParams(values: readonly unknown[]): void {
   }
 }
 
-/** SQLSTATE classes that mean "try again later": lock not available, deadlock, serialisation failure. */
+/** SQLSTATEs that mean "try again later": lock not available, deadlock, serialisation failure. */
 const BUSY_CODES = new Set(['55P03', '40P01', '40001']);
 
 /**
  * Every error the adapter lets out: HippoErrors as they are; "the server is not there for us" → StoreUnavailableError
- * (exit 8, connect.ts); busy → BusyError; the rest → a HippoError with a fixed message and the SQLSTATE (never the
- * server's wording for data errors: it may quote a value).
+ * (exit 8, connect.ts); busy → BusyError; a value the server refuses → UsageError `bad_value` (without the server's
+ * wording: it may quote the value); disk full, read-only, permission; anything else — a constraint the core should
+ * have kept, a bug — HippoError `unexpected` (exit 1), as the SQLite adapter words it, with the SQLSTATE.
  */
 export function storeError(error: unknown, target: PostgresTarget): HippoError | Error {
   const mapped = mapPgError(error, target);
@@ -309,26 +310,13 @@ export function storeError(error: unknown, target: PostgresTarget): HippoError |
   const details = { sqlstate: code, ...(table ? { table } : {}), ...(constraint ? { constraint } : {}) };
   if (BUSY_CODES.has(code)) return new BusyError();
   if (code === '22021') return nulError('a value');
-  if (code === '23505') {
-    return new ConflictError('row_exists', `${table ? `the ${table} table` : 'the store'} already holds a row with that id; nothing was written`, {
-      details,
-    });
-  }
-  if (code.startsWith('23')) {
-    return new UsageError('bad_row', `a row breaks ${constraint ? `the rule ${constraint}` : 'a rule'} of ${table ?? 'the store'}; nothing was written`, {
-      details,
-    });
-  }
   if (code.startsWith('22'))
     return new UsageError('bad_value', `a value is not valid for the PostgreSQL store (SQLSTATE ${code}); nothing was written`, { details });
   if (code === '53100')
     return new HippoError('disk_full', "the PostgreSQL server's disk is full; the transaction was rolled back", ExitCode.unexpected, { details });
   if (code === '25006')
     return new UsageError('database_read_only', 'the PostgreSQL store is read-only (a standby, or default_transaction_read_only)', { details });
-  if (code === '42501') {
-    const message = typeof shape.message === 'string' ? redact(shape.message, target) : 'permission denied';
-    return new UsageError('postgres_permission_denied', `the PostgreSQL user may not do this: ${message}`, { details });
-  }
   const message = typeof shape.message === 'string' ? redact(shape.message, target) : 'error';
-  return new HippoError('store_error', `the PostgreSQL store failed (SQLSTATE ${code}): ${message}`, ExitCode.unexpected, { details });
+  if (code === '42501') return new UsageError('postgres_permission_denied', `the PostgreSQL user may not do this: ${message}`, { details });
+  return new HippoError('unexpected', `unexpected error: ${message} (SQLSTATE ${code})`, ExitCode.unexpected, { details });
 }

@@ -189,7 +189,7 @@ export function fromRow<T = TableRow>(spec: TableSpec, row: Record<string, unkno
 export type RowObject = object;
 
 function valueOf(row: RowObject, column: Column, table: string): unknown {
-  const value = (row as TableRow)[column.prop];
+  const value = (row as Record<string, unknown>)[column.prop];
   if (value === undefined || value === null) return null;
   switch (column.type) {
     case 'text':

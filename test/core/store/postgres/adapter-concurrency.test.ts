@@ -75,7 +75,7 @@ describe('transaction()', () => {
     });
   });
 
-  it('joins a nested call; a nested failure rolls back its own part only', async () => {
+  it('joins a nested call: its writes are the outer transaction’s, even when it throws and the outer one catches', async () => {
     const [outer, inner, failed] = [memory('alice', 'outer'), memory('alice', 'inner'), memory('alice', 'failed')];
     await store.transaction(async (tx) => {
       await tx.memories.insert(outer);
@@ -89,9 +89,36 @@ describe('transaction()', () => {
         })
         .catch((caught: Error) => caught);
       expect(error.message).toBe('inner failure');
-      expect(await tx.memories.get('alice', failed.id)).toBeUndefined();
+      // As on SQLite: no savepoint undid it.
+      expect(await tx.memories.get('alice', failed.id)).toEqual(failed);
     });
-    expect((await store.memories.getMany('alice', [outer.id, inner.id, failed.id])).map((m) => m.content)).toEqual(['outer', 'inner']);
+    expect((await store.memories.getMany('alice', [outer.id, inner.id, failed.id])).map((m) => m.content)).toEqual(['outer', 'inner', 'failed']);
+  });
+
+  it('a nested call the server refused is undone alone, so the outer transaction can go on', async () => {
+    const [outer, duplicate] = [memory('alice', 'outer'), candidate('alice', 'dup')];
+    await store.candidates.insert(duplicate);
+    await store.transaction(async (tx) => {
+      await tx.memories.insert(outer);
+      const error = await rejection(store.transaction((nested) => nested.candidates.insert(duplicate)));
+      expect(error.code).toBe('unexpected');
+      await tx.settings.set('after', 'refusal');
+    });
+    expect(await store.memories.get('alice', outer.id)).toEqual(outer);
+    expect(await store.settings.get('after')).toBe('refusal');
+  });
+
+  it('a refused statement whose error fn swallows fails the commit instead of passing for success', async () => {
+    const [m, duplicate] = [memory('alice', 'lost'), candidate('alice', 'dup')];
+    await store.candidates.insert(duplicate);
+    const error = await rejection(
+      store.transaction(async (tx) => {
+        await tx.memories.insert(m);
+        await tx.candidates.insert(duplicate).catch(() => undefined);
+      }),
+    );
+    expect(error.code).toBe('transaction_aborted');
+    expect(await store.memories.get('alice', m.id)).toBeUndefined();
   });
 
   it('serialises the transactions of one store', async () => {

@@ -8,12 +8,13 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ExitCode } from '../../../../src/core/errors.js';
+import { ExitCode, HippoError } from '../../../../src/core/errors.js';
+import type { Memory } from '../../../../src/core/records.js';
 import { newId } from '../../../../src/core/ids.js';
 import { snapshotFolderName } from '../../../../src/core/store/postgres/adapter.js';
 import { parsePostgresUrl } from '../../../../src/core/store/postgres/connect.js';
 import { HEADER_BYTES, readManifest } from '../../../../src/core/store/postgres/snapshots.js';
-import type { Store, TableRow } from '../../../../src/core/store/port.js';
+import type { Store, TableChangeCounts, TableRow } from '../../../../src/core/store/port.js';
 import { STORE_TABLES } from '../../../../src/core/store/port.js';
 import { withClient } from '../../../helpers/postgres.js';
 import { at, candidate, collect, handoff, memory, openTestStore, rejection, run, type TestStore } from '../../../helpers/postgres-store.js';
@@ -118,18 +119,18 @@ describe('checking a snapshot', () => {
     return copy;
   }
 
-  it('passes both checks when whole', async () => {
-    expect(await store.snapshots.check(path, false)).toEqual({ ok: true, violations: [] });
-    expect(await store.snapshots.check(path, true)).toEqual({ ok: true, violations: [] });
+  it('passes every check when whole', async () => {
+    for (const level of ['header', 'quick', 'full'] as const) expect(await store.snapshots.check(path, level)).toEqual({ ok: true, violations: [] });
   });
 
-  it('one damaged byte inside the data: the thorough check fails', async () => {
+  it('one damaged byte inside the data: the quick and full checks fail', async () => {
     const copy = damagedCopy((bytes) => {
       const at = HEADER_BYTES + Math.floor((bytes.length - HEADER_BYTES) / 3);
       bytes[at] = bytes[at]! ^ 0x01;
       return bytes;
     });
-    expect((await store.snapshots.check(copy, true)).ok).toBe(false);
+    expect((await store.snapshots.check(copy, 'quick')).ok).toBe(false);
+    expect((await store.snapshots.check(copy, 'full')).ok).toBe(false);
   });
 
   it('one damaged byte in the manifest: even the cheap check fails', async () => {
@@ -137,7 +138,7 @@ describe('checking a snapshot', () => {
       bytes[40] = bytes[40]! ^ 0x20;
       return bytes;
     });
-    expect((await store.snapshots.check(copy, false)).ok).toBe(false);
+    expect((await store.snapshots.check(copy, 'header')).ok).toBe(false);
   });
 
   it('a cut-short or lengthened file: the cheap check fails', async () => {
@@ -145,7 +146,7 @@ describe('checking a snapshot', () => {
       (
         await store.snapshots.check(
           damagedCopy((bytes) => bytes.subarray(0, bytes.length - 100)),
-          false,
+          'header',
         )
       ).ok,
     ).toBe(false);
@@ -153,7 +154,7 @@ describe('checking a snapshot', () => {
       (
         await store.snapshots.check(
           damagedCopy((bytes) => Buffer.concat([bytes, Buffer.from('x')])),
-          false,
+          'header',
         )
       ).ok,
     ).toBe(false);
@@ -161,10 +162,45 @@ describe('checking a snapshot', () => {
 
   it('a file that is not a snapshot is not ok, and restoring it is refused (exit 2)', async () => {
     const other = damagedCopy(() => Buffer.from('SQLite format 3\u0000 not a snapshot'));
-    expect((await store.snapshots.check(other, false)).ok).toBe(false);
-    expect((await rejection(store.snapshots.planRestore(other, null))).code).toBe('not_a_hippo_snapshot');
+    expect((await store.snapshots.check(other, 'header')).ok).toBe(false);
+    const error = await rejection(store.snapshots.open(other));
+    expect(error.code).toBe('not_a_hippo_snapshot');
+    expect(error.exitCode).toBe(ExitCode.usage);
   });
 });
+
+/** What `rem restore` without `--apply` does (nightly/restore.ts): compare each restored table. */
+async function plan(path: string, agentId: string | null): Promise<TableChangeCounts[]> {
+  const source = await store.snapshots.open(path);
+  try {
+    const tables: TableChangeCounts[] = [];
+    for (const table of RESTORED) tables.push(await source.compare(store, table, agentId));
+    return tables;
+  } finally {
+    await source.close();
+  }
+}
+
+/** What `rem restore --apply` does (nightly/restore.ts): verify, then compare, replace and match in one transaction. */
+async function restore(path: string, agentId: string | null, options: { skipVerify?: boolean } = {}): Promise<TableChangeCounts[]> {
+  const source = await store.snapshots.open(path);
+  try {
+    if (!options.skipVerify && !(await source.verify())) throw new HippoError('snapshot_damaged', 'damaged', ExitCode.unexpected);
+    return await store.transaction(async (tx) => {
+      const tables: TableChangeCounts[] = [];
+      for (const table of RESTORED) tables.push(await source.compare(tx, table, agentId));
+      for (const table of RESTORED) await source.replace(tx, table, agentId);
+      for (const table of RESTORED) {
+        if (!(await source.matches(tx, table, agentId))) throw new HippoError('restore_verify_failed', 'mismatch', ExitCode.unexpected);
+      }
+      return tables;
+    });
+  } finally {
+    await source.close();
+  }
+}
+
+const RESTORED = ['memories', 'candidates', 'handoffs'] as const;
 
 describe('restoring a snapshot', () => {
   beforeEach(seed);
@@ -172,8 +208,8 @@ describe('restoring a snapshot', () => {
   it('plans per table, then applies in one transaction: the rows equal the snapshot’s again', async () => {
     const before = await everything();
     const { path } = await store.snapshots.take(snapshotName(), {});
-    const [first, second, third] = before.memories!.map((row) => row.id as string);
-    await store.memories.archive(before.memories![0]!.agentId as string, [first!], 'changed', at(99));
+    const [first, second, third] = before.memories!.map((row) => (row as Memory).id);
+    await store.memories.archive((before.memories![0] as Memory).agentId, [first!], 'changed', at(99));
     await store.rows.deleteAll('handoffs', null);
     await withClient(t.database.url, (client) => client.query('DELETE FROM memories WHERE id = ANY($1)', [[second, third]]));
     await store.memories.insert(memory('alice', 'added after the snapshot'));
@@ -181,8 +217,8 @@ describe('restoring a snapshot', () => {
     await store.runs.insert(run({ agentId: 'alice' }));
     await store.settings.set('nightly.paused', at(50));
 
-    const plan = await store.snapshots.planRestore(path, null);
-    expect(plan).toEqual([
+    const planned = await plan(path, null);
+    expect(planned).toEqual([
       { table: 'memories', added: 2, removed: 1, changed: 1, unchanged: 1_497 },
       { table: 'candidates', added: 0, removed: 1, changed: 0, unchanged: 2 },
       { table: 'handoffs', added: 1, removed: 0, changed: 0, unchanged: 0 },
@@ -190,7 +226,7 @@ describe('restoring a snapshot', () => {
     // Planning reads only.
     expect(await store.rows.count('memories', null)).toBe(1_499);
 
-    expect(await store.snapshots.applyRestore(path, null)).toEqual(plan);
+    expect(await restore(path, null)).toEqual(planned);
     const after = await everything();
     expect(after.memories).toEqual(before.memories);
     expect(after.candidates).toEqual(before.candidates);
@@ -198,7 +234,7 @@ describe('restoring a snapshot', () => {
     // Runs and settings are never restored.
     expect(after.runs).toHaveLength(2);
     expect(await store.settings.get('nightly.paused')).toBe(at(50));
-    expect(await store.snapshots.planRestore(path, null)).toEqual([
+    expect(await plan(path, null)).toEqual([
       { table: 'memories', added: 0, removed: 0, changed: 0, unchanged: 1_500 },
       { table: 'candidates', added: 0, removed: 0, changed: 0, unchanged: 2 },
       { table: 'handoffs', added: 0, removed: 0, changed: 0, unchanged: 1 },
@@ -212,7 +248,7 @@ describe('restoring a snapshot', () => {
     await store.rows.deleteAll('candidates', 'alice');
     await store.memories.insert(memory('bob', 'bob after the snapshot'));
     const bobNow = await collect(store.rows.dump('memories', 'bob'));
-    const plan = await store.snapshots.applyRestore(path, 'alice');
+    const plan = await restore(path, 'alice');
     expect(plan[0]).toEqual({ table: 'memories', added: 750, removed: 0, changed: 0, unchanged: 0 });
     expect(plan[1]).toEqual({ table: 'candidates', added: 1, removed: 0, changed: 0, unchanged: 0 });
     expect(await collect(store.rows.dump('memories', 'alice'))).toEqual(aliceBefore);
@@ -228,7 +264,11 @@ describe('restoring a snapshot', () => {
     const damaged = join(dirname(path), 'damaged.jsonl.gz');
     writeFileSync(damaged, bytes);
     await store.rows.deleteAll('memories', 'bob');
-    const error = await rejection(store.snapshots.applyRestore(damaged, null));
+    const source = await store.snapshots.open(damaged);
+    expect(await source.verify()).toBe(false);
+    await source.close();
+    // Even without the check first, reading the damaged table fails the transaction.
+    const error = await rejection(restore(damaged, null, { skipVerify: true }));
     expect(error.code).toBe('snapshot_damaged');
     expect(await store.rows.count('memories', 'bob')).toBe(0);
     expect(await store.rows.count('memories', 'alice')).toBe(750);
@@ -244,7 +284,7 @@ describe('restoring a snapshot', () => {
       await client.query('CREATE TRIGGER tamper BEFORE INSERT ON memories FOR EACH ROW EXECUTE FUNCTION tamper()');
     });
     try {
-      const error = await rejection(store.snapshots.applyRestore(path, null));
+      const error = await rejection(restore(path, null));
       expect(error.code).toBe('restore_verify_failed');
       expect(await everything()).toEqual(before);
     } finally {
@@ -260,7 +300,7 @@ describe('restoring a snapshot', () => {
     const { gzipSync } = await import('node:zlib');
     const rewritten = join(dirname(path), 'newer.jsonl.gz');
     writeFileSync(rewritten, Buffer.concat([gzipSync(Buffer.from(newer), { level: 0 }), text.subarray(HEADER_BYTES)]));
-    const error = await rejection(store.snapshots.planRestore(rewritten, null));
+    const error = await rejection(store.snapshots.open(rewritten));
     expect(error.code).toBe('snapshot_too_new');
     expect(error.exitCode).toBe(ExitCode.usage);
   });

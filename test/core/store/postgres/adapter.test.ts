@@ -3,7 +3,7 @@
  * gather, maintenance, candidates, runs, handoffs, settings, whole tables, and agent isolation.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConflictError, ExitCode, StoreUnavailableError, UsageError } from '../../../../src/core/errors.js';
+import { ExitCode, StoreUnavailableError, UsageError } from '../../../../src/core/errors.js';
 import { newId } from '../../../../src/core/ids.js';
 import { openPostgresStore } from '../../../../src/core/store/postgres/adapter.js';
 import { parsePostgresUrl } from '../../../../src/core/store/postgres/connect.js';
@@ -132,21 +132,28 @@ describe('memories', () => {
     expect(await store.memories.idsWithHash('alice', newer.contentHash, older.id)).toEqual([newer.id]);
   });
 
-  it('lists newest first with the filters, archived and expired left out unless asked', async () => {
+  it('lists newest first, archived left out unless asked (expired ones listed), by tag', async () => {
     const live = memory('alice', 'live', { createdAt: at(3), tags: ['ops'] });
     const old = memory('alice', 'old', { createdAt: at(-60), tags: ['ops'], durability: 'persistent' });
-    const archived = memory('alice', 'archived', { createdAt: at(2), archivedAt: at(2), archivedReason: 'x' });
+    const archived = memory('alice', 'archived', { createdAt: at(2), archivedAt: at(2), archivedReason: 'x', tags: ['ops'] });
     const expired = memory('alice', 'expired', { createdAt: at(1), expiresAt: at(5) });
     await store.memories.insertMany([live, old, archived, expired, memory('bob', 'bob')]);
-    const now = at(10);
-    const ids = async (filter: Partial<Parameters<Store['memories']['list']>[0]>) =>
-      (await store.memories.list({ agentId: 'alice', now, limit: 10, ...filter })).map((m) => m.content);
-    expect(await ids({})).toEqual(['live', 'old']);
-    expect(await ids({ includeArchived: true })).toEqual(['live', 'archived', 'expired', 'old']);
-    expect(await ids({ tag: 'ops' })).toEqual(['live', 'old']);
-    expect(await ids({ since: at(0) })).toEqual(['live']);
-    expect(await ids({ durability: 'persistent' })).toEqual(['old']);
-    expect(await ids({ includeArchived: true, limit: 2 })).toEqual(['live', 'archived']);
+    const contents = async (query: Partial<Parameters<Store['memories']['list']>[0]>) =>
+      (await store.memories.list({ agentId: 'alice', limit: 10, ...query })).map((m) => m.content);
+    expect(await contents({})).toEqual(['live', 'expired', 'old']);
+    expect(await contents({ includeArchived: true })).toEqual(['live', 'archived', 'expired', 'old']);
+    expect(await contents({ tag: 'ops' })).toEqual(['live', 'old']);
+    expect(await contents({ tag: 'ops', includeArchived: true })).toEqual(['live', 'archived', 'old']);
+    expect(await contents({ includeArchived: true, limit: 2 })).toEqual(['live', 'archived']);
+    expect(await contents({ agentId: 'carol' })).toEqual([]);
+  });
+
+  it('says which content hashes an agent has (archived too)', async () => {
+    const [a, b] = [memory('alice', 'a'), memory('alice', 'b', { archivedAt: at(1), archivedReason: 'x' })];
+    await store.memories.insertMany([a, b, memory('bob', 'c')]);
+    const bobs = memory('bob', 'c').contentHash;
+    expect(await store.memories.existingHashes('alice', [a.contentHash, b.contentHash, bobs, 'f'.repeat(64)])).toEqual(new Set([a.contentHash, b.contentHash]));
+    expect(await store.memories.existingHashes('alice', [])).toEqual(new Set());
   });
 
   it('iterates every memory oldest first, across cursor pages, for one agent or all', async () => {
@@ -203,6 +210,11 @@ describe('memories', () => {
       { agentId: 'bob', memories: 1, archived: 0, newest: T0 },
       { agentId: 'carol', memories: 1, archived: 0, newest: T0 },
     ]);
+    expect(await store.memories.agentCounts({ source: 'demo' })).toEqual([
+      { agentId: 'alice', memories: 1, archived: 0, newest: at(1) },
+      { agentId: 'bob', memories: 1, archived: 0, newest: T0 },
+      { agentId: 'carol', memories: 1, archived: 0, newest: T0 },
+    ]);
     expect(await store.memories.demoCounts('demo')).toEqual({ total: 4, demo: 3 });
     expect(await store.memories.deleteBySource('demo', ['alice', 'bob'])).toBe(2);
     expect(await store.memories.demoCounts('demo')).toEqual({ total: 2, demo: 1 });
@@ -220,10 +232,11 @@ describe('memories', () => {
     expect((await rejection(store.candidates.insert(candidate('alice', 'claim', { prompt: 'p\u0000' })))).code).toBe('nul_in_text');
   });
 
-  it('maps a constraint the server enforces to a usage error (exit 2), not a driver error', async () => {
+  it('maps a constraint the server enforces (one the core keeps first) to exit 1, as SQLite does, not to a driver error', async () => {
     const error = await rejection(store.memories.insert(memory('alice', 'durable', { durability: 'permanent', expiresAt: at(5) })));
-    expect(error).toBeInstanceOf(UsageError);
-    expect(error.code).toBe('bad_row');
+    expect(error.code).toBe('unexpected');
+    expect(error.exitCode).toBe(ExitCode.unexpected);
+    expect(error.details).toMatchObject({ sqlstate: '23514', table: 'memories' });
   });
 });
 
@@ -374,7 +387,7 @@ describe('candidates', () => {
     expect(await store.candidates.claimStatus('alice', pending.claimNorm)).toEqual({ live: true, rejected: false });
     expect(await store.candidates.claimStatus('alice', 'Cron runs twice')).toEqual({ live: false, rejected: true });
     expect(await store.candidates.claimStatus('carol', 'Cron runs twice')).toEqual({ live: false, rejected: false });
-    expect((await rejection(store.candidates.insert(pending))).exitCode).toBe(ExitCode.conflict);
+    expect((await rejection(store.candidates.insert(pending))).exitCode).toBe(ExitCode.unexpected);
   });
 
   it('decides a pending candidate once; a second decision and another agent’s change nothing', async () => {
@@ -502,13 +515,20 @@ describe('whole tables (db copy, snapshots)', () => {
         expect(await target.store.rows.load(table, rows)).toBe(rows.length);
         expect(await collect(target.store.rows.dump(table, null))).toEqual(rows);
         expect(await target.store.rows.count(table, null)).toBe(rows.length);
-        const keys = rows.map((row) => String(row.id ?? row.key));
+        const keys = rows.map((row) => String('id' in row ? row.id : row.key));
         expect(keys).toEqual([...keys].sort());
       }
-      // ids kept exactly: a second load of the same rows is a conflict, and nothing of it lands.
+      // A second load of the same rows skips every existing key, and adds only what is new.
       const memories = await collect(store.rows.dump('memories', null));
-      expect((await rejection(target.store.rows.load('memories', memories))).code).toBe('row_exists');
-      expect(await target.store.rows.count('memories', null)).toBe(2);
+      expect(await target.store.rows.load('memories', [...memories, memory('carol', 'new'), memories[0]!])).toBe(1);
+      expect(await target.store.rows.count('memories', null)).toBe(3);
+      expect(
+        await target.store.rows.load('settings', [
+          { key: 'nightly.paused', value: 'other' },
+          { key: 'k', value: 'v' },
+        ]),
+      ).toBe(1);
+      expect(await target.store.settings.get('nightly.paused')).toBe(T0);
     } finally {
       await target.dispose();
     }
@@ -549,7 +569,8 @@ describe('agent isolation', () => {
     expect(await store.memories.get(bob, a.id)).toBeUndefined();
     expect(await store.memories.getMany(bob, [a.id])).toEqual([]);
     expect(await store.memories.idsWithHash(bob, a.contentHash)).toEqual([]);
-    expect(await store.memories.list({ agentId: bob, now, limit: 10, includeArchived: true })).toEqual([]);
+    expect(await store.memories.list({ agentId: bob, limit: 10, includeArchived: true })).toEqual([]);
+    expect(await store.memories.existingHashes(bob, [a.contentHash])).toEqual(new Set());
     expect(await collect(store.memories.iterate(bob))).toEqual([]);
     expect(await store.memories.search({ agentId: bob, text: 'alice deploy secret', raw: false, limit: 10, highlight, now })).toEqual([]);
     expect(await store.memories.search({ agentId: bob, text: 'deploy', raw: true, limit: 10, highlight, now })).toEqual([]);
@@ -582,12 +603,13 @@ describe('agent isolation', () => {
 });
 
 describe('errors', () => {
-  it('a conflict on a candidate id is exit 4 and names no content', async () => {
+  it('a second candidate with one id is a bug the core prevents: exit 1, naming no content', async () => {
     await clear();
     const c = candidate('alice', 'secret claim');
     await store.candidates.insert(c);
     const error = await rejection(store.candidates.insert(c));
-    expect(error).toBeInstanceOf(ConflictError);
+    expect(error.code).toBe('unexpected');
+    expect(error.details).toMatchObject({ sqlstate: '23505' });
     expect(error.message).not.toContain('secret');
   });
 });
