@@ -82,6 +82,7 @@ export async function* cursorRows<R extends QueryResultRow>(
   const client = await session.connect();
   const own: TxState = { client, closed: false, savepoints: 0, failures: 0 };
   let failed = false;
+  let committed = false;
   try {
     await session.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', [], own);
     await session.query("SET LOCAL idle_in_transaction_session_timeout = '10min'", [], own);
@@ -92,13 +93,15 @@ export async function* cursorRows<R extends QueryResultRow>(
       if (page.rows.length < FETCH_PAGE) break;
     }
     await session.query('COMMIT', [], own);
+    committed = true;
   } catch (error) {
     failed = true;
     throw error;
   } finally {
     own.closed = true;
-    // Abandoned or failed: the read-only transaction is dropped with the connection, never returned to the pool open.
-    client.release(failed || !(await endQuietly(client)) ? true : undefined);
+    // Abandoned (the consumer stopped early) or failed: the read transaction is ended, or the connection dropped,
+    // never returned to the pool open.
+    client.release(failed || (!committed && !(await endQuietly(client))) ? true : undefined);
   }
 }
 
