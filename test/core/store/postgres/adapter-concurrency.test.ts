@@ -195,6 +195,21 @@ describe('tryTransaction()', () => {
     expect((await store.memories.get('alice', m.id))!.retrievalCount).toBe(1);
   });
 
+  it('gives up after waitMs while another transaction of the same store holds the queue', async () => {
+    const holding = gate();
+    const running = gate();
+    const first = store.transaction(async () => {
+      running.open();
+      await holding.promise;
+    });
+    await running.promise;
+    const outcome = await store.tryTransaction((tx) => tx.settings.set('k', 'v'), 100);
+    holding.open();
+    await first;
+    expect(outcome).toBeUndefined();
+    expect(await store.settings.get('k')).toBeUndefined();
+  });
+
   it('returns what fn returns when nothing is in the way, and joins an outer transaction', async () => {
     expect(await store.tryTransaction(async (tx) => (await tx.settings.setIfAbsent('k', 'v')) && 'written')).toBe('written');
     await store.transaction(async () => {
@@ -270,6 +285,23 @@ describe('the nightly lock', () => {
     await lock!.release();
     expect(await store.lock.holder()).toBeNull();
     expect(await store.settings.get('nightly.lock')).toBeUndefined();
+  });
+
+  it('says when the lock was lost with its connection, and names a holder that has not recorded itself', async () => {
+    const lock = (await store.lock.acquire({ runId: 'run_01JCCCCCCCCCCCCCCCCCCCCCCC', kind: 'rem restore' })) as Awaited<
+      ReturnType<Store['lock']['acquire']>
+    > & { lost: AbortSignal };
+    expect(lock.lost.aborted).toBe(false);
+    // The record gone (as between taking the lock and writing it): the session itself names the holder.
+    await store.settings.delete('nightly.lock');
+    expect(await other.lock.holder()).toMatchObject({ pid: 0, runId: 'run_01JCCCCCCCCCCCCCCCCCCCCCCC', kind: 'rem restore' });
+    await withClient(t.database.url, (client) =>
+      client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'hippo rem restore %'"),
+    );
+    for (let tries = 0; tries < 100 && !lock.lost.aborted; tries++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lock.lost.aborted).toBe(true);
+    expect(await other.lock.holder()).toBeNull();
+    await lock.release();
   });
 
   it('is released by close()', async () => {
