@@ -8,7 +8,7 @@ import type { Candidate, Run, RunKind } from '../../records.js';
 import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RowsRepo, RunRepo, SettingsRepo, StoreTable, TableRows } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { UsageError } from '../../errors.js';
-import { copyText, cursorRows, insertRows } from './bulk.js';
+import { cursorRows, insertRows } from './bulk.js';
 import type { Session, TxState } from './session.js';
 import {
   CANDIDATE_PUBLIC_COLUMNS,
@@ -225,7 +225,7 @@ export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
       const spec = specOf(table);
       if (rows.length === 0) return 0;
       // Every value is checked (NUL, types) before the transaction starts: a bad row refuses the whole call.
-      copyText(spec, rows);
+      for (const row of rows) toParams(spec, row);
       const run = (tx: TxState) => insertRows(session, tx, spec, rows);
       const tx = bound ?? session.current();
       return tx ? run(tx) : session.transaction(run);
