@@ -25,7 +25,7 @@ let box: Sandbox;
 
 const server = useModelServer({ per: 'suite' });
 
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
   server.respondWith(reply.json({ pointers: [] }));
 });
@@ -211,18 +211,18 @@ describe('extract address: the model points, hippo verifies', () => {
 
 describe('search fact box with the model fallback', () => {
   let ids: Record<string, string>;
-  beforeEach(() => {
-    const store = openStore({ path: box.db });
+  beforeEach(async () => {
+    const store = await openStore({ path: box.db });
     const now = Date.now();
-    const add = (agentId: string, content: string, hoursAgo: number) =>
-      addMemory(store, { agentId, content, createdAt: new Date(now - hoursAgo * 3_600_000).toISOString() }).memory.id;
+    const add = async (agentId: string, content: string, hoursAgo: number) =>
+      (await addMemory(store, { agentId, content, createdAt: new Date(now - hoursAgo * 3_600_000).toISOString() })).memory.id;
     ids = {
-      dublin: add('ops', 'Dublin office — reception: +353 1 234 5678 (front desk), 4 Grand Canal Square, Dublin 2, D02 X525.', 5),
-      wifi: add('ops', 'Dublin Wi-Fi being replaced this afternoon.', 4),
-      cork: add('ops', 'Cork colo visit. Address: Unit 7, Riverside Business Park, Ballincollig, Co. Cork, P31 XH70.', 3),
-      other: add('other', 'Dublin office of another agent: 99 Secret Lane, Dublin 4, D04 ZZ99.', 1),
+      dublin: await add('ops', 'Dublin office — reception: +353 1 234 5678 (front desk), 4 Grand Canal Square, Dublin 2, D02 X525.', 5),
+      wifi: await add('ops', 'Dublin Wi-Fi being replaced this afternoon.', 4),
+      cork: await add('ops', 'Cork colo visit. Address: Unit 7, Riverside Business Park, Ballincollig, Co. Cork, P31 XH70.', 3),
+      other: await add('other', 'Dublin office of another agent: 99 Secret Lane, Dublin 4, D04 ZZ99.', 1),
     };
-    store.close();
+    await store.close();
   });
 
   const search = (query: string, args: string[] = [], env: Record<string, string> = modelEnv()) =>

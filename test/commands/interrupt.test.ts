@@ -19,16 +19,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
   server.requests.length = 0;
   // Never answers: the only way out of the model call is the caller's abort.
   server.respondWith(reply.hang());
-  const store = openStore({ path: box.db });
+  const store = await openStore({ path: box.db });
   const now = Date.now();
-  addMemory(store, { agentId: 'ops', content: 'Deploy of api v2.14 stalled on a migration lock.', createdAt: new Date(now - 3_600_000).toISOString() });
-  addMemory(store, { agentId: 'ops', content: 'Decided: migrations run on Tuesday mornings.', createdAt: new Date(now - 7_200_000).toISOString() });
-  store.close();
+  await addMemory(store, { agentId: 'ops', content: 'Deploy of api v2.14 stalled on a migration lock.', createdAt: new Date(now - 3_600_000).toISOString() });
+  await addMemory(store, { agentId: 'ops', content: 'Decided: migrations run on Tuesday mornings.', createdAt: new Date(now - 7_200_000).toISOString() });
+  await store.close();
 });
 afterEach(() => box.cleanup());
 

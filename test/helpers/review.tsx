@@ -51,7 +51,7 @@ export async function renderReview(store: Store, options: Partial<ReviewControll
   let latest: ReviewSummary | undefined;
   const app = render(
     <ReviewApp
-      items={controller.loadPending()}
+      items={await controller.loadPending()}
       actions={controller}
       settings={controller.settings}
       now={() => controller.now()}

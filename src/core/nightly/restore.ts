@@ -66,7 +66,12 @@ async function withSource<T>(store: Store, file: string, fn: (source: SnapshotSo
   }
 }
 
-async function compareAll(store: Store, source: SnapshotSource, agentId: string | null, ops: Parameters<SnapshotSource['compare']>[0] = store): Promise<TableChanges[]> {
+async function compareAll(
+  store: Store,
+  source: SnapshotSource,
+  agentId: string | null,
+  ops: Parameters<SnapshotSource['compare']>[0] = store,
+): Promise<TableChanges[]> {
   const tables: TableChanges[] = [];
   for (const table of RESTORED_TABLES) tables.push(await source.compare(ops, table, agentId));
   return tables;
@@ -127,9 +132,14 @@ async function restoreSteps(
   scope.record.steps = steps;
   if (!(await source.verify())) {
     steps.integrity = 'failed';
-    throw new HippoError('snapshot_damaged', `${file} is damaged (it fails its integrity checks); nothing was changed — pick another snapshot`, ExitCode.unexpected, {
-      details: { snapshot: file },
-    });
+    throw new HippoError(
+      'snapshot_damaged',
+      `${file} is damaged (it fails its integrity checks); nothing was changed — pick another snapshot`,
+      ExitCode.unexpected,
+      {
+        details: { snapshot: file },
+      },
+    );
   }
   steps.integrity = 'ok';
   let preRestore: string;

@@ -138,7 +138,13 @@ export async function listSnapshots(store: Store, options: { check?: boolean } =
   const listed: ListedSnapshot[] = [];
   for (const snapshot of snapshotFiles(store.snapshots.dir, store.snapshots.suffix)) {
     const whole = (await store.snapshots.check(snapshot.path, 'header')).ok;
-    const integrity: SnapshotIntegrity = !whole ? 'damaged' : options.check ? ((await store.snapshots.check(snapshot.path, 'quick')).ok ? 'ok' : 'damaged') : 'verified';
+    const integrity: SnapshotIntegrity = !whole
+      ? 'damaged'
+      : options.check
+        ? (await store.snapshots.check(snapshot.path, 'quick')).ok
+          ? 'ok'
+          : 'damaged'
+        : 'verified';
     listed.push({ ...snapshot, integrity, runKind: (await store.runs.kindOf(snapshot.runId)) ?? null });
   }
   return listed;

@@ -94,7 +94,15 @@ export async function promote(store: Store, options: PromoteOptions): Promise<Pr
         throw new ConflictError('candidate_decided', `candidate ${id} was decided elsewhere meanwhile; it cannot be promoted`);
       }
       promotions.push({
-        candidate: { ...candidate, status: 'promoted', reviewer, reviewRationale: rationale, decidedAt, promotedMemoryId: memory.id, editedClaim: edited ?? null },
+        candidate: {
+          ...candidate,
+          status: 'promoted',
+          reviewer,
+          reviewRationale: rationale,
+          decidedAt,
+          promotedMemoryId: memory.id,
+          editedClaim: edited ?? null,
+        },
         memory,
       });
     }

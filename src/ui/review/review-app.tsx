@@ -3,7 +3,19 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { browseHints, detailLines, promptView, screenLayout, type PromptView } from './layout.js';
 import { CandidateDetail, CandidateList, detailPage, HelpView } from './panes.js';
 import type { KeyPress } from './keys.js';
-import { initialState, plainKey, selectedItem, settle, step, summaryOf, visibleItems, type Mode, type ReviewState, type Saving, type ViewMetrics } from './state.js';
+import {
+  initialState,
+  plainKey,
+  selectedItem,
+  settle,
+  step,
+  summaryOf,
+  visibleItems,
+  type Mode,
+  type ReviewState,
+  type Saving,
+  type ViewMetrics,
+} from './state.js';
 import { cutTo, displayWidth, fitTo, oneLine, wrap } from './text.js';
 import type { DecisionOutcome, ReviewActions, ReviewItem, ReviewSettings, ReviewSummary } from './types.js';
 
@@ -84,7 +96,8 @@ export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: R
 
   const write = (saving: Saving) => {
     savingRef.current = true;
-    const decided = saving.action === 'promote' ? actions.promote(saving.candidateId, saving.text, saving.editedClaim) : actions.reject(saving.candidateId, saving.text);
+    const decided =
+      saving.action === 'promote' ? actions.promote(saving.candidateId, saving.text, saving.editedClaim) : actions.reject(saving.candidateId, saving.text);
     void decided
       .catch((error: unknown): DecisionOutcome => {
         const message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;

@@ -317,7 +317,9 @@ export function settle(state: ReviewState, outcome: DecisionOutcome): ReviewStat
   if (outcome.ok) {
     const removed = removeItem(idle, saving.candidateId);
     const text =
-      outcome.kind === 'promoted' ? `promoted ${outcome.candidateId}${outcome.edited ? ' (edited)' : ''} → ${outcome.memoryId}` : `rejected ${outcome.candidateId}`;
+      outcome.kind === 'promoted'
+        ? `promoted ${outcome.candidateId}${outcome.edited ? ' (edited)' : ''} → ${outcome.memoryId}`
+        : `rejected ${outcome.candidateId}`;
     return browse({ ...removed, decisions: [...state.decisions, outcome] }, { tone: 'success', text });
   }
   if (!outcome.stillPending) {

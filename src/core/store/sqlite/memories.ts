@@ -143,7 +143,9 @@ export class SqliteMemories implements MemoryRepo {
 
   async insert(memory: Memory): Promise<boolean> {
     return this.c.use(
-      () => this.c.statement(`INSERT INTO memories (${MEMORY_COLUMNS}) VALUES ${PLACEHOLDERS} ON CONFLICT (id) DO NOTHING`).run(...memoryParams(memory)).changes === 1,
+      () =>
+        this.c.statement(`INSERT INTO memories (${MEMORY_COLUMNS}) VALUES ${PLACEHOLDERS} ON CONFLICT (id) DO NOTHING`).run(...memoryParams(memory)).changes ===
+        1,
     );
   }
 
@@ -230,7 +232,9 @@ export class SqliteMemories implements MemoryRepo {
 
   async archive(agentId: string, ids: readonly string[], reason: string, now: string): Promise<string[]> {
     return this.c.use(() => {
-      const update = this.c.statement('UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ? WHERE id = ? AND agent_id = ? AND archived_at IS NULL');
+      const update = this.c.statement(
+        'UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ? WHERE id = ? AND agent_id = ? AND archived_at IS NULL',
+      );
       return ids.filter((id) => update.run(now, reason, now, id, agentId).changes === 1);
     });
   }

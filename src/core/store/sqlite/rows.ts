@@ -37,7 +37,12 @@ function eachRow<T extends StoreTable>(sql: string, params: (row: TableRows[T]) 
 
 const TABLES: { [T in StoreTable]: TableSpec<T> } = {
   memories: { key: 'id', columns: MEMORY_COLUMNS, fromRow: memoryFromRow, insert: insertMemoryRows },
-  candidates: { key: 'id', columns: CANDIDATE_RECORD_COLUMNS, fromRow: candidateRecordFromRow, insert: eachRow<'candidates'>(INSERT_CANDIDATE, candidateParams) },
+  candidates: {
+    key: 'id',
+    columns: CANDIDATE_RECORD_COLUMNS,
+    fromRow: candidateRecordFromRow,
+    insert: eachRow<'candidates'>(INSERT_CANDIDATE, candidateParams),
+  },
   runs: { key: 'id', columns: RUN_COLUMNS, fromRow: runFromRow, insert: eachRow<'runs'>(INSERT_RUN, runParams) },
   handoffs: { key: 'id', columns: HANDOFF_COLUMNS, fromRow: handoffFromRow, insert: eachRow<'handoffs'>(INSERT_HANDOFF, handoffParams) },
   settings: {
@@ -70,7 +75,9 @@ export class SqliteRows implements RowsRepo {
       const page = await this.c.use(
         () =>
           this.c
-            .statement(`SELECT ${spec.columns} FROM ${table} WHERE ${scoped.where}${after === null ? '' : ` AND ${spec.key} > ?`} ORDER BY ${spec.key} LIMIT ${PAGE}`)
+            .statement(
+              `SELECT ${spec.columns} FROM ${table} WHERE ${scoped.where}${after === null ? '' : ` AND ${spec.key} > ?`} ORDER BY ${spec.key} LIMIT ${PAGE}`,
+            )
             .all(...scoped.params, ...(after === null ? [] : [after])) as Record<string, unknown>[],
       );
       for (const row of page) yield spec.fromRow(row as never);
@@ -94,6 +101,12 @@ export class SqliteRows implements RowsRepo {
   async count(table: StoreTable, agentId: string | null): Promise<number> {
     const scoped = scope(table, agentId);
     if (!scoped) return 0;
-    return this.c.use(() => this.c.statement(`SELECT count(*) FROM ${table} WHERE ${scoped.where.replace('+', '')}`).pluck().get(...scoped.params) as number);
+    return this.c.use(
+      () =>
+        this.c
+          .statement(`SELECT count(*) FROM ${table} WHERE ${scoped.where.replace('+', '')}`)
+          .pluck()
+          .get(...scoped.params) as number,
+    );
   }
 }

@@ -4,7 +4,21 @@
  * core's (src/core/nightly/); this module writes, checks and reads the files.
  */
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, copyFileSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../../errors.js';
@@ -198,10 +212,11 @@ export class SqliteSnapshots implements SnapshotPort {
   async open(path: string): Promise<SnapshotSource> {
     const source = prepareSource(path, this.c.path);
     try {
-      await this.c.use(() => this.c.db.prepare('ATTACH DATABASE ? AS snapshot').run(source.path));
+      await this.c.ready();
+      this.c.db.prepare('ATTACH DATABASE ? AS snapshot').run(source.path);
     } catch (error) {
       source.dispose();
-      throw error;
+      throw onSnapshot(error, path, this.c.path);
     }
     return new AttachedSnapshot(this.c, path, source);
   }
@@ -254,6 +269,13 @@ function prepareSource(file: string, live: string): Source {
   return { path: copy, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** An error met while reading a snapshot: damage to it is reported as such, not as damage to the database. */
+function onSnapshot(error: unknown, file: string, live: string): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return snapshotDamaged(file);
+  return mapSqliteError(error, live);
+}
+
 function scope(alias: string, agentId: string | null): string {
   return agentId === null ? '1' : `${alias}.agent_id = @agentId`;
 }
@@ -279,9 +301,7 @@ class AttachedSnapshot implements SnapshotSource {
     try {
       return work();
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') throw snapshotDamaged(this.file);
-      throw mapSqliteError(error, this.c.path);
+      throw onSnapshot(error, this.file, this.c.path);
     }
   }
 
@@ -352,7 +372,8 @@ class AttachedSnapshot implements SnapshotSource {
       const live = `SELECT ${columns} FROM main.${table} m WHERE ${scope('m', agentId)}`;
       const saved = `SELECT ${columns} FROM snapshot.${table} s WHERE ${scope('s', agentId)}`;
       return (
-        this.count(`SELECT count(*) FROM (${live} EXCEPT ${saved})`, agentId) === 0 && this.count(`SELECT count(*) FROM (${saved} EXCEPT ${live})`, agentId) === 0
+        this.count(`SELECT count(*) FROM (${live} EXCEPT ${saved})`, agentId) === 0 &&
+        this.count(`SELECT count(*) FROM (${saved} EXCEPT ${live})`, agentId) === 0
       );
     });
   }

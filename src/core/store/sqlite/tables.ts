@@ -360,8 +360,9 @@ export class SqliteHandoffs implements HandoffRepo {
   async markIngested(agentId: string, id: string, at: string, runId: string): Promise<boolean> {
     return this.c.use(
       () =>
-        this.c.statement('UPDATE handoffs SET ingested_at = ?, ingest_run_id = ? WHERE id = ? AND agent_id = ? AND ingested_at IS NULL').run(at, runId, id, agentId)
-          .changes === 1,
+        this.c
+          .statement('UPDATE handoffs SET ingested_at = ?, ingest_run_id = ? WHERE id = ? AND agent_id = ? AND ingested_at IS NULL')
+          .run(at, runId, id, agentId).changes === 1,
     );
   }
 }
@@ -380,7 +381,9 @@ export class SqliteSettings implements SettingsRepo {
   }
 
   async set(key: string, value: string): Promise<void> {
-    await this.c.use(() => this.c.statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value));
+    await this.c.use(() =>
+      this.c.statement('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value),
+    );
   }
 
   async delete(key: string, value?: string): Promise<boolean> {
