@@ -15,7 +15,7 @@ import { parsePostgresUrl } from '../../src/core/store/postgres/connect.js';
 import type { CandidateRecord, HandoffRecord, Store } from '../../src/core/store/port.js';
 import { freshDatabase, type FreshDatabase } from './postgres.js';
 
-export interface TestStore {
+export interface AdapterStore {
   store: Store;
   database: FreshDatabase;
   /** The XDG data dir the store's snapshots go under. */
@@ -30,7 +30,7 @@ export interface TestStore {
 
 export const T0 = '2026-11-02T09:30:00.000Z';
 
-export async function openTestStore(options: { database?: FreshDatabase; env?: NodeJS.ProcessEnv } = {}): Promise<TestStore> {
+export async function openAdapterStore(options: { database?: FreshDatabase; env?: NodeJS.ProcessEnv } = {}): Promise<AdapterStore> {
   const database = options.database ?? (await freshDatabase());
   const dataHome = mkdtempSync(join(tmpdir(), 'hippo-pg-data-'));
   let now = T0;

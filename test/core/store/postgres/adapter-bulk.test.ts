@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../../src/core/ids.js';
 import { contentHash, type Memory } from '../../../../src/core/memory.js';
-import { at, collect, memory, openTestStore, type TestStore } from '../../../helpers/postgres-store.js';
+import { at, collect, memory, openAdapterStore, type AdapterStore } from '../../../helpers/postgres-store.js';
 
 const WORDS = 'deploy failed migration lock billing cron invoice kubernetes dublin office phone rollback hotfix staging backup pager vendor'.split(' ');
 const COUNT = 100_000;
@@ -23,9 +23,9 @@ function generated(index: number): Memory {
   };
 }
 
-let t: TestStore;
+let t: AdapterStore;
 beforeAll(async () => {
-  t = await openTestStore();
+  t = await openAdapterStore();
 });
 afterAll(async () => {
   await t.dispose();

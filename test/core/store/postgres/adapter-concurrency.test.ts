@@ -12,13 +12,13 @@ import type { Store, StoreOps } from '../../../../src/core/store/port.js';
 import { STORE_TABLES } from '../../../../src/core/store/port.js';
 import { ROOT } from '../../../helpers/cli.js';
 import { withClient } from '../../../helpers/postgres.js';
-import { at, candidate, memory, openTestStore, rejection, run, type TestStore } from '../../../helpers/postgres-store.js';
+import { at, candidate, memory, openAdapterStore, rejection, run, type AdapterStore } from '../../../helpers/postgres-store.js';
 
-let t: TestStore;
+let t: AdapterStore;
 let store: Store;
 let other: Store;
 beforeAll(async () => {
-  t = await openTestStore();
+  t = await openAdapterStore();
   store = t.store;
   other = await t.reopen();
 });

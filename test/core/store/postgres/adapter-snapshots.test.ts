@@ -17,12 +17,12 @@ import { HEADER_BYTES, readManifest } from '../../../../src/core/store/postgres/
 import type { Store, TableChangeCounts, TableRow } from '../../../../src/core/store/port.js';
 import { STORE_TABLES } from '../../../../src/core/store/port.js';
 import { withClient } from '../../../helpers/postgres.js';
-import { at, candidate, collect, handoff, memory, openTestStore, rejection, run, type TestStore } from '../../../helpers/postgres-store.js';
+import { at, candidate, collect, handoff, memory, openAdapterStore, rejection, run, type AdapterStore } from '../../../helpers/postgres-store.js';
 
-let t: TestStore;
+let t: AdapterStore;
 let store: Store;
 beforeAll(async () => {
-  t = await openTestStore();
+  t = await openAdapterStore();
   store = t.store;
 });
 afterAll(async () => {

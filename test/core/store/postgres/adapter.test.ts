@@ -11,12 +11,12 @@ import { POSTGRES_SCHEMA_VERSION } from '../../../../src/core/store/postgres/sch
 import type { MaintenanceCutoffs, Store } from '../../../../src/core/store/port.js';
 import { STORE_TABLES } from '../../../../src/core/store/port.js';
 import { freePort, freshDatabase, withClient } from '../../../helpers/postgres.js';
-import { at, candidate, collect, handoff, memory, openTestStore, rejection, run, T0, type TestStore } from '../../../helpers/postgres-store.js';
+import { at, candidate, collect, handoff, memory, openAdapterStore, rejection, run, T0, type AdapterStore } from '../../../helpers/postgres-store.js';
 
-let t: TestStore;
+let t: AdapterStore;
 let store: Store;
 beforeAll(async () => {
-  t = await openTestStore();
+  t = await openAdapterStore();
   store = t.store;
 });
 afterAll(async () => {
@@ -508,7 +508,7 @@ describe('whole tables (db copy, snapshots)', () => {
     await store.runs.insert(run({ counts: { z: 1, a: 2 }, steps: { s: 'done' } }));
     await store.handoffs.insert(handoff('bob'));
     await store.settings.set('nightly.paused', T0);
-    const target = await openTestStore();
+    const target = await openAdapterStore();
     try {
       for (const table of STORE_TABLES) {
         const rows = await collect(store.rows.dump(table, null));
