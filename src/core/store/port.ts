@@ -312,6 +312,11 @@ export interface HeldLock {
   holder: LockHolder;
   /** The dead (or stale) holder this lock was taken over from, if any (its abandoned run rows were interrupted). */
   takenOver: LockHolder | null;
+  /**
+   * Aborted when the lock is lost while held (PostgreSQL: its connection died, so another run may take it now): the
+   * holder should stop. Absent where the lock cannot be lost this way (SQLite's row stays until released).
+   */
+  readonly lost?: AbortSignal;
   release(): Promise<void>;
 }
 
