@@ -222,5 +222,5 @@ export function lockPort(deps: LockPortDeps, held: Set<PortHeldLock>): LockPort 
   };
 }
 
-/** A held lock of the port, with the signal that says its connection (and so the lock) was lost. */
+/** A held lock of the port; on PostgreSQL it always has the signal that says its connection (and so the lock) was lost. */
 export type PortHeldLock = PortHeld & { readonly lost: AbortSignal };
