@@ -12,7 +12,7 @@ import { listCandidates } from '../../src/core/rem/candidates.js';
 import { distill } from '../../src/core/rem/distill.js';
 import { gather } from '../../src/core/rem/gather.js';
 import { createHandoff } from '../../src/core/rem/handoff.js';
-import { parseFocus, type Focus } from '../../src/core/rem/prompt.js';
+import { parseFocus } from '../../src/core/rem/prompt.js';
 import { promote, reject } from '../../src/core/rem/review.js';
 import { search } from '../../src/core/search.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
@@ -41,7 +41,7 @@ describe('core errors in their own words, and the CLI in its', () => {
     ['bad_scope', () => gather(store, { agentId: 'a', scope: 'everything' as Scope }), '--scope must be one of recent, tagged, all'],
     ['bad_max_memories', () => gather(store, { agentId: 'a', maxMemories: 0 }), '--max-memories must be a whole number ≥ 1'],
     ['tag_required', () => gather(store, { agentId: 'a', scope: 'tagged' }), '--scope tagged needs --tag TAG (it never means "everything")'],
-    ['bad_focus', () => parseFocus('gossip' as Focus), '--focus must be one of lessons, patterns, decisions, errors, preferences'],
+    ['bad_focus', () => parseFocus('gossip'), '--focus must be one of lessons, patterns, decisions, errors, preferences'],
     ['bad_status', () => listCandidates(store, { agentId: 'a', status: 'maybe' as 'all' }), '--status must be one of pending, promoted, rejected, all'],
     ['bad_limit', () => search(store, { agentId: 'a', query: 'x', limit: 0 }), '--limit must be a whole number of at least 1'],
     [

@@ -272,7 +272,7 @@ describe('search fact box with the model fallback', () => {
     expect(results.length).toBeGreaterThan(0);
     expect(facts.map((fact) => [fact.kind, fact.value, fact.origin])).toEqual([['phone', '+353 1 234 5678', 'validated']]);
     expect(String(result.stderr).trim()).toBe(`model fallback for address: ${status} (${meaning}); no model rows, validated facts unchanged`);
-    expect(`${result.stdout}${result.stderr}`).not.toContain('CANARY');
+    expect(`${String(result.stdout)}${String(result.stderr)}`).not.toContain('CANARY');
   });
 
   it('shows the phone box without any model call', async () => {
@@ -309,7 +309,7 @@ describe('canary: nothing the model says reaches the output except the verified 
     for (const args of [['--json'], [], [], []]) {
       const result = await box.hippo(['extract', 'address', office, ...args], { env: modelEnv() });
       expect(result.exitCode).toBe(0);
-      outputs.push(`${result.stdout}\n${result.stderr}`);
+      outputs.push(`${String(result.stdout)}\n${String(result.stderr)}`);
     }
     expect(server.requests).toHaveLength(4);
     expect(outputs.join('\n')).not.toMatch(/CANARY|Nowhere/);

@@ -49,11 +49,11 @@ async function interruptDuringModelCall(args: string[], signal: NodeJS.Signals):
   await Promise.race([
     server.waitForRequests(1),
     child.then((result) => {
-      throw new Error(`hippo ended (exit ${result.exitCode}) before calling the model: ${result.stderr}`);
+      throw new Error(`hippo ended (exit ${result.exitCode}) before calling the model: ${String(result.stderr)}`);
     }),
   ]);
   child.kill(signal);
-  return (await child) as Result;
+  return await child;
 }
 
 interface RunRow {

@@ -95,11 +95,11 @@ async function killAt(args: string[], point: string): Promise<Result> {
       stderr += chunk.toString();
       if (stderr.includes(`fault point reached: ${point}`)) resolve();
     });
-    child.then((result) => reject(new Error(`hippo ended (exit ${result.exitCode}) before ${point}: ${result.stderr}`)), reject);
+    child.then((result) => reject(new Error(`hippo ended (exit ${result.exitCode}) before ${point}: ${String(result.stderr)}`)), reject);
   });
   expect((await night()).exitCode).toBe(4);
   child.kill('SIGKILL');
-  return (await child) as Result;
+  return await child;
 }
 const dataDump = () => JSON.stringify(['memories', 'candidates', 'handoffs'].map((table) => query(`SELECT * FROM ${table} ORDER BY id`)));
 
@@ -207,7 +207,7 @@ describe('hippo rem nightly run-once', () => {
       'ops',
     );
     expect(failedChild).toEqual([expect.objectContaining({ id: body.agents[0]!.runId, status: 'failed', errors: '["source_out_of_set"]' })]);
-    expect(`${result.stdout}${result.stderr}${JSON.stringify(query('SELECT * FROM runs'))}`).not.toContain('CANARY');
+    expect(`${String(result.stdout)}${String(result.stderr)}${JSON.stringify(query('SELECT * FROM runs'))}`).not.toContain('CANARY');
   });
 
   it('lets exactly one of two runs started together work; the other exits 4 at once and writes nothing', async () => {

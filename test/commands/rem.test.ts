@@ -210,7 +210,7 @@ describe('hippo rem rapid against a stand-in model server', () => {
     server.respondWith(reply.json({ candidates: [{ claim: 'RESPONSE-CANARY', sources: ['RESPONSE-CANARY-REF'] }] }));
     const result = await rapid();
     expect(result.exitCode).toBe(6);
-    expect(`${result.stdout}${result.stderr}`).not.toContain('CANARY');
+    expect(`${String(result.stdout)}${String(result.stderr)}`).not.toContain('CANARY');
     const store = await openSqliteStore({ path: box.db });
     const runs = JSON.stringify(store.db.prepare('SELECT * FROM runs').all());
     await store.close();

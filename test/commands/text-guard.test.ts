@@ -31,7 +31,7 @@ function raw(output: string): string[] {
 /** Text-mode output (stdout and stderr) holds nothing raw. */
 function expectGuarded(result: Result): string {
   expect(result.exitCode, String(result.stderr)).toBe(0);
-  const output = `${result.stdout}\n${result.stderr}`;
+  const output = `${String(result.stdout)}\n${String(result.stderr)}`;
   expect(raw(output)).toEqual([]);
   return output;
 }

@@ -12,7 +12,7 @@ import type { Handoff } from '../records.js';
 import { iso } from '../time.js';
 import { commitStaging, gatherCounts, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
 import { gather } from './gather.js';
-import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
+import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, sha256 } from './prompt.js';
 import { withRun } from './runs.js';
 import { validateAnswer } from './validate.js';
 

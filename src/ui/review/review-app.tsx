@@ -25,9 +25,9 @@ export interface ReviewAppProps {
   settings: ReviewSettings;
   now: () => Date;
   /** Called once, with what the session did, when the reviewer quits (q or Ctrl-C). */
-  onExit(summary: ReviewSummary): void;
+  onExit: (summary: ReviewSummary) => void;
   /** Called after every key with what the session has done so far (so a crash can still report it). */
-  onUpdate?(summary: ReviewSummary): void;
+  onUpdate?: (summary: ReviewSummary) => void;
 }
 
 /** The terminal size, following resizes. */

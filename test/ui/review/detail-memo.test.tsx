@@ -24,7 +24,7 @@ beforeEach(async () => {
 afterEach(async () => {
   ui?.unmount();
   ui = undefined;
-  store.done();
+  await store.done();
 });
 
 describe('the detail pane', () => {

@@ -32,7 +32,7 @@ beforeEach(async () => {
 afterEach(async () => {
   ui?.unmount();
   ui = undefined;
-  store.done();
+  await store.done();
 });
 
 const status = (candidate: Candidate) => getCandidate(store, 'ops', candidate.id);
@@ -341,7 +341,7 @@ describe('the review screen (docs/design.md §4.7)', () => {
   });
 
   it('scrolls the evidence when it is longer than the pane', async () => {
-    store.done();
+    await store.done();
     store = await tempStore(clock);
     const long = Array.from({ length: 40 }, (_, index) => `Paragraph ${index + 1} of the incident review.`).join('\n');
     ({ candidates } = await stageCandidates(store, [{ claim: 'Review incidents in writing.', sources: ['m1'] }], [long]));
@@ -359,7 +359,7 @@ describe('the review screen (docs/design.md §4.7)', () => {
   });
 
   it('never lets stored text drive the terminal: control characters in a memory are shown inert', async () => {
-    store.done();
+    await store.done();
     store = await tempStore(clock);
     await stageCandidates(store, [{ claim: 'Beware titles.', sources: ['m1'] }], ['Clear screen: \u001B[2J\u001B[H and bell \u0007 done.']);
     // Validation refuses such claims from a model now; a row written some other way must still be shown inert.
@@ -386,7 +386,7 @@ describe('the detail pane guards its short facts too', () => {
 
 describe('text the terminal measures differently (width agreement with ink)', () => {
   it('shows every word of a memory with zero-width and format characters, and of a claim full of emoji', async () => {
-    store.done();
+    await store.done();
     store = await tempStore(clock);
     const note = `${'Rotate\u200B the\u00AD signing\uFEFF keys\u200B '.repeat(6)}every 90 days. END-OF-NOTE`;
     await stageCandidates(store, [{ claim: 'Rotate keys.', sources: ['m1'] }], [note]);
@@ -400,7 +400,7 @@ describe('text the terminal measures differently (width agreement with ink)', ()
   });
 
   it('shows a right-to-left override as a marker, so stored text cannot reorder what the reviewer reads', async () => {
-    store.done();
+    await store.done();
     store = await tempStore(clock);
     await stageCandidates(store, [{ claim: 'Check payees.', sources: ['m1'] }], ['Pay invoice \u202Egnp.exe\u202C today.']);
     ui = await renderReview(store);
@@ -425,7 +425,7 @@ describe('layout (80 and 200 columns)', () => {
   });
 
   it('says which rows show when the list is longer than its pane, and scrolls it with the selection', async () => {
-    store.done();
+    await store.done();
     store = await tempStore(clock);
     await stageCandidates(
       store,
