@@ -131,10 +131,4 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-argument': 'off',
     },
   },
-  {
-    // store/postgres/connect.ts is the PostgreSQL groundwork, tidied for these two rules on the pgadapter branch
-    // (pg's type-parser hook is typed loosely); until that lands they are off for that one file only.
-    files: ['src/core/store/postgres/connect.ts'],
-    rules: { '@typescript-eslint/no-unsafe-enum-comparison': 'off', '@typescript-eslint/no-unsafe-return': 'off' },
-  },
 );

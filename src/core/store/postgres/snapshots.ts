@@ -381,7 +381,7 @@ export interface SnapshotDeps {
 }
 
 /** Rows of one side of a comparison, in key order. */
-type Side = AsyncGenerator<{ key: string; line: string }>;
+type Side = AsyncGenerator<{ key: string; line: string }, void, undefined>;
 
 /**
  * Walks the snapshot's rows in scope and the live rows in scope side by side (both in key byte order) and reports
@@ -394,15 +394,14 @@ async function mergeWalk(snapshot: Side, live: Side, visit: (kind: 'added' | 're
     let b = await live.next();
     while (!a.done || !b.done) {
       let kind: 'added' | 'removed' | 'same' | 'changed';
-      const order = a.done ? 1 : b.done ? -1 : byteOrder(a.value.key, b.value.key);
-      if (order < 0) {
+      if (b.done || (!a.done && byteOrder(a.value.key, b.value.key) < 0)) {
         kind = 'added';
         a = await snapshot.next();
-      } else if (order > 0) {
+      } else if (a.done || byteOrder(a.value.key, b.value.key) > 0) {
         kind = 'removed';
         b = await live.next();
       } else {
-        kind = a.value!.line === b.value!.line ? 'same' : 'changed';
+        kind = a.value.line === b.value.line ? 'same' : 'changed';
         a = await snapshot.next();
         b = await live.next();
       }

@@ -247,7 +247,7 @@ export function copyLine(spec: TableSpec, row: RowObject, columns: readonly Colu
     if (index > 0) line += '\t';
     if (value === null) line += '\\N';
     else if (column.type === 'text[]') line += copyText(arrayLiteral(value as string[]));
-    else if (column.type === 'integer') line += String(value);
+    else if (column.type === 'integer') line += (value as number).toString();
     else line += copyText(value as string);
   }
   return `${line}\n`;

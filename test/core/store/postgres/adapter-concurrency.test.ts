@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, ExitCode, HippoError, StoreUnavailableError } from '../../../../src/core/errors.js';
 import { newId } from '../../../../src/core/ids.js';
-import type { Store, StoreOps } from '../../../../src/core/store/port.js';
+import type { HeldLock, Store, StoreOps } from '../../../../src/core/store/port.js';
 import { STORE_TABLES } from '../../../../src/core/store/port.js';
 import { ROOT } from '../../../helpers/cli.js';
 import { withClient } from '../../../helpers/postgres.js';
@@ -273,16 +273,16 @@ describe('the nightly lock', () => {
       child.kill('SIGKILL');
       await child;
     }
-    let lock;
+    let lock: HeldLock | undefined;
     for (let tries = 0; tries < 200 && !lock; tries++) {
       lock = await store.lock.acquire({ runId: newId('run'), kind: 'rem restore' }).catch(() => undefined);
       if (!lock) await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    expect(lock).toBeDefined();
-    expect(lock!.takenOver).toMatchObject({ pid: child.pid, runId });
+    if (!lock) throw new Error('the lock was never freed after its holder was killed');
+    expect(lock.takenOver).toMatchObject({ pid: child.pid, runId });
     expect(await store.runs.get(runId)).toMatchObject({ status: 'interrupted', errors: ['interrupted'] });
     expect(await store.runs.get(childId)).toMatchObject({ status: 'interrupted' });
-    await lock!.release();
+    await lock.release();
     expect(await store.lock.holder()).toBeNull();
     expect(await store.settings.get('nightly.lock')).toBeUndefined();
   });
