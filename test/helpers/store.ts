@@ -12,15 +12,30 @@ import type { Clock } from '../../src/core/time.js';
  */
 export const ENGINES: readonly Engine[] = ['sqlite'];
 
-export type TestStore = Store & { done(): Promise<void> };
+export type TestStore = Store & {
+  /** Another store on the same data (another connection, as another process would have); closed by `done()`. */
+  reopen(): Promise<Store>;
+  done(): Promise<void>;
+};
 
 /** A fresh, empty store of `engine` through `openStore` (as the CLI opens one); `done()` closes and removes it. */
 export async function openTestStore(engine: Engine, clock?: Clock): Promise<TestStore> {
+  const others: Store[] = [];
+  const closeOthers = async () => {
+    for (const other of others.splice(0)) await other.close();
+  };
   if (engine === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'hippo-store-'));
-    const store = await openStore({ path: join(dir, 'hippo.db'), clock });
+    const path = join(dir, 'hippo.db');
+    const store = await openStore({ path, clock });
     return Object.assign(store, {
+      reopen: async () => {
+        const other = await openStore({ path, clock });
+        others.push(other);
+        return other;
+      },
       done: async () => {
+        await closeOthers();
         await store.close();
         rmSync(dir, { recursive: true, force: true });
       },
@@ -34,7 +49,13 @@ export async function openTestStore(engine: Engine, clock?: Clock): Promise<Test
     throw error;
   });
   return Object.assign(store, {
+    reopen: async () => {
+      const other = await openStore({ url: database.url, clock });
+      others.push(other);
+      return other;
+    },
     done: async () => {
+      await closeOthers();
       await store.close();
       await database.drop();
     },

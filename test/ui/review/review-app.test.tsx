@@ -101,6 +101,37 @@ describe('the review screen (docs/design.md §4.7)', () => {
     expect(frame).toContain('promoted 1 · rejected 0 · skipped 0 · 2 pending');
   });
 
+  it('stays responsive while a decision is written: keys typed meanwhile are read after it, in order', async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    ui = await renderReview(store, {}, undefined, (controller) => ({
+      promote: async (...args) => {
+        await slow;
+        return controller.promote(...args);
+      },
+      reject: async (...args) => {
+        await slow;
+        return controller.reject(...args);
+      },
+    }));
+    await ui.press('p');
+    await ui.type('matches the post-mortem');
+    let frame = await ui.press(KEY.enter);
+    expect(frame).toContain(`saving the promotion of ${candidates[0]!.id}…`);
+    expect((await status(candidates[0]!)).status).toBe('pending');
+    // Typed ahead while it saves: select the next candidate and open a rejection, then give a reason.
+    frame = await ui.press('j', 'r');
+    expect(frame).toContain('saving the promotion');
+    release();
+    await slow;
+    frame = await ui.type('one Friday is not a pattern');
+    frame = await ui.press(KEY.enter);
+    expect((await status(candidates[0]!)).status).toBe('promoted');
+    expect(await status(candidates[2]!)).toMatchObject({ status: 'rejected', reviewRationale: 'one Friday is not a pattern' });
+    expect((await status(candidates[1]!)).status).toBe('pending');
+    expect(frame).toContain('promoted 1 · rejected 1 · skipped 0 · 1 pending');
+  });
+
   it('Esc cancels a prompt and nothing is written', async () => {
     ui = await renderReview(store);
     await ui.press('p');
