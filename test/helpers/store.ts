@@ -10,7 +10,7 @@ import type { Clock } from '../../src/core/time.js';
  * The engines the engine-neutral tests run against (test/core/store/contract.test.ts): adding one is adding its name
  * here and a branch in `openTestStore`.
  */
-export const ENGINES: readonly Engine[] = ['sqlite'];
+export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
 
 export type TestStore = Store & {
   /** Another store on the same data (another connection, as another process would have); closed by `done()`. */
@@ -41,16 +41,24 @@ export async function openTestStore(engine: Engine, clock?: Clock): Promise<Test
       },
     });
   }
-  // Loaded only here: SQLite-only test files never load pg.
-  const { freshDatabase } = await import('./postgres.js');
+  // Loaded only here: SQLite-only test files never load pg. Opened with the adapter itself until openStore dispatches
+  // postgres:// URLs to it; its logical snapshots go to a temp XDG data dir, never the user's.
+  const [{ freshDatabase }, { openPostgresStore }, { parsePostgresUrl }] = await Promise.all([
+    import('./postgres.js'),
+    import('../../src/core/store/postgres/adapter.js'),
+    import('../../src/core/store/postgres/connect.js'),
+  ]);
   const database = await freshDatabase();
-  const store = await openStore({ url: database.url, clock }).catch(async (error: unknown) => {
+  const dataHome = mkdtempSync(join(tmpdir(), 'hippo-pg-data-'));
+  const open = () => openPostgresStore(parsePostgresUrl(database.url, {}), { clock, env: { ...process.env, XDG_DATA_HOME: dataHome } });
+  const store = await open().catch(async (error: unknown) => {
     await database.drop();
+    rmSync(dataHome, { recursive: true, force: true });
     throw error;
   });
   return Object.assign(store, {
     reopen: async () => {
-      const other = await openStore({ url: database.url, clock });
+      const other = await open();
       others.push(other);
       return other;
     },
@@ -58,6 +66,7 @@ export async function openTestStore(engine: Engine, clock?: Clock): Promise<Test
       await closeOthers();
       await store.close();
       await database.drop();
+      rmSync(dataHome, { recursive: true, force: true });
     },
   });
 }

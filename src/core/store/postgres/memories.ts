@@ -183,10 +183,11 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
 
     async recordRetrieval(agentId, ids, now) {
       if (ids.length === 0) return;
-      // SKIP LOCKED: a row another transaction is writing keeps its old counter rather than making a search wait.
+      // Rows locked in id order, so two searches bumping overlapping hits cannot deadlock. Best effort by contract: the
+      // caller's tryTransaction bounds the wait for a row another transaction holds (lock_timeout) and gives up.
       await query(
         `UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = $3
-         WHERE id IN (SELECT id FROM memories WHERE agent_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE SKIP LOCKED)`,
+         WHERE id IN (SELECT id FROM memories WHERE agent_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE)`,
         [agentId, [...ids], now],
       );
     },
