@@ -5,15 +5,16 @@
  *
  * Rules every adapter keeps (the contract tests in test/core/store/contract.test.ts run against both):
  * - Every method that reads or writes an agent's rows takes the agent id and never touches another agent's rows.
- *   Methods that read all agents say so in their name or doc (`allAgents`, `agentCounts`, `agentsWithNew`).
+ *   Methods that read all agents say so in their name or doc (`agentCounts`, `agentsWithNew`, `iterate()` without an
+ *   agent, the maintenance pair, `rows` with `null`).
  * - Times cross the port as ISO-8601 UTC strings with milliseconds, exactly as written (lossless between engines).
  * - Writes outside `transaction()` are single statements (atomic on their own). Anything that must land together goes
  *   through `transaction()`.
  * - Driver errors are mapped to HippoErrors before they leave the adapter (busy → BusyError, server gone →
  *   StoreUnavailableError exit 8, disk full, read-only…); nothing else of the driver escapes.
  *
- * THIS IS A DRAFT written by the lead: the adapter authors may refine it (keep changes small, in commits prefixed
- * "port:"), and must keep both adapters and the contract tests in step.
+ * Drafted by the lead, refined while the SQLite adapter was written. A change here is a commit of its own whose message
+ * starts with "port:" and says why; both adapters and the contract tests move with it.
  */
 import type { Candidate, CandidateStatus, Durability, Handoff, Memory, Run, RunKind } from '../records.js';
 import type { Clock } from '../time.js';
@@ -39,7 +40,6 @@ export interface Store extends StoreOps {
   readonly engine: Engine;
   /** Where the data lives, safe to print: a file path, or `postgres://user@host:port/db` (never a password). */
   readonly location: string;
-  readonly clock: Clock;
   /**
    * Runs `fn` in one write transaction (SQLite: BEGIN IMMEDIATE, so no lock upgrade deadlock; PostgreSQL: one pooled
    * connection, READ COMMITTED, with the row locks each method documents). Commits when `fn` resolves, rolls back when
@@ -62,6 +62,7 @@ export interface Store extends StoreOps {
   readonly lock: LockPort;
   /** Snapshots in the engine's own format (SQLite: a verified file copy; PostgreSQL: logical JSONL + manifest). */
   readonly snapshots: SnapshotPort;
+  /** Lets go of the connection(s); safe to call twice. */
   close(): Promise<void>;
 }
 
