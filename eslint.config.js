@@ -7,7 +7,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
 // the command line or the terminal UI; src/core/facts is pure (plain data in, facts out) and knows no store, model or
 // library surface. Packages are matched by name (no-restricted-imports); relative imports by where they land, resolved
 // from the importing file, so every spelling of a path (`../store/x.js`, `../../core/store/x.js`, `./../store/x.js`,
-// `../facts/../model/x.js`) is the same import.
+// `../facts/../model/x.js`) is the same import. The storage port (docs/store.md) adds its own floors below: each driver
+// only in its adapter, and an adapter only through openStore.
 const uiPackages = ['@oclif/*', 'ink', 'ink/*', 'ink-*', 'react', 'react/*', 'react-dom', 'react-dom/*'];
 const coreMessage = 'src/core must not depend on the CLI or the terminal UI (oclif, ink, React, src/cli, src/ui, src/commands).';
 const indexMessage = 'src/core must not import the library surface (src/index.ts): import the module itself.';
@@ -19,6 +20,22 @@ const coreAreas = [
 ];
 const factsAreas = [...coreAreas, { areas: ['core/store', 'core/model'], message: factsMessage }];
 const SRC = resolve(import.meta.dirname, 'src');
+
+// The storage port (docs/store.md): each driver belongs to its adapter, and the rest of hippo reaches an adapter only
+// through openStore (src/core/store/store.ts). Tests and benchmarks may open SQLite files or servers directly.
+const sqliteDriver = {
+  group: ['better-sqlite3', 'better-sqlite3/*'],
+  message: 'better-sqlite3 belongs to the SQLite adapter: import it only under src/core/store/sqlite/.',
+};
+const pgDriver = {
+  group: ['pg', 'pg/*', 'pg-*', 'pgpass'],
+  message: 'pg belongs to the PostgreSQL adapter: import it only under src/core/store/postgres/.',
+};
+const uiGroup = { group: uiPackages, message: coreMessage };
+const adapterMessage = 'open a store with openStore (src/core/store/store.ts): only src/core/store/ imports an adapter.';
+const anyAdapter = { areas: ['core/store/sqlite', 'core/store/postgres'], message: adapterMessage };
+const sqliteAdapter = { areas: ['core/store/sqlite'], message: 'the PostgreSQL adapter must not use the SQLite adapter.' };
+const postgresAdapter = { areas: ['core/store/postgres'], message: 'the SQLite adapter must not use the PostgreSQL adapter.' };
 
 /** Where a relative import lands, as a path under src/ ('' for src itself, no extension); undefined for a package. */
 function landing(filename, specifier) {
@@ -58,15 +75,26 @@ const layering = {
   },
 };
 
-const importRules = (areas) => ({
-  'no-restricted-imports': ['error', { patterns: [{ group: uiPackages, message: coreMessage }] }],
+// Every integer flag has a stated range (src/cli/int-flag.ts): oclif's own has no upper bound.
+const rangedIntegerFlags = {
+  selector: "MemberExpression[object.name='Flags'][property.name='integer']",
+  message: 'Use intFlag({min, max, …}) from src/cli/int-flag.ts: every integer flag states its range (exit 2 outside it).',
+};
+
+/**
+ * Packages (`groups`, by name) and areas of src/ (`areas`, by where a relative import lands) a file may not import,
+ * plus any other forbidden syntax (`syntax`) for the same files: one flat-config block sets each rule whole.
+ */
+const importRules = ({ groups, areas, syntax = [] }) => ({
+  'no-restricted-imports': ['error', { patterns: groups }],
   // The same for import('…') expressions, which no-restricted-imports does not see.
   'no-restricted-syntax': [
     'error',
-    {
-      selector: `ImportExpression[source.value=/^(?:${uiPackages.map((name) => name.replace('/*', '(?:/.*)?').replace('-*', '-.*').replaceAll('/', '\\/')).join('|')})$/]`,
-      message: coreMessage,
-    },
+    ...groups.map((pattern) => ({
+      selector: `ImportExpression[source.value=/^(?:${pattern.group.map((name) => name.replace('/*', '(?:/.*)?').replace('-*', '-.*').replaceAll('/', '\\/')).join('|')})$/]`,
+      message: pattern.message,
+    })),
+    ...syntax,
   ],
   'hippo/layers': ['error', areas],
 });
@@ -74,9 +102,21 @@ const importRules = (areas) => ({
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'reports/**', '.stryker-tmp/**', 'bench/.data/**'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  // Type-aware: catches a promise left unawaited (no-floating-promises) or passed where a value is expected
+  // (no-misused-promises), the mistakes an async store invites.
+  ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
+      parserOptions: {
+        projectService: {
+          // The two extra vitest configs, and the probes test/repo/lint.test.ts lints as text (never on disk).
+          allowDefaultProject: ['vitest.facts.config.ts', 'vitest.rem.config.ts', 'src/*/probe.ts', 'src/core/*/probe.ts', 'src/core/*/*/probe.ts'],
+          defaultProject: 'tsconfig.json',
+          // Counts the probes one lint test opens; no probe exists on disk, so `eslint .` never reaches it.
+          maximumDefaultProjectFileMatchCount_THIS_WILL_SLOW_DOWN_LINTING: 32,
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
       globals: {
         process: 'readonly',
         console: 'readonly',
@@ -94,35 +134,60 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Noise here: `async` is how a port method (and a test) promises a Promise and turns a throw into a rejection,
+      // even where the synchronous SQLite driver leaves nothing to await.
+      '@typescript-eslint/require-await': 'off',
       'no-console': 'error',
       eqeqeq: ['error', 'always'],
     },
   },
+  {
+    // Plain JavaScript (bin/, configs, test fixtures) is outside the TypeScript projects: no type information.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
   prettier,
   {
-    files: ['src/core/**/*.ts', 'src/core/**/*.tsx'],
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
     plugins: { hippo: layering },
-    rules: importRules(coreAreas),
+    rules: importRules({ groups: [sqliteDriver, pgDriver], areas: [anyAdapter] }),
+  },
+  {
+    files: ['src/commands/**/*.ts', 'src/cli/**/*.ts'],
+    rules: importRules({ groups: [sqliteDriver, pgDriver], areas: [anyAdapter], syntax: [rangedIntegerFlags] }),
+  },
+  {
+    files: ['src/core/**/*.ts', 'src/core/**/*.tsx'],
+    rules: importRules({ groups: [uiGroup, sqliteDriver, pgDriver], areas: [...coreAreas, anyAdapter] }),
   },
   {
     files: ['src/core/facts/**/*.ts'],
-    rules: importRules(factsAreas),
+    rules: importRules({ groups: [uiGroup, sqliteDriver, pgDriver], areas: [...factsAreas, anyAdapter] }),
   },
   {
-    // Every integer flag has a stated range (src/cli/int-flag.ts): oclif's own has no upper bound.
-    files: ['src/commands/**/*.ts', 'src/cli/**/*.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[object.name='Flags'][property.name='integer']",
-          message: 'Use intFlag({min, max, …}) from src/cli/int-flag.ts: every integer flag states its range (exit 2 outside it).',
-        },
-      ],
-    },
+    // The store's own door (store.ts, port.ts, lock.ts) dispatches to the adapters; it imports no driver.
+    files: ['src/core/store/*.ts'],
+    rules: importRules({ groups: [uiGroup, sqliteDriver, pgDriver], areas: coreAreas }),
+  },
+  {
+    files: ['src/core/store/sqlite/**/*.ts'],
+    rules: importRules({ groups: [uiGroup, pgDriver], areas: [...coreAreas, postgresAdapter] }),
+  },
+  {
+    files: ['src/core/store/postgres/**/*.ts'],
+    rules: importRules({ groups: [uiGroup, sqliteDriver], areas: [...coreAreas, sqliteAdapter] }),
   },
   {
     files: ['bench/**', 'test/**'],
-    rules: { 'no-console': 'off' },
+    rules: {
+      'no-console': 'off',
+      // Noise in tests: they read JSON back from processes, servers and SQL rows (`any` by nature), and a wrong
+      // shape fails the assertion that reads it anyway.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+    },
   },
 );

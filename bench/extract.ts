@@ -38,7 +38,7 @@ function measure(args: string[], outPath: string): { ms: number; rssMb: number }
   const result = spawnSync('/usr/bin/time', ['-f', '%M', 'node', ...args], { stdio: ['ignore', out, 'pipe'] });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   closeSync(out);
-  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  if (result.status !== 0) throw new Error(`node ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
   return { ms, rssMb: Number(String(result.stderr).trim().split('\n').at(-1)) / 1024 };
 }
 

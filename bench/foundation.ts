@@ -51,7 +51,7 @@ function sqliteImport(dir: string, size: number): number {
   const start = process.hrtime.bigint();
   const result = spawnSync('sqlite3', [db], { input: script });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`sqlite3 .import failed: ${result.stderr}`);
+  if (result.status !== 0) throw new Error(`sqlite3 .import failed: ${String(result.stderr)}`);
   return ms;
 }
 

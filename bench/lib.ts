@@ -34,7 +34,7 @@ export function medianMs(command: string, args: string[], { runs = 15, env = {},
     const start = process.hrtime.bigint();
     const result = spawnSync(command, args, { env: { ...process.env, ...env }, input, stdio: ['pipe', 'ignore', 'pipe'] });
     const ms = Number(process.hrtime.bigint() - start) / 1e6;
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
     if (index > 0) times.push(ms);
   }
   return median(times);
@@ -45,14 +45,14 @@ export function timeOnce(command: string, args: string[], { env = {} }: ProcessO
   const start = process.hrtime.bigint();
   const result = spawnSync(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
   return { ms, stdout: String(result.stdout) };
 }
 
 /** Peak resident set size (MB) of a command, from GNU time. */
 export function peakRssMb(command: string, args: string[], { env = {} }: ProcessOptions = {}): number {
   const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${result.stderr}`);
+  if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${String(result.stderr)}`);
   const lines = String(result.stderr).trim().split('\n');
   return Number(lines.at(-1)) / 1024;
 }

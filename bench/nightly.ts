@@ -3,6 +3,7 @@
 // Works on a copy of foundation's imported corpus (bench/.data/hippo-<size>.db), so the search benchmarks' file is
 // never changed; 100 fresh memories are added so the dry run also builds a distillation prompt.
 // Through the public library API only (`import … from 'hippo'`) and the built CLI.
+import Database from 'better-sqlite3';
 import { addMemory, openStore, snapshotDir, takeSnapshot } from 'hippo';
 import { execFileSync } from 'node:child_process';
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, rmSync, statSync } from 'node:fs';
@@ -18,24 +19,29 @@ const mb = (bytes: number) => fmt(bytes / 2 ** 20, 0);
 async function nightlyDatabase(size: number): Promise<string> {
   const source = join(DATA, `hippo-${size}.db`);
   if (!existsSync(source)) importCorpus(await corpus(size), size);
-  const checkpoint = openStore({ path: source });
-  checkpoint.db.pragma('wal_checkpoint(TRUNCATE)');
-  checkpoint.close();
+  checkpoint(source);
   const db = join(DATA, `nightly-${size}.db`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   rmSync(join(DATA, 'snapshots'), { recursive: true, force: true });
   copyFileSync(source, db);
-  const store = openStore({ path: db });
+  const store = await openStore({ path: db });
   for (let index = 0; index < 100; index++) {
-    addMemory(store, {
+    await addMemory(store, {
       agentId: 'bench',
       content: `Fresh note ${index}: the billing cron moved to 02:30 UTC after the migration lock.`,
       createdAt: new Date(Date.now() - index * 30_000).toISOString(),
     });
   }
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
-  store.close();
+  await store.close();
+  checkpoint(db);
   return db;
+}
+
+/** Folds the WAL into the database file (SQLite's own handle: hippo's store does not expose one). */
+function checkpoint(path: string): void {
+  const db = new Database(path);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
 }
 
 function fsyncFile(path: string): void {
@@ -49,7 +55,9 @@ type Contender = 'snapshot' | 'backupOnly' | 'sqliteBackup' | 'cp' | 'cpSync';
 
 async function snapshotTimes(db: string, runs: number): Promise<Record<Contender, number>> {
   const copy = join(DATA, 'cp-copy.db');
-  const store = openStore({ path: db });
+  const store = await openStore({ path: db });
+  // The raw online backup, without hippo's check and rename, on a connection of its own.
+  const raw = new Database(db);
   const times: Record<Contender, number[]> = { snapshot: [], backupOnly: [], sqliteBackup: [], cp: [], cpSync: [] };
   try {
     execFileSync('cp', [db, copy]); // warm the page cache for every contender alike
@@ -60,7 +68,7 @@ async function snapshotTimes(db: string, runs: number): Promise<Record<Contender
       times.snapshot.push(ms(start));
       rmSync(snapshot.path);
       start = process.hrtime.bigint();
-      await store.db.backup(copy + '.backup', { progress: ({ totalPages }) => Math.ceil(totalPages / 2) });
+      await raw.backup(copy + '.backup', { progress: ({ totalPages }) => Math.ceil(totalPages / 2) });
       times.backupOnly.push(ms(start));
       rmSync(copy + '.backup');
       start = process.hrtime.bigint();
@@ -76,7 +84,8 @@ async function snapshotTimes(db: string, runs: number): Promise<Record<Contender
       times.cpSync.push(ms(start));
     }
   } finally {
-    store.close();
+    await store.close();
+    raw.close();
     rmSync(copy, { force: true });
     rmSync(snapshotDir(db), { recursive: true, force: true });
   }

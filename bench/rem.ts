@@ -1,7 +1,7 @@
 // Issue 4 benchmark: the hippo work of a `rem rapid` beyond process start and the model — gather + prompt + validate +
 // stage — at 100 k memories, and how compact the prompt is per memory compared with showing database ids.
 // In-process through the public library API only (the same functions `rem rapid` calls, as a library user calls them).
-import { buildPrompt, gather, inTransaction, openStore, stage, stampReflected, validateAnswer } from 'hippo';
+import { buildPrompt, gather, openStore, stage, stampReflected, validateAnswer } from 'hippo';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, DATA, fmt, machine, median, medianMs, writeSection } from './lib.js';
@@ -21,14 +21,14 @@ export async function run(): Promise<void> {
     const db = join(DATA, 'rem-bench.db');
     for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
     copyFileSync(source, db);
-    const store = openStore({ path: db });
+    const store = await openStore({ path: db });
     let t = performance.now();
     const lap = (name: Phase) => {
       const now = performance.now();
       if (round > 1) phases[name].push(now - t); // two warm-up rounds
       t = now;
     };
-    const result = gather(store, { agentId: 'bench', scope: 'all' });
+    const result = await gather(store, { agentId: 'bench', scope: 'all' });
     lap('gather');
     const prompt = buildPrompt({ focus: 'lessons', memories: result.memories });
     lap('prompt');
@@ -44,8 +44,8 @@ export async function run(): Promise<void> {
     if (!verdict.ok) throw new Error(`the canned answer was rejected: ${verdict.reason}`);
     lap('validate');
     const idByRef = new Map(result.memories.map((item) => [item.ref, item.memory.id]));
-    inTransaction(store, () => {
-      stage(store, {
+    await store.transaction(async (tx) => {
+      await stage(tx, {
         agentId: 'bench',
         runId: 'run_bench',
         candidates: verdict.candidates.map((candidate) => ({ ...candidate, sourceMemoryIds: candidate.sources.map((ref) => idByRef.get(ref)!) })),
@@ -54,13 +54,14 @@ export async function run(): Promise<void> {
         prompt,
         promptSha256: '0'.repeat(64),
       });
-      stampReflected(
-        store,
+      await stampReflected(
+        tx,
+        'bench',
         result.memories.map((item) => item.memory.id),
       );
     });
     lap('stage');
-    store.close();
+    await store.close();
     gathered = result.memories.length;
     promptChars = prompt.length;
     // The same prompt with database ids and full timestamps instead of short refs (and ids in the contract's source

@@ -4,8 +4,16 @@
  *   import { openStore, addMemory, search, gather, buildPrompt, validateAnswer, distill, promote, reject } from 'hippo';
  */
 export * from './core/errors.js';
-export { openStore, inTransaction, type Store, type StoreOptions } from './core/store/store.js';
-export { SCHEMA_VERSION } from './core/store/migrations.js';
+export {
+  openStore,
+  inTransaction,
+  SCHEMA_VERSION,
+  buildMatchExpression,
+  type Store,
+  type StoreOps,
+  type StoreOptions,
+  type Engine,
+} from './core/store/store.js';
 export {
   addMemory,
   getMemory,
@@ -25,7 +33,7 @@ export {
   type ArchiveResult,
 } from './core/memory.js';
 export { importFiles, collectImportFiles, parseImportFile, type ImportResult, type FileImportResult } from './core/import.js';
-export { search, searchWithFacts, buildMatchExpression, type SearchOptions, type SearchResult, type SearchReport } from './core/search.js';
+export { search, searchWithFacts, type SearchOptions, type SearchResult, type SearchReport } from './core/search.js';
 export { safeText, hasControlCharacters, type SafeTextOptions } from './core/text.js';
 export { loadDemo, type DemoResult } from './core/demo.js';
 export { resolveDbPath, hippoDataDir, configFilePath } from './core/paths.js';

@@ -24,7 +24,7 @@ export abstract class HippoCommand extends Command {
     json: Flags.boolean({ description: 'print one JSON document on stdout', helpGroup: 'GLOBAL', default: false }),
   };
 
-  private openedStore?: Store;
+  private openedStore?: Promise<Store>;
   private readonly interruption = new AbortController();
   /** Set once the error (document or message) is out: a forced exit after it must not print a second one. */
   private errorShown = false;
@@ -56,9 +56,18 @@ export abstract class HippoCommand extends Command {
     return validateAgentId(flag ?? (process.env.HIPPO_AGENT || 'default'));
   }
 
-  protected store(dbFlag: string | undefined): Store {
-    this.openedStore ??= openStore({ path: resolveDbPath(dbFlag) });
+  /** The store `--db` (else HIPPO_DB, else the default file) names, opened once per command. */
+  protected store(dbFlag: string | undefined): Promise<Store> {
+    this.openedStore ??= (async () => openStore({ path: resolveDbPath(dbFlag) }))();
     return this.openedStore;
+  }
+
+  /** Closes the store if one was opened (a store that failed to open has nothing to close). */
+  private async closeStore(): Promise<void> {
+    const opened = this.openedStore;
+    this.openedStore = undefined;
+    const store = await opened?.catch(() => undefined);
+    await store?.close();
   }
 
   /**
@@ -95,11 +104,12 @@ export abstract class HippoCommand extends Command {
   }
 
   /**
-   * One path for Ctrl-C, SIGTERM and SIGHUP, all exit 130 (docs/decisions.md, Interrupts). better-sqlite3 is
-   * synchronous, so this runs between statements: every transaction is whole or absent. Waiting work is aborted first
-   * so it can unwind and record the interruption; if it has not finished a second later, the run rows still open are
-   * finished `interrupted`, the interrupted error is shown (once: unless the work got there first) and we leave,
-   * whatever it is doing.
+   * One path for Ctrl-C, SIGTERM and SIGHUP, all exit 130 (docs/decisions.md, Interrupts). Waiting work is aborted
+   * first so it can unwind and record the interruption; every transaction is whole or absent whatever happens (a
+   * SQLite transaction is rolled back by SQLite if the process leaves inside it). If the work has not finished a
+   * second later, the run rows still open are finished `interrupted`, the interrupted error is shown (once: unless the
+   * work got there first) and we leave, whatever it is doing — after at most another second, should the store not
+   * answer.
    */
   private interrupt(): void {
     if (this.interruption.signal.aborted) return;
@@ -109,18 +119,18 @@ export abstract class HippoCommand extends Command {
     setTimeout(() => {
       // Loaded only now: every command would otherwise pay for the run module (and the model vocabulary it names) at
       // startup. A command that never loaded it has no run open, so loading it here finds none.
-      void import('../core/rem/runs.js')
-        .then(({ interruptOpenRuns }) => interruptOpenRuns())
-        .catch(() => [])
+      const finishOpenRuns = import('../core/rem/runs.js').then(({ interruptOpenRuns }) => interruptOpenRuns());
+      const giveUp = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000).unref());
+      void Promise.race([finishOpenRuns, giveUp])
+        .catch(() => undefined)
         .then((runs) => {
           // The outermost run (a night, not its distillation) is the one the error names, as the unwound path would.
-          const run = runs.at(-1);
+          const run = runs?.at(-1);
           this.showError(new InterruptedError('interrupted', run ? { runId: run.id, run } : undefined));
         })
-        .finally(() => {
-          this.openedStore?.close();
-          process.exit(ExitCode.interrupted);
-        });
+        .then(() => Promise.race([this.closeStore(), giveUp]))
+        .catch(() => undefined)
+        .finally(() => process.exit(ExitCode.interrupted));
     }, 1000).unref();
   }
 
@@ -148,8 +158,7 @@ export abstract class HippoCommand extends Command {
   }
 
   override async finally(error: Error | undefined): Promise<void> {
-    this.openedStore?.close();
-    this.openedStore = undefined;
+    await this.closeStore();
     await super.finally(error);
   }
 }

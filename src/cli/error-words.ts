@@ -10,8 +10,7 @@ import { sourcesGone } from '../core/rem/review.js';
 type Details = Record<string, unknown>;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const texts = (value: unknown): string[] | undefined =>
-  Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
+const texts = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined);
 const oneOf = (allowed: string[]): string => (allowed.length === 2 ? `${allowed[0]} or ${allowed[1]}` : `one of ${allowed.join(', ')}`);
 
 /** `--flag must be one of …`, from the allowed values the core error carries. */

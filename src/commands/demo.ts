@@ -18,8 +18,8 @@ export default class Demo extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Demo);
-    const store = this.store(flags.db);
-    if (flags.force) await confirmDestructive(`replace the demo data in ${store.path}?`, flags.yes);
-    this.output(loadDemo(store, { force: flags.force }), demoView(store.path));
+    const store = await this.store(flags.db);
+    if (flags.force) await confirmDestructive(`replace the demo data in ${store.location}?`, flags.yes);
+    this.output(await loadDemo(store, { force: flags.force }), demoView(store.location));
   }
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConflictError } from './errors.js';
-import { DURABILITIES, buildMemory, insertMemory } from './memory.js';
-import { inTransaction, type Store } from './store/store.js';
+import { buildMemory } from './memory.js';
+import { DURABILITIES } from './records.js';
+import type { Store, StoreOps } from './store/port.js';
 
 export const DEMO_SOURCE = 'demo';
 
@@ -67,17 +68,13 @@ export interface DemoResult {
  * Loads the demo sample dated relative to now. A database with other memories is refused unless `force`; the demo
  * is never duplicated: a second load finds it already there, and `force` replaces the earlier demo rows.
  */
-export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoResult {
+export async function loadDemo(store: Store, options: { force?: boolean } = {}): Promise<DemoResult> {
   const notes = demoNotes();
   const agents = [...new Set(notes.map((note) => note.agent))];
-  return inTransaction(store, () => {
-    const counts = store.db.prepare('SELECT count(*) AS total, sum(source = ?) AS demo FROM memories').get(DEMO_SOURCE) as {
-      total: number;
-      demo: number | null;
-    };
-    const demoRows = counts.demo ?? 0;
+  return store.transaction(async (tx) => {
+    const counts = await tx.memories.demoCounts(DEMO_SOURCE);
     if (!options.force) {
-      if (counts.total === notes.length && demoRows === counts.total) return summary(store, 'already-loaded', 0);
+      if (counts.total === notes.length && counts.demo === counts.total) return summary(tx, 'already-loaded', 0);
       if (counts.total > 0) {
         throw new ConflictError(
           'database_not_empty',
@@ -87,15 +84,13 @@ export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoR
       }
     }
     // Only the demo agents' demo rows: a note of yours that happens to say `--source demo` is not ours to delete.
-    const replaced = store.db
-      .prepare(`DELETE FROM memories WHERE source = ? AND agent_id IN (${agents.map(() => '?').join(', ')})`)
-      .run(DEMO_SOURCE, ...agents).changes;
-    const now = store.clock().getTime();
+    const replaced = await tx.memories.deleteBySource(DEMO_SOURCE, agents);
+    const now = tx.clock().getTime();
     // Oldest first, so ids (ULIDs) sort the same way as createdAt.
     const oldestFirst = [...notes].sort((a, b) => b.ageHours - a.ageHours);
-    for (const note of oldestFirst) {
+    const memories = oldestFirst.map((note) => {
       const createdAt = new Date(now - note.ageHours * 3_600_000);
-      const memory = buildMemory(
+      return buildMemory(
         {
           agentId: note.agent,
           content: note.content,
@@ -107,15 +102,17 @@ export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoR
         },
         createdAt,
       );
-      insertMemory(store, memory);
-    }
-    return summary(store, 'loaded', replaced);
+    });
+    await tx.memories.insertMany(memories);
+    return summary(tx, 'loaded', replaced);
   });
 }
 
-function summary(store: Store, status: DemoResult['status'], replaced: number): DemoResult {
-  const agents = store.db
-    .prepare('SELECT agent_id AS agentId, count(*) AS memories, max(created_at) AS newest FROM memories WHERE source = ? GROUP BY agent_id ORDER BY agent_id')
-    .all(DEMO_SOURCE) as DemoResult['agents'];
+async function summary(tx: StoreOps, status: DemoResult['status'], replaced: number): Promise<DemoResult> {
+  const agents = (await tx.memories.agentCounts({ source: DEMO_SOURCE })).map((agent) => ({
+    agentId: agent.agentId,
+    memories: agent.memories + agent.archived,
+    newest: agent.newest,
+  }));
   return { status, memories: agents.reduce((sum, agent) => sum + agent.memories, 0), agents, replaced };
 }

@@ -6,13 +6,13 @@ import { once } from 'node:events';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { UsageError } from './errors.js';
-import type { Memory } from './memory.js';
+import type { Memory } from './records.js';
 import { jsonText } from './text.js';
 
 /** Writes one JSON line per memory, waiting for the stream to drain (a slow pipe must not cut the export short). */
-export async function writeMemoryLines(stream: NodeJS.WritableStream, memories: Iterable<Memory>): Promise<number> {
+export async function writeMemoryLines(stream: NodeJS.WritableStream, memories: Iterable<Memory> | AsyncIterable<Memory>): Promise<number> {
   let count = 0;
-  for (const memory of memories) {
+  for await (const memory of memories) {
     if (!stream.write(`${jsonText(memory)}\n`)) await once(stream, 'drain');
     count++;
   }
@@ -23,7 +23,7 @@ export async function writeMemoryLines(stream: NodeJS.WritableStream, memories: 
  * Exports to a temp file (mode 0600) beside the target and renames it into place, so a failure never clobbers an old
  * backup. Returns how many memories were written.
  */
-export async function exportMemoriesToFile(path: string, memories: Iterable<Memory>): Promise<number> {
+export async function exportMemoriesToFile(path: string, memories: Iterable<Memory> | AsyncIterable<Memory>): Promise<number> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   const stream = createWriteStream(temp, { mode: 0o600 });
   try {

@@ -15,7 +15,7 @@ import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from '.
 import type { ModelClient } from './model/client.js';
 import { search, searchPassages, type SearchResult } from './search.js';
 import { elsewhereWarning } from './memory.js';
-import type { Store } from './store/store.js';
+import type { Store } from './store/port.js';
 import { readUtf8File, type ReadLimit } from './text.js';
 
 /** §5.3 deadlines: a search must stay interactive; `extract` may wait (its `--timeout`). */
@@ -215,8 +215,8 @@ function fallbackFailure(code: string, reason: string | undefined): string {
 }
 
 /** The agent's top search results for `query` as passages, best first. A lookup: retrieval counts are not bumped. */
-export function memoryPassages(store: Store, options: { agentId: string; query: string; top: number }): Passage[] {
-  return searchPassages(search(store, { agentId: options.agentId, query: options.query, limit: options.top, recordRetrieval: false }));
+export async function memoryPassages(store: Store, options: { agentId: string; query: string; top: number }): Promise<Passage[]> {
+  return searchPassages(await search(store, { agentId: options.agentId, query: options.query, limit: options.top, recordRetrieval: false }));
 }
 
 /**
@@ -320,9 +320,9 @@ export interface ExtractOutcome extends FactsReport {
  */
 export async function extractFrom(input: ExtractInput, request: Omit<FactsRequest, 'limit'> & { limit?: number }): Promise<ExtractOutcome> {
   if ('query' in input) {
-    const passages = memoryPassages(input.store, input);
+    const passages = await memoryPassages(input.store, input);
     const report = await extractReport(passages, { ...request, limit: request.limit ?? MEMORY_FACT_LIMIT });
-    const elsewhere = passages.length === 0 ? elsewhereWarning(input.store, input.agentId) : undefined;
+    const elsewhere = passages.length === 0 ? await elsewhereWarning(input.store, input.agentId) : undefined;
     return { passages, facts: report.facts, warnings: [...(elsewhere ? [elsewhere] : []), ...report.warnings] };
   }
   const passages: Passage[] = [];

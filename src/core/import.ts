@@ -2,8 +2,9 @@ import { readdirSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ExitCode, HippoError, InterruptedError, UsageError } from './errors.js';
-import { buildMemory, DURABILITIES, insertMemories, type Memory, type NewMemory } from './memory.js';
-import { inTransaction, prepared, type Store } from './store/store.js';
+import { buildMemory, type NewMemory } from './memory.js';
+import { DURABILITIES, type Memory } from './records.js';
+import type { Store, StoreOps } from './store/port.js';
 import { illFormedField, LONE_SURROGATE, readUtf8File } from './text.js';
 
 export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
@@ -170,7 +171,7 @@ export async function importFiles(store: Store, files: readonly string[], option
     const fileResult: FileImportResult = { path, imported: 0, existing: 0, duplicates: 0 };
     try {
       const memories = parseImportFile(path, readUtf8File(path), options.agentId, store.clock());
-      inTransaction(store, () => Object.assign(fileResult, insertNew(store, memories)));
+      Object.assign(fileResult, await store.transaction((tx) => insertNew(tx, memories)));
     } catch (error) {
       // Unreadable, not UTF-8, or a bad line: this file fails alone.
       if (error instanceof HippoError && error.exitCode === ExitCode.usage) {
@@ -203,18 +204,27 @@ export async function importFiles(store: Store, files: readonly string[], option
  * Inserts the memories whose id is new; existing ids are skipped and counted. Duplicates (text already stored for
  * that agent, or repeated within the file) are counted among the inserted ones only. Call inside a transaction.
  */
-function insertNew(store: Store, memories: readonly Memory[]): Pick<FileImportResult, 'imported' | 'existing' | 'duplicates'> {
-  const idExists = prepared(store, 'SELECT 1 FROM memories WHERE id = ?').pluck();
-  const hashExists = prepared(store, 'SELECT 1 FROM memories WHERE agent_id = ? AND content_hash = ? LIMIT 1').pluck();
-  const fresh = memories.filter((memory) => !idExists.get(memory.id));
+async function insertNew(tx: StoreOps, memories: readonly Memory[]): Promise<Pick<FileImportResult, 'imported' | 'existing' | 'duplicates'>> {
+  const existing = await tx.memories.existingIds(memories.map((memory) => memory.id));
+  const fresh = existing.size === 0 ? memories : memories.filter((memory) => !existing.has(memory.id));
+  const hashesByAgent = new Map<string, Set<string>>();
+  for (const memory of fresh) {
+    let hashes = hashesByAgent.get(memory.agentId);
+    if (!hashes) hashesByAgent.set(memory.agentId, (hashes = new Set()));
+    hashes.add(memory.contentHash);
+  }
+  const stored = new Set<string>();
+  for (const [agentId, hashes] of hashesByAgent) {
+    for (const hash of await tx.memories.existingHashes(agentId, [...hashes])) stored.add(`${agentId}\u0000${hash}`);
+  }
   const seen = new Set<string>();
   let duplicates = 0;
   for (const memory of fresh) {
     const key = `${memory.agentId}\u0000${memory.contentHash}`;
-    if (seen.has(key) || hashExists.get(memory.agentId, memory.contentHash)) duplicates++;
+    if (seen.has(key) || stored.has(key)) duplicates++;
     seen.add(key);
   }
-  const imported = insertMemories(store, fresh);
+  const imported = await tx.memories.insertMany(fresh);
   return { imported, existing: memories.length - imported, duplicates };
 }
 
@@ -224,13 +234,13 @@ function insertNew(store: Store, memories: readonly Memory[]): Pick<FileImportRe
  * `onStart` learns how many files there are before the first is read (for a progress bar).
  */
 export async function importPaths(
-  store: () => Store,
+  store: () => Promise<Store>,
   paths: readonly string[],
   options: ImportOptions & { onStart?: (files: number) => void },
 ): Promise<ImportResult> {
   const files = collectImportFiles(paths);
   if (files.length === 0) throw new UsageError('nothing_to_import', 'no .jsonl, .md or .txt files found in the given paths');
-  const opened = store(); // only now: a mistyped path creates no database
+  const opened = await store(); // only now: a mistyped path creates no database
   options.onStart?.(files.length);
   return importFiles(opened, files, options);
 }

@@ -1,38 +1,17 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
-import { inTransaction, prepared, type Store } from './store/store.js';
+import { DURABILITIES, type Durability, type Memory } from './records.js';
+import type { Store, StoreOps } from './store/port.js';
 import { hasHiddenCharacters, isWellFormed, requireWellFormed } from './text.js';
 import { iso } from './time.js';
 
-export const DURABILITIES = ['permanent', 'persistent', 'standard', 'ephemeral'] as const;
-export type Durability = (typeof DURABILITIES)[number];
+export { DURABILITIES, type Durability, type Memory } from './records.js';
 
 /** docs/design.md §2.1: content is at most 64 KiB of UTF-8. */
 export const MAX_CONTENT_BYTES = 64 * 1024;
 /** Ephemeral memories expire a day after creation unless told otherwise. */
 export const EPHEMERAL_TTL_MS = 24 * 3_600_000;
-
-export interface Memory {
-  id: string;
-  agentId: string;
-  content: string;
-  durability: Durability;
-  tags: string[];
-  subject: string | null;
-  source: string;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string | null;
-  archivedAt: string | null;
-  archivedReason: string | null;
-  derivedFrom: string[];
-  promotedFrom: string | null;
-  contentHash: string;
-  lastReflectedAt: string | null;
-  retrievalCount: number;
-  lastRetrievedAt: string | null;
-}
 
 /** What a caller may give when writing a memory; everything but agentId and content has a default. */
 export interface NewMemory {
@@ -163,138 +142,29 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
   };
 }
 
-interface MemoryRow {
-  id: string;
-  agent_id: string;
-  content: string;
-  durability: Durability;
-  tags: string;
-  subject: string | null;
-  source: string;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
-  archived_at: string | null;
-  archived_reason: string | null;
-  derived_from: string;
-  promoted_from: string | null;
-  content_hash: string;
-  last_reflected_at: string | null;
-  retrieval_count: number;
-  last_retrieved_at: string | null;
-}
-
-export const MEMORY_COLUMNS =
-  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at';
-
-export function memoryFromRow(row: MemoryRow): Memory {
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    content: row.content,
-    durability: row.durability,
-    tags: JSON.parse(row.tags) as string[],
-    subject: row.subject,
-    source: row.source,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at,
-    archivedAt: row.archived_at,
-    archivedReason: row.archived_reason,
-    derivedFrom: JSON.parse(row.derived_from) as string[],
-    promotedFrom: row.promoted_from,
-    contentHash: row.content_hash,
-    lastReflectedAt: row.last_reflected_at,
-    retrievalCount: row.retrieval_count,
-    lastRetrievedAt: row.last_retrieved_at,
-  };
-}
-
-function rowParams(memory: Memory): unknown[] {
-  return [
-    memory.id,
-    memory.agentId,
-    memory.content,
-    memory.durability,
-    JSON.stringify(memory.tags),
-    memory.subject,
-    memory.source,
-    memory.createdAt,
-    memory.updatedAt,
-    memory.expiresAt,
-    memory.archivedAt,
-    memory.archivedReason,
-    JSON.stringify(memory.derivedFrom),
-    memory.promotedFrom,
-    memory.contentHash,
-    memory.lastReflectedAt,
-    memory.retrievalCount,
-    memory.lastRetrievedAt,
-  ];
-}
-
-/** Inserts a built memory. Returns false (and writes nothing) when its id already exists. Call inside a transaction. */
-export function insertMemory(store: Store, memory: Memory): boolean {
-  const result = prepared(store, `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES (${Array(18).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`).run(
-    ...rowParams(memory),
-  );
-  return result.changes === 1;
-}
-
-/** Rows per multi-row INSERT: 18 parameters each, well under SQLite's 32 766 parameter limit. */
-const INSERT_BATCH = 500;
-
-/**
- * Inserts many built memories with multi-row INSERTs and returns how many were new (existing ids are skipped).
- * Call inside a transaction. Batching matters for the FTS index: SQLite opens a statement savepoint per statement,
- * and FTS5 flushes its pending index data at each one, so row-at-a-time inserts index several times slower.
- */
-export function insertMemories(store: Store, memories: readonly Memory[]): number {
-  let inserted = 0;
-  for (let start = 0; start < memories.length; start += INSERT_BATCH) {
-    const batch = memories.slice(start, start + INSERT_BATCH);
-    const placeholders = Array(batch.length)
-      .fill(`(${Array(18).fill('?').join(', ')})`)
-      .join(', ');
-    const statement = prepared(store, `INSERT INTO memories (${MEMORY_COLUMNS}) VALUES ${placeholders} ON CONFLICT (id) DO NOTHING`);
-    inserted += statement.run(...batch.flatMap(rowParams)).changes;
-  }
-  return inserted;
-}
-
-export function findDuplicateIds(store: Store, agentId: string, hash: string, exceptId?: string): string[] {
-  // `+created_at`: without it SQLite walks the (agent_id, created_at) index to avoid a sort — every memory of the
-  // agent, ~25 s per `memory add` at 1 M memories — instead of the (agent_id, content_hash) index (2 ms).
-  const rows = prepared(store, 'SELECT id FROM memories WHERE agent_id = ? AND content_hash = ? AND id IS NOT ? ORDER BY +created_at').all(
-    agentId,
-    hash,
-    exceptId ?? null,
-  ) as { id: string }[];
-  return rows.map((row) => row.id);
-}
-
-export function addMemory(store: Store, input: NewMemory): AddMemoryResult {
-  const memory = buildMemory(input, store.clock());
-  return inTransaction(store, () => {
-    const duplicateOf = findDuplicateIds(store, memory.agentId, memory.contentHash);
-    if (!insertMemory(store, memory)) throw new UsageError('id_exists', `memory ${memory.id} already exists`);
-    return { memory, duplicateOf };
-  });
-}
-
 /** A memory of this agent, or exit 3. Another agent's id is "not found" too: ids do not leak across agents. */
-export function getMemory(store: Store, agentId: string, id: string): Memory {
-  const row = store.db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ? AND agent_id = ?`).get(id, agentId) as MemoryRow | undefined;
-  if (!row) throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"`);
-  return memoryFromRow(row);
+export async function getMemory(store: StoreOps, agentId: string, id: string): Promise<Memory> {
+  const memory = await store.memories.get(agentId, id);
+  if (!memory) throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"`);
+  return memory;
 }
 
 /** Memories by id for one agent, in the order asked; missing ids are left out. */
-export function getMemories(store: Store, agentId: string, ids: readonly string[]): Memory[] {
-  const statement = store.db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE id = ? AND agent_id = ?`);
-  return ids.flatMap((id) => {
-    const row = statement.get(id, agentId) as MemoryRow | undefined;
-    return row ? [memoryFromRow(row)] : [];
+export function getMemories(store: StoreOps, agentId: string, ids: readonly string[]): Promise<Memory[]> {
+  return store.memories.getMany(agentId, ids);
+}
+
+/** Ids of this agent's memories with this content hash, oldest first (except `exceptId`). */
+export function findDuplicateIds(store: StoreOps, agentId: string, hash: string, exceptId?: string): Promise<string[]> {
+  return store.memories.idsWithHash(agentId, hash, exceptId);
+}
+
+export async function addMemory(store: Store, input: NewMemory): Promise<AddMemoryResult> {
+  const memory = buildMemory(input, store.clock());
+  return store.transaction(async (tx) => {
+    const duplicateOf = await tx.memories.idsWithHash(memory.agentId, memory.contentHash);
+    if (!(await tx.memories.insert(memory))) throw new UsageError('id_exists', `memory ${memory.id} already exists`);
+    return { memory, duplicateOf };
   });
 }
 
@@ -306,14 +176,8 @@ export interface ListOptions {
 }
 
 /** Newest first. Archived memories only when asked for. */
-export function listMemories(store: Store, options: ListOptions): Memory[] {
-  const where = ['agent_id = @agentId'];
-  if (!options.includeArchived) where.push('archived_at IS NULL');
-  if (options.tag !== undefined) where.push('EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = @tag)');
-  const rows = store.db
-    .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limit`)
-    .all({ agentId: options.agentId, tag: options.tag ?? null, limit: options.limit ?? 50 }) as MemoryRow[];
-  return rows.map(memoryFromRow);
+export function listMemories(store: StoreOps, options: ListOptions): Promise<Memory[]> {
+  return store.memories.list({ agentId: options.agentId, tag: options.tag, includeArchived: options.includeArchived, limit: options.limit ?? 50 });
 }
 
 /** How many agents besides the one read are named in `elsewhereWarning`. */
@@ -324,12 +188,10 @@ const ELSEWHERE_SHOWN = 3;
  * memories: the usual cause is a missing `--agent` (after `hippo demo`, say), and an empty answer alone hides it.
  * Undefined when no other agent has a memory that is not archived.
  */
-export function elsewhereWarning(store: Store, agentId: string): string | undefined {
-  const others = store.db
-    .prepare(
-      'SELECT agent_id AS agentId, count(*) AS memories FROM memories WHERE agent_id != ? AND archived_at IS NULL GROUP BY agent_id ORDER BY memories DESC, agent_id',
-    )
-    .all(agentId) as { agentId: string; memories: number }[];
+export async function elsewhereWarning(store: StoreOps, agentId: string): Promise<string | undefined> {
+  const others = (await store.memories.agentCounts())
+    .filter((other) => other.agentId !== agentId && other.memories > 0)
+    .sort((a, b) => b.memories - a.memories); // stable: ties stay in agent order
   if (others.length === 0) return undefined;
   const named = others.slice(0, ELSEWHERE_SHOWN).map((other) => `${other.agentId} (${other.memories})`);
   const more = others.length > ELSEWHERE_SHOWN ? `, and ${others.length - ELSEWHERE_SHOWN} more` : '';
@@ -337,9 +199,8 @@ export function elsewhereWarning(store: Store, agentId: string): string | undefi
 }
 
 /** Every memory of the agent — or of every agent when none is given — archived too, oldest first: the export order. */
-export function* iterateMemories(store: Store, agentId?: string): Generator<Memory> {
-  const statement = store.db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE @agentId IS NULL OR agent_id = @agentId ORDER BY created_at, id`);
-  for (const row of statement.iterate({ agentId: agentId ?? null }) as IterableIterator<MemoryRow>) yield memoryFromRow(row);
+export function iterateMemories(store: StoreOps, agentId?: string): AsyncIterable<Memory> {
+  return store.memories.iterate(agentId);
 }
 
 export interface ArchiveResult {
@@ -348,20 +209,24 @@ export interface ArchiveResult {
 }
 
 /** Soft-deletes memories in one transaction. Any unknown id → exit 3 and nothing is archived. */
-export function archiveMemories(store: Store, agentId: string, ids: readonly string[], reason = 'archived by hand'): ArchiveResult {
+export async function archiveMemories(store: Store, agentId: string, ids: readonly string[], reason = 'archived by hand'): Promise<ArchiveResult> {
   const now = iso(store.clock());
-  return inTransaction(store, () => {
+  return store.transaction(async (tx) => {
+    const found = new Map((await tx.memories.getMany(agentId, ids)).map((memory) => [memory.id, memory]));
     const archived: Memory[] = [];
     const alreadyArchived: string[] = [];
+    const toArchive: string[] = [];
     for (const id of ids) {
-      const memory = getMemory(store, agentId, id);
-      if (memory.archivedAt) {
+      const memory = found.get(id);
+      if (!memory) throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"`);
+      if (memory.archivedAt || toArchive.includes(id)) {
         alreadyArchived.push(id);
         continue;
       }
-      store.db.prepare('UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ? WHERE id = ?').run(now, reason, now, id);
+      toArchive.push(id);
       archived.push({ ...memory, archivedAt: now, archivedReason: reason, updatedAt: now });
     }
+    await tx.memories.archive(agentId, toArchive, reason, now);
     return { archived, alreadyArchived };
   });
 }

@@ -1,9 +1,10 @@
 import { UsageError } from './errors.js';
 import { kindsInQuery } from './facts/lexicon.js';
 import type { Fact, Passage } from './facts/types.js';
-import { DURABILITIES, elsewhereWarning, MEMORY_COLUMNS, memoryFromRow, type Durability, type Memory } from './memory.js';
+import { elsewhereWarning } from './memory.js';
 import type { ModelClient } from './model/client.js';
-import { mapSqliteError, prepared, tryWrite, type Store } from './store/store.js';
+import { DURABILITIES, type Durability, type Memory } from './records.js';
+import type { Store } from './store/port.js';
 import { iso } from './time.js';
 
 export interface SearchOptions {
@@ -15,7 +16,7 @@ export interface SearchOptions {
   since?: Date;
   durability?: Durability;
   includeArchived?: boolean;
-  /** Pass the query to FTS5 as written (its own syntax); otherwise every term is quoted. */
+  /** Pass the query to the engine as written (its own syntax: FTS5 MATCH, or to_tsquery); otherwise every term is quoted. */
   raw?: boolean;
   /** Markers around matched terms in the snippet. */
   highlight?: { open: string; close: string };
@@ -25,45 +26,13 @@ export interface SearchOptions {
 
 export interface SearchResult {
   memory: Memory;
-  /** BM25 relevance, higher is better (SQLite's bm25() negated). */
+  /** BM25 relevance, higher is better (SQLite's bm25() negated), to 4 decimals; comparable within one result list. */
   score: number;
   snippet: string;
 }
 
-/** Words that carry no topic: dropped from natural-language queries as long as some other term remains. */
-const STOPWORDS = new Set(
-  (
-    'a an and are as at be but by can could did do does for from had has have how i if in into is it its me my no not of ' +
-    'on or our so than that the their them then there these they this to us was we were what when where which who whom ' +
-    'why will with would you your about after again all am any been before being both each few more most other same ' +
-    'should some such too very just over under up down out off once only own here hers his him her she he'
-  ).split(' '),
-);
-
-/** Letters and digits of any script: the same notion of a term as FTS5's unicode61 tokenizer. */
-const TERM = /[\p{L}\p{N}\p{M}]+/gu;
-
-/**
- * Turns any user text into a safe FTS5 expression: each distinct term quoted and OR-ed, so quotes, operators, `*`,
- * `-`, `:`, parentheses or `NEAR` in the text never raise a syntax error, and BM25 ranks memories that match more
- * (and rarer) terms first. Returns undefined when the text has no searchable term.
- */
-export function buildMatchExpression(query: string): string | undefined {
-  const terms = [...new Set((query.normalize('NFKC').match(TERM) ?? []).map((term) => term.toLowerCase()))];
-  const topical = terms.filter((term) => !STOPWORDS.has(term));
-  const chosen = topical.length > 0 ? topical : terms;
-  if (chosen.length === 0) return undefined;
-  return chosen.map((term) => `"${term}"`).join(' OR ');
-}
-
-/** Restricts the match to one agent inside FTS5 (the column is weighted 0 in bm25, so it does not move the score). */
-function agentExpression(agentId: string): string | undefined {
-  const terms = agentId.match(TERM);
-  return terms ? `agent_id : "${terms.join(' ')}"` : undefined;
-}
-
 /** docs/design.md §6: BM25 full-text search over one agent's memories. */
-export function search(store: Store, options: SearchOptions): SearchResult[] {
+export async function search(store: Store, options: SearchOptions): Promise<SearchResult[]> {
   const limit = options.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1) {
     throw new UsageError('bad_limit', 'the limit must be a whole number of at least 1', { details: { option: 'limit' } });
@@ -73,61 +42,29 @@ export function search(store: Store, options: SearchOptions): SearchResult[] {
       details: { option: 'durability', allowed: [...DURABILITIES] },
     });
   }
-  const text = options.raw ? (options.query.trim() === '' ? undefined : `(${options.query})`) : buildMatchExpression(options.query);
-  if (text === undefined) return [];
-  const agent = agentExpression(options.agentId);
-  const match = agent ? `${agent} AND (${text})` : text;
   const now = iso(store.clock());
-  // CROSS JOIN keeps FTS5 as the outer loop: the match drives, the agent and filters are checked per hit (an index on
-  // agent_id would otherwise lead and run MATCH per row of that agent, and never parse a bad --raw query at all).
-  const where = ['memories_fts MATCH @match', 'm.agent_id = @agentId'];
-  if (!options.includeArchived) where.push('m.archived_at IS NULL', '(m.expires_at IS NULL OR m.expires_at > @now)');
-  if (options.tag !== undefined) where.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = @tag)');
-  if (options.since) where.push('m.created_at >= @since');
-  if (options.durability) where.push('m.durability = @durability');
-  const open = options.highlight?.open ?? '**';
-  const close = options.highlight?.close ?? '**';
-  const sql = `
-    SELECT ${MEMORY_COLUMNS.split(', ')
-      .map((column) => `m.${column}`)
-      .join(', ')},
-           -bm25(memories_fts, 1.0, 0.5, 0.75, 0.0) AS score,
-           snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet
-    FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
-    WHERE ${where.join(' AND ')}
-    ORDER BY score DESC, m.created_at DESC
-    LIMIT @limit`;
-  let rows: (Parameters<typeof memoryFromRow>[0] & { score: number; snippet: string })[];
-  try {
-    rows = store.db.prepare(sql).all({
-      match,
-      agentId: options.agentId,
-      now,
-      tag: options.tag ?? null,
-      since: options.since ? iso(options.since) : null,
-      durability: options.durability ?? null,
-      open,
-      close,
-      limit,
-    }) as typeof rows;
-  } catch (error) {
-    if (options.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
-      const syntaxError = (error as Error).message;
-      throw new UsageError('fts_syntax', `the raw query is not valid FTS5 syntax (${syntaxError}); search without raw to match the words as plain text`, {
-        details: { option: 'raw', syntaxError },
-      });
-    }
-    throw mapSqliteError(error, store.path);
-  }
-  const results = rows.map((row) => ({ memory: memoryFromRow(row), score: Math.round(row.score * 10_000) / 10_000, snippet: row.snippet }));
+  const hits = await store.memories.search({
+    agentId: options.agentId,
+    text: options.query,
+    raw: options.raw ?? false,
+    limit,
+    tag: options.tag,
+    since: options.since ? iso(options.since) : undefined,
+    durability: options.durability,
+    includeArchived: options.includeArchived,
+    now,
+    highlight: options.highlight ?? { open: '**', close: '**' },
+  });
+  const results = hits.map((hit) => ({ memory: hit.memory, score: Math.round(hit.score * 10_000) / 10_000, snippet: hit.snippet }));
   if (
     options.recordRetrieval !== false &&
     results.length > 0 &&
-    recordRetrieval(
+    (await recordRetrieval(
       store,
+      options.agentId,
       results.map((result) => result.memory.id),
       now,
-    )
+    ))
   ) {
     for (const { memory } of results) {
       memory.retrievalCount += 1;
@@ -141,9 +78,12 @@ export function search(store: Store, options: SearchOptions): SearchResult[] {
  * Bumps the usage counters of the hits. Best effort: a search must never fail, or wait out the busy timeout, because
  * another process is writing — the counters are signals, the results are the answer. Returns whether it recorded.
  */
-function recordRetrieval(store: Store, ids: string[], now: string): boolean {
-  const bump = prepared(store, 'UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = ? WHERE id = ?');
-  return tryWrite(store, () => ids.forEach((id) => bump.run(now, id))) !== undefined;
+async function recordRetrieval(store: Store, agentId: string, ids: string[], now: string): Promise<boolean> {
+  const recorded = await store.tryTransaction(async (tx) => {
+    await tx.memories.recordRetrieval(agentId, ids, now);
+    return true;
+  });
+  return recorded === true;
 }
 
 /** Search results as fact passages: each memory's whole text under its id, best first (the fact box reads these). */
@@ -168,8 +108,8 @@ export async function searchWithFacts(
   store: Store,
   options: SearchOptions & { facts: { region?: string; ai: boolean; model: () => Promise<ModelClient | undefined>; signal?: AbortSignal } },
 ): Promise<SearchReport> {
-  const results = search(store, options);
-  const elsewhere = results.length === 0 ? elsewhereWarning(store, options.agentId) : undefined;
+  const results = await search(store, options);
+  const elsewhere = results.length === 0 ? await elsewhereWarning(store, options.agentId) : undefined;
   const kinds = kindsInQuery(options.query);
   if (kinds.length === 0 || results.length === 0) return { results, facts: [], warnings: elsewhere ? [elsewhere] : [] };
   const { factBox } = await import('./extract.js');

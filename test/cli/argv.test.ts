@@ -11,8 +11,8 @@ const bad = Buffer.concat([Buffer.from('secret '), Buffer.from([0xff, 0xfe])]); 
 const decoded = new TextDecoder().decode(bad); // what Node hands us: "secret \uFFFD\uFFFD"
 
 describe('refuseArgumentsNotUtf8', () => {
-  it('refuses an argument whose raw bytes are not UTF-8 (exit 2, not_utf8), naming its position, never its text', () => {
-    const error = errorOf(() => refuseArgumentsNotUtf8(['--tag', 'x', decoded], cmdline('node', '/bin/run.js', 'memory', 'add', '--tag', 'x', bad)));
+  it('refuses an argument whose raw bytes are not UTF-8 (exit 2, not_utf8), naming its position, never its text', async () => {
+    const error = await errorOf(() => refuseArgumentsNotUtf8(['--tag', 'x', decoded], cmdline('node', '/bin/run.js', 'memory', 'add', '--tag', 'x', bad)));
     expect(error).toMatchObject({ code: 'not_utf8', exitCode: 2, details: { argument: 3 } });
     expect(error.message).toMatch(/^argument 3 after the command name is not valid UTF-8 text/);
     expect(error.message).not.toContain('secret');

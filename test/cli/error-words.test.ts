@@ -12,25 +12,25 @@ import { listCandidates } from '../../src/core/rem/candidates.js';
 import { distill } from '../../src/core/rem/distill.js';
 import { gather } from '../../src/core/rem/gather.js';
 import { createHandoff } from '../../src/core/rem/handoff.js';
-import { parseFocus, type Focus } from '../../src/core/rem/prompt.js';
+import { parseFocus } from '../../src/core/rem/prompt.js';
 import { promote, reject } from '../../src/core/rem/review.js';
 import { search } from '../../src/core/search.js';
-import { openStore } from '../../src/core/store/store.js';
+import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import type { Scope } from '../../src/core/rem/gather.js';
 import { errorOf } from '../helpers/errors.js';
 import { tempStore } from '../helpers/store.js';
 import { stageCandidates } from '../helpers/candidates.js';
 
-let store: ReturnType<typeof tempStore>;
-beforeEach(() => {
-  store = tempStore();
+let store: Awaited<ReturnType<typeof tempStore>>;
+beforeEach(async () => {
+  store = await tempStore();
 });
 afterEach(() => store.done());
 
 const FLAG = /(^|[\s(`])--[a-z]/;
 
 /** Core's message speaks to a library user (no flag); the CLI's names the flag; the code is the same. */
-function expectWorded(error: ReturnType<typeof errorOf>, code: string, cli: string): void {
+function expectWorded(error: Awaited<ReturnType<typeof errorOf>>, code: string, cli: string): void {
   expect(error.code).toBe(code);
   expect(error.message).not.toMatch(FLAG);
   expect(cliMessage(error)).toBe(cli);
@@ -41,7 +41,7 @@ describe('core errors in their own words, and the CLI in its', () => {
     ['bad_scope', () => gather(store, { agentId: 'a', scope: 'everything' as Scope }), '--scope must be one of recent, tagged, all'],
     ['bad_max_memories', () => gather(store, { agentId: 'a', maxMemories: 0 }), '--max-memories must be a whole number ≥ 1'],
     ['tag_required', () => gather(store, { agentId: 'a', scope: 'tagged' }), '--scope tagged needs --tag TAG (it never means "everything")'],
-    ['bad_focus', () => parseFocus('gossip' as Focus), '--focus must be one of lessons, patterns, decisions, errors, preferences'],
+    ['bad_focus', () => parseFocus('gossip'), '--focus must be one of lessons, patterns, decisions, errors, preferences'],
     ['bad_status', () => listCandidates(store, { agentId: 'a', status: 'maybe' as 'all' }), '--status must be one of pending, promoted, rejected, all'],
     ['bad_limit', () => search(store, { agentId: 'a', query: 'x', limit: 0 }), '--limit must be a whole number of at least 1'],
     [
@@ -62,18 +62,18 @@ describe('core errors in their own words, and the CLI in its', () => {
     ['bad_keep_days', () => pruneSnapshots(store.dir, -1, new Date()), '--keep-days must be a whole number ≥ 0'],
     ['nothing_to_distill', () => createHandoff(store, { agentId: 'a' }), 'no memories in scope to distill (try --since 7d or --scope all)'],
     ['snapshot_not_found', () => resolveSnapshot(store, 'nope.db'), 'no snapshot "nope.db" (list them with: hippo rem snapshots)'],
-  ])('%s', (code, fn, cli) => {
-    expectWorded(errorOf(fn), code, cli);
+  ])('%s', async (code, fn, cli) => {
+    expectWorded(await errorOf(fn), code, cli);
   });
 
   it('bad_max_candidates (distill checks it before anything else)', async () => {
     const error = await distill(store, undefined, { agentId: 'a', maxCandidates: 0 }).catch((caught: unknown) => caught);
-    expectWorded(error as ReturnType<typeof errorOf>, 'bad_max_candidates', '--max-candidates must be a whole number ≥ 1');
+    expectWorded(error as Awaited<ReturnType<typeof errorOf>>, 'bad_max_candidates', '--max-candidates must be a whole number ≥ 1');
   });
 
-  it('fts_syntax keeps SQLite’s reason in its details', () => {
-    addMemory(store, { agentId: 'a', content: 'a note' });
-    const error = errorOf(() => search(store, { agentId: 'a', query: 'a AND', raw: true }));
+  it('fts_syntax keeps SQLite’s reason in its details', async () => {
+    await addMemory(store, { agentId: 'a', content: 'a note' });
+    const error = await errorOf(() => search(store, { agentId: 'a', query: 'a AND', raw: true }));
     expect(error.details?.syntaxError).toEqual(expect.any(String));
     expectWorded(
       error,
@@ -82,44 +82,44 @@ describe('core errors in their own words, and the CLI in its', () => {
     );
   });
 
-  it('rationale_required, reason_required and source_deleted', () => {
-    const [first] = stageCandidates(store, [{ claim: 'A claim.', sources: ['m1'] }]).candidates;
+  it('rationale_required, reason_required and source_deleted', async () => {
+    const [first] = (await stageCandidates(store, [{ claim: 'A claim.', sources: ['m1'] }])).candidates;
     expectWorded(
-      errorOf(() => promote(store, { agentId: 'ops', ids: [first!.id], rationale: ' ' })),
+      await errorOf(() => promote(store, { agentId: 'ops', ids: [first!.id], rationale: ' ' })),
       'rationale_required',
       '--rationale is required and must not be blank: say why this insight should be kept',
     );
     expectWorded(
-      errorOf(() => reject(store, { agentId: 'ops', ids: [first!.id], reason: '' })),
+      await errorOf(() => reject(store, { agentId: 'ops', ids: [first!.id], reason: '' })),
       'reason_required',
       '--reason is required and must not be blank: say why this candidate is wrong or not worth keeping',
     );
     const [source] = first!.sourceMemoryIds;
     store.db.prepare('DELETE FROM memories WHERE id = ?').run(source);
     expectWorded(
-      errorOf(() => promote(store, { agentId: 'ops', ids: [first!.id], rationale: 'seen twice' })),
+      await errorOf(() => promote(store, { agentId: 'ops', ids: [first!.id], rationale: 'seen twice' })),
       'source_deleted',
       `candidate ${first!.id} cites 1 memory no longer in the database (${source}); pass --allow-missing-sources to promote anyway`,
     );
   });
 
-  it('the database path: a directory, a URL, a SQLite file that is not hippo’s', () => {
+  it('the database path: a directory, a URL, a SQLite file that is not hippo’s', async () => {
     const directory = join(store.dir, 'a-directory');
     mkdirSync(directory);
     expectWorded(
-      errorOf(() => openStore({ path: directory })),
+      await errorOf(() => openSqliteStore({ path: directory })),
       'not_a_database',
       `${directory} is a directory, not a hippo database file; pass a file path with --db`,
     );
     expectWorded(
-      errorOf(() => resolveDbPath('postgres://db/hippo', {})),
+      await errorOf(() => resolveDbPath('postgres://db/hippo', {})),
       'unsupported_database',
       '--db is a postgres:// URL; only a SQLite file path is supported (PostgreSQL is planned)',
     );
-    expect(cliMessage(errorOf(() => resolveDbPath(undefined, { HIPPO_DB: 'postgres://db/hippo' })))).toMatch(/^HIPPO_DB is a postgres:\/\/ URL/);
+    expect(cliMessage(await errorOf(() => resolveDbPath(undefined, { HIPPO_DB: 'postgres://db/hippo' })))).toMatch(/^HIPPO_DB is a postgres:\/\/ URL/);
   });
 
-  it('model errors: core names environment variables and the config file; the CLI adds --model and --prompt-only', () => {
+  it('model errors: core names environment variables and the config file; the CLI adds --model and --prompt-only', async () => {
     const none = modelNotConfigured();
     expect(none.message).toContain('export HIPPO_MODEL=ollama:llama3.2');
     expect(none.message).not.toMatch(FLAG);
@@ -134,8 +134,8 @@ describe('core errors in their own words, and the CLI in its', () => {
     expect(cliMessage(ingested)).toBe(ingested.message);
   });
 
-  it('leaves every other message as core wrote it', () => {
-    const error = errorOf(() => addMemory(store, { agentId: 'a', content: ' ' }));
+  it('leaves every other message as core wrote it', async () => {
+    const error = await errorOf(() => addMemory(store, { agentId: 'a', content: ' ' }));
     expect(cliMessage(error)).toBe(error.message);
   });
 });

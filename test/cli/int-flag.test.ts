@@ -11,15 +11,15 @@ describe('parseIntFlag: one integer flag rule for every command', () => {
 
   it.each(['0', '1001', '-1', '99999999999999999999', '9007199254740993', '1.5', '1e3', 'ten', '', '0x10'])(
     'refuses %j with exit 2 and code bad_<flag>, saying the range',
-    (input) => {
-      const error = errorOf(() => parseIntFlag(input, 'max-memories', range));
+    async (input) => {
+      const error = await errorOf(() => parseIntFlag(input, 'max-memories', range));
       expect(error).toMatchObject({ code: 'bad_max_memories', exitCode: 2, details: { flag: 'max-memories', min: 1, max: 1000 } });
       expect(error.message).toBe(`--max-memories must be a whole number from 1 to 1000 (got "${input}")`);
     },
   );
 
-  it('cuts a long value in the message', () => {
-    expect(errorOf(() => parseIntFlag('9'.repeat(100), 'limit', range)).message).toBe(
+  it('cuts a long value in the message', async () => {
+    expect((await errorOf(() => parseIntFlag('9'.repeat(100), 'limit', range))).message).toBe(
       `--limit must be a whole number from 1 to 1000 (got "${'9'.repeat(32)}…")`,
     );
   });

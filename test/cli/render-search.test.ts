@@ -20,13 +20,13 @@ const FORGED = 'zebra \uE001\uE000 tail \uE000bold\uE001';
 let dir: string;
 let store: Store;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hippo-render-search-'));
-  store = openStore({ path: join(dir, 'hippo.db') });
-  addMemory(store, { agentId: 'ops', content: FORGED });
+  store = await openStore({ path: join(dir, 'hippo.db') });
+  await addMemory(store, { agentId: 'ops', content: FORGED });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
-import { openStore } from '../../src/core/store/store.js';
+import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 
 interface FactJson {
@@ -18,7 +18,7 @@ interface FactJson {
 }
 
 let box: Sandbox;
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
 });
 afterEach(() => box.cleanup());
@@ -286,16 +286,16 @@ describe('hippo extract: bad input (exit 2, one JSON document, nothing lost)', (
 });
 
 describe('hippo extract --query over memories', () => {
-  beforeEach(() => {
-    const store = openStore({ path: box.db });
+  beforeEach(async () => {
+    const store = await openSqliteStore({ path: box.db });
     const now = Date.now();
-    const add = (agentId: string, content: string, hoursAgo: number) =>
-      addMemory(store, { agentId, content, createdAt: new Date(now - hoursAgo * 3_600_000).toISOString() }).memory.id;
-    add('ops', 'Vendor contacts: vendor0@larkspur.ie, vendor1@larkspur.ie, vendor2@larkspur.ie', 3);
-    add('ops', 'More vendor contacts: vendor3@larkspur.ie, vendor4@larkspur.ie, vendor5@larkspur.ie, vendor6@larkspur.ie', 2);
-    add('ops', 'Unrelated note about deploys, ops@larkspur.ie', 1);
-    add('other', 'Vendor contacts of another agent: secret@larkspur.ie', 1);
-    store.close();
+    const add = async (agentId: string, content: string, hoursAgo: number) =>
+      (await addMemory(store, { agentId, content, createdAt: new Date(now - hoursAgo * 3_600_000).toISOString() })).memory.id;
+    await add('ops', 'Vendor contacts: vendor0@larkspur.ie, vendor1@larkspur.ie, vendor2@larkspur.ie', 3);
+    await add('ops', 'More vendor contacts: vendor3@larkspur.ie, vendor4@larkspur.ie, vendor5@larkspur.ie, vendor6@larkspur.ie', 2);
+    await add('ops', 'Unrelated note about deploys, ops@larkspur.ie', 1);
+    await add('other', 'Vendor contacts of another agent: secret@larkspur.ie', 1);
+    await store.close();
   });
 
   it("reads the top search results in rank order, 5 facts per kind by default, never another agent's", async () => {
@@ -318,9 +318,9 @@ describe('hippo extract --query over memories', () => {
 
   it('is a lookup: retrieval counts stay as they were', async () => {
     await box.hippo(['extract', 'email', '--query', 'vendor contacts', '--agent', 'ops', '--json']);
-    const store = openStore({ path: box.db });
+    const store = await openSqliteStore({ path: box.db });
     const counts = store.db.prepare('SELECT retrieval_count FROM memories WHERE agent_id = ?').all('ops') as { retrieval_count: number }[];
-    store.close();
+    await store.close();
     expect(counts).toHaveLength(3);
     expect(counts.every((row) => row.retrieval_count === 0)).toBe(true);
   });

@@ -26,7 +26,7 @@ let box: Sandbox;
 
 const server = useModelServer({ per: 'suite' });
 
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
   server.respondWith(reply.json({ pointers: [] }));
 });
@@ -226,19 +226,19 @@ describe('extract address: the model points, hippo verifies', () => {
 
 describe('search fact box with the model fallback', () => {
   let ids: Record<string, string>;
-  beforeEach(() => {
-    const store = openStore({ path: box.db });
+  beforeEach(async () => {
+    const store = await openStore({ path: box.db });
     const now = Date.now();
-    const add = (agentId: string, content: string, hoursAgo: number) =>
-      addMemory(store, { agentId, content, createdAt: new Date(now - hoursAgo * 3_600_000).toISOString() }).memory.id;
+    const add = async (agentId: string, content: string, hoursAgo: number) =>
+      (await addMemory(store, { agentId, content, createdAt: new Date(now - hoursAgo * 3_600_000).toISOString() })).memory.id;
     ids = {
       // No Eircode: no postcode certifies this address, so only the model can point at it.
-      dublin: add('ops', 'Dublin office — reception: +353 1 234 5678 (front desk), 4 Grand Canal Square, Dublin 2.', 5),
-      wifi: add('ops', 'Dublin Wi-Fi being replaced this afternoon.', 4),
-      cork: add('ops', 'Cork colo visit. Address: Unit 7, Riverside Business Park, Ballincollig, Co. Cork, P31 XH70.', 3),
-      other: add('other', 'Dublin office of another agent: 99 Secret Lane, Dublin 4, D04 ZZ99.', 1),
+      dublin: await add('ops', 'Dublin office — reception: +353 1 234 5678 (front desk), 4 Grand Canal Square, Dublin 2.', 5),
+      wifi: await add('ops', 'Dublin Wi-Fi being replaced this afternoon.', 4),
+      cork: await add('ops', 'Cork colo visit. Address: Unit 7, Riverside Business Park, Ballincollig, Co. Cork, P31 XH70.', 3),
+      other: await add('other', 'Dublin office of another agent: 99 Secret Lane, Dublin 4, D04 ZZ99.', 1),
     };
-    store.close();
+    await store.close();
   });
 
   const search = (query: string, args: string[] = [], env: Record<string, string> = modelEnv()) =>
@@ -262,9 +262,9 @@ describe('search fact box with the model fallback', () => {
   });
 
   it('lists an address a postcode certifies as such, and drops the model pointer at the same text', async () => {
-    const store = openStore({ path: box.db });
-    const certified = addMemory(store, { agentId: 'ops', content: 'Galway office: 12 Eyre Square, Galway, H91 FK5T. Parking at the back.' }).memory.id;
-    store.close();
+    const store = await openStore({ path: box.db });
+    const certified = (await addMemory(store, { agentId: 'ops', content: 'Galway office: 12 Eyre Square, Galway, H91 FK5T. Parking at the back.' })).memory.id;
+    await store.close();
     server.respondWith(
       reply.json(
         {
@@ -314,7 +314,7 @@ describe('search fact box with the model fallback', () => {
     expect(results.length).toBeGreaterThan(0);
     expect(facts.map((fact) => [fact.kind, fact.value, fact.origin])).toEqual([['phone', '+353 1 234 5678', 'validated']]);
     expect(String(result.stderr).trim()).toBe(`model fallback for address: ${status} (${meaning}); no model rows, validated facts unchanged`);
-    expect(`${result.stdout}${result.stderr}`).not.toContain('CANARY');
+    expect(`${String(result.stdout)}${String(result.stderr)}`).not.toContain('CANARY');
   });
 
   it('shows the phone box without any model call', async () => {
@@ -351,7 +351,7 @@ describe('canary: nothing the model says reaches the output except the verified 
     for (const args of [['--json'], [], [], []]) {
       const result = await box.hippo(['extract', 'address', office, ...args], { env: modelEnv() });
       expect(result.exitCode).toBe(0);
-      outputs.push(`${result.stdout}\n${result.stderr}`);
+      outputs.push(`${String(result.stdout)}\n${String(result.stderr)}`);
     }
     expect(server.requests).toHaveLength(4);
     expect(outputs.join('\n')).not.toMatch(/CANARY|Nowhere/);

@@ -6,39 +6,39 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
-import { openStore } from '../../src/core/store/store.js';
+import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { BIN, json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, useModelServer } from '../helpers/model-server.js';
 
 let box: Sandbox;
 const server = useModelServer({ per: 'suite' });
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
   server.respondWith(reply.json({ candidates: [] }));
 });
 afterEach(() => box.cleanup());
 
-function seed(count: number, agentId = 'ops'): string[] {
-  const store = openStore({ path: box.db });
-  const ids = Array.from(
-    { length: count },
-    (_, index) => addMemory(store, { agentId, content: `note ${index} about the billing cron ${'x'.repeat(200)}` }).memory.id,
-  );
-  store.close();
+async function seed(count: number, agentId = 'ops'): Promise<string[]> {
+  const store = await openSqliteStore({ path: box.db });
+  const ids: string[] = [];
+  for (let index = 0; index < count; index++) {
+    ids.push((await addMemory(store, { agentId, content: `note ${index} about the billing cron ${'x'.repeat(200)}` })).memory.id);
+  }
+  await store.close();
   return ids;
 }
 const modelEnv = () => ({ HIPPO_MODEL: 'ollama:m', HIPPO_BASE_URL: server.baseUrl('ollama'), HIPPO_AGENT: 'ops' });
 
 describe('output', () => {
   it('exports everything to a slow pipe (no EAGAIN, no truncated backup)', async () => {
-    seed(3000);
+    await seed(3000);
     const result = await execa('bash', ['-c', `node ${BIN} memory export --agent ops | (sleep 1; cat) | wc -l`], { env: box.env, reject: false });
     expect(result.exitCode).toBe(0);
     expect(result.stdout.trim()).toBe('3000');
   });
 
   it('refuses an --output it cannot write with exit 2, and never clobbers an old backup on failure', async () => {
-    seed(2);
+    await seed(2);
     const bad = await box.hippo(['memory', 'export', '--agent', 'ops', '--output', '/nonexistent/dir/x.jsonl', '--json']);
     expect(bad.exitCode).toBe(2);
     expect(json<{ error: { code: string } }>(bad).error.code).toBe('cannot_write_output');
@@ -49,16 +49,16 @@ describe('output', () => {
   });
 
   it('exports every agent with --all-agents', async () => {
-    seed(2, 'a');
-    seed(3, 'b');
+    await seed(2, 'a');
+    await seed(3, 'b');
     const result = await box.hippo(['memory', 'export', '--all-agents']);
     expect(String(result.stdout).trim().split('\n')).toHaveLength(5);
   });
 
   it('prints stored escape sequences as U+FFFD, never raw, in list, show and search', async () => {
-    const store = openStore({ path: box.db });
-    const { memory } = addMemory(store, { agentId: 'ops', content: 'billing \u001b[2J\u001b]0;owned\u0007 cron' });
-    store.close();
+    const store = await openSqliteStore({ path: box.db });
+    const { memory } = await addMemory(store, { agentId: 'ops', content: 'billing \u001b[2J\u001b]0;owned\u0007 cron' });
+    await store.close();
     for (const args of [
       ['memory', 'list'],
       ['memory', 'show', memory.id],
@@ -108,7 +108,7 @@ describe('usage errors keep their reason', () => {
 
 describe('several processes on one database', () => {
   it('answers a search at once while another process holds the write lock (the counter bump is best effort)', async () => {
-    seed(3);
+    await seed(3);
     const holder = new Database(box.db);
     holder.exec('BEGIN IMMEDIATE');
     try {
@@ -126,7 +126,7 @@ describe('several processes on one database', () => {
   });
 
   it('re-importing an export counts existing ids, not false duplicates', async () => {
-    seed(4);
+    await seed(4);
     const path = join(box.dir, 'e.jsonl');
     await box.hippo(['memory', 'export', '--agent', 'ops', '--output', path]);
     const again = await box.hippo(['memory', 'import', path, '--json']);
@@ -137,7 +137,7 @@ describe('several processes on one database', () => {
 
 describe('runs, review and demo edges', () => {
   it("does not show another agent's run", async () => {
-    seed(2);
+    await seed(2);
     const run = json<{ run: { id: string } }>(await box.hippo(['rem', 'rapid', '--json'], { env: modelEnv() })).run;
     expect((await box.hippo(['rem', 'runs', 'show', run.id, '--agent', 'ops'])).exitCode).toBe(0);
     expect((await box.hippo(['rem', 'runs', 'show', run.id, '--agent', 'alice'])).exitCode).toBe(3);
@@ -145,7 +145,7 @@ describe('runs, review and demo edges', () => {
   });
 
   it('promotes an id given twice once', async () => {
-    seed(1);
+    await seed(1);
     server.respondWith(reply.json({ candidates: [{ claim: 'One lesson.', sources: ['m1'] }] }));
     const [candidate] = json<{ candidates: { id: string }[] }>(await box.hippo(['rem', 'rapid', '--json'], { env: modelEnv() })).candidates;
     const result = await box.hippo(['rem', 'promote', candidate!.id, candidate!.id, '--rationale', 'x', '--json'], { env: { HIPPO_AGENT: 'ops' } });
@@ -154,7 +154,7 @@ describe('runs, review and demo edges', () => {
   });
 
   it('stages nothing from a claim carrying terminal escape codes (exit 6)', async () => {
-    seed(1);
+    await seed(1);
     server.respondWith(reply.json({ candidates: [{ claim: 'Fine claim \u001b[2J\u001b]0;owned\u0007', sources: ['m1'] }] }));
     const result = await box.hippo(['rem', 'rapid', '--json'], { env: modelEnv() });
     expect(result.exitCode).toBe(6);
@@ -165,19 +165,19 @@ describe('runs, review and demo edges', () => {
   });
 
   it('keeps the prompt that produced the answer: after a retry, the retry prompt', async () => {
-    seed(1);
+    await seed(1);
     server.queue(reply.text('not json'), reply.json({ candidates: [{ claim: 'Retried lesson.', sources: ['m1'] }] }));
     expect((await box.hippo(['rem', 'rapid'], { env: modelEnv() })).exitCode).toBe(0);
-    const store = openStore({ path: box.db });
+    const store = await openSqliteStore({ path: box.db });
     const row = store.db.prepare('SELECT prompt, prompt_sha256 FROM candidates').get() as { prompt: string; prompt_sha256: string };
-    store.close();
+    await store.close();
     const sent = server.requests[1]!.body.messages.map((message: { content: string }) => message.content).join('\n');
     expect(row.prompt).toContain('Your previous answer was rejected');
     expect(sent).toContain(row.prompt);
   });
 
   it('refuses to stage an ingested answer citing a memory archived since the handoff (exit 6)', async () => {
-    const [first] = seed(2);
+    const [first] = await seed(2);
     const { handoff } = json<{ handoff: { id: string; refs: Record<string, string> } }>(
       await box.hippo(['rem', 'rapid', '--prompt-only', '--json'], { env: { HIPPO_AGENT: 'ops' } }),
     );
@@ -204,7 +204,7 @@ describe('runs, review and demo edges', () => {
 
 describe('model calls never follow a redirect', () => {
   it('fails the call instead of re-sending the prompt to the redirect target', async () => {
-    seed(1);
+    await seed(1);
     const redirector = createServer((request, response) => {
       response.writeHead(307, { location: `${server.url}/api/chat` });
       response.end();

@@ -21,16 +21,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
   server.requests.length = 0;
   // Never answers: the only way out of the model call is the caller's abort.
   server.respondWith(reply.hang());
-  const store = openStore({ path: box.db });
+  const store = await openStore({ path: box.db });
   const now = Date.now();
-  addMemory(store, { agentId: 'ops', content: 'Deploy of api v2.14 stalled on a migration lock.', createdAt: new Date(now - 3_600_000).toISOString() });
-  addMemory(store, { agentId: 'ops', content: 'Decided: migrations run on Tuesday mornings.', createdAt: new Date(now - 7_200_000).toISOString() });
-  store.close();
+  await addMemory(store, { agentId: 'ops', content: 'Deploy of api v2.14 stalled on a migration lock.', createdAt: new Date(now - 3_600_000).toISOString() });
+  await addMemory(store, { agentId: 'ops', content: 'Decided: migrations run on Tuesday mornings.', createdAt: new Date(now - 7_200_000).toISOString() });
+  await store.close();
 });
 afterEach(() => box.cleanup());
 
@@ -51,11 +51,11 @@ async function interruptDuringModelCall(args: string[], signal: NodeJS.Signals):
   await Promise.race([
     server.waitForRequests(1),
     child.then((result) => {
-      throw new Error(`hippo ended (exit ${result.exitCode}) before calling the model: ${result.stderr}`);
+      throw new Error(`hippo ended (exit ${result.exitCode}) before calling the model: ${String(result.stderr)}`);
     }),
   ]);
   child.kill(signal);
-  return (await child) as Result;
+  return await child;
 }
 
 interface RunRow {

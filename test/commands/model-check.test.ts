@@ -37,7 +37,7 @@ describe('hippo model check (built CLI, stand-in server)', () => {
     const text = await box.hippo(['model', 'check'], { env });
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toContain('stays on this machine');
-    expect(`${text.stdout}${text.stderr}${result.stdout}`).not.toContain(KEY);
+    expect(`${String(text.stdout)}${String(text.stderr)}${String(result.stdout)}`).not.toContain(KEY);
   });
 
   it('runs a command provider', async () => {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Result, ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
-import { openStore } from '../../src/core/store/store.js';
+import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, startModelServer, useModelServer } from '../helpers/model-server.js';
 
@@ -21,19 +21,19 @@ const ANSWER = { candidates: [{ claim: 'Migrations belong on Tuesday mornings.',
 
 /** What each test starts from: new notes for two agents, one expired ephemeral and one long-unused standard memory. */
 const seeded: Record<string, string> = {};
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
   server.respondWith(reply.json(ANSWER));
-  const store = openStore({ path: box.db });
-  const add = (key: string, memory: Parameters<typeof addMemory>[1]) => {
-    seeded[key] = addMemory(store, memory).memory.id;
+  const store = await openSqliteStore({ path: box.db });
+  const add = async (key: string, memory: Parameters<typeof addMemory>[1]) => {
+    seeded[key] = (await addMemory(store, memory)).memory.id;
   };
-  add('opsNew1', { agentId: 'ops', content: 'Deploy of api v2.14 stalled on a migration lock.', createdAt: ago(3 * HOUR) });
-  add('opsNew2', { agentId: 'ops', content: 'Decided: migrations run on Tuesday mornings.', createdAt: ago(2 * HOUR) });
-  add('opsExpired', { agentId: 'ops', content: 'Standup moved to 10:15 today only.', durability: 'ephemeral', createdAt: ago(2 * DAY) });
-  add('opsUnused', { agentId: 'ops', content: 'The old VPN endpoint is vpn1.example.net.', createdAt: ago(200 * DAY) });
-  add('otherNew', { agentId: 'other', content: 'Invoice run for Acme Foods goes out on the 3rd.', createdAt: ago(HOUR) });
-  store.close();
+  await add('opsNew1', { agentId: 'ops', content: 'Deploy of api v2.14 stalled on a migration lock.', createdAt: ago(3 * HOUR) });
+  await add('opsNew2', { agentId: 'ops', content: 'Decided: migrations run on Tuesday mornings.', createdAt: ago(2 * HOUR) });
+  await add('opsExpired', { agentId: 'ops', content: 'Standup moved to 10:15 today only.', durability: 'ephemeral', createdAt: ago(2 * DAY) });
+  await add('opsUnused', { agentId: 'ops', content: 'The old VPN endpoint is vpn1.example.net.', createdAt: ago(200 * DAY) });
+  await add('otherNew', { agentId: 'other', content: 'Invoice run for Acme Foods goes out on the 3rd.', createdAt: ago(HOUR) });
+  await store.close();
 });
 afterEach(() => box.cleanup());
 
@@ -95,11 +95,11 @@ async function killAt(args: string[], point: string): Promise<Result> {
       stderr += chunk.toString();
       if (stderr.includes(`fault point reached: ${point}`)) resolve();
     });
-    child.then((result) => reject(new Error(`hippo ended (exit ${result.exitCode}) before ${point}: ${result.stderr}`)), reject);
+    child.then((result) => reject(new Error(`hippo ended (exit ${result.exitCode}) before ${point}: ${String(result.stderr)}`)), reject);
   });
   expect((await night()).exitCode).toBe(4);
   child.kill('SIGKILL');
-  return (await child) as Result;
+  return await child;
 }
 const dataDump = () => JSON.stringify(['memories', 'candidates', 'handoffs'].map((table) => query(`SELECT * FROM ${table} ORDER BY id`)));
 
@@ -207,7 +207,7 @@ describe('hippo rem nightly run-once', () => {
       'ops',
     );
     expect(failedChild).toEqual([expect.objectContaining({ id: body.agents[0]!.runId, status: 'failed', errors: '["source_out_of_set"]' })]);
-    expect(`${result.stdout}${result.stderr}${JSON.stringify(query('SELECT * FROM runs'))}`).not.toContain('CANARY');
+    expect(`${String(result.stdout)}${String(result.stderr)}${JSON.stringify(query('SELECT * FROM runs'))}`).not.toContain('CANARY');
   });
 
   it('lets exactly one of two runs started together work; the other exits 4 at once and writes nothing', async () => {
@@ -283,22 +283,26 @@ describe('hippo rem nightly run-once', () => {
   });
 
   it('applies the 7-day youth rule and never archives a persistent memory, even with an old expires_at written directly', async () => {
-    const store = openStore({ path: box.db });
-    const young = addMemory(store, {
-      agentId: 'ops',
-      content: 'A long-lived ephemeral note.',
-      durability: 'ephemeral',
-      createdAt: ago(6 * DAY),
-      expiresAt: ago(-30 * DAY),
-    }).memory.id;
-    const persistent = addMemory(store, { agentId: 'ops', content: 'Always page the on-call first.', durability: 'persistent', createdAt: ago(400 * DAY) })
-      .memory.id;
-    const permanent = addMemory(store, { agentId: 'ops', content: 'The company IBAN never changes.', durability: 'permanent', createdAt: ago(400 * DAY) })
-      .memory.id;
+    const store = await openSqliteStore({ path: box.db });
+    const young = (
+      await addMemory(store, {
+        agentId: 'ops',
+        content: 'A long-lived ephemeral note.',
+        durability: 'ephemeral',
+        createdAt: ago(6 * DAY),
+        expiresAt: ago(-30 * DAY),
+      })
+    ).memory.id;
+    const persistent = (
+      await addMemory(store, { agentId: 'ops', content: 'Always page the on-call first.', durability: 'persistent', createdAt: ago(400 * DAY) })
+    ).memory.id;
+    const permanent = (
+      await addMemory(store, { agentId: 'ops', content: 'The company IBAN never changes.', durability: 'permanent', createdAt: ago(400 * DAY) })
+    ).memory.id;
     store.db.pragma('ignore_check_constraints = ON');
     // Two rows breaking the same CHECK: quick_check repeats its message per row, and that must still read as intact.
     store.db.prepare('UPDATE memories SET expires_at = ? WHERE id IN (?, ?)').run(ago(300 * DAY), persistent, permanent);
-    store.close();
+    await store.close();
     const body = json<NightJson>(await night([], { HIPPO_MODEL: '' }));
     expect(body.run).toMatchObject({ status: 'completed', counts: expect.objectContaining({ expired: 1, archived: 1 }) });
     expect(one<string | null>('SELECT archived_at FROM memories WHERE id = ?', permanent)).toBeNull();
@@ -529,7 +533,7 @@ describe('hippo rem restore', () => {
     }
     expect(dataDump()).toBe(before);
 
-    const store = openStore({ path: box.db });
+    const store = await openSqliteStore({ path: box.db });
     store.db.prepare("INSERT INTO settings (key, value) VALUES ('nightly.lock', ?)").run(
       JSON.stringify({
         pid: process.pid,
@@ -539,7 +543,7 @@ describe('hippo rem restore', () => {
         kind: 'rem nightly run-once',
       }),
     );
-    store.close();
+    await store.close();
     const locked = await box.hippo(['rem', 'restore', first.run.id, '--apply', '--yes', '--json']);
     expect(locked.exitCode).toBe(4);
     expect(dataDump()).toBe(before);

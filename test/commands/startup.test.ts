@@ -9,7 +9,7 @@ import { BIN, ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
 const RECORDER = join(ROOT, 'test', 'fixtures', 'record-imports.mjs');
 let box: Sandbox;
 
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
 });
 afterEach(() => box.cleanup());
@@ -45,9 +45,9 @@ describe('startup cost (docs/design.md §11): ink and React load only for the re
   it('`hippo search` loads the recognisers and the model layer only when the query names a kind of fact', async () => {
     const factModules = (urls: string[]) =>
       urls.filter((url) => /\/dist\/core\/(extract\.js|model\/|facts\/recognisers\/)/.test(url) || /\/node_modules\/(zod|ai|libphonenumber-js)\//.test(url));
-    const store = openStore({ path: box.db });
-    addMemory(store, { agentId: 'default', content: 'Dublin office: +353 1 234 5678. Deploys on Tuesdays.' });
-    store.close();
+    const store = await openStore({ path: box.db });
+    await addMemory(store, { agentId: 'default', content: 'Dublin office: +353 1 234 5678. Deploys on Tuesdays.' });
+    await store.close();
     expect(factModules(await modulesLoadedBy(['search', 'deploy']))).toEqual([]);
     expect(factModules(await modulesLoadedBy(['search', 'phone of the Dublin office'])).length).toBeGreaterThan(0);
   });

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
-import { openStore } from '../../src/core/store/store.js';
+import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
 
@@ -31,7 +31,7 @@ function raw(output: string): string[] {
 /** Text-mode output (stdout and stderr) holds nothing raw. */
 function expectGuarded(result: Result): string {
   expect(result.exitCode, String(result.stderr)).toBe(0);
-  const output = `${result.stdout}\n${result.stderr}`;
+  const output = `${String(result.stdout)}\n${String(result.stderr)}`;
   expect(raw(output)).toEqual([]);
   return output;
 }
@@ -44,14 +44,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
   server.requests.length = 0;
   server.respondWith(reply.json({ ok: true }));
-  const store = openStore({ path: box.db });
-  addMemory(store, { agentId: 'ops', content: 'Deploy of api v2.14 failed on Friday: a migration held a lock.' });
-  addMemory(store, { agentId: 'ops', content: `Invoice attached: invoice-2024${RLO}fdp.exe from billing`, tags: ['billing'] });
-  store.close();
+  const store = await openSqliteStore({ path: box.db });
+  await addMemory(store, { agentId: 'ops', content: 'Deploy of api v2.14 failed on Friday: a migration held a lock.' });
+  await addMemory(store, { agentId: 'ops', content: `Invoice attached: invoice-2024${RLO}fdp.exe from billing`, tags: ['billing'] });
+  await store.close();
 });
 afterEach(() => box.cleanup());
 
@@ -117,9 +117,9 @@ describe('stored text', () => {
       input: JSON.stringify({ candidates: [{ claim: 'Pay the invoice from billing.', sources: ['m1'] }] }),
     });
     const [candidate] = json<{ candidates: { id: string }[] }>(ingested).candidates;
-    const store = openStore({ path: box.db });
+    const store = await openSqliteStore({ path: box.db });
     store.db.prepare('UPDATE candidates SET claim = ? WHERE id = ?').run(`Pay invoice-2024${RLO}fdp.exe at once`, candidate!.id);
-    store.close();
+    await store.close();
     expect(expectGuarded(await box.hippo(['rem', 'candidates'], ops))).toContain('Pay invoice-2024\uFFFDfdp.exe at once');
     const shown = expectGuarded(await box.hippo(['rem', 'show', candidate!.id], ops));
     expect(shown).toContain('Pay invoice-2024\uFFFDfdp.exe at once');
@@ -153,8 +153,8 @@ describe('validation', () => {
       expect(result.exitCode).toBe(2);
       expect(json<{ error: { code: string } }>(result).error.code).toBe('bad_agent');
     }
-    const store = openStore({ path: box.db });
+    const store = await openSqliteStore({ path: box.db });
     expect(store.db.prepare('SELECT DISTINCT agent_id FROM memories').pluck().all()).toEqual(['ops']);
-    store.close();
+    await store.close();
   });
 });

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
-import { openStore } from '../../src/core/store/store.js';
+import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
 
@@ -28,15 +28,15 @@ const NEEDS_MODEL = 'address needs a model for what no postcode certifies, and n
 const MODEL_OFF = 'address needs a model for what no postcode certifies, and model calls are turned off';
 const TIMED_OUT = 'model fallback for address: model_timeout (the model timed out); no model rows, validated facts unchanged';
 
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
   server.requests.length = 0;
   server.respondWith(reply.json({ pointers: [] }));
-  const store = openStore({ path: box.db });
-  addMemory(store, { agentId: 'ops-agent', content: OFFICE });
-  addMemory(store, { agentId: 'ops-agent', content: 'Deploy of api v2.14 failed on Friday.' });
-  addMemory(store, { agentId: 'alice', content: 'Lunch with the Dublin team on Thursday.' });
-  store.close();
+  const store = await openSqliteStore({ path: box.db });
+  await addMemory(store, { agentId: 'ops-agent', content: OFFICE });
+  await addMemory(store, { agentId: 'ops-agent', content: 'Deploy of api v2.14 failed on Friday.' });
+  await addMemory(store, { agentId: 'alice', content: 'Lunch with the Dublin team on Thursday.' });
+  await store.close();
 });
 afterEach(() => box.cleanup());
 
@@ -86,10 +86,10 @@ describe('a read for an agent that has nothing, while other agents have memories
   });
 
   it('names the three agents with most memories and counts the rest; archived memories do not count', async () => {
-    const store = openStore({ path: box.db });
-    for (const agentId of ['bob', 'carol', 'dave']) addMemory(store, { agentId, content: `A note of ${agentId}.` });
+    const store = await openSqliteStore({ path: box.db });
+    for (const agentId of ['bob', 'carol', 'dave']) await addMemory(store, { agentId, content: `A note of ${agentId}.` });
     store.db.prepare("UPDATE memories SET archived_at = created_at, archived_reason = 'test' WHERE agent_id = 'alice'").run();
-    store.close();
+    await store.close();
     expect(warningsOf(await box.hippo(['search', 'kubernetes', '--json', '--agent', 'erin']))).toEqual([
       'no matches for agent erin; other agents have memories: ops-agent (2), bob (1), carol (1), and 1 more',
     ]);
@@ -97,9 +97,9 @@ describe('a read for an agent that has nothing, while other agents have memories
 
   it('says nothing when the agent found something, or no other agent has a memory', async () => {
     expect(warningsOf(await box.hippo(['search', 'lunch', '--agent', 'alice', '--json']))).toEqual([]);
-    const store = openStore({ path: box.db });
+    const store = await openSqliteStore({ path: box.db });
     store.db.prepare("DELETE FROM memories WHERE agent_id != 'alice'").run();
-    store.close();
+    await store.close();
     expect(warningsOf(await box.hippo(['search', 'deploy', '--agent', 'alice', '--json']))).toEqual([]);
   });
 });

@@ -4,12 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { collectImportFiles, importFiles, parseImportFile } from '../../src/core/import.js';
 import { addMemory, archiveMemories, iterateMemories, listMemories } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
-import { fixedClock, tempStore } from '../helpers/store.js';
+import { all, fixedClock, tempStore } from '../helpers/store.js';
 
-let store: ReturnType<typeof tempStore>;
+let store: Awaited<ReturnType<typeof tempStore>>;
 const clock = fixedClock('2026-11-02T09:30:00.000Z');
-beforeEach(() => {
-  store = tempStore(clock);
+beforeEach(async () => {
+  store = await tempStore(clock);
 });
 afterEach(() => store.done());
 
@@ -26,8 +26,8 @@ describe('importFiles', () => {
     const md = file('notes/b.md', '# Standup\n\nDeploy moved to Tuesday.\nAsk Ana about the lock.\n\n\n\nSecond paragraph.\n');
     const result = await importFiles(store, collectImportFiles([jsonl, join(store.dir, 'notes')]), { agentId: 'a' });
     expect(result).toMatchObject({ imported: 5, existing: 0 });
-    expect(listMemories(store, { agentId: 'bob' }).map((memory) => memory.durability)).toEqual(['persistent']);
-    const mine = listMemories(store, { agentId: 'a' });
+    expect((await listMemories(store, { agentId: 'bob' })).map((memory) => memory.durability)).toEqual(['persistent']);
+    const mine = await listMemories(store, { agentId: 'a' });
     expect(mine.map((memory) => memory.content).sort()).toEqual(
       ['# Standup', 'Deploy moved to Tuesday.\nAsk Ana about the lock.', 'Second paragraph.', 'first'].sort(),
     );
@@ -41,7 +41,7 @@ describe('importFiles', () => {
     expect(result.files[0]).toMatchObject({ path: bad, imported: 0, error: { code: 'bad_import_line' } });
     expect(result.files[0]!.error!.message).toContain(`${bad}:3`);
     expect(result.files[1]).toMatchObject({ path: good, imported: 1 });
-    expect(listMemories(store, { agentId: 'a' }).map((memory) => memory.content)).toEqual(['kept']);
+    expect((await listMemories(store, { agentId: 'a' })).map((memory) => memory.content)).toEqual(['kept']);
   });
 
   it.each([
@@ -58,7 +58,7 @@ describe('importFiles', () => {
     const [result] = (await importFiles(store, [path], { agentId: 'a' })).files;
     expect(result!.error!.message).toContain(`${path}:2`);
     expect(result!.error!.message).toContain(reason);
-    expect(listMemories(store, { agentId: 'a' })).toEqual([]);
+    expect(await listMemories(store, { agentId: 'a' })).toEqual([]);
   });
 
   it('refuses a file that is not UTF-8, naming it', async () => {
@@ -69,27 +69,29 @@ describe('importFiles', () => {
   });
 
   it('round-trips an export losslessly, including archived, derived and usage fields', async () => {
-    const first = addMemory(store, {
-      agentId: 'a',
-      content: 'Dublin office: +353 1 234 5678',
-      tags: ['contacts'],
-      subject: 'office',
-      durability: 'persistent',
-    }).memory;
+    const first = (
+      await addMemory(store, {
+        agentId: 'a',
+        content: 'Dublin office: +353 1 234 5678',
+        tags: ['contacts'],
+        subject: 'office',
+        durability: 'persistent',
+      })
+    ).memory;
     clock.advance(1000);
-    addMemory(store, { agentId: 'a', content: 'temporary', durability: 'ephemeral', source: '/notes/today.md' });
-    addMemory(store, { agentId: 'a', content: 'a lesson', derivedFrom: [first.id], promotedFrom: 'cand_01JD0000000000000000000000' });
-    archiveMemories(store, 'a', [first.id], 'superseded');
-    const exported = [...iterateMemories(store, 'a')];
+    await addMemory(store, { agentId: 'a', content: 'temporary', durability: 'ephemeral', source: '/notes/today.md' });
+    await addMemory(store, { agentId: 'a', content: 'a lesson', derivedFrom: [first.id], promotedFrom: 'cand_01JD0000000000000000000000' });
+    await archiveMemories(store, 'a', [first.id], 'superseded');
+    const exported = await all(iterateMemories(store, 'a'));
     const path = file('export.jsonl', exported.map((memory) => JSON.stringify(memory)).join('\n'));
-    const other = openStore({ path: join(store.dir, 'other.db') });
+    const other = await openStore({ path: join(store.dir, 'other.db') });
     try {
       expect((await importFiles(other, [path], { agentId: 'ignored' })).imported).toBe(3);
-      expect([...iterateMemories(other, 'a')]).toEqual(exported);
+      expect(await all(iterateMemories(other, 'a'))).toEqual(exported);
       // Importing again skips every existing id instead of duplicating or overwriting.
       expect(await importFiles(other, [path], { agentId: 'ignored' })).toMatchObject({ imported: 0, existing: 3, duplicates: 0 });
     } finally {
-      other.close();
+      await other.close();
     }
   });
 });
@@ -100,11 +102,7 @@ describe('importFiles and Ctrl-C', () => {
     const controller = new AbortController();
     const promise = importFiles(store, files, { agentId: 'a', onFile: (done) => done === 1 && controller.abort(), signal: controller.signal });
     await expect(promise).rejects.toMatchObject({ code: 'interrupted', exitCode: 130, details: { imported: 2 } });
-    expect(
-      listMemories(store, { agentId: 'a' })
-        .map((memory) => memory.content)
-        .sort(),
-    ).toEqual(['file 0 a', 'file 0 b']);
+    expect((await listMemories(store, { agentId: 'a' })).map((memory) => memory.content).sort()).toEqual(['file 0 a', 'file 0 b']);
   });
 });
 

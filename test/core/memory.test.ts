@@ -14,34 +14,34 @@ import { search } from '../../src/core/search.js';
 import { errorOf } from '../helpers/errors.js';
 import { fixedClock, tempStore } from '../helpers/store.js';
 
-let store: ReturnType<typeof tempStore>;
+let store: Awaited<ReturnType<typeof tempStore>>;
 const clock = fixedClock('2026-11-02T09:30:00.000Z');
-beforeEach(() => {
+beforeEach(async () => {
   clock.set('2026-11-02T09:30:00.000Z');
-  store = tempStore(clock);
+  store = await tempStore(clock);
 });
 afterEach(() => store.done());
 
 describe('addMemory', () => {
-  it('stores a memory with defaults, a prefixed sortable id and ISO times', () => {
-    const { memory, duplicateOf } = addMemory(store, { agentId: 'a', content: 'Deploys freeze on Fridays', tags: ['deploy', 'deploy', ' policy '] });
+  it('stores a memory with defaults, a prefixed sortable id and ISO times', async () => {
+    const { memory, duplicateOf } = await addMemory(store, { agentId: 'a', content: 'Deploys freeze on Fridays', tags: ['deploy', 'deploy', ' policy '] });
     expect(memory.id).toMatch(/^mem_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(memory).toMatchObject({ durability: 'standard', source: 'cli', createdAt: '2026-11-02T09:30:00.000Z', expiresAt: null, tags: ['deploy', 'policy'] });
     expect(duplicateOf).toEqual([]);
-    expect(getMemory(store, 'a', memory.id)).toEqual(memory);
+    expect(await getMemory(store, 'a', memory.id)).toEqual(memory);
     clock.advance(1);
-    const later = addMemory(store, { agentId: 'a', content: 'second' }).memory;
+    const later = (await addMemory(store, { agentId: 'a', content: 'second' })).memory;
     expect(later.id > memory.id).toBe(true);
   });
 
-  it('gives ephemeral memories a 24 h expiry and refuses an expiry on persistent or permanent ones', () => {
-    const ephemeral = addMemory(store, { agentId: 'a', content: 'standup at 10', durability: 'ephemeral' }).memory;
+  it('gives ephemeral memories a 24 h expiry and refuses an expiry on persistent or permanent ones', async () => {
+    const ephemeral = (await addMemory(store, { agentId: 'a', content: 'standup at 10', durability: 'ephemeral' })).memory;
     expect(ephemeral.expiresAt).toBe('2026-11-03T09:30:00.000Z');
     for (const durability of ['persistent', 'permanent'] as const) {
-      const error = errorOf(() => addMemory(store, { agentId: 'a', content: 'x', durability, expiresAt: '2027-01-01T00:00:00.000Z' }));
+      const error = await errorOf(() => addMemory(store, { agentId: 'a', content: 'x', durability, expiresAt: '2027-01-01T00:00:00.000Z' }));
       expect([error.code, error.exitCode]).toEqual(['expires_on_durable', ExitCode.usage]);
     }
-    expect(listMemories(store, { agentId: 'a' })).toHaveLength(1);
+    expect(await listMemories(store, { agentId: 'a' })).toHaveLength(1);
   });
 
   it.each([
@@ -51,67 +51,67 @@ describe('addMemory', () => {
     ['an invisible tag character', 'ops\u{E0041}'],
     ['an escape', 'ops\u001b[2J'],
     ['a tab', 'ops\tagent'],
-  ])('refuses an agent id holding %s (it could pass for another agent), writing nothing', (_what, agentId) => {
-    const error = errorOf(() => addMemory(store, { agentId, content: 'x' }));
+  ])('refuses an agent id holding %s (it could pass for another agent), writing nothing', async (_what, agentId) => {
+    const error = await errorOf(() => addMemory(store, { agentId, content: 'x' }));
     expect([error.code, error.exitCode]).toEqual(['bad_agent', ExitCode.usage]);
     expect(store.db.prepare('SELECT count(*) FROM memories').pluck().get()).toBe(0);
   });
 
-  it('accepts agent ids in any script, with emoji (ZWJ sequences) and punctuation', () => {
+  it('accepts agent ids in any script, with emoji (ZWJ sequences) and punctuation', async () => {
     for (const agentId of ['ops-agent', 'équipe_2', 'オペレーター', 'team 👨‍👩‍👧', '🏴󠁧󠁢󠁷󠁬󠁳󠁿']) {
-      expect(addMemory(store, { agentId, content: `note for ${agentId}` }).memory.agentId).toBe(agentId);
+      expect((await addMemory(store, { agentId, content: `note for ${agentId}` })).memory.agentId).toBe(agentId);
     }
   });
 
-  it('refuses empty and oversized text with exit 2, writing nothing', () => {
-    expect(errorOf(() => addMemory(store, { agentId: 'a', content: ' \n\t ' })).code).toBe('empty_content');
+  it('refuses empty and oversized text with exit 2, writing nothing', async () => {
+    expect((await errorOf(() => addMemory(store, { agentId: 'a', content: ' \n\t ' }))).code).toBe('empty_content');
     const big = 'é'.repeat(MAX_CONTENT_BYTES / 2 + 1); // 2 bytes each: just over 64 KiB
-    const error = errorOf(() => addMemory(store, { agentId: 'a', content: big }));
+    const error = await errorOf(() => addMemory(store, { agentId: 'a', content: big }));
     expect([error.code, error.exitCode]).toEqual(['content_too_large', ExitCode.usage]);
-    expect(addMemory(store, { agentId: 'a', content: 'x'.repeat(MAX_CONTENT_BYTES) }).memory.content).toHaveLength(MAX_CONTENT_BYTES);
-    expect(listMemories(store, { agentId: 'a' })).toHaveLength(1);
+    expect((await addMemory(store, { agentId: 'a', content: 'x'.repeat(MAX_CONTENT_BYTES) })).memory.content).toHaveLength(MAX_CONTENT_BYTES);
+    expect(await listMemories(store, { agentId: 'a' })).toHaveLength(1);
   });
 
-  it('reports exact duplicates (whitespace-normalised) but still stores them', () => {
-    const first = addMemory(store, { agentId: 'a', content: 'Billing cron moved to 02:30' }).memory;
-    const second = addMemory(store, { agentId: 'a', content: '  Billing   cron moved\nto 02:30 ' });
+  it('reports exact duplicates (whitespace-normalised) but still stores them', async () => {
+    const first = (await addMemory(store, { agentId: 'a', content: 'Billing cron moved to 02:30' })).memory;
+    const second = await addMemory(store, { agentId: 'a', content: '  Billing   cron moved\nto 02:30 ' });
     expect(second.duplicateOf).toEqual([first.id]);
-    expect(addMemory(store, { agentId: 'b', content: 'Billing cron moved to 02:30' }).duplicateOf).toEqual([]);
-    expect(listMemories(store, { agentId: 'a' })).toHaveLength(2);
+    expect((await addMemory(store, { agentId: 'b', content: 'Billing cron moved to 02:30' })).duplicateOf).toEqual([]);
+    expect(await listMemories(store, { agentId: 'a' })).toHaveLength(2);
   });
 });
 
 describe('getMemory / archiveMemories', () => {
-  it("treats another agent's memory as not found (exit 3), and ids are exact (case matters)", () => {
-    const { memory } = addMemory(store, { agentId: 'a', content: 'private note' });
-    expect(errorOf(() => getMemory(store, 'b', memory.id)).exitCode).toBe(ExitCode.notFound);
-    expect(errorOf(() => getMemory(store, 'a', memory.id.toLowerCase())).exitCode).toBe(ExitCode.notFound);
+  it("treats another agent's memory as not found (exit 3), and ids are exact (case matters)", async () => {
+    const { memory } = await addMemory(store, { agentId: 'a', content: 'private note' });
+    expect((await errorOf(() => getMemory(store, 'b', memory.id))).exitCode).toBe(ExitCode.notFound);
+    expect((await errorOf(() => getMemory(store, 'a', memory.id.toLowerCase()))).exitCode).toBe(ExitCode.notFound);
     // A Cyrillic "М" looks like the Latin one.
-    expect(errorOf(() => getMemory(store, 'a', memory.id.replace('m', 'м'))).exitCode).toBe(ExitCode.notFound);
+    expect((await errorOf(() => getMemory(store, 'a', memory.id.replace('m', 'м')))).exitCode).toBe(ExitCode.notFound);
   });
 
-  it('archives all or nothing, hides archived memories from list and search unless asked', () => {
-    const one = addMemory(store, { agentId: 'a', content: 'zebra one' }).memory;
-    const two = addMemory(store, { agentId: 'a', content: 'zebra two' }).memory;
-    expect(errorOf(() => archiveMemories(store, 'a', [one.id, 'mem_01JD0000000000000000000000'])).exitCode).toBe(ExitCode.notFound);
-    expect(getMemory(store, 'a', one.id).archivedAt).toBeNull();
-    const result = archiveMemories(store, 'a', [one.id], 'superseded');
+  it('archives all or nothing, hides archived memories from list and search unless asked', async () => {
+    const one = (await addMemory(store, { agentId: 'a', content: 'zebra one' })).memory;
+    const two = (await addMemory(store, { agentId: 'a', content: 'zebra two' })).memory;
+    expect((await errorOf(() => archiveMemories(store, 'a', [one.id, 'mem_01JD0000000000000000000000']))).exitCode).toBe(ExitCode.notFound);
+    expect((await getMemory(store, 'a', one.id)).archivedAt).toBeNull();
+    const result = await archiveMemories(store, 'a', [one.id], 'superseded');
     expect(result.archived.map((memory) => memory.id)).toEqual([one.id]);
-    expect(getMemory(store, 'a', one.id)).toMatchObject({ archivedAt: '2026-11-02T09:30:00.000Z', archivedReason: 'superseded' });
-    expect(archiveMemories(store, 'a', [one.id]).alreadyArchived).toEqual([one.id]);
-    expect(listMemories(store, { agentId: 'a' }).map((memory) => memory.id)).toEqual([two.id]);
-    expect(listMemories(store, { agentId: 'a', includeArchived: true })).toHaveLength(2);
-    expect(search(store, { agentId: 'a', query: 'zebra' }).map((result) => result.memory.id)).toEqual([two.id]);
-    expect(search(store, { agentId: 'a', query: 'zebra', includeArchived: true })).toHaveLength(2);
+    expect(await getMemory(store, 'a', one.id)).toMatchObject({ archivedAt: '2026-11-02T09:30:00.000Z', archivedReason: 'superseded' });
+    expect((await archiveMemories(store, 'a', [one.id])).alreadyArchived).toEqual([one.id]);
+    expect((await listMemories(store, { agentId: 'a' })).map((memory) => memory.id)).toEqual([two.id]);
+    expect(await listMemories(store, { agentId: 'a', includeArchived: true })).toHaveLength(2);
+    expect((await search(store, { agentId: 'a', query: 'zebra' })).map((result) => result.memory.id)).toEqual([two.id]);
+    expect(await search(store, { agentId: 'a', query: 'zebra', includeArchived: true })).toHaveLength(2);
   });
 
-  it('lists newest first, filtered by tag, limited', () => {
+  it('lists newest first, filtered by tag, limited', async () => {
     for (let index = 0; index < 5; index++) {
-      addMemory(store, { agentId: 'a', content: `note ${index}`, tags: index % 2 === 0 ? ['even'] : [] });
+      await addMemory(store, { agentId: 'a', content: `note ${index}`, tags: index % 2 === 0 ? ['even'] : [] });
       clock.advance(60_000);
     }
-    expect(listMemories(store, { agentId: 'a', limit: 2 }).map((memory) => memory.content)).toEqual(['note 4', 'note 3']);
-    expect(listMemories(store, { agentId: 'a', tag: 'even' }).map((memory) => memory.content)).toEqual(['note 4', 'note 2', 'note 0']);
+    expect((await listMemories(store, { agentId: 'a', limit: 2 })).map((memory) => memory.content)).toEqual(['note 4', 'note 3']);
+    expect((await listMemories(store, { agentId: 'a', tag: 'even' })).map((memory) => memory.content)).toEqual(['note 4', 'note 2', 'note 0']);
   });
 });
 
@@ -123,20 +123,20 @@ describe('text no UTF-8 can hold (a lone surrogate) is never written', () => {
     ['the subject', { content: 'note', subject: 'x\ud800' }, 'subject'],
     ['the source', { content: 'note', source: '\udbff' }, 'source'],
     ['the archive reason', { content: 'note', archivedAt: '2026-11-01T00:00:00.000Z', archivedReason: 'r\ud800' }, 'archivedReason'],
-  ])('refuses one in %s (exit 2, lone_surrogate, naming the field)', (_what, fields, field) => {
-    const error = errorOf(() => buildMemory({ agentId: 'a', ...fields }, now));
+  ])('refuses one in %s (exit 2, lone_surrogate, naming the field)', async (_what, fields, field) => {
+    const error = await errorOf(() => buildMemory({ agentId: 'a', ...fields }, now));
     expect(error).toMatchObject({ code: 'lone_surrogate', exitCode: ExitCode.usage, details: { field } });
     expect(error.message).not.toContain('note');
   });
 
-  it('refuses one in an agent id, and keeps surrogate pairs (emoji) everywhere', () => {
-    expect(errorOf(() => validateAgentId('ops\ud800'))).toMatchObject({ code: 'bad_agent' });
+  it('refuses one in an agent id, and keeps surrogate pairs (emoji) everywhere', async () => {
+    expect(await errorOf(() => validateAgentId('ops\ud800'))).toMatchObject({ code: 'bad_agent' });
     expect(validateContent('deploy 🚀 done')).toBe('deploy 🚀 done');
     expect(buildMemory({ agentId: 'ops 🚀', content: '🚀', tags: ['🚀'], subject: '🚀' }, now)).toMatchObject({ tags: ['🚀'], subject: '🚀' });
   });
 
-  it('addMemory writes nothing when it refuses', () => {
-    expect(errorOf(() => addMemory(store, { agentId: 'a', content: '\ud800' }))).toMatchObject({ code: 'lone_surrogate' });
-    expect(listMemories(store, { agentId: 'a' })).toEqual([]);
+  it('addMemory writes nothing when it refuses', async () => {
+    expect(await errorOf(() => addMemory(store, { agentId: 'a', content: '\ud800' }))).toMatchObject({ code: 'lone_surrogate' });
+    expect(await listMemories(store, { agentId: 'a' })).toEqual([]);
   });
 });

@@ -1,16 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HippoError } from '../../src/core/errors.js';
 import { addMemory, getMemory } from '../../src/core/memory.js';
-import { buildMatchExpression, search } from '../../src/core/search.js';
+import { search } from '../../src/core/search.js';
+import { buildMatchExpression } from '../../src/core/store/store.js';
 import { fixedClock, tempStore } from '../helpers/store.js';
 
-let store: ReturnType<typeof tempStore>;
+let store: Awaited<ReturnType<typeof tempStore>>;
 const clock = fixedClock('2026-11-02T09:30:00.000Z');
 const ids: Record<string, string> = {};
 
-beforeEach(() => {
+beforeEach(async () => {
   clock.set('2026-10-01T09:00:00.000Z');
-  store = tempStore(clock);
+  store = await tempStore(clock);
   const notes: [string, string, string[]][] = [
     ['cron', 'Moved the billing cron from 01:00 to 02:30 UTC so it no longer overlaps the nightly backup window.', ['billing', 'decision']],
     ['invoice', 'Billing: the invoice PDF renderer times out for customers with more than 400 line items.', ['billing', 'incident']],
@@ -19,32 +20,32 @@ beforeEach(() => {
     ['café', 'Café meeting with the Zürich vendor about résumé parsing.', ['vendor']],
   ];
   for (const [key, content, tags] of notes) {
-    ids[key] = addMemory(store, { agentId: 'ops', content, tags }).memory.id;
+    ids[key] = (await addMemory(store, { agentId: 'ops', content, tags })).memory.id;
     clock.advance(86_400_000);
   }
-  addMemory(store, { agentId: 'ops-2', content: 'Billing cron belongs to another agent entirely.' });
-  addMemory(store, { agentId: 'other', content: 'Moved the billing cron for the other agent.' });
+  await addMemory(store, { agentId: 'ops-2', content: 'Billing cron belongs to another agent entirely.' });
+  await addMemory(store, { agentId: 'other', content: 'Moved the billing cron for the other agent.' });
 });
 afterEach(() => store.done());
 
-const hitIds = (query: string, extra: Partial<Parameters<typeof search>[1]> = {}): string[] =>
-  search(store, { agentId: 'ops', query, recordRetrieval: false, ...extra }).map((result) => result.memory.id);
+const hitIds = async (query: string, extra: Partial<Parameters<typeof search>[1]> = {}): Promise<string[]> =>
+  (await search(store, { agentId: 'ops', query, recordRetrieval: false, ...extra })).map((result) => result.memory.id);
 
 describe('search', () => {
-  it('answers a natural-language question with the note about it, first', () => {
-    const hits = hitIds('when did we move the billing cron?');
+  it('answers a natural-language question with the note about it, first', async () => {
+    const hits = await hitIds('when did we move the billing cron?');
     expect(hits[0]).toBe(ids.cron);
     expect(hits).toContain(ids.invoice); // matches "billing" only: found, ranked lower
     expect(hits).not.toContain(ids.lunch);
   });
 
-  it('stems (moved ~ move) and folds diacritics (cafe ~ café)', () => {
-    expect(hitIds('moving')).toEqual([ids.cron]);
-    expect(hitIds('cafe zurich resume')).toEqual([ids['café']]);
+  it('stems (moved ~ move) and folds diacritics (cafe ~ café)', async () => {
+    expect(await hitIds('moving')).toEqual([ids.cron]);
+    expect(await hitIds('cafe zurich resume')).toEqual([ids['café']]);
   });
 
-  it("never leaks another agent's memories, even one whose id shares words", () => {
-    expect(search(store, { agentId: 'ops', query: 'another agent other', recordRetrieval: false })).toEqual([]);
+  it("never leaks another agent's memories, even one whose id shares words", async () => {
+    expect(await search(store, { agentId: 'ops', query: 'another agent other', recordRetrieval: false })).toEqual([]);
   });
 
   it.each([
@@ -61,26 +62,26 @@ describe('search', () => {
     '"',
     '***',
     'SELECT * FROM memories; --',
-  ])('treats %j as plain words, never an FTS syntax error', (query) => {
-    expect(() => hitIds(query)).not.toThrow();
+  ])('treats %j as plain words, never an FTS syntax error', async (query) => {
+    await expect(hitIds(query)).resolves.toEqual(expect.any(Array));
   });
 
-  it('returns nothing for text with no searchable term', () => {
+  it('returns nothing for text with no searchable term', async () => {
     expect(buildMatchExpression('?!* "')).toBeUndefined();
-    expect(hitIds('?!*')).toEqual([]);
+    expect(await hitIds('?!*')).toEqual([]);
   });
 
-  it('keeps stopwords only when nothing else is left', () => {
+  it('keeps stopwords only when nothing else is left', async () => {
     expect(buildMatchExpression('when did we move the cron')).toBe('"move" OR "cron"');
     expect(buildMatchExpression('the')).toBe('"the"');
   });
 
-  it('passes FTS5 syntax through with --raw, and reports bad raw syntax as a usage error', () => {
-    expect(hitIds('NEAR(moved "billing cron", 2)', { raw: true })).toEqual([ids.cron]);
-    expect(hitIds('billing NOT invoice', { raw: true })).toEqual([ids.cron]);
-    expect(hitIds('bill*', { raw: true }).sort()).toEqual([ids.cron, ids.invoice].sort());
+  it('passes FTS5 syntax through with --raw, and reports bad raw syntax as a usage error', async () => {
+    expect(await hitIds('NEAR(moved "billing cron", 2)', { raw: true })).toEqual([ids.cron]);
+    expect(await hitIds('billing NOT invoice', { raw: true })).toEqual([ids.cron]);
+    expect((await hitIds('bill*', { raw: true })).sort()).toEqual([ids.cron, ids.invoice].sort());
     try {
-      hitIds('"unbalanced', { raw: true });
+      await hitIds('"unbalanced', { raw: true });
       throw new Error('expected an error');
     } catch (error) {
       expect((error as HippoError).code).toBe('fts_syntax');
@@ -88,29 +89,29 @@ describe('search', () => {
     }
   });
 
-  it('filters by tag, since and durability, and limits', () => {
-    expect(hitIds('billing', { tag: 'incident' })).toEqual([ids.invoice]);
-    expect(hitIds('billing', { since: new Date('2026-10-02T00:00:00.000Z') })).toEqual([ids.invoice]);
-    expect(hitIds('billing', { durability: 'permanent' })).toEqual([]);
-    expect(hitIds('billing', { limit: 1 })).toHaveLength(1);
+  it('filters by tag, since and durability, and limits', async () => {
+    expect(await hitIds('billing', { tag: 'incident' })).toEqual([ids.invoice]);
+    expect(await hitIds('billing', { since: new Date('2026-10-02T00:00:00.000Z') })).toEqual([ids.invoice]);
+    expect(await hitIds('billing', { durability: 'permanent' })).toEqual([]);
+    expect(await hitIds('billing', { limit: 1 })).toHaveLength(1);
   });
 
-  it('highlights matches in the snippet and bumps retrieval counters on hits', () => {
-    const [result] = search(store, { agentId: 'ops', query: 'lock', highlight: { open: '<', close: '>' } });
+  it('highlights matches in the snippet and bumps retrieval counters on hits', async () => {
+    const [result] = await search(store, { agentId: 'ops', query: 'lock', highlight: { open: '<', close: '>' } });
     expect(result!.snippet).toContain('<lock>');
     expect(result!.score).toBeGreaterThan(0);
-    const memory = getMemory(store, 'ops', ids.deploy!);
+    const memory = await getMemory(store, 'ops', ids.deploy!);
     expect(memory.retrievalCount).toBe(1);
     expect(memory.lastRetrievedAt).toBe(clock().toISOString());
-    expect(getMemory(store, 'ops', ids.lunch!).retrievalCount).toBe(0);
+    expect((await getMemory(store, 'ops', ids.lunch!)).retrievalCount).toBe(0);
   });
 
-  it('leaves out memories past their expiry even before the nightly run archives them', () => {
+  it('leaves out memories past their expiry even before the nightly run archives them', async () => {
     clock.set('2026-11-02T09:00:00.000Z');
-    addMemory(store, { agentId: 'ops', content: 'ephemeral zebra', durability: 'ephemeral' });
-    expect(hitIds('zebra')).toHaveLength(1);
+    await addMemory(store, { agentId: 'ops', content: 'ephemeral zebra', durability: 'ephemeral' });
+    expect(await hitIds('zebra')).toHaveLength(1);
     clock.advance(25 * 3_600_000);
-    expect(hitIds('zebra')).toEqual([]);
-    expect(hitIds('zebra', { includeArchived: true })).toHaveLength(1);
+    expect(await hitIds('zebra')).toEqual([]);
+    expect(await hitIds('zebra', { includeArchived: true })).toHaveLength(1);
   });
 });

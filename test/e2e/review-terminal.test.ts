@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getMemory } from '../../src/core/memory.js';
 import { getCandidate, type Candidate } from '../../src/core/rem/candidates.js';
-import { openStore } from '../../src/core/store/store.js';
+import { openSqliteStore, type SqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { stageCandidates } from '../helpers/candidates.js';
 import { sandbox, type Sandbox } from '../helpers/cli.js';
 import { colourCodes, hippoCommand, Terminal, tmuxVersion } from '../helpers/tmux.js';
@@ -15,36 +15,36 @@ let box: Sandbox;
 let terminal: Terminal | undefined;
 let candidates: Candidate[]; // list order: [0] MIGRATIONS, [1] VAGUE
 
-beforeEach(() => {
+beforeEach(async () => {
   box = sandbox();
-  const store = openStore({ path: box.db });
-  ({ candidates } = stageCandidates(store, [
+  const store = await openSqliteStore({ path: box.db });
+  ({ candidates } = await stageCandidates(store, [
     { claim: VAGUE, sources: ['m2'] },
     { claim: MIGRATIONS, sources: ['m3', 'm2'], tags: ['deploy'] },
   ]));
-  store.close();
+  await store.close();
 });
 
-afterEach(() => {
+afterEach(async () => {
   terminal?.kill();
   terminal = undefined;
   box.cleanup();
 });
 
 /** Reads the database as another process would, while the review may still hold it open. */
-function inDatabase<T>(read: (store: ReturnType<typeof openStore>) => T): T {
-  const store = openStore({ path: box.db });
+async function inDatabase<T>(read: (store: SqliteStore) => T | Promise<T>): Promise<T> {
+  const store = await openSqliteStore({ path: box.db });
   try {
-    return read(store);
+    return await read(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 const env = (extra: Record<string, string | undefined> = {}) => ({ ...box.env, HIPPO_AGENT: 'ops', NO_COLOR: '1', ...extra });
 
 describe(`hippo rem candidates in a real terminal (${TMUX ?? 'tmux missing'})`, () => {
-  beforeAll(() => {
+  beforeAll(async () => {
     // CI installs tmux (.ci/run); a machine without it must not pass these tests by skipping them.
     if (!TMUX) throw new Error('tmux is not installed: the review end-to-end tests need it (apt-get install tmux)');
   });
@@ -63,9 +63,9 @@ describe(`hippo rem candidates in a real terminal (${TMUX ?? 'tmux missing'})`, 
     await terminal.waitFor('› matches the post-mortem');
     terminal.keys('Enter');
     screen = await terminal.waitFor('promoted 1 · rejected 0');
-    const promoted = inDatabase((store) => getCandidate(store, 'ops', candidates[0]!.id));
+    const promoted = await inDatabase((store) => getCandidate(store, 'ops', candidates[0]!.id));
     expect(promoted).toMatchObject({ status: 'promoted', reviewer: 'e2e', reviewRationale: 'matches the post-mortem' });
-    expect(inDatabase((store) => getMemory(store, 'ops', promoted.promotedMemoryId!))).toMatchObject({ content: MIGRATIONS, durability: 'persistent' });
+    expect(await inDatabase((store) => getMemory(store, 'ops', promoted.promotedMemoryId!))).toMatchObject({ content: MIGRATIONS, durability: 'persistent' });
     expect(screen).toContain(`✓ promoted ${candidates[0]!.id} → ${promoted.promotedMemoryId}`);
 
     terminal.keys('r');
@@ -74,7 +74,7 @@ describe(`hippo rem candidates in a real terminal (${TMUX ?? 'tmux missing'})`, 
     await terminal.waitFor('› one Friday is not a pattern');
     terminal.keys('Enter');
     await terminal.waitFor('promoted 1 · rejected 1');
-    expect(inDatabase((store) => getCandidate(store, 'ops', candidates[1]!.id))).toMatchObject({
+    expect(await inDatabase((store) => getCandidate(store, 'ops', candidates[1]!.id))).toMatchObject({
       status: 'rejected',
       reviewer: 'e2e',
       reviewRationale: 'one Friday is not a pattern',
@@ -103,7 +103,7 @@ describe(`hippo rem candidates in a real terminal (${TMUX ?? 'tmux missing'})`, 
     const after = await terminal.waitFor(/\[exit \d+\]/);
     expect(after).toContain('[exit 130]');
     expect(after).toContain('review interrupted: 0 promoted, 1 rejected, 0 skipped — 1 still pending');
-    expect(inDatabase((store) => getCandidate(store, 'ops', candidates[0]!.id).status)).toBe('rejected');
+    expect((await inDatabase((store) => getCandidate(store, 'ops', candidates[0]!.id))).status).toBe('rejected');
   });
 
   it.each(['SIGTERM', 'SIGHUP'] as const)('on %s leaves the alternate screen and prints the summary of what was decided', async (signal) => {
@@ -134,7 +134,7 @@ describe(`hippo rem candidates in a real terminal (${TMUX ?? 'tmux missing'})`, 
     expect(screen.match(/\[exit 0\]/g)).toHaveLength(2);
   });
   it('shows a model id holding an escape sequence inert in the detail pane, with NO_COLOR: the terminal title stays', async () => {
-    inDatabase((store) => store.db.prepare('UPDATE candidates SET generated_by = ?').run('evil-model\u001B]0;pwned\u0007'));
+    await inDatabase((store) => store.db.prepare('UPDATE candidates SET generated_by = ?').run('evil-model\u001B]0;pwned\u0007'));
     terminal = Terminal.start(box.dir, hippoCommand(['rem', 'candidates', '--reviewer', 'e2e'], env()), { columns: 120, rows: 40 });
     const screen = await terminal.waitFor('Pending candidates (2)');
     expect(screen).toContain('model evil-model\uFFFD]0;pwned\uFFFD (handoff)');

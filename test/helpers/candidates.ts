@@ -13,17 +13,20 @@ export const NOTES = [
  * Stages candidates through the real handoff path (no model): memories for agent `ops`, a prompt-only handoff over
  * all of them, and an answer ingested against it. `m1` is the newest memory. Returns candidates newest first.
  */
-export function stageCandidates(
+export async function stageCandidates(
   store: Store,
   answer: { claim: string; sources: string[]; tags?: string[] }[],
   notes = NOTES,
-): { memoryIds: string[]; candidates: Candidate[] } {
+): Promise<{ memoryIds: string[]; candidates: Candidate[] }> {
   const base = store.clock().getTime();
   // Oldest first, so m1 (the newest) is notes[last].
-  const memoryIds = notes.map(
-    (content, index) => addMemory(store, { agentId: 'ops', content, createdAt: new Date(base - (notes.length - index) * 3_600_000).toISOString() }).memory.id,
-  );
-  const { handoff } = createHandoff(store, { agentId: 'ops', scope: 'all' });
-  const result = ingest(store, { agentId: 'ops', handoffId: handoff.id, answer: JSON.stringify({ candidates: answer }), generatedBy: 'qwen2.5:7b' });
+  const memoryIds: string[] = [];
+  for (const [index, content] of notes.entries()) {
+    memoryIds.push(
+      (await addMemory(store, { agentId: 'ops', content, createdAt: new Date(base - (notes.length - index) * 3_600_000).toISOString() })).memory.id,
+    );
+  }
+  const { handoff } = await createHandoff(store, { agentId: 'ops', scope: 'all' });
+  const result = await ingest(store, { agentId: 'ops', handoffId: handoff.id, answer: JSON.stringify({ candidates: answer }), generatedBy: 'qwen2.5:7b' });
   return { memoryIds, candidates: [...result.candidates].reverse() };
 }

@@ -43,7 +43,7 @@ export function sandbox(): Sandbox {
         ...options,
         env: { ...env, ...(options.env as Record<string, string> | undefined) },
         extendEnv: true,
-      }) as Promise<Result>,
+      }),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }

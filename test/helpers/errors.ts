@@ -1,9 +1,9 @@
 import { HippoError } from '../../src/core/errors.js';
 
-/** The HippoError `fn` throws; fails the test if it throws nothing or something else. */
-export function errorOf(fn: () => unknown): HippoError {
+/** The HippoError `fn` throws or rejects with; fails the test if it succeeds or fails with something else. */
+export async function errorOf(fn: () => unknown): Promise<HippoError> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     if (error instanceof HippoError) return error;
     throw error;

@@ -1,8 +1,8 @@
 import { render } from 'ink-testing-library';
-import type { Store } from '../../src/core/store/store.js';
+import type { Store } from '../../src/core/store/port.js';
 import { ReviewController, type ReviewControllerOptions } from '../../src/ui/review/controller.js';
 import { ReviewApp } from '../../src/ui/review/review-app.js';
-import type { ReviewSummary } from '../../src/ui/review/types.js';
+import type { ReviewActions, ReviewSummary } from '../../src/ui/review/types.js';
 
 export { NOTES, stageCandidates } from './candidates.js';
 
@@ -44,15 +44,23 @@ export interface ReviewHarness {
   unmount(): void;
 }
 
-/** Mounts the review app on `store` with ink-testing-library, sized like a terminal (default 100×30). */
-export async function renderReview(store: Store, options: Partial<ReviewControllerOptions> = {}, size = { columns: 100, rows: 30 }): Promise<ReviewHarness> {
+/**
+ * Mounts the review app on `store` with ink-testing-library, sized like a terminal (default 100×30). `actions` may
+ * stand between the screen and the controller (a slow store, say).
+ */
+export async function renderReview(
+  store: Store,
+  options: Partial<ReviewControllerOptions> = {},
+  size = { columns: 100, rows: 30 },
+  actions: (controller: ReviewController) => ReviewActions = (controller) => controller,
+): Promise<ReviewHarness> {
   const controller = new ReviewController(store, { agentId: 'ops', reviewer: 'tester', ...options });
   let summary: ReviewSummary | undefined;
   let latest: ReviewSummary | undefined;
   const app = render(
     <ReviewApp
-      items={controller.loadPending()}
-      actions={controller}
+      items={await controller.loadPending()}
+      actions={actions(controller)}
       settings={controller.settings}
       now={() => controller.now()}
       onUpdate={(result) => (latest = result)}

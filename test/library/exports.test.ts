@@ -27,18 +27,18 @@ it('runs the README example through the package entry', async () => {
   }
   const dir = mkdtempSync(join(tmpdir(), 'hippo-lib-'));
   try {
-    const store = hippo.openStore({ path: join(dir, 'agent.db') });
-    hippo.addMemory(store, { agentId: 'bot', content: 'The staging DB password rotates on Mondays.', tags: ['ops'] });
-    const hits = hippo.search(store, { agentId: 'bot', query: 'when does the password rotate?' });
+    const store = await hippo.openStore({ path: join(dir, 'agent.db') });
+    await hippo.addMemory(store, { agentId: 'bot', content: 'The staging DB password rotates on Mondays.', tags: ['ops'] });
+    const hits = await hippo.search(store, { agentId: 'bot', query: 'when does the password rotate?' });
     expect(hits.map((hit) => hit.memory.content)).toEqual(['The staging DB password rotates on Mondays.']);
-    const gathered = hippo.gather(store, { agentId: 'bot' });
+    const gathered = await hippo.gather(store, { agentId: 'bot' });
     const prompt = hippo.buildPrompt({ focus: 'lessons', memories: gathered.memories });
     expect(prompt).toContain('<memory ref="m1"');
     expect(hippo.validateAnswer({ candidates: [{ claim: 'Passwords rotate weekly.', sources: ['m1'] }] }, { refs: ['m1'] })).toMatchObject({ ok: true });
     expect(hippo.validateAnswer({ candidates: [{ claim: 'x', sources: ['m2'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, reason: 'source_out_of_set' });
     const facts = await hippo.extract([{ source: 'note', text: 'Office: +353 1 234 5678' }], { kinds: ['phone'], region: 'IE' });
     expect(facts.map((fact) => [fact.normalized, fact.label])).toEqual([['+35312345678', 'Office']]);
-    store.close();
+    await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

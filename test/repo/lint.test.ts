@@ -1,3 +1,4 @@
+import { ESLint } from 'eslint';
 import { execa } from 'execa';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -5,14 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 /**
- * `npm run lint` is the guard rail for the layering (docs/design.md §9) and for formatting: it must fail on a core →
- * cli import and on unformatted code. The probes are linted from stdin under a path inside src/, so the repository's own
- * config applies and no file is written into the tree.
+ * `npm run lint` is the guard rail for the layering (docs/design.md §9, docs/store.md) and for formatting: it must
+ * fail on a core → cli import, a driver outside its adapter, an unawaited store call, and unformatted code. The
+ * probes are linted as text under a path inside src/ with the repository's own config (eslint.config.js, as `eslint .`
+ * loads it; one instance, so the type-aware rules load the TypeScript project once), and no file is written into the
+ * tree.
  */
 const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+const linter = new ESLint({ cwd: ROOT });
 
-async function eslint(path: string, code: string) {
-  return execa(bin('eslint'), ['--stdin', '--stdin-filename', path], { cwd: ROOT, input: code, reject: false });
+async function eslint(path: string, code: string): Promise<{ exitCode: number; stdout: string }> {
+  const results = await linter.lintText(code, { filePath: join(ROOT, path) });
+  const errors = results.flatMap((result) => result.messages.filter((message) => message.severity === 2));
+  return { exitCode: errors.length > 0 ? 1 : 0, stdout: errors.map((message) => `${message.ruleId ?? 'parse'}: ${message.message}`).join('\n') };
 }
 
 async function prettierCheck(path: string, code: string) {
@@ -103,6 +109,62 @@ describe('npm run lint', () => {
     const result = await eslint(path, code);
     expect(result.exitCode).toBe(1);
     expect(String(result.stdout)).toMatch(/src\/core must not import the library surface/);
+  });
+
+  it.each([
+    [
+      'better-sqlite3 outside the SQLite adapter',
+      'src/core/search.ts',
+      "import Database from 'better-sqlite3';\n\nexport const open = Database;\n",
+      /better-sqlite3 belongs to the SQLite adapter/,
+    ],
+    ['pg outside the PostgreSQL adapter', 'src/core/nightly/probe.ts', "export const load = () => import('pg');\n", /pg belongs to the PostgreSQL adapter/],
+    [
+      'pg in the SQLite adapter',
+      'src/core/store/sqlite/probe.ts',
+      "import pg from 'pg';\n\nexport const driver = pg;\n",
+      /pg belongs to the PostgreSQL adapter/,
+    ],
+    [
+      'better-sqlite3 in the PostgreSQL adapter',
+      'src/core/store/postgres/probe.ts',
+      "import Database from 'better-sqlite3';\n\nexport const driver = Database;\n",
+      /better-sqlite3 belongs to the SQLite adapter/,
+    ],
+    [
+      'an adapter from the core',
+      'src/core/rem/probe.ts',
+      "import { openSqliteStore } from '../store/sqlite/adapter.js';\n\nexport const open = openSqliteStore;\n",
+      /open a store with openStore/,
+    ],
+    [
+      'an adapter from a command',
+      'src/commands/probe.ts',
+      "export const open = () => import('../core/store/postgres/connect.js');\n",
+      /open a store with openStore/,
+    ],
+  ])('fails when %s is imported', async (_what, path, code, message) => {
+    const result = await eslint(path, code);
+    expect(result.exitCode).toBe(1);
+    expect(String(result.stdout)).toMatch(message);
+  });
+
+  it('lets each adapter import its own driver, and openStore import the adapters (so the failures above are the rule)', async () => {
+    for (const [path, code] of [
+      ['src/core/store/sqlite/probe.ts', "import Database from 'better-sqlite3';\n\nexport const driver = Database;\n"],
+      ['src/core/store/postgres/probe.ts', "import type { Pool } from 'pg';\n\nexport type Driver = Pool;\n"],
+      ['src/core/store/probe.ts', "export const open = () => import('./sqlite/adapter.js');\n"],
+    ]) {
+      const result = await eslint(path!, code!);
+      expect(result.exitCode, String(result.stdout)).toBe(0);
+    }
+  });
+
+  it('fails on a store call left unawaited (type-aware rules)', async () => {
+    const code = "import type { Store } from './store/port.js';\n\nexport function forget(store: Store): void {\n  store.close();\n}\n";
+    const result = await eslint('src/core/probe.ts', code);
+    expect(result.exitCode).toBe(1);
+    expect(String(result.stdout)).toMatch(/no-floating-promises/);
   });
 
   it('fails on unformatted code', async () => {

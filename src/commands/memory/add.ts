@@ -36,8 +36,8 @@ export default class MemoryAdd extends HippoCommand {
     // `echo … | hippo memory add` ends with a newline that is not part of the note.
     const text =
       args.text ?? (await pipedStdin('empty_content', 'give the memory text as an argument, or pipe it on stdin', STDIN_LIMIT)).replace(/\r?\n$/, '');
-    const store = this.store(flags.db);
-    const result = addMemory(store, {
+    const store = await this.store(flags.db);
+    const result = await addMemory(store, {
       agentId: this.agentId(flags.agent),
       content: text,
       durability: flags.durability as Durability,

@@ -18,12 +18,14 @@ export default class MemoryExport extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(MemoryExport);
-    const memories = iterateMemories(this.store(flags.db), flags['all-agents'] ? undefined : this.agentId(flags.agent));
+    const memories = iterateMemories(await this.store(flags.db), flags['all-agents'] ? undefined : this.agentId(flags.agent));
     if (flags.output !== undefined) {
       this.output({ exported: await exportMemoriesToFile(flags.output, memories), path: flags.output }, memoryExportFileView);
     } else if (this.jsonMode) {
       // Under --json, stdout holds one document: the memories as an array.
-      this.output({ memories: [...memories] }, {});
+      const all = [];
+      for await (const memory of memories) all.push(memory);
+      this.output({ memories: all }, {});
     } else {
       this.output({ exported: await writeMemoryLines(process.stdout, memories) }, memoryExportStdoutView);
     }

@@ -25,7 +25,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemCandidates);
-    const store = this.store(flags.db);
+    const store = await this.store(flags.db);
     const agentId = this.agentId(flags.agent);
     if (this.interactive && flags.status === 'pending') {
       // Loaded only here: ink and React cost every other command startup time they do not need.
@@ -39,7 +39,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
       };
       return this.output(await reviewCandidates(store, options, this.abortSignal), reviewView);
     }
-    const candidates = listCandidates(store, { agentId, status: flags.status as CandidateStatus | 'all', limit: flags.limit });
+    const candidates = await listCandidates(store, { agentId, status: flags.status as CandidateStatus | 'all', limit: flags.limit });
     this.output({ candidates }, candidatesView(flags.status));
   }
 }

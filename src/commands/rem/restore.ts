@@ -29,11 +29,11 @@ With --apply (asks first on a terminal; needs --yes otherwise): checks the snaps
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemRestore);
-    const store = this.store(flags.db);
+    const store = await this.store(flags.db);
     // Only an explicit --agent narrows the restore; $HIPPO_AGENT alone does not.
     const agentId = flags.agent === undefined ? null : this.agentId(flags.agent);
     const file = resolveSnapshot(store, args.snapshot);
-    const plan = planRestore(store, file, agentId);
+    const plan = await planRestore(store, file, agentId);
     if (!flags.apply) return this.output({ applied: false as const, ...plan }, restorePlanView(args.snapshot));
     await confirmDestructive(restoreQuestion(plan, file), flags.yes);
     this.output({ applied: true as const, ...(await applyRestore(store, file, { agentId, signal: this.abortSignal })) }, restoreAppliedView);

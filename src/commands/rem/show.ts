@@ -11,9 +11,9 @@ export default class RemShow extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemShow);
-    const store = this.store(flags.db);
+    const store = await this.store(flags.db);
     const agentId = this.agentId(flags.agent);
-    const candidate = getCandidate(store, agentId, args.id);
-    this.output({ candidate, sources: getMemories(store, agentId, candidate.sourceMemoryIds) }, candidateShowView);
+    const candidate = await getCandidate(store, agentId, args.id);
+    this.output({ candidate, sources: await getMemories(store, agentId, candidate.sourceMemoryIds) }, candidateShowView);
   }
 }

@@ -14,7 +14,7 @@ export default class RemSnapshots extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemSnapshots);
-    const store = this.store(flags.db);
-    this.output({ snapshots: listSnapshots(store, { check: flags.check }) }, snapshotsView(snapshotDir(store.path)));
+    const store = await this.store(flags.db);
+    this.output({ snapshots: await listSnapshots(store, { check: flags.check }) }, snapshotsView(snapshotDir(store)));
   }
 }

@@ -39,7 +39,7 @@ export function createCappedFetch(maxBytes: number, state: FetchState, baseFetch
     state.bytes = 0;
     // Null-body statuses cannot be re-wrapped in a Response with a stream.
     if (!response.body || [101, 204, 205, 304].includes(response.status)) return response;
-    const reader = response.body.getReader();
+    const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
     let seen = 0;
     const capped = new ReadableStream<Uint8Array>({
       async pull(controller) {

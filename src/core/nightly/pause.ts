@@ -1,4 +1,4 @@
-import { prepared, type Store } from '../store/store.js';
+import type { StoreOps } from '../store/port.js';
 import { iso } from '../time.js';
 
 /** `hippo rem pause` stores this row; `HIPPO_REM_PAUSE` pauses without touching the database. */
@@ -18,21 +18,20 @@ export function pausedByEnv(env: NodeJS.ProcessEnv): boolean {
   return value !== undefined && !['', '0', 'false', 'no', 'off'].includes(value);
 }
 
-export function pauseState(store: Store, env: NodeJS.ProcessEnv = process.env): PauseState {
-  const since = prepared(store, 'SELECT value FROM settings WHERE key = ?').pluck().get(PAUSE_KEY) as string | undefined;
+export async function pauseState(store: StoreOps, env: NodeJS.ProcessEnv = process.env): Promise<PauseState> {
+  const since = await store.settings.get(PAUSE_KEY);
   if (since !== undefined) return { paused: true, by: 'hippo rem pause', since };
   if (pausedByEnv(env)) return { paused: true, by: 'HIPPO_REM_PAUSE', since: null };
   return { paused: false, by: null, since: null };
 }
 
 /** Pauses nightly runs (idempotent: pausing twice keeps the first time). */
-export function pauseNightly(store: Store): PauseState {
-  prepared(store, 'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING').run(PAUSE_KEY, iso(store.clock()));
+export async function pauseNightly(store: StoreOps): Promise<PauseState> {
+  await store.settings.setIfAbsent(PAUSE_KEY, iso(store.clock()));
   return pauseState(store, {});
 }
 
 /** Resumes nightly runs; says whether they were paused by `hippo rem pause`. The environment switch stays as set. */
-export function resumeNightly(store: Store): { wasPaused: boolean } {
-  const removed = prepared(store, 'DELETE FROM settings WHERE key = ?').run(PAUSE_KEY).changes;
-  return { wasPaused: removed > 0 };
+export async function resumeNightly(store: StoreOps): Promise<{ wasPaused: boolean }> {
+  return { wasPaused: await store.settings.delete(PAUSE_KEY) };
 }

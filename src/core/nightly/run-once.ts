@@ -2,14 +2,14 @@ import { HippoError, InterruptedError, ModelUnavailableError } from '../errors.j
 import { newId } from '../ids.js';
 import type { ModelClient } from '../model/client.js';
 import { distill, distillDryRun } from '../rem/distill.js';
-import { DEFAULT_SINCE_MS, eligibleConditions } from '../rem/gather.js';
+import { DEFAULT_SINCE_MS } from '../rem/gather.js';
 import { finishRun, runErrorCode, startRun, withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../rem/runs.js';
-import { prepared, tryWrite, type Store } from '../store/store.js';
+import type { Store } from '../store/port.js';
 import { iso } from '../time.js';
-import { acquireLock, describeHolder, isHolderAlive, readLock, type HeldLock, type LockHolder } from './lock.js';
+import { acquireLock, describeHolder, lockHolder, type HeldLock, type LockHolder } from './lock.js';
 import { applyMaintenance, optimizeFullText, planMaintenance, type MaintenanceCounts, type MaintenancePlan } from './maintenance.js';
 import { pauseState, type PauseState } from './pause.js';
-import { checkDatabase, DEFAULT_KEEP_DAYS, pruneSnapshots, snapshotDir, takeSnapshot, type TakenSnapshot } from './snapshot.js';
+import { DEFAULT_KEEP_DAYS, pruneSnapshots, takeSnapshot, type TakenSnapshot } from './snapshot.js';
 
 /**
  * `hippo rem nightly run-once` (docs/design.md §7): lock → pause → snapshot (+ retention) → maintenance → distillation
@@ -84,23 +84,8 @@ export interface NightlyDryRunResult {
 }
 
 /** Agents with memories a nightly distillation would read: recent (24 h), unreflected, eligible (§4.1). */
-export function agentsWithNewMemories(store: Store, now: Date = store.clock()): string[] {
-  const conditions = eligibleConditions('recent', true).join(' AND ');
-  // The agents are found by hopping from one agent id to the next along an index (a few lookups per agent), not by
-  // reading a million index entries for DISTINCT; each is then checked on its (agent_id, created_at) index.
-  return prepared(
-    store,
-    `WITH RECURSIVE agents (agent_id) AS (
-       SELECT min(agent_id) FROM memories
-       UNION ALL
-       SELECT (SELECT min(agent_id) FROM memories WHERE agent_id > agents.agent_id) FROM agents WHERE agents.agent_id IS NOT NULL
-     )
-     SELECT agent_id FROM agents WHERE agent_id IS NOT NULL
-       AND EXISTS (SELECT 1 FROM memories WHERE memories.agent_id = agents.agent_id AND ${conditions})
-     ORDER BY agent_id`,
-  )
-    .pluck()
-    .all({ now: iso(now), since: iso(new Date(now.getTime() - DEFAULT_SINCE_MS)), tag: null }) as string[];
+export function agentsWithNewMemories(store: Store, now: Date = store.clock()): Promise<string[]> {
+  return store.memories.agentsWithNew(iso(now), iso(new Date(now.getTime() - DEFAULT_SINCE_MS)));
 }
 
 export async function runNightly(store: Store, options: NightlyOptions & { dryRun: true }): Promise<NightlyDryRunResult>;
@@ -110,11 +95,11 @@ export async function runNightly(store: Store, options: NightlyOptions = {}): Pr
   if (options.dryRun) return nightlyDryRun(store, options);
   const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
   const runId = newId('run', store.clock().getTime());
-  const lock = acquireLock(store, { runId, kind: NIGHTLY_KIND });
+  const lock = await acquireLock(store, { runId, kind: NIGHTLY_KIND });
   try {
     return await runLocked(store, options, keepDays, lock);
   } finally {
-    lock.release();
+    await lock.release();
   }
 }
 
@@ -134,10 +119,10 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
   const counts: RunCounts = {};
   Object.assign(scope.record, { steps, counts });
 
-  const pause = pauseState(store, options.env ?? process.env);
+  const pause = await pauseState(store, options.env ?? process.env);
   if (pause.paused) {
     steps.pause = pause.by === 'HIPPO_REM_PAUSE' ? 'paused by HIPPO_REM_PAUSE' : `paused by hippo rem pause since ${pause.since}`;
-    const paused = scope.finish({ status: 'paused', steps });
+    const paused = await scope.finish({ status: 'paused', steps });
     return { dryRun: false, run: paused, pause, snapshot: null, maintenance: null, agents: [] };
   }
   steps.pause = 'not paused';
@@ -146,7 +131,7 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
   try {
     snapshot = await takeSnapshot(store, run.id, { signal: options.signal });
   } catch (error) {
-    if (error instanceof HippoError && error.code === 'snapshot_verify_failed') steps.integrity = liveQuickCheck(store);
+    if (error instanceof HippoError && error.code === 'snapshot_verify_failed') steps.integrity = liveCheckStep(error.details?.live);
     steps.snapshot = error instanceof InterruptedError ? 'interrupted' : 'failed';
     throw error;
   }
@@ -155,18 +140,18 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
   steps.retention = `kept ${keepDays} days, never the newest 3`;
   let pruned: string[] = [];
   try {
-    pruned = pruneSnapshots(snapshotDir(store.path), keepDays, store.clock());
+    pruned = pruneSnapshots(store.snapshots.dir, keepDays, store.clock(), store.snapshots.suffix);
     counts.snapshotsPruned = pruned.length;
   } catch (error) {
     // Retention is housekeeping: a snapshot that cannot be removed must not stop the night.
     steps.retention = `failed (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
   }
-  recordSnapshotPath(store, scope, snapshot.path);
+  await recordSnapshotPath(store, scope, snapshot.path);
   if (options.signal?.aborted) throw new InterruptedError();
 
   let maintenance: MaintenancePlan;
   try {
-    maintenance = applyMaintenance(store);
+    maintenance = await applyMaintenance(store);
   } catch (error) {
     steps.maintenance = 'failed';
     throw error;
@@ -174,7 +159,7 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
   Object.assign(counts, maintenance.total, { archived: maintenance.total.archivedEphemeral + maintenance.total.archivedUnused });
   steps.maintenance = 'done';
   try {
-    const mergeSteps = optimizeFullText(store);
+    const mergeSteps = await optimizeFullText(store);
     steps.fullText = mergeSteps === 1 ? 'already optimized' : `optimized in ${mergeSteps - 1} merge step(s)`;
   } catch (error) {
     steps.fullText = 'failed';
@@ -201,7 +186,7 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
     skippedDuplicates: sum('skippedDuplicates'),
     skippedRejected: sum('skippedRejected'),
   });
-  const finished = scope.finish({
+  const finished = await scope.finish({
     status: failed.length > 0 ? 'partial' : 'completed',
     counts,
     candidateIds: completed.flatMap((agent) => agent.candidateIds),
@@ -213,18 +198,16 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
 }
 
 /** Records the snapshot on the run row as soon as it exists, so even a night that dies later points at it. */
-function recordSnapshotPath(store: Store, scope: RunScope, path: string): void {
-  prepared(store, 'UPDATE runs SET snapshot_path = ? WHERE id = ?').run(path, scope.run.id);
+async function recordSnapshotPath(store: Store, scope: RunScope, path: string): Promise<void> {
+  await store.runs.setSnapshotPath(scope.run.id, path);
   scope.record.snapshotPath = path;
 }
 
 /** After a snapshot failed its check: was it the live database (the copy is page for page the same) or the copy? */
-function liveQuickCheck(store: Store): string {
-  try {
-    return checkDatabase(store.db).ok ? 'database quick_check ok' : 'database quick_check FAILED';
-  } catch {
-    return 'database quick_check could not run';
-  }
+function liveCheckStep(live: unknown): string {
+  if (live === 'ok') return 'database quick_check ok';
+  if (live === 'failed') return 'database quick_check FAILED';
+  return 'database quick_check could not run';
 }
 
 const emptyDistillation = (agentId: string): AgentDistillation => ({
@@ -247,7 +230,7 @@ const emptyDistillation = (agentId: string): AgentDistillation => ({
  * for the same dead server); a rejected answer fails only its agent. An interruption propagates.
  */
 async function distillAgents(store: Store, night: Run, options: NightlyOptions): Promise<AgentDistillation[]> {
-  const agentIds = options.agentId ? [options.agentId] : agentsWithNewMemories(store);
+  const agentIds = options.agentId ? [options.agentId] : await agentsWithNewMemories(store);
   if (agentIds.length === 0) return [];
   let client: ModelClient | undefined;
   try {
@@ -308,19 +291,22 @@ function describeDistillation(agents: AgentDistillation[]): string {
  * distillation — without the lock, a snapshot, a model call or any change. Its only write is its own audit row
  * (status `dry-run`), so `rem runs` shows that it happened.
  */
-export function nightlyDryRun(store: Store, options: NightlyOptions = {}): NightlyDryRunResult {
+export async function nightlyDryRun(store: Store, options: NightlyOptions = {}): Promise<NightlyDryRunResult> {
   const now = store.clock();
-  const holder = readLock(store);
-  const lockHeldBy = holder && isHolderAlive(holder, now) ? holder : null;
-  const pause = pauseState(store, options.env ?? process.env);
-  const maintenance = planMaintenance(store, now);
-  const distilled = new Set(options.agentId ? [options.agentId] : agentsWithNewMemories(store, now));
+  const lockHeldBy = await lockHolder(store);
+  const pause = await pauseState(store, options.env ?? process.env);
+  const maintenance = await planMaintenance(store, now);
+  const distilled = new Set(options.agentId ? [options.agentId] : await agentsWithNewMemories(store, now));
   const agentIds = [...new Set([...Object.keys(maintenance.byAgent), ...distilled])].sort();
-  const agents = agentIds.map((agentId): NightlyDryRunAgent => {
+  const agents: NightlyDryRunAgent[] = [];
+  for (const agentId of agentIds) {
     const plan = maintenance.byAgent[agentId] ?? { expired: 0, archivedEphemeral: 0, archivedUnused: 0 };
-    if (!distilled.has(agentId)) return { agentId, maintenance: plan, distill: null };
-    const dry = distillDryRun(store, { agentId, scope: 'recent', unreflected: true });
-    return {
+    if (!distilled.has(agentId)) {
+      agents.push({ agentId, maintenance: plan, distill: null });
+      continue;
+    }
+    const dry = await distillDryRun(store, { agentId, scope: 'recent', unreflected: true });
+    agents.push({
       agentId,
       maintenance: plan,
       distill: {
@@ -329,8 +315,8 @@ export function nightlyDryRun(store: Store, options: NightlyOptions = {}): Night
         leftOut: dry.counts.leftOutByCount + dry.counts.leftOutByBudget,
         promptChars: dry.promptChars,
       },
-    };
-  });
+    });
+  }
   const model = options.modelLabel ?? null;
   const steps = {
     lock: lockHeldBy ? `held by ${describeHolder(lockHeldBy)}: a real run would exit 4` : 'free',
@@ -341,8 +327,8 @@ export function nightlyDryRun(store: Store, options: NightlyOptions = {}): Night
   };
   // The audit row is best effort: while a night holds the write lock, the dry run still reports (it says the lock is
   // held) instead of waiting out the busy timeout and failing.
-  const finished = tryWrite(store, () =>
-    finishRun(store, startRun(store, NIGHTLY_KIND, options.agentId ?? null), {
+  const finished = await store.tryTransaction(async (tx) =>
+    finishRun(tx, await startRun(tx, NIGHTLY_KIND, options.agentId ?? null), {
       status: 'dry-run',
       model,
       counts: {

@@ -2,102 +2,33 @@ import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { faultPoint } from '../faults.js';
 import { newId } from '../ids.js';
 import { contentHash, normalizeWhitespace } from '../memory.js';
-import { prepared, type Store } from '../store/store.js';
+import { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
+import type { StoreOps } from '../store/port.js';
 import { iso } from '../time.js';
 
-export const CANDIDATE_STATUSES = ['pending', 'promoted', 'rejected'] as const;
-export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];
-
-/** docs/design.md §2.2. `prompt`/`promptSha256` are kept on the row; the JSON shape of §3.2 leaves the prompt out. */
-export interface Candidate {
-  id: string;
-  agentId: string;
-  claim: string;
-  /** The reviewer's wording when a claim was edited before promotion; `claim` keeps the model's original. */
-  editedClaim: string | null;
-  status: CandidateStatus;
-  sourceMemoryIds: string[];
-  tags: string[];
-  generatedBy: string;
-  provider: string;
-  generatedAt: string;
-  runId: string;
-  promptSha256: string;
-  reviewer: string | null;
-  reviewRationale: string | null;
-  decidedAt: string | null;
-  promotedMemoryId: string | null;
-}
-
-interface CandidateRow {
-  id: string;
-  agent_id: string;
-  claim: string;
-  edited_claim: string | null;
-  status: CandidateStatus;
-  source_memory_ids: string;
-  tags: string;
-  generated_by: string;
-  provider: string;
-  generated_at: string;
-  run_id: string;
-  prompt_sha256: string;
-  reviewer: string | null;
-  review_rationale: string | null;
-  decided_at: string | null;
-  promoted_memory_id: string | null;
-}
-
-const CANDIDATE_COLUMNS =
-  'id, agent_id, claim, edited_claim, status, source_memory_ids, tags, generated_by, provider, generated_at, run_id, prompt_sha256, reviewer, review_rationale, decided_at, promoted_memory_id';
-
-export function candidateFromRow(row: CandidateRow): Candidate {
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    claim: row.claim,
-    editedClaim: row.edited_claim,
-    status: row.status,
-    sourceMemoryIds: JSON.parse(row.source_memory_ids) as string[],
-    tags: JSON.parse(row.tags) as string[],
-    generatedBy: row.generated_by,
-    provider: row.provider,
-    generatedAt: row.generated_at,
-    runId: row.run_id,
-    promptSha256: row.prompt_sha256,
-    reviewer: row.reviewer,
-    reviewRationale: row.review_rationale,
-    decidedAt: row.decided_at,
-    promotedMemoryId: row.promoted_memory_id,
-  };
-}
+export { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
 
 /** A candidate of this agent, or exit 3 (another agent's id is "not found": ids do not leak). */
-export function getCandidate(store: Store, agentId: string, id: string): Candidate {
-  const row = prepared(store, `SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE id = ? AND agent_id = ?`).get(id, agentId) as CandidateRow | undefined;
-  if (!row) throw new NotFoundError('candidate_not_found', `no candidate ${id} for agent "${agentId}"`);
-  return candidateFromRow(row);
+export async function getCandidate(store: StoreOps, agentId: string, id: string): Promise<Candidate> {
+  const candidate = await store.candidates.get(agentId, id);
+  if (!candidate) throw new NotFoundError('candidate_not_found', `no candidate ${id} for agent "${agentId}"`);
+  return candidate;
 }
 
 /** The full prompt a candidate was generated from (audit; not part of the §3.2 candidate object). */
-export function getCandidatePrompt(store: Store, agentId: string, id: string): string {
-  getCandidate(store, agentId, id);
-  return prepared(store, 'SELECT prompt FROM candidates WHERE id = ?').pluck().get(id) as string;
+export async function getCandidatePrompt(store: StoreOps, agentId: string, id: string): Promise<string> {
+  const prompt = await store.candidates.prompt(agentId, id);
+  if (prompt === undefined) throw new NotFoundError('candidate_not_found', `no candidate ${id} for agent "${agentId}"`);
+  return prompt;
 }
 
-export function listCandidates(store: Store, options: { agentId: string; status?: CandidateStatus | 'all'; limit?: number }): Candidate[] {
+export async function listCandidates(store: StoreOps, options: { agentId: string; status?: CandidateStatus | 'all'; limit?: number }): Promise<Candidate[]> {
   const status = options.status ?? 'pending';
   if (status !== 'all' && !CANDIDATE_STATUSES.includes(status)) {
     const allowed = [...CANDIDATE_STATUSES, 'all'];
     throw new UsageError('bad_status', `the candidate status must be one of ${allowed.join(', ')}`, { details: { option: 'status', allowed } });
   }
-  const rows = store.db
-    .prepare(
-      `SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE agent_id = @agentId ${status === 'all' ? '' : 'AND status = @status'}
-       ORDER BY generated_at DESC, id DESC LIMIT @limit`,
-    )
-    .all({ agentId: options.agentId, status, limit: options.limit ?? 1000 }) as CandidateRow[];
-  return rows.map(candidateFromRow);
+  return store.candidates.list({ agentId: options.agentId, status, limit: options.limit ?? 1000 });
 }
 
 export interface StageInput {
@@ -119,33 +50,25 @@ export interface StageResult {
 }
 
 /**
- * docs/design.md §4.5 (call inside the caller's transaction, so a crash at any point leaves no row from the run): skips claims
+ * docs/design.md §4.5 (call inside the caller's transaction, with its handle, so a crash at any point leaves no row from the run): skips claims
  * equal — after collapsing whitespace — to a pending or promoted candidate, to a memory, or to an earlier claim of
  * this batch (counted as duplicates), and to a rejected claim unless `restageRejected` (counted apart).
  */
-export function stageCandidates(store: Store, input: StageInput): StageResult {
-  const clock = store.clock();
+export async function stageCandidates(tx: StoreOps, input: StageInput): Promise<StageResult> {
+  const clock = tx.clock();
   const now = iso(clock);
-  const existingStatus = prepared(
-    store,
-    "SELECT max(status IN ('pending','promoted')) AS live, max(status = 'rejected') AS rejected FROM candidates WHERE agent_id = ? AND claim_norm = ?",
-  );
-  const memoryExists = prepared(store, 'SELECT 1 FROM memories WHERE agent_id = ? AND content_hash = ? LIMIT 1').pluck();
-  const insert = prepared(
-    store,
-    `INSERT INTO candidates (id, agent_id, claim, claim_norm, source_memory_ids, tags, status, generated_by, provider, generated_at, run_id, prompt_sha256, prompt)
-     VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
-  );
   const result: StageResult = { staged: [], skippedDuplicates: 0, skippedRejected: 0 };
+  const norms = input.candidates.map((candidate) => normalizeWhitespace(candidate.claim));
+  const stored = await tx.memories.existingHashes(input.agentId, [...new Set(norms.map(contentHash))]);
   const seen = new Set<string>();
-  for (const candidate of input.candidates) {
-    const norm = normalizeWhitespace(candidate.claim);
-    const found = existingStatus.get(input.agentId, norm) as { live: number | null; rejected: number | null };
-    if (seen.has(norm) || found.live === 1 || memoryExists.get(input.agentId, contentHash(norm))) {
+  for (const [index, candidate] of input.candidates.entries()) {
+    const norm = norms[index]!;
+    const found = await tx.candidates.claimStatus(input.agentId, norm);
+    if (seen.has(norm) || found.live || stored.has(contentHash(norm))) {
       result.skippedDuplicates++;
       continue;
     }
-    if (found.rejected === 1 && !input.restageRejected) {
+    if (found.rejected && !input.restageRejected) {
       result.skippedRejected++;
       continue;
     }
@@ -168,20 +91,7 @@ export function stageCandidates(store: Store, input: StageInput): StageResult {
       decidedAt: null,
       promotedMemoryId: null,
     };
-    insert.run(
-      staged.id,
-      staged.agentId,
-      staged.claim,
-      norm,
-      JSON.stringify(staged.sourceMemoryIds),
-      JSON.stringify(staged.tags),
-      staged.generatedBy,
-      staged.provider,
-      staged.generatedAt,
-      staged.runId,
-      staged.promptSha256,
-      input.prompt,
-    );
+    await tx.candidates.insert({ ...staged, claimNorm: norm, prompt: input.prompt });
     result.staged.push(staged);
     faultPoint('stage:after-insert');
   }
@@ -189,10 +99,8 @@ export function stageCandidates(store: Store, input: StageInput): StageResult {
 }
 
 /** Marks gathered memories as reflected on: only ever inside a successful staging transaction. */
-export function stampReflected(store: Store, memoryIds: readonly string[]): void {
-  const now = iso(store.clock());
-  const stamp = prepared(store, 'UPDATE memories SET last_reflected_at = ? WHERE id = ?');
-  for (const id of memoryIds) stamp.run(now, id);
+export async function stampReflected(tx: StoreOps, agentId: string, memoryIds: readonly string[]): Promise<void> {
+  await tx.memories.stampReflected(agentId, memoryIds, iso(tx.clock()));
 }
 
 export function assertPending(candidate: Candidate, action: 'promote' | 'reject'): void {

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js';
 import { answerRejected, AnswerRejectedError, isMalformed, type AnswerRejection } from '../model/answer-problem.js';
 import type { ModelClient } from '../model/client.js';
 import { modelNotConfigured } from '../model/errors.js';
-import { inTransaction, type Store } from '../store/store.js';
+import type { Store, StoreOps } from '../store/port.js';
 import { stageCandidates, stampReflected, type Candidate } from './candidates.js';
 import { gather, type GatherOptions, type GatherResult } from './gather.js';
 import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
@@ -65,8 +65,8 @@ export function gatherCounts(gathered: GatherResult): DistillCounts {
 }
 
 /** `rem rapid --dry-run`: what would be sent, without a model call or a single write. */
-export function distillDryRun(store: Store, options: DistillOptions): DryRunResult {
-  const gathered = gather(store, options);
+export async function distillDryRun(store: StoreOps, options: DistillOptions): Promise<DryRunResult> {
+  const gathered = await gather(store, options);
   const prompt = buildPrompt({ focus: options.focus ?? 'lessons', memories: gathered.memories, maxCandidates: options.maxCandidates });
   const { gathered: count, eligible, leftOutByCount, leftOutByBudget } = gatherCounts(gathered);
   return {
@@ -129,7 +129,7 @@ export async function distill(store: Store, client: ModelClient | undefined, opt
   if (!Number.isInteger(maxCandidates) || maxCandidates < 1) {
     throw new UsageError('bad_max_candidates', 'maxCandidates must be a whole number ≥ 1', { details: { option: 'maxCandidates' } });
   }
-  const gathered = gather(store, options);
+  const gathered = await gather(store, options);
   const counts = gatherCounts(gathered);
   const configured = client?.config.model ?? null;
   return withRun(
@@ -141,7 +141,7 @@ export async function distill(store: Store, client: ModelClient | undefined, opt
       if (!client) throw modelNotConfigured();
       if (gathered.memories.length === 0) {
         // Nothing to learn from is not an error: the run completes with zero candidates and no model call.
-        return { run: scope.finish({ status: 'completed', counts, model: configured }), model: configured, candidates: [], counts };
+        return { run: await scope.finish({ status: 'completed', counts, model: configured }), model: configured, candidates: [], counts };
       }
       const prompt = buildPrompt({ focus, memories: gathered.memories, maxCandidates });
       const refs = gathered.memories.map((item) => item.ref);
@@ -172,18 +172,18 @@ export interface CommitInput {
   provider: string;
   prompt: string;
   restageRejected?: boolean;
-  /** Runs inside the same transaction (marks a handoff ingested). */
-  alsoInTransaction?: () => void;
+  /** Runs inside the same transaction, with its handle (marks a handoff ingested). */
+  alsoInTransaction?: (tx: StoreOps) => Promise<void>;
 }
 
 /**
  * §4.5, shared by `rem rapid` and `rem ingest`: stages the candidates, stamps the gathered memories and finishes the
  * run's row in one transaction, so they land together or not at all (a failure is then recorded by the run scope).
  */
-export function commitStaging(store: Store, scope: RunScope, input: CommitInput): DistillResult {
-  return inTransaction(store, () => {
-    input.alsoInTransaction?.();
-    const result = stageCandidates(store, {
+export async function commitStaging(store: Store, scope: RunScope, input: CommitInput): Promise<DistillResult> {
+  return store.transaction(async (tx) => {
+    await input.alsoInTransaction?.(tx);
+    const result = await stageCandidates(tx, {
       agentId: input.agentId,
       runId: scope.run.id,
       candidates: input.candidates,
@@ -193,19 +193,22 @@ export function commitStaging(store: Store, scope: RunScope, input: CommitInput)
       promptSha256: sha256(input.prompt),
       restageRejected: input.restageRejected,
     });
-    stampReflected(store, input.gatheredIds);
+    await stampReflected(tx, input.agentId, input.gatheredIds);
     const counts: DistillCounts = {
       ...input.counts,
       staged: result.staged.length,
       skippedDuplicates: result.skippedDuplicates,
       skippedRejected: result.skippedRejected,
     };
-    const run = scope.finish({
-      status: 'completed',
-      counts,
-      candidateIds: result.staged.map((candidate) => candidate.id),
-      model: input.generatedBy,
-    });
+    const run = await scope.finish(
+      {
+        status: 'completed',
+        counts,
+        candidateIds: result.staged.map((candidate) => candidate.id),
+        model: input.generatedBy,
+      },
+      tx,
+    );
     return { run, model: input.generatedBy, candidates: result.staged, counts };
   });
 }

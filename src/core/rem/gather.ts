@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
-import { MEMORY_COLUMNS, memoryFromRow, type Memory } from '../memory.js';
-import type { Store } from '../store/store.js';
+import type { Memory } from '../records.js';
+import type { StoreOps } from '../store/port.js';
 import { iso } from '../time.js';
 
 export const SCOPES = ['recent', 'tagged', 'all'] as const;
@@ -54,23 +54,11 @@ export function clip(content: string, max = MAX_MEMORY_CHARS): { text: string; t
 }
 
 /**
- * The SQL conditions (over `memories`, with `@now`, `@since`, `@tag`) that make a memory eligible for distillation
- * in a scope: not archived, expired, permanent or derived. Nightly uses them to find the agents with something new.
- */
-export function eligibleConditions(scope: Scope, unreflected: boolean): string[] {
-  const where = ['archived_at IS NULL', '(expires_at IS NULL OR expires_at > @now)', "durability <> 'permanent'", "derived_from = '[]'"];
-  if (scope === 'recent') where.push('created_at >= @since');
-  if (scope === 'tagged') where.push('EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = @tag)');
-  if (unreflected) where.push('last_reflected_at IS NULL');
-  return where;
-}
-
-/**
  * docs/design.md §4.1: the agent's own memories that are not archived, expired, permanent or derived, in scope, newest first,
  * capped by count and then by the character budget (stopping at the first memory that does not fit, so what is shown
  * is always the newest contiguous stretch).
  */
-export function gather(store: Store, options: GatherOptions): GatherResult {
+export async function gather(store: StoreOps, options: GatherOptions): Promise<GatherResult> {
   const scope = options.scope ?? 'recent';
   const maxMemories = options.maxMemories ?? DEFAULT_MAX_MEMORIES;
   const charBudget = options.charBudget ?? DEFAULT_CHAR_BUDGET;
@@ -86,25 +74,19 @@ export function gather(store: Store, options: GatherOptions): GatherResult {
   }
 
   const now = store.clock();
-  const where = ['agent_id = @agentId', ...eligibleConditions(scope, options.unreflected ?? false)];
-  const params = {
+  const { eligible, memories: rows } = await store.memories.gather({
     agentId: options.agentId,
     now: iso(now),
+    scope,
     since: iso(options.since ?? new Date(now.getTime() - DEFAULT_SINCE_MS)),
-    tag: options.tag ?? null,
+    tag: options.tag,
+    unreflected: options.unreflected ?? false,
     limit: maxMemories,
-  };
-  const clause = where.join(' AND ');
-  // INDEXED BY: the planner would otherwise pick the (agent_id, content_hash) index and read every row of the agent.
-  const eligible = store.db.prepare(`SELECT count(*) FROM memories INDEXED BY memories_gather WHERE ${clause}`).pluck().get(params) as number;
-  const rows = store.db
-    .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories INDEXED BY memories_gather WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT @limit`)
-    .all(params) as Parameters<typeof memoryFromRow>[0][];
+  });
 
   const memories: GatheredMemory[] = [];
   let chars = 0;
-  for (const row of rows) {
-    const memory = memoryFromRow(row);
+  for (const memory of rows) {
     const { text, truncated } = clip(memory.content);
     if (chars + text.length > charBudget) break;
     chars += text.length;

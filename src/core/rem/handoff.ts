@@ -7,44 +7,18 @@ import { ConflictError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
 import { answerRejected, type AnswerRejection } from '../model/answer-problem.js';
 import { extractJsonObject } from '../model/json.js';
-import { prepared, type Store } from '../store/store.js';
+import type { Store, StoreOps } from '../store/port.js';
+import type { Handoff } from '../records.js';
 import { iso } from '../time.js';
 import { commitStaging, gatherCounts, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
 import { gather } from './gather.js';
-import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
+import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, sha256 } from './prompt.js';
 import { withRun } from './runs.js';
 import { validateAnswer } from './validate.js';
 
 export const HANDOFF_TTL_MS = 7 * 86_400_000;
 
-/** docs/design.md §2.4. */
-export interface Handoff {
-  id: string;
-  agentId: string;
-  createdAt: string;
-  focus: Focus;
-  /** alias → memory id, exactly the refs shown in the prompt. */
-  refs: Record<string, string>;
-  promptSha256: string;
-  expiresAt: string;
-  maxCandidates: number;
-  ingestedAt: string | null;
-  ingestRunId: string | null;
-}
-
-interface HandoffRow {
-  id: string;
-  agent_id: string;
-  created_at: string;
-  focus: Focus;
-  refs: string;
-  prompt_sha256: string;
-  prompt: string;
-  max_candidates: number;
-  expires_at: string;
-  ingested_at: string | null;
-  ingest_run_id: string | null;
-}
+export type { Handoff } from '../records.js';
 
 export interface PromptOnlyResult {
   handoff: Handoff;
@@ -54,10 +28,10 @@ export interface PromptOnlyResult {
 }
 
 /** `rem rapid --prompt-only`: the same gather and prompt, recorded as a handoff for `rem ingest`. */
-export function createHandoff(store: Store, options: DistillOptions & { ttlMs?: number }): PromptOnlyResult {
+export async function createHandoff(store: StoreOps, options: DistillOptions & { ttlMs?: number }): Promise<PromptOnlyResult> {
   const focus = options.focus ?? 'lessons';
   const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
-  const gathered = gather(store, options);
+  const gathered = await gather(store, options);
   if (gathered.memories.length === 0) {
     throw new NotFoundError('nothing_to_distill', 'no memories in scope to distill (widen the scope: an earlier since, or the scope all)', {
       details: { scope: options.scope ?? 'recent' },
@@ -77,10 +51,7 @@ export function createHandoff(store: Store, options: DistillOptions & { ttlMs?: 
     ingestedAt: null,
     ingestRunId: null,
   };
-  prepared(
-    store,
-    'INSERT INTO handoffs (id, agent_id, created_at, focus, refs, prompt_sha256, prompt, max_candidates, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  ).run(handoff.id, handoff.agentId, handoff.createdAt, focus, JSON.stringify(handoff.refs), handoff.promptSha256, prompt, maxCandidates, handoff.expiresAt);
+  await store.handoffs.insert({ ...handoff, prompt });
   const { gathered: count, eligible, leftOutByCount, leftOutByBudget } = gatherCounts(gathered);
   return {
     handoff,
@@ -104,17 +75,17 @@ export interface IngestOptions {
 const INGEST_FIX = 'Nothing from it was kept, and the handoff is still open: correct the answer and ingest it again.';
 
 /** `rem ingest` (§4.6): verified against the handoff's refs and staged exactly as `rem rapid` would. */
-export function ingest(store: Store, options: IngestOptions): DistillResult {
-  const row = prepared(store, 'SELECT * FROM handoffs WHERE id = ? AND agent_id = ?').get(options.handoffId, options.agentId) as HandoffRow | undefined;
-  if (!row) throw new NotFoundError('handoff_not_found', `no handoff ${options.handoffId} for agent "${options.agentId}"`);
+export async function ingest(store: Store, options: IngestOptions): Promise<DistillResult> {
+  const handoff = await store.handoffs.get(options.agentId, options.handoffId);
+  if (!handoff) throw new NotFoundError('handoff_not_found', `no handoff ${options.handoffId} for agent "${options.agentId}"`);
   const now = store.clock();
-  if (Date.parse(row.expires_at) <= now.getTime()) {
-    throw new NotFoundError('handoff_expired', `handoff ${row.id} expired at ${row.expires_at}; create a new handoff`, {
-      details: { handoffId: row.id, expiresAt: row.expires_at },
+  if (Date.parse(handoff.expiresAt) <= now.getTime()) {
+    throw new NotFoundError('handoff_expired', `handoff ${handoff.id} expired at ${handoff.expiresAt}; create a new handoff`, {
+      details: { handoffId: handoff.id, expiresAt: handoff.expiresAt },
     });
   }
-  if (row.ingested_at) throw new ConflictError('handoff_ingested', `handoff ${row.id} was already ingested (run ${row.ingest_run_id})`);
-  const refs = JSON.parse(row.refs) as Record<string, string>;
+  if (handoff.ingestedAt) throw new ConflictError('handoff_ingested', `handoff ${handoff.id} was already ingested (run ${handoff.ingestRunId})`);
+  const refs = handoff.refs;
   const counts: DistillCounts = {
     gathered: Object.keys(refs).length,
     eligible: Object.keys(refs).length,
@@ -125,16 +96,17 @@ export function ingest(store: Store, options: IngestOptions): DistillResult {
     skippedRejected: 0,
   };
   const generatedBy = options.generatedBy?.trim() || 'external';
-  return withRun(store, 'rem ingest', options.agentId, (scope) => {
+  return withRun(store, 'rem ingest', options.agentId, async (scope) => {
     Object.assign(scope.record, { counts, model: generatedBy });
-    const reject = (rejection: AnswerRejection) => answerRejected(rejection, { fix: INGEST_FIX, details: { handoffId: row.id } });
+    const reject = (rejection: AnswerRejection) => answerRejected(rejection, { fix: INGEST_FIX, details: { handoffId: handoff.id } });
     const found = extractJsonObject(options.answer);
     if (!found.ok) throw reject(found);
-    const verdict = validateAnswer(found.value, { refs: Object.keys(refs), maxCandidates: row.max_candidates });
+    const verdict = validateAnswer(found.value, { refs: Object.keys(refs), maxCandidates: handoff.maxCandidates });
     if (!verdict.ok) throw reject(verdict);
     // Between the handoff and its answer a cited memory may have been deleted or archived: fail closed (§2.2 real ids).
-    const live = prepared(store, 'SELECT 1 FROM memories WHERE id = ? AND agent_id = ? AND archived_at IS NULL').pluck();
-    const gone = verdict.candidates.findIndex((candidate) => candidate.sources.some((ref) => !live.get(refs[ref], options.agentId)));
+    const cited = [...new Set(verdict.candidates.flatMap((candidate) => candidate.sources.map((ref) => refs[ref]!)))];
+    const live = new Set((await store.memories.getMany(options.agentId, cited)).filter((memory) => memory.archivedAt === null).map((memory) => memory.id));
+    const gone = verdict.candidates.findIndex((candidate) => candidate.sources.some((ref) => !live.has(refs[ref]!)));
     if (gone >= 0) {
       throw reject({ reason: 'source_unavailable', message: `candidate ${gone} cites a memory deleted or archived since the handoff`, index: gone });
     }
@@ -145,16 +117,13 @@ export function ingest(store: Store, options: IngestOptions): DistillResult {
       gatheredIds: Object.values(refs),
       generatedBy,
       provider: 'handoff',
-      prompt: row.prompt,
+      prompt: handoff.prompt,
       restageRejected: options.restageRejected,
-      alsoInTransaction: () => {
+      alsoInTransaction: async (tx) => {
         // Guarded update: two concurrent ingests of one handoff cannot both stage.
-        const marked = prepared(store, 'UPDATE handoffs SET ingested_at = ?, ingest_run_id = ? WHERE id = ? AND ingested_at IS NULL').run(
-          iso(now),
-          scope.run.id,
-          row.id,
-        );
-        if (marked.changes !== 1) throw new ConflictError('handoff_ingested', `handoff ${row.id} was already ingested`);
+        if (!(await tx.handoffs.markIngested(options.agentId, handoff.id, iso(now), scope.run.id))) {
+          throw new ConflictError('handoff_ingested', `handoff ${handoff.id} was already ingested`);
+        }
       },
     });
   });

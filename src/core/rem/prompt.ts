@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { UsageError } from '../errors.js';
+import { FOCUSES, type Focus } from '../records.js';
 import type { GatheredMemory } from './gather.js';
 
-export const FOCUSES = ['lessons', 'patterns', 'decisions', 'errors', 'preferences'] as const;
-export type Focus = (typeof FOCUSES)[number];
+export { FOCUSES, type Focus } from '../records.js';
 
 export const MAX_CLAIM_CHARS = 500;
 export const DEFAULT_MAX_CANDIDATES = 10;

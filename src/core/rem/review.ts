@@ -1,7 +1,8 @@
 import { userInfo } from 'node:os';
 import { ConflictError, UsageError } from '../errors.js';
-import { buildMemory, insertMemory, type Durability, type Memory } from '../memory.js';
-import { inTransaction, prepared, type Store } from '../store/store.js';
+import { buildMemory } from '../memory.js';
+import type { Durability, Memory } from '../records.js';
+import type { Store } from '../store/port.js';
 import { iso } from '../time.js';
 import { assertPending, getCandidate, type Candidate } from './candidates.js';
 
@@ -49,7 +50,7 @@ export interface Promotion {
  * `permanent` is asked for explicitly; `derivedFrom` = its sources, `promotedFrom` = the candidate) and is marked
  * promoted. Any failure (unknown id → 3, already decided → 4, a deleted source → 4) promotes nothing.
  */
-export function promote(store: Store, options: PromoteOptions): Promotion[] {
+export async function promote(store: Store, options: PromoteOptions): Promise<Promotion[]> {
   const rationale = requireText(options.rationale, 'rationale', 'why this insight should be kept');
   const durability: Durability = options.durability ?? 'persistent';
   if (!(PROMOTE_DURABILITIES as readonly string[]).includes(durability)) {
@@ -58,13 +59,14 @@ export function promote(store: Store, options: PromoteOptions): Promotion[] {
     });
   }
   const reviewer = options.reviewer?.trim() || defaultReviewer();
-  return inTransaction(store, () => {
-    const now = store.clock();
-    const sourceExists = prepared(store, 'SELECT 1 FROM memories WHERE id = ? AND agent_id = ?').pluck();
-    return [...new Set(options.ids)].map((id) => {
-      const candidate = getCandidate(store, options.agentId, id);
+  return store.transaction(async (tx) => {
+    const now = tx.clock();
+    const promotions: Promotion[] = [];
+    for (const id of new Set(options.ids)) {
+      const candidate = await getCandidate(tx, options.agentId, id);
       assertPending(candidate, 'promote');
-      const missing = candidate.sourceMemoryIds.filter((sourceId) => !sourceExists.get(sourceId, options.agentId));
+      const present = new Set((await tx.memories.getMany(options.agentId, candidate.sourceMemoryIds)).map((memory) => memory.id));
+      const missing = candidate.sourceMemoryIds.filter((sourceId) => !present.has(sourceId));
       if (missing.length > 0 && !options.allowMissingSources) {
         throw new ConflictError('source_deleted', `${sourcesGone(id, missing)}; allow missing sources to promote it anyway`, {
           details: { candidateId: id, missing },
@@ -83,16 +85,18 @@ export function promote(store: Store, options: PromoteOptions): Promotion[] {
         },
         now,
       );
-      insertMemory(store, memory);
+      await tx.memories.insert(memory);
       const decidedAt = iso(now);
-      prepared(
-        store,
-        "UPDATE candidates SET status = 'promoted', reviewer = ?, review_rationale = ?, decided_at = ?, promoted_memory_id = ?, edited_claim = ? WHERE id = ?",
-      ).run(reviewer, rationale, decidedAt, memory.id, edited ?? null, id);
-      return {
+      const decision = { status: 'promoted' as const, reviewer, rationale, decidedAt, promotedMemoryId: memory.id, editedClaim: edited ?? null };
+      // Guarded: a reviewer elsewhere who decided it first wins, and this whole promotion is rolled back.
+      if (!(await tx.candidates.decide(options.agentId, id, decision))) {
+        assertPending(await getCandidate(tx, options.agentId, id), 'promote');
+        throw new ConflictError('candidate_decided', `candidate ${id} was decided elsewhere meanwhile; it cannot be promoted`);
+      }
+      promotions.push({
         candidate: {
           ...candidate,
-          status: 'promoted' as const,
+          status: 'promoted',
           reviewer,
           reviewRationale: rationale,
           decidedAt,
@@ -100,8 +104,9 @@ export function promote(store: Store, options: PromoteOptions): Promotion[] {
           editedClaim: edited ?? null,
         },
         memory,
-      };
-    });
+      });
+    }
+    return promotions;
   });
 }
 
@@ -113,22 +118,30 @@ export interface RejectOptions {
 }
 
 /** docs/design.md §4.8: reject with a reason, in one transaction. Rejecting a rejected candidate is a no-op; a promoted one → 4. */
-export function reject(store: Store, options: RejectOptions): Candidate[] {
+export async function reject(store: Store, options: RejectOptions): Promise<Candidate[]> {
   const reason = requireText(options.reason, 'reason', 'why this candidate is wrong or not worth keeping');
   const reviewer = options.reviewer?.trim() || defaultReviewer();
-  return inTransaction(store, () => {
-    const decidedAt = iso(store.clock());
-    return [...new Set(options.ids)].map((id) => {
-      const candidate = getCandidate(store, options.agentId, id);
-      if (candidate.status === 'rejected') return candidate;
+  return store.transaction(async (tx) => {
+    const decidedAt = iso(tx.clock());
+    const rejected: Candidate[] = [];
+    for (const id of new Set(options.ids)) {
+      const candidate = await getCandidate(tx, options.agentId, id);
+      if (candidate.status === 'rejected') {
+        rejected.push(candidate);
+        continue;
+      }
       assertPending(candidate, 'reject');
-      prepared(store, "UPDATE candidates SET status = 'rejected', reviewer = ?, review_rationale = ?, decided_at = ? WHERE id = ?").run(
-        reviewer,
-        reason,
-        decidedAt,
-        id,
-      );
-      return { ...candidate, status: 'rejected' as const, reviewer, reviewRationale: reason, decidedAt };
-    });
+      if (!(await tx.candidates.decide(options.agentId, id, { status: 'rejected', reviewer, rationale: reason, decidedAt }))) {
+        // Decided elsewhere in between: rejected already is the same no-op; promoted is a conflict.
+        const now = await getCandidate(tx, options.agentId, id);
+        if (now.status === 'rejected') {
+          rejected.push(now);
+          continue;
+        }
+        assertPending(now, 'reject');
+      }
+      rejected.push({ ...candidate, status: 'rejected', reviewer, reviewRationale: reason, decidedAt });
+    }
+    return rejected;
   });
 }

@@ -5,20 +5,18 @@
  *
  * Rules every adapter keeps (the contract tests in test/core/store/contract.test.ts run against both):
  * - Every method that reads or writes an agent's rows takes the agent id and never touches another agent's rows.
- *   Methods that read all agents say so in their name or doc (`allAgents`, `agentCounts`, `agentsWithNew`).
+ *   Methods that read all agents say so in their name or doc (`agentCounts`, `agentsWithNew`, `iterate()` without an
+ *   agent, the maintenance pair, `rows` with `null`).
  * - Times cross the port as ISO-8601 UTC strings with milliseconds, exactly as written (lossless between engines).
  * - Writes outside `transaction()` are single statements (atomic on their own). Anything that must land together goes
  *   through `transaction()`.
  * - Driver errors are mapped to HippoErrors before they leave the adapter (busy → BusyError, server gone →
  *   StoreUnavailableError exit 8, disk full, read-only…); nothing else of the driver escapes.
  *
- * THIS IS A DRAFT written by the lead: the adapter authors may refine it (keep changes small, in commits prefixed
- * "port:"), and must keep both adapters and the contract tests in step.
+ * Drafted by the lead, refined while the SQLite adapter was written. A change here is a commit of its own whose message
+ * starts with "port:" and says why; both adapters and the contract tests move with it.
  */
-import type { Durability, Memory } from '../memory.js';
-import type { Candidate, CandidateStatus } from '../rem/candidates.js';
-import type { Handoff } from '../rem/handoff.js';
-import type { Run } from '../rem/runs.js';
+import type { Candidate, CandidateStatus, Durability, Handoff, Memory, Run, RunKind } from '../records.js';
 import type { Clock } from '../time.js';
 
 /** A candidate as stored: the public object plus what stays on the row (the normalised claim, the full prompt). */
@@ -42,17 +40,20 @@ export interface Store extends StoreOps {
   readonly engine: Engine;
   /** Where the data lives, safe to print: a file path, or `postgres://user@host:port/db` (never a password). */
   readonly location: string;
-  readonly clock: Clock;
   /**
    * Runs `fn` in one write transaction (SQLite: BEGIN IMMEDIATE, so no lock upgrade deadlock; PostgreSQL: one pooled
    * connection, READ COMMITTED, with the row locks each method documents). Commits when `fn` resolves, rolls back when
-   * it throws (the error passes through unchanged). Nested calls on `tx` join the outer transaction. Transactions of one
-   * Store are serialised in-process (a SQLite connection cannot hold two).
+   * it throws (the error passes through unchanged). Inside `fn`, work through `tx`, and await nothing but the store
+   * (no model call, no prompt): the write lock is held until `fn` ends. A `transaction` or `tryTransaction` of the same
+   * store started inside `fn` (in its async context) joins the outer one, without a savepoint: its error fails the
+   * whole transaction unless caught. Transactions of one Store are serialised in-process (a SQLite connection cannot
+   * hold two; there, calls on the store from other async work also wait for a running transaction to end).
    */
   transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T>;
   /**
-   * A best-effort write (retrieval counters, a dry run's audit row): waits at most `waitMs` for another writer and
-   * then returns undefined instead of failing. Never used for the answer of a command.
+   * A best-effort write (retrieval counters, a dry run's audit row): waits at most `waitMs` (default 250) for another
+   * writer, in this process or another, and then returns undefined instead of failing. Never used for the answer of
+   * a command. Inside a transaction it joins it.
    */
   tryTransaction<T>(fn: (tx: StoreOps) => Promise<T>, waitMs?: number): Promise<T | undefined>;
   /** Engine, versions, counts per table, where it lives (for `db check`). */
@@ -61,11 +62,14 @@ export interface Store extends StoreOps {
   readonly lock: LockPort;
   /** Snapshots in the engine's own format (SQLite: a verified file copy; PostgreSQL: logical JSONL + manifest). */
   readonly snapshots: SnapshotPort;
+  /** Lets go of the connection(s); safe to call twice. */
   close(): Promise<void>;
 }
 
 /** What can be done inside and outside a transaction. */
 export interface StoreOps {
+  /** The store's clock: core code running inside a transaction (staging, a run's final row) stamps times with it. */
+  readonly clock: Clock;
   readonly memories: MemoryRepo;
   readonly candidates: CandidateRepo;
   readonly runs: RunRepo;
@@ -96,6 +100,14 @@ export interface MemoryFilter {
   includeArchived?: boolean;
   /** "now" for the expiry test (ISO). */
   now: string;
+}
+
+/** `memory list`: one agent's memories, optionally with one tag. */
+export interface ListQuery {
+  agentId: string;
+  tag?: string;
+  includeArchived?: boolean;
+  limit: number;
 }
 
 export interface GatherQuery {
@@ -134,6 +146,14 @@ export interface MaintenanceCutoffs {
 export type MaintenanceRule = 'expired' | 'archivedEphemeral' | 'archivedUnused';
 export type MaintenanceCountsByAgent = Record<string, Record<MaintenanceRule, number>>;
 
+export interface AgentCount {
+  agentId: string;
+  /** Not archived. */
+  memories: number;
+  archived: number;
+  newest: string;
+}
+
 export interface MemoryRepo {
   /** Inserts one built memory; false (nothing written) when its id exists. */
   insert(memory: Memory): Promise<boolean>;
@@ -146,9 +166,15 @@ export interface MemoryRepo {
   existingIds(ids: readonly string[]): Promise<Set<string>>;
   /** Ids of this agent's memories with this content hash, oldest first. */
   idsWithHash(agentId: string, contentHash: string, exceptId?: string): Promise<string[]>;
-  /** Newest first (createdAt desc, id desc). */
-  list(filter: MemoryFilter & { limit: number }): Promise<Memory[]>;
-  /** Every memory of the agent (or of all agents), archived too, oldest first; streamed. */
+  /** Which of these content hashes some memory of this agent has (archived too): import and staging test many at once. */
+  existingHashes(agentId: string, contentHashes: readonly string[]): Promise<Set<string>>;
+  /** Newest first (createdAt desc, id desc). Leaves out archived memories unless asked for; expired ones are listed. */
+  list(query: ListQuery): Promise<Memory[]>;
+  /**
+   * Every memory of the agent (or of all agents), archived too, oldest first (createdAt, id): the export order;
+   * streamed. On SQLite the connection reads it as one statement: run nothing else on the same store until the loop
+   * ends (better-sqlite3 refuses with "connection is busy"); write to another store or a file.
+   */
   iterate(agentId?: string): AsyncIterable<Memory>;
   /** Sets archivedAt/archivedReason/updatedAt on live memories of the agent; returns the ids changed. */
   archive(agentId: string, ids: readonly string[], reason: string, now: string): Promise<string[]>;
@@ -159,8 +185,11 @@ export interface MemoryRepo {
   gather(query: GatherQuery): Promise<{ eligible: number; memories: Memory[] }>;
   /** All agents: those with eligible, unreflected memories created since `since`. */
   agentsWithNew(now: string, since: string): Promise<string[]>;
-  /** All agents: memory counts (live, archived) and newest createdAt per agent. */
-  agentCounts(): Promise<{ agentId: string; memories: number; archived: number; newest: string | null }[]>;
+  /**
+   * All agents (in agent order): per agent, how many memories are live (not archived) and archived, and the newest
+   * createdAt of either; with `source`, only memories of that source (the demo's summary). Agents with none are left out.
+   */
+  agentCounts(options?: { source?: string }): Promise<AgentCount[]>;
   search(query: SearchQuery): Promise<SearchHit[]>;
   /** Nightly: what the rules would archive (read only) / archive it now (one statement, returns what it did). */
   planMaintenance(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent>;
@@ -213,7 +242,7 @@ export interface RunRepo {
   list(options: { limit: number; agentId?: string }): Promise<Run[]>;
   /** Rows of a dead run (the run and its children) still `running` → `interrupted`; returns how many. */
   interruptAbandoned(runId: string, now: string): Promise<number>;
-  kindOf(id: string): Promise<string | undefined>;
+  kindOf(id: string): Promise<RunKind | undefined>;
 }
 
 // ---- handoffs ---------------------------------------------------------------------------------------------------
@@ -238,14 +267,33 @@ export interface SettingsRepo {
 
 // ---- whole tables (db copy, logical snapshots, restore) --------------------------------------------------------
 
-/** One row of a table in an engine-neutral form (Memory, CandidateRecord, Run, HandoffRecord; settings as {key, value}). */
-export type TableRow = Record<string, unknown>;
+/** One setting (store-wide flags: the pause switch, SQLite's lock row). */
+export interface Setting {
+  key: string;
+  value: string;
+}
 
+/** The engine-neutral form of each table's rows: what `dump` yields and `load` takes. */
+export interface TableRows {
+  memories: Memory;
+  candidates: CandidateRecord;
+  runs: Run;
+  handoffs: HandoffRecord;
+  settings: Setting;
+}
+
+/** One row of a table in an engine-neutral form. */
+export type TableRow = TableRows[StoreTable];
+
+/**
+ * With an agent id these see only that agent's rows: a run without an agent (a store-wide night) is nobody's, and
+ * `settings` (store-wide flags) holds no agent's rows at all. `null` means every row of the table.
+ */
 export interface RowsRepo {
-  /** Every row of a table (of one agent, or all), in id order; streamed. */
-  dump(table: StoreTable, agentId: string | null): AsyncIterable<TableRow>;
-  /** Bulk insert of dumped rows into this store (ids kept exactly). */
-  load(table: StoreTable, rows: readonly TableRow[]): Promise<number>;
+  /** Every row of a table in scope, in id order (settings: key order); streamed in pages, safe to await between rows. */
+  dump<T extends StoreTable>(table: T, agentId: string | null): AsyncIterable<TableRows[T]>;
+  /** Bulk insert of dumped rows into this store, ids and every field kept exactly; existing ids (keys) are skipped. */
+  load<T extends StoreTable>(table: T, rows: readonly TableRows[T][]): Promise<number>;
   /** Deletes the rows of a table in scope (restore); returns how many. */
   deleteAll(table: StoreTable, agentId: string | null): Promise<number>;
   count(table: StoreTable, agentId: string | null): Promise<number>;
@@ -258,19 +306,24 @@ export interface LockHolder {
   hostname: string;
   startedAt: string;
   runId: string;
-  kind: string;
+  kind: RunKind;
 }
 
 export interface HeldLock {
   holder: LockHolder;
   /** The dead (or stale) holder this lock was taken over from, if any (its abandoned run rows were interrupted). */
   takenOver: LockHolder | null;
+  /**
+   * Aborted when the lock is lost while held (PostgreSQL: its connection died, so another run may take it now): the
+   * holder should stop. Absent where the lock cannot be lost this way (SQLite's row stays until released).
+   */
+  readonly lost?: AbortSignal;
   release(): Promise<void>;
 }
 
 export interface LockPort {
   /** Takes the lock or throws ConflictError `nightly_running` (exit 4) at once when a live holder has it. */
-  acquire(owner: { runId: string; kind: string }): Promise<HeldLock>;
+  acquire(owner: { runId: string; kind: RunKind }): Promise<HeldLock>;
   /** The live holder, or null (dry run: "a real run would exit 4"). */
   holder(): Promise<LockHolder | null>;
 }
@@ -282,18 +335,59 @@ export interface SnapshotPort {
   readonly dir: string;
   /** File name suffix of this engine's snapshots (`.db`, `.jsonl.gz`). */
   readonly suffix: string;
-  /** Writes a verified snapshot named `name` into `dir` (temp name, check, fsync, rename, mode 0600). */
-  take(name: string, options: { signal?: AbortSignal }): Promise<{ path: string; sizeBytes: number; violations: string[] }>;
-  /** `cheap`: header/manifest says the file is whole; otherwise a full read-back check. */
-  check(path: string, thorough: boolean): Promise<{ ok: boolean; violations: string[] }>;
-  /** Per table: what restoring `path` (one agent or all) would add/remove/change; read only. */
-  planRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
-  /** Replaces the rows in scope with the snapshot's in one transaction and verifies them; rolls back on mismatch. */
-  applyRestore(path: string, agentId: string | null): Promise<TableChangeCounts[]>;
+  /**
+   * Writes a verified snapshot named `name` into `dir` (temp name, check, fsync, rename, mode 0600), first removing the
+   * temporary files an earlier interrupted snapshot left (call it holding the lock). A failed check throws
+   * HippoError `snapshot_verify_failed` with `details.live`: what the same check says of the live store (`ok`,
+   * `failed`, `unknown`). An in-memory store throws UsageError `snapshot_in_memory`.
+   */
+  take(name: string, options: { signal?: AbortSignal }): Promise<TakenSnapshotFile>;
+  /**
+   * How sound a snapshot is, at three costs: `header` — its header/manifest says the file is whole (cheap, for listing
+   * any number of large snapshots); `quick` — a quick read-back check (SQLite: quick_check); `full` — the full check a
+   * restore runs first (SQLite: integrity_check). `violations`: constraint messages that do not make it unusable.
+   */
+  check(path: string, level: SnapshotCheckLevel): Promise<{ ok: boolean; violations: string[] }>;
+  /**
+   * Opens a snapshot to restore from: refused (UsageError, nothing changed) when it is the live store itself, not a
+   * hippo snapshot, or from a newer hippo; a snapshot of an older schema is brought up to date in a temporary copy,
+   * never in place. A damaged one is HippoError `snapshot_damaged` (exit 1), here or from any method of the source.
+   * The core drives the restore (docs/design.md §7): plan = `compare` per table; apply = lock, run row, `verify`,
+   * pre-restore snapshot, then one transaction of `compare`, `replace`, `matches` and the run's final row.
+   */
+  open(path: string): Promise<SnapshotSource>;
 }
 
+/** A snapshot opened for restoring. Methods taking `ops` run on it: the store, or the transaction handle inside one. */
+export interface SnapshotSource {
+  /** The full check of the snapshot (SQLite: integrity_check of the file as opened, migrated copy included). */
+  verify(): Promise<boolean>;
+  /** What replacing the table's rows in scope (one agent, or all) by the snapshot's would add, remove and change. */
+  compare(ops: StoreOps, table: RestoredTable, agentId: string | null): Promise<TableChangeCounts>;
+  /** Deletes the table's rows in scope and copies the snapshot's back, ids and contents exact. Inside a transaction. */
+  replace(tx: StoreOps, table: RestoredTable, agentId: string | null): Promise<void>;
+  /** Whether the table's rows in scope now equal the snapshot's, column for column. */
+  matches(ops: StoreOps, table: RestoredTable, agentId: string | null): Promise<boolean>;
+  /** Lets go of the snapshot (and removes a temporary migrated copy). Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** What a restore puts back; the audit log (`runs`) and `settings` are never restored. */
+export type RestoredTable = 'memories' | 'candidates' | 'handoffs';
+
+export interface TakenSnapshotFile {
+  path: string;
+  sizeBytes: number;
+  /** Constraint violations the check found (the snapshot is still whole and usable). */
+  violations: string[];
+  /** Leftover temporary files of earlier, interrupted snapshots that were removed first. */
+  removedPartials: number;
+}
+
+export type SnapshotCheckLevel = 'header' | 'quick' | 'full';
+
 export interface TableChangeCounts {
-  table: 'memories' | 'candidates' | 'handoffs';
+  table: RestoredTable;
   added: number;
   removed: number;
   changed: number;

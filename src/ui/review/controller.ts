@@ -2,7 +2,7 @@ import { HippoError, NotFoundError } from '../../core/errors.js';
 import { getMemories } from '../../core/memory.js';
 import { getCandidate, listCandidates, type Candidate } from '../../core/rem/candidates.js';
 import { defaultReviewer, promote, reject, sourcesGone, type PROMOTE_DURABILITIES } from '../../core/rem/review.js';
-import type { Store } from '../../core/store/store.js';
+import type { Store } from '../../core/store/port.js';
 import type { DecisionOutcome, ReviewActions, ReviewItem, ReviewSettings } from './types.js';
 
 export interface ReviewControllerOptions {
@@ -38,13 +38,15 @@ export class ReviewController implements ReviewActions {
   }
 
   /** Pending candidates, newest first, each with the full text of the memories it cites. */
-  loadPending(): ReviewItem[] {
-    const candidates = listCandidates(this.store, { agentId: this.options.agentId, status: 'pending', limit: this.options.limit ?? 1000 });
-    return candidates.map((candidate) => this.itemOf(candidate));
+  async loadPending(): Promise<ReviewItem[]> {
+    const candidates = await listCandidates(this.store, { agentId: this.options.agentId, status: 'pending', limit: this.options.limit ?? 1000 });
+    const items: ReviewItem[] = [];
+    for (const candidate of candidates) items.push(await this.itemOf(candidate));
+    return items;
   }
 
-  private itemOf(candidate: Candidate): ReviewItem {
-    const found = new Map(getMemories(this.store, this.options.agentId, candidate.sourceMemoryIds).map((memory) => [memory.id, memory]));
+  private async itemOf(candidate: Candidate): Promise<ReviewItem> {
+    const found = new Map((await getMemories(this.store, this.options.agentId, candidate.sourceMemoryIds)).map((memory) => [memory.id, memory]));
     return {
       candidate,
       cited: candidate.sourceMemoryIds.map((id) => {
@@ -54,9 +56,9 @@ export class ReviewController implements ReviewActions {
     };
   }
 
-  promote(candidateId: string, rationale: string, editedClaim?: string): DecisionOutcome {
-    return this.decide(candidateId, () => {
-      const [promotion] = promote(this.store, {
+  promote(candidateId: string, rationale: string, editedClaim?: string): Promise<DecisionOutcome> {
+    return this.decide(candidateId, async () => {
+      const [promotion] = await promote(this.store, {
         agentId: this.options.agentId,
         ids: [candidateId],
         rationale,
@@ -69,21 +71,21 @@ export class ReviewController implements ReviewActions {
     });
   }
 
-  reject(candidateId: string, reason: string): DecisionOutcome {
-    return this.decide(candidateId, () => {
+  reject(candidateId: string, reason: string): Promise<DecisionOutcome> {
+    return this.decide(candidateId, async () => {
       // Core `reject` is idempotent: a candidate already rejected comes back unchanged, without an error. On screen
       // that is someone else's decision, not the reviewer's, so it must not be counted (or reported) as theirs.
-      const before = this.isPending(candidateId);
-      const [after] = reject(this.store, { agentId: this.options.agentId, ids: [candidateId], reason, reviewer: this.settings.reviewer });
+      const before = await this.isPending(candidateId);
+      const [after] = await reject(this.store, { agentId: this.options.agentId, ids: [candidateId], reason, reviewer: this.settings.reviewer });
       const ours = before && after !== undefined && after.reviewer === this.settings.reviewer && after.reviewRationale === reason;
       if (!ours) return { ok: false, candidateId, code: 'conflict', message: `candidate ${candidateId} is already rejected elsewhere`, stillPending: false };
       return { ok: true, kind: 'rejected', candidateId };
     });
   }
 
-  private decide(candidateId: string, write: () => DecisionOutcome): DecisionOutcome {
+  private async decide(candidateId: string, write: () => Promise<DecisionOutcome>): Promise<DecisionOutcome> {
     try {
-      return write();
+      return await write();
     } catch (error) {
       // Refusals (already decided elsewhere → conflict, busy database, a deleted source…) are shown on screen; the
       // session goes on. Anything else is still reported rather than tearing down the reviewer's screen.
@@ -95,23 +97,23 @@ export class ReviewController implements ReviewActions {
         // The screen cannot take a flag: say how to get one, in its own words. And stop showing evidence that is gone.
         const missing = hippoError?.details?.missing;
         message = `${sourcesGone(candidateId, Array.isArray(missing) ? (missing as string[]) : [])}; quit and run \`hippo rem candidates --allow-missing-sources\` to promote anyway`;
-        reloaded = this.reload(candidateId);
+        reloaded = await this.reload(candidateId);
       }
-      return { ok: false, candidateId, code, message, stillPending: this.isPending(candidateId), ...(reloaded ? { reloaded } : {}) };
+      return { ok: false, candidateId, code, message, stillPending: await this.isPending(candidateId), ...(reloaded ? { reloaded } : {}) };
     }
   }
 
-  private reload(candidateId: string): ReviewItem | undefined {
+  private async reload(candidateId: string): Promise<ReviewItem | undefined> {
     try {
-      return this.itemOf(getCandidate(this.store, this.options.agentId, candidateId));
+      return await this.itemOf(await getCandidate(this.store, this.options.agentId, candidateId));
     } catch {
       return undefined; // the list keeps what it showed; the refusal is still reported
     }
   }
 
-  private isPending(candidateId: string): boolean {
+  private async isPending(candidateId: string): Promise<boolean> {
     try {
-      return getCandidate(this.store, this.options.agentId, candidateId).status === 'pending';
+      return (await getCandidate(this.store, this.options.agentId, candidateId)).status === 'pending';
     } catch (error) {
       // Gone → it leaves the list; unreadable for another reason → keep it, the reviewer can try again.
       return !(error instanceof NotFoundError);

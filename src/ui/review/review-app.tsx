@@ -2,9 +2,22 @@ import { Box, Text, useApp, useCursor, useInput, useStdout } from 'ink';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { browseHints, detailLines, promptView, screenLayout, type PromptView } from './layout.js';
 import { CandidateDetail, CandidateList, detailPage, HelpView } from './panes.js';
-import { initialState, selectedItem, step, summaryOf, visibleItems, type Mode, type ReviewState, type ViewMetrics } from './state.js';
+import type { KeyPress } from './keys.js';
+import {
+  initialState,
+  plainKey,
+  selectedItem,
+  settle,
+  step,
+  summaryOf,
+  visibleItems,
+  type Mode,
+  type ReviewState,
+  type Saving,
+  type ViewMetrics,
+} from './state.js';
 import { cutTo, displayWidth, fitTo, oneLine, wrap } from './text.js';
-import type { ReviewActions, ReviewItem, ReviewSettings, ReviewSummary } from './types.js';
+import type { DecisionOutcome, ReviewActions, ReviewItem, ReviewSettings, ReviewSummary } from './types.js';
 
 export interface ReviewAppProps {
   items: ReviewItem[];
@@ -12,9 +25,9 @@ export interface ReviewAppProps {
   settings: ReviewSettings;
   now: () => Date;
   /** Called once, with what the session did, when the reviewer quits (q or Ctrl-C). */
-  onExit(summary: ReviewSummary): void;
+  onExit: (summary: ReviewSummary) => void;
   /** Called after every key with what the session has done so far (so a crash can still report it). */
-  onUpdate?(summary: ReviewSummary): void;
+  onUpdate?: (summary: ReviewSummary) => void;
 }
 
 /** The terminal size, following resizes. */
@@ -61,17 +74,59 @@ export function ReviewApp({ items, actions, settings, now, onExit, onUpdate }: R
   const stateRef = useRef(state);
   const metricsRef = useRef<ViewMetrics>({ detailLines: 0, detailPage: 1 });
 
-  useInput((input, key) => {
-    const current = stateRef.current;
-    if (current.exit) return;
-    const next = step(current, { input, key }, actions, metricsRef.current);
+  // Keys wait here while a decision is being written, and are read in order once it is settled: what was typed ahead
+  // (or pasted) acts exactly as it would have on a store that answers at once.
+  const queueRef = useRef<KeyPress[]>([]);
+  const savingRef = useRef(false);
+
+  const commit = (next: ReviewState, before: ReviewState) => {
     stateRef.current = next;
     setState(next);
-    if (next.decisions !== current.decisions || next.skipped !== current.skipped) onUpdate?.(summaryOf(next));
+    if (next.decisions !== before.decisions || next.skipped !== before.skipped) onUpdate?.(summaryOf(next));
+    if (next.saving) {
+      write(next.saving);
+      return;
+    }
     if (next.exit) {
+      queueRef.current = [];
       onExit(summaryOf(next));
       exit();
     }
+  };
+
+  const write = (saving: Saving) => {
+    savingRef.current = true;
+    const decided =
+      saving.action === 'promote' ? actions.promote(saving.candidateId, saving.text, saving.editedClaim) : actions.reject(saving.candidateId, saving.text);
+    void decided
+      .catch((error: unknown): DecisionOutcome => {
+        const message = `unexpected error: ${error instanceof Error ? error.message : String(error)}`;
+        return { ok: false, candidateId: saving.candidateId, code: 'unexpected', message, stillPending: true };
+      })
+      .then((outcome) => {
+        savingRef.current = false;
+        const before = stateRef.current;
+        const settled = settle(before, outcome);
+        if (settled.unread !== '' && !settled.exit) queueRef.current.unshift({ input: settled.unread, key: plainKey() });
+        commit({ ...settled, unread: '' }, before);
+        readKeys();
+      });
+  };
+
+  const readKeys = () => {
+    while (!savingRef.current && queueRef.current.length > 0) {
+      const current = stateRef.current;
+      if (current.exit) {
+        queueRef.current = [];
+        return;
+      }
+      commit(step(current, queueRef.current.shift()!, metricsRef.current), current);
+    }
+  };
+
+  useInput((input, key) => {
+    queueRef.current.push({ input, key });
+    readKeys();
   });
 
   const visible = visibleItems(state);

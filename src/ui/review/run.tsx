@@ -2,7 +2,7 @@ import { render } from 'ink';
 import { onExit } from 'signal-exit';
 import { summaryText } from './summary.js';
 import { ReviewApp } from './review-app.js';
-import type { Store } from '../../core/store/store.js';
+import type { Store } from '../../core/store/port.js';
 import { ReviewController, type ReviewControllerOptions } from './controller.js';
 import type { ReviewSummary } from './types.js';
 
@@ -33,7 +33,7 @@ export async function runReview(
   options: { signal?: AbortSignal; streams?: ReviewStreams } = {},
 ): Promise<ReviewOutcome | undefined> {
   const streams = options.streams ?? process;
-  const items = controller.loadPending();
+  const items = await controller.loadPending();
   if (items.length === 0) return undefined;
   let latest: ReviewSummary = { decisions: [], skipped: [], remaining: items.length, interrupted: false };
   let finished: ReviewSummary | undefined;

@@ -1,7 +1,7 @@
 import type { KeyPress } from './keys.js';
 import { editLine, lineValue, type LineValue } from './line-editor.js';
 import { oneLine } from './text.js';
-import type { Decision, ReviewActions, ReviewItem, ReviewSummary } from './types.js';
+import type { Decision, DecisionOutcome, ReviewItem, ReviewSummary } from './types.js';
 
 const CTRL_C = '\u0003';
 const DEL = '\u007F';
@@ -19,6 +19,15 @@ export interface Notice {
   text: string;
 }
 
+/** A decision confirmed and being written: the screen runs it through `ReviewActions`, then `settle`s its outcome. */
+export interface Saving {
+  action: 'promote' | 'reject';
+  candidateId: string;
+  /** The rationale (promote) or reason (reject). */
+  text: string;
+  editedClaim?: string;
+}
+
 export interface ReviewState {
   /** Pending candidates of this session, newest first; decided ones leave. */
   items: ReviewItem[];
@@ -31,6 +40,10 @@ export interface ReviewState {
   scroll: number;
   notice: Notice | null;
   exit: null | 'quit' | 'interrupt';
+  /** The decision being written; no key is read until it is settled. */
+  saving: Saving | null;
+  /** Keys read after the Enter that confirmed `saving`, to be read once it is settled (a paste, fast typing). */
+  unread: string;
 }
 
 /** What the last drawn frame measured, for scrolling by pages and stopping at the end. */
@@ -50,6 +63,8 @@ export function initialState(items: ReviewItem[]): ReviewState {
     scroll: 0,
     notice: null,
     exit: null,
+    saving: null,
+    unread: '',
   };
 }
 
@@ -119,17 +134,19 @@ function browse(state: ReviewState, notice: Notice | null): ReviewState {
 }
 
 /**
- * The whole keyboard behaviour of the review screen: one key press in, the next state out. Confirming a prompt
- * calls `actions` right away (each decision is its own transaction), so a crash later loses nothing decided.
+ * The whole keyboard behaviour of the review screen: one key press in, the next state out. Confirming a prompt sets
+ * `saving`: the screen writes that decision right away (each decision is its own transaction, so a crash later loses
+ * nothing decided) and feeds its outcome to `settle` before it reads another key. Never called while `saving` is set.
  */
-export function step(state: ReviewState, press: KeyPress, actions: ReviewActions, metrics: ViewMetrics): ReviewState {
+export function step(state: ReviewState, press: KeyPress, metrics: ViewMetrics): ReviewState {
   const { input, key } = press;
   if (key.ctrl && input === 'c') return { ...state, exit: 'interrupt' };
   const interrupt = input.indexOf(CTRL_C);
   if (interrupt >= 0) {
-    // Ctrl-C read together with other keys still interrupts, in every mode: the keys before it count, none after.
-    const before = interrupt > 0 ? step(state, { input: input.slice(0, interrupt), key: plainKey() }, actions, metrics) : state;
-    return { ...before, exit: before.exit ?? 'interrupt' };
+    // Ctrl-C read together with other keys still interrupts, in every mode: the keys before it count, none after
+    // (a decision they confirm is still written and counted before the screen closes).
+    const before = interrupt > 0 ? step(state, { input: input.slice(0, interrupt), key: plainKey() }, metrics) : state;
+    return { ...before, unread: '', exit: before.exit ?? 'interrupt' };
   }
   const chars = [...input];
   if (chars.length > 1 && !key.ctrl && !key.meta) {
@@ -142,9 +159,12 @@ export function step(state: ReviewState, press: KeyPress, actions: ReviewActions
       const head = chars.slice(0, Math.max(cut, 1)).join('');
       const press: KeyPress =
         !listMode && cut === 0 ? { input: '', key: { ...plainKey(), return: head === '\r', backspace: head === DEL } } : { input: head, key: plainKey() };
-      const first = step(state, press, actions, metrics);
+      const first = step(state, press, metrics);
       const rest = chars.slice(Math.max(cut, 1)).join('');
-      return first.exit || rest === '' ? first : step(first, { input: rest, key: plainKey() }, actions, metrics);
+      if (first.exit || rest === '') return first;
+      // A decision confirmed mid-paste is written before the rest is read, exactly as if it had been typed slowly.
+      if (first.saving) return { ...first, unread: first.unread + rest };
+      return step(first, { input: rest, key: plainKey() }, metrics);
     }
   }
   switch (state.mode.kind) {
@@ -155,13 +175,13 @@ export function step(state: ReviewState, press: KeyPress, actions: ReviewActions
     case 'edit':
       return stepEdit(state, state.mode, press);
     case 'reason':
-      return stepReason(state, state.mode, press, actions);
+      return stepReason(state, state.mode, press);
     case 'browse':
       return stepBrowse(state, press, metrics);
   }
 }
 
-function plainKey(): KeyPress['key'] {
+export function plainKey(): KeyPress['key'] {
   return {
     upArrow: false,
     downArrow: false,
@@ -260,7 +280,7 @@ function stepEdit(state: ReviewState, mode: Extract<Mode, { kind: 'edit' }>, pre
   }
 }
 
-function stepReason(state: ReviewState, mode: Extract<Mode, { kind: 'reason' }>, press: KeyPress, actions: ReviewActions): ReviewState {
+function stepReason(state: ReviewState, mode: Extract<Mode, { kind: 'reason' }>, press: KeyPress): ReviewState {
   const edit = editLine(mode.line, press);
   switch (edit.kind) {
     case 'ignored':
@@ -278,22 +298,35 @@ function stepReason(state: ReviewState, mode: Extract<Mode, { kind: 'reason' }>,
             : 'a reason is required: say why this candidate is wrong or not worth keeping (or press Esc to cancel)';
         return { ...state, notice: { tone: 'error', text } };
       }
-      const outcome = mode.action === 'promote' ? actions.promote(mode.candidateId, text, mode.editedClaim) : actions.reject(mode.candidateId, text);
-      if (outcome.ok) {
-        const removed = removeItem(state, mode.candidateId);
-        const text =
-          outcome.kind === 'promoted'
-            ? `promoted ${outcome.candidateId}${outcome.edited ? ' (edited)' : ''} → ${outcome.memoryId}`
-            : `rejected ${outcome.candidateId}`;
-        return browse({ ...removed, decisions: [...state.decisions, outcome] }, { tone: 'success', text });
-      }
-      if (!outcome.stillPending) {
-        return browse(removeItem(state, mode.candidateId), { tone: 'error', text: `${outcome.message} — removed from the list` });
-      }
-      // Still pending (busy database, a cited memory gone…): the prompt stays open so Enter retries and Esc gives up.
-      const { reloaded } = outcome;
-      const items = reloaded ? state.items.map((item) => (item.candidate.id === reloaded.candidate.id ? reloaded : item)) : state.items;
-      return { ...state, items, mode: { ...mode, line: edit.value }, notice: { tone: 'error', text: outcome.message } };
+      return {
+        ...state,
+        mode: { ...mode, line: edit.value },
+        saving: { action: mode.action, candidateId: mode.candidateId, text, editedClaim: mode.editedClaim },
+        notice: { tone: 'info', text: `saving the ${mode.action === 'promote' ? 'promotion' : 'rejection'} of ${mode.candidateId}…` },
+      };
     }
   }
+}
+
+/** The state once the decision in `saving` has been written (or refused): what the old screen showed right after Enter. */
+export function settle(state: ReviewState, outcome: DecisionOutcome): ReviewState {
+  const saving = state.saving;
+  const mode = state.mode;
+  if (!saving || mode.kind !== 'reason') return { ...state, saving: null };
+  const idle = { ...state, saving: null };
+  if (outcome.ok) {
+    const removed = removeItem(idle, saving.candidateId);
+    const text =
+      outcome.kind === 'promoted'
+        ? `promoted ${outcome.candidateId}${outcome.edited ? ' (edited)' : ''} → ${outcome.memoryId}`
+        : `rejected ${outcome.candidateId}`;
+    return browse({ ...removed, decisions: [...state.decisions, outcome] }, { tone: 'success', text });
+  }
+  if (!outcome.stillPending) {
+    return browse(removeItem(idle, saving.candidateId), { tone: 'error', text: `${outcome.message} — removed from the list` });
+  }
+  // Still pending (busy database, a cited memory gone…): the prompt stays open so Enter retries and Esc gives up.
+  const { reloaded } = outcome;
+  const items = reloaded ? state.items.map((item) => (item.candidate.id === reloaded.candidate.id ? reloaded : item)) : state.items;
+  return { ...idle, items, notice: { tone: 'error', text: outcome.message } };
 }

@@ -28,11 +28,11 @@ export type DecisionOutcome =
 
 /**
  * What the screen may do to the database — nothing else. Each call writes at once (one transaction) and never
- * throws: a refusal comes back as an outcome to show inline.
+ * rejects: a refusal comes back as an outcome to show inline.
  */
 export interface ReviewActions {
-  promote(candidateId: string, rationale: string, editedClaim?: string): DecisionOutcome;
-  reject(candidateId: string, reason: string): DecisionOutcome;
+  promote(candidateId: string, rationale: string, editedClaim?: string): Promise<DecisionOutcome>;
+  reject(candidateId: string, reason: string): Promise<DecisionOutcome>;
 }
 
 /** Shown in the help and the prompts so the reviewer knows what a promotion will record. */

@@ -36,8 +36,8 @@ function everything(error: unknown): string {
 /** Captures what is written to stdout/stderr (and console) while `fn` runs. */
 async function captureOutput<T>(fn: () => Promise<T>): Promise<{ result: T; output: string }> {
   const written: string[] = [];
-  const out = process.stdout.write;
-  const err = process.stderr.write;
+  const out = process.stdout.write.bind(process.stdout);
+  const err = process.stderr.write.bind(process.stderr);
   const grab = ((chunk: string | Uint8Array) => {
     written.push(String(chunk));
     return true;

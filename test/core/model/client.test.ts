@@ -372,10 +372,10 @@ describe('provider specifics', () => {
     });
     const written: string[] = [];
     const original = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string | Uint8Array) => {
+    process.stdout.write = (chunk: string | Uint8Array) => {
       written.push(String(chunk));
       return true;
-    }) as typeof process.stdout.write;
+    };
     try {
       await client.generateObject({ prompt: 'p', schema: z.object({ ok: z.boolean() }), maxOutputTokens: 50, temperature: 0.2 });
     } finally {

@@ -6,19 +6,19 @@ import { newId } from '../../../src/core/ids.js';
 import { addMemory } from '../../../src/core/memory.js';
 import { applyRestore, planRestore, resolveSnapshot } from '../../../src/core/nightly/restore.js';
 import { takeSnapshot } from '../../../src/core/nightly/snapshot.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../../src/core/store/migrations.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../../src/core/store/sqlite/migrations.js';
 import { tempStore } from '../../helpers/store.js';
 
-let store: ReturnType<typeof tempStore>;
-beforeEach(() => {
-  store = tempStore();
-  addMemory(store, { agentId: 'ops', content: 'The billing cron runs at 02:30 UTC.' });
+let store: Awaited<ReturnType<typeof tempStore>>;
+beforeEach(async () => {
+  store = await tempStore();
+  await addMemory(store, { agentId: 'ops', content: 'The billing cron runs at 02:30 UTC.' });
 });
 afterEach(() => store.done());
 
-const caught = (fn: () => unknown) => {
+const caught = async (fn: () => unknown) => {
   try {
-    fn();
+    await fn();
   } catch (error) {
     return error;
   }
@@ -47,18 +47,18 @@ describe('restore: finding and opening a snapshot', () => {
     copyFileSync(snapshot.path, elsewhere);
     expect(resolveSnapshot(store, elsewhere)).toBe(elsewhere);
     for (const ref of [newId('run'), 'nope.db', `20260101T000000Z-${newId('run')}.db`]) {
-      expect(caught(() => resolveSnapshot(store, ref))).toMatchObject({ code: 'snapshot_not_found', exitCode: 3 });
+      expect(await caught(() => resolveSnapshot(store, ref))).toMatchObject({ code: 'snapshot_not_found', exitCode: 3 });
     }
   });
 
   it("refuses the live database, a foreign file and a newer hippo's snapshot (exit 2), changing nothing", async () => {
-    expect(caught(() => planRestore(store, store.path, null))).toMatchObject({ code: 'snapshot_is_database', exitCode: 2 });
+    expect(await caught(() => planRestore(store, store.path, null))).toMatchObject({ code: 'snapshot_is_database', exitCode: 2 });
     const text = join(store.dir, 'notes.txt');
     writeFileSync(text, 'not a database at all, just some text that is long enough to have a header');
-    expect(caught(() => planRestore(store, text, null))).toMatchObject({ code: 'not_a_hippo_snapshot', exitCode: 2 });
+    expect(await caught(() => planRestore(store, text, null))).toMatchObject({ code: 'not_a_hippo_snapshot', exitCode: 2 });
     const foreign = join(store.dir, 'foreign.db');
     new Database(foreign).exec('CREATE TABLE t (x)');
-    expect(caught(() => planRestore(store, foreign, null))).toMatchObject({ code: 'not_a_hippo_snapshot', exitCode: 2 });
+    expect(await caught(() => planRestore(store, foreign, null))).toMatchObject({ code: 'not_a_hippo_snapshot', exitCode: 2 });
     const newer = join(store.dir, 'newer.db');
     copyFileSync((await takeSnapshot(store, newId('run'))).path, newer);
     const raw = new Database(newer);
@@ -73,14 +73,14 @@ describe('restore: finding and opening a snapshot', () => {
     const truncated = join(store.dir, 'truncated.db');
     copyFileSync((await takeSnapshot(store, newId('run'))).path, truncated);
     truncateSync(truncated, 20_000);
-    expect(caught(() => planRestore(store, truncated, null))).toMatchObject({ code: 'snapshot_damaged', exitCode: 1 });
+    expect(await caught(() => planRestore(store, truncated, null))).toMatchObject({ code: 'snapshot_damaged', exitCode: 1 });
   });
 
   it("migrates an older hippo's snapshot in a temporary copy, never in place, and restores from it", async () => {
     const old = join(store.dir, 'old.db');
     const oldId = newId('mem');
     schemaOneSnapshot(old, oldId);
-    expect(planRestore(store, old, 'ops').tables[0]).toMatchObject({ table: 'memories', added: 1, removed: 1 });
+    expect((await planRestore(store, old, 'ops')).tables[0]).toMatchObject({ table: 'memories', added: 1, removed: 1 });
     const result = await applyRestore(store, old, { agentId: 'ops' });
     expect(result.run.status).toBe('completed');
     expect(store.db.prepare("SELECT id FROM memories WHERE agent_id = 'ops'").pluck().all()).toEqual([oldId]);

@@ -6,29 +6,29 @@ import { fixedClock, tempStore } from '../../helpers/store.js';
 const NOW = '2026-11-02T03:00:00.000Z';
 const hoursAgo = (hours: number) => new Date(Date.parse(NOW) - hours * 3_600_000).toISOString();
 
-let store: ReturnType<typeof tempStore>;
-beforeEach(() => {
-  store = tempStore(fixedClock(NOW));
+let store: Awaited<ReturnType<typeof tempStore>>;
+beforeEach(async () => {
+  store = await tempStore(fixedClock(NOW));
 });
 afterEach(() => store.done());
 
 describe('which agents a night distills', () => {
-  it('only agents with a memory from the last 24 h that is unreflected, live, not permanent and not derived', () => {
-    const add = (agentId: string, extra: Partial<Parameters<typeof addMemory>[1]> = {}) =>
-      addMemory(store, { agentId, content: `${agentId} ${Math.random()}`, createdAt: hoursAgo(2), ...extra }).memory.id;
-    add('new-a');
-    add('new-b', { durability: 'ephemeral' });
-    add('new-b', { createdAt: hoursAgo(30) });
-    add('old', { createdAt: hoursAgo(25) });
-    add('reflected', { lastReflectedAt: hoursAgo(1) });
-    add('archived', { archivedAt: hoursAgo(1) });
-    add('permanent', { durability: 'permanent' });
-    add('derived', { derivedFrom: ['mem_01JD0000000000000000000000'] });
-    add('expired', { expiresAt: hoursAgo(1) });
-    expect(agentsWithNewMemories(store)).toEqual(['new-a', 'new-b']);
+  it('only agents with a memory from the last 24 h that is unreflected, live, not permanent and not derived', async () => {
+    const add = async (agentId: string, extra: Partial<Parameters<typeof addMemory>[1]> = {}) =>
+      (await addMemory(store, { agentId, content: `${agentId} ${Math.random()}`, createdAt: hoursAgo(2), ...extra })).memory.id;
+    await add('new-a');
+    await add('new-b', { durability: 'ephemeral' });
+    await add('new-b', { createdAt: hoursAgo(30) });
+    await add('old', { createdAt: hoursAgo(25) });
+    await add('reflected', { lastReflectedAt: hoursAgo(1) });
+    await add('archived', { archivedAt: hoursAgo(1) });
+    await add('permanent', { durability: 'permanent' });
+    await add('derived', { derivedFrom: ['mem_01JD0000000000000000000000'] });
+    await add('expired', { expiresAt: hoursAgo(1) });
+    expect(await agentsWithNewMemories(store)).toEqual(['new-a', 'new-b']);
   });
 
-  it('finds none in an empty store', () => {
-    expect(agentsWithNewMemories(store)).toEqual([]);
+  it('finds none in an empty store', async () => {
+    expect(await agentsWithNewMemories(store)).toEqual([]);
   });
 });

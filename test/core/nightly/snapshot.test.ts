@@ -4,24 +4,17 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
 import { addMemory } from '../../../src/core/memory.js';
-import {
-  headerIsWhole,
-  listSnapshots,
-  pruneSnapshots,
-  SNAPSHOT_FILE,
-  snapshotDir,
-  snapshotFileName,
-  takeSnapshot,
-} from '../../../src/core/nightly/snapshot.js';
+import { listSnapshots, pruneSnapshots, SNAPSHOT_FILE, snapshotDir, snapshotFileName, takeSnapshot } from '../../../src/core/nightly/snapshot.js';
+import { headerIsWhole } from '../../../src/core/store/sqlite/snapshots.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
-let store: ReturnType<typeof tempStore>;
+let store: Awaited<ReturnType<typeof tempStore>>;
 const clock = fixedClock('2026-11-02T03:30:00.000Z');
-beforeEach(() => {
+beforeEach(async () => {
   clock.set('2026-11-02T03:30:00.000Z');
-  store = tempStore(clock);
+  store = await tempStore(clock);
   for (let index = 0; index < 300; index++)
-    addMemory(store, { agentId: index % 3 ? 'ops' : 'other', content: `note ${index}: ${'the billing cron moved to 02:30 UTC. '.repeat(8)}` });
+    await addMemory(store, { agentId: index % 3 ? 'ops' : 'other', content: `note ${index}: ${'the billing cron moved to 02:30 UTC. '.repeat(8)}` });
 });
 afterEach(() => store.done());
 
@@ -51,7 +44,7 @@ describe('snapshots', () => {
     const leftover = join(dir, `.${snapshotFileName(clock(), newId('run'))}.partial`);
     copyFileSync(first.path, leftover);
     writeFileSync(`${leftover}-journal`, 'x');
-    expect(listSnapshots(store).map((snapshot) => snapshot.name)).toEqual([first.name]);
+    expect((await listSnapshots(store)).map((snapshot) => snapshot.name)).toEqual([first.name]);
     clock.advance(60_000);
     const second = await takeSnapshot(store, newId('run'));
     expect(second.removedPartials).toBe(2);
@@ -87,9 +80,10 @@ describe('snapshots', () => {
     const fd = openSync(corrupted.path, 'r+');
     for (let page = 2; page < statSync(corrupted.path).size / 4096; page++) writeSync(fd, Buffer.alloc(64, 0xa5), 0, 64, page * 4096);
     closeSync(fd);
-    const integrity = (check: boolean) => Object.fromEntries(listSnapshots(store, { check }).map((snapshot) => [snapshot.name, snapshot.integrity]));
-    expect(integrity(false)).toEqual({ [good.name]: 'verified', [corrupted.name]: 'verified', [truncated.name]: 'damaged' });
-    expect(integrity(true)).toEqual({ [good.name]: 'ok', [corrupted.name]: 'damaged', [truncated.name]: 'damaged' });
+    const integrity = async (check: boolean) =>
+      Object.fromEntries((await listSnapshots(store, { check })).map((snapshot) => [snapshot.name, snapshot.integrity]));
+    expect(await integrity(false)).toEqual({ [good.name]: 'verified', [corrupted.name]: 'verified', [truncated.name]: 'damaged' });
+    expect(await integrity(true)).toEqual({ [good.name]: 'ok', [corrupted.name]: 'damaged', [truncated.name]: 'damaged' });
     expect(existsSync(`${corrupted.path}-wal`)).toBe(false);
   });
 });

@@ -8,13 +8,13 @@ import { validateAnswer } from '../../../src/core/rem/validate.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
 describe('clip', () => {
-  it('keeps exactly 2 000 characters whole and cuts 2 001 with the literal marker', () => {
+  it('keeps exactly 2 000 characters whole and cuts 2 001 with the literal marker', async () => {
     expect(MAX_MEMORY_CHARS).toBe(2000);
     expect(clip('a'.repeat(2000))).toEqual({ text: 'a'.repeat(2000), truncated: false });
     expect(clip('a'.repeat(2001))).toEqual({ text: `${'a'.repeat(2000)}…[truncated]`, truncated: true });
   });
 
-  it('steps back only over a high surrogate at the cut', () => {
+  it('steps back only over a high surrogate at the cut', async () => {
     const high = (code: number) => `${'a'.repeat(1999)}${String.fromCharCode(code)}tail`;
     expect(clip(high(0xd800)).text).toBe(`${'a'.repeat(1999)}…[truncated]`);
     expect(clip(high(0xdbff)).text).toBe(`${'a'.repeat(1999)}…[truncated]`);
@@ -24,15 +24,15 @@ describe('clip', () => {
 });
 
 describe('gather options', () => {
-  let store: ReturnType<typeof tempStore>;
-  beforeEach(() => {
-    store = tempStore(fixedClock('2026-11-02T12:00:00.000Z'));
+  let store: Awaited<ReturnType<typeof tempStore>>;
+  beforeEach(async () => {
+    store = await tempStore(fixedClock('2026-11-02T12:00:00.000Z'));
   });
   afterEach(() => store.done());
 
-  const codeOf = (fn: () => unknown): string => {
+  const codeOf = async (fn: () => unknown): Promise<string> => {
     try {
-      fn();
+      await fn();
     } catch (error) {
       return (error as HippoError).code;
     }
@@ -46,27 +46,27 @@ describe('gather options', () => {
     [{ charBudget: 0 }, 'bad_char_budget'],
     [{ charBudget: 2.5 }, 'bad_char_budget'],
     [{ scope: 'tagged' as const }, 'tag_required'],
-  ])('refuses %j with a usage error', (options, code) => {
-    expect(codeOf(() => gather(store, { agentId: 'a', ...options }))).toBe(code);
+  ])('refuses %j with a usage error', async (options, code) => {
+    expect(await codeOf(() => gather(store, { agentId: 'a', ...options }))).toBe(code);
   });
 
-  it('accepts the smallest valid caps, and a memory that fits the budget exactly', () => {
-    addMemory(store, { agentId: 'a', content: 'x'.repeat(100), createdAt: '2026-11-02T11:00:00.000Z' });
-    addMemory(store, { agentId: 'a', content: 'y'.repeat(100), createdAt: '2026-11-02T10:00:00.000Z' });
-    expect(gather(store, { agentId: 'a', maxMemories: 1 }).memories).toHaveLength(1);
-    expect(gather(store, { agentId: 'a', charBudget: 200 }).memories).toHaveLength(2);
-    expect(gather(store, { agentId: 'a', charBudget: 199 }).memories).toHaveLength(1);
-    expect(gather(store, { agentId: 'a', charBudget: 1 }).memories).toHaveLength(0);
+  it('accepts the smallest valid caps, and a memory that fits the budget exactly', async () => {
+    await addMemory(store, { agentId: 'a', content: 'x'.repeat(100), createdAt: '2026-11-02T11:00:00.000Z' });
+    await addMemory(store, { agentId: 'a', content: 'y'.repeat(100), createdAt: '2026-11-02T10:00:00.000Z' });
+    expect((await gather(store, { agentId: 'a', maxMemories: 1 })).memories).toHaveLength(1);
+    expect((await gather(store, { agentId: 'a', charBudget: 200 })).memories).toHaveLength(2);
+    expect((await gather(store, { agentId: 'a', charBudget: 199 })).memories).toHaveLength(1);
+    expect((await gather(store, { agentId: 'a', charBudget: 1 })).memories).toHaveLength(0);
   });
 });
 
 describe('prompt parts', () => {
-  it('parses each focus and refuses others', () => {
+  it('parses each focus and refuses others', async () => {
     for (const focus of FOCUSES) expect(parseFocus(focus)).toBe(focus);
     expect(() => parseFocus('gossip')).toThrow(/^the focus must be one of lessons, patterns, decisions, errors, preferences$/);
   });
 
-  it('states a real task for every focus', () => {
+  it('states a real task for every focus', async () => {
     const words = { lessons: 'lessons', patterns: 'recur', decisions: 'decisions', errors: 'errors', preferences: 'preferences' };
     for (const focus of FOCUSES) {
       const prompt = buildPrompt({ focus, memories: [] });
@@ -74,11 +74,11 @@ describe('prompt parts', () => {
     }
   });
 
-  it('hashes with sha-256 in hex', () => {
+  it('hashes with sha-256 in hex', async () => {
     expect(sha256('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
-  it('builds exactly the §4.3 schema', () => {
+  it('builds exactly the §4.3 schema', async () => {
     expect(answerJsonSchema(['m1', 'm2'], 3)).toEqual({
       type: 'object',
       properties: {
@@ -105,7 +105,7 @@ describe('prompt parts', () => {
 
 describe('validation messages and edges', () => {
   const refs = ['m1'];
-  it('retries exactly the malformed reasons', () => {
+  it('retries exactly the malformed reasons', async () => {
     expect(ANSWER_PROBLEMS.filter(isMalformed).sort()).toEqual(['invalid_json', 'shape_mismatch']);
   });
 
@@ -144,7 +144,7 @@ describe('validation messages and edges', () => {
     if (index === undefined) expect('index' in verdict).toBe(false);
   });
 
-  it('keeps a tag of exactly 64 characters and drops blank ones', () => {
+  it('keeps a tag of exactly 64 characters and drops blank ones', async () => {
     const verdict = validateAnswer({ candidates: [{ claim: 'x', sources: ['m1'], tags: ['t'.repeat(64), '  '] }] }, { refs });
     expect(verdict.ok && verdict.candidates[0]!.tags).toEqual(['t'.repeat(64)]);
   });

@@ -2,12 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, HippoError, InterruptedError } from '../../../src/core/errors.js';
 import { answerRejected } from '../../../src/core/model/answer-problem.js';
 import { getRun, interruptOpenRuns, listRuns, runErrorCode, withRun, type Run } from '../../../src/core/rem/runs.js';
-import { inTransaction } from '../../../src/core/store/store.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
-let store: ReturnType<typeof tempStore>;
-beforeEach(() => {
-  store = tempStore(fixedClock('2026-11-02T03:00:00.000Z'));
+let store: Awaited<ReturnType<typeof tempStore>>;
+beforeEach(async () => {
+  store = await tempStore(fixedClock('2026-11-02T03:00:00.000Z'));
 });
 afterEach(() => store.done());
 
@@ -24,9 +23,9 @@ async function thrown(fn: () => unknown): Promise<HippoError> {
 const runOf = (error: HippoError) => error.details?.run as Run;
 
 describe('withRun: a run is a scope', () => {
-  it('finishes the row completed, with what the work recorded, when the work returns without finishing it (sync or async)', async () => {
-    const value = withRun(store, 'rem rapid', 'ops', (scope) => {
-      expect(getRun(store, scope.run.id).status).toBe('running');
+  it('finishes the row completed, with what the work recorded, when the work returns without finishing it', async () => {
+    const value = await withRun(store, 'rem rapid', 'ops', async (scope) => {
+      expect((await getRun(store, scope.run.id)).status).toBe('running');
       scope.record.counts = { gathered: 3 };
       return 42;
     });
@@ -35,14 +34,14 @@ describe('withRun: a run is a scope', () => {
       scope.record.model = 'm';
       return scope.run.id;
     });
-    const [second, first] = listRuns(store);
+    const [second, first] = await listRuns(store);
     expect(first).toMatchObject({ kind: 'rem rapid', status: 'completed', counts: { gathered: 3 }, errors: [] });
     expect(second).toMatchObject({ id: later, kind: 'rem ingest', status: 'completed', model: 'm' });
   });
 
   it('keeps the outcome the work finished with', async () => {
     const run = await withRun(store, 'rem rapid', 'ops', async (scope) => scope.finish({ status: 'partial', errors: ['x'] }));
-    expect(getRun(store, run.id)).toMatchObject({ status: 'partial', errors: ['x'] });
+    expect(await getRun(store, run.id)).toMatchObject({ status: 'partial', errors: ['x'] });
   });
 
   it('fails the row with the error code and what was recorded, and puts the run on the same error, class kept', async () => {
@@ -56,7 +55,7 @@ describe('withRun: a run is a scope', () => {
     expect(error).toMatchObject({ code: 'some_conflict', exitCode: 4 });
     expect(error.details?.runId).toBe(runOf(error).id);
     expect(runOf(error)).toMatchObject({ status: 'failed', errors: ['some_conflict'], steps: { snapshot: 'failed' } });
-    expect(getRun(store, runOf(error).id)).toEqual(runOf(error));
+    expect(await getRun(store, runOf(error).id)).toEqual(runOf(error));
   });
 
   it('records the answer problem of a rejected answer, not just model_output_invalid', async () => {
@@ -99,13 +98,13 @@ describe('withRun: a run is a scope', () => {
   it('does not leave a row running when the transaction that finished it rolls back', async () => {
     const error = await thrown(() =>
       withRun(store, 'rem rapid', 'ops', (scope) =>
-        inTransaction(store, () => {
-          scope.finish({ status: 'completed' });
+        store.transaction(async (tx) => {
+          await scope.finish({ status: 'completed' }, tx);
           throw new HippoError('disk_full', 'the disk is full', 1);
         }),
       ),
     );
-    expect(getRun(store, runOf(error).id)).toMatchObject({ status: 'failed', errors: ['disk_full'] });
+    expect(await getRun(store, runOf(error).id)).toMatchObject({ status: 'failed', errors: ['disk_full'] });
   });
 
   it('turns anything that is not a HippoError into `unexpected` (exit 1), still carrying the run', async () => {
@@ -124,15 +123,15 @@ describe('withRun: a run is a scope', () => {
       scope.record.counts = { gathered: 2 };
       await new Promise<void>((resolve) => (release = resolve));
     });
-    const done = withRun(store, 'rem ingest', 'ops', () => 'done');
+    const done = await withRun(store, 'rem ingest', 'ops', () => 'done');
     expect(done).toBe('done');
-    const closed = interruptOpenRuns();
-    const [open] = listRuns(store).filter((run) => run.kind === 'rem rapid');
+    const closed = await interruptOpenRuns();
+    const [open] = (await listRuns(store)).filter((run) => run.kind === 'rem rapid');
     expect(open).toMatchObject({ status: 'interrupted', errors: ['interrupted'], counts: { gathered: 2 } });
     expect(closed).toEqual([open]);
     release();
     await waiting;
     // The work finished later, but the row already said what the process decided: it stays interrupted.
-    expect(getRun(store, open!.id).status).toBe('interrupted');
+    expect((await getRun(store, open!.id)).status).toBe('interrupted');
   });
 });

@@ -10,21 +10,21 @@ vi.mock('../../../src/ui/review/layout.js', async (importOriginal) => {
 });
 
 const clock = fixedClock('2026-11-02T12:00:00.000Z');
-let store: ReturnType<typeof tempStore>;
+let store: Awaited<ReturnType<typeof tempStore>>;
 let ui: ReviewHarness | undefined;
 
-beforeEach(() => {
-  store = tempStore(clock);
-  stageCandidates(store, [
+beforeEach(async () => {
+  store = await tempStore(clock);
+  await stageCandidates(store, [
     { claim: 'Keep a rollback runbook next to every migration.', sources: ['m3'] },
     { claim: 'Run database migrations outside the Friday release train.', sources: ['m3', 'm2', 'm1'] },
   ]);
 });
 
-afterEach(() => {
+afterEach(async () => {
   ui?.unmount();
   ui = undefined;
-  store.done();
+  await store.done();
 });
 
 describe('the detail pane', () => {

@@ -8,7 +8,7 @@ import { KEY, NOTES, renderReview, stageCandidates, type ReviewHarness } from '.
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
 const clock = fixedClock('2026-11-02T12:00:00.000Z');
-let store: ReturnType<typeof tempStore>;
+let store: Awaited<ReturnType<typeof tempStore>>;
 let ui: ReviewHarness | undefined;
 let memoryIds: string[];
 /** In list order (newest first): [0] migrations claim, [1] vague claim, [2] runbook claim. */
@@ -18,10 +18,10 @@ const MIGRATIONS = 'Run database migrations outside the Friday release train; th
 const VAGUE = 'Friday deploys fail.';
 const RUNBOOK = 'Keep a rollback runbook next to every migration.';
 
-beforeEach(() => {
+beforeEach(async () => {
   clock.set('2026-11-02T12:00:00.000Z');
-  store = tempStore(clock);
-  ({ memoryIds, candidates } = stageCandidates(store, [
+  store = await tempStore(clock);
+  ({ memoryIds, candidates } = await stageCandidates(store, [
     { claim: RUNBOOK, sources: ['m3'], tags: ['runbook'] },
     { claim: VAGUE, sources: ['m2'] },
     { claim: MIGRATIONS, sources: ['m3', 'm2', 'm1'], tags: ['deploy', 'db'] },
@@ -29,10 +29,10 @@ beforeEach(() => {
   clock.set('2026-11-02T15:00:00.000Z');
 });
 
-afterEach(() => {
+afterEach(async () => {
   ui?.unmount();
   ui = undefined;
-  store.done();
+  await store.done();
 });
 
 const status = (candidate: Candidate) => getCandidate(store, 'ops', candidate.id);
@@ -79,13 +79,13 @@ describe('the review screen (docs/design.md §4.7)', () => {
     expect(frame).toContain(`Promote ${candidates[0]!.id} as a persistent memory — why keep it?`);
     frame = await ui.press(KEY.enter);
     expect(frame).toContain('✗ a rationale is required');
-    expect(status(candidates[0]!).status).toBe('pending');
+    expect((await status(candidates[0]!)).status).toBe('pending');
     await ui.type('matches the post-mortem');
     frame = await ui.press(KEY.enter);
 
-    const promoted = status(candidates[0]!);
+    const promoted = await status(candidates[0]!);
     expect(promoted).toMatchObject({ status: 'promoted', reviewer: 'tester', reviewRationale: 'matches the post-mortem', editedClaim: null });
-    const memory = getMemory(store, 'ops', promoted.promotedMemoryId!);
+    const memory = await getMemory(store, 'ops', promoted.promotedMemoryId!);
     expect(memory).toMatchObject({
       content: MIGRATIONS,
       durability: 'persistent',
@@ -101,6 +101,37 @@ describe('the review screen (docs/design.md §4.7)', () => {
     expect(frame).toContain('promoted 1 · rejected 0 · skipped 0 · 2 pending');
   });
 
+  it('stays responsive while a decision is written: keys typed meanwhile are read after it, in order', async () => {
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    ui = await renderReview(store, {}, undefined, (controller) => ({
+      promote: async (...args) => {
+        await slow;
+        return controller.promote(...args);
+      },
+      reject: async (...args) => {
+        await slow;
+        return controller.reject(...args);
+      },
+    }));
+    await ui.press('p');
+    await ui.type('matches the post-mortem');
+    let frame = await ui.press(KEY.enter);
+    expect(frame).toContain(`saving the promotion of ${candidates[0]!.id}…`);
+    expect((await status(candidates[0]!)).status).toBe('pending');
+    // Typed ahead while it saves: select the next candidate and open a rejection, then give a reason.
+    frame = await ui.press('j', 'r');
+    expect(frame).toContain('saving the promotion');
+    release();
+    await slow;
+    frame = await ui.type('one Friday is not a pattern');
+    frame = await ui.press(KEY.enter);
+    expect((await status(candidates[0]!)).status).toBe('promoted');
+    expect(await status(candidates[2]!)).toMatchObject({ status: 'rejected', reviewRationale: 'one Friday is not a pattern' });
+    expect((await status(candidates[1]!)).status).toBe('pending');
+    expect(frame).toContain('promoted 1 · rejected 1 · skipped 0 · 1 pending');
+  });
+
   it('Esc cancels a prompt and nothing is written', async () => {
     ui = await renderReview(store);
     await ui.press('p');
@@ -108,7 +139,7 @@ describe('the review screen (docs/design.md §4.7)', () => {
     const frame = await ui.press(KEY.escape);
     expect(frame).toContain('promotion cancelled — nothing was saved');
     expect(frame).toContain('Pending candidates (3)');
-    expect(status(candidates[0]!)).toMatchObject({ status: 'pending', reviewRationale: null });
+    expect(await status(candidates[0]!)).toMatchObject({ status: 'pending', reviewRationale: null });
   });
 
   it('rejects with a reason (required too)', async () => {
@@ -116,10 +147,10 @@ describe('the review screen (docs/design.md §4.7)', () => {
     await ui.press('j', 'r');
     let frame = await ui.press(KEY.enter);
     expect(frame).toContain('✗ a reason is required');
-    expect(status(candidates[1]!).status).toBe('pending');
+    expect((await status(candidates[1]!)).status).toBe('pending');
     await ui.type('one Friday is not a pattern');
     frame = await ui.press(KEY.enter);
-    expect(status(candidates[1]!)).toMatchObject({ status: 'rejected', reviewer: 'tester', reviewRationale: 'one Friday is not a pattern' });
+    expect(await status(candidates[1]!)).toMatchObject({ status: 'rejected', reviewer: 'tester', reviewRationale: 'one Friday is not a pattern' });
     expect(frame).toContain(`✓ rejected ${candidates[1]!.id}`);
     expect(frame).toContain('Pending candidates (2)');
   });
@@ -133,18 +164,18 @@ describe('the review screen (docs/design.md §4.7)', () => {
     await ui.type('Schedule migrations on Tuesday mornings');
     frame = await ui.press(KEY.enter);
     expect(frame).toContain(`Promote your edited wording of ${candidates[0]!.id}`);
-    expect(status(candidates[0]!).status).toBe('pending');
+    expect((await status(candidates[0]!)).status).toBe('pending');
     await ui.type('agreed in the retro');
     await ui.press(KEY.enter);
 
-    const promoted = status(candidates[0]!);
+    const promoted = await status(candidates[0]!);
     expect(promoted).toMatchObject({
       status: 'promoted',
       claim: MIGRATIONS,
       editedClaim: 'Schedule migrations on Tuesday mornings',
       reviewRationale: 'agreed in the retro',
     });
-    expect(getMemory(store, 'ops', promoted.promotedMemoryId!).content).toBe('Schedule migrations on Tuesday mornings');
+    expect((await getMemory(store, 'ops', promoted.promotedMemoryId!)).content).toBe('Schedule migrations on Tuesday mornings');
     expect(ui.frame()).toContain(`✓ promoted ${candidates[0]!.id} (edited)`);
   });
 
@@ -159,13 +190,13 @@ describe('the review screen (docs/design.md §4.7)', () => {
     frame = await ui.press(KEY.enter);
     expect(frame).toContain('✗ the claim cannot be empty');
     await ui.press(KEY.escape);
-    expect(status(candidates[2]!).status).toBe('pending');
+    expect((await status(candidates[2]!)).status).toBe('pending');
 
     await ui.press('e', KEY.enter); // unchanged
     expect(ui.frame()).toContain('the claim is unchanged, so the original wording will be promoted');
     await ui.type('we do this already');
     await ui.press(KEY.enter);
-    expect(status(candidates[2]!)).toMatchObject({ status: 'promoted', editedClaim: null });
+    expect(await status(candidates[2]!)).toMatchObject({ status: 'promoted', editedClaim: null });
   });
 
   it('skips, filters by text, and reports the session on quit', async () => {
@@ -196,7 +227,7 @@ describe('the review screen (docs/design.md §4.7)', () => {
       remaining: 2,
       interrupted: false,
     });
-    expect(status(candidates[0]!).status).toBe('pending');
+    expect((await status(candidates[0]!)).status).toBe('pending');
   });
 
   it('Ctrl-C quits from anywhere, even a prompt, keeping what was decided and nothing half-typed', async () => {
@@ -209,21 +240,21 @@ describe('the review screen (docs/design.md §4.7)', () => {
     await ui.type('not finished');
     await ui.press(KEY.ctrlC);
     expect(ui.summary()).toMatchObject({ interrupted: true, remaining: 2, decisions: [{ kind: 'rejected', candidateId: candidates[0]!.id }] });
-    expect(status(candidates[0]!).status).toBe('rejected');
-    expect(status(candidates[1]!).status).toBe('pending');
+    expect((await status(candidates[0]!)).status).toBe('rejected');
+    expect((await status(candidates[1]!)).status).toBe('pending');
   });
 
   it('takes keys that arrive together one at a time (fast typing: "p", the rationale and Enter in one read)', async () => {
     ui = await renderReview(store);
     await ui.press('jpone Friday is enough\r');
-    expect(status(candidates[1]!)).toMatchObject({ status: 'promoted', reviewRationale: 'one Friday is enough' });
+    expect(await status(candidates[1]!)).toMatchObject({ status: 'promoted', reviewRationale: 'one Friday is enough' });
   });
 
   it('takes Enter and Backspace inside keys read together in a prompt: a promotion then a rejection in one read', async () => {
     ui = await renderReview(store);
     await ui.press('pwhx\u007Fy\rrnope\r');
-    expect(status(candidates[0]!)).toMatchObject({ status: 'promoted', reviewRationale: 'why' });
-    expect(status(candidates[1]!)).toMatchObject({ status: 'rejected', reviewRationale: 'nope' });
+    expect(await status(candidates[0]!)).toMatchObject({ status: 'promoted', reviewRationale: 'why' });
+    expect(await status(candidates[1]!)).toMatchObject({ status: 'rejected', reviewRationale: 'nope' });
     expect(ui.latest()?.decisions.map((decision) => decision.kind)).toEqual(['promoted', 'rejected']);
   });
 
@@ -231,7 +262,7 @@ describe('the review screen (docs/design.md §4.7)', () => {
     ui = await renderReview(store);
     await ui.press('rwrong\rpnot finished\u0003more');
     expect(ui.summary()).toMatchObject({ interrupted: true, remaining: 2, decisions: [{ kind: 'rejected', candidateId: candidates[0]!.id }] });
-    expect(status(candidates[1]!).status).toBe('pending');
+    expect((await status(candidates[1]!)).status).toBe('pending');
     ui.unmount();
     ui = await renderReview(store);
     await ui.press('jj\u0003');
@@ -262,16 +293,16 @@ describe('the review screen (docs/design.md §4.7)', () => {
 
   it('shows a decision taken by another process meanwhile as an inline conflict and drops the candidate, then carries on', async () => {
     ui = await renderReview(store);
-    const other = openStore({ path: store.path });
-    reject(other, { agentId: 'ops', ids: [candidates[0]!.id], reason: 'decided elsewhere', reviewer: 'someone-else' });
-    other.close();
+    const other = await openStore({ path: store.path });
+    await reject(other, { agentId: 'ops', ids: [candidates[0]!.id], reason: 'decided elsewhere', reviewer: 'someone-else' });
+    await other.close();
 
     await ui.press('p');
     await ui.type('looks right');
     let frame = await ui.press(KEY.enter);
     expect(flat(frame)).toContain(`✗ candidate ${candidates[0]!.id} is already rejected; it cannot be promoted — removed from the list`);
     expect(frame).toContain('Pending candidates (2)');
-    expect(status(candidates[0]!)).toMatchObject({
+    expect(await status(candidates[0]!)).toMatchObject({
       status: 'rejected',
       reviewer: 'someone-else',
       reviewRationale: 'decided elsewhere',
@@ -281,15 +312,15 @@ describe('the review screen (docs/design.md §4.7)', () => {
     await ui.press('r');
     await ui.type('vague');
     frame = await ui.press(KEY.enter);
-    expect(status(candidates[1]!).status).toBe('rejected');
+    expect((await status(candidates[1]!)).status).toBe('rejected');
     expect(frame).toContain(`✓ rejected ${candidates[1]!.id}`);
   });
 
   it('reports a rejection made elsewhere meanwhile as such, not as the reviewer’s decision', async () => {
     ui = await renderReview(store);
-    const other = openStore({ path: store.path });
-    reject(other, { agentId: 'ops', ids: [candidates[0]!.id], reason: 'decided elsewhere', reviewer: 'someone-else' });
-    other.close();
+    const other = await openStore({ path: store.path });
+    await reject(other, { agentId: 'ops', ids: [candidates[0]!.id], reason: 'decided elsewhere', reviewer: 'someone-else' });
+    await other.close();
 
     await ui.press('r');
     await ui.type('vague');
@@ -298,7 +329,7 @@ describe('the review screen (docs/design.md §4.7)', () => {
     expect(frame).toContain('Pending candidates (2)');
     expect(frame).toContain('rejected 0');
     expect(ui.latest()).toMatchObject({ decisions: [], remaining: 2 });
-    expect(status(candidates[0]!)).toMatchObject({ status: 'rejected', reviewer: 'someone-else', reviewRationale: 'decided elsewhere' });
+    expect(await status(candidates[0]!)).toMatchObject({ status: 'rejected', reviewer: 'someone-else', reviewRationale: 'decided elsewhere' });
   });
 
   it('shows a cited memory that no longer exists as such, and refuses to promote it inline unless allowed', async () => {
@@ -311,7 +342,7 @@ describe('the review screen (docs/design.md §4.7)', () => {
     frame = await ui.press(KEY.enter);
     expect(flat(frame)).toContain(`✗ candidate ${candidates[0]!.id} cites 1 memory no longer in the database`);
     expect(frame).toContain('› still true'); // the prompt stays open: Enter retries, Esc gives up
-    expect(status(candidates[0]!).status).toBe('pending');
+    expect((await status(candidates[0]!)).status).toBe('pending');
     frame = await ui.press(KEY.escape);
     expect(frame).toContain('promotion cancelled');
     ui.unmount();
@@ -320,9 +351,9 @@ describe('the review screen (docs/design.md §4.7)', () => {
     await ui.press('p');
     await ui.type('still true');
     await ui.press(KEY.enter);
-    const promoted = status(candidates[0]!);
+    const promoted = await status(candidates[0]!);
     expect(promoted.status).toBe('promoted');
-    expect(getMemory(store, 'ops', promoted.promotedMemoryId!).durability).toBe('permanent');
+    expect((await getMemory(store, 'ops', promoted.promotedMemoryId!)).durability).toBe('permanent');
   });
 
   it('on a cited memory deleted while the screen is open, refuses, stops showing it, and says how to promote anyway', async () => {
@@ -337,14 +368,14 @@ describe('the review screen (docs/design.md §4.7)', () => {
     expect(flat(frame)).not.toContain('pass --allow-missing-sources');
     expect(frame).toContain(`[2] ${memoryIds[1]} — no longer in the database`);
     expect(flat(frame)).not.toContain(NOTES[1]);
-    expect(status(candidates[0]!).status).toBe('pending');
+    expect((await status(candidates[0]!)).status).toBe('pending');
   });
 
   it('scrolls the evidence when it is longer than the pane', async () => {
-    store.done();
-    store = tempStore(clock);
+    await store.done();
+    store = await tempStore(clock);
     const long = Array.from({ length: 40 }, (_, index) => `Paragraph ${index + 1} of the incident review.`).join('\n');
-    ({ candidates } = stageCandidates(store, [{ claim: 'Review incidents in writing.', sources: ['m1'] }], [long]));
+    ({ candidates } = await stageCandidates(store, [{ claim: 'Review incidents in writing.', sources: ['m1'] }], [long]));
     ui = await renderReview(store, {}, { columns: 100, rows: 30 });
     let frame = ui.frame();
     expect(frame).toContain('Paragraph 1 of');
@@ -359,9 +390,9 @@ describe('the review screen (docs/design.md §4.7)', () => {
   });
 
   it('never lets stored text drive the terminal: control characters in a memory are shown inert', async () => {
-    store.done();
-    store = tempStore(clock);
-    stageCandidates(store, [{ claim: 'Beware titles.', sources: ['m1'] }], ['Clear screen: \u001B[2J\u001B[H and bell \u0007 done.']);
+    await store.done();
+    store = await tempStore(clock);
+    await stageCandidates(store, [{ claim: 'Beware titles.', sources: ['m1'] }], ['Clear screen: \u001B[2J\u001B[H and bell \u0007 done.']);
     // Validation refuses such claims from a model now; a row written some other way must still be shown inert.
     store.db.prepare('UPDATE candidates SET claim = ?').run('Beware \u001B]0;owned\u0007 titles.');
     ui = await renderReview(store);
@@ -386,10 +417,10 @@ describe('the detail pane guards its short facts too', () => {
 
 describe('text the terminal measures differently (width agreement with ink)', () => {
   it('shows every word of a memory with zero-width and format characters, and of a claim full of emoji', async () => {
-    store.done();
-    store = tempStore(clock);
+    await store.done();
+    store = await tempStore(clock);
     const note = `${'Rotate\u200B the\u00AD signing\uFEFF keys\u200B '.repeat(6)}every 90 days. END-OF-NOTE`;
-    stageCandidates(store, [{ claim: 'Rotate keys.', sources: ['m1'] }], [note]);
+    await stageCandidates(store, [{ claim: 'Rotate keys.', sources: ['m1'] }], [note]);
     store.db.prepare('UPDATE candidates SET claim = ?').run(`${'🚀'.repeat(25)} rocket claim END-R`);
     ui = await renderReview(store, {}, { columns: 80, rows: 40 });
     const frame = ui.frame();
@@ -400,9 +431,9 @@ describe('text the terminal measures differently (width agreement with ink)', ()
   });
 
   it('shows a right-to-left override as a marker, so stored text cannot reorder what the reviewer reads', async () => {
-    store.done();
-    store = tempStore(clock);
-    stageCandidates(store, [{ claim: 'Check payees.', sources: ['m1'] }], ['Pay invoice \u202Egnp.exe\u202C today.']);
+    await store.done();
+    store = await tempStore(clock);
+    await stageCandidates(store, [{ claim: 'Check payees.', sources: ['m1'] }], ['Pay invoice \u202Egnp.exe\u202C today.']);
     ui = await renderReview(store);
     const frame = ui.frame();
     expect(frame).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/u);
@@ -425,9 +456,9 @@ describe('layout (80 and 200 columns)', () => {
   });
 
   it('says which rows show when the list is longer than its pane, and scrolls it with the selection', async () => {
-    store.done();
-    store = tempStore(clock);
-    stageCandidates(
+    await store.done();
+    store = await tempStore(clock);
+    await stageCandidates(
       store,
       Array.from({ length: 8 }, (_, index) => ({ claim: `Claim number ${index + 1}.`, sources: ['m1'] })),
     );

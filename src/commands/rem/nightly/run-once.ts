@@ -40,7 +40,7 @@ export default class RemNightlyRunOnce extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemNightlyRunOnce);
-    const store = this.store(flags.db);
+    const store = await this.store(flags.db);
     // Only an explicit --agent narrows distillation; $HIPPO_AGENT in cron's environment must not.
     const agentId = flags.agent === undefined ? undefined : this.agentId(flags.agent);
     // A malformed model setting is exit 2 before anything happens; the SDKs load only if something is distilled.

@@ -349,9 +349,10 @@ export async function createPool(target: PostgresTarget, env: NodeJS.ProcessEnv 
 function hippoTypes(pg: { types: typeof import('pg').types }): NonNullable<PoolConfig['types']> {
   return {
     getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-      if (oid === pg.types.builtins.TIMESTAMPTZ) return timestamptzToIso;
-      if (oid === pg.types.builtins.INT8) return int8ToNumber;
-      return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+      if (oid === Number(pg.types.builtins.TIMESTAMPTZ)) return timestamptzToIso;
+      if (oid === Number(pg.types.builtins.INT8)) return int8ToNumber;
+      // pg's own parser for everything else (typed loosely by @types/pg: it parses to any).
+      return (format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text')) as (value: string | Buffer) => unknown;
     }) as typeof pg.types.getTypeParser,
   };
 }

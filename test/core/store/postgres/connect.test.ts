@@ -293,7 +293,9 @@ describe('connecting to a real server', () => {
     // Settled at once, so its rejection is handled while the administrator's connection does its work.
     const sleeping = client.query('SELECT pg_sleep(30)').then(
       () => Promise.reject(new Error('the query was not terminated')),
-      (error: unknown) => Promise.reject(error),
+      (error: unknown) => {
+        throw error;
+      },
     );
     sleeping.catch(() => undefined);
     await withClient(serverUrl(), async (admin) => {

@@ -2,8 +2,7 @@ import type { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemo } from '../../../../src/core/demo.js';
 import { UsageError } from '../../../../src/core/errors.js';
-import { MEMORY_COLUMNS } from '../../../../src/core/memory.js';
-import { buildMatchExpression, search } from '../../../../src/core/search.js';
+import { search } from '../../../../src/core/search.js';
 import { createPool, parsePostgresUrl } from '../../../../src/core/store/postgres/connect.js';
 import {
   finishSnippet,
@@ -16,10 +15,11 @@ import {
   type SearchSqlOptions,
 } from '../../../../src/core/store/postgres/fts.js';
 import { migrate } from '../../../../src/core/store/postgres/migrate.js';
-import { openStore, type Store } from '../../../../src/core/store/store.js';
+import { buildMatchExpression, openStore, type Store } from '../../../../src/core/store/store.js';
+import { columnList, MEMORY_TABLE, placeholders, toParams } from '../../../../src/core/store/postgres/tables.js';
 import { freshDatabase, type FreshDatabase } from '../../../helpers/postgres.js';
 
-const COLUMNS = MEMORY_COLUMNS.split(', ');
+const COLUMNS = MEMORY_TABLE.columns.map((column) => column.name);
 const HOSTILE = [
   `it's "quoted"`,
   `'; DROP TABLE memories; --`,
@@ -37,12 +37,13 @@ const HOSTILE = [
 
 /** Copies every memory of a SQLite store into the PostgreSQL table, ids and times as they are. */
 async function copyMemories(store: Store, pool: Pool): Promise<number> {
-  const rows = store.db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories`).all() as Record<string, unknown>[];
-  for (const row of rows) {
-    const values = COLUMNS.map((column) => (column === 'tags' || column === 'derived_from' ? JSON.parse(row[column] as string) : row[column]));
-    await pool.query(`INSERT INTO memories (${MEMORY_COLUMNS}) VALUES (${COLUMNS.map((_, index) => `$${index + 1}`).join(', ')})`, values);
+  let copied = 0;
+  for await (const memory of store.rows.dump('memories', null)) {
+    const values = toParams(MEMORY_TABLE, memory);
+    await pool.query(`INSERT INTO memories (${columnList(MEMORY_TABLE.columns)}) VALUES (${placeholders(values.length)})`, values);
+    copied++;
   }
-  return rows.length;
+  return copied;
 }
 
 describe('queryTerms', () => {
@@ -85,12 +86,12 @@ describe('searching a PostgreSQL store', () => {
     database = await freshDatabase();
     pool = await createPool(parsePostgresUrl(database.url, {}), {});
     await migrate(pool);
-    store = openStore({ path: ':memory:' });
-    loadDemo(store);
+    store = await openStore({ path: ':memory:' });
+    await loadDemo(store);
     expect(await copyMemories(store, pool)).toBeGreaterThan(150);
   });
   afterAll(async () => {
-    store?.close();
+    await store?.close();
     await pool?.end();
     await database?.drop();
   });
@@ -196,13 +197,13 @@ describe('searching a PostgreSQL store', () => {
     ['alice', 'deploy failed'],
     ['alice', 'phone number of the Dublin office'],
   ])('finds the same top hit as SQLite for %s: %j', async (agentId, query) => {
-    const sqlite = search(store, { agentId, query, limit: 5, recordRetrieval: false });
+    const sqlite = await search(store, { agentId, query, limit: 5, recordRetrieval: false });
     const postgres = await pgSearch({ agentId, query });
     expect(postgres[0]?.id).toBe(sqlite[0]?.memory.id);
   });
 
   it('ranks "deploy failed" differently, because Snowball stems "deployment" like "deploy" and Porter does not', async () => {
-    const sqlite = search(store, { agentId: 'ops-agent', query: 'deploy failed', limit: 5, recordRetrieval: false });
+    const sqlite = await search(store, { agentId: 'ops-agent', query: 'deploy failed', limit: 5, recordRetrieval: false });
     const postgres = await pgSearch({ agentId: 'ops-agent', query: 'deploy failed' });
     expect(postgres[0]!.content).toMatch(/^Deployment /);
     // SQLite matches that note on "failed" alone: its Porter stems are deploi (deploy) and deploy (deployment).

@@ -25,7 +25,7 @@ async function holderPid(url = database.url): Promise<number | undefined> {
 async function startHolder(url: string): Promise<{ child: ResultPromise; pid: number }> {
   const child = execa(process.execPath, ['--import', 'tsx', join(ROOT, 'test', 'fixtures', 'pg-lock-holder.ts'), url], { cwd: ROOT, reject: false });
   const line = await new Promise<string>((resolve, reject) => {
-    child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', () => reject(new Error(`the holder exited early: ${child.stderr ? 'see stderr' : ''}`)));
   });
   const match = /^held (\d+)$/.exec(line);
@@ -67,7 +67,7 @@ describe('the nightly lock on PostgreSQL', () => {
       if (!lock) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(lock).toBeDefined();
-    await lock!.release();
+    await lock?.release();
   });
 
   it('says when its connection is lost (the lock went with it)', async () => {

@@ -3,19 +3,19 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ExitCode, HippoError } from '../../src/core/errors.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../src/core/store/migrations.js';
-import { openStore } from '../../src/core/store/store.js';
+import { ExitCode, HippoError } from '../../../../src/core/errors.js';
+import { openSqliteStore } from '../../../../src/core/store/sqlite/adapter.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../../../src/core/store/sqlite/migrations.js';
 
 let dir: string;
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hippo-open-'));
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function expectUsageError(fn: () => unknown, code: string): void {
+async function expectUsageError(fn: () => unknown, code: string): Promise<void> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     expect(error).toBeInstanceOf(HippoError);
     expect((error as HippoError).code).toBe(code);
@@ -25,10 +25,10 @@ function expectUsageError(fn: () => unknown, code: string): void {
   throw new Error(`expected a ${code} error`);
 }
 
-describe('openStore', () => {
-  it('creates the file 0600 in a new 0700 directory, in WAL mode, at the current schema', () => {
+describe('opening a SQLite store', () => {
+  it('creates the file 0600 in a new 0700 directory, in WAL mode, at the current schema', async () => {
     const path = join(dir, 'nested', 'hippo', 'hippo.db');
-    const store = openStore({ path });
+    const store = await openSqliteStore({ path });
     try {
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(statSync(join(dir, 'nested', 'hippo')).mode & 0o777).toBe(0o700);
@@ -38,21 +38,21 @@ describe('openStore', () => {
       expect(store.db.pragma('foreign_keys', { simple: true })).toBe(1);
       expect(Number(store.db.pragma('busy_timeout', { simple: true }))).toBeGreaterThanOrEqual(5000);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it('reopens an existing database without migrating it again', () => {
+  it('reopens an existing database without migrating it again', async () => {
     const path = join(dir, 'hippo.db');
-    const first = openStore({ path });
+    const first = await openSqliteStore({ path });
     first.db.prepare("INSERT INTO settings (key, value) VALUES ('k', 'v')").run();
-    first.close();
-    const second = openStore({ path });
+    await first.close();
+    const second = await openSqliteStore({ path });
     expect(second.db.prepare('SELECT value FROM settings').pluck().get()).toBe('v');
-    second.close();
+    await second.close();
   });
 
-  it('migrates a schema-2 database to 3: the runs table rebuilt with every row and index, and the status interrupted allowed', () => {
+  it('migrates a schema-2 database to 3: the runs table rebuilt with every row and index, and the status interrupted allowed', async () => {
     const path = join(dir, 'hippo.db');
     const raw = new Database(path);
     raw.exec(MIGRATIONS[0]! + MIGRATIONS[1]!);
@@ -68,7 +68,7 @@ describe('openStore', () => {
     const before = raw.prepare('SELECT * FROM runs ORDER BY id').all() as Record<string, unknown>[];
     raw.close();
 
-    const store = openStore({ path });
+    const store = await openSqliteStore({ path });
     try {
       expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       const after = store.db.prepare('SELECT * FROM runs ORDER BY id').all() as Record<string, unknown>[];
@@ -86,43 +86,43 @@ describe('openStore', () => {
       expect(() => store.db.prepare("UPDATE runs SET status = 'gone' WHERE id = 'run_e'").run()).toThrow(/CHECK/);
       expect(store.db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
-      store.close();
+      await store.close();
     }
   });
 
-  it('refuses a database written by a newer hippo and leaves it unchanged', () => {
+  it('refuses a database written by a newer hippo and leaves it unchanged', async () => {
     const path = join(dir, 'hippo.db');
-    openStore({ path }).close();
+    await (await openSqliteStore({ path })).close();
     const raw = new Database(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     const before = readFileSync(path);
-    expectUsageError(() => openStore({ path }), 'database_too_new');
+    await expectUsageError(() => openSqliteStore({ path }), 'database_too_new');
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  it("refuses a SQLite database that is not hippo's and leaves it unchanged", () => {
+  it("refuses a SQLite database that is not hippo's and leaves it unchanged", async () => {
     const path = join(dir, 'other.db');
     const raw = new Database(path);
     raw.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')");
     raw.close();
     const before = readFileSync(path);
-    expectUsageError(() => openStore({ path }), 'not_a_hippo_database');
+    await expectUsageError(() => openSqliteStore({ path }), 'not_a_hippo_database');
     expect(readFileSync(path).equals(before)).toBe(true);
   });
 
-  it('refuses a file that is not SQLite at all, and a directory', () => {
+  it('refuses a file that is not SQLite at all, and a directory', async () => {
     const path = join(dir, 'notes.txt');
     writeFileSync(path, 'just some text, definitely not a database header\n'.repeat(100));
-    expectUsageError(() => openStore({ path }), 'not_a_database');
+    await expectUsageError(() => openSqliteStore({ path }), 'not_a_database');
     expect(readFileSync(path, 'utf8')).toContain('just some text');
     const folder = join(dir, 'folder');
     mkdirSync(folder);
-    expectUsageError(() => openStore({ path: folder }), 'not_a_database');
+    await expectUsageError(() => openSqliteStore({ path: folder }), 'not_a_database');
   });
 
-  it('keeps the FTS index in sync through triggers on insert, update and delete', () => {
-    const store = openStore({ path: join(dir, 'hippo.db') });
+  it('keeps the FTS index in sync through triggers on insert, update and delete', async () => {
+    const store = await openSqliteStore({ path: join(dir, 'hippo.db') });
     const insert = store.db.prepare(
       "INSERT INTO memories (id, agent_id, content, created_at, updated_at, content_hash) VALUES (?, 'a', ?, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'h')",
     );
@@ -141,6 +141,6 @@ describe('openStore', () => {
     // Control: an index entry written behind the triggers' back (no such memory row) is caught by the same check.
     store.db.prepare("INSERT INTO memories_fts (rowid, content, tags, subject, agent_id) VALUES (999, 'phantom', '', '', 'a')").run();
     expect(integrityCheck).toThrow();
-    store.close();
+    await store.close();
   });
 });

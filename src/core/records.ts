@@ -1,0 +1,116 @@
+/**
+ * The records hippo persists (docs/design.md §2.1–§2.4) and their enums, in one module that imports nothing: the
+ * domain code (memory, rem, nightly) and the storage port (store/port.ts) both build on it, so neither depends on the
+ * other. Domain rules about these records (validation, building a row, staging) stay with the domain modules.
+ */
+
+// ---- §2.1 memory ------------------------------------------------------------------------------------------------
+
+export const DURABILITIES = ['permanent', 'persistent', 'standard', 'ephemeral'] as const;
+export type Durability = (typeof DURABILITIES)[number];
+
+export interface Memory {
+  id: string;
+  agentId: string;
+  content: string;
+  durability: Durability;
+  tags: string[];
+  subject: string | null;
+  source: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string | null;
+  archivedAt: string | null;
+  archivedReason: string | null;
+  derivedFrom: string[];
+  promotedFrom: string | null;
+  contentHash: string;
+  lastReflectedAt: string | null;
+  retrievalCount: number;
+  lastRetrievedAt: string | null;
+}
+
+// ---- §2.2 candidate ---------------------------------------------------------------------------------------------
+
+export const CANDIDATE_STATUSES = ['pending', 'promoted', 'rejected'] as const;
+export type CandidateStatus = (typeof CANDIDATE_STATUSES)[number];
+
+/** docs/design.md §2.2. `prompt`/`promptSha256` are kept on the row; the JSON shape of §3.2 leaves the prompt out. */
+export interface Candidate {
+  id: string;
+  agentId: string;
+  claim: string;
+  /** The reviewer's wording when a claim was edited before promotion; `claim` keeps the model's original. */
+  editedClaim: string | null;
+  status: CandidateStatus;
+  sourceMemoryIds: string[];
+  tags: string[];
+  generatedBy: string;
+  provider: string;
+  generatedAt: string;
+  runId: string;
+  promptSha256: string;
+  reviewer: string | null;
+  reviewRationale: string | null;
+  decidedAt: string | null;
+  promotedMemoryId: string | null;
+}
+
+// ---- §2.3 run (the audit log) -----------------------------------------------------------------------------------
+
+export const RUN_KINDS = ['rem rapid', 'rem ingest', 'rem nightly run-once', 'rem restore'] as const;
+export type RunKind = (typeof RUN_KINDS)[number];
+export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted', 'paused', 'dry-run'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export interface RunCounts {
+  gathered?: number;
+  staged?: number;
+  skippedDuplicates?: number;
+  skippedRejected?: number;
+  expired?: number;
+  archived?: number;
+  [key: string]: number | undefined;
+}
+
+/**
+ * docs/design.md §2.3: one audit row per run. `errors` holds short fixed strings only — never model output or memory text.
+ * A nightly run is one row for the night plus one child row per agent it distilled (`parentRunId` = the night's id);
+ * `steps` says what each step of a run did, in fixed words (e.g. `{"distill": "skipped: no model configured"}`).
+ */
+export interface Run {
+  id: string;
+  kind: RunKind;
+  agentId: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  status: RunStatus;
+  snapshotPath: string | null;
+  counts: RunCounts;
+  candidateIds: string[];
+  model: string | null;
+  errors: string[];
+  durationMs: number | null;
+  parentRunId: string | null;
+  steps: Record<string, string>;
+}
+
+// ---- §2.4 handoff -----------------------------------------------------------------------------------------------
+
+export const FOCUSES = ['lessons', 'patterns', 'decisions', 'errors', 'preferences'] as const;
+export type Focus = (typeof FOCUSES)[number];
+
+/** docs/design.md §2.4. */
+export interface Handoff {
+  id: string;
+  agentId: string;
+  createdAt: string;
+  focus: Focus;
+  /** alias → memory id, exactly the refs shown in the prompt. */
+  refs: Record<string, string>;
+  promptSha256: string;
+  expiresAt: string;
+  maxCandidates: number;
+  ingestedAt: string | null;
+  ingestRunId: string | null;
+}

@@ -1,0 +1,248 @@
+/**
+ * Candidates, runs, handoffs, settings and whole tables of a PostgreSQL store (port.ts). Guarded writes — a decision,
+ * a run's final row, a handoff's ingestion — are single UPDATEs whose WHERE holds the guard (`status = 'pending'`,
+ * `status = 'running'`, `ingested_at IS NULL`): under READ COMMITTED a second writer waits for the first one's row
+ * lock, re-reads the row, finds the guard false and changes nothing, so exactly one of two concurrent writers wins.
+ */
+import type { Candidate, Run, RunKind } from '../../records.js';
+import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RowsRepo, RunRepo, SettingsRepo, StoreTable, TableRows } from '../port.js';
+import { STORE_TABLES } from '../port.js';
+import { UsageError } from '../../errors.js';
+import { cursorRows, insertRows } from './bulk.js';
+import type { Session, TxState } from './session.js';
+import {
+  CANDIDATE_PUBLIC_COLUMNS,
+  CANDIDATE_TABLE,
+  columnList,
+  fromRow,
+  HANDOFF_TABLE,
+  keyOrder,
+  placeholders,
+  RUN_TABLE,
+  TABLE_SPECS,
+  toParams,
+  type TableSpec,
+} from './tables.js';
+
+const CANDIDATE_COLUMNS = columnList(CANDIDATE_PUBLIC_COLUMNS);
+
+export function candidateRepo(session: Session, bound?: TxState): CandidateRepo {
+  const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
+    session.query<R>(text, values, bound);
+  const toCandidate = (row: Record<string, unknown>) => fromRow<Candidate>(CANDIDATE_TABLE, row, CANDIDATE_PUBLIC_COLUMNS);
+  return {
+    async get(agentId, id) {
+      const { rows } = await query(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE id = $1 AND agent_id = $2`, [id, agentId]);
+      return rows[0] ? toCandidate(rows[0]) : undefined;
+    },
+    async prompt(agentId, id) {
+      const { rows } = await query<{ prompt: string }>('SELECT prompt FROM candidates WHERE id = $1 AND agent_id = $2', [id, agentId]);
+      return rows[0]?.prompt;
+    },
+    async list({ agentId, status, limit }) {
+      const { rows } = await query(
+        `SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE agent_id = $1 AND ($2::text = 'all' OR status = $2)
+         ORDER BY generated_at DESC, id COLLATE "C" DESC LIMIT $3`,
+        [agentId, status, limit],
+      );
+      return rows.map(toCandidate);
+    },
+    async claimStatus(agentId, claimNorm) {
+      const { rows } = await query<{ live: boolean; rejected: boolean }>(
+        `SELECT coalesce(bool_or(status IN ('pending', 'promoted')), false) AS live, coalesce(bool_or(status = 'rejected'), false) AS rejected
+         FROM candidates WHERE agent_id = $1 AND claim_norm = $2`,
+        [agentId, claimNorm],
+      );
+      return rows[0]!;
+    },
+    async insert(candidate: CandidateRecord) {
+      const values = toParams(CANDIDATE_TABLE, candidate);
+      await query(`INSERT INTO candidates (${columnList(CANDIDATE_TABLE.columns)}) VALUES (${placeholders(values.length)})`, values);
+    },
+    async decide(agentId, id, decision) {
+      // Guarded: only a still-pending row changes. A concurrent decision waits for this row's lock, then finds it
+      // decided and changes nothing.
+      const result = await query(
+        `UPDATE candidates SET status = $3, reviewer = $4, review_rationale = $5, decided_at = $6,
+                promoted_memory_id = CASE WHEN $7::boolean THEN $8 ELSE promoted_memory_id END,
+                edited_claim = CASE WHEN $9::boolean THEN $10 ELSE edited_claim END
+         WHERE id = $1 AND agent_id = $2 AND status = 'pending'`,
+        [
+          id,
+          agentId,
+          decision.status,
+          decision.reviewer,
+          decision.rationale,
+          decision.decidedAt,
+          decision.promotedMemoryId !== undefined,
+          decision.promotedMemoryId ?? null,
+          decision.editedClaim !== undefined,
+          decision.editedClaim ?? null,
+        ],
+      );
+      return result.rowCount === 1;
+    },
+  };
+}
+
+const RUN_COLUMNS = columnList(RUN_TABLE.columns);
+const RUN_IDENTITY = new Set(['id', 'kind', 'agent_id', 'started_at']);
+
+export function runRepo(session: Session, bound?: TxState): RunRepo {
+  const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
+    session.query<R>(text, values, bound);
+  const toRun = (row: Record<string, unknown>) => fromRow<Run>(RUN_TABLE, row);
+  return {
+    async insert(run) {
+      const values = toParams(RUN_TABLE, run);
+      await query(`INSERT INTO runs (${RUN_COLUMNS}) VALUES (${placeholders(values.length)})`, values);
+    },
+    async finish(run) {
+      // Everything but identity and start (id, kind, agent_id, started_at), only while the row is still running.
+      const columns = RUN_TABLE.columns.filter((column) => !RUN_IDENTITY.has(column.name));
+      const values = toParams(RUN_TABLE, run, columns);
+      const sets = columns.map((column, index) => `${column.name} = $${index + 2}`);
+      const result = await query(`UPDATE runs SET ${sets.join(', ')} WHERE id = $1 AND status = 'running'`, [run.id, ...values]);
+      return result.rowCount === 1;
+    },
+    async setSnapshotPath(id, path) {
+      await query('UPDATE runs SET snapshot_path = $2 WHERE id = $1', [id, path]);
+    },
+    async get(id, agentId) {
+      const { rows } = await query(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1 AND ($2::text IS NULL OR agent_id = $2 OR agent_id IS NULL)`, [
+        id,
+        agentId ?? null,
+      ]);
+      return rows[0] ? toRun(rows[0]) : undefined;
+    },
+    async list({ limit, agentId }) {
+      const { rows } = await query(
+        `SELECT ${RUN_COLUMNS} FROM runs WHERE $1::text IS NULL OR agent_id = $1 OR agent_id IS NULL
+         ORDER BY started_at DESC, id COLLATE "C" DESC LIMIT $2`,
+        [agentId ?? null, limit],
+      );
+      return rows.map(toRun);
+    },
+    async interruptAbandoned(runId, now) {
+      const result = await query(
+        `UPDATE runs SET status = 'interrupted', finished_at = $2, errors = '["interrupted"]',
+                duration_ms = greatest(0, round(extract(epoch FROM ($2::timestamptz - started_at)) * 1000))::bigint
+         WHERE status = 'running' AND (id = $1 OR parent_run_id = $1)`,
+        [runId, now],
+      );
+      return result.rowCount ?? 0;
+    },
+    async kindOf(id) {
+      const { rows } = await query<{ kind: RunKind }>('SELECT kind FROM runs WHERE id = $1', [id]);
+      return rows[0]?.kind;
+    },
+  };
+}
+
+const HANDOFF_COLUMNS = columnList(HANDOFF_TABLE.columns);
+
+export function handoffRepo(session: Session, bound?: TxState): HandoffRepo {
+  const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
+    session.query<R>(text, values, bound);
+  return {
+    async insert(handoff) {
+      const values = toParams(HANDOFF_TABLE, handoff);
+      await query(`INSERT INTO handoffs (${HANDOFF_COLUMNS}) VALUES (${placeholders(values.length)})`, values);
+    },
+    async get(agentId, id) {
+      const { rows } = await query(`SELECT ${HANDOFF_COLUMNS} FROM handoffs WHERE id = $1 AND agent_id = $2`, [id, agentId]);
+      return rows[0] ? fromRow<HandoffRecord>(HANDOFF_TABLE, rows[0]) : undefined;
+    },
+    async markIngested(agentId, id, at, runId) {
+      const result = await query('UPDATE handoffs SET ingested_at = $3, ingest_run_id = $4 WHERE id = $1 AND agent_id = $2 AND ingested_at IS NULL', [
+        id,
+        agentId,
+        at,
+        runId,
+      ]);
+      return result.rowCount === 1;
+    },
+  };
+}
+
+export function settingsRepo(session: Session, bound?: TxState): SettingsRepo {
+  const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
+    session.query<R>(text, values, bound);
+  return {
+    async get(key) {
+      const { rows } = await query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key]);
+      return rows[0]?.value;
+    },
+    async setIfAbsent(key, value) {
+      const result = await query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, value]);
+      return result.rowCount === 1;
+    },
+    async set(key, value) {
+      await query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+    },
+    async delete(key, value) {
+      const result = await query('DELETE FROM settings WHERE key = $1 AND ($2::text IS NULL OR value = $2)', [key, value ?? null]);
+      return result.rowCount === 1;
+    },
+  };
+}
+
+function specOf(table: StoreTable): TableSpec {
+  if (!(STORE_TABLES as readonly string[]).includes(table)) {
+    throw new UsageError('bad_table', `there is no table "${String(table)}" in a hippo store`, { details: { table } });
+  }
+  return TABLE_SPECS[table];
+}
+
+/**
+ * The rows of a table in scope: one agent's (`agent_id = $1`; settings belong to no agent, so none), or all. Returns
+ * undefined for "nothing can match" (settings of an agent).
+ */
+function scopeOf(spec: TableSpec, agentId: string | null, alias?: string): { where: string; values: unknown[] } | undefined {
+  if (agentId === null) return { where: 'TRUE', values: [] };
+  if (!spec.perAgent) return undefined;
+  return { where: `${alias ? `${alias}.` : ''}agent_id = $1`, values: [agentId] };
+}
+
+/** Dump SQL of a table in scope, in key order (`COLLATE "C"`: byte order, as SQLite's). */
+export function dumpSql(spec: TableSpec, agentId: string | null): { text: string; values: unknown[] } | undefined {
+  const scope = scopeOf(spec, agentId);
+  if (!scope) return undefined;
+  return { text: `SELECT ${columnList(spec.columns)} FROM ${spec.name} WHERE ${scope.where} ORDER BY ${keyOrder(spec)}`, values: scope.values };
+}
+
+export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
+  return {
+    dump<T extends StoreTable>(table: T, agentId: string | null): AsyncIterable<TableRows[T]> {
+      const spec = specOf(table);
+      const sql = dumpSql(spec, agentId);
+      return (async function* () {
+        if (!sql) return;
+        for await (const row of cursorRows(session, bound, sql.text, sql.values)) yield fromRow<TableRows[T]>(spec, row);
+      })();
+    },
+    async load(table, rows) {
+      const spec = specOf(table);
+      if (rows.length === 0) return 0;
+      // Every value is checked (NUL, types) before the transaction starts: a bad row refuses the whole call.
+      for (const row of rows) toParams(spec, row);
+      const run = (tx: TxState) => insertRows(session, tx, spec, rows);
+      const tx = bound ?? session.current();
+      return tx ? run(tx) : session.transaction(run);
+    },
+    async deleteAll(table, agentId) {
+      const spec = specOf(table);
+      const scope = scopeOf(spec, agentId);
+      if (!scope) return 0;
+      const result = await session.query(`DELETE FROM ${spec.name} WHERE ${scope.where}`, scope.values, bound);
+      return result.rowCount ?? 0;
+    },
+    async count(table, agentId) {
+      const spec = specOf(table);
+      const scope = scopeOf(spec, agentId);
+      if (!scope) return 0;
+      const { rows } = await session.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spec.name} WHERE ${scope.where}`, scope.values, bound);
+      return rows[0]!.n;
+    },
+  };
+}

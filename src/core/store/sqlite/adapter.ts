@@ -1,0 +1,95 @@
+/**
+ * The SQLite adapter of the storage port (docs/store.md): one better-sqlite3 connection per store, the embedded
+ * default. Loaded by `openStore` (store/store.ts) only; nothing else imports it.
+ */
+import type Database from 'better-sqlite3';
+import { systemClock, type Clock } from '../../time.js';
+import type { Engine, Store, StoreDescription, StoreOps, StoreTable } from '../port.js';
+import { STORE_TABLES } from '../port.js';
+import { Connection } from './connection.js';
+import { SqliteLock } from './lock.js';
+import { SqliteMemories } from './memories.js';
+import { openDatabase } from './open.js';
+import { SqliteRows } from './rows.js';
+import { SqliteSnapshots } from './snapshots.js';
+import { SqliteCandidates, SqliteHandoffs, SqliteRuns, SqliteSettings } from './tables.js';
+
+export interface SqliteStoreOptions {
+  /** A file path, or `:memory:` for a throwaway store (library use and unit tests). */
+  path: string;
+  clock?: Clock;
+  /** Milliseconds to wait for another process's lock before failing with "database is busy". */
+  busyTimeoutMs?: number;
+}
+
+/** Best-effort writes wait this long for another writer by default. */
+const TRY_WAIT_MS = 250;
+
+export class SqliteStore implements Store {
+  readonly engine: Engine = 'sqlite';
+  readonly location: string;
+  readonly clock: Clock;
+  readonly memories: SqliteMemories;
+  readonly candidates: SqliteCandidates;
+  readonly runs: SqliteRuns;
+  readonly handoffs: SqliteHandoffs;
+  readonly settings: SqliteSettings;
+  readonly rows: SqliteRows;
+  readonly lock: SqliteLock;
+  readonly snapshots: SqliteSnapshots;
+  private readonly connection: Connection;
+
+  constructor(connection: Connection, clock: Clock) {
+    this.connection = connection;
+    this.location = connection.path;
+    this.clock = clock;
+    this.memories = new SqliteMemories(connection);
+    this.candidates = new SqliteCandidates(connection);
+    this.runs = new SqliteRuns(connection);
+    this.handoffs = new SqliteHandoffs(connection);
+    this.settings = new SqliteSettings(connection);
+    this.rows = new SqliteRows(connection);
+    this.lock = new SqliteLock(connection, this.settings, this.runs, clock);
+    this.snapshots = new SqliteSnapshots(connection);
+  }
+
+  /** The better-sqlite3 connection, for SQLite-specific tests and tools (never used above the adapter). */
+  get db(): Database.Database {
+    return this.connection.db;
+  }
+
+  /** A single connection: inside a transaction the store itself is the transaction's handle. */
+  transaction<T>(fn: (tx: StoreOps) => Promise<T>): Promise<T> {
+    return this.connection.transaction(() => fn(this));
+  }
+
+  tryTransaction<T>(fn: (tx: StoreOps) => Promise<T>, waitMs = TRY_WAIT_MS): Promise<T | undefined> {
+    return this.connection.tryTransaction(() => fn(this), waitMs);
+  }
+
+  async describe(): Promise<StoreDescription> {
+    return this.connection.use(() => {
+      const db = this.connection.db;
+      const counts = Object.fromEntries(STORE_TABLES.map((table) => [table, db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number])) as Record<
+        StoreTable,
+        number
+      >;
+      return {
+        engine: this.engine,
+        location: this.location,
+        engineVersion: db.prepare('SELECT sqlite_version()').pluck().get() as string,
+        schemaVersion: db.pragma('user_version', { simple: true }) as number,
+        counts,
+      };
+    });
+  }
+
+  async close(): Promise<void> {
+    this.connection.close();
+  }
+}
+
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
+  const db = openDatabase(options.path, options.busyTimeoutMs);
+  return new SqliteStore(new Connection(db, options.path), options.clock ?? systemClock);
+}

@@ -1,0 +1,102 @@
+/**
+ * Opening a SQLite store (docs/design.md §2): the file 0600 in a 0700 directory, WAL, a busy timeout, foreign keys,
+ * and every pending migration applied in one IMMEDIATE transaction. A newer or foreign database is refused, never
+ * altered (no -wal, -shm or journal is created beside it).
+ */
+import Database from 'better-sqlite3';
+import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { mapSqliteError } from './connection.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+
+export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+
+/** `HIPPO_BUSY_TIMEOUT_MS` overrides the default wait for another process's lock. */
+function busyTimeoutFromEnv(): number | undefined {
+  const raw = process.env.HIPPO_BUSY_TIMEOUT_MS?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  return Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** Opens (creating if needed) and migrates a hippo database file, or `:memory:`; SQLite's errors mapped. */
+export function openDatabase(path: string, busyTimeoutMs?: number): Database.Database {
+  if (path !== ':memory:') prepareFile(path);
+  let db: Database.Database;
+  try {
+    db = new Database(path);
+  } catch (error) {
+    throw mapSqliteError(error, path);
+  }
+  try {
+    db.pragma(`busy_timeout = ${busyTimeoutMs ?? busyTimeoutFromEnv() ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+    checkIsHippoDatabase(db, path);
+    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    migrate(db, path);
+  } catch (error) {
+    db.close();
+    throw mapSqliteError(error, path);
+  }
+  return db;
+}
+
+function prepareFile(path: string): void {
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch {
+    stats = undefined;
+  }
+  if (stats?.isDirectory()) {
+    throw new UsageError('not_a_database', `${path} is a directory, not a hippo database file; give the path of a file`, {
+      details: { path, directory: true },
+    });
+  }
+  if (stats) return;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Create the file ourselves so it is 0600 from the first byte; SQLite gives its -wal/-shm files the same mode.
+    closeSync(openSync(path, 'a', 0o600));
+  } catch (error) {
+    throw new UsageError('cannot_create_database', `cannot create the database at ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+}
+
+function checkIsHippoDatabase(db: Database.Database, path: string): void {
+  const applicationId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (applicationId === APPLICATION_ID) {
+    if (version > SCHEMA_VERSION) {
+      throw new UsageError(
+        'database_too_new',
+        `${path} was written by a newer hippo (schema ${version}; this hippo knows up to ${SCHEMA_VERSION}). Upgrade hippo; the file was not changed.`,
+      );
+    }
+    return;
+  }
+  const objects = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as { n: number };
+  if (applicationId !== 0 || version !== 0 || objects.n > 0) {
+    throw new UsageError('not_a_hippo_database', `${path} is a SQLite database, but not a hippo one; it was not changed. Give another path.`, {
+      details: { path },
+    });
+  }
+}
+
+function migrate(db: Database.Database, path: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current === SCHEMA_VERSION) return;
+  // IMMEDIATE takes the write lock first, so two processes opening a fresh file do not both migrate it.
+  const apply = db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new UsageError('database_too_new', `${path} was written by a newer hippo (schema ${version}); the file was not changed.`);
+    }
+    for (let index = version; index < SCHEMA_VERSION; index++) db.exec(MIGRATIONS[index]!);
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  });
+  apply.immediate();
+}

@@ -1,0 +1,390 @@
+/**
+ * Snapshots on SQLite (docs/design.md §7 step 3): a verified page-for-page copy of the file with SQLite's online
+ * backup, and restores from one through ATTACH. File names, listing, retention and the restore's steps are the
+ * core's (src/core/nightly/); this module writes, checks and reads the files.
+ */
+import Database from 'better-sqlite3';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  fsyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { ExitCode, HippoError, InterruptedError, UsageError } from '../../errors.js';
+import { faultPoint } from '../../faults.js';
+import type { RestoredTable, SnapshotCheckLevel, SnapshotPort, SnapshotSource, StoreOps, TableChangeCounts, TakenSnapshotFile } from '../port.js';
+import { mapSqliteError, type Connection } from './connection.js';
+import { APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
+import { openDatabase } from './open.js';
+
+/** Leftovers of a snapshot that never finished, with SQLite's side files. */
+const PARTIAL_FILE = /^\..+\.partial(?:-journal|-wal|-shm)?$/;
+
+export interface CheckResult {
+  /** The file is structurally sound (b-trees, pages, records): it can be read back whole. */
+  ok: boolean;
+  /**
+   * Rows that break the schema's own constraints (a CHECK or NOT NULL, e.g. an `expires_at` written by hand on a
+   * persistent memory). The file is still a faithful copy, so these are reported, not fatal. SQLite's wording, which
+   * names tables and columns only, never row contents.
+   */
+  violations: string[];
+}
+
+/** Messages of quick_check / integrity_check about constraints rather than structure. */
+const CONSTRAINT_MESSAGE = /^(CHECK constraint failed in |NULL value in |non-\w+ value in )/;
+
+/** `PRAGMA quick_check` (or the full `integrity_check`), split into structural damage and constraint violations. */
+export function checkDatabase(db: Database.Database, pragma: 'quick_check' | 'integrity_check' = 'quick_check'): CheckResult {
+  const messages = (db.pragma(`${pragma}(100)`) as Record<string, string>[]).map((row) => Object.values(row)[0]!);
+  if (messages.length === 1 && messages[0] === 'ok') return { ok: true, violations: [] };
+  // quick_check repeats a constraint message once per offending row: judge every message, de-duplicate for the report.
+  return { ok: messages.every((message) => CONSTRAINT_MESSAGE.test(message)), violations: [...new Set(messages)] };
+}
+
+/** A check of a file opened read-only; a file SQLite cannot open at all is not ok. */
+export function checkFile(path: string, pragma: 'quick_check' | 'integrity_check' = 'quick_check'): CheckResult {
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return checkDatabase(db, pragma);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return { ok: false, violations: [] };
+  }
+}
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/**
+ * A cheap check that a snapshot is still whole: a SQLite header with hippo's application id, and a file exactly as
+ * long as the page count in the header says (a truncated or overwritten file fails it). No SQLite connection is opened.
+ */
+export function headerIsWhole(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const header = Buffer.alloc(100);
+    if (readSync(fd, header, 0, 100, 0) < 100) return false;
+    if (header.toString('latin1', 0, 16) !== SQLITE_MAGIC) return false;
+    const rawPageSize = header.readUInt16BE(16);
+    const pageSize = rawPageSize === 1 ? 65_536 : rawPageSize;
+    const pages = header.readUInt32BE(28);
+    const pagesValid = header.readUInt32BE(92) === header.readUInt32BE(24);
+    return header.readUInt32BE(68) === APPLICATION_ID && pagesValid && pages * pageSize === statSync(path).size;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function fsyncPath(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function removePartials(dir: string): number {
+  const partials = readdirSync(dir).filter((name) => PARTIAL_FILE.test(name));
+  for (const name of partials) rmSync(join(dir, name), { force: true });
+  return partials.length;
+}
+
+/** Maps a failure while writing a snapshot to a fixed message: a full disk says so; nothing else was done. */
+function snapshotWriteError(error: unknown, dir: string): HippoError {
+  if (error instanceof HippoError) return error;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') {
+    return new HippoError('disk_full', `no space left to write the snapshot in ${dir}; the night stopped before changing anything`, ExitCode.unexpected);
+  }
+  const why = typeof code === 'string' ? code : 'error';
+  return new HippoError('snapshot_failed', `cannot write the snapshot in ${dir} (${why}); the night stopped before changing anything`, ExitCode.unexpected);
+}
+
+/**
+ * Makes the copy a self-contained single file (DELETE journal mode instead of the source's WAL) and checks it. The
+ * copy is page for page the live database at one instant, so its quick_check is the live database's quick_check too.
+ */
+function verifyCopy(path: string): CheckResult {
+  const copy = new Database(path);
+  try {
+    copy.pragma('journal_mode = DELETE');
+    return checkDatabase(copy);
+  } finally {
+    copy.close();
+  }
+}
+
+export function snapshotDamaged(file: string): HippoError {
+  return new HippoError(
+    'snapshot_damaged',
+    `${file} is damaged (it fails SQLite's integrity checks); nothing was changed — pick another snapshot`,
+    ExitCode.unexpected,
+    { details: { snapshot: file } },
+  );
+}
+
+export class SqliteSnapshots implements SnapshotPort {
+  readonly dir: string;
+  readonly suffix = '.db';
+
+  constructor(private readonly c: Connection) {
+    // Beside the database: a `--db` elsewhere keeps its own snapshots, so several stores never mix theirs.
+    this.dir = join(dirname(c.path), 'snapshots');
+  }
+
+  /**
+   * An online, consistent copy of the database (SQLite's backup API, in two large steps so writers are barely
+   * delayed), verified with quick_check and renamed into place with mode 0600. Throws HippoError (exit 1) on any
+   * failure, having removed its own temporary file.
+   */
+  async take(name: string, options: { signal?: AbortSignal } = {}): Promise<TakenSnapshotFile> {
+    if (this.c.path === ':memory:') throw new UsageError('snapshot_in_memory', 'an in-memory store cannot be snapshotted');
+    const path = join(this.dir, name);
+    const temp = join(this.dir, `.${name}.partial`);
+    let removedPartials = 0;
+    let check: CheckResult;
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      removedPartials = removePartials(this.dir);
+      closeSync(openSync(temp, 'wx', 0o600)); // 0600 from the first byte; SQLite keeps the mode of an existing file
+      await this.c.ready();
+      await this.c.db.backup(temp, {
+        progress: ({ totalPages, remainingPages }) => {
+          if (options.signal?.aborted) throw new InterruptedError();
+          if (remainingPages < totalPages) faultPoint('snapshot:copying');
+          return Math.max(1, Math.ceil(totalPages / 2));
+        },
+      });
+      check = verifyCopy(temp);
+      if (!check.ok) {
+        throw new HippoError('snapshot_verify_failed', 'the snapshot failed PRAGMA quick_check and was discarded', ExitCode.unexpected, {
+          details: { live: this.liveCheck() },
+        });
+      }
+      chmodSync(temp, 0o600);
+      fsyncPath(temp);
+      faultPoint('snapshot:verified');
+      renameSync(temp, path);
+      try {
+        fsyncPath(this.dir);
+      } catch {
+        // Some platforms cannot fsync a directory; the rename itself is already atomic.
+      }
+    } catch (error) {
+      for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(temp + suffix, { force: true });
+      throw snapshotWriteError(error, this.dir);
+    }
+    return { path, sizeBytes: statSync(path).size, violations: check.violations, removedPartials };
+  }
+
+  /** After a copy failed its check: was it the live database (the copy is page for page the same) or the copy? */
+  private liveCheck(): 'ok' | 'failed' | 'unknown' {
+    try {
+      return checkDatabase(this.c.db).ok ? 'ok' : 'failed';
+    } catch {
+      return 'unknown';
+    }
+  }
+
+  async check(path: string, level: SnapshotCheckLevel): Promise<{ ok: boolean; violations: string[] }> {
+    if (level === 'header') return { ok: headerIsWhole(path), violations: [] };
+    return checkFile(path, level === 'full' ? 'integrity_check' : 'quick_check');
+  }
+
+  async open(path: string): Promise<SnapshotSource> {
+    const source = prepareSource(path, this.c.path);
+    try {
+      await this.c.ready();
+      this.c.db.prepare('ATTACH DATABASE ? AS snapshot').run(source.path);
+    } catch (error) {
+      source.dispose();
+      throw onSnapshot(error, path, this.c.path);
+    }
+    return new AttachedSnapshot(this.c, path, source);
+  }
+}
+
+interface Source {
+  /** The file to attach: the snapshot, or a migrated temporary copy of it. */
+  path: string;
+  dispose(): void;
+}
+
+/**
+ * The snapshot as something to attach: checked to be a hippo database this hippo can read and not the live file
+ * itself. A snapshot from an older schema is copied to a temporary file and migrated there (never in place).
+ */
+function prepareSource(file: string, live: string): Source {
+  if (live !== ':memory:' && realpathSync(file) === realpathSync(live)) {
+    throw new UsageError('snapshot_is_database', `${file} is the database itself, not a snapshot of it`);
+  }
+  let version: number;
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      if (db.pragma('application_id', { simple: true }) !== APPLICATION_ID)
+        throw new UsageError('not_a_hippo_snapshot', `${file} is not a hippo database snapshot; nothing was changed`);
+      version = db.pragma('user_version', { simple: true }) as number;
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    if (error instanceof HippoError) throw error;
+    // A hippo snapshot cut short (truncated, damaged) is damage; a file that is not SQLite at all is the wrong file.
+    if ((error as { code?: string }).code === 'SQLITE_CORRUPT') throw snapshotDamaged(file);
+    throw new UsageError(
+      'not_a_hippo_snapshot',
+      `${file} cannot be read as a SQLite database (${(error as { code?: string }).code ?? 'error'}); nothing was changed`,
+    );
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new UsageError(
+      'snapshot_too_new',
+      `${file} was written by a newer hippo (schema ${version}; this hippo knows up to ${SCHEMA_VERSION}); nothing was changed`,
+    );
+  }
+  if (version === SCHEMA_VERSION) return { path: file, dispose: () => undefined };
+  const dir = mkdtempSync(join(tmpdir(), 'hippo-restore-'));
+  const copy = join(dir, 'snapshot.db');
+  copyFileSync(file, copy);
+  openDatabase(copy).close();
+  return { path: copy, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** An error met while reading a snapshot: damage to it is reported as such, not as damage to the database. */
+function onSnapshot(error: unknown, file: string, live: string): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return snapshotDamaged(file);
+  return mapSqliteError(error, live);
+}
+
+function scope(alias: string, agentId: string | null): string {
+  return agentId === null ? '1' : `${alias}.agent_id = @agentId`;
+}
+
+/**
+ * A snapshot attached to the store's connection as schema `snapshot` (statements on it are never cached: it is
+ * detached after). Every table's rows are compared and copied with the database's own columns, so ids and contents
+ * come back exactly; a memory keeps its internal rowid too unless another agent's memory has taken it since, in which
+ * case it gets a new one (the rowid is not part of a memory's identity).
+ */
+class AttachedSnapshot implements SnapshotSource {
+  private closed = false;
+
+  constructor(
+    private readonly c: Connection,
+    private readonly file: string,
+    private readonly source: Source,
+  ) {}
+
+  /** Runs statements on the attached snapshot; a damaged snapshot is reported as such, not as a damaged database. */
+  private async read<T>(work: () => T): Promise<T> {
+    await this.c.ready();
+    try {
+      return work();
+    } catch (error) {
+      throw onSnapshot(error, this.file, this.c.path);
+    }
+  }
+
+  private count(sql: string, agentId: string | null): number {
+    return this.c.db
+      .prepare(sql)
+      .pluck()
+      .get(agentId === null ? {} : { agentId }) as number;
+  }
+
+  /** The table's columns that make up a row's content (a memory's rowid is internal: its position, not its identity). */
+  private contentColumns(table: RestoredTable): string[] {
+    const names = this.c.statement('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
+    return names.filter((name) => name !== 'rowid');
+  }
+
+  async verify(): Promise<boolean> {
+    return checkFile(this.source.path, 'integrity_check').ok;
+  }
+
+  async compare(_ops: StoreOps, table: RestoredTable, agentId: string | null): Promise<TableChangeCounts> {
+    return this.read(() => {
+      const columns = this.contentColumns(table);
+      const [m, s] = [scope('m', agentId), scope('s', agentId)];
+      const added = this.count(
+        `SELECT count(*) FROM snapshot.${table} s WHERE ${s} AND NOT EXISTS (SELECT 1 FROM main.${table} m WHERE m.id = s.id AND ${m})`,
+        agentId,
+      );
+      const removed = this.count(
+        `SELECT count(*) FROM main.${table} m WHERE ${m} AND NOT EXISTS (SELECT 1 FROM snapshot.${table} s WHERE s.id = m.id AND ${s})`,
+        agentId,
+      );
+      const same = columns.map((column) => `m.${column} IS s.${column}`).join(' AND ');
+      const changed = this.count(`SELECT count(*) FROM main.${table} m JOIN snapshot.${table} s ON s.id = m.id WHERE ${m} AND ${s} AND NOT (${same})`, agentId);
+      const inDatabase = this.count(`SELECT count(*) FROM main.${table} m WHERE ${m}`, agentId);
+      return { table, added, removed, changed, unchanged: inDatabase - removed - changed };
+    });
+  }
+
+  async replace(_tx: StoreOps, table: RestoredTable, agentId: string | null): Promise<void> {
+    await this.read(() => {
+      const columns = this.contentColumns(table).join(', ');
+      const params = agentId === null ? {} : { agentId };
+      this.c.db.prepare(`DELETE FROM main.${table} AS m WHERE ${scope('m', agentId)}`).run(params);
+      if (table === 'memories') {
+        // Keep each memory's rowid where it is still free; the rest get new ones in a second pass, so no pass collides.
+        this.c.db
+          .prepare(
+            `INSERT INTO main.memories (rowid, ${columns}) SELECT s.rowid, ${columns} FROM snapshot.memories s
+             WHERE ${scope('s', agentId)} AND NOT EXISTS (SELECT 1 FROM main.memories m WHERE m.rowid = s.rowid)`,
+          )
+          .run(params);
+        this.c.db
+          .prepare(
+            `INSERT INTO main.memories (${columns}) SELECT ${columns} FROM snapshot.memories s
+             WHERE ${scope('s', agentId)} AND NOT EXISTS (SELECT 1 FROM main.memories m WHERE m.id = s.id)`,
+          )
+          .run(params);
+        return;
+      }
+      this.c.db.prepare(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM snapshot.${table} s WHERE ${scope('s', agentId)}`).run(params);
+    });
+  }
+
+  async matches(_ops: StoreOps, table: RestoredTable, agentId: string | null): Promise<boolean> {
+    return this.read(() => {
+      const columns = this.contentColumns(table).join(', ');
+      const live = `SELECT ${columns} FROM main.${table} m WHERE ${scope('m', agentId)}`;
+      const saved = `SELECT ${columns} FROM snapshot.${table} s WHERE ${scope('s', agentId)}`;
+      return (
+        this.count(`SELECT count(*) FROM (${live} EXCEPT ${saved})`, agentId) === 0 &&
+        this.count(`SELECT count(*) FROM (${saved} EXCEPT ${live})`, agentId) === 0
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      if (this.c.db.open) await this.c.use(() => this.c.db.prepare('DETACH DATABASE snapshot').run());
+    } finally {
+      this.source.dispose();
+    }
+  }
+}

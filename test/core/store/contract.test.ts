@@ -1,0 +1,656 @@
+/**
+ * The storage port's contract (src/core/store/port.ts, docs/store.md), run against every engine in ENGINES: what
+ * each method promises, agent isolation, ordering, guarded updates, transactions, lossless times and whole-table
+ * round trips. Everything here goes through the port alone, so a new adapter is tested by adding its engine's name.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConflictError, HippoError } from '../../../src/core/errors.js';
+import { newId } from '../../../src/core/ids.js';
+import { buildMemory, type NewMemory } from '../../../src/core/memory.js';
+import { ARCHIVE_REASONS, maintenanceCutoffs } from '../../../src/core/nightly/maintenance.js';
+import type { Candidate, Memory, Run } from '../../../src/core/records.js';
+import {
+  STORE_TABLES,
+  type CandidateRecord,
+  type HandoffRecord,
+  type Store,
+  type StoreOps,
+  type StoreTable,
+  type TableRows,
+} from '../../../src/core/store/port.js';
+import { all, ENGINES, fixedClock, openTestStore, type TestStore } from '../../helpers/store.js';
+
+const NOW = '2026-11-02T12:00:00.000Z';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const ago = (ms: number) => new Date(Date.parse(NOW) - ms).toISOString();
+
+/** A built memory (validated as the core builds them), created `createdAgo` before NOW. */
+function memory(agentId: string, content: string, extra: Partial<NewMemory> = {}, createdAgo = HOUR): Memory {
+  const createdAt = extra.createdAt ?? ago(createdAgo);
+  return buildMemory({ agentId, content, ...extra, createdAt }, new Date(createdAt));
+}
+
+function candidate(agentId: string, claim: string, extra: Partial<CandidateRecord> = {}): CandidateRecord {
+  return {
+    id: newId('cand', Date.parse(extra.generatedAt ?? NOW)),
+    agentId,
+    claim,
+    claimNorm: claim.replace(/\s+/g, ' ').trim(),
+    editedClaim: null,
+    status: 'pending',
+    sourceMemoryIds: [],
+    tags: ['deploy'],
+    generatedBy: 'qwen2.5:7b',
+    provider: 'ollama',
+    generatedAt: NOW,
+    runId: newId('run'),
+    promptSha256: 'a'.repeat(64),
+    prompt: `<prompt for ${claim}>`,
+    reviewer: null,
+    reviewRationale: null,
+    decidedAt: null,
+    promotedMemoryId: null,
+    ...extra,
+  };
+}
+
+function run(agentId: string | null, extra: Partial<Run> = {}): Run {
+  return {
+    id: newId('run', Date.parse(extra.startedAt ?? NOW)),
+    kind: 'rem rapid',
+    agentId,
+    startedAt: NOW,
+    finishedAt: null,
+    status: 'running',
+    snapshotPath: null,
+    counts: {},
+    candidateIds: [],
+    model: null,
+    errors: [],
+    durationMs: null,
+    parentRunId: null,
+    steps: {},
+    ...extra,
+  };
+}
+
+function handoff(agentId: string, extra: Partial<HandoffRecord> = {}): HandoffRecord {
+  return {
+    id: newId('hof'),
+    agentId,
+    createdAt: NOW,
+    focus: 'lessons',
+    refs: { m1: newId('mem'), m2: newId('mem') },
+    promptSha256: 'b'.repeat(64),
+    prompt: '<the prompt shown>',
+    expiresAt: ago(-7 * DAY),
+    maxCandidates: 5,
+    ingestedAt: null,
+    ingestRunId: null,
+    ...extra,
+  };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<HippoError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(HippoError);
+    return error as HippoError;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+/** Every row of every table (of one agent, or all), for before/after comparisons. */
+async function everything(store: StoreOps, agentId: string | null): Promise<Partial<Record<StoreTable, unknown[]>>> {
+  const rows: Partial<Record<StoreTable, unknown[]>> = {};
+  for (const table of STORE_TABLES) rows[table] = await all(store.rows.dump(table, agentId));
+  return rows;
+}
+
+describe.each(ENGINES)('the storage port on %s', (engine) => {
+  const clock = fixedClock(NOW);
+  let store: TestStore;
+  beforeEach(async () => {
+    clock.set(NOW);
+    store = await openTestStore(engine, clock);
+  });
+  afterEach(() => store.done());
+
+  describe('memories', () => {
+    it('insert stores a memory exactly, times to the millisecond; an existing id writes nothing', async () => {
+      const edge = memory('a', 'Leap-day note', {
+        createdAt: '2024-02-29T23:59:59.999Z',
+        updatedAt: '2026-01-01T00:00:00.001Z',
+        expiresAt: '2031-12-31T23:59:59.999Z',
+        tags: ['x', 'y z'],
+        subject: 'edges',
+        lastReflectedAt: '1999-12-31T00:00:00.000Z',
+        retrievalCount: 7,
+        lastRetrievedAt: '2026-11-02T11:59:59.500Z',
+        derivedFrom: ['mem_01JD0000000000000000000000'],
+        promotedFrom: 'cand_01JD0000000000000000000000',
+      });
+      expect(await store.memories.insert(edge)).toBe(true);
+      expect(await store.memories.get('a', edge.id)).toEqual(edge);
+      expect(await store.memories.insert({ ...edge, content: 'overwritten?' })).toBe(false);
+      expect((await store.memories.get('a', edge.id))?.content).toBe('Leap-day note');
+      expect(await store.memories.get('b', edge.id)).toBeUndefined();
+    });
+
+    it('insertMany counts the new ones and skips existing ids; getMany keeps the order asked, leaving out missing and foreign ids', async () => {
+      const [one, two, three] = [memory('a', 'one'), memory('a', 'two'), memory('b', 'three')];
+      expect(await store.memories.insertMany([one, two])).toBe(2);
+      expect(await store.memories.insertMany([two, three])).toBe(1);
+      const many = Array.from({ length: 1_200 }, (_, index) => memory('bulk', `bulk note ${index}`));
+      expect(await store.memories.insertMany(many)).toBe(1_200);
+      expect(await store.memories.getMany('a', [two.id, 'mem_01JD0000000000000000000000', three.id, one.id])).toEqual([two, one]);
+      expect([...(await store.memories.existingIds([one.id, three.id, 'mem_01JD0000000000000000000000']))].sort()).toEqual([one.id, three.id].sort());
+    });
+
+    it('finds ids and hashes of equal content within the agent only, oldest first', async () => {
+      const older = memory('a', 'Same  text', {}, 3 * HOUR);
+      const newer = memory('a', 'Same text', {}, HOUR);
+      const foreign = memory('b', 'Same text');
+      await store.memories.insertMany([newer, older, foreign]);
+      expect(await store.memories.idsWithHash('a', older.contentHash)).toEqual([older.id, newer.id]);
+      expect(await store.memories.idsWithHash('a', older.contentHash, older.id)).toEqual([newer.id]);
+      expect(await store.memories.existingHashes('a', [older.contentHash, 'f'.repeat(64)])).toEqual(new Set([older.contentHash]));
+      expect(await store.memories.existingHashes('c', [older.contentHash])).toEqual(new Set());
+    });
+
+    it('lists newest first (createdAt, then id), by tag, archived only when asked, expired still listed, limited', async () => {
+      const tie = ago(2 * HOUR);
+      const rows = [
+        memory('a', 'oldest', { tags: ['t'] }, 5 * HOUR),
+        memory('a', 'tie one', { createdAt: tie, tags: ['t'] }),
+        memory('a', 'tie two', { createdAt: tie }),
+        memory('a', 'expired', { expiresAt: ago(HOUR / 2) }, HOUR),
+        memory('a', 'archived', { archivedAt: ago(1000), tags: ['t'] }, HOUR / 4),
+        memory('b', 'foreign', { tags: ['t'] }, 0),
+      ];
+      await store.memories.insertMany(rows);
+      const [tieLow, tieHigh] = [rows[1]!, rows[2]!].sort((x, y) => (x.id < y.id ? -1 : 1));
+      const contents = (list: Memory[]) => list.map((item) => item.content);
+      expect(contents(await store.memories.list({ agentId: 'a', limit: 10 }))).toEqual(['expired', tieHigh!.content, tieLow!.content, 'oldest']);
+      expect(contents(await store.memories.list({ agentId: 'a', limit: 10, includeArchived: true }))[0]).toBe('archived');
+      expect(contents(await store.memories.list({ agentId: 'a', limit: 10, tag: 't' }))).toEqual(['tie one', 'oldest']);
+      expect(await store.memories.list({ agentId: 'a', limit: 2 })).toHaveLength(2);
+    });
+
+    it('iterates oldest first, archived too, for one agent or all', async () => {
+      const rows = [memory('a', 'second', {}, 2 * HOUR), memory('b', 'first', {}, 3 * HOUR), memory('a', 'third', { archivedAt: ago(1) }, HOUR)];
+      await store.memories.insertMany(rows);
+      expect((await all(store.memories.iterate('a'))).map((item) => item.content)).toEqual(['second', 'third']);
+      expect((await all(store.memories.iterate())).map((item) => item.content)).toEqual(['first', 'second', 'third']);
+    });
+
+    it("archives, stamps and counts retrievals on the agent's own live memories only", async () => {
+      const [mine, archived, theirs] = [memory('a', 'mine'), memory('a', 'gone', { archivedAt: ago(1) }), memory('b', 'theirs')];
+      await store.memories.insertMany([mine, archived, theirs]);
+      expect(await store.memories.archive('a', [mine.id, archived.id, theirs.id], 'superseded', NOW)).toEqual([mine.id]);
+      expect(await store.memories.get('a', mine.id)).toMatchObject({ archivedAt: NOW, archivedReason: 'superseded', updatedAt: NOW });
+      await store.memories.stampReflected('a', [mine.id, theirs.id], NOW);
+      await store.memories.recordRetrieval('a', [mine.id, theirs.id], NOW);
+      await store.memories.recordRetrieval('a', [mine.id], NOW);
+      expect(await store.memories.get('a', mine.id)).toMatchObject({ lastReflectedAt: NOW, retrievalCount: 2, lastRetrievedAt: NOW });
+      expect(await store.memories.get('b', theirs.id)).toEqual(theirs);
+    });
+
+    it('gathers eligible memories in scope, newest first, with the count before the cap (docs/design.md §4.1)', async () => {
+      const eligible = [
+        memory('a', 'new one', { tags: ['deploy'] }, HOUR),
+        memory('a', 'new two', {}, 2 * HOUR),
+        memory('a', 'last week', { tags: ['deploy'] }, 7 * DAY),
+      ];
+      const excluded = [
+        memory('a', 'archived', { archivedAt: ago(1) }),
+        memory('a', 'expired', { expiresAt: ago(1) }),
+        memory('a', 'permanent', { durability: 'permanent' }),
+        memory('a', 'derived', { derivedFrom: ['mem_01JD0000000000000000000000'] }),
+        memory('a', 'reflected', { lastReflectedAt: ago(1) }, 1.5 * HOUR),
+        memory('b', 'foreign'),
+      ];
+      await store.memories.insertMany([...eligible, ...excluded]);
+      const query = { agentId: 'a', now: NOW, since: ago(DAY), unreflected: true, limit: 50 } as const;
+      const recent = await store.memories.gather({ ...query, scope: 'recent' });
+      expect(recent.memories.map((item) => item.content)).toEqual(['new one', 'new two']);
+      expect(recent.eligible).toBe(2);
+      expect((await store.memories.gather({ ...query, scope: 'all' })).memories.map((item) => item.content)).toEqual(['new one', 'new two', 'last week']);
+      expect((await store.memories.gather({ ...query, scope: 'tagged', tag: 'deploy' })).memories.map((item) => item.content)).toEqual([
+        'new one',
+        'last week',
+      ]);
+      const capped = await store.memories.gather({ ...query, scope: 'all', unreflected: false, limit: 1 });
+      expect(capped).toMatchObject({ eligible: 4, memories: [{ content: 'new one' }] });
+    });
+
+    it('finds the agents with something new to distill, and counts every agent', async () => {
+      await store.memories.insertMany([
+        memory('b', 'fresh'),
+        memory('a', 'fresh too'),
+        memory('c', 'old', {}, 3 * DAY),
+        memory('d', 'reflected', { lastReflectedAt: ago(1) }),
+        memory('a', 'archived', { archivedAt: ago(1), source: 'demo' }, 2 * HOUR),
+      ]);
+      expect(await store.memories.agentsWithNew(NOW, ago(DAY))).toEqual(['a', 'b']);
+      expect(await store.memories.agentCounts()).toEqual([
+        { agentId: 'a', memories: 1, archived: 1, newest: ago(HOUR) },
+        { agentId: 'b', memories: 1, archived: 0, newest: ago(HOUR) },
+        { agentId: 'c', memories: 1, archived: 0, newest: ago(3 * DAY) },
+        { agentId: 'd', memories: 1, archived: 0, newest: ago(HOUR) },
+      ]);
+      expect(await store.memories.agentCounts({ source: 'demo' })).toEqual([{ agentId: 'a', memories: 0, archived: 1, newest: ago(2 * HOUR) }]);
+    });
+
+    it("searches one agent's live memories, best first, with highlighted snippets and every filter", async () => {
+      await store.memories.insertMany([
+        memory('a', 'Moved the billing cron to 02:30 UTC.', { tags: ['billing'] }, 3 * HOUR),
+        memory('a', 'The billing cron failed again; billing retried the cron by hand.', { durability: 'persistent' }, 2 * HOUR),
+        memory('a', 'Billing cron notes, archived.', { archivedAt: ago(1) }),
+        memory('a', 'Billing cron, expired.', { expiresAt: ago(1) }),
+        memory('b', 'The billing cron of another agent.'),
+      ]);
+      const search = (extra: Partial<Parameters<Store['memories']['search']>[0]> = {}) =>
+        store.memories.search({ agentId: 'a', text: 'billing cron?', raw: false, limit: 10, now: NOW, highlight: { open: '[', close: ']' }, ...extra });
+      const hits = await search();
+      expect(hits.map((hit) => hit.memory.content).sort()).toEqual([
+        'Moved the billing cron to 02:30 UTC.',
+        'The billing cron failed again; billing retried the cron by hand.',
+      ]);
+      expect(hits[0]!.score).toBeGreaterThanOrEqual(hits[1]!.score);
+      expect(hits.every((hit) => hit.snippet.includes('[') && hit.snippet.includes(']'))).toBe(true);
+      expect(await search({ includeArchived: true })).toHaveLength(4);
+      expect((await search({ tag: 'billing' })).map((hit) => hit.memory.tags)).toEqual([['billing']]);
+      expect((await search({ durability: 'persistent' })).map((hit) => hit.memory.durability)).toEqual(['persistent']);
+      expect(await search({ since: ago(2.5 * HOUR) })).toHaveLength(1);
+      expect(await search({ limit: 1 })).toHaveLength(1);
+      expect(await search({ text: '" * ( NEAR -' })).toEqual([]);
+      expect(await rejection(search({ text: 'deploy AND (', raw: true }))).toMatchObject({ code: 'fts_syntax', exitCode: 2 });
+    });
+
+    it('plans and applies the maintenance rules with the reasons given, per agent; the plan matches what is done', async () => {
+      await store.memories.insertMany([
+        memory('a', 'expired', { expiresAt: ago(HOUR) }, 2 * HOUR),
+        memory('a', 'old ephemeral', { durability: 'ephemeral', expiresAt: ago(-30 * DAY) }, 10 * DAY),
+        memory('b', 'unused standard', {}, 200 * DAY),
+        memory('b', 'used standard', { retrievalCount: 5 }, 200 * DAY),
+        memory('b', 'persistent', { durability: 'persistent' }, 400 * DAY),
+        memory('b', 'young', { durability: 'ephemeral', expiresAt: ago(-DAY) }, 2 * DAY),
+      ]);
+      const cutoffs = maintenanceCutoffs(new Date(NOW));
+      const expected = { a: { expired: 1, archivedEphemeral: 1, archivedUnused: 0 }, b: { expired: 0, archivedEphemeral: 0, archivedUnused: 1 } };
+      expect(await store.memories.planMaintenance(cutoffs)).toEqual(expected);
+      expect(await store.memories.applyMaintenance(cutoffs, ARCHIVE_REASONS)).toEqual(expected);
+      expect(await store.memories.planMaintenance(cutoffs)).toEqual({});
+      const archived = (await all(store.memories.iterate())).filter((item) => item.archivedAt !== null);
+      expect(Object.fromEntries(archived.map((item) => [item.content, item.archivedReason]))).toEqual({
+        expired: ARCHIVE_REASONS.expired,
+        'old ephemeral': ARCHIVE_REASONS.archivedEphemeral,
+        'unused standard': ARCHIVE_REASONS.archivedUnused,
+      });
+      expect(await store.memories.optimizeSearchIndex()).toBeGreaterThanOrEqual(1);
+    });
+
+    it("counts and deletes a source's rows only for the agents named", async () => {
+      await store.memories.insertMany([memory('a', 'demo one', { source: 'demo' }), memory('b', 'demo two', { source: 'demo' }), memory('a', 'mine')]);
+      expect(await store.memories.demoCounts('demo')).toEqual({ total: 3, demo: 2 });
+      expect(await store.memories.deleteBySource('demo', ['a'])).toBe(1);
+      expect(await store.memories.demoCounts('demo')).toEqual({ total: 2, demo: 1 });
+      expect(await store.memories.deleteBySource('demo', [])).toBe(0);
+    });
+  });
+
+  describe('candidates', () => {
+    it('stores a candidate exactly, keeps its prompt apart, and lists by status newest first', async () => {
+      const first = candidate('a', 'First claim.', { generatedAt: ago(2 * HOUR) });
+      const second = candidate('a', 'Second claim.', { generatedAt: ago(HOUR), status: 'rejected' });
+      const foreign = candidate('b', 'Foreign claim.');
+      for (const row of [first, second, foreign]) await store.candidates.insert(row);
+      const { claimNorm: _norm, prompt, ...plain } = first;
+      expect(await store.candidates.get('a', first.id)).toEqual(plain);
+      expect(await store.candidates.prompt('a', first.id)).toBe(prompt);
+      expect(await store.candidates.get('b', first.id)).toBeUndefined();
+      expect(await store.candidates.prompt('b', first.id)).toBeUndefined();
+      expect((await store.candidates.list({ agentId: 'a', status: 'all', limit: 10 })).map((item) => item.id)).toEqual([second.id, first.id]);
+      expect((await store.candidates.list({ agentId: 'a', status: 'pending', limit: 10 })).map((item) => item.id)).toEqual([first.id]);
+      expect(await store.candidates.list({ agentId: 'a', status: 'all', limit: 1 })).toHaveLength(1);
+      expect(await store.candidates.claimStatus('a', 'First claim.')).toEqual({ live: true, rejected: false });
+      expect(await store.candidates.claimStatus('a', 'Second claim.')).toEqual({ live: false, rejected: true });
+      expect(await store.candidates.claimStatus('b', 'First claim.')).toEqual({ live: false, rejected: false });
+    });
+
+    it('decides a pending candidate once: a second decision, or one for another agent, changes nothing', async () => {
+      const row = candidate('a', 'A claim.');
+      await store.candidates.insert(row);
+      const decision = {
+        status: 'promoted' as const,
+        reviewer: 'ana',
+        rationale: 'seen twice',
+        decidedAt: NOW,
+        promotedMemoryId: newId('mem'),
+        editedClaim: 'Edited.',
+      };
+      expect(await store.candidates.decide('b', row.id, decision)).toBe(false);
+      expect(await store.candidates.decide('a', row.id, decision)).toBe(true);
+      expect(await store.candidates.decide('a', row.id, { ...decision, status: 'rejected', reviewer: 'ben' })).toBe(false);
+      expect(await store.candidates.get('a', row.id)).toMatchObject<Partial<Candidate>>({
+        status: 'promoted',
+        reviewer: 'ana',
+        reviewRationale: 'seen twice',
+        decidedAt: NOW,
+        promotedMemoryId: decision.promotedMemoryId,
+        editedClaim: 'Edited.',
+      });
+    });
+
+    it('lets exactly one of two reviewers decide: at once on one store, one after the other on two connections', async () => {
+      const decide = (on: Store, id: string, reviewer: string) =>
+        on.transaction((tx) => tx.candidates.decide('a', id, { status: 'rejected', reviewer, rationale: 'no', decidedAt: NOW }));
+      const contested = candidate('a', 'Contested claim.');
+      await store.candidates.insert(contested);
+      const outcomes = await Promise.all([decide(store, contested.id, 'ana'), decide(store, contested.id, 'ben')]);
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      expect((await store.candidates.get('a', contested.id))?.reviewer).toBe(outcomes[0] ? 'ana' : 'ben');
+      const again = candidate('a', 'Another claim.');
+      await store.candidates.insert(again);
+      const other = await store.reopen();
+      expect(await decide(other, again.id, 'ben')).toBe(true);
+      expect(await decide(store, again.id, 'ana')).toBe(false);
+      expect((await store.candidates.get('a', again.id))?.reviewer).toBe('ben');
+    });
+  });
+
+  describe('runs', () => {
+    it("stores a run exactly; an agent sees its own and the store-wide runs, not another agent's, newest first", async () => {
+      const night = run(null, { kind: 'rem nightly run-once', startedAt: ago(3 * HOUR), counts: { archived: 2 }, steps: { lock: 'acquired' } });
+      const mine = run('a', { startedAt: ago(2 * HOUR), parentRunId: night.id });
+      const theirs = run('b', { startedAt: ago(HOUR) });
+      for (const row of [night, mine, theirs]) await store.runs.insert(row);
+      expect(await store.runs.get(night.id)).toEqual(night);
+      expect(await store.runs.get(night.id, 'a')).toEqual(night);
+      expect(await store.runs.get(theirs.id, 'a')).toBeUndefined();
+      expect((await store.runs.list({ limit: 10 })).map((item) => item.id)).toEqual([theirs.id, mine.id, night.id]);
+      expect((await store.runs.list({ limit: 10, agentId: 'a' })).map((item) => item.id)).toEqual([mine.id, night.id]);
+      expect(await store.runs.list({ limit: 1 })).toHaveLength(1);
+      expect(await store.runs.kindOf(night.id)).toBe('rem nightly run-once');
+      expect(await store.runs.kindOf('run_01JD0000000000000000000000')).toBeUndefined();
+    });
+
+    it('finishes a run only while it is running; records the snapshot path at once', async () => {
+      const row = run('a');
+      await store.runs.insert(row);
+      await store.runs.setSnapshotPath(row.id, '/snapshots/x.db');
+      const done: Run = {
+        ...row,
+        status: 'completed',
+        finishedAt: ago(-1000),
+        durationMs: 1000,
+        counts: { staged: 2, gathered: 5 },
+        candidateIds: ['cand_01JD0000000000000000000001'],
+        model: 'm',
+        errors: [],
+        snapshotPath: '/snapshots/x.db',
+        steps: { distill: 'done' },
+      };
+      expect(await store.runs.finish(done)).toBe(true);
+      expect(await store.runs.finish({ ...done, status: 'failed', errors: ['late'] })).toBe(false);
+      expect(await store.runs.get(row.id)).toEqual(done);
+    });
+
+    it('interrupts the rows a dead run left running — the run and its children — and nothing else', async () => {
+      const dead = run(null, { kind: 'rem nightly run-once', startedAt: ago(HOUR) });
+      const child = run('a', { kind: 'rem nightly run-once', parentRunId: dead.id, startedAt: ago(HOUR / 2) });
+      const finishedChild = run('b', { parentRunId: dead.id, status: 'completed', finishedAt: ago(1000) });
+      const unrelated = run('a');
+      for (const row of [dead, child, finishedChild, unrelated]) await store.runs.insert(row);
+      expect(await store.runs.interruptAbandoned(dead.id, NOW)).toBe(2);
+      expect(await store.runs.get(dead.id)).toMatchObject({ status: 'interrupted', errors: ['interrupted'], finishedAt: NOW, durationMs: HOUR });
+      expect(await store.runs.get(child.id)).toMatchObject({ status: 'interrupted', durationMs: HOUR / 2 });
+      expect((await store.runs.get(finishedChild.id))?.status).toBe('completed');
+      expect((await store.runs.get(unrelated.id))?.status).toBe('running');
+    });
+  });
+
+  describe('handoffs and settings', () => {
+    it('stores a handoff with its prompt, per agent, and marks it ingested once', async () => {
+      const row = handoff('a');
+      await store.handoffs.insert(row);
+      expect(await store.handoffs.get('a', row.id)).toEqual(row);
+      expect(await store.handoffs.get('b', row.id)).toBeUndefined();
+      const runId = newId('run');
+      expect(await store.handoffs.markIngested('b', row.id, NOW, runId)).toBe(false);
+      expect(await store.handoffs.markIngested('a', row.id, NOW, runId)).toBe(true);
+      expect(await store.handoffs.markIngested('a', row.id, NOW, newId('run'))).toBe(false);
+      expect(await store.handoffs.get('a', row.id)).toMatchObject({ ingestedAt: NOW, ingestRunId: runId });
+    });
+
+    it('keeps store-wide settings: set if absent, set, delete (only the value given)', async () => {
+      expect(await store.settings.get('k')).toBeUndefined();
+      expect(await store.settings.setIfAbsent('k', 'first')).toBe(true);
+      expect(await store.settings.setIfAbsent('k', 'second')).toBe(false);
+      expect(await store.settings.get('k')).toBe('first');
+      await store.settings.set('k', 'third');
+      expect(await store.settings.delete('k', 'first')).toBe(false);
+      expect(await store.settings.delete('k', 'third')).toBe(true);
+      expect(await store.settings.delete('k')).toBe(false);
+    });
+  });
+
+  describe('transactions', () => {
+    it('commits what the function wrote, and rolls back everything when it throws, passing its error through', async () => {
+      const kept = memory('a', 'kept');
+      await store.transaction(async (tx) => {
+        await tx.memories.insert(kept);
+        await tx.settings.set('k', 'v');
+      });
+      const before = await everything(store, null);
+      const boom = new Error('boom');
+      const thrown = await store
+        .transaction(async (tx) => {
+          await tx.memories.insert(memory('a', 'lost'));
+          await tx.candidates.insert(candidate('a', 'Lost claim.'));
+          await tx.runs.insert(run('a'));
+          await tx.handoffs.insert(handoff('a'));
+          await tx.settings.set('k', 'changed');
+          await tx.memories.archive('a', [kept.id], 'lost too', NOW);
+          throw boom;
+        })
+        .catch((error: unknown) => error);
+      expect(thrown).toBe(boom);
+      expect(await everything(store, null)).toEqual(before);
+    });
+
+    it('joins a transaction started inside another: one commit or one rollback for both', async () => {
+      await store
+        .transaction(async (tx) => {
+          await tx.memories.insert(memory('a', 'outer'));
+          await store.transaction(async (inner) => inner.memories.insert(memory('a', 'inner')));
+          throw new ConflictError('stop', 'stop');
+        })
+        .catch(() => undefined);
+      expect(await store.rows.count('memories', null)).toBe(0);
+      await store.transaction(async (tx) => {
+        await tx.memories.insert(memory('a', 'outer'));
+        expect(await store.tryTransaction(async (inner) => inner.memories.insert(memory('a', 'inner')))).toBe(true);
+      });
+      expect(await store.rows.count('memories', null)).toBe(2);
+    });
+
+    it('never interleaves two transactions of one store: each commits or rolls back on its own', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const failing = store
+        .transaction(async (tx) => {
+          await tx.memories.insert(memory('a', 'rolled back'));
+          await gate;
+          throw new Error('fails after the other one started');
+        })
+        .catch(() => 'failed');
+      const succeeding = store.transaction(async (tx) => tx.memories.insert(memory('a', 'committed')));
+      setTimeout(release, 20);
+      expect(await Promise.all([failing, succeeding])).toEqual(['failed', true]);
+      expect((await all(store.memories.iterate('a'))).map((item) => item.content)).toEqual(['committed']);
+    });
+
+    it('tryTransaction gives up (undefined) while another writer holds the lock, here or on another connection, and writes otherwise', async () => {
+      const row = memory('a', 'counted');
+      await store.memories.insert(row);
+      const bump = (on: Store) => on.tryTransaction(async (tx) => (await tx.memories.recordRetrieval('a', [row.id], NOW), 'bumped'), 100);
+      for (const holder of [store, await store.reopen()]) {
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => (release = resolve));
+        let started!: () => void;
+        const writing = new Promise<void>((resolve) => (started = resolve));
+        const holding = holder.transaction(async (tx) => {
+          await tx.memories.recordRetrieval('a', [row.id], NOW);
+          started();
+          await held;
+        });
+        await writing;
+        expect(await bump(store)).toBeUndefined();
+        release();
+        await holding;
+      }
+      expect(await bump(store)).toBe('bumped');
+      expect((await store.memories.get('a', row.id))?.retrievalCount).toBe(3);
+    });
+  });
+
+  describe('whole tables', () => {
+    async function fill(target: StoreOps): Promise<void> {
+      await target.memories.insertMany([
+        memory('a', 'one', { tags: ['t'], archivedAt: ago(1) }),
+        memory('b', 'two', { expiresAt: '2030-01-01T00:00:00.001Z' }),
+      ]);
+      await target.candidates.insert(candidate('a', 'A claim.', { status: 'promoted', reviewer: 'ana', reviewRationale: 'ok', decidedAt: NOW }));
+      await target.candidates.insert(candidate('b', 'B claim.'));
+      await target.runs.insert(run('a', { status: 'completed', finishedAt: NOW, durationMs: 5, counts: { staged: 1 }, steps: { a: 'b' } }));
+      await target.runs.insert(run(null, { kind: 'rem nightly run-once' }));
+      await target.handoffs.insert(handoff('b', { ingestedAt: NOW, ingestRunId: newId('run') }));
+      await target.settings.set('nightly.paused', NOW);
+    }
+
+    it('dumps every table in id order and loads it into another store losslessly; existing ids are skipped', async () => {
+      await fill(store);
+      const dumped = await everything(store, null);
+      for (const table of STORE_TABLES) {
+        const ids = (dumped[table] as { id?: string; key?: string }[]).map((row) => row.id ?? row.key);
+        expect(ids, table).toEqual([...ids].sort());
+      }
+      const target = await openTestStore(engine, clock);
+      try {
+        for (const table of STORE_TABLES) {
+          const rows = dumped[table] as TableRows[typeof table][];
+          expect(await target.rows.load(table, rows), table).toBe(rows.length);
+          expect(await target.rows.load(table, rows), table).toBe(0);
+        }
+        expect(await everything(target, null)).toEqual(dumped);
+        expect(await target.memories.search({ agentId: 'b', text: 'two', raw: false, limit: 5, now: NOW, highlight: { open: '', close: '' } })).toHaveLength(1);
+      } finally {
+        await target.done();
+      }
+    });
+
+    it("scopes dump, count and deleteAll to one agent: runs without an agent and settings are nobody's", async () => {
+      await fill(store);
+      const mine = await everything(store, 'a');
+      expect(Object.fromEntries(STORE_TABLES.map((table) => [table, mine[table]!.length]))).toEqual({
+        memories: 1,
+        candidates: 1,
+        runs: 1,
+        handoffs: 0,
+        settings: 0,
+      });
+      expect(await store.rows.count('runs', null)).toBe(2);
+      expect(await store.rows.deleteAll('memories', 'a')).toBe(1);
+      expect(await store.rows.deleteAll('settings', 'a')).toBe(0);
+      expect(await store.rows.count('memories', null)).toBe(1);
+      expect(await everything(store, 'b')).toEqual(await everything(store, 'b'));
+      expect(await store.rows.deleteAll('settings', null)).toBe(1);
+    });
+
+    it("no agent-scoped method reaches another agent's rows", async () => {
+      await fill(store);
+      const theirs = await everything(store, 'a');
+      const ids = (theirs.memories as Memory[]).map((item) => item.id);
+      const [claim] = theirs.candidates as CandidateRecord[];
+      const [audit] = theirs.runs as Run[];
+      expect(await store.memories.getMany('b', ids)).toEqual([]);
+      expect(await store.memories.archive('b', ids, 'x', NOW)).toEqual([]);
+      await store.memories.stampReflected('b', ids, NOW);
+      await store.memories.recordRetrieval('b', ids, NOW);
+      expect((await store.memories.list({ agentId: 'b', limit: 10, includeArchived: true })).map((item) => item.agentId)).toEqual(['b']);
+      expect((await all(store.memories.iterate('b'))).map((item) => item.agentId)).toEqual(['b']);
+      expect(
+        (await store.memories.gather({ agentId: 'b', now: NOW, since: ago(DAY), scope: 'all', unreflected: false, limit: 10 })).memories.map(
+          (item) => item.agentId,
+        ),
+      ).toEqual(['b']);
+      expect(
+        await store.memories.search({ agentId: 'b', text: 'one', raw: false, limit: 5, now: NOW, highlight: { open: '', close: '' }, includeArchived: true }),
+      ).toEqual([]);
+      expect(await store.candidates.get('b', claim!.id)).toBeUndefined();
+      expect(await store.candidates.decide('b', claim!.id, { status: 'rejected', reviewer: 'x', rationale: 'x', decidedAt: NOW })).toBe(false);
+      expect(await store.runs.get(audit!.id, 'b')).toBeUndefined();
+      expect(await everything(store, 'a')).toEqual(theirs);
+    });
+  });
+
+  describe('lock, snapshots, description', () => {
+    it('holds the nightly lock for one taker at a time (exit 4 at once for another), until released', async () => {
+      const first = await store.lock.acquire({ runId: newId('run'), kind: 'rem nightly run-once' });
+      expect(await store.lock.holder()).toMatchObject({ runId: first.holder.runId, pid: process.pid, kind: 'rem nightly run-once' });
+      const other = await store.reopen();
+      expect(await rejection(other.lock.acquire({ runId: newId('run'), kind: 'rem restore' }))).toMatchObject({ code: 'nightly_running', exitCode: 4 });
+      await first.release();
+      expect(await store.lock.holder()).toBeNull();
+      const second = await other.lock.acquire({ runId: newId('run'), kind: 'rem restore' });
+      expect(second.takenOver).toBeNull();
+      await second.release();
+    });
+
+    it('takes a verified snapshot and restores one agent from it, leaving the others alone', async () => {
+      const kept = memory('a', 'kept');
+      await store.memories.insertMany([kept, memory('b', 'b before')]);
+      await store.candidates.insert(candidate('a', 'A claim.'));
+      const name = `20261102T120000Z-${newId('run')}${store.snapshots.suffix}`;
+      const taken = await store.snapshots.take(name, {});
+      expect(dirname(taken.path)).toBe(store.snapshots.dir);
+      expect(existsSync(taken.path) && statSync(taken.path).mode & 0o777).toBe(0o600);
+      for (const level of ['header', 'quick', 'full'] as const) expect((await store.snapshots.check(taken.path, level)).ok, level).toBe(true);
+
+      await store.memories.insert(memory('a', 'added later'));
+      await store.memories.archive('a', [kept.id], 'changed later', NOW);
+      await store.memories.insert(memory('b', 'b after'));
+      const source = await store.snapshots.open(taken.path);
+      try {
+        expect(await source.verify()).toBe(true);
+        expect(await source.compare(store, 'memories', 'a')).toEqual({ table: 'memories', added: 0, removed: 1, changed: 1, unchanged: 0 });
+        expect(await source.compare(store, 'candidates', 'a')).toEqual({ table: 'candidates', added: 0, removed: 0, changed: 0, unchanged: 1 });
+        await store.transaction(async (tx) => {
+          for (const table of ['memories', 'candidates', 'handoffs'] as const) await source.replace(tx, table, 'a');
+          for (const table of ['memories', 'candidates', 'handoffs'] as const) expect(await source.matches(tx, table, 'a')).toBe(true);
+        });
+        expect(await source.matches(store, 'memories', null)).toBe(false);
+      } finally {
+        await source.close();
+      }
+      expect(await all(store.memories.iterate('a'))).toEqual([kept]);
+      expect((await all(store.memories.iterate('b'))).map((item) => item.content).sort()).toEqual(['b after', 'b before']);
+    });
+
+    it('describes itself: engine, schema version, counts', async () => {
+      await store.memories.insert(memory('a', 'one'));
+      expect(await store.describe()).toMatchObject({
+        engine,
+        location: store.location,
+        counts: { memories: 1, candidates: 0, runs: 0, handoffs: 0, settings: 0 },
+      });
+      expect((await store.describe()).schemaVersion).toBeGreaterThan(0);
+    });
+  });
+});
