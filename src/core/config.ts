@@ -69,7 +69,7 @@ function parseConfig(text: string, path: string): HippoConfig {
     if (!hasType(value, type)) throw badConfig(`${path}: "${key}" must be ${TYPE_NAMES[type]}`, key);
     config[key] = value;
   }
-  return config as HippoConfig;
+  return config;
 }
 
 const cache = new Map<string, HippoConfig>();

@@ -113,11 +113,11 @@ describe('an interrupt the work cannot answer in time (the forced exit)', () => 
     const via = `trap '' TERM INT HUP; '${process.execPath}' '${STUBBORN}' '${started}'; sleep 8; echo '{"candidates":[]}'`;
     const child = box.hippo(['rem', 'rapid', '--via', via, ...(json ? ['--json'] : [])], { env: { HIPPO_AGENT: 'ops' } }) as unknown as ResultPromise;
     const ended = child.then((result) => {
-      throw new Error(`hippo ended (exit ${result.exitCode}) before the command started: ${result.stderr}`);
+      throw new Error(`hippo ended (exit ${result.exitCode}) before the command started: ${String(result.stderr)}`);
     });
     await Promise.race([waitForFile(started), ended]);
     child.kill('SIGINT');
-    return (await child) as Result;
+    return await child;
   }
 
   it('--json: one interrupted error document naming the run, the row interrupted, exit 130', async () => {

@@ -13,7 +13,6 @@
  * stdout is read as a stream and counted, so going past the byte cap kills the group at once instead of buffering
  * megabytes (execa's own maxBuffer waits for the process to end).
  */
-import type { Readable } from 'node:stream';
 import type { CommandModelConfig } from './config.js';
 import { responseTooLarge } from './answer-problem.js';
 import { modelUnreachable } from './errors.js';
@@ -42,7 +41,7 @@ export async function runCommandModel(config: CommandModelConfig, input: string,
   });
   const group = child.pid;
   if (group !== undefined) trackGroup(group);
-  const stdout = child.stdout as Readable;
+  const stdout = child.stdout;
 
   const stop = (): void => {
     if (group !== undefined) killGroup(group);
