@@ -67,7 +67,8 @@ const layering = {
           ExportAllDeclaration: (node) => check(node.source),
           ExportNamedDeclaration: (node) => check(node.source),
           ImportExpression: (node) => check(node.source),
-          TSImportType: (node) => check(node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument),
+          // `source` on current typescript-eslint (reading `argument` there prints a deprecation warning), `argument` before.
+          TSImportType: (node) => check(node.source ?? (node.argument?.type === 'TSLiteralType' ? node.argument.literal : node.argument)),
           TSExternalModuleReference: (node) => check(node.expression),
         };
       },
