@@ -102,10 +102,13 @@ export interface MemoryFilter {
   now: string;
 }
 
-/** `memory list`: one agent's memories, optionally with one tag. */
+/** `memory list`: one agent's memories, optionally filtered as search filters (one tag, created since, durability). */
 export interface ListQuery {
   agentId: string;
   tag?: string;
+  /** createdAt ≥ since (ISO), as search's filter. */
+  since?: string;
+  durability?: Durability;
   includeArchived?: boolean;
   limit: number;
 }
@@ -168,7 +171,10 @@ export interface MemoryRepo {
   idsWithHash(agentId: string, contentHash: string, exceptId?: string): Promise<string[]>;
   /** Which of these content hashes some memory of this agent has (archived too): import and staging test many at once. */
   existingHashes(agentId: string, contentHashes: readonly string[]): Promise<Set<string>>;
-  /** Newest first (createdAt desc, id desc). Leaves out archived memories unless asked for; expired ones are listed. */
+  /**
+   * Newest first (createdAt desc, id desc), with the query's tag, since and durability filters. Leaves out archived
+   * memories unless asked for; expired ones are listed.
+   */
   list(query: ListQuery): Promise<Memory[]>;
   /**
    * Every memory of the agent (or of all agents), archived too, oldest first (createdAt, id): the export order;

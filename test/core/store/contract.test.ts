@@ -181,6 +181,34 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect(await store.memories.list({ agentId: 'a', limit: 2 })).toHaveLength(2);
     });
 
+    it('lists with the filters search has: created since (inclusive), durability, with a tag, archived still left out', async () => {
+      const rows = [
+        memory('a', 'old persistent', { durability: 'persistent', tags: ['t'] }, 5 * HOUR),
+        memory('a', 'at the boundary', { durability: 'persistent' }, 2 * HOUR),
+        memory('a', 'new standard', { tags: ['t'] }, HOUR),
+        memory('a', 'new persistent', { durability: 'persistent', tags: ['t'] }, HOUR / 2),
+        memory('a', 'archived persistent', { durability: 'persistent', archivedAt: ago(1000) }, HOUR / 4),
+        memory('b', 'foreign persistent', { durability: 'persistent', tags: ['t'] }, HOUR / 4),
+      ];
+      await store.memories.insertMany(rows);
+      const contents = (list: Memory[]) => list.map((item) => item.content);
+      const since = ago(2 * HOUR);
+      expect(contents(await store.memories.list({ agentId: 'a', limit: 10, since }))).toEqual(['new persistent', 'new standard', 'at the boundary']);
+      expect(contents(await store.memories.list({ agentId: 'a', limit: 10, durability: 'persistent' }))).toEqual([
+        'new persistent',
+        'at the boundary',
+        'old persistent',
+      ]);
+      expect(contents(await store.memories.list({ agentId: 'a', limit: 10, since, durability: 'persistent', tag: 't' }))).toEqual(['new persistent']);
+      expect(contents(await store.memories.list({ agentId: 'a', limit: 10, since, durability: 'persistent', includeArchived: true }))).toEqual([
+        'archived persistent',
+        'new persistent',
+        'at the boundary',
+      ]);
+      expect(await store.memories.list({ agentId: 'a', limit: 10, since: ago(0) })).toEqual([]);
+      expect(await store.memories.list({ agentId: 'a', limit: 10, durability: 'ephemeral' })).toEqual([]);
+    });
+
     it('iterates oldest first, archived too, for one agent or all', async () => {
       const rows = [memory('a', 'second', {}, 2 * HOUR), memory('b', 'first', {}, 3 * HOUR), memory('a', 'third', { archivedAt: ago(1) }, HOUR)];
       await store.memories.insertMany(rows);

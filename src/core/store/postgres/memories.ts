@@ -147,6 +147,8 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       const where = [`agent_id = ${p.add(q.agentId)}`];
       if (!q.includeArchived) where.push('archived_at IS NULL');
       if (q.tag !== undefined) where.push(`tags @> ARRAY[${p.add(q.tag, 'text')}]`);
+      if (q.since !== undefined) where.push(`created_at >= ${p.add(q.since, 'timestamptz')}`);
+      if (q.durability !== undefined) where.push(`durability = ${p.add(q.durability, 'text')}`);
       const { rows } = await query(
         `SELECT ${COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${p.add(q.limit, 'int')}`,
         p.values,

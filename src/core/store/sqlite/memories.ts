@@ -202,11 +202,17 @@ export class SqliteMemories implements MemoryRepo {
     const where = ['agent_id = @agentId'];
     if (!query.includeArchived) where.push('archived_at IS NULL');
     if (query.tag !== undefined) where.push('EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = @tag)');
+    if (query.since !== undefined) where.push('created_at >= @since');
+    if (query.durability !== undefined) where.push('durability = @durability');
     return this.c.use(() =>
       (
-        this.c
-          .statement(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limit`)
-          .all({ agentId: query.agentId, tag: query.tag ?? null, limit: query.limit }) as MemoryRow[]
+        this.c.statement(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limit`).all({
+          agentId: query.agentId,
+          tag: query.tag ?? null,
+          since: query.since ?? null,
+          durability: query.durability ?? null,
+          limit: query.limit,
+        }) as MemoryRow[]
       ).map(memoryFromRow),
     );
   }
