@@ -5,7 +5,9 @@ import { resolveDbPath } from '../core/paths.js';
 import { cliMessage } from './error-words.js';
 import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, safeText } from '../core/text.js';
-import { painter, terminalWidth, type TextView, type View } from './output.js';
+import { hintBuilder, type Hint, type HintContext } from './hints.js';
+import { flagMistake } from './flag-words.js';
+import { formatTime, painter, terminalWidth, type TextContext, type TextView, type View } from './output.js';
 
 const INTERRUPTING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -21,9 +23,12 @@ export abstract class HippoCommand extends Command {
     db: Flags.string({ description: 'database file (default: $HIPPO_DB, else <XDG data>/hippo/hippo.db)', helpGroup: 'GLOBAL' }),
     agent: Flags.string({ description: 'agent whose memories to use (default: $HIPPO_AGENT, else "default")', helpGroup: 'GLOBAL' }),
     json: Flags.boolean({ description: 'print one JSON document on stdout', helpGroup: 'GLOBAL', default: false }),
+    utc: Flags.boolean({ description: 'show times in UTC instead of the local time zone (JSON is always UTC)', helpGroup: 'GLOBAL', default: false }),
   };
 
   private openedStore?: Store;
+  /** The agent and database in effect, as far as the command has used them: what follow-up hints carry. */
+  private readonly inEffect: HintContext = {};
   private readonly interruption = new AbortController();
 
   /**
@@ -50,12 +55,32 @@ export abstract class HippoCommand extends Command {
   }
 
   protected agentId(flag: string | undefined): string {
-    return validateAgentId(flag ?? (process.env.HIPPO_AGENT || 'default'));
+    const agentId = validateAgentId(flag ?? (process.env.HIPPO_AGENT || 'default'));
+    this.inEffect.agent = agentId === 'default' ? undefined : agentId;
+    return agentId;
   }
 
   protected store(dbFlag: string | undefined): Store {
-    this.openedStore ??= openStore({ path: resolveDbPath(dbFlag) });
+    this.openedStore ??= openStore({ path: this.dbPath(dbFlag) });
     return this.openedStore;
+  }
+
+  /** The database file `--db` (else HIPPO_DB, else the default) names; hints carry it when it is not the default. */
+  protected dbPath(dbFlag: string | undefined): string {
+    const path = resolveDbPath(dbFlag);
+    this.inEffect.db = path === resolveDbPath(undefined, { ...process.env, HIPPO_DB: '' }) ? undefined : path;
+    return path;
+  }
+
+  /** Builds the follow-up commands this command prints (src/cli/hints.ts). */
+  protected get hint(): Hint {
+    return hintBuilder(this.inEffect, this.config?.bin ?? 'hippo');
+  }
+
+  /** Times in text output: local with the offset, or UTC with --utc (a global flag, read before or without parsing). */
+  private get timeStyle(): 'local' | 'utc' {
+    const end = this.argv.indexOf('--');
+    return (end < 0 ? this.argv : this.argv.slice(0, end)).includes('--utc') ? 'utc' : 'local';
   }
 
   /**
@@ -65,13 +90,21 @@ export abstract class HippoCommand extends Command {
   protected output<T>(result: T, view: View<T> | TextView<T>): void {
     const shown: View<T> = typeof view === 'function' ? { text: view } : view;
     const failure = shown.failure?.(result);
+    const style = this.timeStyle;
+    const time: TextContext['time'] = (isoTime, options) => formatTime(isoTime, style, options);
     if (this.jsonMode) {
       if (!failure) process.stdout.write(`${jsonText(shown.json ? shown.json(result) : result)}\n`);
     } else {
-      const text = shown.text?.(result, { paint: painter(process.stdout), width: terminalWidth(process.stdout) });
+      const text = shown.text?.(result, {
+        paint: painter(process.stdout),
+        width: terminalWidth(process.stdout),
+        terminal: Boolean(process.stdout.isTTY),
+        time,
+        hint: this.hint,
+      });
       if (text !== undefined && text !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     }
-    for (const line of shown.notes?.(result, this.jsonMode) ?? []) if (line) this.note(line);
+    for (const line of shown.notes?.(result, { json: this.jsonMode, hint: this.hint, time }) ?? []) if (line) this.note(line);
     if (failure) throw failure;
     const exitCode = shown.exitCode?.(result);
     if (exitCode !== undefined) process.exitCode = exitCode;
@@ -114,8 +147,9 @@ export abstract class HippoCommand extends Command {
   }
 
   override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
-    const hippoError = toHippoError(error);
-    const message = cliMessage(hippoError);
+    const hippoError =
+      flagMistake(error, { id: this.id, argv: this.argv, flags: this.ctor.flags, baseFlags: this.ctor.baseFlags, args: this.ctor.args }) ?? toHippoError(error);
+    const message = cliMessage(hippoError, this.hint);
     if (this.jsonMode) {
       const body: Record<string, unknown> = { code: hippoError.code, message };
       if (hippoError.details) body.details = hippoError.details;

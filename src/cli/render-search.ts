@@ -1,7 +1,7 @@
 import { kindsInQuery } from '../core/facts/lexicon.js';
 import { searchPassages, type SearchReport, type SearchResult } from '../core/search.js';
 import { safeText } from '../core/text.js';
-import { shortDate, type Painter, type View } from './output.js';
+import type { Painter, TextContext, View } from './output.js';
 import { factTable, warningNotes } from './render-facts.js';
 
 /**
@@ -16,12 +16,20 @@ function highlight(snippet: string, paint: Painter): string {
     .replaceAll(SNIPPET_MARKS.close, paint.enabled ? '\u001b[22;39m' : '**');
 }
 
-function resultLines(results: readonly SearchResult[], paint: Painter): string {
+/**
+ * A BM25 score as people read it: two decimals, or two significant digits when smaller (on a small store the scores
+ * are tiny and would all print as 0.00).
+ */
+export function formatScore(score: number): string {
+  return Math.abs(score) >= 0.01 || score === 0 ? score.toFixed(2) : score.toPrecision(2);
+}
+
+function resultLines(results: readonly SearchResult[], { paint, time }: Pick<TextContext, 'paint' | 'time'>): string {
   if (results.length === 0) return 'no matches';
   return results
     .map(
       ({ memory, score, snippet }) =>
-        `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet, paint)}`,
+        `${paint('bold', memory.id)}  ${paint('dim', `${time(memory.createdAt)}  score ${formatScore(score)}`)}\n  ${highlight(snippet, paint)}`,
     )
     .join('\n');
 }
@@ -29,7 +37,8 @@ function resultLines(results: readonly SearchResult[], paint: Painter): string {
 /** `search`: the fact box (when the query names a kind and something matched), then the results; warnings on stderr. */
 export function searchView(query: string): View<SearchReport> {
   return {
-    text: ({ results, facts }, { paint }) => {
+    text: ({ results, facts }, context) => {
+      const { paint } = context;
       const kinds = kindsInQuery(query);
       const box =
         kinds.length === 0 || results.length === 0
@@ -37,7 +46,7 @@ export function searchView(query: string): View<SearchReport> {
           : facts.length === 0
             ? paint('dim', `no ${kinds.join(', ')} in these results`)
             : factTable(facts, searchPassages(results), paint);
-      return [box, resultLines(results, paint)].filter(Boolean).join('\n\n');
+      return [box, resultLines(results, context)].filter(Boolean).join('\n\n');
     },
     notes: warningNotes,
   };

@@ -49,7 +49,11 @@ export default class Extract extends HippoCommand {
       defaultHelp: regionsHelp,
       noCacheDefault: true,
     }),
-    limit: Flags.integer({ min: 1, description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)` }),
+    limit: Flags.integer({
+      char: 'n',
+      min: 1,
+      description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)`,
+    }),
     ai: Flags.boolean({ default: true, allowNo: true, description: 'let a configured model point at kinds with no validator (--no-ai: never call a model)' }),
     timeout: Flags.string({ description: `deadline for the model call (milliseconds or 30s, 2m; default ${EXTRACT_FALLBACK_TIMEOUT_MS / 1000}s)` }),
     model: Flags.string({ description: 'provider:model for this run (overrides HIPPO_MODEL and the config file)' }),

@@ -63,11 +63,22 @@ export interface DemoResult {
   replaced: number;
 }
 
+export interface LoadDemoOptions {
+  /** Replace earlier demo rows (and load into a store holding other memories). */
+  force?: boolean;
+  /**
+   * The store is the demo's own (`<data dir>/hippo/demo.db`): memories added there since are the user's experiments
+   * and are kept, and a demo already there is left as it is, so loading again never fails.
+   */
+  ownStore?: boolean;
+}
+
 /**
- * Loads the demo sample dated relative to now. A database with other memories is refused unless `force`; the demo
- * is never duplicated: a second load finds it already there, and `force` replaces the earlier demo rows.
+ * Loads the demo sample dated relative to now. A database with other memories is refused unless `force` (or it is the
+ * demo's own store); the demo is never duplicated: a second load finds it already there, and `force` replaces the
+ * earlier demo rows.
  */
-export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoResult {
+export function loadDemo(store: Store, options: LoadDemoOptions = {}): DemoResult {
   const notes = demoNotes();
   const agents = [...new Set(notes.map((note) => note.agent))];
   return inTransaction(store, () => {
@@ -77,8 +88,8 @@ export function loadDemo(store: Store, options: { force?: boolean } = {}): DemoR
     };
     const demoRows = counts.demo ?? 0;
     if (!options.force) {
-      if (counts.total === notes.length && demoRows === counts.total) return summary(store, 'already-loaded', 0);
-      if (counts.total > 0) {
+      if (demoRows === notes.length && (demoRows === counts.total || options.ownStore)) return summary(store, 'already-loaded', 0);
+      if (counts.total > 0 && !options.ownStore) {
         throw new ConflictError(
           'database_not_empty',
           `the database already holds ${counts.total} memories; the demo loads only into an empty one (force it to replace earlier demo data, or use a fresh database)`,

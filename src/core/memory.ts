@@ -287,6 +287,9 @@ export interface ListOptions {
   agentId: string;
   limit?: number;
   tag?: string;
+  /** Only memories created at or after this time (the same filter as search's). */
+  since?: Date;
+  durability?: Durability;
   includeArchived?: boolean;
 }
 
@@ -295,9 +298,15 @@ export function listMemories(store: Store, options: ListOptions): Memory[] {
   const where = ['agent_id = @agentId'];
   if (!options.includeArchived) where.push('archived_at IS NULL');
   if (options.tag !== undefined) where.push('EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = @tag)');
-  const rows = store.db
-    .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limit`)
-    .all({ agentId: options.agentId, tag: options.tag ?? null, limit: options.limit ?? 50 }) as MemoryRow[];
+  if (options.since !== undefined) where.push('created_at >= @since');
+  if (options.durability !== undefined) where.push('durability = @durability');
+  const rows = store.db.prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limit`).all({
+    agentId: options.agentId,
+    tag: options.tag ?? null,
+    since: options.since === undefined ? null : iso(options.since),
+    durability: options.durability ?? null,
+    limit: options.limit ?? 50,
+  }) as MemoryRow[];
   return rows.map(memoryFromRow);
 }
 
@@ -309,7 +318,7 @@ const ELSEWHERE_SHOWN = 3;
  * memories: the usual cause is a missing `--agent` (after `hippo demo`, say), and an empty answer alone hides it.
  * Undefined when no other agent has a memory that is not archived.
  */
-export function elsewhereWarning(store: Store, agentId: string): string | undefined {
+export function elsewhereWarning(store: Store, agentId: string, found: 'matches' | 'memories' = 'matches'): string | undefined {
   const others = store.db
     .prepare(
       'SELECT agent_id AS agentId, count(*) AS memories FROM memories WHERE agent_id != ? AND archived_at IS NULL GROUP BY agent_id ORDER BY memories DESC, agent_id',
@@ -318,7 +327,7 @@ export function elsewhereWarning(store: Store, agentId: string): string | undefi
   if (others.length === 0) return undefined;
   const named = others.slice(0, ELSEWHERE_SHOWN).map((other) => `${other.agentId} (${other.memories})`);
   const more = others.length > ELSEWHERE_SHOWN ? `, and ${others.length - ELSEWHERE_SHOWN} more` : '';
-  return `no matches for agent ${agentId}; other agents have memories: ${named.join(', ')}${more}`;
+  return `no ${found} for agent ${agentId}; other agents have memories: ${named.join(', ')}${more}`;
 }
 
 /** Every memory of the agent — or of every agent when none is given — archived too, oldest first: the export order. */

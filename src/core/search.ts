@@ -119,7 +119,7 @@ export function search(store: Store, options: SearchOptions): SearchResult[] {
     }
     throw mapSqliteError(error, store.path);
   }
-  const results = rows.map((row) => ({ memory: memoryFromRow(row), score: Math.round(row.score * 10_000) / 10_000, snippet: row.snippet }));
+  const results = rows.map((row) => ({ memory: memoryFromRow(row), score: Number(row.score.toPrecision(4)), snippet: row.snippet }));
   if (
     options.recordRetrieval !== false &&
     results.length > 0 &&

@@ -16,7 +16,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
   ];
   static override flags = {
     status: Flags.string({ options: [...CANDIDATE_STATUSES, 'all'], default: 'pending', description: 'which candidates to list' }),
-    limit: Flags.integer({ default: 1000, min: 1, description: 'at most this many' }),
+    limit: Flags.integer({ char: 'n', default: 1000, min: 1, description: 'at most this many' }),
     reviewer: Flags.string({ description: 'review screen: who decides (default $HIPPO_REVIEWER, else the OS user)' }),
     durability: Flags.string({ options: [...PROMOTE_DURABILITIES], default: 'persistent', description: 'review screen: durability of promoted memories' }),
     'allow-missing-sources': Flags.boolean({ default: false, description: 'review screen: promote even if a cited memory is gone' }),

@@ -12,7 +12,7 @@ export default class RemPromote extends HippoCommand {
   static override strict = false;
   static override args = { ids: Args.string({ ignoreStdin: true, required: true, description: 'candidate ids' }) };
   static override flags = {
-    rationale: Flags.string({ description: 'why this should be kept (required, not blank)' }),
+    rationale: Flags.string({ required: true, description: 'why this should be kept (not blank)' }),
     durability: Flags.string({ options: [...PROMOTE_DURABILITIES], default: 'persistent', description: 'durability of the new memory' }),
     reviewer: Flags.string({ description: 'who decided (default $HIPPO_REVIEWER, else the OS user)' }),
     'allow-missing-sources': Flags.boolean({ default: false, description: 'promote even if a cited memory is gone' }),

@@ -9,7 +9,7 @@ export default class RemReject extends HippoCommand {
   static override strict = false;
   static override args = { ids: Args.string({ ignoreStdin: true, required: true, description: 'candidate ids' }) };
   static override flags = {
-    reason: Flags.string({ description: 'why (required, not blank)' }),
+    reason: Flags.string({ required: true, description: 'why (not blank)' }),
     reviewer: Flags.string({ description: 'who decided (default $HIPPO_REVIEWER, else the OS user)' }),
   };
 

@@ -7,7 +7,7 @@ export default class RemRuns extends HippoCommand {
   static override summary = 'List the audit log of runs (rapid, ingest, nightly, restore), newest first.';
   static override examples = ['<%= config.bin %> rem runs', '<%= config.bin %> rem runs --limit 5 --json'];
   static override flags = {
-    limit: Flags.integer({ default: 50, min: 1, description: 'how many' }),
+    limit: Flags.integer({ char: 'n', default: 50, min: 1, description: 'how many' }),
     'all-agents': Flags.boolean({ default: false, description: 'runs of every agent, not only --agent' }),
   };
 
