@@ -188,8 +188,12 @@ export function toHippoError(error: unknown): HippoError {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !/^See more help with --help$/.test(line) && line !== 'The following error occurred:')
     .join(' ');
-  if (oclifExit === 2 || /^(Nonexistent flag|Unexpected argument|Missing \d+ required arg|Expected .* to be one of|Parsing --|--\S+)/.test(message)) {
-    return new UsageError('usage', `${message} (see --help)`);
+  if (
+    oclifExit === 2 ||
+    /^(Nonexistent flag|Unexpected argument|Missing \d+ required arg|Missing required flag|Expected .* to be one of|Parsing --|--\S+)/.test(message)
+  ) {
+    // "Missing required flag rationale" → "--rationale is required", the way every other message names a flag.
+    return new UsageError('usage', `${message.replace(/^Missing required flag (\S+)/, '--$1 is required')} (see --help)`);
   }
   const code = (error as { code?: unknown }).code;
   if (code === 'EPIPE') return new HippoError('broken_pipe', 'output pipe closed', ExitCode.unexpected);

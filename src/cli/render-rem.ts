@@ -83,15 +83,15 @@ const RUN_COLUMNS: Column[] = [
   { header: 'KIND' },
   { header: 'STATUS' },
   { header: 'AGENT' },
-  { header: 'COUNTS', flex: true },
+  { header: 'WHAT', flex: true },
 ];
 
 /** `rem runs`: one row per run; errors and the parent run follow the counts. */
 export function runTable(runs: readonly Run[], context: TextContext): string {
   const rows = runs.map((run) => {
-    const errors = run.errors.length ? `  errors: ${inline(run.errors.join(', '))}` : '';
-    const parent = run.parentRunId ? `  (part of ${run.parentRunId})` : '';
-    return [run.id, context.time(run.startedAt), run.kind, run.status, inline(run.agentId ?? '*'), `${countWords(run)}${errors}${parent}`];
+    // The parent run and the errors first: the counts can be long, and the cut falls on them.
+    const what = [run.parentRunId && `(part of ${run.parentRunId})`, run.errors.length > 0 && `errors: ${inline(run.errors.join(', '))}`, countWords(run)];
+    return [run.id, context.time(run.startedAt), run.kind, run.status, inline(run.agentId ?? '*'), what.filter(Boolean).join('  ')];
   });
   return table(RUN_COLUMNS, rows, context);
 }
