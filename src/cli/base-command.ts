@@ -7,7 +7,7 @@ import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, safeText } from '../core/text.js';
 import { hintBuilder, type Hint, type HintContext } from './hints.js';
 import { flagMistake } from './flag-words.js';
-import { formatTime, painter, terminalWidth, type TextContext, type TextView, type View } from './output.js';
+import { formatTime, painter, zoneOf, terminalWidth, type TextContext, type TextView, type View } from './output.js';
 
 const INTERRUPTING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -100,6 +100,7 @@ export abstract class HippoCommand extends Command {
         width: terminalWidth(process.stdout),
         terminal: Boolean(process.stdout.isTTY),
         time,
+        zone: (isoTime) => zoneOf(isoTime, style),
         hint: this.hint,
       });
       if (text !== undefined && text !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);

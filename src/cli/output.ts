@@ -1,7 +1,7 @@
 import { styleText } from 'node:util';
 import { safeText } from '../core/text.js';
 import type { Hint } from './hints.js';
-import { cutAtWord, displayWidth, padTo } from './width.js';
+import { cutAtWord, cutTo, displayWidth, padTo } from './width.js';
 
 type Style = Parameters<typeof styleText>[0];
 
@@ -52,20 +52,27 @@ export type TimeZoneStyle = 'local' | 'utc';
 
 const two = (value: number) => String(value).padStart(2, '0');
 
+/** The zone a stored time is shown in: `UTC` with `--utc`, else the local offset at that time (`+05:30`, `-05:00`). */
+export function zoneOf(isoTime: string, style: TimeZoneStyle): string {
+  if (style === 'utc') return 'UTC';
+  const offset = -new Date(isoTime).getTimezoneOffset();
+  return `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+}
+
 /**
  * A stored time (ISO-8601 UTC) as people read it: `2026-11-02 10:30 +01:00` in the local zone (the process's `TZ`),
- * or `2026-11-02 09:30 UTC` with `--utc`; `seconds` adds them. JSON keeps the stored ISO time.
+ * or `2026-11-02 09:30 UTC` with `--utc`; `seconds` adds them, `zone: false` leaves the zone to a column header
+ * (`timeColumn`). JSON keeps the stored ISO time.
  */
-export function formatTime(isoTime: string, style: TimeZoneStyle, options: { seconds?: boolean } = {}): string {
+export function formatTime(isoTime: string, style: TimeZoneStyle, options: { seconds?: boolean; zone?: boolean } = {}): string {
   const date = new Date(isoTime);
   if (Number.isNaN(date.getTime())) return safeText(isoTime, { lines: 'join' });
-  const seconds = (value: number) => (options.seconds ? `:${two(value)}` : '');
-  if (style === 'utc') {
-    return `${isoTime.slice(0, 10)} ${two(date.getUTCHours())}:${two(date.getUTCMinutes())}${seconds(date.getUTCSeconds())} UTC`;
-  }
-  const offset = -date.getTimezoneOffset();
-  const zone = `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
-  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}${seconds(date.getSeconds())} ${zone}`;
+  const utc = style === 'utc';
+  const [year, month, day, hours, minutes, seconds] = utc
+    ? [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()]
+    : [date.getFullYear(), date.getMonth(), date.getDate(), date.getHours(), date.getMinutes(), date.getSeconds()];
+  const time = `${year}-${two(month + 1)}-${two(day)} ${two(hours)}:${two(minutes)}${options.seconds ? `:${two(seconds)}` : ''}`;
+  return options.zone === false ? time : `${time} ${zoneOf(isoTime, style)}`;
 }
 
 /** What a text renderer gets besides the result. */
@@ -77,7 +84,9 @@ export interface TextContext {
   /** stdout is a terminal: tables get column headers (a pipe gets the rows alone, for scripts). */
   terminal: boolean;
   /** A stored time as people read it (local with the offset, or UTC with --utc). */
-  time(isoTime: string, options?: { seconds?: boolean }): string;
+  time(isoTime: string, options?: { seconds?: boolean; zone?: boolean }): string;
+  /** The zone `time` shows for a stored time: `+05:30`, or `UTC` with --utc. */
+  zone(isoTime: string): string;
   /** Follow-up commands carrying the --agent and --db in effect (src/cli/hints.ts). */
   hint: Hint;
 }
@@ -96,6 +105,22 @@ export interface Column {
   flex?: boolean;
   align?: 'right';
   style?: Style;
+}
+
+/**
+ * A column of times: on a terminal, when every time shows in one zone (no daylight-saving change between them), the
+ * zone goes into the header (`CREATED (+05:30)`) and the cells hold the time alone, which keeps tables narrow; otherwise each cell
+ * carries its own zone.
+ */
+export function timeColumn(
+  header: string,
+  isoTimes: readonly string[],
+  { time, zone, terminal }: Pick<TextContext, 'time' | 'zone' | 'terminal'>,
+): { header: string; cells: string[] } {
+  const zones = new Set(isoTimes.map(zone));
+  // Off a terminal there is no header line to carry the zone: every cell keeps its own.
+  if (zones.size === 1 && terminal) return { header: `${header} (${[...zones][0]})`, cells: isoTimes.map((isoTime) => time(isoTime, { zone: false })) };
+  return { header, cells: isoTimes.map((isoTime) => time(isoTime)) };
 }
 
 /** The least a flexible column is given, however narrow the terminal. */
@@ -126,8 +151,11 @@ export function table(columns: readonly Column[], rows: readonly string[][], { p
       })
       .join('  ')
       .trimEnd();
-  const body = rows.map((row) => line(row, false));
-  return terminal ? [paint('dim', line(all[0]!, true)), ...body].join('\n') : body.join('\n');
+  // A terminal too narrow even for the fixed columns: each line is cut to the width, uncoloured, rather than wrapped.
+  const tooWide = terminal && widths.reduce((sum, value) => sum + value, 0) + 2 * (columns.length - 1) > width;
+  const fit = (text: string) => (tooWide ? cutTo(text, width) : text);
+  const body = rows.map((row) => (tooWide ? fit(line(row, true)) : line(row, false)));
+  return terminal ? [paint('dim', fit(line(all[0]!, true))), ...body].join('\n') : body.join('\n');
 }
 
 /**

@@ -3,26 +3,30 @@ import { UsageError } from '../core/errors.js';
 import type { ImportResult } from '../core/import.js';
 import type { AddMemoryResult, ArchiveResult, Memory } from '../core/memory.js';
 import { safeText } from '../core/text.js';
-import { cut, table, type Column, type TextContext, type TextView, type View } from './output.js';
-
-const MEMORY_COLUMNS: Column[] = [
-  { header: 'ID', style: 'dim' },
-  { header: 'CREATED', style: 'dim' },
-  { header: 'DURABILITY', style: 'dim' },
-  { header: 'TAGS', style: 'dim' },
-  { header: 'CONTENT', flex: true },
-];
+import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
 
 /** `memory list`: one row per memory — id, creation time, durability, tags, and the content cut to the width left. */
 export function memoryTable(memories: readonly Memory[], context: TextContext): string {
-  const rows = memories.map((memory) => [
+  const created = timeColumn(
+    'CREATED',
+    memories.map((memory) => memory.createdAt),
+    context,
+  );
+  const columns: Column[] = [
+    { header: 'ID', style: 'dim' },
+    { header: created.header, style: 'dim' },
+    { header: 'DURABILITY', style: 'dim' },
+    { header: 'TAGS', style: 'dim' },
+    { header: 'CONTENT', flex: true },
+  ];
+  const rows = memories.map((memory, index) => [
     memory.id,
-    context.time(memory.createdAt),
+    created.cells[index]!,
     memory.archivedAt ? `${memory.durability} (archived)` : memory.durability,
     cut(memory.tags.join(', '), 30),
     safeText(memory.content, { lines: 'join' }),
   ]);
-  return table(MEMORY_COLUMNS, rows, context);
+  return table(columns, rows, context);
 }
 
 /** The full record of one memory, as `memory show` prints it; times as people read them. */

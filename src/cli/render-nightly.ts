@@ -9,7 +9,7 @@ import type { RestoreResult } from '../core/nightly/restore.js';
 import type { ScheduleText } from '../core/nightly/schedule.js';
 import { safeText } from '../core/text.js';
 import type { Hint } from './hints.js';
-import { table, type Column, type Painter, type TextContext, type TextView, type View } from './output.js';
+import { table, timeColumn, type Column, type Painter, type TextContext, type TextView, type View } from './output.js';
 
 /** One line of text, guarded: agent ids, paths and model names inside a line. */
 const inline = (text: string) => safeText(text, { lines: 'join' });
@@ -77,21 +77,25 @@ export function dryRunText(result: NightlyDryRunResult, paint: Painter): string 
   return lines.join('\n');
 }
 
-const SNAPSHOT_COLUMNS: Column[] = [
-  { header: 'SNAPSHOT' },
-  { header: 'TAKEN' },
-  { header: 'SIZE', align: 'right' },
-  { header: 'INTEGRITY' },
-  { header: 'TAKEN BY', flex: true },
-];
-
 export function snapshotsText(snapshots: ListedSnapshot[], dir: string, context: TextContext): string {
   if (snapshots.length === 0) return `no snapshots in ${inline(dir)}`;
-  const rows = snapshots.map((snapshot) => {
+  const taken = timeColumn(
+    'TAKEN',
+    snapshots.map((snapshot) => snapshot.createdAt),
+    context,
+  );
+  const columns: Column[] = [
+    { header: 'SNAPSHOT' },
+    { header: taken.header },
+    { header: 'SIZE', align: 'right' },
+    { header: 'INTEGRITY' },
+    { header: 'TAKEN BY', flex: true },
+  ];
+  const rows = snapshots.map((snapshot, index) => {
     const kind = snapshot.runKind === 'rem restore' ? 'pre-restore' : snapshot.runKind === null ? 'run not on record' : 'nightly';
-    return [inline(snapshot.name), context.time(snapshot.createdAt), formatBytes(snapshot.sizeBytes), snapshot.integrity, kind];
+    return [inline(snapshot.name), taken.cells[index]!, formatBytes(snapshot.sizeBytes), snapshot.integrity, kind];
   });
-  const text = table(SNAPSHOT_COLUMNS, rows, context);
+  const text = table(columns, rows, context);
   // Damaged snapshots in red: painted after the table is laid out, so the colour codes do not count as width.
   const painted = context.paint.enabled ? text.replace(/\bdamaged\b/g, context.paint('red', 'damaged')) : text;
   return [context.paint('dim', inline(dir)), painted].join('\n');

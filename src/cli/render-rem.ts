@@ -5,7 +5,7 @@ import type { PromptOnlyResult } from '../core/rem/handoff.js';
 import type { Promotion } from '../core/rem/review.js';
 import type { Run } from '../core/rem/runs.js';
 import { safeText } from '../core/text.js';
-import { cut, table, type Column, type TextContext, type TextView, type View } from './output.js';
+import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
 
 export function age(isoTime: string, now = Date.now()): string {
   const minutes = Math.max(0, Math.round((now - Date.parse(isoTime)) / 60_000));
@@ -77,23 +77,27 @@ function countWords(run: Run): string {
     .join(' · ');
 }
 
-const RUN_COLUMNS: Column[] = [
-  { header: 'ID', style: 'bold' },
-  { header: 'STARTED' },
-  { header: 'KIND' },
-  { header: 'STATUS' },
-  { header: 'AGENT' },
-  { header: 'WHAT', flex: true },
-];
-
-/** `rem runs`: one row per run; errors and the parent run follow the counts. */
+/** `rem runs`: one row per run; the parent run and errors before the counts. */
 export function runTable(runs: readonly Run[], context: TextContext): string {
-  const rows = runs.map((run) => {
+  const started = timeColumn(
+    'STARTED',
+    runs.map((run) => run.startedAt),
+    context,
+  );
+  const columns: Column[] = [
+    { header: 'ID', style: 'bold' },
+    { header: started.header },
+    { header: 'KIND' },
+    { header: 'STATUS' },
+    { header: 'AGENT' },
+    { header: 'WHAT', flex: true },
+  ];
+  const rows = runs.map((run, index) => {
     // The parent run and the errors first: the counts can be long, and the cut falls on them.
     const what = [run.parentRunId && `(part of ${run.parentRunId})`, run.errors.length > 0 && `errors: ${inline(run.errors.join(', '))}`, countWords(run)];
-    return [run.id, context.time(run.startedAt), run.kind, run.status, inline(run.agentId ?? '*'), what.filter(Boolean).join('  ')];
+    return [run.id, started.cells[index]!, run.kind, run.status, inline(run.agentId ?? '*'), what.filter(Boolean).join('  ')];
   });
-  return table(RUN_COLUMNS, rows, context);
+  return table(columns, rows, context);
 }
 
 export function candidatesView(status: string): TextView<{ candidates: Candidate[] }> {
