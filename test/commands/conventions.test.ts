@@ -142,6 +142,13 @@ describe('-h, version, completion', () => {
     // Section signs cite docs/design.md, which ships with hippo's sources.
     expect(manifest.match(/.{0,16}§\d/g)?.every((cite) => cite.includes('docs/design.md §')) ?? true).toBe(true);
   });
+
+  it('example ids in help and the README are made of ULID characters only (no I, L, O, U)', () => {
+    for (const file of ['oclif.manifest.json', 'README.md']) {
+      const ids = readFileSync(join(ROOT, file), 'utf8').match(/\b(?:mem|cand|run|hof)_01[0-9A-Z]{24}\b/g) ?? [];
+      for (const id of ids) expect(id, file).toMatch(/^[a-z]+_[0-9A-HJKMNP-TV-Z]{26}$/);
+    }
+  });
 });
 
 describe('config: a schema over the config file', () => {

@@ -6,7 +6,7 @@ import { promote, PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 export default class RemPromote extends HippoCommand {
   static override summary = 'Promote candidates to memories (with lineage), giving a rationale.';
   static override examples = [
-    '<%= config.bin %> rem promote cand_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --rationale "matches the post-mortem"',
+    '<%= config.bin %> rem promote cand_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --rationale "matches the post-mortem"',
     '<%= config.bin %> rem promote cand_01JD… cand_01JE… --rationale "confirmed with Ana" --durability permanent --reviewer alice',
   ];
   static override strict = false;
