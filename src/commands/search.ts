@@ -11,7 +11,7 @@ export default class Search extends HippoCommand {
     '<%= config.bin %> search "when did we move the billing cron?"',
     '<%= config.bin %> search deploy --tag incident --since 7d',
     '<%= config.bin %> search "billing cron" --since "last monday" -n 5',
-    '<%= config.bin %> search -- -42   # a query that starts with "-" goes after --',
+    '<%= config.bin %> search -- -verbose   # a query that starts with "-" goes after --',
     '<%= config.bin %> search \'NEAR(moved "billing cron", 3)\' --raw --json',
   ];
   static override args = {

@@ -35,6 +35,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
         durability: flags.durability as (typeof PROMOTE_DURABILITIES)[number],
         allowMissingSources: flags['allow-missing-sources'],
         limit: flags.limit,
+        allowMissingSourcesCommand: this.hint(['rem', 'candidates', '--allow-missing-sources']),
       };
       return this.output(await reviewCandidates(store, options, this.abortSignal), reviewView);
     }
