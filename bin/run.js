@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// ink and its colour library read FORCE_COLOR when first loaded; NO_COLOR alone is not enough for them (docs/design.md §3).
+// ink and its colour library read FORCE_COLOR when first loaded; NO_COLOR alone is not enough for them
+// (docs/design.md §3). A FORCE_COLOR the user set is left as it is: it wins over NO_COLOR, as in Node.
 if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '' && process.env.FORCE_COLOR === undefined) {
   process.env.FORCE_COLOR = '0';
 }

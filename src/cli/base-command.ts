@@ -1,12 +1,14 @@
 import { Command, Flags, type Interfaces } from '@oclif/core';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
-import { resolveDbPath } from '../core/paths.js';
+import { defaultDbPath, resolveDbPath } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';
 import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, safeText } from '../core/text.js';
-import { painter, terminalWidth, type TextView, type View } from './output.js';
+import { hintBuilder, type Hint, type HintContext } from './hints.js';
+import { flagMistake } from './flag-words.js';
+import { formatTime, painter, zoneOf, terminalWidth, type TextContext, type TextView, type View } from './output.js';
 
 const INTERRUPTING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -22,9 +24,12 @@ export abstract class HippoCommand extends Command {
     db: Flags.string({ description: 'database file (default: $HIPPO_DB, else <XDG data>/hippo/hippo.db)', helpGroup: 'GLOBAL' }),
     agent: Flags.string({ description: 'agent whose memories to use (default: $HIPPO_AGENT, else "default")', helpGroup: 'GLOBAL' }),
     json: Flags.boolean({ description: 'print one JSON document on stdout', helpGroup: 'GLOBAL', default: false }),
+    utc: Flags.boolean({ description: 'show times in UTC instead of the local time zone (JSON is always UTC)', helpGroup: 'GLOBAL', default: false }),
   };
 
   private openedStore?: Promise<Store>;
+  /** The agent and database in effect, as far as the command has used them: what follow-up hints carry. */
+  private readonly inEffect: HintContext = {};
   private readonly interruption = new AbortController();
   /** Set once the error (document or message) is out: a forced exit after it must not print a second one. */
   private errorShown = false;
@@ -53,12 +58,14 @@ export abstract class HippoCommand extends Command {
   }
 
   protected agentId(flag: string | undefined): string {
-    return validateAgentId(flag ?? (process.env.HIPPO_AGENT || 'default'));
+    const agentId = validateAgentId(flag ?? (process.env.HIPPO_AGENT || 'default'));
+    this.inEffect.agent = agentId === 'default' ? undefined : agentId;
+    return agentId;
   }
 
   /** The store `--db` (else HIPPO_DB, else the default file) names, opened once per command. */
   protected store(dbFlag: string | undefined): Promise<Store> {
-    this.openedStore ??= (async () => openStore({ path: resolveDbPath(dbFlag) }))();
+    this.openedStore ??= (async () => openStore({ path: this.dbPath(dbFlag) }))();
     return this.openedStore;
   }
 
@@ -70,6 +77,24 @@ export abstract class HippoCommand extends Command {
     await store?.close();
   }
 
+  /** The database file `--db` (else HIPPO_DB, else the default) names; hints carry it when it is not the default. */
+  protected dbPath(dbFlag: string | undefined): string {
+    const path = resolveDbPath(dbFlag);
+    this.inEffect.db = path === defaultDbPath() ? undefined : path;
+    return path;
+  }
+
+  /** Builds the follow-up commands this command prints (src/cli/hints.ts). */
+  protected get hint(): Hint {
+    return hintBuilder(this.inEffect, this.config?.bin ?? 'hippo');
+  }
+
+  /** Times in text output: local with the offset, or UTC with --utc (a global flag, read before or without parsing). */
+  private get timeStyle(): 'local' | 'utc' {
+    const end = this.argv.indexOf('--');
+    return (end < 0 ? this.argv : this.argv.slice(0, end)).includes('--utc') ? 'utc' : 'local';
+  }
+
   /**
    * Shows the command's result through its view (docs/output.md): the JSON document on stdout under --json, else the
    * text; then the view's notes on stderr; then the error or exit code the result implies.
@@ -77,13 +102,22 @@ export abstract class HippoCommand extends Command {
   protected output<T>(result: T, view: View<T> | TextView<T>): void {
     const shown: View<T> = typeof view === 'function' ? { text: view } : view;
     const failure = shown.failure?.(result);
+    const style = this.timeStyle;
+    const time: TextContext['time'] = (isoTime, options) => formatTime(isoTime, style, options);
     if (this.jsonMode) {
       if (!failure) process.stdout.write(`${jsonText(shown.json ? shown.json(result) : result)}\n`);
     } else {
-      const text = shown.text?.(result, { paint: painter(process.stdout), width: terminalWidth(process.stdout) });
+      const text = shown.text?.(result, {
+        paint: painter(process.stdout),
+        width: terminalWidth(process.stdout),
+        terminal: Boolean(process.stdout.isTTY),
+        time,
+        zone: (isoTime) => zoneOf(isoTime, style),
+        hint: this.hint,
+      });
       if (text !== undefined && text !== '') process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     }
-    for (const line of shown.notes?.(result, this.jsonMode) ?? []) if (line) this.note(line);
+    for (const line of shown.notes?.(result, { json: this.jsonMode, hint: this.hint, time }) ?? []) if (line) this.note(line);
     if (failure) throw failure;
     const exitCode = shown.exitCode?.(result);
     if (exitCode !== undefined) process.exitCode = exitCode;
@@ -135,7 +169,8 @@ export abstract class HippoCommand extends Command {
   }
 
   override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
-    const hippoError = toHippoError(error);
+    const hippoError =
+      flagMistake(error, { id: this.id, argv: this.argv, flags: this.ctor.flags, baseFlags: this.ctor.baseFlags, args: this.ctor.args }) ?? toHippoError(error);
     this.showError(hippoError);
     if (hippoError.exitCode === ExitCode.unexpected && hippoError.code === 'unexpected' && process.env.HIPPO_DEBUG && !this.jsonMode) {
       process.stderr.write(`${error.stack ?? ''}\n`);
@@ -147,7 +182,7 @@ export abstract class HippoCommand extends Command {
   private showError(hippoError: HippoError): void {
     if (this.errorShown) return;
     this.errorShown = true;
-    const message = cliMessage(hippoError);
+    const message = cliMessage(hippoError, this.hint);
     if (this.jsonMode) {
       const body: Record<string, unknown> = { code: hippoError.code, message };
       if (hippoError.details) body.details = hippoError.details;
@@ -179,8 +214,12 @@ export function toHippoError(error: unknown): HippoError {
   }
   const oclifExit = (error as { oclif?: { exit?: number } }).oclif?.exit;
   const message = oclifReason(error instanceof Error ? error.message : String(error));
-  if (oclifExit === 2 || /^(Nonexistent flag|Unexpected argument|Missing \d+ required arg|Expected .* to be one of|Parsing --|--\S+)/.test(message)) {
-    return new UsageError('usage', `${message} (see --help)`);
+  if (
+    oclifExit === 2 ||
+    /^(Nonexistent flag|Unexpected argument|Missing \d+ required arg|Missing required flag|Expected .* to be one of|Parsing --|--\S+)/.test(message)
+  ) {
+    // "Missing required flag rationale" → "--rationale is required", the way every other message names a flag.
+    return new UsageError('usage', `${message.replace(/^Missing required flag (\S+)/, '--$1 is required')} (see --help)`);
   }
   const code = (error as { code?: unknown }).code;
   if (code === 'EPIPE') return new HippoError('broken_pipe', 'output pipe closed', ExitCode.unexpected);

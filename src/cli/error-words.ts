@@ -6,6 +6,7 @@
  */
 import { HippoError } from '../core/errors.js';
 import { sourcesGone } from '../core/rem/review.js';
+import { hintBuilder, type Hint } from './hints.js';
 
 type Details = Record<string, unknown>;
 
@@ -37,7 +38,7 @@ const PROMPT_ONLY = 'Without a model, use --prompt-only to hand the prompt to an
 
 const withPromptOnly = (error: HippoError): string => `${error.message} ${PROMPT_ONLY}`;
 
-const WORDS: Record<string, (error: HippoError, details: Details) => string | undefined> = {
+const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) => string | undefined> = {
   // Options of rem rapid, search, rem candidates, nightly: usually caught by the flag parser first.
   // From the flag parser (details.flag set) the message already names the flag and its range.
   bad_limit: unlessFromFlag('--limit must be a whole number of at least 1'),
@@ -65,9 +66,9 @@ const WORDS: Record<string, (error: HippoError, details: Details) => string | un
 
   // REM.
   nothing_to_distill: () => 'no memories in scope to distill (try --since 7d or --scope all)',
-  handoff_expired: (_error, details) => {
+  handoff_expired: (_error, details, hint) => {
     const [id, expiresAt] = [text(details.handoffId), text(details.expiresAt)];
-    return id && expiresAt && `handoff ${id} expired at ${expiresAt}; run hippo rem rapid --prompt-only again`;
+    return id && expiresAt && `handoff ${id} expired at ${expiresAt}; run ${hint(['rem', 'rapid', '--prompt-only'])} again`;
   },
   source_deleted: (_error, details) => {
     const [id, missing] = [text(details.candidateId), texts(details.missing)];
@@ -75,11 +76,11 @@ const WORDS: Record<string, (error: HippoError, details: Details) => string | un
   },
 
   // Snapshots and restore.
-  snapshot_not_found: (_error, details) => {
+  snapshot_not_found: (_error, details, hint) => {
     const snapshot = text(details.snapshot);
-    return snapshot && `no snapshot "${snapshot}" (list them with: hippo rem snapshots)`;
+    return snapshot && `no snapshot "${snapshot}" (list them with: ${hint(['rem', 'snapshots'], { agent: null })})`;
   },
-  snapshot_damaged: (error) => `${error.message} (hippo rem snapshots --check)`,
+  snapshot_damaged: (error, _details, hint) => `${error.message} (${hint(['rem', 'snapshots', '--check'], { agent: null })})`,
 
   // The database file.
   not_a_database: (_error, details) => {
@@ -100,7 +101,7 @@ const WORDS: Record<string, (error: HippoError, details: Details) => string | un
   database_not_empty: (_error, details) => {
     const memories = details.memories;
     return typeof memories === 'number'
-      ? `the database already holds ${memories} memories; the demo loads only into an empty one (use --force to replace earlier demo data, or --db for a fresh file)`
+      ? `the database already holds ${memories} memories; the demo loads only into an empty one (--force replaces earlier demo data; without --db and HIPPO_DB the demo gets a store of its own)`
       : undefined;
   },
 
@@ -112,9 +113,12 @@ const WORDS: Record<string, (error: HippoError, details: Details) => string | un
   model_output_invalid: (error, details) => (details.handoffId === undefined ? withPromptOnly(error) : undefined),
 };
 
-/** The message the CLI shows for an error: its own words where the fix is a flag or a command, else core's. */
-export function cliMessage(error: HippoError): string {
+/**
+ * The message the CLI shows for an error: its own words where the fix is a flag or a command, else core's. Commands
+ * it names carry the `--agent` and `--db` in effect (`hint`, src/cli/hints.ts).
+ */
+export function cliMessage(error: HippoError, hint: Hint = hintBuilder({})): string {
   const details = error.details ?? {};
   const words = WORDS[error.code] ?? (/^http_status_5\d\d$/.test(error.code) ? withPromptOnly : undefined);
-  return words?.(error, details) ?? error.message;
+  return words?.(error, details, hint) ?? error.message;
 }

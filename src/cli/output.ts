@@ -1,12 +1,19 @@
 import { styleText } from 'node:util';
 import { safeText } from '../core/text.js';
+import type { Hint } from './hints.js';
+import { cutAtWord, cutTo, displayWidth, padTo } from './width.js';
 
 type Style = Parameters<typeof styleText>[0];
 
-/** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org) or FORCE_COLOR=0. */
+/**
+ * Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org) or FORCE_COLOR=0; FORCE_COLOR set
+ * to anything else (1, 2, 3, true, or empty) forces colour even into a pipe, and wins over NO_COLOR, as in Node itself
+ * and the colour libraries ink uses (docs/decisions.md, Output and input).
+ */
 export function colorEnabled(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR === '0') return false;
   return Boolean(stream.isTTY);
 }
 
@@ -27,22 +34,128 @@ export function terminalWidth(stream: NodeJS.WriteStream): number {
   return stream.isTTY && stream.columns ? stream.columns : 160;
 }
 
-/** Cuts text to one line of `width` characters, marking the cut; the text guard applies (`safeText`, docs/output.md). */
+/**
+ * Cuts text to one line of `width` terminal columns (measured with string-width: a CJK character takes two), at a word
+ * boundary where one is near, marking the cut; the text guard applies (`safeText`, docs/output.md).
+ */
 export function cut(text: string, width: number): string {
-  const line = safeText(text, { lines: 'join' });
-  if (line.length <= width) return line;
-  return `${line.slice(0, Math.max(0, width - 1))}…`;
+  return cutAtWord(safeText(text, { lines: 'join' }), width);
 }
 
-/** `2026-11-02 09:30` from a stored ISO time (UTC). */
+/** `2026-11-02 09:30` from a stored ISO time, in UTC (the review screen, which labels it). */
 export function shortDate(isoTime: string): string {
   return `${isoTime.slice(0, 10)} ${isoTime.slice(11, 16)}`;
 }
 
-/** What a text renderer gets besides the result: colour (or none) and the width to cut lines to. */
+/** How times are shown to people: the local time with its UTC offset (the default), or UTC (`--utc`). */
+export type TimeZoneStyle = 'local' | 'utc';
+
+const two = (value: number) => String(value).padStart(2, '0');
+
+/** The zone a stored time is shown in: `UTC` with `--utc`, else the local offset at that time (`+05:30`, `-05:00`). */
+export function zoneOf(isoTime: string, style: TimeZoneStyle): string {
+  if (style === 'utc') return 'UTC';
+  const offset = -new Date(isoTime).getTimezoneOffset();
+  return `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
+}
+
+/**
+ * A stored time (ISO-8601 UTC) as people read it: `2026-11-02 10:30 +01:00` in the local zone (the process's `TZ`),
+ * or `2026-11-02 09:30 UTC` with `--utc`; `seconds` adds them, `zone: false` leaves the zone to a column header
+ * (`timeColumn`). JSON keeps the stored ISO time.
+ */
+export function formatTime(isoTime: string, style: TimeZoneStyle, options: { seconds?: boolean; zone?: boolean } = {}): string {
+  const date = new Date(isoTime);
+  if (Number.isNaN(date.getTime())) return safeText(isoTime, { lines: 'join' });
+  const utc = style === 'utc';
+  const [year, month, day, hours, minutes, seconds] = utc
+    ? [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()]
+    : [date.getFullYear(), date.getMonth(), date.getDate(), date.getHours(), date.getMinutes(), date.getSeconds()];
+  const time = `${year}-${two(month + 1)}-${two(day)} ${two(hours)}:${two(minutes)}${options.seconds ? `:${two(seconds)}` : ''}`;
+  return options.zone === false ? time : `${time} ${zoneOf(isoTime, style)}`;
+}
+
+/** What a text renderer gets besides the result. */
 export interface TextContext {
+  /** Colour, or none (off a terminal, NO_COLOR). */
   paint: Painter;
+  /** The width to cut lines to: the terminal's, or 160 off a terminal. */
   width: number;
+  /** stdout is a terminal: tables get column headers (a pipe gets the rows alone, for scripts). */
+  terminal: boolean;
+  /** A stored time as people read it (local with the offset, or UTC with --utc). */
+  time: (isoTime: string, options?: { seconds?: boolean; zone?: boolean }) => string;
+  /** The zone `time` shows for a stored time: `+05:30`, or `UTC` with --utc. */
+  zone: (isoTime: string) => string;
+  /** Follow-up commands carrying the --agent and --db in effect (src/cli/hints.ts). */
+  hint: Hint;
+}
+
+/** What a view's stderr notes get: whether stdout held the JSON document, and the hint builder. */
+export interface NoteContext {
+  json: boolean;
+  hint: Hint;
+  time: TextContext['time'];
+}
+
+/** A column of a `table`: its header, and whether it takes the room that is left (cut to fit) or is right-aligned. */
+export interface Column {
+  header: string;
+  /** Takes the width the other columns leave, cut at a word (one column, usually the last). */
+  flex?: boolean;
+  align?: 'right';
+  style?: Style;
+}
+
+/**
+ * A column of times: on a terminal, when every time shows in one zone (no daylight-saving change between them), the
+ * zone goes into the header (`CREATED (+05:30)`) and the cells hold the time alone, which keeps tables narrow; otherwise each cell
+ * carries its own zone.
+ */
+export function timeColumn(
+  header: string,
+  isoTimes: readonly string[],
+  { time, zone, terminal }: Pick<TextContext, 'time' | 'zone' | 'terminal'>,
+): { header: string; cells: string[] } {
+  const zones = new Set(isoTimes.map(zone));
+  // Off a terminal there is no header line to carry the zone: every cell keeps its own.
+  if (zones.size === 1 && terminal) return { header: `${header} (${[...zones][0]})`, cells: isoTimes.map((isoTime) => time(isoTime, { zone: false })) };
+  return { header, cells: isoTimes.map((isoTime) => time(isoTime)) };
+}
+
+/** The least a flexible column is given, however narrow the terminal. */
+const MIN_FLEX = 20;
+
+/**
+ * Rows as aligned columns, measured in terminal columns (string-width), with a dim header line on a terminal. Cells
+ * are one line each and already guarded by the caller (`cut`, `safeText(…, {lines: 'join'})`); the flexible column
+ * is cut at a word so each line fits the width instead of wrapping mid-word.
+ */
+export function table(columns: readonly Column[], rows: readonly string[][], { paint, width, terminal }: TextContext): string {
+  const all = terminal ? [columns.map((column) => column.header), ...rows] : [...rows];
+  const widths = columns.map((_, index) => Math.max(0, ...all.map((row) => displayWidth(row[index] ?? ''))));
+  const flex = columns.findIndex((column) => column.flex);
+  if (flex >= 0) {
+    const fixed = widths.reduce((sum, value, index) => (index === flex ? sum : sum + value), 0) + 2 * (columns.length - 1);
+    widths[flex] = Math.min(widths[flex]!, Math.max(MIN_FLEX, width - fixed));
+  }
+  const line = (row: readonly string[], header: boolean) =>
+    columns
+      .map((column, index) => {
+        const last = index === columns.length - 1;
+        const raw = row[index] ?? '';
+        const cell = index === flex ? cutAtWord(raw, widths[index]!) : raw;
+        const padded =
+          column.align === 'right' ? ' '.repeat(Math.max(0, widths[index]! - displayWidth(cell))) + cell : last ? cell : padTo(cell, widths[index]!);
+        return !header && column.style ? paint(column.style, padded) : padded;
+      })
+      .join('  ')
+      .trimEnd();
+  // A terminal too narrow even for the fixed columns: each line is cut to the width, uncoloured, rather than wrapped.
+  const tooWide = terminal && widths.reduce((sum, value) => sum + value, 0) + 2 * (columns.length - 1) > width;
+  const fit = (text: string) => (tooWide ? cutTo(text, width) : text);
+  const body = rows.map((row) => (tooWide ? fit(line(row, true)) : line(row, false)));
+  return terminal ? [paint('dim', fit(line(all[0]!, true))), ...body].join('\n') : body.join('\n');
 }
 
 /**
@@ -55,8 +168,8 @@ export interface View<T> {
   json?(result: T): unknown;
   /** Text for stdout (nothing when undefined or empty). */
   text?(result: T, context: TextContext): string | undefined;
-  /** Lines for stderr, written after stdout; `json` says whether stdout held the JSON document. */
-  notes?(result: T, json: boolean): readonly (string | undefined | false)[];
+  /** Lines for stderr, written after stdout (`json`: whether stdout held the JSON document). */
+  notes?(result: T, context: NoteContext): readonly (string | undefined | false)[];
   /** An error the result amounts to: thrown after the text (and instead of the JSON document). */
   failure?(result: T): Error | undefined;
   /** An exit code for an outcome that is not an error (a partial night, an interrupted review). */

@@ -3,14 +3,15 @@ import type { DistillOptions } from '../core/rem/distill.js';
 import { SCOPES, type Scope } from '../core/rem/gather.js';
 import { FOCUSES, type Focus } from '../core/rem/prompt.js';
 import { parseSince } from '../core/time.js';
+import { SINCE_HELP } from './filter-flags.js';
 import { intFlag } from './int-flag.js';
 
 /** The gather and prompt flags shared by `rem rapid` (and its --prompt-only / --via forms). */
 export const distillFlags = {
   focus: Flags.string({ options: [...FOCUSES], default: 'lessons', description: 'what to look for' }),
   scope: Flags.string({ options: [...SCOPES], default: 'recent', description: 'which memories to read' }),
-  since: Flags.string({ default: '24h', description: 'recent scope: how far back (90m, 24h, 7d, or an ISO date)' }),
-  tag: Flags.string({ description: 'tagged scope: the tag (required with --scope tagged)' }),
+  since: Flags.string({ default: '24h', description: `recent scope: how far back (${SINCE_HELP})` }),
+  tag: Flags.string({ char: 't', description: 'tagged scope: the tag (required with --scope tagged)' }),
   'max-memories': intFlag({ min: 1, max: 10_000, default: 50, description: 'at most this many memories in the prompt' }),
   'max-candidates': intFlag({ min: 1, max: 100, default: 10, description: 'an answer with more candidates is rejected whole' }),
   unreflected: Flags.boolean({ default: false, description: 'only memories never distilled before' }),

@@ -4,6 +4,7 @@ import { createLineIndex, type LineCol } from '../core/facts/text.js';
 import type { Fact, Passage } from '../core/facts/types.js';
 import { safeText } from '../core/text.js';
 import { cut, type Painter, type TextView, type View } from './output.js';
+import { displayWidth, padTo } from './width.js';
 
 const MAX_VALUE = 60;
 const MAX_LABEL = 30;
@@ -32,12 +33,12 @@ function check(fact: Fact): string {
   return safeText(fact.region === undefined ? fact.check : `${fact.check} (${fact.region})`, { lines: 'join' });
 }
 
-/** Rows padded into columns; the last column is not padded. */
+/** Rows padded into columns, measured in terminal columns (a CJK label takes two a character); the last is not padded. */
 function columns(rows: readonly string[][]): string[] {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => displayWidth(row[column] ?? '')))) ?? [];
   return rows.map((row) =>
     row
-      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
+      .map((cell, column) => (column === row.length - 1 ? cell : padTo(cell, widths[column] ?? 0)))
       .join('  ')
       .trimEnd(),
   );

@@ -3,19 +3,35 @@ import { UsageError } from '../core/errors.js';
 import type { ImportResult } from '../core/import.js';
 import type { AddMemoryResult, ArchiveResult, Memory } from '../core/memory.js';
 import { safeText } from '../core/text.js';
-import { cut, shortDate, type Painter, type TextView, type View } from './output.js';
+import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
 
-/** One line per memory: id, date, durability, tags, then the content cut to the width left. */
-export function memoryLine(memory: Memory, paint: Painter, width: number): string {
-  const tags = memory.tags.length > 0 ? ` [${safeText(memory.tags.join(', '), { lines: 'join' })}]` : '';
-  const archived = memory.archivedAt ? ' (archived)' : '';
-  const head = `${memory.id}  ${shortDate(memory.createdAt)}  ${memory.durability}${tags}${archived}`;
-  const room = Math.max(20, width - head.length - 2);
-  return `${paint('dim', head)}  ${cut(memory.content, room)}`;
+/** `memory list`: one row per memory — id, creation time, durability, tags, and the content cut to the width left. */
+export function memoryTable(memories: readonly Memory[], context: TextContext): string {
+  const created = timeColumn(
+    'CREATED',
+    memories.map((memory) => memory.createdAt),
+    context,
+  );
+  const columns: Column[] = [
+    { header: 'ID', style: 'dim' },
+    { header: created.header, style: 'dim' },
+    { header: 'DURABILITY', style: 'dim' },
+    { header: 'TAGS', style: 'dim' },
+    { header: 'CONTENT', flex: true },
+  ];
+  const rows = memories.map((memory, index) => [
+    memory.id,
+    created.cells[index]!,
+    memory.archivedAt ? `${memory.durability} (archived)` : memory.durability,
+    cut(memory.tags.join(', '), 30),
+    safeText(memory.content, { lines: 'join' }),
+  ]);
+  return table(columns, rows, context);
 }
 
-/** The full record of one memory, as `memory show` prints it. */
-export function memoryDetail(memory: Memory, paint: Painter): string {
+/** The full record of one memory, as `memory show` prints it; times as people read them. */
+export function memoryDetail(memory: Memory, { paint, time }: Pick<TextContext, 'paint' | 'time'>): string {
+  const at = (value: string | null) => (value === null ? null : time(value, { seconds: true }));
   const rows: [string, string | null | undefined][] = [
     ['id', memory.id],
     ['agent', memory.agentId],
@@ -23,14 +39,14 @@ export function memoryDetail(memory: Memory, paint: Painter): string {
     ['tags', memory.tags.join(', ') || null],
     ['subject', memory.subject],
     ['source', memory.source],
-    ['created', memory.createdAt],
-    ['updated', memory.updatedAt !== memory.createdAt ? memory.updatedAt : null],
-    ['expires', memory.expiresAt],
-    ['archived', memory.archivedAt ? `${memory.archivedAt} (${memory.archivedReason ?? ''})` : null],
+    ['created', at(memory.createdAt)],
+    ['updated', memory.updatedAt !== memory.createdAt ? at(memory.updatedAt) : null],
+    ['expires', at(memory.expiresAt)],
+    ['archived', memory.archivedAt ? `${at(memory.archivedAt)} (${memory.archivedReason ?? ''})` : null],
     ['derived from', memory.derivedFrom.join(', ') || null],
     ['promoted from', memory.promotedFrom],
-    ['retrieved', memory.retrievalCount > 0 ? `${memory.retrievalCount}× (last ${memory.lastRetrievedAt})` : null],
-    ['reflected', memory.lastReflectedAt],
+    ['retrieved', memory.retrievalCount > 0 ? `${memory.retrievalCount}× (last ${at(memory.lastRetrievedAt)})` : null],
+    ['reflected', at(memory.lastReflectedAt)],
   ];
   const head = rows
     .filter(([, value]) => value !== null && value !== undefined)
@@ -39,14 +55,18 @@ export function memoryDetail(memory: Memory, paint: Painter): string {
   return `${head}\n\n${safeText(memory.content)}`;
 }
 
-export const memoryListView: TextView<{ memories: Memory[] }> = ({ memories }, { paint, width }) =>
-  memories.length === 0 ? 'no memories' : memories.map((memory) => memoryLine(memory, paint, width)).join('\n');
+/** `memory list`: the table, or that there is none; warnings (another agent has memories) on stderr and in JSON. */
+export const memoryListView: View<{ memories: Memory[]; warnings: string[] }> = {
+  text: ({ memories }, context) => (memories.length === 0 ? 'no memories' : memoryTable(memories, context)),
+  notes: ({ warnings }) => warnings,
+};
 
-export const memoryShowView: TextView<{ memory: Memory }> = ({ memory }, { paint }) => memoryDetail(memory, paint);
+export const memoryShowView: TextView<{ memory: Memory }> = ({ memory }, context) => memoryDetail(memory, context);
 
 export const memoryAddView: View<AddMemoryResult> = {
   json: ({ memory, duplicateOf }) => ({ memory, duplicateOf }),
-  text: ({ memory }, { paint }) => `added ${paint('bold', memory.id)} (${memory.durability}${memory.expiresAt ? `, expires ${memory.expiresAt}` : ''})`,
+  text: ({ memory }, { paint, time }) =>
+    `added ${paint('bold', memory.id)} (${memory.durability}${memory.expiresAt ? `, expires ${time(memory.expiresAt)}` : ''})`,
   notes: ({ duplicateOf }) => [duplicateOf.length > 0 && `warning: same text as ${duplicateOf.join(', ')} (added anyway)`],
 };
 
@@ -83,19 +103,31 @@ export const memoryExportFileView: TextView<{ exported: number; path: string }> 
 /** `memory export` to stdout: the lines are the output, so the count goes to stderr. */
 export const memoryExportStdoutView: View<{ exported: number }> = { notes: ({ exported }) => [`exported ${exported} memories`] };
 
-export function demoView(dbPath: string): View<DemoResult> {
+/**
+ * `demo`: what was loaded and where; then on stderr how to use it — the exports that point a shell at the demo store
+ * (when it is not the default one) and the agent with most notes, and a search to try.
+ */
+export function demoView(dbPath: string): View<DemoResult & { path: string; demoStore: boolean }> {
   return {
-    text: (result) => {
+    json: (result) => result,
+    text: (result, { time }) => {
+      const where = `${safeText(dbPath, { lines: 'join' })}${result.demoStore ? ' (the demo store; your own store is untouched)' : ''}`;
       const head =
         result.status === 'already-loaded'
-          ? 'demo data is already loaded (nothing written)'
-          : `loaded ${result.memories} demo memories into ${safeText(dbPath, { lines: 'join' })}`;
-      const agents = result.agents.map((agent) => `  ${safeText(agent.agentId, { lines: 'join' })}: ${agent.memories} memories, newest ${agent.newest}`);
+          ? `the demo is already loaded in ${where}; nothing written`
+          : `loaded ${result.memories} demo memories into ${where}`;
+      const agents = result.agents.map((agent) => `  ${safeText(agent.agentId, { lines: 'join' })}: ${agent.memories} memories, newest ${time(agent.newest)}`);
       return [head, ...agents].join('\n');
     },
-    notes: (result, json) => {
+    notes: (result, { json, hint }) => {
+      if (json) return [];
       const first = [...result.agents].sort((a, b) => b.memories - a.memories)[0]?.agentId ?? 'default';
-      return [!json && `try: hippo search "deploy" --agent ${first}   (or export HIPPO_AGENT=${first})`];
+      const exports = { ...(hint.context.db ? { HIPPO_DB: hint.context.db } : {}), HIPPO_AGENT: first };
+      return [
+        `to use it in this shell:  ${hint.exportLine(exports)}`,
+        `then try:                 hippo search deploy`,
+        `or in one line:           ${hint(['search', 'deploy'], { agent: first })}`,
+      ];
     },
   };
 }

@@ -8,7 +8,8 @@ import type { PauseState } from '../core/nightly/pause.js';
 import type { RestoreResult } from '../core/nightly/restore.js';
 import type { ScheduleText } from '../core/nightly/schedule.js';
 import { safeText } from '../core/text.js';
-import type { Painter, TextView, View } from './output.js';
+import type { Hint } from './hints.js';
+import { table, timeColumn, type Column, type Painter, type TextContext, type TextView, type View } from './output.js';
 
 /** One line of text, guarded: agent ids, paths and model names inside a line. */
 const inline = (text: string) => safeText(text, { lines: 'join' });
@@ -30,11 +31,11 @@ function maintenanceLine(counts: MaintenanceCounts): string {
 }
 
 /** The text report of a night: one line per step, then where to review. */
-export function nightText(result: NightlyResult, paint: Painter): string {
+export function nightText(result: NightlyResult, { paint, hint }: Pick<TextContext, 'paint' | 'hint'>): string {
   const { run } = result;
   const head = `${paint('bold', 'night')} ${run.id} ${run.status} in ${((run.durationMs ?? 0) / 1000).toFixed(1)} s`;
   if (run.status === 'paused') {
-    const resume = run.steps.pause?.includes('HIPPO_REM_PAUSE') ? 'unset HIPPO_REM_PAUSE' : 'hippo rem resume';
+    const resume = run.steps.pause?.includes('HIPPO_REM_PAUSE') ? 'unset HIPPO_REM_PAUSE' : hint(['rem', 'resume'], { agent: null });
     return `${head}\n  ${run.steps.pause}: nothing done (resume with: ${resume})`;
   }
   const lines = [head];
@@ -53,7 +54,7 @@ export function nightText(result: NightlyResult, paint: Painter): string {
     lines.push(`  distill      ${inline(agent.agentId)}: ${what}${agent.runId ? paint('dim', `  ${agent.runId}`) : ''}`);
   }
   const staged = result.agents.filter((agent) => agent.staged > 0);
-  if (staged.length > 0) lines.push(paint('dim', `review: ${staged.map((agent) => `hippo rem candidates --agent ${inline(agent.agentId)}`).join(' ; ')}`));
+  if (staged.length > 0) lines.push(paint('dim', `review: ${staged.map((agent) => hint(['rem', 'candidates'], { agent: agent.agentId })).join(' ; ')}`));
   return lines.join('\n');
 }
 
@@ -76,14 +77,28 @@ export function dryRunText(result: NightlyDryRunResult, paint: Painter): string 
   return lines.join('\n');
 }
 
-export function snapshotsText(snapshots: ListedSnapshot[], dir: string, paint: Painter): string {
+export function snapshotsText(snapshots: ListedSnapshot[], dir: string, context: TextContext): string {
   if (snapshots.length === 0) return `no snapshots in ${inline(dir)}`;
-  const lines = snapshots.map((snapshot) => {
-    const integrity = snapshot.integrity === 'damaged' ? paint('red', 'damaged') : snapshot.integrity;
+  const taken = timeColumn(
+    'TAKEN',
+    snapshots.map((snapshot) => snapshot.createdAt),
+    context,
+  );
+  const columns: Column[] = [
+    { header: 'SNAPSHOT' },
+    { header: taken.header },
+    { header: 'SIZE', align: 'right' },
+    { header: 'INTEGRITY' },
+    { header: 'TAKEN BY', flex: true },
+  ];
+  const rows = snapshots.map((snapshot, index) => {
     const kind = snapshot.runKind === 'rem restore' ? 'pre-restore' : snapshot.runKind === null ? 'run not on record' : 'nightly';
-    return `${snapshot.name}  ${snapshot.createdAt.slice(0, 16).replace('T', ' ')}  ${formatBytes(snapshot.sizeBytes).padStart(9)}  ${integrity.padEnd(8)}  ${kind}`;
+    return [inline(snapshot.name), taken.cells[index]!, formatBytes(snapshot.sizeBytes), snapshot.integrity, kind];
   });
-  return [paint('dim', inline(dir)), ...lines].join('\n');
+  const text = table(columns, rows, context);
+  // Damaged snapshots in red: painted after the table is laid out, so the colour codes do not count as width.
+  const painted = context.paint.enabled ? text.replace(/\bdamaged\b/g, context.paint('red', 'damaged')) : text;
+  return [context.paint('dim', inline(dir)), painted].join('\n');
 }
 
 export function restorePlanText(plan: RestorePlan, applied: boolean): string {
@@ -102,9 +117,10 @@ export function restoreChanges(plan: RestorePlan): number {
 
 export function nightView(): View<NightlyResult> {
   return {
-    text: (result, { paint }) => nightText(result, paint),
-    notes: ({ run }) => [
-      run.status === 'partial' && `distillation failed (${run.errors.join(', ')}); the snapshot and maintenance were kept — see hippo rem runs show ${run.id}`,
+    text: (result, context) => nightText(result, context),
+    notes: ({ run }, { hint }) => [
+      run.status === 'partial' &&
+        `distillation failed (${run.errors.join(', ')}); the snapshot and maintenance were kept — see ${hint(['rem', 'runs', 'show', run.id], { agent: null })}`,
     ],
     exitCode: ({ run }) => (run.status === 'partial' ? ExitCode.partial : undefined),
   };
@@ -113,17 +129,17 @@ export function nightView(): View<NightlyResult> {
 export const nightDryRunView: TextView<NightlyDryRunResult> = (result, { paint }) => dryRunText(result, paint);
 
 export function snapshotsView(dir: string): TextView<{ snapshots: ListedSnapshot[] }> {
-  return ({ snapshots }, { paint }) => snapshotsText(snapshots, dir, paint);
+  return ({ snapshots }, context) => snapshotsText(snapshots, dir, context);
 }
 
-/** ` --agent X` when the restore is narrowed to one agent, for the commands these views suggest. */
-const agentFlag = (agentId: string | null) => (agentId === null ? '' : ` --agent ${inline(agentId)}`);
+/** `hippo rem restore SNAPSHOT [--agent A] --apply`: narrowed to the restore's agent when it has one, else every agent's. */
+const restoreCommand = (hint: Hint, snapshot: string, agentId: string | null) => hint(['rem', 'restore', snapshot, '--apply'], { agent: agentId });
 
 /** `rem restore` without --apply: what would change, and the command that applies it. */
 export function restorePlanView(snapshotRef: string): View<RestorePlan & { applied: false }> {
   return {
     text: (plan) => restorePlanText(plan, false),
-    notes: (plan, json) => [!json && `nothing changed; to restore: hippo rem restore ${inline(snapshotRef)}${agentFlag(plan.agentId)} --apply`],
+    notes: (plan, { json, hint }) => [!json && `nothing changed; to restore: ${restoreCommand(hint, snapshotRef, plan.agentId)}`],
   };
 }
 
@@ -133,10 +149,11 @@ export function restoreQuestion(plan: RestorePlan, file: string): string {
   return `replace ${whose} memories, candidates and handoffs with snapshot ${inline(basename(file))} (${restoreChanges(plan)} rows change)?`;
 }
 
-export const restoreAppliedView: TextView<RestoreResult & { applied: true }> = (result) =>
-  `${restorePlanText(result, true)}\nundo with: hippo rem restore ${inline(basename(result.preRestoreSnapshot))}${agentFlag(result.agentId)} --apply`;
+export const restoreAppliedView: TextView<RestoreResult & { applied: true }> = (result, { hint }) =>
+  `${restorePlanText(result, true)}\nundo with: ${restoreCommand(hint, basename(result.preRestoreSnapshot), result.agentId)}`;
 
-export const pauseView: TextView<PauseState> = (state) => `nightly runs paused (since ${state.since}); resume with: hippo rem resume`;
+export const pauseView: TextView<PauseState> = (state, { time, hint }) =>
+  `nightly runs paused (since ${state.since ? time(state.since) : 'now'}); resume with: ${hint(['rem', 'resume'], { agent: null })}`;
 
 export const resumeView: View<{ paused: boolean; wasPaused: boolean }> = {
   text: ({ wasPaused }) => (wasPaused ? 'nightly runs resumed' : 'nightly runs were not paused'),

@@ -5,10 +5,11 @@ import type { PromptOnlyResult } from '../core/rem/handoff.js';
 import type { Promotion } from '../core/rem/review.js';
 import type { Run } from '../core/rem/runs.js';
 import { safeText } from '../core/text.js';
-import { cut, shortDate, type Painter, type TextContext, type TextView, type View } from './output.js';
+import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
 
 export function age(isoTime: string, now = Date.now()): string {
   const minutes = Math.max(0, Math.round((now - Date.parse(isoTime)) / 60_000));
+  if (minutes < 1) return '<1m';
   if (minutes < 60) return `${minutes}m`;
   const hours = Math.round(minutes / 60);
   if (hours < 48) return `${hours}h`;
@@ -18,21 +19,36 @@ export function age(isoTime: string, now = Date.now()): string {
 /** One line of text, guarded: for ids, model names and agent names inside a line. */
 const inline = (text: string) => safeText(text, { lines: 'join' });
 
-export function candidateLine(candidate: Candidate, paint: Painter, width: number): string {
-  const head = `${candidate.id}  ${candidate.status.padEnd(8)} ${age(candidate.generatedAt).padStart(4)}  ${candidate.sourceMemoryIds.length} src  `;
-  return `${paint('bold', candidate.id)}${head.slice(candidate.id.length)}${cut(candidate.claim, Math.max(20, width - head.length))}`;
+const CANDIDATE_COLUMNS: Column[] = [
+  { header: 'ID', style: 'bold' },
+  { header: 'STATUS' },
+  { header: 'AGE', align: 'right' },
+  { header: 'SOURCES', align: 'right' },
+  { header: 'CLAIM', flex: true },
+];
+
+/** `rem candidates` off the review screen: id, status, age, how many memories it cites, and the claim. */
+export function candidateTable(candidates: readonly Candidate[], context: TextContext): string {
+  const rows = candidates.map((candidate) => [
+    candidate.id,
+    candidate.status,
+    `${age(candidate.generatedAt)} ago`,
+    `${candidate.sourceMemoryIds.length} cited`,
+    safeText(candidate.claim, { lines: 'join' }),
+  ]);
+  return table(CANDIDATE_COLUMNS, rows, context);
 }
 
 /** `rem show`: the claim, its status, model and run, then the full text of every cited memory. */
-export function candidateDetail(candidate: Candidate, sources: Memory[], paint: Painter): string {
+export function candidateDetail(candidate: Candidate, sources: Memory[], { paint, time }: Pick<TextContext, 'paint' | 'time'>): string {
   const found = new Map(sources.map((memory) => [memory.id, memory]));
   const head = [
     ['id', candidate.id],
-    ['status', candidate.status + (candidate.decidedAt ? ` (${candidate.decidedAt} by ${candidate.reviewer ?? '?'})` : '')],
+    ['status', candidate.status + (candidate.decidedAt ? ` (${time(candidate.decidedAt)} by ${candidate.reviewer ?? '?'})` : '')],
     ['reason', candidate.reviewRationale],
     ['model', `${candidate.generatedBy} (${candidate.provider})`],
     ['run', candidate.runId],
-    ['generated', candidate.generatedAt],
+    ['generated', time(candidate.generatedAt)],
     ['tags', candidate.tags.join(', ') || null],
     ['promoted to', candidate.promotedMemoryId],
     ['edited claim', candidate.editedClaim],
@@ -43,7 +59,7 @@ export function candidateDetail(candidate: Candidate, sources: Memory[], paint: 
     const memory = found.get(id);
     const title = `[${index + 1}] ${inline(id)}`;
     if (!memory) return `${paint('bold', title)}  ${paint('red', '(no longer in the database)')}`;
-    return `${paint('bold', title)}  ${paint('dim', shortDate(memory.createdAt))}${memory.archivedAt ? paint('dim', ' (archived)') : ''}\n${safeText(memory.content)}`;
+    return `${paint('bold', title)}  ${paint('dim', time(memory.createdAt))}${memory.archivedAt ? paint('dim', ' (archived)') : ''}\n${safeText(memory.content)}`;
   });
   return [
     `${paint('bold', 'claim')}\n${safeText(candidate.claim)}`,
@@ -53,31 +69,49 @@ export function candidateDetail(candidate: Candidate, sources: Memory[], paint: 
   ].join('\n\n');
 }
 
-export function runLine(run: Run): string {
-  const counts = Object.entries(run.counts)
+/** A run's non-zero counts, as words: `gathered 12 · staged 3`. */
+function countWords(run: Run): string {
+  return Object.entries(run.counts)
     .filter(([, value]) => value)
-    .map(([key, value]) => `${key}=${value}`)
-    .join(' ');
-  const parent = run.parentRunId ? `  (part of ${run.parentRunId})` : '';
-  const errors = run.errors.length ? `  errors: ${inline(run.errors.join(', '))}` : '';
-  return `${run.id}  ${shortDate(run.startedAt)}  ${run.kind.padEnd(20)} ${run.status.padEnd(9)} ${inline(run.agentId ?? '*')}  ${counts}${errors}${parent}`;
+    .map(([key, value]) => `${key} ${value}`)
+    .join(' · ');
+}
+
+/** `rem runs`: one row per run; the parent run and errors before the counts. */
+export function runTable(runs: readonly Run[], context: TextContext): string {
+  const started = timeColumn(
+    'STARTED',
+    runs.map((run) => run.startedAt),
+    context,
+  );
+  const columns: Column[] = [
+    { header: 'ID', style: 'bold' },
+    { header: started.header },
+    { header: 'KIND' },
+    { header: 'STATUS' },
+    { header: 'AGENT' },
+    { header: 'WHAT', flex: true },
+  ];
+  const rows = runs.map((run, index) => {
+    // The parent run and the errors first: the counts can be long, and the cut falls on them.
+    const what = [run.parentRunId && `(part of ${run.parentRunId})`, run.errors.length > 0 && `errors: ${inline(run.errors.join(', '))}`, countWords(run)];
+    return [run.id, started.cells[index]!, run.kind, run.status, inline(run.agentId ?? '*'), what.filter(Boolean).join('  ')];
+  });
+  return table(columns, rows, context);
 }
 
 export function candidatesView(status: string): TextView<{ candidates: Candidate[] }> {
-  return ({ candidates }, { paint, width }) =>
-    candidates.length === 0
-      ? `no ${status === 'all' ? '' : `${status} `}candidates`
-      : candidates.map((candidate) => candidateLine(candidate, paint, width)).join('\n');
+  return ({ candidates }, context) => (candidates.length === 0 ? `no ${status === 'all' ? '' : `${status} `}candidates` : candidateTable(candidates, context));
 }
 
-export const candidateShowView: TextView<{ candidate: Candidate; sources: Memory[] }> = ({ candidate, sources }, { paint }) =>
-  candidateDetail(candidate, sources, paint);
+export const candidateShowView: TextView<{ candidate: Candidate; sources: Memory[] }> = ({ candidate, sources }, context) =>
+  candidateDetail(candidate, sources, context);
 
 /** The staged candidates, one line each, and where to review them. */
-function stagedLines(candidates: readonly Candidate[], { paint, width }: TextContext): string[] {
+function stagedLines(candidates: readonly Candidate[], { paint, width, hint }: TextContext): string[] {
   return [
     ...candidates.map((candidate) => `${paint('bold', candidate.id)} ${cut(candidate.claim, Math.max(20, width - candidate.id.length - 1))}`),
-    ...(candidates.length > 0 ? [paint('dim', 'review: hippo rem candidates')] : []),
+    ...(candidates.length > 0 ? [paint('dim', `review: ${hint(['rem', 'candidates'])}`)] : []),
   ];
 }
 
@@ -123,9 +157,9 @@ export const distillDryRunView: TextView<DryRunResult> = (result) =>
 export const handoffView: View<PromptOnlyResult> = {
   json: ({ handoff, prompt, schema }) => ({ handoff, prompt, schema }),
   text: ({ prompt }) => `${safeText(prompt)}\n`,
-  notes: ({ handoff, counts }, json) => [
+  notes: ({ handoff, counts }, { json, hint, time }) => [
     !json &&
-      `handoff ${handoff.id}: ${counts.gathered} memories, expires ${handoff.expiresAt}\nsend the prompt above to any LLM, save its answer, then:\n  hippo rem ingest ${handoff.id} answer.json`,
+      `handoff ${handoff.id}: ${counts.gathered} memories, expires ${time(handoff.expiresAt)}\nsend the prompt above to any LLM, save its answer, then:\n  ${hint(['rem', 'ingest', handoff.id, 'answer.json'])}`,
   ],
 };
 
@@ -134,10 +168,33 @@ export const promoteView: TextView<{ promoted: Promotion[] }> = ({ promoted }) =
 
 export const rejectView: TextView<{ rejected: Candidate[] }> = ({ rejected }) => rejected.map((candidate) => `rejected ${candidate.id}`).join('\n');
 
-export const runsView: TextView<{ runs: Run[] }> = ({ runs }) => (runs.length === 0 ? 'no runs yet' : runs.map(runLine).join('\n'));
+export const runsView: TextView<{ runs: Run[] }> = ({ runs }, context) => (runs.length === 0 ? 'no runs yet' : runTable(runs, context));
 
-/** `rem runs show`: one field a line; objects as JSON. Values come from the store (a model id, an agent): guarded. */
-export const runShowView: TextView<{ run: Run }> = ({ run }) =>
-  Object.entries(run)
-    .map(([key, value]) => `${key.padEnd(13)} ${inline(typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value ?? ''))}`)
-    .join('\n');
+/**
+ * `rem runs show`: the run for people — what ran, when, how it ended, its counts in words, the candidates it staged,
+ * its errors and each recorded step on a line of its own. Values come from the store (a model id, an agent): guarded.
+ */
+export const runShowView: TextView<{ run: Run }> = ({ run }, { paint, time, hint }) => {
+  const duration = run.durationMs === null ? null : run.durationMs < 1000 ? `${run.durationMs} ms` : `${(run.durationMs / 1000).toFixed(1)} s`;
+  const rows: [string, string | null][] = [
+    ['run', run.id],
+    ['kind', run.kind],
+    ['status', run.status],
+    ['agent', run.agentId ?? 'every agent'],
+    ['started', time(run.startedAt, { seconds: true })],
+    ['finished', run.finishedAt === null ? null : `${time(run.finishedAt, { seconds: true })}${duration ? ` (${duration})` : ''}`],
+    ['model', run.model],
+    ['counts', countWords(run) || null],
+    ['errors', run.errors.length ? run.errors.join(', ') : null],
+    ['snapshot', run.snapshotPath],
+    ['part of', run.parentRunId],
+  ];
+  const lines = rows.filter(([, value]) => value !== null && value !== '').map(([label, value]) => `${paint('dim', label.padEnd(9))} ${inline(value!)}`);
+  const steps = Object.entries(run.steps);
+  if (steps.length > 0) lines.push('', paint('bold', 'steps'), ...steps.map(([step, what]) => `  ${paint('dim', inline(step).padEnd(12))} ${inline(what)}`));
+  if (run.candidateIds.length > 0) {
+    lines.push('', paint('bold', `candidates (${run.candidateIds.length})`), ...run.candidateIds.map((id) => `  ${inline(id)}`));
+    if (run.agentId !== null) lines.push(paint('dim', `review: ${hint(['rem', 'candidates'], { agent: run.agentId })}`));
+  }
+  return lines.join('\n');
+};

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { kindsInQuery } from '../core/facts/lexicon.js';
 import { searchPassages, type SearchReport, type SearchResult } from '../core/search.js';
 import { safeText } from '../core/text.js';
-import { shortDate, type Painter, type View } from './output.js';
+import type { Painter, TextContext, View } from './output.js';
 import { factTable, warningNotes } from './render-facts.js';
 
 /** Where a snippet's match starts and ends, asked of the search in text mode. */
@@ -32,12 +32,20 @@ function highlight(snippet: string, marks: SnippetMarks | undefined, paint: Pain
     .join(paint.enabled ? '\u001b[22;39m' : '**');
 }
 
-function resultLines(results: readonly SearchResult[], marks: SnippetMarks | undefined, paint: Painter): string {
+/**
+ * A BM25 score as people read it: two decimals, or two significant digits when smaller (on a small store the scores
+ * are tiny and would all print as 0.00).
+ */
+export function formatScore(score: number): string {
+  return Math.abs(score) >= 0.01 || score === 0 ? score.toFixed(2) : score.toPrecision(2);
+}
+
+function resultLines(results: readonly SearchResult[], marks: SnippetMarks | undefined, { paint, time }: Pick<TextContext, 'paint' | 'time'>): string {
   if (results.length === 0) return 'no matches';
   return results
     .map(
       ({ memory, score, snippet }) =>
-        `${paint('bold', memory.id)}  ${paint('dim', `${shortDate(memory.createdAt)}  score ${score.toFixed(2)}`)}\n  ${highlight(snippet, marks, paint)}`,
+        `${paint('bold', memory.id)}  ${paint('dim', `${time(memory.createdAt)}  score ${formatScore(score)}`)}\n  ${highlight(snippet, marks, paint)}`,
     )
     .join('\n');
 }
@@ -48,7 +56,8 @@ function resultLines(results: readonly SearchResult[], marks: SnippetMarks | und
  */
 export function searchView(query: string, marks?: SnippetMarks): View<SearchReport> {
   return {
-    text: ({ results, facts }, { paint }) => {
+    text: ({ results, facts }, context) => {
+      const { paint } = context;
       const kinds = kindsInQuery(query);
       const box =
         kinds.length === 0 || results.length === 0
@@ -56,7 +65,7 @@ export function searchView(query: string, marks?: SnippetMarks): View<SearchRepo
           : facts.length === 0
             ? paint('dim', `no ${kinds.join(', ')} in these results`)
             : factTable(facts, searchPassages(results), paint);
-      return [box, resultLines(results, marks, paint)].filter(Boolean).join('\n\n');
+      return [box, resultLines(results, marks, context)].filter(Boolean).join('\n\n');
     },
     notes: warningNotes,
   };

@@ -52,6 +52,7 @@ export default class Extract extends HippoCommand {
     }),
     limit: intFlag({
       ...RANGES.count,
+      char: 'n',
       description: `at most this many facts per kind (default: no cap over files and stdin, ${MEMORY_FACT_LIMIT} with --query)`,
     }),
     ai: Flags.boolean({ default: true, allowNo: true, description: 'let a configured model point at kinds with no validator (--no-ai: never call a model)' }),

@@ -1,10 +1,9 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
+import { memoryFilterFlags, memoryFilters } from '../cli/filter-flags.js';
 import { lazyModel } from '../cli/model.js';
 import { searchView, snippetMarks } from '../cli/render-search.js';
-import { DURABILITIES, type Durability } from '../core/memory.js';
 import { searchWithFacts } from '../core/search.js';
-import { parseSince } from '../core/time.js';
 import { intFlag, RANGES } from '../cli/int-flag.js';
 
 export default class Search extends HippoCommand {
@@ -12,14 +11,16 @@ export default class Search extends HippoCommand {
   static override examples = [
     '<%= config.bin %> search "when did we move the billing cron?"',
     '<%= config.bin %> search deploy --tag incident --since 7d',
+    '<%= config.bin %> search "billing cron" --since "last monday" -n 5',
+    '<%= config.bin %> search -- -verbose   # a query that starts with "-" goes after --',
     '<%= config.bin %> search \'NEAR(moved "billing cron", 3)\' --raw --json',
   ];
-  static override args = { query: Args.string({ ignoreStdin: true, required: true, description: 'words to search for' }) };
+  static override args = {
+    query: Args.string({ ignoreStdin: true, required: true, description: 'words to search for (one starting with "-" goes after --)' }),
+  };
   static override flags = {
-    limit: intFlag({ ...RANGES.count, default: 10, description: 'how many results' }),
-    tag: Flags.string({ description: 'only memories with this tag' }),
-    since: Flags.string({ description: 'only memories newer than this (90m, 7d, or an ISO date)' }),
-    durability: Flags.string({ options: [...DURABILITIES], description: 'only memories of this durability' }),
+    limit: intFlag({ ...RANGES.count, char: 'n', default: 10, description: 'how many results' }),
+    ...memoryFilterFlags,
     'include-archived': Flags.boolean({ default: false, description: 'include archived and expired memories' }),
     raw: Flags.boolean({ default: false, description: 'pass the query to SQLite FTS5 as written (its syntax)' }),
     region: Flags.string({ description: 'fact box: home region for national phone numbers and numeric dates (e.g. IE; see hippo extract --kinds)' }),
@@ -35,10 +36,7 @@ export default class Search extends HippoCommand {
       agentId: this.agentId(flags.agent),
       query: args.query,
       limit: flags.limit,
-      tag: flags.tag,
-      since: flags.since === undefined ? undefined : parseSince(flags.since, '--since', store.clock()),
-      durability: flags.durability as Durability | undefined,
-      includeArchived: flags['include-archived'],
+      ...memoryFilters(flags, store.clock()),
       raw: flags.raw,
       highlight: marks,
       facts: { region: flags.region, ai: flags.ai, model: lazyModel(flags.model), signal: this.abortSignal },

@@ -64,18 +64,29 @@ export interface DemoResult {
   replaced: number;
 }
 
+export interface LoadDemoOptions {
+  /** Replace earlier demo rows (and load into a store holding other memories). */
+  force?: boolean;
+  /**
+   * The store is the demo's own (`<data dir>/hippo/demo.db`): memories added there since are the user's experiments
+   * and are kept, and a demo already there is left as it is, so loading again never fails.
+   */
+  ownStore?: boolean;
+}
+
 /**
- * Loads the demo sample dated relative to now. A database with other memories is refused unless `force`; the demo
- * is never duplicated: a second load finds it already there, and `force` replaces the earlier demo rows.
+ * Loads the demo sample dated relative to now. A database with other memories is refused unless `force` (or it is the
+ * demo's own store); the demo is never duplicated: a second load finds it already there, and `force` replaces the
+ * earlier demo rows.
  */
-export async function loadDemo(store: Store, options: { force?: boolean } = {}): Promise<DemoResult> {
+export async function loadDemo(store: Store, options: LoadDemoOptions = {}): Promise<DemoResult> {
   const notes = demoNotes();
   const agents = [...new Set(notes.map((note) => note.agent))];
   return store.transaction(async (tx) => {
     const counts = await tx.memories.demoCounts(DEMO_SOURCE);
     if (!options.force) {
-      if (counts.total === notes.length && counts.demo === counts.total) return summary(tx, 'already-loaded', 0);
-      if (counts.total > 0) {
+      if (counts.demo === notes.length && (counts.demo === counts.total || options.ownStore)) return summary(tx, 'already-loaded', 0);
+      if (counts.total > 0 && !options.ownStore) {
         throw new ConflictError(
           'database_not_empty',
           `the database already holds ${counts.total} memories; the demo loads only into an empty one (force it to replace earlier demo data, or use a fresh database)`,

@@ -172,12 +172,22 @@ export interface ListOptions {
   agentId: string;
   limit?: number;
   tag?: string;
+  /** Only memories created at or after this time (the same filter as search's). */
+  since?: Date;
+  durability?: Durability;
   includeArchived?: boolean;
 }
 
 /** Newest first. Archived memories only when asked for. */
 export function listMemories(store: StoreOps, options: ListOptions): Promise<Memory[]> {
-  return store.memories.list({ agentId: options.agentId, tag: options.tag, includeArchived: options.includeArchived, limit: options.limit ?? 50 });
+  return store.memories.list({
+    agentId: options.agentId,
+    tag: options.tag,
+    since: options.since === undefined ? undefined : iso(options.since),
+    durability: options.durability,
+    includeArchived: options.includeArchived,
+    limit: options.limit ?? 50,
+  });
 }
 
 /** How many agents besides the one read are named in `elsewhereWarning`. */
@@ -188,14 +198,14 @@ const ELSEWHERE_SHOWN = 3;
  * memories: the usual cause is a missing `--agent` (after `hippo demo`, say), and an empty answer alone hides it.
  * Undefined when no other agent has a memory that is not archived.
  */
-export async function elsewhereWarning(store: StoreOps, agentId: string): Promise<string | undefined> {
+export async function elsewhereWarning(store: StoreOps, agentId: string, found: 'matches' | 'memories' = 'matches'): Promise<string | undefined> {
   const others = (await store.memories.agentCounts())
     .filter((other) => other.agentId !== agentId && other.memories > 0)
     .sort((a, b) => b.memories - a.memories); // stable: ties stay in agent order
   if (others.length === 0) return undefined;
   const named = others.slice(0, ELSEWHERE_SHOWN).map((other) => `${other.agentId} (${other.memories})`);
   const more = others.length > ELSEWHERE_SHOWN ? `, and ${others.length - ELSEWHERE_SHOWN} more` : '';
-  return `no matches for agent ${agentId}; other agents have memories: ${named.join(', ')}${more}`;
+  return `no ${found} for agent ${agentId}; other agents have memories: ${named.join(', ')}${more}`;
 }
 
 /** Every memory of the agent — or of every agent when none is given — archived too, oldest first: the export order. */

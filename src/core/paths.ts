@@ -49,5 +49,18 @@ export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv =
       { details: { from, scheme } },
     );
   }
-  return chosen ? resolve(chosen) : join(hippoDataDir(env), 'hippo.db');
+  return chosen ? resolve(chosen) : defaultDbPath(env);
+}
+
+/** `<XDG data>/hippo/hippo.db`: the store used when neither `--db` nor `HIPPO_DB` names one. */
+export function defaultDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(hippoDataDir(env), 'hippo.db');
+}
+
+/**
+ * `<XDG data>/hippo/demo.db`: the demo store, beside the default database. `hippo demo` loads here unless `--db` or
+ * `HIPPO_DB` names a store, so trying hippo never puts sample notes into the store you keep (docs/decisions.md).
+ */
+export function demoDbPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(hippoDataDir(env), 'demo.db');
 }

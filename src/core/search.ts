@@ -55,7 +55,7 @@ export async function search(store: Store, options: SearchOptions): Promise<Sear
     now,
     highlight: options.highlight ?? { open: '**', close: '**' },
   });
-  const results = hits.map((hit) => ({ memory: hit.memory, score: Math.round(hit.score * 10_000) / 10_000, snippet: hit.snippet }));
+  const results = hits.map((hit) => ({ memory: hit.memory, score: Number(hit.score.toPrecision(4)), snippet: hit.snippet }));
   if (
     options.recordRetrieval !== false &&
     results.length > 0 &&

@@ -1,4 +1,9 @@
+import { createRequire } from 'node:module';
 import { UsageError } from './errors.js';
+
+/** chrono-node, loaded on first use only: most commands never read a time in words. */
+const load = createRequire(import.meta.url);
+let chrono: typeof import('chrono-node') | undefined;
 
 /** The clock is injectable so tests can pin "now" without touching the thing under test. */
 export type Clock = () => Date;
@@ -54,13 +59,33 @@ function tooFar(text: string, flag: string): never {
   throw new UsageError('bad_duration', `${flag} "${text}" reaches past the years 1000–9999`);
 }
 
-/** `--since`: a duration back from now, or an ISO date/time. */
+/**
+ * A time in words, in English (`yesterday`, `last monday`, `3 days ago`, `2 hours ago`, `monday 9am`), read by
+ * chrono-node relative to `now` in the local time zone; the words must be one time and nothing else. A day without a
+ * time of day means the start of that day (`since yesterday` includes all of yesterday).
+ */
+export function parseTimeWords(text: string, now: Date): Date | undefined {
+  chrono ??= load('chrono-node') as typeof import('chrono-node');
+  const trimmed = text.trim();
+  const results = chrono.casual.parse(trimmed, now, { forwardDate: false });
+  const [first] = results;
+  if (results.length !== 1 || first === undefined || first.index !== 0 || first.text.length !== trimmed.length) return undefined;
+  const date = first.start.date();
+  if (!first.start.isCertain('hour')) date.setHours(0, 0, 0, 0);
+  return withinRange(date.getTime());
+}
+
+/** `--since`: a duration back from now, an ISO date/time, or a time in words (`yesterday`, `last monday`); never one ahead of now. */
 export function parseSince(text: string, flag: string, now: Date): Date {
   const ms = parseDurationMs(text);
   if (ms !== undefined) return withinRange(now.getTime() - ms) ?? tooFar(text, flag);
-  const date = parseIsoDate(text);
+  const date = parseIsoDate(text) ?? parseTimeWords(text, now);
+  if (date && date > now) throw new UsageError('bad_duration', `${flag} "${text}" is in the future: nothing was created since then`);
   if (date) return date;
-  throw new UsageError('bad_duration', `${flag} "${text}" is neither a duration (90m, 24h, 7d, 2w) nor an ISO date (2026-11-02 or 2026-11-02T09:30:00Z)`);
+  throw new UsageError(
+    'bad_duration',
+    `${flag} "${text}" is neither a duration (90m, 24h, 7d, 2w), an ISO date (2026-11-02 or 2026-11-02T09:30:00Z), nor a time in words (yesterday, last monday, 3 days ago)`,
+  );
 }
 
 /** `--expires`: a duration forward from now, or an ISO date/time — not one already past (it would hide the memory at once). */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { styleText } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Painter } from '../../src/cli/output.js';
+import { hintBuilder } from '../../src/cli/hints.js';
 import { searchView, snippetMarks } from '../../src/cli/render-search.js';
 import { addMemory } from '../../src/core/memory.js';
 import { searchWithFacts } from '../../src/core/search.js';
@@ -44,7 +45,16 @@ async function rendered(enabled: boolean): Promise<string> {
     highlight: marks,
     facts: { ai: false, model: () => Promise.resolve(undefined) },
   });
-  return String(searchView('zebra', marks).text!(report, { paint: painterWith(enabled), width: 160 }));
+  return String(
+    searchView('zebra', marks).text!(report, {
+      paint: painterWith(enabled),
+      width: 160,
+      terminal: false,
+      time: (isoTime) => isoTime,
+      zone: () => 'UTC',
+      hint: hintBuilder({}),
+    }),
+  );
 }
 
 describe('search highlighting', () => {

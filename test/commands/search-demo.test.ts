@@ -81,7 +81,7 @@ describe('hippo search (built CLI)', () => {
     expect(result.exitCode).toBe(0);
     const lines = String(result.stdout).trim().split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(/^mem_\w{26} {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2} {2}score \d+\.\d{2}$/);
+    expect(lines[0]).toMatch(/^mem_\w{26} {2}\d{4}-\d{2}-\d{2} \d{2}:\d{2} [+-]\d{2}:\d{2} {2}score \d+\.\d{2}$/);
     expect(lines[1]).toMatch(/^ {2}.*\*\*deploy/i);
   });
 
@@ -109,7 +109,8 @@ describe('hippo search (built CLI)', () => {
   it('reports bad --raw syntax and bad --since as usage errors (exit 2)', async () => {
     for (const args of [
       ['search', '"unbalanced', '--raw'],
-      ['search', 'x', '--since', 'last week'],
+      ['search', 'x', '--since', 'a while back'],
+      ['search', 'x', '--since', 'next tuesday'],
     ]) {
       const result = await box.hippo([...args, '--json']);
       expect(result.exitCode).toBe(2);

@@ -93,7 +93,7 @@ describe('a model id with an escape sequence in it', () => {
 describe('stored text', () => {
   it('memory list shows a tag holding an escape sequence with the sequence made visible', async () => {
     expect((await box.hippo(['memory', 'add', 'Tagged note', '--tag', `ops${TITLE}`], ops)).exitCode).toBe(0);
-    expect(expectGuarded(await box.hippo(['memory', 'list'], ops))).toContain(`[ops${SHOWN_TITLE}]`);
+    expect(expectGuarded(await box.hippo(['memory', 'list'], ops))).toContain(`  ops${SHOWN_TITLE}  `);
   });
 
   it('memory list, memory show and search show a right-to-left override as a visible marker', async () => {

@@ -26,13 +26,30 @@ describe('durations and dates', () => {
   it('turns --since and --expires into times relative to now, or a usage error', () => {
     expect(parseSince('90m', '--since', now).toISOString()).toBe('2026-11-02T10:30:00.000Z');
     expect(parseExpires('1d', '--expires', now).toISOString()).toBe('2026-11-03T12:00:00.000Z');
-    expect(() => parseSince('last tuesday', '--since', now)).toThrow(HippoError);
+    expect(() => parseSince('whenever it suits', '--since', now)).toThrow(HippoError);
     try {
-      parseSince('last tuesday', '--since', now);
+      parseSince('whenever it suits', '--since', now);
     } catch (error) {
       expect((error as HippoError).exitCode).toBe(2);
-      expect((error as HippoError).message).toContain('--since "last tuesday"');
+      expect((error as HippoError).message).toContain('--since "whenever it suits"');
     }
+  });
+
+  it('reads --since in words relative to now in the local zone; a day alone means its start; never a time ahead of now', () => {
+    const local = (date: Date) => [date.getFullYear(), date.getMonth() + 1, date.getDate(), date.getHours(), date.getMinutes()];
+    // now is Monday 2026-11-02 12:00 UTC; the tests run with the machine's zone, so compare in local terms.
+    const yesterday = parseSince('yesterday', '--since', now);
+    const dayBefore = new Date(now);
+    dayBefore.setDate(dayBefore.getDate() - 1);
+    expect(local(yesterday)).toEqual([dayBefore.getFullYear(), dayBefore.getMonth() + 1, dayBefore.getDate(), 0, 0]);
+    expect(parseSince('3 days ago', '--since', now).getDate()).toBe(new Date(now.getTime() - 3 * 86_400_000).getDate());
+    expect(parseSince('2 hours ago', '--since', now).toISOString()).toBe('2026-11-02T10:00:00.000Z');
+    const lastTuesday = parseSince('last tuesday', '--since', now);
+    expect(lastTuesday.getDay()).toBe(2);
+    expect(lastTuesday < now && now.getTime() - lastTuesday.getTime() < 8 * 86_400_000).toBe(true);
+    expect(() => parseSince('tomorrow', '--since', now)).toThrow(expect.objectContaining({ code: 'bad_duration', exitCode: 2 }));
+    // One time and nothing else: words around it are not silently dropped.
+    expect(() => parseSince('yesterday or so', '--since', now)).toThrow(expect.objectContaining({ code: 'bad_duration' }));
   });
 
   it('parses --timeout as milliseconds or a duration, and refuses anything else with exit 2', () => {

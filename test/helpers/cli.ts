@@ -41,7 +41,8 @@ export function sandbox(): Sandbox {
         reject: false,
         input: '',
         ...options,
-        env: { ...env, ...(options.env as Record<string, string> | undefined) },
+        // A FORCE_COLOR in the runner's own environment would force colour (it wins over NO_COLOR): tests set their own.
+        env: { ...env, FORCE_COLOR: undefined, ...(options.env as Record<string, string> | undefined) },
         extendEnv: true,
       }),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),

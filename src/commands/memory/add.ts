@@ -25,7 +25,7 @@ export default class MemoryAdd extends HippoCommand {
   static override args = { text: Args.string({ ignoreStdin: true, description: 'memory text; read from stdin when omitted' }) };
   static override flags = {
     durability: Flags.string({ options: [...DURABILITIES], default: 'standard', description: 'how long it should live' }),
-    tag: Flags.string({ multiple: true, description: 'a tag (repeatable)' }),
+    tag: Flags.string({ char: 't', multiple: true, description: 'a tag (repeatable)' }),
     subject: Flags.string({ description: 'what the memory is about' }),
     expires: Flags.string({ description: 'expiry: a duration from now (90m, 7d) or an ISO date' }),
     source: Flags.string({ description: 'where it came from', default: 'cli' }),

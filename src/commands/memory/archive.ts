@@ -5,7 +5,7 @@ import { archiveMemories } from '../../core/memory.js';
 
 export default class MemoryArchive extends HippoCommand {
   static override summary = 'Archive (soft-delete) memories; all or nothing.';
-  static override examples = ['<%= config.bin %> memory archive mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --reason "superseded"'];
+  static override examples = ['<%= config.bin %> memory archive mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --reason "superseded"'];
   static override strict = false;
   static override args = { ids: Args.string({ ignoreStdin: true, required: true, description: 'memory ids' }) };
   static override flags = { reason: Flags.string({ default: 'archived by hand', description: 'why' }) };

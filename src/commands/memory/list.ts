@@ -1,26 +1,28 @@
-import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
+import { memoryFilterFlags, memoryFilters } from '../../cli/filter-flags.js';
 import { memoryListView } from '../../cli/render-memory.js';
-import { listMemories } from '../../core/memory.js';
+import { elsewhereWarning, listMemories } from '../../core/memory.js';
 import { intFlag, RANGES } from '../../cli/int-flag.js';
 
 export default class MemoryList extends HippoCommand {
   static override summary = 'List memories, newest first.';
-  static override examples = ['<%= config.bin %> memory list --limit 20', '<%= config.bin %> memory list --tag contacts --include-archived --json'];
+  static override examples = [
+    '<%= config.bin %> memory list -n 20',
+    '<%= config.bin %> memory list --tag contacts --include-archived --json',
+    '<%= config.bin %> memory list --since yesterday --durability persistent',
+  ];
   static override flags = {
-    limit: intFlag({ ...RANGES.count, default: 50, description: 'how many' }),
-    tag: Flags.string({ description: 'only memories with this tag' }),
-    'include-archived': Flags.boolean({ default: false, description: 'include archived memories' }),
+    limit: intFlag({ ...RANGES.count, char: 'n', default: 50, description: 'how many' }),
+    ...memoryFilterFlags,
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(MemoryList);
-    const memories = await listMemories(await this.store(flags.db), {
-      agentId: this.agentId(flags.agent),
-      limit: flags.limit,
-      tag: flags.tag,
-      includeArchived: flags['include-archived'],
-    });
-    this.output({ memories }, memoryListView);
+    const store = await this.store(flags.db);
+    const agentId = this.agentId(flags.agent);
+    const memories = await listMemories(store, { agentId, limit: flags.limit, ...memoryFilters(flags, store.clock()) });
+    // Nothing for this agent while others have memories: usually a missing --agent (after `hippo demo`, say).
+    const elsewhere = memories.length === 0 ? await elsewhereWarning(store, agentId, 'memories') : undefined;
+    this.output({ memories, warnings: elsewhere ? [elsewhere] : [] }, memoryListView);
   }
 }

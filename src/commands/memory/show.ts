@@ -5,7 +5,7 @@ import { getMemory } from '../../core/memory.js';
 
 export default class MemoryShow extends HippoCommand {
   static override summary = 'Show one memory in full.';
-  static override examples = ['<%= config.bin %> memory show mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O'];
+  static override examples = ['<%= config.bin %> memory show mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M'];
   static override args = { id: Args.string({ ignoreStdin: true, required: true, description: 'memory id' }) };
 
   async run(): Promise<void> {

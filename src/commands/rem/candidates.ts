@@ -17,7 +17,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
   ];
   static override flags = {
     status: Flags.string({ options: [...CANDIDATE_STATUSES, 'all'], default: 'pending', description: 'which candidates to list' }),
-    limit: intFlag({ ...RANGES.count, default: 1000, description: 'at most this many' }),
+    limit: intFlag({ ...RANGES.count, char: 'n', default: 1000, description: 'at most this many' }),
     reviewer: Flags.string({ description: 'review screen: who decides (default $HIPPO_REVIEWER, else the OS user)' }),
     durability: Flags.string({ options: [...PROMOTE_DURABILITIES], default: 'persistent', description: 'review screen: durability of promoted memories' }),
     'allow-missing-sources': Flags.boolean({ default: false, description: 'review screen: promote even if a cited memory is gone' }),
@@ -36,6 +36,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
         durability: flags.durability as (typeof PROMOTE_DURABILITIES)[number],
         allowMissingSources: flags['allow-missing-sources'],
         limit: flags.limit,
+        allowMissingSourcesCommand: this.hint(['rem', 'candidates', '--allow-missing-sources']),
       };
       return this.output(await reviewCandidates(store, options, this.abortSignal), reviewView);
     }

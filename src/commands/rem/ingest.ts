@@ -11,8 +11,8 @@ const ANSWER_LIMIT: ReadLimit = { maxBytes: 16 * 1024 * 1024, what: 'an answer t
 export default class RemIngest extends HippoCommand {
   static override summary = "Bring back an external LLM's answer to a --prompt-only handoff; verified and staged exactly like rem rapid.";
   static override examples = [
-    '<%= config.bin %> rem ingest hof_01JD3Z8N6Q2W4E5R7T9Y1U3I5O answer.json',
-    'pbpaste | <%= config.bin %> rem ingest hof_01JD3Z8N6Q2W4E5R7T9Y1U3I5O - --generated-by gpt-5',
+    '<%= config.bin %> rem ingest hof_01JD3Z8N6Q2W4E5R7T9Y1V3J5M answer.json',
+    'pbpaste | <%= config.bin %> rem ingest hof_01JD3Z8N6Q2W4E5R7T9Y1V3J5M - --generated-by gpt-5',
   ];
   static override args = {
     handoff: Args.string({ ignoreStdin: true, required: true, description: 'the handoff id printed by rem rapid --prompt-only' }),

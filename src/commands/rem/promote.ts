@@ -6,13 +6,13 @@ import { promote, PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 export default class RemPromote extends HippoCommand {
   static override summary = 'Promote candidates to memories (with lineage), giving a rationale.';
   static override examples = [
-    '<%= config.bin %> rem promote cand_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --rationale "matches the post-mortem"',
+    '<%= config.bin %> rem promote cand_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --rationale "matches the post-mortem"',
     '<%= config.bin %> rem promote cand_01JD… cand_01JE… --rationale "confirmed with Ana" --durability permanent --reviewer alice',
   ];
   static override strict = false;
   static override args = { ids: Args.string({ ignoreStdin: true, required: true, description: 'candidate ids' }) };
   static override flags = {
-    rationale: Flags.string({ description: 'why this should be kept (required, not blank)' }),
+    rationale: Flags.string({ required: true, description: 'why this should be kept (not blank)' }),
     durability: Flags.string({ options: [...PROMOTE_DURABILITIES], default: 'persistent', description: 'durability of the new memory' }),
     reviewer: Flags.string({ description: 'who decided (default $HIPPO_REVIEWER, else the OS user)' }),
     'allow-missing-sources': Flags.boolean({ default: false, description: 'promote even if a cited memory is gone' }),

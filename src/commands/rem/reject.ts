@@ -5,11 +5,11 @@ import { reject } from '../../core/rem/review.js';
 
 export default class RemReject extends HippoCommand {
   static override summary = 'Reject candidates, giving a reason (a rejected claim is not staged again unless asked).';
-  static override examples = ['<%= config.bin %> rem reject cand_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --reason "one-off, not a pattern"'];
+  static override examples = ['<%= config.bin %> rem reject cand_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --reason "one-off, not a pattern"'];
   static override strict = false;
   static override args = { ids: Args.string({ ignoreStdin: true, required: true, description: 'candidate ids' }) };
   static override flags = {
-    reason: Flags.string({ description: 'why (required, not blank)' }),
+    reason: Flags.string({ required: true, description: 'why (not blank)' }),
     reviewer: Flags.string({ description: 'who decided (default $HIPPO_REVIEWER, else the OS user)' }),
   };
 

@@ -11,8 +11,8 @@ With --apply (asks first on a terminal; needs --yes otherwise): checks the snaps
 --agent restores only that agent's rows; other agents' rows are not touched. Without --agent, every agent's rows are restored. The audit log (hippo rem runs) and the pause flag are never restored.`;
   static override examples = [
     '<%= config.bin %> rem snapshots',
-    '<%= config.bin %> rem restore 20261102T033000Z-run_01JD3Z8N6Q2W4E5R7T9Y1U3I5O.db --agent ops-agent',
-    '<%= config.bin %> rem restore run_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --agent ops-agent --apply',
+    '<%= config.bin %> rem restore 20261102T033000Z-run_01JD3Z8N6Q2W4E5R7T9Y1V3J5M.db --agent ops-agent',
+    '<%= config.bin %> rem restore run_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --agent ops-agent --apply',
   ];
   static override args = {
     snapshot: Args.string({

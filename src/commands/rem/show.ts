@@ -6,7 +6,7 @@ import { getCandidate } from '../../core/rem/candidates.js';
 
 export default class RemShow extends HippoCommand {
   static override summary = 'Show a candidate: claim, status, model, run, and the full text of every memory it cites.';
-  static override examples = ['<%= config.bin %> rem show cand_01JD3Z8N6Q2W4E5R7T9Y1U3I5O'];
+  static override examples = ['<%= config.bin %> rem show cand_01JD3Z8N6Q2W4E5R7T9Y1V3J5M'];
   static override args = { id: Args.string({ ignoreStdin: true, required: true, description: 'candidate id' }) };
 
   async run(): Promise<void> {

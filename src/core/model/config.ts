@@ -83,7 +83,7 @@ export function parseModelSpec(spec: string, label: string): { provider: Provide
   return { provider: provider as ProviderName, model };
 }
 
-function parsePositiveInt(raw: string | number, label: string, max: number): number {
+export function parsePositiveInt(raw: string | number, label: string, max: number): number {
   const n = typeof raw === 'number' ? raw : /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n <= 0 || n > max) {
     throw badConfig(`${label}: expected a whole number between 1 and ${max}, got ${quote(String(raw))}`);
@@ -91,7 +91,7 @@ function parsePositiveInt(raw: string | number, label: string, max: number): num
   return n;
 }
 
-function parseBaseUrl(raw: string, label: string): string {
+export function parseBaseUrl(raw: string, label: string): string {
   let url: URL;
   try {
     url = new URL(raw);

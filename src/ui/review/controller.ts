@@ -12,6 +12,8 @@ export interface ReviewControllerOptions {
   allowMissingSources?: boolean;
   /** At most this many pending candidates are loaded (newest first). */
   limit?: number;
+  /** The command that reviews again allowing missing sources, with the --agent and --db in effect (src/cli/hints.ts). */
+  allowMissingSourcesCommand?: string;
 }
 
 /**
@@ -96,7 +98,7 @@ export class ReviewController implements ReviewActions {
       if (code === 'source_deleted') {
         // The screen cannot take a flag: say how to get one, in its own words. And stop showing evidence that is gone.
         const missing = hippoError?.details?.missing;
-        message = `${sourcesGone(candidateId, Array.isArray(missing) ? (missing as string[]) : [])}; quit and run \`hippo rem candidates --allow-missing-sources\` to promote anyway`;
+        message = `${sourcesGone(candidateId, Array.isArray(missing) ? (missing as string[]) : [])}; quit and run \`${this.options.allowMissingSourcesCommand ?? 'hippo rem candidates --allow-missing-sources'}\` to promote anyway`;
         reloaded = await this.reload(candidateId);
       }
       return { ok: false, candidateId, code, message, stillPending: await this.isPending(candidateId), ...(reloaded ? { reloaded } : {}) };

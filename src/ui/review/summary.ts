@@ -21,7 +21,9 @@ export function summaryText(summary: ReviewSummary): string {
  */
 export const reviewView: View<ReviewOutcome | undefined> = {
   text: (outcome) => (outcome ? summaryText(outcome.summary) : 'no pending candidates'),
-  notes: (outcome) => [!outcome && 'stage some with `hippo rem rapid` (or `hippo rem rapid --prompt-only` and `hippo rem ingest`)'],
+  notes: (outcome, { hint }) => [
+    !outcome && `stage some with: ${hint(['rem', 'rapid'])} (or ${hint(['rem', 'rapid', '--prompt-only'])}, then hippo rem ingest)`,
+  ],
   failure: (outcome) => (outcome?.error === undefined ? undefined : (outcome.error as Error)),
   exitCode: (outcome) => (outcome?.summary.interrupted ? ExitCode.interrupted : undefined),
 };

@@ -1,5 +1,6 @@
 import stringWidth from 'string-width';
 import { safeText } from '../../core/text.js';
+import { displayWidth, graphemes } from '../../cli/width.js';
 /**
  * Plain-text helpers for the review screen. The screen wraps and cuts text itself (rather than leaving it to ink) so
  * it knows how many lines the evidence takes — that is what makes the detail pane scrollable with a position shown.
@@ -18,11 +19,12 @@ export function oneLine(text: string): string {
 }
 
 /*
- * Widths are measured exactly as ink measures them, with the same string-width package: if the two disagreed, ink
- * would cut a line this module believes fits and text would silently vanish behind "…". test/ui/review/text.test.ts
- * checks that ink resolves the very same copy.
+ * Widths are measured exactly as ink measures them, with the same string-width package (src/cli/width.ts): if the two
+ * disagreed, ink would cut a line this module believes fits and text would silently vanish behind "…".
+ * test/ui/review/text.test.ts checks that ink resolves the very same copy.
  */
-const segmenter = new Intl.Segmenter();
+export { cutTo, displayWidth, fitTo, graphemes } from '../../cli/width.js';
+
 /** Terminal columns one grapheme cluster takes: ink's own measure (string-width), so what we cut is what it draws. */
 export function graphemeWidth(segment: string): number {
   return stringWidth(segment);
@@ -34,36 +36,6 @@ export function graphemeWidth(segment: string): number {
  */
 export function charWidth(char: string): number {
   return stringWidth(char);
-}
-
-/** The grapheme clusters of a text: the units it is cut and wrapped by (an emoji or a letter with its accents is never split). */
-export function graphemes(text: string): string[] {
-  return Array.from(segmenter.segment(text), ({ segment }) => segment);
-}
-
-export function displayWidth(text: string): number {
-  return stringWidth(text);
-}
-
-/** Cuts one line to `width` columns, marking the cut with `…`. */
-export function cutTo(text: string, width: number): string {
-  if (width <= 0) return '';
-  if (displayWidth(text) <= width) return text;
-  let out = '';
-  let used = 0;
-  for (const char of graphemes(text)) {
-    const w = graphemeWidth(char);
-    if (used + w > width - 1) break;
-    out += char;
-    used += w;
-  }
-  return `${out}…`;
-}
-
-/** Pads (or cuts) to exactly `width` columns. */
-export function fitTo(text: string, width: number): string {
-  const cut = cutTo(text, width);
-  return cut + ' '.repeat(Math.max(0, width - displayWidth(cut)));
 }
 
 /**

@@ -175,9 +175,11 @@ describe('resolveModelConfig', () => {
     ['model not a string', { model: 42 }, /"model" must be a string/, 'bad_model_config'],
     ['bad model', { model: 'ollama' }, /"model": "ollama" is not provider:model/, 'bad_model_config'],
     ['bad baseUrl', { model: 'ollama:m', baseUrl: 'not a url' }, /"baseUrl"/, 'bad_model_config'],
-    ['timeout as string', { model: 'ollama:m', timeoutMs: '100' }, /"timeoutMs" must be a number/, 'bad_model_config'],
+    ['timeout as string', { model: 'ollama:m', timeoutMs: '100' }, /"timeoutMs" must be a whole number/, 'bad_model_config'],
     ['negative maxBytes', { model: 'ollama:m', maxBytes: -1 }, /"maxBytes"/, 'bad_model_config'],
-    ['an API key in the file', { model: 'openai:m', apiKey: 'sk-secret-0123456789' }, /set HIPPO_API_KEY in the environment/, 'bad_config'],
+    ['an API key in the file', { model: 'openai:m', apiKey: 'sk-secret-0123456789' }, /set HIPPO_API_KEY .* in the environment/, 'bad_config'],
+    // A key the schema does not know is refused, naming the key meant: a typo is never silently ignored.
+    ['a misspelt key', { modle: 'ollama:m' }, /"modle" is not a config key; did you mean "model"\?/, 'unknown_config_key'],
   ])('config file: %s → UsageError naming the file', (_label, content, pattern, code) => {
     const configFile = file(content);
     const error = usageError(() => resolve({}, { configFile }));

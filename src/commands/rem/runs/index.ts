@@ -8,7 +8,7 @@ export default class RemRuns extends HippoCommand {
   static override summary = 'List the audit log of runs (rapid, ingest, nightly, restore), newest first.';
   static override examples = ['<%= config.bin %> rem runs', '<%= config.bin %> rem runs --limit 5 --json'];
   static override flags = {
-    limit: intFlag({ ...RANGES.count, default: 50, description: 'how many' }),
+    limit: intFlag({ ...RANGES.count, char: 'n', default: 50, description: 'how many' }),
     'all-agents': Flags.boolean({ default: false, description: 'runs of every agent, not only --agent' }),
   };
 

@@ -5,7 +5,7 @@ import { getRun } from '../../../core/rem/runs.js';
 
 export default class RemRunsShow extends HippoCommand {
   static override summary = 'Show one run of the audit log.';
-  static override examples = ['<%= config.bin %> rem runs show run_01JD3Z8N6Q2W4E5R7T9Y1U3I5O'];
+  static override examples = ['<%= config.bin %> rem runs show run_01JD3Z8N6Q2W4E5R7T9Y1V3J5M'];
   static override args = { id: Args.string({ ignoreStdin: true, required: true, description: 'run id' }) };
   static override flags = {
     'all-agents': Flags.boolean({ default: false, description: 'find the run whichever agent it belongs to' }),

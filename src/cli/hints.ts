@@ -1,0 +1,44 @@
+import { quote } from 'shell-quote';
+
+/**
+ * The one builder of the follow-up commands hippo prints (`hippo rem ingest hof_… answer.json`, `hippo rem
+ * candidates`, `export HIPPO_DB=…`): each carries the `--agent` and `--db` in effect when they are not the defaults,
+ * and every word is quoted for a POSIX shell, so a hint pasted back runs against the same store and agent.
+ */
+export interface HintContext {
+  /** The agent in effect, when it is not `default` (from `--agent` or `HIPPO_AGENT`). */
+  agent?: string;
+  /** The database in effect (absolute), when it is not the default file (from `--db` or `HIPPO_DB`). */
+  db?: string;
+}
+
+export interface Hint {
+  /**
+   * `hippo <words…> [--agent A] [--db PATH]`, shell-quoted. `agent` overrides the agent in effect (null: leave it out,
+   * for commands where `--agent` narrows rather than selects). Words after a `--` stay after it.
+   */
+  (words: readonly string[], options?: { agent?: string | null }): string;
+  /** `export NAME=VALUE`, shell-quoted. */
+  exportLine(variables: Record<string, string>): string;
+  readonly context: HintContext;
+}
+
+export function shellQuote(words: readonly string[]): string {
+  return quote([...words]);
+}
+
+export function hintBuilder(context: HintContext, bin = 'hippo'): Hint {
+  const hint = ((words: readonly string[], options: { agent?: string | null } = {}) => {
+    const agent = options.agent === undefined ? context.agent : options.agent;
+    const globals = [...(agent && agent !== 'default' ? ['--agent', agent] : []), ...(context.db ? ['--db', context.db] : [])];
+    const end = words.indexOf('--');
+    const all = end < 0 ? [...words, ...globals] : [...words.slice(0, end), ...globals, ...words.slice(end)];
+    return `${bin} ${shellQuote(all)}`;
+  }) as Hint;
+  hint.exportLine = (variables) =>
+    `export ${Object.entries(variables)
+      .map(([name, value]) => `${name}=${shellQuote([value])}`)
+      .join(' ')}`;
+  Object.defineProperty(hint, 'context', { value: context });
+  return hint;
+}
