@@ -1,0 +1,18 @@
+import { openStore } from '../src/core/store/store.js';
+import { buildMemory } from '../src/core/memory.js';
+import { search } from '../src/core/search.js';
+const store = await openStore({ path: ':memory:' });
+const t = Date.parse('2023-05-08T10:00:00.000Z');
+const lines = ['Guess what, we adopted a beagle from the shelter!', 'No way! What is its name?', 'Biscuit. The kids picked it.', 'So cute. Is Biscuit settling in?', 'Mostly, but he chewed a shoe on the first night.', 'Unrelated: the boiler broke again.'];
+const ms = lines.map((c, i) => buildMemory({ agentId: 'a', content: c, thread: 's1', createdAt: new Date(t + i * 60000).toISOString() }, new Date()));
+console.log(await store.memories.insertMany(ms));
+const db = (store as any).db;
+console.log(db.prepare('select content, context_before, context_after, date_words from memories').all());
+console.log(JSON.stringify(await search(store, { agentId: 'a', query: 'what is the beagle called?' }), null, 1));
+console.log(db.prepare("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)").run());
+await store.memories.archive('a', [ms[1]!.id], 'x', new Date().toISOString());
+console.log(db.prepare('select content, context_before, context_after from memories').all());
+console.log(await store.memories.forget('a', [ms[0]!.id]));
+console.log(db.prepare('select content, context_before, context_after from memories').all());
+console.log(db.prepare("INSERT INTO memories_fts(memories_fts, rank) VALUES ('integrity-check', 1)").run());
+console.log(db.prepare("explain query plan SELECT rowid FROM memories WHERE agent_id = 'a' AND thread = 's' AND archived_at IS NULL AND (created_at, rowid) < ('x', 3) ORDER BY created_at DESC, rowid DESC LIMIT 4").all());
