@@ -4,6 +4,7 @@ import { validateAgentId } from '../core/memory.js';
 import { resolveDbPath } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';
+import { upgradeProgress } from './progress.js';
 import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, safeText } from '../core/text.js';
 import { painter, terminalWidth, type TextView, type View } from './output.js';
@@ -58,7 +59,7 @@ export abstract class HippoCommand extends Command {
 
   /** The store `--db` (else HIPPO_DB, else the default file) names, opened once per command. */
   protected store(dbFlag: string | undefined): Promise<Store> {
-    this.openedStore ??= (async () => openStore({ path: resolveDbPath(dbFlag) }))();
+    this.openedStore ??= (async () => openStore({ path: resolveDbPath(dbFlag), onProgress: upgradeProgress(!this.jsonMode) }))();
     return this.openedStore;
   }
 

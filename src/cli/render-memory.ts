@@ -23,6 +23,7 @@ export function memoryDetail(memory: Memory, paint: Painter): string {
     ['tags', memory.tags.join(', ') || null],
     ['subject', memory.subject],
     ['source', memory.source],
+    ['thread', memory.thread],
     ['created', memory.createdAt],
     ['updated', memory.updatedAt !== memory.createdAt ? memory.updatedAt : null],
     ['expires', memory.expiresAt],

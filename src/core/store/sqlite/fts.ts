@@ -31,8 +31,8 @@ export const RANK_WEIGHTS: Readonly<SearchWeights> = {
   content: 1.0,
   subject: 0.75,
   tags: 0.5,
-  contextBefore: 0.3,
-  contextAfter: 0.2,
+  contextBefore: 0.4,
+  contextAfter: 0.15,
   date: 0.3,
 };
 
