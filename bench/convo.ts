@@ -64,15 +64,37 @@ function memoryId(ms: number, counter: number): string {
 // ---- slot pools --------------------------------------------------------------------------------------------------
 
 const NAMES = [
-  'Maya', 'Tom', 'Priya', 'Jonas', 'Aoife', 'Kemi', 'Luca', 'Sofia', 'Hiro', 'Grace', 'Omar', 'Ines', 'Dara', 'Felix',
-  'Nadia', 'Ruben', 'Elena', 'Sam', 'Chloe', 'Marek', 'Yuki', 'Ben', 'Leila', 'Oscar',
+  'Maya',
+  'Tom',
+  'Priya',
+  'Jonas',
+  'Aoife',
+  'Kemi',
+  'Luca',
+  'Sofia',
+  'Hiro',
+  'Grace',
+  'Omar',
+  'Ines',
+  'Dara',
+  'Felix',
+  'Nadia',
+  'Ruben',
+  'Elena',
+  'Sam',
+  'Chloe',
+  'Marek',
+  'Yuki',
+  'Ben',
+  'Leila',
+  'Oscar',
 ];
 const PETS = [
   { kind: 'dog', breeds: ['beagle', 'border collie', 'greyhound', 'labrador', 'dachshund'], names: ['Biscuit', 'Pepper', 'Rolo', 'Juno', 'Mabel'] },
   { kind: 'cat', breeds: ['tabby', 'Maine Coon', 'ginger cat', 'Siamese', 'black cat'], names: ['Miso', 'Tofu', 'Luna', 'Pickle', 'Ziggy'] },
   { kind: 'rabbit', breeds: ['lop-eared rabbit', 'Dutch rabbit', 'lionhead rabbit'], names: ['Clover', 'Nibbles', 'Thumper'] },
 ];
-const CHEWED = ['a slipper', "the TV remote", 'a phone charger', 'the sofa cushion', 'a library book'];
+const CHEWED = ['a slipper', 'the TV remote', 'a phone charger', 'the sofa cushion', 'a library book'];
 const CITIES = ['Lisbon', 'Copenhagen', 'Kyoto', 'Edinburgh', 'Valencia', 'Montreal', 'Krakow', 'Seville', 'Vienna', 'Galway', 'Porto', 'Ljubljana'];
 const COMPANIES = ['Northwind', 'Bluefin Analytics', 'Harbor Health', 'Quarry Labs', 'Tandem Foods', 'Orbit Media', 'Alder Energy', 'Lumen Bank'];
 const FIELDS = ['climate-tech', 'medical imaging', 'fintech', 'edtech', 'robotics', 'food delivery'];
@@ -214,7 +236,12 @@ const EPISODES: Record<string, EpisodeMaker> = {
   trip: (a, b, pick) => {
     const city = pick(CITIES);
     const highlight = pick(['a tiny jazz bar', 'the fish market at dawn', 'a boat tour of the harbour', 'a cooking class', 'the botanical gardens']);
-    const problem = pick(['our luggage went to another airport', 'it rained for four days straight', 'my partner got food poisoning', 'the hotel lost our booking']);
+    const problem = pick([
+      'our luggage went to another airport',
+      'it rained for four days straight',
+      'my partner got food poisoning',
+      'the hotel lost our booking',
+    ]);
     return {
       topic: 'trip',
       turns: [
@@ -423,7 +450,12 @@ const EPISODES: Record<string, EpisodeMaker> = {
   },
   concert: (a, b, pick) => {
     const band = pick(CONCERTS);
-    const moment = pick(['they played our wedding song', 'it poured with rain the whole set', 'the singer jumped into the crowd', 'we ended up right at the front']);
+    const moment = pick([
+      'they played our wedding song',
+      'it poured with rain the whole set',
+      'the singer jumped into the crowd',
+      'we ended up right at the front',
+    ]);
     return {
       topic: 'concert',
       turns: [
@@ -475,7 +507,12 @@ const EPISODES: Record<string, EpisodeMaker> = {
   },
   course: (a, b, pick) => {
     const language = pick(COURSES);
-    const reason = pick(['my partner’s family barely speak English', 'we are moving abroad next year', 'I want to read novels in the original', 'a bet with my sister']);
+    const reason = pick([
+      'my partner’s family barely speak English',
+      'we are moving abroad next year',
+      'I want to read novels in the original',
+      'a bet with my sister',
+    ]);
     const level = pick(['A2', 'B1', 'beginner', 'intermediate']);
     return {
       topic: 'course',
@@ -516,7 +553,12 @@ const EPISODES: Record<string, EpisodeMaker> = {
   },
   advice: (a, b, pick) => {
     const dilemma = pick(['whether to take the promotion', 'whether to move back home', 'whether to sell the flat', 'whether to go part-time']);
-    const advice = pick(['sleep on it for a week', 'write down the worst case and see if you can live with it', 'ask the people who already made that move', 'trust your gut, you always know']);
+    const advice = pick([
+      'sleep on it for a week',
+      'write down the worst case and see if you can live with it',
+      'ask the people who already made that move',
+      'trust your gut, you always know',
+    ]);
     return {
       topic: 'advice',
       turns: [
@@ -576,7 +618,8 @@ export function buildDevSet(options: { dialogues?: number; seed?: number } = {})
     // The episode plan: mostly distinct topics, some repeated (two trips, two dinners…) in different sessions.
     const plan: string[] = [];
     const shuffled = [...EPISODE_NAMES].sort(() => random() - 0.5);
-    for (let s = 0; s < sessions * 4; s++) plan.push(s < shuffled.length * 0.8 ? shuffled[s % shuffled.length]! : pick(['trip', 'cooking', 'concert', 'race', 'pet']));
+    for (let s = 0; s < sessions * 4; s++)
+      plan.push(s < shuffled.length * 0.8 ? shuffled[s % shuffled.length]! : pick(['trip', 'cooking', 'concert', 'race', 'pet']));
     let planned = 0;
     const dated = new Map<string, { evidence: string; when: Date; ask: (who: string, when: string) => string; teller: string }[]>();
     for (let s = 0; s < sessions; s++) {
