@@ -10,10 +10,12 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDevSet, type ConvoMemory, type DevSet } from './convo.js';
-import { DATA, fmt, machine, median, writeSection, type SectionOptions } from './lib.js';
+import { DATA, fmt, machine, median, ROOT, writeSection, type SectionOptions } from './lib.js';
 
 type Hippo = typeof import('hippo');
 type Weights = Record<string, number>;
+/** This build's library (the others compared against it open PostgreSQL through `openStore` or not at all). */
+let self: Hippo | undefined;
 /** The parts of this hippo's search entry switched off: what it ranks on without context and dates. */
 const OWN_ONLY: Weights = { contextBefore: 0, contextAfter: 0, date: 0 };
 const STEPS: { name: string; weights?: Weights }[] = [
@@ -96,7 +98,16 @@ interface Target {
   size(location: string): Promise<number>;
 }
 
+/**
+ * Opens a store. `openStore` does not dispatch to PostgreSQL yet (the PostgreSQL issue wires it), so this build's
+ * PostgreSQL adapter is opened directly from the built dist/; another build gets `openStore` as it is.
+ */
 async function openAt(hippo: Hippo, location: string) {
+  if (hippo === self && location.startsWith('postgres')) {
+    const { openPostgresStore } = await import(pathToFileURL(join(ROOT, 'dist/core/store/postgres/adapter.js')).href);
+    const { parsePostgresUrl } = await import(pathToFileURL(join(ROOT, 'dist/core/store/postgres/connect.js')).href);
+    return (await openPostgresStore(parsePostgresUrl(location, {}), {})) as Awaited<ReturnType<Hippo['openStore']>>;
+  }
   return hippo.openStore(location.startsWith('postgres') ? { url: location } : { path: location });
 }
 
@@ -205,6 +216,7 @@ async function postgresTarget(): Promise<{ target?: Target; note: string; stop?:
 
 export async function run(_options: SectionOptions = {}): Promise<void> {
   const hippo: Hippo = await import('hippo');
+  self = hippo;
   const beforePath = process.env.HIPPO_BENCH_BEFORE?.trim();
   const before = beforePath ? ((await import(pathToFileURL(beforePath).href)) as Hippo) : undefined;
   const dir = join(DATA, 'convo');
@@ -226,7 +238,8 @@ export async function run(_options: SectionOptions = {}): Promise<void> {
     },
   };
   const postgres = await postgresTarget();
-  const targets = [sqlite, ...(postgres.target ? [postgres.target] : [])];
+  // PostgreSQL first (its setup fails sooner); the tables list SQLite first.
+  const targets = [...(postgres.target ? [postgres.target] : []), sqlite];
 
   const rows: string[] = [];
   const row = (engine: string, name: string, scores: Scores) =>
@@ -328,6 +341,8 @@ export async function run(_options: SectionOptions = {}): Promise<void> {
   )
     .map(([kind, count]) => `${count} ${kind}`)
     .join(', ');
+  const sqliteFirst = (list: string[]) => list.sort((a, b) => Number(b.startsWith('| SQLite')) - Number(a.startsWith('| SQLite')));
+  for (const list of [rows, latency, imports]) sqliteFirst(list);
   const markdown = `## Search in context (issue 18)
 
 Machine: ${machine()}; load average ${load0} at the start (a shared machine: other work ran alongside). PostgreSQL: ${postgres.note}.
