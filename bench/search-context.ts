@@ -10,7 +10,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDevSet, type ConvoMemory, type DevSet } from './convo.js';
-import { DATA, fmt, machine, median, ROOT, writeSection, type SectionOptions } from './lib.js';
+import { DATA, machine, median, ROOT, writeSection, type SectionOptions } from './lib.js';
 
 type Hippo = typeof import('hippo');
 type Weights = Record<string, number>;
@@ -151,6 +151,7 @@ async function opensPostgres(hippo: Hippo, target: Target): Promise<boolean> {
 }
 
 const percent = (value: number) => value.toFixed(3);
+const count = (value: number) => value.toLocaleString('en-US');
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 
 async function postgresTarget(): Promise<{ target?: Target; note: string; stop?: () => Promise<void> }> {
@@ -321,12 +322,12 @@ export async function run(_options: SectionOptions = {}): Promise<void> {
             on.push(...(await ask(hippo, loaded.store, questions, undefined, agentId)).times);
           }
           latency.push(
-            `| ${engine} | ${fmt(corpus.length)} | ${median(off).toFixed(2)} | ${median(on).toFixed(2)} | ${(median(on) / median(off)).toFixed(2)}× | ${questions.questions.length} × 3 |`,
+            `| ${engine} | ${count(corpus.length)} | ${median(off).toFixed(2)} | ${median(on).toFixed(2)} | ${(median(on) / median(off)).toFixed(2)}× | ${questions.questions.length} × 3 |`,
           );
           console.log(`  ${engine}: cost at ${corpus.length} memories measured`);
           const [sizeNone, sizeThreads] = [await target.size(noneAt), await target.size(threadsAt)];
           imports.push(
-            `| ${engine} | ${fmt(corpus.length)} | ${fmt(Math.round(corpus.length / (loadedNone.ms / 1000)))} | ${fmt(Math.round(corpus.length / (loaded.ms / 1000)))} | ${(loaded.ms / loadedNone.ms).toFixed(2)}× | ${mb(sizeNone)} | ${mb(sizeThreads)} |`,
+            `| ${engine} | ${count(corpus.length)} | ${count(Math.round(corpus.length / (loadedNone.ms / 1000)))} | ${count(Math.round(corpus.length / (loaded.ms / 1000)))} | ${(loaded.ms / loadedNone.ms).toFixed(2)}× | ${mb(sizeNone)} | ${mb(sizeThreads)} |`,
           );
         } finally {
           await loaded.store.close();
@@ -346,7 +347,7 @@ export async function run(_options: SectionOptions = {}): Promise<void> {
   const markdown = `## Search in context (issue 18)
 
 Machine: ${machine()}; load average ${load0} at the start (a shared machine: other work ran alongside). PostgreSQL: ${postgres.note}.
-Dev set: bench/convo.ts, seed 18 — ${set.dialogues.length} dialogues, ${fmt(memories.length)} turns (one memory each, each session a thread), ${set.questions.length} questions (${kinds}).
+Dev set: bench/convo.ts, seed 18 — ${set.dialogues.length} dialogues, ${count(memories.length)} turns (one memory each, each session a thread), ${set.questions.length} questions (${kinds}).
 Recall@k is the share of a question's evidence turns in the top k, averaged over the questions; MRR is by the first evidence turn.
 Each hippo row imports the dev set with \`importFiles\` (the \`memory import\` path) into a fresh store and asks every question with \`search\` (limit 10); "before" is the main branch's build (\`HIPPO_BENCH_BEFORE\`)${before ? '' : ' — not given in this run, so not measured'}; the part-by-part rows are this build with the other parts weighted 0 (a part weighted 0 is not searched).
 
