@@ -1,5 +1,6 @@
 // `npm run bench [-- section…]`: runs the benchmark sections and rewrites bench/RESULTS.md.
-// BENCH_SIZES=10000,100000 limits the corpus sizes (default 10 k, 100 k, 1 M).
+// BENCH_SIZES=10000,100000 limits the corpus sizes (default 10 k, 100 k, 1 M). The search section compares with
+// another hippo build when HIPPO_BENCH_BEFORE names its dist/index.js, and uses HIPPO_BENCH_PG_URL for PostgreSQL.
 // The benchmarks reach hippo only through its public library API (`import … from 'hippo'`, the built dist/index.js)
 // and the built CLI (bin/run.js); `npm run bench` builds first and runs this file with tsx.
 import type { SectionOptions } from './lib.js';
@@ -13,6 +14,7 @@ const sections: Record<string, () => Promise<Section>> = {
   rem: () => import('./rem.js'),
   nightly: () => import('./nightly.js'),
   extract: () => import('./extract.js'),
+  search: () => import('./search-context.js'),
 };
 
 const wanted = process.argv.slice(2);

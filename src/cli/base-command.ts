@@ -4,6 +4,7 @@ import { validateAgentId } from '../core/memory.js';
 import { defaultDbPath, resolveDbPath } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';
+import { upgradeProgress } from './progress.js';
 import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, safeText } from '../core/text.js';
 import { hintBuilder, type Hint, type HintContext } from './hints.js';
@@ -65,7 +66,7 @@ export abstract class HippoCommand extends Command {
 
   /** The store `--db` (else HIPPO_DB, else the default file) names, opened once per command. */
   protected store(dbFlag: string | undefined): Promise<Store> {
-    this.openedStore ??= (async () => openStore({ path: this.dbPath(dbFlag) }))();
+    this.openedStore ??= (async () => openStore({ path: this.dbPath(dbFlag), onProgress: upgradeProgress(!this.jsonMode) }))();
     return this.openedStore;
   }
 

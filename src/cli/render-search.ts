@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { kindsInQuery } from '../core/facts/lexicon.js';
 import { searchPassages, type SearchReport, type SearchResult } from '../core/search.js';
+import { dateWords } from '../core/store/context.js';
 import { safeText } from '../core/text.js';
 import type { Painter, TextContext, View } from './output.js';
 import { factTable, warningNotes } from './render-facts.js';
@@ -40,12 +41,29 @@ export function formatScore(score: number): string {
   return Math.abs(score) >= 0.01 || score === 0 ? score.toFixed(2) : score.toPrecision(2);
 }
 
+/**
+ * Why a hit is there when its own text does not show the words (docs/design.md §6): the neighbour in its thread whose
+ * text matched, or its date. Nothing when its own text, subject or tags matched.
+ */
+function whyLine(result: SearchResult, marks: SnippetMarks | undefined, paint: Painter): string | undefined {
+  const own = result.matched.some((part) => part === 'content' || part === 'subject' || part === 'tags');
+  if (own) return undefined;
+  if (result.nearby) return `  ${paint('dim', `matched nearby (${result.nearby.memoryId}):`)} ${highlight(result.nearby.snippet, marks, paint)}`;
+  if (result.matched.includes('date')) return `  ${paint('dim', `matched its date: ${dateWords(result.memory.createdAt)}`)}`;
+  return undefined;
+}
+
 function resultLines(results: readonly SearchResult[], marks: SnippetMarks | undefined, { paint, time }: Pick<TextContext, 'paint' | 'time'>): string {
   if (results.length === 0) return 'no matches';
   return results
-    .map(
-      ({ memory, score, snippet }) =>
-        `${paint('bold', memory.id)}  ${paint('dim', `${time(memory.createdAt)}  score ${formatScore(score)}`)}\n  ${highlight(snippet, marks, paint)}`,
+    .map((result) =>
+      [
+        `${paint('bold', result.memory.id)}  ${paint('dim', `${time(result.memory.createdAt)}  score ${formatScore(result.score)}`)}`,
+        `  ${highlight(result.snippet, marks, paint)}`,
+        whyLine(result, marks, paint),
+      ]
+        .filter((line) => line !== undefined)
+        .join('\n'),
     )
     .join('\n');
 }

@@ -53,7 +53,18 @@ const jsonlMemory = z.object({
   lastReflectedAt: z.string().nullable().optional(),
   retrievalCount: z.number().int().nonnegative().optional(),
   lastRetrievedAt: z.string().nullable().optional(),
+  thread: z.string().nullable().optional(),
 });
+
+/**
+ * The thread of an imported memory (docs/design.md §6): the line's own `thread` (null: none); else, for a line that is
+ * a stored memory coming back (it carries an `id`, as `memory export` writes it), none, as it had none; else the file
+ * it came from, named by its path: one file is one thread, in line order.
+ */
+function importThread(line: { thread?: string | null; id?: string }, path: string): string | null {
+  if (line.thread !== undefined) return line.thread;
+  return line.id !== undefined ? null : path;
+}
 
 /** Expands directories (recursively, sorted) into the importable files below them; named files are kept as given. */
 export function collectImportFiles(paths: readonly string[]): string[] {
@@ -116,7 +127,7 @@ function parseJsonl(path: string, text: string, agentId: string, now: Date): Mem
     // kept are looked at, so the name is one of ours, never a key from the file).
     const illFormed = illFormedField(parsed.data);
     if (illFormed !== undefined) throw lineError(path, index + 1, `field "${illFormed}" holds ${LONE_SURROGATE}`);
-    const record: NewMemory = { ...parsed.data, agentId: parsed.data.agentId ?? agentId };
+    const record: NewMemory = { ...parsed.data, agentId: parsed.data.agentId ?? agentId, thread: importThread(parsed.data, path) };
     try {
       memories.push(buildMemory(record, now));
     } catch (error) {
@@ -135,7 +146,7 @@ function parseParagraphs(path: string, text: string, agentId: string, now: Date)
     const content = paragraph.join('\n').trim();
     if (content !== '') {
       try {
-        memories.push(buildMemory({ agentId, content, source: path }, now));
+        memories.push(buildMemory({ agentId, content, source: path, thread: path }, now));
       } catch (error) {
         throw lineError(path, startLine, error);
       }

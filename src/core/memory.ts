@@ -33,6 +33,8 @@ export interface NewMemory {
   lastReflectedAt?: string | null;
   retrievalCount?: number;
   lastRetrievedAt?: string | null;
+  /** The thread the memory belongs to (docs/design.md §6); none when absent or null. */
+  thread?: string | null;
 }
 
 export interface AddMemoryResult {
@@ -74,6 +76,23 @@ export function validateContent(content: string): string {
     );
   }
   return content;
+}
+
+/** A thread name is at most this long (an import file's path names its thread). */
+export const MAX_THREAD_LENGTH = 4096;
+
+/**
+ * A thread name: 1–4096 characters after trimming, showing as itself (no control, bidi or invisible format
+ * character, like an agent id), so two threads cannot look the same in a list.
+ */
+export function validateThread(thread: string): string {
+  const trimmed = requireWellFormed(thread, 'the thread').trim();
+  if (trimmed === '' || trimmed.length > MAX_THREAD_LENGTH || hasHiddenCharacters(trimmed)) {
+    throw new UsageError('bad_thread', `a thread name must be 1–${MAX_THREAD_LENGTH} visible characters: no control, bidi or invisible format characters`, {
+      details: { option: 'thread' },
+    });
+  }
+  return trimmed;
 }
 
 export function validateTags(tags: string[]): string[] {
@@ -139,6 +158,7 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
     lastReflectedAt: checkIso(input.lastReflectedAt, 'lastReflectedAt'),
     retrievalCount: input.retrievalCount ?? 0,
     lastRetrievedAt: checkIso(input.lastRetrievedAt, 'lastRetrievedAt'),
+    thread: input.thread === undefined || input.thread === null ? null : validateThread(input.thread),
   };
 }
 
@@ -175,16 +195,19 @@ export interface ListOptions {
   /** Only memories created at or after this time (the same filter as search's). */
   since?: Date;
   durability?: Durability;
+  /** Only this thread, in thread order (createdAt, then insertion order). */
+  thread?: string;
   includeArchived?: boolean;
 }
 
-/** Newest first. Archived memories only when asked for. */
+/** Newest first, or a thread in its order. Archived memories only when asked for. */
 export function listMemories(store: StoreOps, options: ListOptions): Promise<Memory[]> {
   return store.memories.list({
     agentId: options.agentId,
     tag: options.tag,
     since: options.since === undefined ? undefined : iso(options.since),
     durability: options.durability,
+    thread: options.thread === undefined ? undefined : validateThread(options.thread),
     includeArchived: options.includeArchived,
     limit: options.limit ?? 50,
   });

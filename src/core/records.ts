@@ -28,6 +28,11 @@ export interface Memory {
   lastReflectedAt: string | null;
   retrievalCount: number;
   lastRetrievedAt: string | null;
+  /**
+   * The conversation or document the memory belongs to (docs/design.md §6): an explicit name, the import file it came
+   * from, or null. Search reads a threaded memory together with its neighbours in the thread.
+   */
+  thread: string | null;
 }
 
 // ---- §2.2 candidate ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import type { Fact, Passage } from './facts/types.js';
 import { elsewhereWarning } from './memory.js';
 import type { ModelClient } from './model/client.js';
 import { DURABILITIES, type Durability, type Memory } from './records.js';
-import type { Store } from './store/port.js';
+import type { SearchPart, SearchWeights, Store } from './store/port.js';
 import { iso } from './time.js';
 
 export interface SearchOptions {
@@ -22,16 +22,23 @@ export interface SearchOptions {
   highlight?: { open: string; close: string };
   /** Bump retrievalCount / lastRetrievedAt on the hits (the CLI does; pure lookups may not). */
   recordRetrieval?: boolean;
+  /** Tuning only (benchmarks): other weights for parts of the search entry; a part weighted 0 is not searched. */
+  weights?: Partial<SearchWeights>;
 }
 
 export interface SearchResult {
   memory: Memory;
   /** BM25 relevance, higher is better (SQLite's bm25() negated), to 4 decimals; comparable within one result list. */
   score: number;
+  /** The memory's own text around the match, the matched words marked. */
   snippet: string;
+  /** Which parts of the memory's search entry matched: `content`, `subject`, `tags`, `context`, `date`. */
+  matched: SearchPart[];
+  /** For a hit only its thread neighbours' text matched: that neighbour and a snippet of its text; else null. */
+  nearby: { memoryId: string; snippet: string } | null;
 }
 
-/** docs/design.md §6: BM25 full-text search over one agent's memories. */
+/** docs/design.md §6: BM25 full-text search over one agent's memories, each read with its thread neighbours and its date. */
 export async function search(store: Store, options: SearchOptions): Promise<SearchResult[]> {
   const limit = options.limit ?? 10;
   if (!Number.isInteger(limit) || limit < 1) {
@@ -54,8 +61,15 @@ export async function search(store: Store, options: SearchOptions): Promise<Sear
     includeArchived: options.includeArchived,
     now,
     highlight: options.highlight ?? { open: '**', close: '**' },
+    weights: options.weights,
   });
-  const results = hits.map((hit) => ({ memory: hit.memory, score: Number(hit.score.toPrecision(4)), snippet: hit.snippet }));
+  const results = hits.map((hit) => ({
+    memory: hit.memory,
+    score: Number(hit.score.toPrecision(4)),
+    snippet: hit.snippet,
+    matched: hit.matched,
+    nearby: hit.nearby,
+  }));
   if (
     options.recordRetrieval !== false &&
     results.length > 0 &&

@@ -34,6 +34,41 @@ describe('importFiles', () => {
     expect(mine.find((memory) => memory.content === 'Second paragraph.')?.source).toBe(md);
   });
 
+  it('puts each file in a thread of its own, in line order: a line may name its thread or none; an exported memory keeps its own', async () => {
+    const exported = (await addMemory(store, { agentId: 'a', content: 'exported without a thread' })).memory;
+    const threaded = (await addMemory(store, { agentId: 'a', content: 'exported in a thread', thread: 'standup' })).memory;
+    await store.memories.forget('a', [exported.id, threaded.id]);
+    const lines = [{ content: 'one' }, { content: 'two', thread: 'explicit' }, { content: 'three', thread: null }, exported, threaded, { content: 'four' }];
+    const jsonl = file('chat.jsonl', lines.map((line) => JSON.stringify(line)).join('\n'));
+    const md = file('notes.md', 'First paragraph.\n\nSecond paragraph.\n');
+    await importFiles(store, [jsonl, md], { agentId: 'a' });
+    const threads = Object.fromEntries((await all(iterateMemories(store, 'a'))).map((memory) => [memory.content, memory.thread]));
+    expect(threads).toEqual({
+      one: jsonl,
+      two: 'explicit',
+      three: null,
+      four: jsonl,
+      'exported without a thread': null,
+      'exported in a thread': 'standup',
+      'First paragraph.': md,
+      'Second paragraph.': md,
+    });
+    // In line order (all lines share the import's time): the file's thread reads one, four.
+    expect((await listMemories(store, { agentId: 'a', thread: jsonl })).map((memory) => memory.content)).toEqual(['one', 'four']);
+    expect((await listMemories(store, { agentId: 'a', thread: md })).map((memory) => memory.content)).toEqual(['First paragraph.', 'Second paragraph.']);
+  });
+
+  it('refuses a blank or hidden-character thread naming file:line', async () => {
+    const bad = file('bad.jsonl', '{"content":"ok","thread":"  "}\n');
+    const hidden = file('hidden.jsonl', '{"content":"ok"}\n{"content":"ok","thread":"a\\u202eb"}\n');
+    const result = await importFiles(store, [bad, hidden], { agentId: 'a' });
+    expect(result.files.map((each) => each.error?.message)).toEqual([
+      expect.stringMatching(/bad\.jsonl:1: a thread name/),
+      expect.stringMatching(/hidden\.jsonl:2: a thread name/),
+    ]);
+    expect(result.imported).toBe(0);
+  });
+
   it('names file:line for a line that is not an object and imports nothing from that file, others unaffected', async () => {
     const good = file('good.jsonl', '{"content":"kept"}\n');
     const bad = file('bad.jsonl', '{"content":"would be first"}\n{"content":"ok"}\n[1,2,3]\n{"content":"after"}\n');

@@ -86,6 +86,7 @@ export function memory(agentId: string, content: string, overrides: Partial<Memo
     lastReflectedAt: null,
     retrievalCount: 0,
     lastRetrievedAt: null,
+    thread: null,
     ...overrides,
   };
 }

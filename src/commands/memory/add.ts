@@ -21,6 +21,7 @@ export default class MemoryAdd extends HippoCommand {
     '<%= config.bin %> memory add "Moved the billing cron to 02:30 UTC to avoid the backup window" --tag billing --tag decision',
     'echo "Dublin office: +353 1 234 5678" | <%= config.bin %> memory add --tag contacts --durability persistent',
     '<%= config.bin %> memory add "Standup moved to 10:00 today" --durability ephemeral',
+    '<%= config.bin %> memory add "Ana: yes, the blue one for the kitchen" --thread chat-2026-05-04',
   ];
   static override args = { text: Args.string({ ignoreStdin: true, description: 'memory text; read from stdin when omitted' }) };
   static override flags = {
@@ -29,6 +30,7 @@ export default class MemoryAdd extends HippoCommand {
     subject: Flags.string({ description: 'what the memory is about' }),
     expires: Flags.string({ description: 'expiry: a duration from now (90m, 7d) or an ISO date' }),
     source: Flags.string({ description: 'where it came from', default: 'cli' }),
+    thread: Flags.string({ description: 'the conversation or document it belongs to: search reads it with its neighbours there' }),
   };
 
   async run(): Promise<void> {
@@ -44,6 +46,7 @@ export default class MemoryAdd extends HippoCommand {
       tags: flags.tag ?? [],
       subject: flags.subject,
       source: flags.source,
+      thread: flags.thread,
       expiresAt: flags.expires === undefined ? undefined : iso(parseExpires(flags.expires, '--expires', store.clock())),
     });
     this.output(result, memoryAddView);

@@ -1,3 +1,4 @@
+import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryFilterFlags, memoryFilters } from '../../cli/filter-flags.js';
 import { memoryListView } from '../../cli/render-memory.js';
@@ -5,22 +6,24 @@ import { elsewhereWarning, listMemories } from '../../core/memory.js';
 import { intFlag, RANGES } from '../../cli/int-flag.js';
 
 export default class MemoryList extends HippoCommand {
-  static override summary = 'List memories, newest first.';
+  static override summary = 'List memories, newest first (a thread: in its order).';
   static override examples = [
     '<%= config.bin %> memory list -n 20',
     '<%= config.bin %> memory list --tag contacts --include-archived --json',
     '<%= config.bin %> memory list --since yesterday --durability persistent',
+    '<%= config.bin %> memory list --thread chat-2026-05-04',
   ];
   static override flags = {
     limit: intFlag({ ...RANGES.count, char: 'n', default: 50, description: 'how many' }),
     ...memoryFilterFlags,
+    thread: Flags.string({ description: 'only this thread, oldest first (createdAt, then the order they were added)' }),
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(MemoryList);
     const store = await this.store(flags.db);
     const agentId = this.agentId(flags.agent);
-    const memories = await listMemories(store, { agentId, limit: flags.limit, ...memoryFilters(flags, store.clock()) });
+    const memories = await listMemories(store, { agentId, limit: flags.limit, thread: flags.thread, ...memoryFilters(flags, store.clock()) });
     // Nothing for this agent while others have memories: usually a missing --agent (after `hippo demo`, say).
     const elsewhere = memories.length === 0 ? await elsewhereWarning(store, agentId, 'memories') : undefined;
     this.output({ memories, warnings: elsewhere ? [elsewhere] : [] }, memoryListView);

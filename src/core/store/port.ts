@@ -102,13 +102,15 @@ export interface MemoryFilter {
   now: string;
 }
 
-/** `memory list`: one agent's memories, optionally filtered as search filters (one tag, created since, durability). */
+/** `memory list`: one agent's memories, optionally filtered as search filters (one tag, created since, durability) or of one thread. */
 export interface ListQuery {
   agentId: string;
   tag?: string;
   /** createdAt ≥ since (ISO), as search's filter. */
   since?: string;
   durability?: Durability;
+  /** Only this thread's memories, in thread order (createdAt, then insertion order) instead of newest first. */
+  thread?: string;
   includeArchived?: boolean;
   limit: number;
 }
@@ -130,13 +132,44 @@ export interface SearchQuery extends MemoryFilter {
   raw: boolean;
   limit: number;
   highlight: { open: string; close: string };
+  /**
+   * Tuning only (benchmarks, docs/store.md): weights for some parts of the search entry instead of the engine's own
+   * (each adapter's fts.ts holds them). A part weighted 0 is not searched at all.
+   */
+  weights?: Partial<SearchWeights>;
+}
+
+/** The parts of a memory's search entry (docs/design.md §6). */
+export const SEARCH_PARTS = ['content', 'subject', 'tags', 'context', 'date'] as const;
+/**
+ * `content`, `subject`, `tags`: the memory's own; `context`: the text of its neighbours in its thread (ranks only);
+ * `date`: its creation date in words ("May 2023 Monday", UTC).
+ */
+export type SearchPart = (typeof SEARCH_PARTS)[number];
+
+/** Relative weights of the parts in the ranking; the context is split into the neighbours before and after. */
+export interface SearchWeights {
+  content: number;
+  subject: number;
+  tags: number;
+  contextBefore: number;
+  contextAfter: number;
+  date: number;
 }
 
 export interface SearchHit {
   memory: Memory;
   /** Higher is better; comparable within one result list only. */
   score: number;
+  /** Of the memory's own text, with the matches marked (when the text matched). */
   snippet: string;
+  /** Which parts of the search entry the query matched, in SEARCH_PARTS order. */
+  matched: SearchPart[];
+  /**
+   * When the memory's own parts did not match but its context did: the neighbour whose text matched best, with a
+   * snippet of that text, so a reader sees why the memory was found. Null otherwise.
+   */
+  nearby: { memoryId: string; snippet: string } | null;
 }
 
 /** Maintenance cut-offs computed by the core (nightly/maintenance.ts owns the rules and their constants). */
@@ -157,10 +190,21 @@ export interface AgentCount {
   newest: string;
 }
 
+/**
+ * Threads and the search context (docs/store.md "Threads and the search context"): a live memory with a thread is
+ * indexed with the text of its neighbours in the thread (store/context.ts). Every method below that adds, archives or
+ * deletes a memory re-indexes its neighbours itself, atomically (in the caller's transaction, or one of its own). A
+ * method that changes a memory's text, thread, createdAt or archived state in any other way must call
+ * `refreshContext` in the same transaction.
+ */
 export interface MemoryRepo {
-  /** Inserts one built memory; false (nothing written) when its id exists. */
+  /** Inserts one built memory, re-indexing its thread neighbours; false (nothing written) when its id exists. */
   insert(memory: Memory): Promise<boolean>;
-  /** Bulk insert (import, demo, db copy): existing ids skipped; returns how many were new. Fast path (COPY / batches). */
+  /**
+   * Bulk insert (import, demo, db copy): existing ids skipped; returns how many were new. Fast path (COPY / batches):
+   * the search context of threaded memories is built in the batch, and a thread the store already held is re-indexed
+   * where the new memories join it.
+   */
   insertMany(memories: readonly Memory[]): Promise<number>;
   get(agentId: string, id: string): Promise<Memory | undefined>;
   /** In the order asked; missing ids left out. */
@@ -182,8 +226,24 @@ export interface MemoryRepo {
    * ends (better-sqlite3 refuses with "connection is busy"); write to another store or a file.
    */
   iterate(agentId?: string): AsyncIterable<Memory>;
-  /** Sets archivedAt/archivedReason/updatedAt on live memories of the agent; returns the ids changed. */
+  /**
+   * Sets archivedAt/archivedReason/updatedAt on live memories of the agent and re-indexes their thread neighbours (an
+   * archived memory lends no context and has none); returns the ids changed.
+   */
   archive(agentId: string, ids: readonly string[], reason: string, now: string): Promise<string[]>;
+  /**
+   * Deletes memories of the agent for good (`memory forget`) and re-indexes their thread neighbours in the same
+   * statement group, so no other memory's search entry keeps their text. Returns the ids deleted. (Wiping the
+   * deleted text from the engine's free pages, WAL and index segments is the caller's next step.)
+   */
+  forget(agentId: string, ids: readonly string[]): Promise<string[]>;
+  /**
+   * Re-indexes search contexts after a change this repo did not make itself (an edit of a memory's text, thread or
+   * createdAt, an unarchive): `ids` — memories of the agent whose text or place changed: the neighbours on both
+   * sides of each, and the memory itself, are re-indexed; `threads` — whole threads of the agent (the thread a memory
+   * just left, say). Only entries whose context changed are written. Returns how many were.
+   */
+  refreshContext(agentId: string, target: { ids?: readonly string[]; threads?: readonly string[] }): Promise<number>;
   stampReflected(agentId: string, ids: readonly string[], now: string): Promise<void>;
   /** Best effort by contract: callers wrap it in tryTransaction. */
   recordRetrieval(agentId: string, ids: readonly string[], now: string): Promise<void>;

@@ -20,6 +20,11 @@ export interface StoreOptions {
   clock?: Clock;
   /** SQLite: milliseconds to wait for another process's lock before failing with "database is busy". */
   busyTimeoutMs?: number;
+  /**
+   * Progress of a long upgrade while opening (a migration rebuilding the search index): `done` of `total` memories.
+   * SQLite reports it chunk by chunk; PostgreSQL rebuilds in one statement, so it reports the start and the end.
+   */
+  onProgress?: (step: 'search-index', done: number, total: number) => void;
 }
 
 /** A PostgreSQL location (the same test as store/postgres/connect.ts's isPostgresUrl, without loading it). */
@@ -49,7 +54,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw new UsageError('unsupported_database', 'the store URL is not a postgres:// URL; give a SQLite file as a path', { details: { option: 'url' } });
   }
   const { openSqliteStore } = await import('./sqlite/adapter.js');
-  return openSqliteStore({ path: location, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs });
+  return openSqliteStore({ path: location, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs, onProgress: options.onProgress });
 }
 
 /** `store.transaction(fn)`, by its old name: one write transaction, committed when `fn` resolves. */

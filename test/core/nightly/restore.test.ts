@@ -6,7 +6,7 @@ import { newId } from '../../../src/core/ids.js';
 import { addMemory } from '../../../src/core/memory.js';
 import { applyRestore, planRestore, resolveSnapshot } from '../../../src/core/nightly/restore.js';
 import { takeSnapshot } from '../../../src/core/nightly/snapshot.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../../src/core/store/sqlite/migrations.js';
+import { APPLICATION_ID, MIGRATIONS, migrationSql, SCHEMA_VERSION } from '../../../src/core/store/sqlite/migrations.js';
 import { tempStore } from '../../helpers/store.js';
 
 let store: Awaited<ReturnType<typeof tempStore>>;
@@ -28,7 +28,7 @@ const caught = async (fn: () => unknown) => {
 /** A hippo database at schema 1 (before the nightly migration), as an older hippo wrote it. */
 function schemaOneSnapshot(path: string, memoryId: string): void {
   const db = new Database(path);
-  db.exec(MIGRATIONS[0]!);
+  db.exec(migrationSql(MIGRATIONS[0]!));
   db.pragma(`application_id = ${APPLICATION_ID}`);
   db.pragma('user_version = 1');
   db.prepare(

@@ -332,6 +332,206 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
     });
   });
 
+  describe('threads and the search context', () => {
+    const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
+    const MINUTE = 60_000;
+    /** A memory of thread `thread` whose text carries `word` (and no other listed word), created `minute` minutes after T. */
+    const turn = (agentId: string, word: string, minute: number, extra: Partial<NewMemory> = {}) =>
+      memory(agentId, `${word} said something`, {
+        thread: 'chat',
+        createdAt: new Date(Date.parse('2026-10-01T10:00:00.000Z') + minute * MINUTE).toISOString(),
+        ...extra,
+      });
+    const find = (text: string, extra: Partial<Parameters<Store['memories']['search']>[0]> = {}) =>
+      store.memories.search({ agentId: 'a', text, raw: false, limit: 20, now: NOW, highlight: { open: '[', close: ']' }, ...extra });
+    /** The words of the memories a word's memory lends its text to (found only through their context), each with the neighbour named. */
+    async function lendsTo(word: string, extra: Partial<Parameters<Store['memories']['search']>[0]> = {}): Promise<string[]> {
+      const hits = await find(word, extra);
+      const own = hits.filter((hit) => hit.matched.includes('content'));
+      for (const hit of hits.filter((each) => !each.matched.includes('content'))) {
+        expect(hit.matched).toEqual(['context']);
+        expect(hit.nearby?.memoryId, `${hit.memory.content} names its neighbour`).toBe(own[0]?.memory.id);
+        expect(hit.nearby?.snippet).toBe(`[${word}] said something`);
+      }
+      return hits
+        .filter((hit) => !hit.matched.includes('content'))
+        .map((hit) => hit.memory.content.split(' ')[0]!)
+        .sort();
+    }
+
+    it('gives a threaded memory the text of two neighbours on each side, in thread order: createdAt, then insertion order', async () => {
+      // Inserted out of order; echo and foxtrot share a time, foxtrot inserted first.
+      for (const [word, minute] of [
+        ['delta', 3],
+        ['alpha', 0],
+        ['golf', 6],
+        ['foxtrot', 4],
+        ['charlie', 2],
+        ['echo', 4],
+        ['bravo', 1],
+      ] as const) {
+        expect(await store.memories.insert(turn('a', word, minute))).toBe(true);
+      }
+      expect((await store.memories.list({ agentId: 'a', thread: 'chat', limit: 10 })).map((item) => item.content.split(' ')[0])).toEqual([
+        'alpha',
+        'bravo',
+        'charlie',
+        'delta',
+        'foxtrot',
+        'echo',
+        'golf',
+      ]);
+      expect(await lendsTo('alpha')).toEqual(['bravo', 'charlie']);
+      expect(await lendsTo('delta')).toEqual(['bravo', 'charlie', 'echo', 'foxtrot']);
+      expect(await lendsTo('foxtrot')).toEqual(['charlie', 'delta', 'echo', 'golf']);
+      expect(await lendsTo('golf')).toEqual(['echo', 'foxtrot']);
+      // The context only ranks: a memory's own words come first.
+      expect((await find('delta'))[0]!.memory.content).toBe('delta said something');
+      expect(await store.memories.refreshContext('a', { threads: ['chat'], ids: [] })).toBe(0);
+    });
+
+    it('builds the context in the bulk path as one by one, and re-indexes a stored thread where a batch joins it', async () => {
+      const batch = WORDS.slice(0, 5).map((word, index) => turn('a', word, index));
+      expect(await store.memories.insertMany([...batch, batch[0]!])).toBe(5);
+      expect(await lendsTo('charlie')).toEqual(['alpha', 'bravo', 'delta', 'echo']);
+      expect(await lendsTo('echo')).toEqual(['charlie', 'delta']);
+      // foxtrot and golf join the stored thread after echo; one memory of the batch exists already and lends nothing.
+      const existing = memory('a', 'hotel said something', { createdAt: ago(DAY) });
+      await store.memories.insert(existing);
+      expect(
+        await store.memories.insertMany([
+          turn('a', 'foxtrot', 5),
+          turn('a', 'golf', 6),
+          { ...existing, thread: 'chat', createdAt: turn('a', '', 7).createdAt },
+        ]),
+      ).toBe(2);
+      expect(await lendsTo('echo')).toEqual(['charlie', 'delta', 'foxtrot', 'golf']);
+      expect(await lendsTo('golf')).toEqual(['echo', 'foxtrot']);
+      expect(await lendsTo('hotel')).toEqual([]);
+      expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
+    });
+
+    it('takes an archived memory out of its thread: its neighbours re-indexed, its own context gone', async () => {
+      const turns = WORDS.map((word, index) => turn('a', word, index));
+      await store.memories.insertMany(turns);
+      expect(await store.memories.archive('a', [turns[2]!.id], 'superseded', NOW)).toEqual([turns[2]!.id]);
+      expect(await lendsTo('charlie', { includeArchived: true })).toEqual([]);
+      expect(await lendsTo('bravo')).toEqual(['alpha', 'delta', 'echo']);
+      expect(await lendsTo('delta')).toEqual(['alpha', 'bravo', 'echo', 'foxtrot']);
+      // With archived memories included, the archived one is found by its own words only, never through a neighbour.
+      expect((await lendsTo('delta', { includeArchived: true })).includes('charlie')).toBe(false);
+    });
+
+    it("forgets a memory and its text: no neighbour's search entry keeps it", async () => {
+      const turns = WORDS.map((word, index) => turn('a', word, index));
+      await store.memories.insertMany(turns);
+      expect(await lendsTo('delta')).toEqual(['bravo', 'charlie', 'echo', 'foxtrot']);
+      expect(await store.memories.forget('a', [turns[3]!.id, 'mem_00000000000000000000000000'])).toEqual([turns[3]!.id]);
+      expect(await find('delta', { includeArchived: true })).toEqual([]);
+      expect(await lendsTo('charlie')).toEqual(['alpha', 'bravo', 'echo', 'foxtrot']);
+      expect(await store.memories.get('a', turns[3]!.id)).toBeUndefined();
+      // Another agent's memory is not forgotten.
+      const other = turn('b', 'delta', 0);
+      await store.memories.insert(other);
+      expect(await store.memories.forget('a', [other.id])).toEqual([]);
+      expect(await store.memories.get('b', other.id)).toEqual(other);
+    });
+
+    it('keeps threads apart per agent and per name; an unthreaded memory lends and takes nothing', async () => {
+      await store.memories.insertMany([
+        turn('a', 'alpha', 0),
+        turn('a', 'bravo', 1, { thread: 'other' }),
+        turn('a', 'charlie', 2, { thread: null }),
+        turn('b', 'delta', 1),
+        turn('a', 'echo', 3),
+      ]);
+      expect(await lendsTo('alpha')).toEqual(['echo']);
+      expect(await lendsTo('bravo')).toEqual([]);
+      expect(await lendsTo('charlie')).toEqual([]);
+      expect(await find('delta')).toEqual([]);
+    });
+
+    it('re-indexes the threads that maintenance archives from, and those a source delete empties', async () => {
+      await store.memories.insertMany([
+        turn('a', 'alpha', 0),
+        turn('a', 'bravo', 1, { durability: 'ephemeral', expiresAt: ago(HOUR) }),
+        turn('a', 'charlie', 2, { source: 'demo' }),
+        turn('a', 'delta', 3),
+      ]);
+      // bravo has expired (search leaves it out) but is not archived yet: it still lends and takes context.
+      expect(await lendsTo('alpha', { includeArchived: true })).toEqual(['bravo', 'charlie']);
+      await store.memories.applyMaintenance(maintenanceCutoffs(new Date(NOW)), ARCHIVE_REASONS);
+      expect(await lendsTo('alpha', { includeArchived: true })).toEqual(['charlie', 'delta']);
+      expect(await store.memories.deleteBySource('demo', ['a'])).toBe(1);
+      expect(await lendsTo('alpha')).toEqual(['delta']);
+    });
+
+    it('refreshContext re-indexes around the memories named, and whole threads', async () => {
+      const turns = WORDS.slice(0, 4).map((word, index) => turn('a', word, index));
+      await store.memories.insertMany(turns);
+      expect(await store.memories.refreshContext('a', { ids: turns.map((item) => item.id), threads: ['chat', 'none'] })).toBe(0);
+      expect(await store.memories.refreshContext('b', { ids: turns.map((item) => item.id) })).toBe(0);
+      expect(await lendsTo('bravo')).toEqual(['alpha', 'charlie', 'delta']);
+    });
+
+    it('matches the date in words (UTC month, year, weekday) and says which parts matched', async () => {
+      await store.memories.insertMany([
+        memory('a', 'Moved the billing cron.', { createdAt: '2023-05-08T23:30:00.000Z', tags: ['billing'] }),
+        memory('a', 'Renewed the certificate.', { createdAt: '2023-06-13T09:00:00.000Z', subject: 'billing' }),
+      ]);
+      // Both are of 2023; May decides.
+      const may = await find('what happened in May 2023?');
+      expect(may.map((hit) => [hit.memory.content, hit.matched])).toEqual([
+        ['Moved the billing cron.', ['date']],
+        ['Renewed the certificate.', ['date']],
+      ]);
+      expect(may[0]!.score).toBeGreaterThan(may[1]!.score);
+      expect((await find('a Monday')).map((hit) => hit.memory.content)).toEqual(['Moved the billing cron.']);
+      expect((await find('billing')).map((hit) => [hit.memory.content, hit.matched, hit.nearby])).toEqual([
+        ['Moved the billing cron.', ['content', 'tags'], null],
+        ['Renewed the certificate.', ['subject'], null],
+      ]);
+      expect((await find('June certificate')).map((hit) => hit.matched)).toEqual([['content', 'date']]);
+      // Tuning: a part weighted 0 is not searched.
+      expect(await find('May 2023', { weights: { date: 0 } })).toEqual([]);
+    });
+
+    it('carries threads and contexts through a dump and load into another store', async () => {
+      await store.memories.insertMany(WORDS.slice(0, 4).map((word, index) => turn('a', word, index)));
+      const target = await openTestStore(engine, clock);
+      try {
+        const rows = await all(store.rows.dump('memories', null));
+        expect(rows.every((row) => row.thread === 'chat')).toBe(true);
+        for (let index = 0; index < rows.length; index += 2) await target.rows.load('memories', rows.slice(index, index + 2));
+        const lends = async (word: string) =>
+          (await target.memories.search({ agentId: 'a', text: word, raw: false, limit: 9, now: NOW, highlight: { open: '', close: '' } }))
+            .filter((hit) => hit.matched.includes('context'))
+            .map((hit) => hit.memory.content.split(' ')[0])
+            .sort();
+        expect(await lends('alpha')).toEqual(['bravo', 'charlie']);
+        expect(await lends('delta')).toEqual(['bravo', 'charlie']);
+      } finally {
+        await target.done();
+      }
+    });
+
+    it('restores the search context with the memories of a snapshot', async () => {
+      const turns = WORDS.slice(0, 4).map((word, index) => turn('a', word, index));
+      await store.memories.insertMany(turns);
+      const taken = await store.snapshots.take(`20261102T120000Z-${newId('run')}${store.snapshots.suffix}`, {});
+      await store.memories.forget('a', [turns[1]!.id]);
+      expect(await lendsTo('alpha')).toEqual(['charlie', 'delta']);
+      const source = await store.snapshots.open(taken.path);
+      try {
+        await store.transaction(async (tx) => source.replace(tx, 'memories', 'a'));
+      } finally {
+        await source.close();
+      }
+      expect(await lendsTo('alpha')).toEqual(['bravo', 'charlie']);
+      expect(await lendsTo('delta')).toEqual(['bravo', 'charlie']);
+    });
+  });
+
   describe('candidates', () => {
     it('stores a candidate exactly, keeps its prompt apart, and lists by status newest first', async () => {
       const first = candidate('a', 'First claim.', { generatedAt: ago(2 * HOUR) });

@@ -21,7 +21,7 @@ import { STORE_TABLES } from '../port.js';
 import { connectPool, type PostgresTarget } from './connect.js';
 import { lockPort, type PortHeldLock } from './lock.js';
 import { memoryRepo } from './memories.js';
-import { migrate } from './migrate.js';
+import { migrate, type MigrateProgress } from './migrate.js';
 import { candidateRepo, handoffRepo, rowsRepo, runRepo, settingsRepo } from './repos.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 import { Session, type TxState } from './session.js';
@@ -31,6 +31,8 @@ export interface OpenPostgresOptions {
   clock?: Clock;
   /** Read for the PG* variables, the timeouts, and XDG_DATA_HOME (where snapshots go). Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Progress of a migration that rebuilds the search index (its start and its end). */
+  onProgress?: MigrateProgress;
 }
 
 /** How long `tryTransaction` waits by default, as SQLite's best-effort writes do. */
@@ -82,7 +84,7 @@ export async function openPostgresStore(target: PostgresTarget, options: OpenPos
   const { pool, serverVersion } = await connectPool(target, env);
   let schema: string;
   try {
-    schema = (await migrate(pool, target)).schema;
+    schema = (await migrate(pool, target, options.onProgress)).schema;
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;

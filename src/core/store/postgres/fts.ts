@@ -5,6 +5,7 @@
  * input as plain words, and the terms are OR-ed with tsquery's `||` operator. See docs/postgres.md.
  */
 import { UsageError } from '../../errors.js';
+import type { SearchPart, SearchWeights } from '../port.js';
 
 /** The text search configuration made by the schema (English stemming without stopwords, diacritics folded). */
 export const TS_CONFIG = 'hippo';
@@ -80,8 +81,33 @@ export const BM25_B = 0.75;
  */
 export const RERANK_AT_LEAST = 200;
 
-/** Column weights, as SQLite's bm25() gets them: content (A) 1.0, subject (B) 0.75, tags (C) 0.5. */
-export const WEIGHTS = { A: 1.0, B: 0.75, C: 0.5 } as const;
+/**
+ * The ranking, in one place (docs/design.md §6; tuned on bench/search-context.ts's dev set): the weight of each part
+ * of the search entry in BM25's term frequency, as SQLite's bm25() gets them. `fts` holds content (A), subject (B)
+ * and tags (C); `fts_context` the neighbours before (A) and after (B) and the date in words (C).
+ */
+export const RANK_WEIGHTS: Readonly<SearchWeights> = {
+  content: 1.0,
+  subject: 0.75,
+  tags: 0.5,
+  contextBefore: 0.4,
+  contextAfter: 0.15,
+  date: 0.3,
+};
+
+/** The engine's weights with a tuning override (port.ts `SearchQuery.weights`). */
+export function rankWeights(override?: Partial<SearchWeights>): SearchWeights {
+  return { ...RANK_WEIGHTS, ...override };
+}
+
+/** Which tsvector and weight class holds each part (`{a,b}`: ts_filter's spelling). */
+export const PART_CLASSES: Record<SearchPart, { vector: 'fts' | 'fts_context'; classes: string }> = {
+  content: { vector: 'fts', classes: '{a}' },
+  subject: { vector: 'fts', classes: '{b}' },
+  tags: { vector: 'fts', classes: '{c}' },
+  context: { vector: 'fts_context', classes: '{a,b}' },
+  date: { vector: 'fts_context', classes: '{c}' },
+};
 
 /** Markers around matched words in a snippet (the CLI gives `**`). */
 export interface Highlight {
@@ -142,26 +168,30 @@ export interface SearchSqlOptions {
   highlight: Highlight;
   /** The memory columns to select, e.g. every column but `fts`. */
   columns: readonly string[];
+  /** Tuning override of RANK_WEIGHTS; a part weighted 0 is not searched. */
+  weights?: Partial<SearchWeights>;
 }
 
 /**
  * The whole search as one statement over parameters, ranked like SQLite's BM25 (see docs/postgres.md):
  *
- * 1. `matches`: one pass over the agent's memories matching any term, through the GIN index: for each, its length
- *    (distinct lexemes), `ts_rank` (computed in C: the cheap first ranking) and which terms it matches. Each term is
- *    its own `plainto_tsquery` (the text is words, never syntax); a `--raw` query is one `to_tsquery`.
+ * 1. `matches`: one pass over the agent's memories matching any term in `fts` or `fts_context`, through the GIN
+ *    indexes: for each, its length (distinct lexemes of both), `ts_rank` of both (computed in C: the cheap first
+ *    ranking) and which terms it matches. Each term is its own `plainto_tsquery` (the text is words, never syntax); a
+ *    `--raw` query is one `to_tsquery`.
  * 2. `stats` and `corpus`: document frequency of each term and the average length over the agent's matches, and the
  *    agent's memory count — per agent, so another agent's memories never move a score. They are taken before the
  *    archive/expiry/tag/date filters, as SQLite's index counts every row.
  * 3. `candidates`: the filtered matches, the best RERANK_AT_LEAST (or 10 × limit) by ts_rank.
- * 4. BM25 over the candidates: Σ idf(term) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)), tf weighted by column
- *    (content 1.0, subject 0.75, tags 0.5) from the tsvector's positions. `--raw` hits keep the ts_rank order.
- * 5. The limit, then ts_headline for the rows returned only.
+ * 4. BM25 over the candidates: Σ idf(term) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)), tf weighted by part
+ *    (RANK_WEIGHTS) from both tsvectors' positions. `--raw` hits keep the ts_rank order.
+ * 5. The limit, then ts_headline for the rows returned only, and which parts each matched (`in_content`, …).
  *
- * Rows carry the columns, `score` and `headline` (pass it through `finishSnippet`). Undefined when the query has no
- * term (no results, like SQLite).
+ * Rows carry the columns, `seq`, `score`, `headline` (pass it through `finishSnippet`) and `in_<part>` for each
+ * SearchPart. Undefined when the query has no term (no results, like SQLite).
  */
 export function searchSql(options: SearchSqlOptions): { text: string; values: unknown[] } | undefined {
+  const weights = rankWeights(options.weights);
   const values: unknown[] = [options.agentId];
   const param = (value: unknown): string => {
     values.push(value);
@@ -178,7 +208,11 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
     termParams = terms.map((term) => param(term));
     querySql = termParams.map((term) => `plainto_tsquery('${TS_CONFIG}', ${term})`).join(' || ');
   }
-  const filters: string[] = [];
+  // A part weighted 0 is not searched: the context vector only when some part of it weighs; rows found only through
+  // a part weighted 0 have a first ranking of 0 and are dropped.
+  const useContext = weights.contextBefore > 0 || weights.contextAfter > 0 || weights.date > 0;
+  const found = (query: string) => (useContext ? `(m.fts @@ ${query} OR m.fts_context @@ ${query})` : `m.fts @@ ${query}`);
+  const filters: string[] = ['x.pre > 0'];
   if (!options.includeArchived) filters.push('x.archived_at IS NULL', `(x.expires_at IS NULL OR x.expires_at > ${param(options.now)})`);
   if (options.tag !== undefined) filters.push(`x.tags @> ARRAY[${param(options.tag)}]::text[]`);
   if (options.since !== undefined) filters.push(`x.created_at >= ${param(options.since)}`);
@@ -186,9 +220,11 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
   const limit = param(options.limit);
   const headline = param(headlineOptions(options.highlight));
   const columns = options.columns.map((column) => `m.${column}`).join(', ');
-  const hits = termParams.map((term, index) => `, m.fts @@ plainto_tsquery('${TS_CONFIG}', ${term}) AS hit${index}`).join('');
+  const hits = termParams.map((term, index) => `, ${found(`plainto_tsquery('${TS_CONFIG}', ${term})`)} AS hit${index}`).join('');
   const frequencies = termParams.map((_, index) => `, count(*) FILTER (WHERE hit${index})::float8 AS df${index}`).join('');
-  const weight = `CASE w WHEN 'A' THEN ${WEIGHTS.A} WHEN 'B' THEN ${WEIGHTS.B} WHEN 'C' THEN ${WEIGHTS.C} ELSE 0 END`;
+  const weight = `CASE v.src || w
+      WHEN 'fA' THEN ${weights.content} WHEN 'fB' THEN ${weights.subject} WHEN 'fC' THEN ${weights.tags}
+      WHEN 'cA' THEN ${weights.contextBefore} WHEN 'cB' THEN ${weights.contextAfter} WHEN 'cC' THEN ${weights.date} ELSE 0 END`;
   const termFrequencies = termParams
     .map((term, index) => `coalesce(sum(${weight}) FILTER (WHERE v.lexeme = ANY (tsvector_to_array(to_tsvector('${TS_CONFIG}', ${term})))), 0) AS tf${index}`)
     .join(', ');
@@ -199,24 +235,32 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
         ` / (f.tf${index} + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * c.len / stats.avglen))`,
     )
     .join('\n             + ');
+  const lexemes = `SELECT 'f' AS src, lexeme, weights FROM unnest(m.fts) UNION ALL SELECT 'c', lexeme, weights FROM unnest(m.fts_context)`;
   const scored = options.raw
     ? `SELECT c.id, c.created_at, c.pre AS score, c.pre FROM candidates c`
     : `SELECT c.id, c.created_at, ${bm25} AS score, c.pre
       FROM candidates c JOIN memories m ON m.id = c.id
-      CROSS JOIN LATERAL (SELECT ${termFrequencies} FROM unnest(m.fts) v, unnest(v.weights) w) f, stats, corpus`;
+      CROSS JOIN LATERAL (SELECT ${termFrequencies} FROM (${lexemes}) v, unnest(v.weights) w) f, stats, corpus`;
+  // ts_rank's weights are {D, C, B, A}.
+  const firstRank =
+    `ts_rank('{0, ${weights.tags}, ${weights.subject}, ${weights.content}}', m.fts, q.query, 1)` +
+    (useContext ? ` + ts_rank('{0, ${weights.date}, ${weights.contextAfter}, ${weights.contextBefore}}', m.fts_context, q.query, 1)` : '');
+  const parts = Object.entries(PART_CLASSES)
+    .map(([part, { vector, classes }]) => `, ts_filter(m.${vector}, '${classes}') @@ q.query AS in_${part}`)
+    .join('');
   const text = `
     WITH q AS MATERIALIZED (SELECT (${querySql}) AS query),
     matches AS MATERIALIZED (
-      SELECT m.id, m.created_at, m.archived_at, m.expires_at, m.tags, m.durability, length(m.fts)::float8 AS len,
-             ts_rank('{0, ${WEIGHTS.C}, ${WEIGHTS.B}, ${WEIGHTS.A}}', m.fts, q.query, 1) AS pre${hits}
+      SELECT m.id, m.created_at, m.archived_at, m.expires_at, m.tags, m.durability, (length(m.fts) + length(m.fts_context))::float8 AS len,
+             ${firstRank} AS pre${hits}
       FROM memories m, q
-      WHERE m.agent_id = $1 AND m.fts @@ q.query
+      WHERE m.agent_id = $1 AND ${found('q.query')}
     ),
     stats AS MATERIALIZED (SELECT avg(len) AS avglen${frequencies} FROM matches),
     corpus AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories WHERE agent_id = $1),
     candidates AS MATERIALIZED (
       SELECT x.id, x.created_at, x.len, x.pre FROM matches x
-      ${filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : ''}
+      WHERE ${filters.join(' AND ')}
       ORDER BY x.pre DESC, x.created_at DESC, x.id DESC
       LIMIT greatest(${RERANK_AT_LEAST}, 10 * ${limit})
     ),
@@ -225,8 +269,53 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
       ORDER BY score DESC, pre DESC, created_at DESC, id DESC
       LIMIT ${limit}
     )
-    SELECT ${columns}, s.score, ts_headline('${TS_CONFIG}', m.content, q.query, ${headline}) AS headline
+    SELECT ${columns}, m.seq, s.score, ts_headline('${TS_CONFIG}', m.content, q.query, ${headline}) AS headline${parts}
     FROM scored s JOIN memories m ON m.id = s.id, q
     ORDER BY s.score DESC, s.pre DESC, s.created_at DESC, s.id DESC`;
+  return { text, values };
+}
+
+/**
+ * The neighbour of a context-only hit whose own text matches best (the memories lending the hit its context: the
+ * CONTEXT_BEFORE live ones before it and CONTEXT_AFTER after it in its thread), with a headline of that text.
+ * Parameters: $1 agent, $2 thread, $3 created_at, $4 seq, $5 the query as in `searchSql` (re-sent), then the markers.
+ */
+export function nearbySql(options: {
+  agentId: string;
+  thread: string;
+  createdAt: string;
+  seq: number;
+  query: string;
+  raw: boolean;
+  highlight: Highlight;
+  before: number;
+  after: number;
+}): { text: string; values: unknown[] } | undefined {
+  const values: unknown[] = [options.agentId, options.thread, options.createdAt, options.seq];
+  const param = (value: unknown): string => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  let querySql: string;
+  if (options.raw) querySql = `to_tsquery('${TS_CONFIG}', ${param(options.query)})`;
+  else {
+    const terms = queryTerms(options.query);
+    if (terms.length === 0) return undefined;
+    querySql = terms.map((term) => `plainto_tsquery('${TS_CONFIG}', ${param(term)})`).join(' || ');
+  }
+  const headline = param(headlineOptions(options.highlight));
+  const live = `n.agent_id = $1 AND n.thread = $2 AND n.archived_at IS NULL`;
+  const text = `
+    WITH q AS MATERIALIZED (SELECT (${querySql}) AS query),
+    neighbours AS (
+      (SELECT n.id FROM memories n WHERE ${live} AND (n.created_at, n.seq) < ($3::timestamptz, $4::bigint) ORDER BY n.created_at DESC, n.seq DESC LIMIT ${options.before})
+      UNION ALL
+      (SELECT n.id FROM memories n WHERE ${live} AND (n.created_at, n.seq) > ($3::timestamptz, $4::bigint) ORDER BY n.created_at, n.seq LIMIT ${options.after})
+    )
+    SELECT m.id, m.content, ts_headline('${TS_CONFIG}', m.content, q.query, ${headline}) AS headline
+    FROM neighbours x JOIN memories m ON m.id = x.id, q
+    WHERE ts_filter(m.fts, '{a}') @@ q.query
+    ORDER BY ts_rank(m.fts, q.query, 1) DESC, m.created_at DESC
+    LIMIT 1`;
   return { text, values };
 }

@@ -17,14 +17,19 @@ import type {
   SearchHit,
   SearchQuery,
 } from '../port.js';
+import { batchContexts, CONTEXT_AFTER, CONTEXT_BEFORE, threadKey, threadsOf } from '../context.js';
+import { SEARCH_PARTS, type SearchPart } from '../port.js';
 import { cursorRows, insertRows } from './bulk.js';
-import { finishSnippet, mapRawQueryError, searchSql } from './fts.js';
+import { finishSnippet, mapRawQueryError, nearbySql, searchSql } from './fts.js';
 import type { Session, TxState } from './session.js';
-import { columnList, fromRow, MEMORY_TABLE, placeholders, toParams } from './tables.js';
+import { columnList, fromRow, MEMORY_INSERT_TABLE, MEMORY_TABLE, placeholders, toParams } from './tables.js';
+import { PgThreads } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
 const COLUMN_NAMES = MEMORY_TABLE.columns.map((column) => column.name);
 const MAINTENANCE_RULES: readonly MaintenanceRule[] = ['expired', 'archivedEphemeral', 'archivedUnused'];
+/** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
+const JOIN_AROUND_MAX = 64;
 
 function toMemory(row: Record<string, unknown>): Memory {
   return fromRow<Memory>(MEMORY_TABLE, row);
@@ -88,20 +93,61 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
   const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
     session.query<R>(text, values, bound);
 
+  /** `fn` in the caller's transaction, or one of its own: statements that must land together (a write and its re-index). */
+  const atomic = <T>(fn: (tx: TxState, q: typeof query, threads: PgThreads) => Promise<T>): Promise<T> => {
+    const run = (tx: TxState) => {
+      const q = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
+        session.query<R>(text, values, tx);
+      return fn(tx, q, new PgThreads(q));
+    };
+    const tx = bound ?? session.current();
+    return tx ? run(tx) : session.transaction(run);
+  };
+
   return {
     async insert(memory) {
       const values = toParams(MEMORY_TABLE, memory);
-      const result = await query(`INSERT INTO memories (${COLUMNS}) VALUES (${placeholders(values.length)}) ON CONFLICT (id) DO NOTHING`, values);
-      return result.rowCount === 1;
+      const sql = `INSERT INTO memories (${COLUMNS}) VALUES (${placeholders(values.length)}) ON CONFLICT (id) DO NOTHING RETURNING seq`;
+      if (memory.thread === null || memory.archivedAt !== null) return (await query(sql, values)).rowCount === 1;
+      // The memory and its neighbours' new contexts land together.
+      return atomic(async (_tx, q, threads) => {
+        const { rows } = await q<{ seq: number }>(sql, values);
+        if (rows.length === 0) return false;
+        await threads.around({ agentId: memory.agentId, thread: memory.thread!, createdAt: memory.createdAt, seq: Number(rows[0]!.seq), id: memory.id });
+        return true;
+      });
     },
 
     async insertMany(memories) {
       if (memories.length === 0) return 0;
       // Every value is checked (NUL, types) before the transaction starts: a bad row refuses the whole call.
       for (const memory of memories) toParams(MEMORY_TABLE, memory);
-      const run = (tx: TxState) => insertRows(session, tx, MEMORY_TABLE, memories);
-      const tx = bound ?? session.current();
-      return tx ? run(tx) : session.transaction(run);
+      if (!memories.some((memory) => memory.thread !== null)) return atomic((tx) => insertRows(session, tx, MEMORY_TABLE, memories));
+      return atomic(async (tx, q, threads) => {
+        // Only the memories that will be inserted may lend context: not an existing id, not a repeat within the batch.
+        const { rows: found } = await q<{ id: string }>('SELECT id FROM memories WHERE id = ANY($1::text[])', [memories.map((memory) => memory.id)]);
+        const seen = new Set(found.map((row) => row.id));
+        const fresh = memories.filter((memory) => !seen.has(memory.id) && seen.add(memory.id));
+        const wanted = threadsOf(fresh);
+        const { rows: held } = wanted.length
+          ? await q<{ agent_id: string; thread: string }>(
+              `SELECT DISTINCT agent_id, thread FROM memories
+               WHERE archived_at IS NULL AND (agent_id, thread) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+              [wanted.map((key) => key.agentId), wanted.map((key) => key.thread)],
+            )
+          : { rows: [] };
+        const { contexts, joins } = batchContexts(
+          fresh,
+          held.map((row) => ({ agentId: row.agent_id, thread: row.thread })),
+        );
+        const rows = fresh.map((memory, index) => ({ ...memory, contextBefore: contexts[index]?.before ?? '', contextAfter: contexts[index]?.after ?? '' }));
+        const inserted = await insertRows(session, tx, MEMORY_INSERT_TABLE, rows);
+        for (const join of joins) {
+          if (join.ids.length > JOIN_AROUND_MAX) await threads.whole(join.agentId, join.thread);
+          else for (const place of await threads.places(join.agentId, join.ids)) await threads.around(place);
+        }
+        return inserted;
+      });
     },
 
     async get(agentId, id) {
@@ -149,10 +195,10 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       if (q.tag !== undefined) where.push(`tags @> ARRAY[${p.add(q.tag, 'text')}]`);
       if (q.since !== undefined) where.push(`created_at >= ${p.add(q.since, 'timestamptz')}`);
       if (q.durability !== undefined) where.push(`durability = ${p.add(q.durability, 'text')}`);
-      const { rows } = await query(
-        `SELECT ${COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT ${p.add(q.limit, 'int')}`,
-        p.values,
-      );
+      if (q.thread !== undefined) where.push(`thread = ${p.add(q.thread, 'text')}`);
+      // A thread reads in its own order (createdAt, then insertion order); everything else newest first.
+      const order = q.thread !== undefined ? 'created_at, seq' : 'created_at DESC, id COLLATE "C" DESC';
+      const { rows } = await query(`SELECT ${COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${p.add(q.limit, 'int')}`, p.values);
       return rows.map(toMemory);
     },
 
@@ -169,13 +215,54 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
 
     async archive(agentId, ids, reason, now) {
       if (ids.length === 0) return [];
-      const { rows } = await query<{ id: string }>(
-        `UPDATE memories SET archived_at = $1, archived_reason = $2, updated_at = $1
-         WHERE agent_id = $3 AND id = ANY($4::text[]) AND archived_at IS NULL RETURNING id`,
-        [now, reason, agentId, [...ids]],
-      );
-      const changed = new Set(rows.map((row) => row.id));
-      return [...new Set(ids)].filter((id) => changed.has(id));
+      // An archived memory leaves its thread: it lends no context and keeps none; its neighbours are re-indexed.
+      return atomic(async (_tx, q, threads) => {
+        const { rows } = await q<{ id: string; thread: string | null; created_at: string; seq: number }>(
+          `UPDATE memories SET archived_at = $1, archived_reason = $2, updated_at = $1, context_before = '', context_after = ''
+           WHERE agent_id = $3 AND id = ANY($4::text[]) AND archived_at IS NULL RETURNING id, thread, created_at, seq`,
+          [now, reason, agentId, [...ids]],
+        );
+        for (const row of rows) {
+          if (row.thread !== null) await threads.around({ agentId, thread: row.thread, createdAt: row.created_at, seq: Number(row.seq), id: row.id });
+        }
+        const changed = new Set(rows.map((row) => row.id));
+        return [...new Set(ids)].filter((id) => changed.has(id));
+      });
+    },
+
+    async forget(agentId, ids) {
+      if (ids.length === 0) return [];
+      return atomic(async (_tx, q, threads) => {
+        const { rows } = await q<{ id: string; thread: string | null; created_at: string; seq: number; live: boolean }>(
+          `DELETE FROM memories WHERE agent_id = $1 AND id = ANY($2::text[]) RETURNING id, thread, created_at, seq, archived_at IS NULL AS live`,
+          [agentId, [...ids]],
+        );
+        for (const row of rows) {
+          if (row.thread !== null && row.live)
+            await threads.around({ agentId, thread: row.thread, createdAt: row.created_at, seq: Number(row.seq), id: row.id });
+        }
+        const deleted = new Set(rows.map((row) => row.id));
+        return [...new Set(ids)].filter((id) => deleted.has(id));
+      });
+    },
+
+    async refreshContext(agentId, target) {
+      return atomic(async (_tx, q, threads) => {
+        let changed = 0;
+        for (const thread of new Set(target.threads ?? [])) changed += await threads.whole(agentId, thread);
+        for (const place of await threads.places(agentId, target.ids ?? [])) {
+          // An archived memory keeps no context; its place still decides its neighbours'.
+          if (!place.live) {
+            const cleared = await q(
+              `UPDATE memories SET context_before = '', context_after = '' WHERE id = $1 AND (context_before <> '' OR context_after <> '')`,
+              [place.id],
+            );
+            changed += cleared.rowCount ?? 0;
+          }
+          changed += await threads.around(place);
+        }
+        return changed;
+      });
     },
 
     async stampReflected(agentId, ids, now) {
@@ -247,15 +334,41 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
         includeArchived: q.includeArchived ?? false,
         highlight: q.highlight,
         columns: COLUMN_NAMES,
+        ...(q.weights !== undefined ? { weights: q.weights } : {}),
       });
       if (!statement) return [];
-      const { rows } = await session.query<Record<string, unknown> & { score: number; headline: string }>(statement.text, statement.values, bound, {
-        ...(q.raw ? { mapError: mapRawQueryError } : {}),
-      });
-      return rows.map((row) => {
+      const { rows } = await session.query<Record<string, unknown> & { score: number; headline: string; seq: number }>(
+        statement.text,
+        statement.values,
+        bound,
+        {
+          ...(q.raw ? { mapError: mapRawQueryError } : {}),
+        },
+      );
+      const hits: SearchHit[] = [];
+      for (const row of rows) {
         const memory = toMemory(row);
-        return { memory, score: row.score, snippet: finishSnippet(memory.content, row.headline, q.highlight) };
-      });
+        const matched = SEARCH_PARTS.filter((part: SearchPart) => row[`in_${part}`] === true);
+        const own = matched.some((part) => part === 'content' || part === 'subject' || part === 'tags');
+        let nearby: SearchHit['nearby'] = null;
+        if (!own && matched.includes('context') && memory.thread !== null) {
+          const sql = nearbySql({
+            agentId: q.agentId,
+            thread: memory.thread,
+            createdAt: memory.createdAt,
+            seq: Number(row.seq),
+            query: q.text,
+            raw: q.raw,
+            highlight: q.highlight,
+            before: CONTEXT_BEFORE,
+            after: CONTEXT_AFTER,
+          });
+          const found = sql ? (await query<{ id: string; content: string; headline: string }>(sql.text, sql.values)).rows[0] : undefined;
+          if (found) nearby = { memoryId: found.id, snippet: finishSnippet(found.content, found.headline, q.highlight) };
+        }
+        hits.push({ memory, score: row.score, snippet: finishSnippet(memory.content, row.headline, q.highlight), matched, nearby });
+      }
+      return hits;
     },
 
     async planMaintenance(cutoffs) {
@@ -275,17 +388,24 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       const reason = `CASE ${rule} ${MAINTENANCE_RULES.map((name) => `WHEN '${name}' THEN ${p.add(reasons[name], 'text')}`).join(' ')} END`;
       const now = p.add(cutoffs.now, 'timestamptz');
       // One statement: the rows are archived and reported together. The verdict reads columns the update leaves as
-      // they were, so RETURNING computes the same rule the update applied.
-      const { rows } = await query<{ agent_id: string; verdict: MaintenanceRule; n: number }>(
-        `WITH archived AS (
-           UPDATE memories SET archived_reason = ${reason}, archived_at = ${now}, updated_at = ${now}
-           WHERE archived_at IS NULL AND (${rule}) IS NOT NULL
-           RETURNING agent_id, ${rule} AS verdict
-         )
-         SELECT agent_id, verdict, count(*)::int AS n FROM archived GROUP BY agent_id, verdict ORDER BY agent_id COLLATE "C", verdict`,
-        p.values,
-      );
-      return countsByAgent(rows);
+      // they were, so RETURNING computes the same rule the update applied. Then the threads it took memories out of
+      // are re-indexed, in the same transaction.
+      return atomic(async (_tx, q, threads) => {
+        const { rows } = await q<{ agent_id: string; verdict: MaintenanceRule | null; n: number; threads: string[] | null }>(
+          `WITH archived AS (
+             UPDATE memories SET archived_reason = ${reason}, archived_at = ${now}, updated_at = ${now}, context_before = '', context_after = ''
+             WHERE archived_at IS NULL AND (${rule}) IS NOT NULL
+             RETURNING agent_id, ${rule} AS verdict, thread
+           )
+           SELECT agent_id, verdict, count(*)::int AS n, array_agg(DISTINCT thread) FILTER (WHERE thread IS NOT NULL) AS threads
+           FROM archived GROUP BY agent_id, verdict ORDER BY agent_id COLLATE "C", verdict`,
+          p.values,
+        );
+        const touched = new Map<string, { agentId: string; thread: string }>();
+        for (const row of rows) for (const thread of row.threads ?? []) touched.set(threadKey(row.agent_id, thread), { agentId: row.agent_id, thread });
+        for (const { agentId, thread } of touched.values()) await threads.whole(agentId, thread);
+        return countsByAgent(rows as { agent_id: string; verdict: MaintenanceRule; n: number }[]);
+      });
     },
 
     async optimizeSearchIndex() {
@@ -307,8 +427,17 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
 
     async deleteBySource(source, agentIds) {
       if (agentIds.length === 0) return 0;
-      const result = await query('DELETE FROM memories WHERE source = $1 AND agent_id = ANY($2::text[])', [source, [...agentIds]]);
-      return result.rowCount ?? 0;
+      return atomic(async (_tx, q, threads) => {
+        const { rows } = await q<{ agent_id: string; thread: string | null }>(
+          'DELETE FROM memories WHERE source = $1 AND agent_id = ANY($2::text[]) RETURNING agent_id, thread',
+          [source, [...agentIds]],
+        );
+        const touched = new Map(
+          rows.flatMap((row) => (row.thread === null ? [] : [[threadKey(row.agent_id, row.thread), { agentId: row.agent_id, thread: row.thread }] as const])),
+        );
+        for (const { agentId, thread } of touched.values()) await threads.whole(agentId, thread);
+        return rows.length;
+      });
     },
   };
 }

@@ -108,7 +108,16 @@ export interface MigrateResult {
  * and after (equal when there was nothing to do). Connection failures are StoreUnavailableError (exit 8); a missing
  * permission is a UsageError naming what to grant; either way the transaction is rolled back whole.
  */
-export async function migrate(pool: Pool, target?: PostgresTarget): Promise<MigrateResult> {
+/** The first migration that rebuilds the search index for every memory (schema.ts: 2, search in context). */
+const SEARCH_INDEX_MIGRATION = 2;
+
+/**
+ * Progress of a migration that rebuilds the search index: PostgreSQL recomputes it in one statement, so the caller
+ * hears of the start (`done` 0) and the end (`done` = `total`).
+ */
+export type MigrateProgress = (step: 'search-index', done: number, total: number) => void;
+
+export async function migrate(pool: Pool, target?: PostgresTarget, onProgress?: MigrateProgress): Promise<MigrateResult> {
   let client: PoolClient;
   try {
     client = await pool.connect();
@@ -132,9 +141,13 @@ export async function migrate(pool: Pool, target?: PostgresTarget): Promise<Migr
         const database = target?.database ?? (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
         const unaccent = await ensureUnaccent(client, database);
         if (from === 0) await client.query(SCHEMA_TABLE_SQL);
+        const reindexes = from > 0 && from < SEARCH_INDEX_MIGRATION && SEARCH_INDEX_MIGRATION <= POSTGRES_SCHEMA_VERSION;
+        const total = reindexes && onProgress ? (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM memories')).rows[0]!.n : 0;
+        if (reindexes) onProgress?.('search-index', 0, total);
         for (let index = from; index < POSTGRES_SCHEMA_VERSION; index++) {
           await client.query(POSTGRES_MIGRATIONS[index]!.replaceAll('{{unaccent}}', unaccent));
         }
+        if (reindexes) onProgress?.('search-index', total, total);
         await client.query(
           `INSERT INTO hippo_schema (application, version) VALUES ('hippo', $1)
            ON CONFLICT (application) DO UPDATE SET version = excluded.version, migrated_at = now()`,

@@ -8,7 +8,9 @@ import type { Candidate, Run, RunKind } from '../../records.js';
 import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RowsRepo, RunRepo, SettingsRepo, StoreTable, TableRows } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { UsageError } from '../../errors.js';
+import { threadsOf } from '../context.js';
 import { cursorRows, insertRows } from './bulk.js';
+import { PgThreads } from './threads.js';
 import type { Session, TxState } from './session.js';
 import {
   CANDIDATE_PUBLIC_COLUMNS,
@@ -226,7 +228,15 @@ export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
       if (rows.length === 0) return 0;
       // Every value is checked (NUL, types) before the transaction starts: a bad row refuses the whole call.
       for (const row of rows) toParams(spec, row);
-      const run = (tx: TxState) => insertRows(session, tx, spec, rows);
+      const run = async (tx: TxState) => {
+        const inserted = await insertRows(session, tx, spec, rows);
+        // Memories arrive without their search context: the threads they joined are re-indexed.
+        if (table === 'memories') {
+          const threads = new PgThreads((text, values = []) => session.query(text, values, tx));
+          for (const { agentId, thread } of threadsOf(rows as readonly TableRows['memories'][])) await threads.whole(agentId, thread);
+        }
+        return inserted;
+      };
       const tx = bound ?? session.current();
       return tx ? run(tx) : session.transaction(run);
     },

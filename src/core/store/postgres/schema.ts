@@ -129,6 +129,30 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     value text NOT NULL
   );
   `,
+  // 2: search in context (issue 18, as SQLite's migration 4; docs/store.md "Threads and the search context"). A memory
+  // may belong to a thread; `seq` is the insertion order that breaks ties of created_at in a thread. A live threaded
+  // memory also carries the text of its neighbours in the thread (context_before, context_after: kept by the adapter,
+  // store/context.ts); `fts_context` is their weighted tsvector (before A, after B) with the creation date in words
+  // (C, UTC: "May 2023 Monday"), GIN-indexed beside `fts`. Adding the stored column computes it for every row: the
+  // index is rebuilt inside the migration's transaction.
+  `
+  CREATE FUNCTION hippo_date_words(timestamptz) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    AS $$ SELECT to_char($1 AT TIME ZONE 'UTC', 'FMMonth YYYY FMDay') $$;
+
+  ALTER TABLE memories
+    ADD COLUMN thread text,
+    ADD COLUMN seq bigserial,
+    ADD COLUMN context_before text NOT NULL DEFAULT '',
+    ADD COLUMN context_after text NOT NULL DEFAULT '';
+  ALTER TABLE memories ADD COLUMN fts_context tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('hippo', hippo_fts_text(context_before)), 'A') ||
+    setweight(to_tsvector('hippo', hippo_fts_text(context_after)), 'B') ||
+    setweight(to_tsvector('hippo', hippo_date_words(created_at)), 'C')
+  ) STORED;
+  CREATE INDEX memories_fts_context ON memories USING gin (fts_context);
+  CREATE INDEX memories_thread ON memories (agent_id, thread, created_at, seq) WHERE thread IS NOT NULL AND archived_at IS NULL;
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -33,6 +33,7 @@ import { ExitCode, HippoError, InterruptedError, UsageError } from '../../errors
 import type { RestoredTable, SnapshotCheckLevel, SnapshotPort, SnapshotSource, StoreOps, StoreTable, TableChangeCounts } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { copyIn, copyText, COPY_BATCH, cursorRows } from './bulk.js';
+import { PgThreads } from './threads.js';
 import { dumpSql } from './repos.js';
 import type { Session, TxState } from './session.js';
 import { fromRow, TABLE_SPECS } from './tables.js';
@@ -475,6 +476,8 @@ class LogicalSnapshot implements SnapshotSource {
       if (batch.length >= COPY_BATCH) await flush();
     }
     await flush();
+    // The snapshot holds memories, not their search context: the threads in scope are re-indexed (a thread is one agent's).
+    if (table === 'memories') await new PgThreads((text, values = []) => session.query(text, values, state, { timeoutMs: BULK_TIMEOUT_MS })).all(agentId);
   }
 
   async matches(ops: StoreOps, table: RestoredTable, agentId: string | null): Promise<boolean> {

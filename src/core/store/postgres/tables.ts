@@ -59,7 +59,17 @@ export const MEMORY_TABLE: TableSpec = {
     col('last_reflected_at', 'timestamptz'),
     col('retrieval_count', 'integer'),
     col('last_retrieved_at', 'timestamptz'),
+    col('thread'),
   ],
+};
+
+/**
+ * A memory with its search context, as the bulk path writes it (store/context.ts): the memory's columns, then the
+ * neighbours' text. Rows are `Memory & { contextBefore, contextAfter }`.
+ */
+export const MEMORY_INSERT_TABLE: TableSpec = {
+  ...MEMORY_TABLE,
+  columns: [...MEMORY_TABLE.columns, col('context_before'), col('context_after')],
 };
 
 export const CANDIDATE_TABLE: TableSpec = {

@@ -9,7 +9,7 @@ import { STORE_TABLES } from '../port.js';
 import { Connection } from './connection.js';
 import { SqliteLock } from './lock.js';
 import { SqliteMemories } from './memories.js';
-import { openDatabase } from './open.js';
+import { openDatabase, type OpenProgress } from './open.js';
 import { SqliteRows } from './rows.js';
 import { SqliteSnapshots } from './snapshots.js';
 import { SqliteCandidates, SqliteHandoffs, SqliteRuns, SqliteSettings } from './tables.js';
@@ -20,6 +20,8 @@ export interface SqliteStoreOptions {
   clock?: Clock;
   /** Milliseconds to wait for another process's lock before failing with "database is busy". */
   busyTimeoutMs?: number;
+  /** Progress of a long upgrade on open (a migration rebuilding the search index). */
+  onProgress?: OpenProgress;
 }
 
 /** Best-effort writes wait this long for another writer by default. */
@@ -90,6 +92,6 @@ export class SqliteStore implements Store {
 }
 
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
-  const db = openDatabase(options.path, options.busyTimeoutMs);
+  const db = openDatabase(options.path, options.busyTimeoutMs, options.onProgress);
   return new SqliteStore(new Connection(db, options.path), options.clock ?? systemClock);
 }

@@ -3,6 +3,7 @@
  * can export `buildMatchExpression` without loading SQLite.
  */
 import { queryTerms, TERM } from '../../search-terms.js';
+import type { SearchPart, SearchWeights } from '../port.js';
 
 /**
  * Turns any user text into a safe FTS5 expression: each distinct term quoted and OR-ed, so quotes, operators, `*`,
@@ -19,4 +20,56 @@ export function buildMatchExpression(query: string): string | undefined {
 export function agentExpression(agentId: string): string | undefined {
   const terms = agentId.match(TERM);
   return terms ? `agent_id : "${terms.join(' ')}"` : undefined;
+}
+
+/**
+ * The ranking, in one place (docs/design.md §6; tuned on bench/search-context.ts's dev set): bm25 weights of the
+ * search entry's columns. The neighbours before a memory weigh more than those after it (an answer follows its
+ * question); both, and the date, weigh little: they rank, the memory's own words decide.
+ */
+export const RANK_WEIGHTS: Readonly<SearchWeights> = {
+  content: 1.0,
+  subject: 0.75,
+  tags: 0.5,
+  contextBefore: 0.4,
+  contextAfter: 0.15,
+  date: 0.3,
+};
+
+/** The FTS5 columns of `memories_fts`, in order, with the weight each takes (agent_id is only a filter: 0). */
+const COLUMNS: readonly { name: string; weight: keyof SearchWeights | null; part: SearchPart | null }[] = [
+  { name: 'content', weight: 'content', part: 'content' },
+  { name: 'tags', weight: 'tags', part: 'tags' },
+  { name: 'subject', weight: 'subject', part: 'subject' },
+  { name: 'agent_id', weight: null, part: null },
+  { name: 'context_before', weight: 'contextBefore', part: 'context' },
+  { name: 'context_after', weight: 'contextAfter', part: 'context' },
+  { name: 'date_words', weight: 'date', part: 'date' },
+];
+
+/** The engine's weights with a tuning override (port.ts `SearchQuery.weights`). */
+export function rankWeights(override?: Partial<SearchWeights>): SearchWeights {
+  return { ...RANK_WEIGHTS, ...override };
+}
+
+/** `bm25(memories_fts, …)` with these weights: lower is better (the search negates it). */
+export function bm25Sql(weights: SearchWeights): string {
+  return `bm25(memories_fts, ${COLUMNS.map((column) => (column.weight ? weights[column.weight] : 0).toFixed(4)).join(', ')})`;
+}
+
+/**
+ * The column filter of a natural-language query: the weighted columns only, so a word of the agent id matches
+ * nothing and a part weighted 0 is not searched at all.
+ */
+export function searchedColumns(weights: SearchWeights): string {
+  return `{${COLUMNS.filter((column) => column.weight && weights[column.weight] > 0)
+    .map((column) => column.name)
+    .join(' ')}}`;
+}
+
+/** The columns holding one part of the search entry, as an FTS5 column filter (`{context_before context_after}`). */
+export function partColumns(part: SearchPart): string {
+  return `{${COLUMNS.filter((column) => column.part === part)
+    .map((column) => column.name)
+    .join(' ')}}`;
 }

@@ -4,19 +4,23 @@
  */
 import { UsageError } from '../../errors.js';
 import type { Durability, Memory } from '../../records.js';
-import type {
-  AgentCount,
-  GatherQuery,
-  ListQuery,
-  MaintenanceCountsByAgent,
-  MaintenanceCutoffs,
-  MaintenanceRule,
-  MemoryRepo,
-  SearchHit,
-  SearchQuery,
+import { batchContexts, CONTEXT_AFTER, CONTEXT_BEFORE, NO_CONTEXT, threadKey, threadsOf, type Context } from '../context.js';
+import {
+  SEARCH_PARTS,
+  type AgentCount,
+  type GatherQuery,
+  type ListQuery,
+  type MaintenanceCountsByAgent,
+  type MaintenanceCutoffs,
+  type MaintenanceRule,
+  type MemoryRepo,
+  type SearchHit,
+  type SearchPart,
+  type SearchQuery,
 } from '../port.js';
 import { mapSqliteError, type Connection } from './connection.js';
-import { agentExpression, buildMatchExpression } from './fts.js';
+import { agentExpression, bm25Sql, buildMatchExpression, partColumns, rankWeights, searchedColumns } from './fts.js';
+import { SqliteThreads, type Place } from './threads.js';
 
 interface MemoryRow {
   id: string;
@@ -37,12 +41,16 @@ interface MemoryRow {
   last_reflected_at: string | null;
   retrieval_count: number;
   last_retrieved_at: string | null;
+  thread: string | null;
 }
 
 export const MEMORY_COLUMNS =
-  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at';
+  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread';
 
-const PLACEHOLDERS = `(${Array(18).fill('?').join(', ')})`;
+/** The memory's columns plus its search context (the bulk path writes both at once). */
+const INSERT_COLUMNS = `${MEMORY_COLUMNS}, context_before, context_after`;
+const PARAMS_PER_ROW = 21;
+const PLACEHOLDERS = `(${Array(PARAMS_PER_ROW).fill('?').join(', ')})`;
 
 export function memoryFromRow(row: MemoryRow): Memory {
   return {
@@ -64,10 +72,12 @@ export function memoryFromRow(row: MemoryRow): Memory {
     lastReflectedAt: row.last_reflected_at,
     retrievalCount: row.retrieval_count,
     lastRetrievedAt: row.last_retrieved_at,
+    thread: row.thread,
   };
 }
 
-export function memoryParams(memory: Memory): unknown[] {
+/** The row's parameters in INSERT_COLUMNS order: the memory, then its search context. */
+export function memoryParams(memory: Memory, context: Context = NO_CONTEXT): unknown[] {
   return [
     memory.id,
     memory.agentId,
@@ -87,24 +97,28 @@ export function memoryParams(memory: Memory): unknown[] {
     memory.lastReflectedAt,
     memory.retrievalCount,
     memory.lastRetrievedAt,
+    memory.thread,
+    context.before,
+    context.after,
   ];
 }
 
-/** Rows per multi-row INSERT: 18 parameters each, well under SQLite's 32 766 parameter limit. */
+/** Rows per multi-row INSERT: 21 parameters each, well under SQLite's 32 766 parameter limit. */
 const INSERT_BATCH = 500;
 
 /**
  * Inserts memories with multi-row INSERTs and returns how many were new (existing ids are skipped). Batching matters
  * for the FTS index: SQLite opens a statement savepoint per statement, and FTS5 flushes its pending index data at each
- * one, so row-at-a-time inserts index several times slower.
+ * one, so row-at-a-time inserts index several times slower. `contexts[i]` is the search context of `memories[i]`
+ * (none when absent); the caller re-indexes threads whose contexts it did not compute.
  */
-export function insertMemoryRows(connection: Connection, memories: readonly Memory[]): number {
+export function insertMemoryRows(connection: Connection, memories: readonly Memory[], contexts?: readonly (Context | undefined)[]): number {
   let inserted = 0;
   for (let start = 0; start < memories.length; start += INSERT_BATCH) {
     const batch = memories.slice(start, start + INSERT_BATCH);
     const placeholders = Array(batch.length).fill(PLACEHOLDERS).join(', ');
-    const statement = connection.statement(`INSERT INTO memories (${MEMORY_COLUMNS}) VALUES ${placeholders} ON CONFLICT (id) DO NOTHING`);
-    inserted += statement.run(...batch.flatMap(memoryParams)).changes;
+    const statement = connection.statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${placeholders} ON CONFLICT (id) DO NOTHING`);
+    inserted += statement.run(...batch.flatMap((memory, index) => memoryParams(memory, contexts?.[start + index]))).changes;
   }
   return inserted;
 }
@@ -138,21 +152,58 @@ function eligibleConditions(scope: GatherQuery['scope'], unreflected: boolean): 
 
 const zero = (): Record<MaintenanceRule, number> => ({ expired: 0, archivedEphemeral: 0, archivedUnused: 0 });
 
+/** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
+const JOIN_AROUND_MAX = 64;
+
 export class SqliteMemories implements MemoryRepo {
-  constructor(private readonly c: Connection) {}
+  readonly threads: SqliteThreads;
+
+  constructor(private readonly c: Connection) {
+    this.threads = new SqliteThreads(c);
+  }
 
   async insert(memory: Memory): Promise<boolean> {
-    return this.c.use(
-      () =>
-        this.c.statement(`INSERT INTO memories (${MEMORY_COLUMNS}) VALUES ${PLACEHOLDERS} ON CONFLICT (id) DO NOTHING`).run(...memoryParams(memory)).changes ===
-        1,
-    );
+    const insert = () => {
+      const result = this.c
+        .statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${PLACEHOLDERS} ON CONFLICT (id) DO NOTHING`)
+        .run(...memoryParams(memory));
+      if (result.changes !== 1) return false;
+      if (memory.thread !== null && memory.archivedAt === null) {
+        this.threads.around({ agentId: memory.agentId, thread: memory.thread, createdAt: memory.createdAt, ord: Number(result.lastInsertRowid) });
+      }
+      return true;
+    };
+    if (memory.thread === null) return this.c.use(insert);
+    // The memory and its neighbours' new contexts land together.
+    return this.c.transaction(async () => this.c.mapped(insert));
   }
 
   async insertMany(memories: readonly Memory[]): Promise<number> {
-    if (memories.length <= INSERT_BATCH) return this.c.use(() => insertMemoryRows(this.c, memories));
+    const threaded = memories.some((memory) => memory.thread !== null);
+    if (!threaded && memories.length <= INSERT_BATCH) return this.c.use(() => insertMemoryRows(this.c, memories));
     // Several statements land together.
-    return this.c.transaction(async () => this.c.mapped(() => insertMemoryRows(this.c, memories)));
+    return this.c.transaction(async () => this.c.mapped(() => (threaded ? this.insertThreaded(memories) : insertMemoryRows(this.c, memories))));
+  }
+
+  /** The bulk path with threads: contexts computed in the batch, joins to threads already stored re-indexed after. */
+  private insertThreaded(all: readonly Memory[]): number {
+    // Only the memories that will be inserted may lend context: not an existing id, not a repeat within the batch.
+    const exists = this.c.statement('SELECT 1 FROM memories WHERE id = ?').pluck();
+    const seen = new Set<string>();
+    const memories = all.filter((memory) => {
+      if (seen.has(memory.id) || exists.get(memory.id) !== undefined) return false;
+      seen.add(memory.id);
+      return true;
+    });
+    const holds = this.c.statement(`SELECT 1 FROM memories WHERE agent_id = ? AND thread = ? AND archived_at IS NULL LIMIT 1`).pluck();
+    const held = threadsOf(memories).filter(({ agentId, thread }) => holds.get(agentId, thread) !== undefined);
+    const { contexts, joins } = batchContexts(memories, held);
+    const inserted = insertMemoryRows(this.c, memories, contexts);
+    for (const join of joins) {
+      if (join.ids.length > JOIN_AROUND_MAX) this.threads.whole(join.agentId, join.thread);
+      else for (const place of this.threads.places(join.agentId, join.ids)) this.threads.around(place);
+    }
+    return inserted;
   }
 
   async get(agentId: string, id: string): Promise<Memory | undefined> {
@@ -204,13 +255,17 @@ export class SqliteMemories implements MemoryRepo {
     if (query.tag !== undefined) where.push('EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = @tag)');
     if (query.since !== undefined) where.push('created_at >= @since');
     if (query.durability !== undefined) where.push('durability = @durability');
+    if (query.thread !== undefined) where.push('thread = @thread');
+    // A thread reads in its own order (createdAt, then insertion order); everything else newest first.
+    const order = query.thread !== undefined ? 'created_at, rowid' : 'created_at DESC, id DESC';
     return this.c.use(() =>
       (
-        this.c.statement(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limit`).all({
+        this.c.statement(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`).all({
           agentId: query.agentId,
           tag: query.tag ?? null,
           since: query.since ?? null,
           durability: query.durability ?? null,
+          thread: query.thread ?? null,
           limit: query.limit,
         }) as MemoryRow[]
       ).map(memoryFromRow),
@@ -237,12 +292,64 @@ export class SqliteMemories implements MemoryRepo {
   }
 
   async archive(agentId: string, ids: readonly string[], reason: string, now: string): Promise<string[]> {
-    return this.c.use(() => {
-      const update = this.c.statement(
-        'UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ? WHERE id = ? AND agent_id = ? AND archived_at IS NULL',
-      );
-      return ids.filter((id) => update.run(now, reason, now, id, agentId).changes === 1);
-    });
+    // An archived memory leaves its thread: it lends no context and keeps none; its neighbours are re-indexed.
+    return this.c.transaction(async () =>
+      this.c.mapped(() => {
+        const update = this.c.statement(
+          `UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ?, context_before = '', context_after = ''
+           WHERE id = ? AND agent_id = ? AND archived_at IS NULL RETURNING rowid AS ord, thread, created_at AS createdAt`,
+        );
+        const archived: string[] = [];
+        const places: Place[] = [];
+        for (const id of ids) {
+          const row = update.get(now, reason, now, id, agentId) as { ord: number; thread: string | null; createdAt: string } | undefined;
+          if (!row) continue;
+          archived.push(id);
+          if (row.thread !== null) places.push({ agentId, thread: row.thread, createdAt: row.createdAt, ord: row.ord });
+        }
+        for (const place of places) this.threads.around(place);
+        return archived;
+      }),
+    );
+  }
+
+  async forget(agentId: string, ids: readonly string[]): Promise<string[]> {
+    return this.c.transaction(async () =>
+      this.c.mapped(() => {
+        const remove = this.c.statement(
+          'DELETE FROM memories WHERE id = ? AND agent_id = ? RETURNING rowid AS ord, thread, created_at AS createdAt, archived_at IS NULL AS live',
+        );
+        const deleted: string[] = [];
+        const places: Place[] = [];
+        for (const id of ids) {
+          const row = remove.get(id, agentId) as { ord: number; thread: string | null; createdAt: string; live: number } | undefined;
+          if (!row) continue;
+          deleted.push(id);
+          if (row.thread !== null && row.live === 1) places.push({ agentId, thread: row.thread, createdAt: row.createdAt, ord: row.ord });
+        }
+        for (const place of places) this.threads.around(place);
+        return deleted;
+      }),
+    );
+  }
+
+  async refreshContext(agentId: string, target: { ids?: readonly string[]; threads?: readonly string[] }): Promise<number> {
+    return this.c.transaction(async () =>
+      this.c.mapped(() => {
+        let changed = 0;
+        for (const thread of new Set(target.threads ?? [])) changed += this.threads.whole(agentId, thread);
+        for (const place of this.threads.places(agentId, target.ids ?? [])) {
+          // An archived memory keeps no context; its place still decides its neighbours'.
+          if (!place.live) {
+            changed += this.c
+              .statement(`UPDATE memories SET context_before = '', context_after = '' WHERE rowid = ? AND (context_before <> '' OR context_after <> '')`)
+              .run(place.ord).changes;
+          }
+          changed += this.threads.around(place);
+        }
+        return changed;
+      }),
+    );
   }
 
   async stampReflected(agentId: string, ids: readonly string[], now: string): Promise<void> {
@@ -307,8 +414,10 @@ export class SqliteMemories implements MemoryRepo {
   }
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    const text = query.raw ? (query.text.trim() === '' ? undefined : `(${query.text})`) : buildMatchExpression(query.text);
-    if (text === undefined) return [];
+    const weights = rankWeights(query.weights);
+    const terms = query.raw ? (query.text.trim() === '' ? undefined : `(${query.text})`) : buildMatchExpression(query.text);
+    if (terms === undefined) return [];
+    const text = query.raw ? terms : `${searchedColumns(weights)} : (${terms})`;
     const agent = agentExpression(query.agentId);
     const match = agent ? `${agent} AND (${text})` : text;
     // CROSS JOIN keeps FTS5 as the outer loop: the match drives, the agent and filters are checked per hit (an index on
@@ -321,15 +430,15 @@ export class SqliteMemories implements MemoryRepo {
     const sql = `
       SELECT ${MEMORY_COLUMNS.split(', ')
         .map((column) => `m.${column}`)
-        .join(', ')},
-             -bm25(memories_fts, 1.0, 0.5, 0.75, 0.0) AS score,
+        .join(', ')}, m.rowid AS ord,
+             -${bm25Sql(weights)} AS score,
              snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet
       FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
       WHERE ${where.join(' AND ')}
       ORDER BY score DESC, m.created_at DESC
       LIMIT @limit`;
     await this.c.ready();
-    let rows: (MemoryRow & { score: number; snippet: string })[];
+    let rows: (MemoryRow & { ord: number; score: number; snippet: string })[];
     try {
       rows = this.c.statement(sql).all({
         match,
@@ -351,7 +460,67 @@ export class SqliteMemories implements MemoryRepo {
       }
       throw mapSqliteError(error, this.c.path);
     }
-    return rows.map((row) => ({ memory: memoryFromRow(row), score: row.score, snippet: row.snippet }));
+    const explained = this.c.mapped(() => this.explain(rows, terms, query));
+    return rows.map((row, index) => ({ memory: memoryFromRow(row), score: row.score, snippet: row.snippet, ...explained[index]! }));
+  }
+
+  /**
+   * Why each hit matched: the parts of its search entry the query matches (one small FTS5 query per part over the
+   * hits' rowids), and for a hit whose own parts did not match, the neighbour whose text did, with a snippet of it.
+   * A `--raw` query with column filters of its own may not combine with a part's filter: its hits then say nothing.
+   */
+  private explain(rows: readonly (MemoryRow & { ord: number })[], terms: string, query: SearchQuery): Pick<SearchHit, 'matched' | 'nearby'>[] {
+    const none = rows.map(() => ({ matched: [] as SearchPart[], nearby: null }));
+    if (rows.length === 0) return none;
+    const ords = JSON.stringify(rows.map((row) => row.ord));
+    const inPart = new Map<SearchPart, Set<number>>();
+    try {
+      for (const part of SEARCH_PARTS) {
+        const hits = this.c
+          .statement('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
+          .pluck()
+          .all(`${partColumns(part)} : (${terms})`, ords) as number[];
+        inPart.set(part, new Set(hits));
+      }
+    } catch (error) {
+      if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') return none;
+      throw error;
+    }
+    return rows.map((row) => {
+      const matched = SEARCH_PARTS.filter((part) => inPart.get(part)!.has(row.ord));
+      const own = matched.some((part) => part === 'content' || part === 'subject' || part === 'tags');
+      const nearby = !own && matched.includes('context') && row.thread !== null ? this.nearby(row, terms, query) : null;
+      return { matched, nearby };
+    });
+  }
+
+  /** The neighbour (of those lending `row` its context) whose own text matches best, with a snippet of it. */
+  private nearby(row: MemoryRow & { ord: number }, terms: string, query: SearchQuery): SearchHit['nearby'] {
+    const place = { agentId: row.agent_id, thread: row.thread, createdAt: row.created_at, ord: row.ord };
+    const live = 'agent_id = @agentId AND thread = @thread AND archived_at IS NULL';
+    const neighbours = [
+      ...(this.c
+        .statement(
+          `SELECT rowid FROM memories WHERE ${live} AND (created_at, rowid) < (@createdAt, @ord) ORDER BY created_at DESC, rowid DESC LIMIT ${CONTEXT_BEFORE}`,
+        )
+        .pluck()
+        .all(place) as number[]),
+      ...(this.c
+        .statement(`SELECT rowid FROM memories WHERE ${live} AND (created_at, rowid) > (@createdAt, @ord) ORDER BY created_at, rowid LIMIT ${CONTEXT_AFTER}`)
+        .pluck()
+        .all(place) as number[]),
+    ];
+    if (neighbours.length === 0) return null;
+    const best = this.c
+      .statement(
+        `SELECT m.id AS memoryId, snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet
+         FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH @match AND memories_fts.rowid IN (SELECT value FROM json_each(@rowids))
+         ORDER BY bm25(memories_fts), m.created_at DESC LIMIT 1`,
+      )
+      .get({ match: `{content} : (${terms})`, rowids: JSON.stringify(neighbours), open: query.highlight.open, close: query.highlight.close }) as
+      { memoryId: string; snippet: string } | undefined;
+    return best ?? null;
   }
 
   async planMaintenance(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent> {
@@ -370,25 +539,33 @@ export class SqliteMemories implements MemoryRepo {
   }
 
   async applyMaintenance(cutoffs: MaintenanceCutoffs, reasons: Record<MaintenanceRule, string>): Promise<MaintenanceCountsByAgent> {
-    // One pass over the table: the update reports each row's agent and rule as it archives it.
-    return this.c.use(() => {
-      const archived = this.c
-        .statement(
-          `UPDATE memories SET archived_reason = ${REASON}, archived_at = @now, updated_at = @now
+    // One pass over the table: the update reports each row's agent and rule as it archives it; then the threads it
+    // took memories out of are re-indexed, in the same transaction.
+    return this.c.transaction(async () =>
+      this.c.mapped(() => {
+        const archived = this.c
+          .statement(
+            `UPDATE memories SET archived_reason = ${REASON}, archived_at = @now, updated_at = @now, context_before = '', context_after = ''
            WHERE archived_at IS NULL AND (${VERDICT}) IS NOT NULL
-           RETURNING agent_id, ${VERDICT}`,
-        )
-        .raw();
-      const params = {
-        ...cutoffs,
-        expiredReason: reasons.expired,
-        archivedEphemeralReason: reasons.archivedEphemeral,
-        archivedUnusedReason: reasons.archivedUnused,
-      };
-      const counts: MaintenanceCountsByAgent = {};
-      for (const [agentId, verdict] of archived.iterate(params) as IterableIterator<[string, MaintenanceRule]>) (counts[agentId] ??= zero())[verdict]++;
-      return counts;
-    });
+           RETURNING agent_id, ${VERDICT}, thread`,
+          )
+          .raw();
+        const params = {
+          ...cutoffs,
+          expiredReason: reasons.expired,
+          archivedEphemeralReason: reasons.archivedEphemeral,
+          archivedUnusedReason: reasons.archivedUnused,
+        };
+        const counts: MaintenanceCountsByAgent = {};
+        const threads = new Map<string, { agentId: string; thread: string }>();
+        for (const [agentId, verdict, thread] of archived.iterate(params) as IterableIterator<[string, MaintenanceRule, string | null]>) {
+          (counts[agentId] ??= zero())[verdict]++;
+          if (thread !== null) threads.set(threadKey(agentId, thread), { agentId, thread });
+        }
+        for (const { agentId, thread } of threads.values()) this.threads.whole(agentId, thread);
+        return counts;
+      }),
+    );
   }
 
   /**
@@ -421,8 +598,17 @@ export class SqliteMemories implements MemoryRepo {
 
   async deleteBySource(source: string, agentIds: readonly string[]): Promise<number> {
     if (agentIds.length === 0) return 0;
-    return this.c.use(
-      () => this.c.statement(`DELETE FROM memories WHERE source = ? AND agent_id IN (${agentIds.map(() => '?').join(', ')})`).run(source, ...agentIds).changes,
+    return this.c.transaction(async () =>
+      this.c.mapped(() => {
+        const deleted = this.c
+          .statement(`DELETE FROM memories WHERE source = ? AND agent_id IN (${agentIds.map(() => '?').join(', ')}) RETURNING agent_id AS agentId, thread`)
+          .all(source, ...agentIds) as { agentId: string; thread: string | null }[];
+        const threads = new Map(
+          deleted.flatMap(({ agentId, thread }) => (thread === null ? [] : [[threadKey(agentId, thread), { agentId, thread }] as const])),
+        );
+        for (const { agentId, thread } of threads.values()) this.threads.whole(agentId, thread);
+        return deleted.length;
+      }),
     );
   }
 }

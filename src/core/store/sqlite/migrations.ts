@@ -1,8 +1,14 @@
 /**
  * Forward migrations, applied in order inside one transaction on open (docs/design.md §2). `PRAGMA user_version` holds the
  * index of the last one applied. Never edit a shipped migration: add a new one.
+ *
+ * A migration is its SQL, or `{ sql, fillSearchIndex: true }` when it recreates the full-text table: after the SQL of
+ * every pending migration, open.ts then fills the new index from the memories in the same transaction, in chunks,
+ * reporting progress (a large store takes a while).
  */
-export const MIGRATIONS: readonly string[] = [
+export type Migration = string | { sql: string; fillSearchIndex: true };
+
+export const MIGRATIONS: readonly Migration[] = [
   // 1: memories with their FTS5 index, candidates, runs, handoffs, and a small key/value table for flags and locks.
   `
   CREATE TABLE memories (
@@ -151,9 +157,63 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX runs_started ON runs (started_at DESC);
   CREATE INDEX runs_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
   `,
+  // 4: search in context (issue 18, docs/store.md "Threads and the search context"). A memory may belong to a thread;
+  // a live threaded memory's search entry also holds the text of its neighbours in the thread (context_before and
+  // context_after, kept by the adapter: store/context.ts) and every entry its creation date in words (date_words, UTC,
+  // computed from created_at). The full-text table is recreated with those columns and filled afresh after the SQL.
+  // memories_thread serves the neighbour look-ups: a thread's live memories in thread order (created_at, then rowid).
+  {
+    sql: `
+  ALTER TABLE memories ADD COLUMN thread TEXT;
+  ALTER TABLE memories ADD COLUMN context_before TEXT NOT NULL DEFAULT '';
+  ALTER TABLE memories ADD COLUMN context_after TEXT NOT NULL DEFAULT '';
+  ALTER TABLE memories ADD COLUMN date_words TEXT GENERATED ALWAYS AS (
+    CASE substr(created_at, 6, 2)
+      WHEN '01' THEN 'January' WHEN '02' THEN 'February' WHEN '03' THEN 'March' WHEN '04' THEN 'April'
+      WHEN '05' THEN 'May' WHEN '06' THEN 'June' WHEN '07' THEN 'July' WHEN '08' THEN 'August'
+      WHEN '09' THEN 'September' WHEN '10' THEN 'October' WHEN '11' THEN 'November' WHEN '12' THEN 'December'
+    END || ' ' || substr(created_at, 1, 4) || ' ' ||
+    CASE strftime('%w', created_at)
+      WHEN '0' THEN 'Sunday' WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday'
+      WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' WHEN '6' THEN 'Saturday'
+    END
+  ) VIRTUAL;
+  CREATE INDEX memories_thread ON memories (agent_id, thread, created_at) WHERE thread IS NOT NULL AND archived_at IS NULL;
+
+  DROP TRIGGER memories_fts_insert;
+  DROP TRIGGER memories_fts_delete;
+  DROP TRIGGER memories_fts_update;
+  DROP TABLE memories_fts;
+  CREATE VIRTUAL TABLE memories_fts USING fts5(
+    content, tags, subject, agent_id, context_before, context_after, date_words,
+    content = 'memories', content_rowid = 'rowid',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts (rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+    VALUES (new.rowid, new.content, new.tags, new.subject, new.agent_id, new.context_before, new.context_after, new.date_words);
+  END;
+  CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+    VALUES ('delete', old.rowid, old.content, old.tags, old.subject, old.agent_id, old.context_before, old.context_after, old.date_words);
+  END;
+  CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, tags, subject, agent_id, context_before, context_after, created_at ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+    VALUES ('delete', old.rowid, old.content, old.tags, old.subject, old.agent_id, old.context_before, old.context_after, old.date_words);
+    INSERT INTO memories_fts (rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+    VALUES (new.rowid, new.content, new.tags, new.subject, new.agent_id, new.context_before, new.context_after, new.date_words);
+  END;
+  `,
+    fillSearchIndex: true,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** A migration's SQL. */
+export function migrationSql(migration: Migration): string {
+  return typeof migration === 'string' ? migration : migration.sql;
+}
 
 /** `PRAGMA application_id` marks a file as hippo's, so a foreign SQLite database is refused, never altered. */
 export const APPLICATION_ID = 0x48697070; // "Hipp"

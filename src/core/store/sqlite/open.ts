@@ -8,7 +8,16 @@ import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { mapSqliteError } from './connection.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { APPLICATION_ID, migrationSql, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+
+/** Memories per chunk when a migration fills the full-text index afresh (progress is reported between chunks). */
+export const FILL_CHUNK = 10_000;
+
+/**
+ * Progress of a long step of opening a store (today: the search index rebuilt by a migration): `done` of `total`
+ * memories. Called synchronously between chunks; the first call has `done` 0.
+ */
+export type OpenProgress = (step: 'search-index', done: number, total: number) => void;
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
@@ -21,7 +30,7 @@ function busyTimeoutFromEnv(): number | undefined {
 }
 
 /** Opens (creating if needed) and migrates a hippo database file, or `:memory:`; SQLite's errors mapped. */
-export function openDatabase(path: string, busyTimeoutMs?: number): Database.Database {
+export function openDatabase(path: string, busyTimeoutMs?: number, onProgress?: OpenProgress): Database.Database {
   if (path !== ':memory:') prepareFile(path);
   let db: Database.Database;
   try {
@@ -35,7 +44,7 @@ export function openDatabase(path: string, busyTimeoutMs?: number): Database.Dat
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db, path);
+    migrate(db, path, onProgress);
   } catch (error) {
     db.close();
     throw mapSqliteError(error, path);
@@ -85,7 +94,7 @@ function checkIsHippoDatabase(db: Database.Database, path: string): void {
   }
 }
 
-function migrate(db: Database.Database, path: string): void {
+function migrate(db: Database.Database, path: string, onProgress?: OpenProgress): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current === SCHEMA_VERSION) return;
   // IMMEDIATE takes the write lock first, so two processes opening a fresh file do not both migrate it.
@@ -94,9 +103,41 @@ function migrate(db: Database.Database, path: string): void {
     if (version > SCHEMA_VERSION) {
       throw new UsageError('database_too_new', `${path} was written by a newer hippo (schema ${version}); the file was not changed.`);
     }
-    for (let index = version; index < SCHEMA_VERSION; index++) db.exec(MIGRATIONS[index]!);
+    let fill = false;
+    for (let index = version; index < SCHEMA_VERSION; index++) {
+      const migration = MIGRATIONS[index]!;
+      db.exec(migrationSql(migration));
+      if (typeof migration !== 'string' && migration.fillSearchIndex) fill = true;
+    }
+    // A new database (version 0) has no memories to index.
+    if (fill && version > 0) fillSearchIndex(db, onProgress);
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
   apply.immediate();
+}
+
+/**
+ * Fills a freshly created (empty) full-text table from the memories, as FTS5's `rebuild` would, but in chunks of
+ * FILL_CHUNK rows in rowid order, so the caller can show progress. Runs inside the migration's transaction: an
+ * interrupted upgrade leaves the store as it was.
+ */
+function fillSearchIndex(db: Database.Database, onProgress?: OpenProgress): void {
+  const total = db.prepare('SELECT count(*) FROM memories').pluck().get() as number;
+  onProgress?.('search-index', 0, total);
+  const chunk = db.prepare(
+    `INSERT INTO memories_fts (rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+     SELECT rowid, content, tags, subject, agent_id, context_before, context_after, date_words FROM memories
+     WHERE rowid > ? ORDER BY rowid LIMIT ${FILL_CHUNK}`,
+  );
+  const last = db.prepare(`SELECT max(rowid) FROM (SELECT rowid FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ${FILL_CHUNK})`).pluck();
+  let after = 0;
+  let done = 0;
+  for (;;) {
+    const end = last.get(after) as number | null;
+    if (end === null) break;
+    done += chunk.run(after).changes;
+    after = end;
+    onProgress?.('search-index', done, total);
+  }
 }

@@ -1,7 +1,9 @@
 /** Whole tables on SQLite (db copy, contract tests): rows in id order, paged so a caller may await between them. */
 import type { RowsRepo, Setting, StoreTable, TableRows } from '../port.js';
 import type { Connection } from './connection.js';
+import { threadsOf } from '../context.js';
 import { insertMemoryRows, MEMORY_COLUMNS, memoryFromRow } from './memories.js';
+import { SqliteThreads } from './threads.js';
 import {
   CANDIDATE_RECORD_COLUMNS,
   candidateParams,
@@ -89,7 +91,17 @@ export class SqliteRows implements RowsRepo {
   async load<T extends StoreTable>(table: T, rows: readonly TableRows[T][]): Promise<number> {
     if (rows.length === 0) return 0;
     const spec = TABLES[table] as TableSpec<T>;
-    return this.c.transaction(async () => this.c.mapped(() => spec.insert(this.c, rows)));
+    return this.c.transaction(async () =>
+      this.c.mapped(() => {
+        const inserted = spec.insert(this.c, rows);
+        // Memories arrive without their search context: the threads they joined are re-indexed.
+        if (table === 'memories') {
+          const threads = new SqliteThreads(this.c);
+          for (const { agentId, thread } of threadsOf(rows as readonly TableRows['memories'][])) threads.whole(agentId, thread);
+        }
+        return inserted;
+      }),
+    );
   }
 
   async deleteAll(table: StoreTable, agentId: string | null): Promise<number> {

@@ -24,6 +24,7 @@ import { dirname, join } from 'node:path';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../../errors.js';
 import { faultPoint } from '../../faults.js';
 import type { RestoredTable, SnapshotCheckLevel, SnapshotPort, SnapshotSource, StoreOps, TableChangeCounts, TakenSnapshotFile } from '../port.js';
+import { SqliteThreads } from './threads.js';
 import { mapSqliteError, type Connection } from './connection.js';
 import { APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
 import { openDatabase } from './open.js';
@@ -312,10 +313,13 @@ class AttachedSnapshot implements SnapshotSource {
       .get(agentId === null ? {} : { agentId }) as number;
   }
 
-  /** The table's columns that make up a row's content (a memory's rowid is internal: its position, not its identity). */
+  /**
+   * The table's columns that make up a row's content: a memory's rowid is internal (its position, not its identity),
+   * and its search context is derived (re-indexed after a replace).
+   */
   private contentColumns(table: RestoredTable): string[] {
     const names = this.c.statement('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
-    return names.filter((name) => name !== 'rowid');
+    return names.filter((name) => name !== 'rowid' && name !== 'context_before' && name !== 'context_after');
   }
 
   async verify(): Promise<boolean> {
@@ -360,6 +364,8 @@ class AttachedSnapshot implements SnapshotSource {
              WHERE ${scope('s', agentId)} AND NOT EXISTS (SELECT 1 FROM main.memories m WHERE m.id = s.id)`,
           )
           .run(params);
+        // The restored memories' search context, for the threads in scope (a thread is one agent's).
+        new SqliteThreads(this.c).all(agentId);
         return;
       }
       this.c.db.prepare(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM snapshot.${table} s WHERE ${scope('s', agentId)}`).run(params);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode, HippoError } from '../../../../src/core/errors.js';
 import { openSqliteStore } from '../../../../src/core/store/sqlite/adapter.js';
-import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION } from '../../../../src/core/store/sqlite/migrations.js';
+import { APPLICATION_ID, MIGRATIONS, migrationSql, SCHEMA_VERSION } from '../../../../src/core/store/sqlite/migrations.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -55,7 +55,7 @@ describe('opening a SQLite store', () => {
   it('migrates a schema-2 database to 3: the runs table rebuilt with every row and index, and the status interrupted allowed', async () => {
     const path = join(dir, 'hippo.db');
     const raw = new Database(path);
-    raw.exec(MIGRATIONS[0]! + MIGRATIONS[1]!);
+    raw.exec(migrationSql(MIGRATIONS[0]!) + migrationSql(MIGRATIONS[1]!));
     raw.pragma(`application_id = ${APPLICATION_ID}`);
     raw.pragma('user_version = 2');
     const insert = raw.prepare(

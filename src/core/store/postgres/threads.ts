@@ -1,0 +1,115 @@
+/**
+ * Re-indexing the search context of threaded memories on PostgreSQL (docs/store.md "Threads and the search context"):
+ * the adapter writes `context_before`/`context_after` (store/context.ts computes them) and the generated
+ * `fts_context` follows. Runs on the caller's transaction (or the pool, inside the caller's own transaction).
+ *
+ * A thread's order is (created_at, seq): `seq` is the insertion order. `memories_thread` (agent_id, thread,
+ * created_at, seq) over live threaded rows serves every look-up.
+ */
+import { threadContexts, WINDOW, windowContexts, type Context } from '../context.js';
+
+interface ThreadRow {
+  id: string;
+  content: string;
+  context_before: string;
+  context_after: string;
+}
+
+/** A place in a thread: where a memory is, or was before it was archived or deleted. */
+export interface PgPlace {
+  agentId: string;
+  thread: string;
+  createdAt: string;
+  seq: number;
+  /** The memory at the place (absent once deleted). */
+  id: string;
+}
+
+type Query = <R extends Record<string, unknown>>(text: string, values?: readonly unknown[]) => Promise<{ rows: R[] }>;
+
+const ROW = 'id, content, context_before, context_after';
+const LIVE = 'agent_id = $1 AND thread = $2 AND archived_at IS NULL';
+
+export class PgThreads {
+  constructor(private readonly query: Query) {}
+
+  /** Writes the contexts that differ from the stored ones (one statement); returns how many rows changed. */
+  private async write(rows: readonly { row: ThreadRow; context: Context }[]): Promise<number> {
+    const changed = rows.filter(({ row, context }) => row.context_before !== context.before || row.context_after !== context.after);
+    if (changed.length === 0) return 0;
+    await this.query(
+      `UPDATE memories m SET context_before = u.before, context_after = u.after
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS u (id, before, after) WHERE m.id = u.id`,
+      [changed.map(({ row }) => row.id), changed.map(({ context }) => context.before), changed.map(({ context }) => context.after)],
+    );
+    return changed.length;
+  }
+
+  /** Re-indexes the memories whose context depends on one place of a thread (the place's own memory included). */
+  async around(place: PgPlace): Promise<number> {
+    const key = [place.agentId, place.thread, place.createdAt, place.seq];
+    const before = (
+      await this.query<ThreadRow & Record<string, unknown>>(
+        `SELECT ${ROW} FROM memories WHERE ${LIVE} AND (created_at, seq) < ($3::timestamptz, $4::bigint) ORDER BY created_at DESC, seq DESC LIMIT ${WINDOW}`,
+        key,
+      )
+    ).rows.reverse();
+    const self = (
+      await this.query<ThreadRow & Record<string, unknown>>(`SELECT ${ROW} FROM memories WHERE id = $3 AND ${LIVE}`, [place.agentId, place.thread, place.id])
+    ).rows[0];
+    const after = (
+      await this.query<ThreadRow & Record<string, unknown>>(
+        `SELECT ${ROW} FROM memories WHERE ${LIVE} AND (created_at, seq) > ($3::timestamptz, $4::bigint) ORDER BY created_at, seq LIMIT ${WINDOW}`,
+        key,
+      )
+    ).rows;
+    return this.write(windowContexts(before, self, after));
+  }
+
+  /** Re-indexes a whole thread of an agent. */
+  async whole(agentId: string, thread: string): Promise<number> {
+    const { rows } = await this.query<ThreadRow & Record<string, unknown>>(`SELECT ${ROW} FROM memories WHERE ${LIVE} ORDER BY created_at, seq`, [
+      agentId,
+      thread,
+    ]);
+    const contexts = threadContexts(rows.map((row) => row.content));
+    return this.write(rows.map((row, index) => ({ row, context: contexts[index]! })));
+  }
+
+  /**
+   * Re-indexes every thread of an agent (or of all agents), and clears the context of archived and unthreaded
+   * memories: after rows were copied in wholesale (a restore, a load).
+   */
+  async all(agentId: string | null): Promise<number> {
+    const scope = agentId === null ? '' : 'AND agent_id = $1';
+    const values = agentId === null ? [] : [agentId];
+    const { rows: threads } = await this.query<{ agent_id: string; thread: string }>(
+      `SELECT DISTINCT agent_id, thread FROM memories WHERE thread IS NOT NULL AND archived_at IS NULL ${scope}`,
+      values,
+    );
+    let changed = 0;
+    for (const { agent_id: agent, thread } of threads) changed += await this.whole(agent, thread);
+    const { rows } = await this.query<{ n: number }>(
+      `WITH cleared AS (
+         UPDATE memories SET context_before = '', context_after = ''
+         WHERE (thread IS NULL OR archived_at IS NOT NULL) AND (context_before <> '' OR context_after <> '') ${scope} RETURNING 1
+       ) SELECT count(*)::int AS n FROM cleared`,
+      values,
+    );
+    return changed + rows[0]!.n;
+  }
+
+  /** The places of these memories (ids of the agent; missing and unthreaded ones left out). */
+  async places(agentId: string, ids: readonly string[]): Promise<(PgPlace & { live: boolean })[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.query<{ id: string; thread: string | null; created_at: string; seq: number; live: boolean }>(
+      `SELECT id, thread, created_at, seq, archived_at IS NULL AS live FROM memories WHERE agent_id = $1 AND id = ANY($2::text[])`,
+      [agentId, [...ids]],
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return [...new Set(ids)].flatMap((id) => {
+      const row = byId.get(id);
+      return row && row.thread !== null ? [{ id, agentId, thread: row.thread, createdAt: row.created_at, seq: Number(row.seq), live: row.live }] : [];
+    });
+  }
+}
