@@ -291,6 +291,41 @@ describe('hints that work when pasted', () => {
   });
 });
 
+describe('hints that work when pasted: hostile agent ids and a shell that sets HIPPO_AGENT / HIPPO_DB', () => {
+  const answer = () =>
+    writeFileSync(join(box.dir, 'answer.json'), JSON.stringify({ candidates: [{ claim: 'Friday deploys fail on the migration lock.', sources: ['m1'] }] }));
+
+  it.each(['-h', '--json', "it's \"odd\" $HOME"])('an agent id %j is carried so the pasted ingest finds its handoff', async (agent) => {
+    const db = join(box.dir, "it's a \"db\" $x", 'h.db');
+    mkdirSync(join(box.dir, "it's a \"db\" $x"));
+    const env = { HIPPO_DB: db, HIPPO_AGENT: agent };
+    expect((await box.hippo(['memory', 'add', 'Deploy failed on the migration lock'], { env })).exitCode).toBe(0);
+    const handoff = await box.hippo(['rem', 'rapid', '--prompt-only'], { env });
+    expect(handoff.exitCode, String(handoff.stderr)).toBe(0);
+    const line = String(handoff.stderr)
+      .split('\n')
+      .map((text) => text.trim())
+      .find((text) => /hippo rem ingest/.test(text));
+    answer();
+    const ingested = await pasted(`${line!} --json`, { env: { HIPPO_DB: undefined, HIPPO_AGENT: undefined } });
+    expect(ingested.exitCode, `${line!}\n${String(ingested.stdout)}${String(ingested.stderr)}`).toBe(0);
+    expect(json<{ candidates: { agentId: string }[] }>(ingested).candidates.map((candidate) => candidate.agentId)).toEqual([agent]);
+  });
+
+  it('a hint for the default agent and the default store says so when the shell has HIPPO_AGENT and HIPPO_DB set', async () => {
+    const env = { HIPPO_DB: undefined, HIPPO_AGENT: 'ops-agent' };
+    const defaultDb = join(dataDir(), 'hippo.db');
+    expect((await box.hippo(['memory', 'add', 'Deploy failed on the migration lock', '--agent', 'default'], { env })).exitCode).toBe(0);
+    const handoff = await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'default', '--db', defaultDb], { env: { ...env, HIPPO_DB: join(box.dir, 'other.db') } });
+    const line = hintLines(String(handoff.stderr)).find((text) => text.startsWith('hippo rem ingest'));
+    expect(line).toMatch(/^hippo rem ingest hof_\w{26} answer\.json --agent default --db \S+hippo\.db$/);
+    answer();
+    // Pasted into the same shell: HIPPO_AGENT and HIPPO_DB still point elsewhere.
+    const ingested = await pasted(line!, { env: { HIPPO_DB: join(box.dir, 'other.db'), HIPPO_AGENT: 'ops-agent' } });
+    expect(ingested.exitCode, String(ingested.stderr)).toBe(0);
+  });
+});
+
 describe('the default agent finds nothing while others have memories', () => {
   it('memory list and search say so on stderr and in warnings, with the agents and their counts', async () => {
     expect((await box.hippo(['demo'])).exitCode).toBe(0);
