@@ -55,6 +55,23 @@ describe('did you mean: unknown commands and flags (exit 2, one JSON document un
     });
   });
 
+  it('keeps every argument and flag typed after the misspelt name, a short argument and one holding a colon included, and the suggestion works pasted', async () => {
+    expect((await box.hippo(['memory', 'add', 'see a:b c for the deploy x'])).exitCode).toBe(0);
+    const short = await box.hippo(['serch', 'x']);
+    expect(String(short.stderr)).toContain('"serch" is not a hippo command; did you mean: hippo search x (see');
+    const colon = await box.hippo(['serch', 'a:b c', '--limit', '2', '--json']);
+    expect(colon.exitCode).toBe(2);
+    const { message } = json<{ error: { message: string; details: { command: string } } }>(colon).error;
+    expect(message).toContain("did you mean: hippo search 'a:b c' --limit 2 --json (see");
+    const again = await pasted(/did you mean: (hippo .*) \(see/.exec(message)![1]!);
+    expect(again.exitCode, String(again.stderr)).toBe(0);
+    expect(json<{ results: unknown[] }>(again).results).toHaveLength(1);
+    const nested = await box.hippo(['memory', 'lst', 'x', '-n', '2']);
+    expect(String(nested.stderr)).toContain('"memory lst" is not a hippo command; did you mean: hippo memory list x -n 2 (see');
+    // A topic typed right is never read as a typo of a command ("rem" is not "demo").
+    expect(String((await box.hippo(['rem', 'bogus'])).stderr)).toContain('"rem bogus" is not a hippo command (see');
+  });
+
   it('names a command that is near nothing without a suggestion, and never prints what was typed raw', async () => {
     const result = await box.hippo(['bogus\u001b]0;T\u0007']);
     expect(result.exitCode).toBe(2);
