@@ -22,8 +22,8 @@ const inline = (text: string) => safeText(text, { lines: 'join' });
 const CANDIDATE_COLUMNS: Column[] = [
   { header: 'ID', style: 'bold' },
   { header: 'STATUS' },
-  { header: 'AGE', align: 'right' },
-  { header: 'SOURCES', align: 'right' },
+  { header: 'AGE', align: 'right', optional: true },
+  { header: 'SOURCES', align: 'right', optional: true },
   { header: 'CLAIM', flex: true },
 ];
 
@@ -89,7 +89,7 @@ export function runTable(runs: readonly Run[], context: TextContext): string {
     { header: started.header },
     { header: 'KIND' },
     { header: 'STATUS' },
-    { header: 'AGENT' },
+    { header: 'AGENT', optional: true },
     { header: 'WHAT', flex: true },
   ];
   const rows = runs.map((run, index) => {
