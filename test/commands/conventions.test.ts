@@ -102,6 +102,22 @@ describe('did you mean: unknown commands and flags (exit 2, one JSON document un
     expect(json<{ results: unknown[] }>(again).results).toHaveLength(1);
   });
 
+  it('under --json a topic named alone and a plugin command are still one JSON document (exit 2); --help still shows help', async () => {
+    for (const args of [
+      ['memory', '--json'],
+      ['rem', 'nightly', '--json'],
+      ['autocomplete', 'bash', '--json'],
+    ]) {
+      const result = await box.hippo(args);
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(json<{ error: { code: string } }>(result).error.code).toBe('usage');
+      expect(String(result.stderr)).toBe('');
+    }
+    const help = await box.hippo(['memory', '--json', '--help']);
+    expect(help.exitCode).toBe(0);
+    expect(String(help.stdout)).toContain('memory list');
+  });
+
   it('shows a required flag as required, and says which one is missing', async () => {
     const help = await box.hippo(['rem', 'promote', '--help']);
     expect(String(help.stdout)).toMatch(/hippo rem promote IDS\.\.\. --rationale <value>/);
