@@ -65,7 +65,10 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   },
 
   // REM.
-  nothing_to_distill: () => 'no memories in scope to distill (try --since 7d or --scope all)',
+  nothing_to_distill: (_error, details) => {
+    const elsewhere = text(details.elsewhere);
+    return elsewhere ? `no memories in scope to distill: ${elsewhere} (give --agent)` : 'no memories in scope to distill (try --since 7d or --scope all)';
+  },
   handoff_expired: (_error, details, hint) => {
     const [id, expiresAt] = [text(details.handoffId), text(details.expiresAt)];
     return id && expiresAt && `handoff ${id} expired at ${expiresAt}; run ${hint(['rem', 'rapid', '--prompt-only'])} again`;

@@ -373,4 +373,19 @@ describe('the default agent finds nothing while others have memories', () => {
     expect(search.warnings).toEqual(['no matches for agent default; other agents have memories: ops-agent (122), alice (81)']);
     expect(json<{ warnings: string[] }>(await box.hippo(['memory', 'list', '--agent', 'alice', '--json'])).warnings).toEqual([]);
   });
+
+  it('rem rapid --prompt-only for the default agent names the agents that have memories instead of blaming the scope', async () => {
+    expect((await box.hippo(['demo'])).exitCode).toBe(0);
+    const result = await box.hippo(['rem', 'rapid', '--prompt-only', '--json']);
+    expect(result.exitCode).toBe(3);
+    expect(json(result)).toMatchObject({
+      error: {
+        code: 'nothing_to_distill',
+        message: 'no memories in scope to distill: no memories for agent default; other agents have memories: ops-agent (122), alice (81) (give --agent)',
+      },
+    });
+    // An agent that has memories, only none in scope, is still told to widen the scope.
+    const narrow = await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'alice', '--since', '1m']);
+    expect(String(narrow.stderr)).toContain('no memories in scope to distill (try --since 7d or --scope all)');
+  });
 });
