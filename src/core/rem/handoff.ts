@@ -35,8 +35,7 @@ export async function createHandoff(store: StoreOps, options: DistillOptions & {
   const gathered = await gather(store, options);
   if (gathered.memories.length === 0) {
     // An agent with no memories at all while others have some: the usual cause is a missing agent, not the scope.
-    const own = (await store.memories.agentCounts()).find((count) => count.agentId === options.agentId)?.memories ?? 0;
-    const elsewhere = own === 0 ? await elsewhereWarning(store, options.agentId, 'memories') : undefined;
+    const elsewhere = await elsewhereWarning(store, options.agentId, 'memories');
     throw new NotFoundError(
       'nothing_to_distill',
       elsewhere ? `no memories in scope to distill: ${elsewhere}` : 'no memories in scope to distill (widen the scope: an earlier since, or the scope all)',
