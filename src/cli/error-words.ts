@@ -104,7 +104,7 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   database_not_empty: (_error, details) => {
     const memories = details.memories;
     return typeof memories === 'number'
-      ? `the database already holds ${memories} memories; the demo loads only into an empty one (--force replaces earlier demo data; without --db and HIPPO_DB the demo gets a store of its own)`
+      ? `the database already holds ${memories} ${memories === 1 ? 'memory' : 'memories'}; the demo loads only into an empty one (--force replaces earlier demo data; without --db and HIPPO_DB the demo gets a store of its own)`
       : undefined;
   },
 

@@ -297,6 +297,15 @@ describe('the demo store', () => {
   });
 });
 
+describe('the demo refuses a store holding one note of yours', () => {
+  it('says "1 memory", not "1 memories"', async () => {
+    expect((await box.hippo(['memory', 'add', 'a note of mine'])).exitCode).toBe(0);
+    const refused = await box.hippo(['demo']);
+    expect(refused.exitCode).toBe(4);
+    expect(String(refused.stderr)).toContain('the database already holds 1 memory; the demo loads only into an empty one');
+  });
+});
+
 describe('hints that work when pasted', () => {
   it('`rem rapid --prompt-only` with --agent and --db names both in the ingest it prints, and that line works', async () => {
     const db = join(box.dir, 'elsewhere', 'team store.db');
