@@ -320,7 +320,9 @@ describe('hints that work when pasted', () => {
     const ingested = await pasted(line!, { env: noDb() });
     expect(ingested.exitCode, String(ingested.stderr)).toBe(0);
     expect(String(ingested.stdout)).toContain('staged 1');
-    const review = hintLines(String(ingested.stdout)).find((text) => text.startsWith('hippo rem candidates'));
+    // A hint: on stderr, so stdout holds only the result.
+    expect(String(ingested.stdout)).not.toContain('review:');
+    const review = hintLines(String(ingested.stderr)).find((text) => text.startsWith('hippo rem candidates'));
     expect(review).toBe(`hippo rem candidates --agent ops-agent --db '${db}'`);
     const listed = await pasted(`${review} --json`, { env: noDb() });
     expect(json<{ candidates: unknown[] }>(listed).candidates).toHaveLength(1);
