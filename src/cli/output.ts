@@ -142,8 +142,7 @@ export function table(columns: readonly Column[], rows: readonly string[][], con
   if (terminal && columns.some((column) => column.flex)) {
     const widest = columns.map((_, index) => Math.max(0, ...all.map((row) => displayWidth(row[index] ?? ''))));
     const kept = columns.map(() => true);
-    const needed = () =>
-      columns.reduce((sum, column, index) => sum + (kept[index] ? (column.flex ? MIN_FLEX : widest[index]!) + 2 : 0), -2);
+    const needed = () => columns.reduce((sum, column, index) => sum + (kept[index] ? (column.flex ? MIN_FLEX : widest[index]!) + 2 : 0), -2);
     for (let index = columns.length - 1; index >= 0 && needed() > width; index--) if (columns[index]!.optional) kept[index] = false;
     if (kept.includes(false)) {
       const keep = <T>(items: readonly T[]) => items.filter((_, index) => kept[index]);

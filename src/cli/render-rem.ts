@@ -113,7 +113,9 @@ function stagedLines(candidates: readonly Candidate[], { paint, width }: TextCon
 }
 
 /** Where to review what was staged: a hint, so on stderr (stdout stays the result), and in text mode only. */
-const reviewNote: View<DistillResult>['notes'] = ({ candidates }, { json, hint }) => [!json && candidates.length > 0 && `review: ${hint(['rem', 'candidates'])}`];
+const reviewNote: View<DistillResult>['notes'] = ({ candidates }, { json, hint }) => [
+  !json && candidates.length > 0 && `review: ${hint(['rem', 'candidates'])}`,
+];
 
 /** The JSON document of a distillation and of an ingest: the run, the model, what was staged, the counts. */
 const distillJson = ({ run, model, candidates, counts }: DistillResult) => ({ run, model, candidates, counts });

@@ -202,9 +202,7 @@ const ELSEWHERE_SHOWN = 3;
 export async function elsewhereWarning(store: StoreOps, agentId: string, found: 'matches' | 'memories' = 'matches'): Promise<string | undefined> {
   const counts = await store.memories.agentCounts();
   if (counts.some((count) => count.agentId === agentId && count.memories > 0)) return undefined;
-  const others = counts
-    .filter((other) => other.agentId !== agentId && other.memories > 0)
-    .sort((a, b) => b.memories - a.memories); // stable: ties stay in agent order
+  const others = counts.filter((other) => other.agentId !== agentId && other.memories > 0).sort((a, b) => b.memories - a.memories); // stable: ties stay in agent order
   if (others.length === 0) return undefined;
   const named = others.slice(0, ELSEWHERE_SHOWN).map((other) => `${other.agentId} (${other.memories})`);
   const more = others.length > ELSEWHERE_SHOWN ? `, and ${others.length - ELSEWHERE_SHOWN} more` : '';

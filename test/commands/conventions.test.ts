@@ -339,9 +339,9 @@ describe('hints that work when pasted: hostile agent ids and a shell that sets H
   const answer = () =>
     writeFileSync(join(box.dir, 'answer.json'), JSON.stringify({ candidates: [{ claim: 'Friday deploys fail on the migration lock.', sources: ['m1'] }] }));
 
-  it.each(['-h', '--json', "it's \"odd\" $HOME"])('an agent id %j is carried so the pasted ingest finds its handoff', async (agent) => {
-    const db = join(box.dir, "it's a \"db\" $x", 'h.db');
-    mkdirSync(join(box.dir, "it's a \"db\" $x"));
+  it.each(['-h', '--json', 'it\'s "odd" $HOME'])('an agent id %j is carried so the pasted ingest finds its handoff', async (agent) => {
+    const db = join(box.dir, 'it\'s a "db" $x', 'h.db');
+    mkdirSync(join(box.dir, 'it\'s a "db" $x'));
     const env = { HIPPO_DB: db, HIPPO_AGENT: agent };
     expect((await box.hippo(['memory', 'add', 'Deploy failed on the migration lock'], { env })).exitCode).toBe(0);
     const handoff = await box.hippo(['rem', 'rapid', '--prompt-only'], { env });
@@ -360,7 +360,9 @@ describe('hints that work when pasted: hostile agent ids and a shell that sets H
     const env = { HIPPO_DB: undefined, HIPPO_AGENT: 'ops-agent' };
     const defaultDb = join(dataDir(), 'hippo.db');
     expect((await box.hippo(['memory', 'add', 'Deploy failed on the migration lock', '--agent', 'default'], { env })).exitCode).toBe(0);
-    const handoff = await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'default', '--db', defaultDb], { env: { ...env, HIPPO_DB: join(box.dir, 'other.db') } });
+    const handoff = await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'default', '--db', defaultDb], {
+      env: { ...env, HIPPO_DB: join(box.dir, 'other.db') },
+    });
     const line = hintLines(String(handoff.stderr)).find((text) => text.startsWith('hippo rem ingest'));
     expect(line).toMatch(/^hippo rem ingest hof_\w{26} answer\.json --agent default --db \S+hippo\.db$/);
     answer();
