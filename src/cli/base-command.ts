@@ -30,7 +30,7 @@ export abstract class HippoCommand extends Command {
 
   private openedStore?: Promise<Store>;
   /** The agent and database in effect, as far as the command has used them: what follow-up hints carry. */
-  private readonly inEffect: HintContext = {};
+  private readonly inEffect: HintContext = { keepDefaultAgent: Boolean(process.env.HIPPO_AGENT) };
   private readonly interruption = new AbortController();
   /** Set once the error (document or message) is out: a forced exit after it must not print a second one. */
   private errorShown = false;
@@ -60,7 +60,8 @@ export abstract class HippoCommand extends Command {
 
   protected agentId(flag: string | undefined): string {
     const agentId = validateAgentId(flag ?? (process.env.HIPPO_AGENT || 'default'));
-    this.inEffect.agent = agentId === 'default' ? undefined : agentId;
+    // The default agent is left out of hints only when the shell has no HIPPO_AGENT to put in its place.
+    this.inEffect.agent = agentId === 'default' && !process.env.HIPPO_AGENT ? undefined : agentId;
     return agentId;
   }
 
@@ -81,7 +82,8 @@ export abstract class HippoCommand extends Command {
   /** The database file `--db` (else HIPPO_DB, else the default) names; hints carry it when it is not the default. */
   protected dbPath(dbFlag: string | undefined): string {
     const path = resolveDbPath(dbFlag);
-    this.inEffect.db = path === defaultDbPath() ? undefined : path;
+    // Likewise the default file: with HIPPO_DB set, a hint without --db would open HIPPO_DB's store instead.
+    this.inEffect.db = path === defaultDbPath() && process.env.HIPPO_DB === undefined ? undefined : path;
     return path;
   }
 

@@ -65,7 +65,10 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   },
 
   // REM.
-  nothing_to_distill: () => 'no memories in scope to distill (try --since 7d or --scope all)',
+  nothing_to_distill: (_error, details) => {
+    const elsewhere = text(details.elsewhere);
+    return elsewhere ? `no memories in scope to distill: ${elsewhere} (give --agent)` : 'no memories in scope to distill (try --since 7d or --scope all)';
+  },
   handoff_expired: (_error, details, hint) => {
     const [id, expiresAt] = [text(details.handoffId), text(details.expiresAt)];
     return id && expiresAt && `handoff ${id} expired at ${expiresAt}; run ${hint(['rem', 'rapid', '--prompt-only'])} again`;
@@ -101,7 +104,7 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   database_not_empty: (_error, details) => {
     const memories = details.memories;
     return typeof memories === 'number'
-      ? `the database already holds ${memories} memories; the demo loads only into an empty one (--force replaces earlier demo data; without --db and HIPPO_DB the demo gets a store of its own)`
+      ? `the database already holds ${memories} ${memories === 1 ? 'memory' : 'memories'}; the demo loads only into an empty one (--force replaces earlier demo data; without --db and HIPPO_DB the demo gets a store of its own)`
       : undefined;
   },
 

@@ -3,13 +3,19 @@ import { quote } from 'shell-quote';
 /**
  * The one builder of the follow-up commands hippo prints (`hippo rem ingest hof_… answer.json`, `hippo rem
  * candidates`, `export HIPPO_DB=…`): each carries the `--agent` and `--db` in effect when they are not the defaults,
- * and every word is quoted for a POSIX shell, so a hint pasted back runs against the same store and agent.
+ * and every word is quoted for a POSIX shell, so a hint pasted back runs against the same store and agent. An agent
+ * id that starts with "-" cannot follow `--agent` on a command line, so it is carried as `HIPPO_AGENT=… hippo …`.
  */
 export interface HintContext {
   /** The agent in effect, when it is not `default` (from `--agent` or `HIPPO_AGENT`). */
   agent?: string;
   /** The database in effect (absolute), when it is not the default file (from `--db` or `HIPPO_DB`). */
   db?: string;
+  /**
+   * HIPPO_AGENT is set in the environment the hint will be pasted into: a hint for the `default` agent must then say
+   * `--agent default`, or the pasted command would run as HIPPO_AGENT's agent.
+   */
+  keepDefaultAgent?: boolean;
 }
 
 export interface Hint {
@@ -30,10 +36,14 @@ export function shellQuote(words: readonly string[]): string {
 export function hintBuilder(context: HintContext, bin = 'hippo'): Hint {
   const hint = ((words: readonly string[], options: { agent?: string | null } = {}) => {
     const agent = options.agent === undefined ? context.agent : options.agent;
-    const globals = [...(agent && agent !== 'default' ? ['--agent', agent] : []), ...(context.db ? ['--db', context.db] : [])];
+    const named = agent && (agent !== 'default' || context.keepDefaultAgent) ? agent : undefined;
+    // An agent id that starts with "-" (`-h`, `--json`) would be read as a flag after --agent (oclif takes `-h` for
+    // help anywhere, and refuses a value that names a flag even as `--agent=--json`): it goes in HIPPO_AGENT instead.
+    const viaEnv = named?.startsWith('-') ?? false;
+    const globals = [...(named && !viaEnv ? ['--agent', named] : []), ...(context.db ? ['--db', context.db] : [])];
     const end = words.indexOf('--');
     const all = end < 0 ? [...words, ...globals] : [...words.slice(0, end), ...globals, ...words.slice(end)];
-    return `${bin} ${shellQuote(all)}`;
+    return `${viaEnv ? `HIPPO_AGENT=${shellQuote([named!])} ` : ''}${bin} ${shellQuote(all)}`;
   }) as Hint;
   hint.exportLine = (variables) =>
     `export ${Object.entries(variables)

@@ -105,6 +105,11 @@ export interface Column {
   flex?: boolean;
   align?: 'right';
   style?: Style;
+  /**
+   * Left out on a terminal too narrow to give the flexible column its least width (the rightmost optional column
+   * first), so the content is cut rather than pushed off the line by a column people can do without.
+   */
+  optional?: boolean;
 }
 
 /**
@@ -131,8 +136,19 @@ const MIN_FLEX = 20;
  * are one line each and already guarded by the caller (`cut`, `safeText(…, {lines: 'join'})`); the flexible column
  * is cut at a word so each line fits the width instead of wrapping mid-word.
  */
-export function table(columns: readonly Column[], rows: readonly string[][], { paint, width, terminal }: TextContext): string {
+export function table(columns: readonly Column[], rows: readonly string[][], context: TextContext): string {
+  const { paint, width, terminal } = context;
   const all = terminal ? [columns.map((column) => column.header), ...rows] : [...rows];
+  if (terminal && columns.some((column) => column.flex)) {
+    const widest = columns.map((_, index) => Math.max(0, ...all.map((row) => displayWidth(row[index] ?? ''))));
+    const kept = columns.map(() => true);
+    const needed = () => columns.reduce((sum, column, index) => sum + (kept[index] ? (column.flex ? MIN_FLEX : widest[index]!) + 2 : 0), -2);
+    for (let index = columns.length - 1; index >= 0 && needed() > width; index--) if (columns[index]!.optional) kept[index] = false;
+    if (kept.includes(false)) {
+      const keep = <T>(items: readonly T[]) => items.filter((_, index) => kept[index]);
+      return table(keep(columns), rows.map(keep), context);
+    }
+  }
   const widths = columns.map((_, index) => Math.max(0, ...all.map((row) => displayWidth(row[index] ?? ''))));
   const flex = columns.findIndex((column) => column.flex);
   if (flex >= 0) {

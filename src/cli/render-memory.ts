@@ -15,8 +15,8 @@ export function memoryTable(memories: readonly Memory[], context: TextContext): 
   const columns: Column[] = [
     { header: 'ID', style: 'dim' },
     { header: created.header, style: 'dim' },
-    { header: 'DURABILITY', style: 'dim' },
-    { header: 'TAGS', style: 'dim' },
+    { header: 'DURABILITY', style: 'dim', optional: true },
+    { header: 'TAGS', style: 'dim', optional: true },
     { header: 'CONTENT', flex: true },
   ];
   const rows = memories.map((memory, index) => [

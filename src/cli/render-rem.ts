@@ -22,8 +22,8 @@ const inline = (text: string) => safeText(text, { lines: 'join' });
 const CANDIDATE_COLUMNS: Column[] = [
   { header: 'ID', style: 'bold' },
   { header: 'STATUS' },
-  { header: 'AGE', align: 'right' },
-  { header: 'SOURCES', align: 'right' },
+  { header: 'AGE', align: 'right', optional: true },
+  { header: 'SOURCES', align: 'right', optional: true },
   { header: 'CLAIM', flex: true },
 ];
 
@@ -89,7 +89,7 @@ export function runTable(runs: readonly Run[], context: TextContext): string {
     { header: started.header },
     { header: 'KIND' },
     { header: 'STATUS' },
-    { header: 'AGENT' },
+    { header: 'AGENT', optional: true },
     { header: 'WHAT', flex: true },
   ];
   const rows = runs.map((run, index) => {
@@ -107,13 +107,15 @@ export function candidatesView(status: string): TextView<{ candidates: Candidate
 export const candidateShowView: TextView<{ candidate: Candidate; sources: Memory[] }> = ({ candidate, sources }, context) =>
   candidateDetail(candidate, sources, context);
 
-/** The staged candidates, one line each, and where to review them. */
-function stagedLines(candidates: readonly Candidate[], { paint, width, hint }: TextContext): string[] {
-  return [
-    ...candidates.map((candidate) => `${paint('bold', candidate.id)} ${cut(candidate.claim, Math.max(20, width - candidate.id.length - 1))}`),
-    ...(candidates.length > 0 ? [paint('dim', `review: ${hint(['rem', 'candidates'])}`)] : []),
-  ];
+/** The staged candidates, one line each. */
+function stagedLines(candidates: readonly Candidate[], { paint, width }: TextContext): string[] {
+  return candidates.map((candidate) => `${paint('bold', candidate.id)} ${cut(candidate.claim, Math.max(20, width - candidate.id.length - 1))}`);
 }
+
+/** Where to review what was staged: a hint, so on stderr (stdout stays the result), and in text mode only. */
+const reviewNote: View<DistillResult>['notes'] = ({ candidates }, { json, hint }) => [
+  !json && candidates.length > 0 && `review: ${hint(['rem', 'candidates'])}`,
+];
 
 /** The JSON document of a distillation and of an ingest: the run, the model, what was staged, the counts. */
 const distillJson = ({ run, model, candidates, counts }: DistillResult) => ({ run, model, candidates, counts });
@@ -129,6 +131,7 @@ export const distillView: View<DistillResult> = {
       ...stagedLines(result.candidates, context),
     ].join('\n');
   },
+  notes: reviewNote,
 };
 
 /** `rem ingest`. */
@@ -140,6 +143,7 @@ export function ingestView(handoffId: string): View<DistillResult> {
         `ingested ${inline(handoffId)} · staged ${result.counts.staged} · skipped ${result.counts.skippedDuplicates} duplicate, ${result.counts.skippedRejected} previously rejected`,
         ...stagedLines(result.candidates, context),
       ].join('\n'),
+    notes: reviewNote,
   };
 }
 

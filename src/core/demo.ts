@@ -89,7 +89,7 @@ export async function loadDemo(store: Store, options: LoadDemoOptions = {}): Pro
       if (counts.total > 0 && !options.ownStore) {
         throw new ConflictError(
           'database_not_empty',
-          `the database already holds ${counts.total} memories; the demo loads only into an empty one (force it to replace earlier demo data, or use a fresh database)`,
+          `the database already holds ${counts.total} ${counts.total === 1 ? 'memory' : 'memories'}; the demo loads only into an empty one (force it to replace earlier demo data, or use a fresh database)`,
           { details: { memories: counts.total } },
         );
       }

@@ -217,14 +217,15 @@ export function listMemories(store: StoreOps, options: ListOptions): Promise<Mem
 const ELSEWHERE_SHOWN = 3;
 
 /**
- * Said when a read for one agent (a search, extract over search results) finds nothing while other agents hold
- * memories: the usual cause is a missing `--agent` (after `hippo demo`, say), and an empty answer alone hides it.
- * Undefined when no other agent has a memory that is not archived.
+ * Said when a read for one agent (a search, extract over search results) finds nothing while the agent holds no
+ * memories and other agents do: the usual cause is a missing `--agent` (after `hippo demo`, say), and an empty answer
+ * alone hides it. Undefined when the agent has memories of its own (then its query or filters found nothing, and
+ * naming other agents would mislead) or no other agent has a memory that is not archived.
  */
 export async function elsewhereWarning(store: StoreOps, agentId: string, found: 'matches' | 'memories' = 'matches'): Promise<string | undefined> {
-  const others = (await store.memories.agentCounts())
-    .filter((other) => other.agentId !== agentId && other.memories > 0)
-    .sort((a, b) => b.memories - a.memories); // stable: ties stay in agent order
+  const counts = await store.memories.agentCounts();
+  if (counts.some((count) => count.agentId === agentId && count.memories > 0)) return undefined;
+  const others = counts.filter((other) => other.agentId !== agentId && other.memories > 0).sort((a, b) => b.memories - a.memories); // stable: ties stay in agent order
   if (others.length === 0) return undefined;
   const named = others.slice(0, ELSEWHERE_SHOWN).map((other) => `${other.agentId} (${other.memories})`);
   const more = others.length > ELSEWHERE_SHOWN ? `, and ${others.length - ELSEWHERE_SHOWN} more` : '';

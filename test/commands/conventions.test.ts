@@ -55,6 +55,23 @@ describe('did you mean: unknown commands and flags (exit 2, one JSON document un
     });
   });
 
+  it('keeps every argument and flag typed after the misspelt name, a short argument and one holding a colon included, and the suggestion works pasted', async () => {
+    expect((await box.hippo(['memory', 'add', 'see a:b c for the deploy x'])).exitCode).toBe(0);
+    const short = await box.hippo(['serch', 'x']);
+    expect(String(short.stderr)).toContain('"serch" is not a hippo command; did you mean: hippo search x (see');
+    const colon = await box.hippo(['serch', 'a:b c', '--limit', '2', '--json']);
+    expect(colon.exitCode).toBe(2);
+    const { message } = json<{ error: { message: string; details: { command: string } } }>(colon).error;
+    expect(message).toContain("did you mean: hippo search 'a:b c' --limit 2 --json (see");
+    const again = await pasted(/did you mean: (hippo .*) \(see/.exec(message)![1]!);
+    expect(again.exitCode, String(again.stderr)).toBe(0);
+    expect(json<{ results: unknown[] }>(again).results).toHaveLength(1);
+    const nested = await box.hippo(['memory', 'lst', 'x', '-n', '2']);
+    expect(String(nested.stderr)).toContain('"memory lst" is not a hippo command; did you mean: hippo memory list x -n 2 (see');
+    // A topic typed right is never read as a typo of a command ("rem" is not "demo").
+    expect(String((await box.hippo(['rem', 'bogus'])).stderr)).toContain('"rem bogus" is not a hippo command (see');
+  });
+
   it('names a command that is near nothing without a suggestion, and never prints what was typed raw', async () => {
     const result = await box.hippo(['bogus\u001b]0;T\u0007']);
     expect(result.exitCode).toBe(2);
@@ -83,6 +100,22 @@ describe('did you mean: unknown commands and flags (exit 2, one JSON document un
     const again = await pasted(line.replace('-- -verbose', '--json -- -verbose'));
     expect(again.exitCode, String(again.stderr)).toBe(0);
     expect(json<{ results: unknown[] }>(again).results).toHaveLength(1);
+  });
+
+  it('under --json a topic named alone and a plugin command are still one JSON document (exit 2); --help still shows help', async () => {
+    for (const args of [
+      ['memory', '--json'],
+      ['rem', 'nightly', '--json'],
+      ['autocomplete', 'bash', '--json'],
+    ]) {
+      const result = await box.hippo(args);
+      expect(result.exitCode, args.join(' ')).toBe(2);
+      expect(json<{ error: { code: string } }>(result).error.code).toBe('usage');
+      expect(String(result.stderr)).toBe('');
+    }
+    const help = await box.hippo(['memory', '--json', '--help']);
+    expect(help.exitCode).toBe(0);
+    expect(String(help.stdout)).toContain('memory list');
   });
 
   it('shows a required flag as required, and says which one is missing', async () => {
@@ -264,6 +297,15 @@ describe('the demo store', () => {
   });
 });
 
+describe('the demo refuses a store holding one note of yours', () => {
+  it('says "1 memory", not "1 memories"', async () => {
+    expect((await box.hippo(['memory', 'add', 'a note of mine'])).exitCode).toBe(0);
+    const refused = await box.hippo(['demo']);
+    expect(refused.exitCode).toBe(4);
+    expect(String(refused.stderr)).toContain('the database already holds 1 memory; the demo loads only into an empty one');
+  });
+});
+
 describe('hints that work when pasted', () => {
   it('`rem rapid --prompt-only` with --agent and --db names both in the ingest it prints, and that line works', async () => {
     const db = join(box.dir, 'elsewhere', 'team store.db');
@@ -278,7 +320,9 @@ describe('hints that work when pasted', () => {
     const ingested = await pasted(line!, { env: noDb() });
     expect(ingested.exitCode, String(ingested.stderr)).toBe(0);
     expect(String(ingested.stdout)).toContain('staged 1');
-    const review = hintLines(String(ingested.stdout)).find((text) => text.startsWith('hippo rem candidates'));
+    // A hint: on stderr, so stdout holds only the result.
+    expect(String(ingested.stdout)).not.toContain('review:');
+    const review = hintLines(String(ingested.stderr)).find((text) => text.startsWith('hippo rem candidates'));
     expect(review).toBe(`hippo rem candidates --agent ops-agent --db '${db}'`);
     const listed = await pasted(`${review} --json`, { env: noDb() });
     expect(json<{ candidates: unknown[] }>(listed).candidates).toHaveLength(1);
@@ -288,6 +332,43 @@ describe('hints that work when pasted', () => {
     expect((await box.hippo(['memory', 'add', 'Deploy failed on the migration lock'], { env: noDb() })).exitCode).toBe(0);
     const handoff = await box.hippo(['rem', 'rapid', '--prompt-only'], { env: noDb() });
     expect(hintLines(String(handoff.stderr)).find((text) => text.startsWith('hippo rem ingest'))).toMatch(/^hippo rem ingest hof_\w{26} answer\.json$/);
+  });
+});
+
+describe('hints that work when pasted: hostile agent ids and a shell that sets HIPPO_AGENT / HIPPO_DB', () => {
+  const answer = () =>
+    writeFileSync(join(box.dir, 'answer.json'), JSON.stringify({ candidates: [{ claim: 'Friday deploys fail on the migration lock.', sources: ['m1'] }] }));
+
+  it.each(['-h', '--json', 'it\'s "odd" $HOME'])('an agent id %j is carried so the pasted ingest finds its handoff', async (agent) => {
+    const db = join(box.dir, 'it\'s a "db" $x', 'h.db');
+    mkdirSync(join(box.dir, 'it\'s a "db" $x'));
+    const env = { HIPPO_DB: db, HIPPO_AGENT: agent };
+    expect((await box.hippo(['memory', 'add', 'Deploy failed on the migration lock'], { env })).exitCode).toBe(0);
+    const handoff = await box.hippo(['rem', 'rapid', '--prompt-only'], { env });
+    expect(handoff.exitCode, String(handoff.stderr)).toBe(0);
+    const line = String(handoff.stderr)
+      .split('\n')
+      .map((text) => text.trim())
+      .find((text) => /hippo rem ingest/.test(text));
+    answer();
+    const ingested = await pasted(`${line!} --json`, { env: { HIPPO_DB: undefined, HIPPO_AGENT: undefined } });
+    expect(ingested.exitCode, `${line!}\n${String(ingested.stdout)}${String(ingested.stderr)}`).toBe(0);
+    expect(json<{ candidates: { agentId: string }[] }>(ingested).candidates.map((candidate) => candidate.agentId)).toEqual([agent]);
+  });
+
+  it('a hint for the default agent and the default store says so when the shell has HIPPO_AGENT and HIPPO_DB set', async () => {
+    const env = { HIPPO_DB: undefined, HIPPO_AGENT: 'ops-agent' };
+    const defaultDb = join(dataDir(), 'hippo.db');
+    expect((await box.hippo(['memory', 'add', 'Deploy failed on the migration lock', '--agent', 'default'], { env })).exitCode).toBe(0);
+    const handoff = await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'default', '--db', defaultDb], {
+      env: { ...env, HIPPO_DB: join(box.dir, 'other.db') },
+    });
+    const line = hintLines(String(handoff.stderr)).find((text) => text.startsWith('hippo rem ingest'));
+    expect(line).toMatch(/^hippo rem ingest hof_\w{26} answer\.json --agent default --db \S+hippo\.db$/);
+    answer();
+    // Pasted into the same shell: HIPPO_AGENT and HIPPO_DB still point elsewhere.
+    const ingested = await pasted(line!, { env: { HIPPO_DB: join(box.dir, 'other.db'), HIPPO_AGENT: 'ops-agent' } });
+    expect(ingested.exitCode, String(ingested.stderr)).toBe(0);
   });
 });
 
@@ -304,5 +385,20 @@ describe('the default agent finds nothing while others have memories', () => {
     const search = json<{ warnings: string[] }>(await box.hippo(['search', 'deploy', '--json']));
     expect(search.warnings).toEqual(['no matches for agent default; other agents have memories: ops-agent (122), alice (81)']);
     expect(json<{ warnings: string[] }>(await box.hippo(['memory', 'list', '--agent', 'alice', '--json'])).warnings).toEqual([]);
+  });
+
+  it('rem rapid --prompt-only for the default agent names the agents that have memories instead of blaming the scope', async () => {
+    expect((await box.hippo(['demo'])).exitCode).toBe(0);
+    const result = await box.hippo(['rem', 'rapid', '--prompt-only', '--json']);
+    expect(result.exitCode).toBe(3);
+    expect(json(result)).toMatchObject({
+      error: {
+        code: 'nothing_to_distill',
+        message: 'no memories in scope to distill: no memories for agent default; other agents have memories: ops-agent (122), alice (81) (give --agent)',
+      },
+    });
+    // An agent that has memories, only none in scope, is still told to widen the scope.
+    const narrow = await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'alice', '--since', '1m']);
+    expect(String(narrow.stderr)).toContain('no memories in scope to distill (try --since 7d or --scope all)');
   });
 });

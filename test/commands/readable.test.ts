@@ -88,6 +88,17 @@ describe('tables', () => {
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
   });
 
+  it('an 80-column terminal leaves out tags and durability rather than the content', async () => {
+    if (!tmuxVersion()) throw new Error('tmux is not installed: this test needs a real terminal (apt-get install tmux)');
+    await importKnownTimes();
+    terminal = Terminal.start(box.dir, hippoCommand(['memory', 'list'], { ...box.env, TZ: 'UTC' }), { columns: 80, rows: 20 });
+    const lines = (await terminal.waitFor('[exit 0]')).split('\n').filter((line) => line.trim() !== '' && !line.startsWith('[exit'));
+    expect(lines[0]).toMatch(/^ID\s+CREATED \(\+00:00\)\s+CONTENT$/);
+    expect(lines.find((line) => line.startsWith('mem_') && line.includes('Rotated the staging password'))).toBeDefined();
+    expect(lines.find((line) => line.startsWith('mem_') && line.includes('Moved the billing cron'))).toBeDefined();
+    for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(80);
+  });
+
   it('off a terminal the rows come alone (no header), for scripts', async () => {
     await importKnownTimes();
     const lines = String((await box.hippo(['memory', 'list'])).stdout)

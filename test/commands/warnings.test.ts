@@ -102,6 +102,13 @@ describe('a read for an agent that has nothing, while other agents have memories
     await store.close();
     expect(warningsOf(await box.hippo(['search', 'deploy', '--agent', 'alice', '--json']))).toEqual([]);
   });
+
+  it('says nothing when the agent has memories of its own and only the query or filters found none', async () => {
+    expect(warningsOf(await box.hippo(['search', 'kubernetes', '--agent', 'ops-agent', '--json']))).toEqual([]);
+    const listed = await box.hippo(['memory', 'list', '--agent', 'ops-agent', '--since', '1m', '-t', 'nothing-tagged-so', '--json']);
+    expect(json(listed)).toEqual({ memories: [], warnings: [] });
+    expect(String(listed.stderr)).toBe('');
+  });
 });
 
 describe('a kind that needs a model', () => {

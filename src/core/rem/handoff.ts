@@ -9,6 +9,7 @@ import { answerRejected, type AnswerRejection } from '../model/answer-problem.js
 import { extractJsonObject } from '../model/json.js';
 import type { Store, StoreOps } from '../store/port.js';
 import type { Handoff } from '../records.js';
+import { elsewhereWarning } from '../memory.js';
 import { iso } from '../time.js';
 import { commitStaging, gatherCounts, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
 import { gather } from './gather.js';
@@ -33,9 +34,13 @@ export async function createHandoff(store: StoreOps, options: DistillOptions & {
   const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
   const gathered = await gather(store, options);
   if (gathered.memories.length === 0) {
-    throw new NotFoundError('nothing_to_distill', 'no memories in scope to distill (widen the scope: an earlier since, or the scope all)', {
-      details: { scope: options.scope ?? 'recent' },
-    });
+    // An agent with no memories at all while others have some: the usual cause is a missing agent, not the scope.
+    const elsewhere = await elsewhereWarning(store, options.agentId, 'memories');
+    throw new NotFoundError(
+      'nothing_to_distill',
+      elsewhere ? `no memories in scope to distill: ${elsewhere}` : 'no memories in scope to distill (widen the scope: an earlier since, or the scope all)',
+      { details: { scope: options.scope ?? 'recent', ...(elsewhere ? { elsewhere } : {}) } },
+    );
   }
   const prompt = buildPrompt({ focus, memories: gathered.memories, maxCandidates });
   const now = store.clock();
