@@ -1,5 +1,7 @@
 import { findPhoneNumbersInText, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
-import { phoneLabelRegions } from '../context.js';
+import { phoneLabelLanguages, phoneLabelRegions } from '../context.js';
+import { isLanguageOf } from '../language.js';
+import { paragraphAround, PassageCues } from '../passage.js';
 import { asRegion, candidateRegions } from '../region.js';
 import { charAt, isWordChar, rawMatch } from '../text.js';
 import type { Check, RawMatch, RecogniserOptions } from '../types.js';
@@ -229,32 +231,94 @@ function readable(written: string): boolean {
   return !bare && digits >= MIN_DIGITS && digits <= MAX_DIGITS && !isInternational(national) && !isOtherShape(national);
 }
 
-/** Pass 2: readings of one window valid in a region of the list (other than home), grouped as written there. */
-function listCandidates(text: string, window: { start: number; written: string }, regions: readonly CountryCode[]): Candidate[] {
-  const found: Candidate[] = [];
+/**
+ * Pass 2: readings of one window valid in a region of the list (other than home). `plausible` are those written as
+ * there (fit > 0, not a bare digit run: read abroad, that is as often an order number); `valid` counts them all.
+ */
+function listCandidates(
+  text: string,
+  window: { start: number; written: string },
+  regions: readonly CountryCode[],
+): { plausible: Candidate[]; valid: number } {
+  const plausible: Candidate[] = [];
+  let valid = 0;
   for (const region of regions) {
     for (const hit of hits(window.written, region, false)) {
       if (!hit.number.isValid() || isInternational(window.written.slice(hit.startsAt, hit.endsAt))) continue;
+      valid++;
       const end = window.start + hit.endsAt;
       const reading = candidate(text, trimUnbalancedOpener(text, window.start + hit.startsAt, end), end, hit.number, region, false);
-      // A bare digit run read abroad is as often an order number: only a label makes it a phone (pass 3).
       const bare = !/[^\p{Nd}]/u.test(withoutExtension(text.slice(reading.start, reading.end), reading.number));
-      if (reading.fit > 0 && !bare) found.push(reading);
+      if (reading.fit > 0 && !bare) plausible.push(reading);
     }
   }
-  return found;
+  return { plausible, valid };
+}
+
+/** True when the readings name one number. */
+function agree(readings: readonly Candidate[]): boolean {
+  return new Set(readings.map((reading) => normalizePhone(reading.number))).size === 1;
+}
+
+/** A language counts when its function words add up to this much, and twice as much as any rival number's. */
+const MIN_LANGUAGE_SCORE = 2;
+const LANGUAGE_MARGIN = 2;
+
+/**
+ * Among plausible readings of one span that name different numbers (none the home region's), the one the passage
+ * points at (docs/extract.md §Regions), or undefined:
+ *
+ * 1. places: the readings in regions the passage names (an international number's country, an e-mail or web
+ *    domain's country code, an IBAN's country, a country's name, a postcode address's country) — when that leaves
+ *    readings of one number, it is the one; when it leaves several, the others are out;
+ * 2. language: the readings in regions where the passage's language is written, when the passage is clearly in it
+ *    (MIN_LANGUAGE_SCORE, and LANGUAGE_MARGIN times any rival number's language). English is written everywhere, so
+ *    it only decides among the readings that fit the written grouping best;
+ * 3. grouping: the one number written exactly in its region's national format, when every rival reading only
+ *    joins or splits groups (fit 3 against at most 1).
+ */
+function byPassage(rivals: readonly Candidate[], cues: PassageCues): Candidate | undefined {
+  let pool = [...rivals];
+  for (const strength of ['certain', 'vague'] as const) {
+    const places = cues.places(
+      pool.map((reading) => reading.region ?? ''),
+      strength,
+    );
+    const placed = pool.filter((reading) => reading.region !== undefined && places.has(reading.region));
+    if (placed.length > 0) pool = placed;
+    if (agree(pool)) return pool[0];
+  }
+  const supported = pool.map((reading) => ({ reading, ...cues.languageSupport(reading.region ?? '') }));
+  const top = Math.max(...supported.map((entry) => entry.score));
+  if (top >= MIN_LANGUAGE_SCORE) {
+    const winners = supported.filter((entry) => entry.score === top);
+    const number = normalizePhone(winners[0]!.reading.number);
+    const runnerUp = Math.max(0, ...supported.filter((entry) => normalizePhone(entry.reading.number) !== number).map((entry) => entry.score));
+    const bestFit = Math.max(...pool.map((reading) => reading.fit));
+    const fitting = winners.filter((entry) => entry.language !== 'en' || entry.reading.fit === bestFit).map((entry) => entry.reading);
+    if (top >= LANGUAGE_MARGIN * runnerUp && fitting.length > 0 && agree(fitting)) return fitting[0];
+  }
+  return exactlyWritten(pool);
+}
+
+/** The one number written exactly in its region's national format when every rival reading only joins or splits groups. */
+function exactlyWritten(readings: readonly Candidate[]): Candidate | undefined {
+  const exact = readings.filter((reading) => reading.fit === 3);
+  const rivals = readings.filter((reading) => !exact.some((other) => normalizePhone(other.number) === normalizePhone(reading.number)));
+  return exact.length > 0 && agree(exact) && rivals.every((reading) => reading.fit <= 1) ? exact[0] : undefined;
 }
 
 /**
  * Chooses among the candidates of one window, longest span first. Among the readings of a span with the best fit: the
- * home region's, else the one number they all agree on; readings that disagree are kept only with a phone label
- * (`labelled`, when the label's language narrows them to one). A reading written badly for its region (fit 0: no
- * national prefix where the region writes one, groups cut elsewhere) is kept only with a label, unless it is the home
- * region's and no other region reads the span plausibly (libphonenumber's own verdict, as before regions). The home
- * region's plausible readings come first, whatever else reads the text.
+ * home region's, else the one number they all agree on, else the one the passage points at (`byPassage`); readings
+ * that still disagree are kept only with a phone label (`labelled`, when the label's language narrows them to one).
+ * A reading written badly for its region (fit 0: no national prefix where the region writes one, groups cut
+ * elsewhere) is kept only with a label, unless it is the home region's and no other region reads the span plausibly
+ * (libphonenumber's own verdict, as before regions). The home region's plausible readings come first, whatever else
+ * reads the text.
  */
-function choose(text: string, candidates: readonly Candidate[], order: readonly CountryCode[]): Reading[] {
-  const chosen: Reading[] = [];
+function choose(text: string, candidates: readonly Candidate[], order: readonly CountryCode[], cues: () => PassageCues): Candidate[] {
+  const chosen: Candidate[] = [];
   const rank = (region: CountryCode | undefined) => (region === undefined ? order.length : order.indexOf(region));
   // The reading that covers most of the text first (`8 (912) 345-67-89` is Russian, trunk prefix included), then the
   // home region's plausible readings (fit > 0) before any other region's.
@@ -269,7 +333,7 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
     decided.push(best);
     // Every plausible reading of the span (fit > 0) must agree, unless the best one is the home region's.
     const rivals = sorted.filter((other) => other.start === best.start && other.end === best.end && other.fit > 0);
-    const agreed = best.home || new Set(rivals.map((rival) => normalizePhone(rival.number))).size <= 1;
+    const agreed = best.home || agree(rivals) || rivals.length === 0;
     const national = withoutExtension(text.slice(best.start, best.end), best.number);
     const bare = !/[^\p{Nd}]/u.test(national);
     // A bare run of more than 12 digits is a timestamp or a card number more often than a phone number, even at home.
@@ -280,7 +344,12 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
     const weak = best.fit === 0 && (digitsOf(national).length < MIN_LABELLED_DIGITS || YEAR_FIRST_RE.test(national));
     const certain = (best.fit > 0 || best.home) && agreed && !tooLong && !weak;
     if (certain) {
-      chosen.push({ start: best.start, end: best.end, number: best.number, check: 'validated', region: best.region });
+      chosen.push({ ...best, check: 'validated' });
+      continue;
+    }
+    const pointed = !agreed && !tooLong ? byPassage(rivals, cues()) : undefined;
+    if (pointed !== undefined) {
+      chosen.push({ ...pointed, check: 'validated' });
       continue;
     }
     const label = phoneLabelRegions(text, best.start);
@@ -288,9 +357,9 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
     // Readings that disagree: the label's language must narrow them to one number (`Telefono:` → IT, CH).
     const plausible = rivals.length > 0 ? rivals : [best];
     const narrowed = agreed ? plausible : plausible.filter((reading) => reading.region !== undefined && label.includes(reading.region));
-    const [pick] = narrowed;
-    if (pick === undefined || new Set(narrowed.map((reading) => normalizePhone(reading.number))).size > 1) continue;
-    chosen.push({ start: pick.start, end: pick.end, number: pick.number, check: 'labelled', region: pick.region });
+    const pick = agree(narrowed) ? narrowed[0] : exactlyWritten(narrowed);
+    if (pick === undefined) continue;
+    chosen.push({ ...pick, check: 'labelled' });
   }
   return chosen;
 }
@@ -331,6 +400,37 @@ function possibleReading(
 }
 
 /**
+ * A number valid only abroad, in a region where the language of the phone label before it is not written, is read
+ * where the label's language is written when it is possible there and written at least as well (`Ring 07700 900 123`:
+ * a British number of the range kept for drama, merely possible in GB, valid as a German fixed line): `labelled`.
+ */
+function relabelled(text: string, window: { start: number; written: string }, chosen: Candidate, list: readonly CountryCode[]): Reading | undefined {
+  if (chosen.home || chosen.region === undefined) return undefined;
+  const languages = phoneLabelLanguages(text, window.start) ?? [];
+  if (languages.length === 0 || languages.some((language) => isLanguageOf(language, chosen.region!))) return undefined;
+  const found = list
+    .filter((region) => languages.some((language) => isLanguageOf(language, region)))
+    .flatMap((region) =>
+      hits(window.written, region, true)
+        .filter((hit) => window.start + hit.startsAt === chosen.start && window.start + hit.endsAt === chosen.end && hit.number.isPossible())
+        .map((hit) => candidate(text, chosen.start, chosen.end, hit.number, region, false)),
+    )
+    .filter((reading) => reading.fit >= chosen.fit);
+  return found.length > 0 && agree(found) ? { ...found[0]!, check: 'labelled' } : undefined;
+}
+
+/** The cues of the paragraph around a span, with the countries of the international numbers in it. */
+function passageCues(text: string, span: Span, international: readonly Reading[]): PassageCues {
+  const paragraph = paragraphAround(text, span.start, span.end);
+  const countries: string[] = [];
+  for (const reading of international) {
+    if (reading.start >= paragraph.end) break;
+    if (reading.end > paragraph.start && reading.number.country !== undefined) countries.push(reading.number.country);
+  }
+  return new PassageCues(text.slice(paragraph.start, paragraph.end), countries);
+}
+
+/**
  * Phone numbers by libphonenumber-js with the full (`max`) metadata: international numbers, national numbers in the
  * home region (`region`) and in the candidate regions (`regions`, default `DEFAULT_REGIONS`).
  */
@@ -349,17 +449,19 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
     while (next < national.length && (national[next]?.start ?? 0) < window.end) inside.push(national[next++]!);
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
     const settled = inside.some((reading) => reading.fit > 0 && reading.start <= window.start + 1 && reading.end >= window.end);
-    const fromList = !settled && readable(window.written) ? listCandidates(text, window, list) : [];
-    const chosen = choose(text, [...inside, ...fromList], order);
+    const fromList = !settled && readable(window.written) ? listCandidates(text, window, list) : { plausible: [], valid: 0 };
+    const chosen = choose(text, [...inside, ...fromList.plausible], order, () => passageCues(text, window, international));
     if (chosen.length > 0) {
-      readings.push(...chosen);
+      readings.push(...chosen.map((reading) => relabelled(text, window, reading, list) ?? reading));
       continue;
     }
+    // A window some region of the list validates is not read as a merely possible number elsewhere.
+    if (fromList.valid > 0) continue;
     const possible = possibleReading(text, window, home, list);
     if (possible !== undefined) readings.push(possible);
   }
   // Home readings outside every window (a form the window pattern does not cover) are chosen on their own.
   pending.push(...national.slice(next));
-  for (const reading of pending) readings.push(...choose(text, [reading], order));
+  for (const reading of pending) readings.push(...choose(text, [reading], order, () => passageCues(text, reading, international)));
   return readings.sort((a, b) => a.start - b.start).map((reading) => toMatch(text, reading));
 }
