@@ -1,10 +1,10 @@
-import * as stopwords from 'stopword';
+import { createRequire } from 'node:module';
 
 /**
  * Languages of a passage, for choosing among the regions a national phone number is valid in (docs/extract.md
- * §Regions): a passage in Norwegian quotes Norwegian numbers. The guess is deliberately simple and cautious: the
- * function words of each language of the lexicon (the `stopword` package's lists) are counted, a word shared by n
- * languages counting 1/n to each, and Japanese, Korean and Chinese are told by their scripts.
+ * §Regions): a passage in Norwegian quotes Norwegian numbers. The guess is deliberately simple: the function words of
+ * each language of the lexicon (the stopwords-iso lists) are counted, a word shared by n languages counting 1/n to
+ * each, and Japanese, Korean and Chinese are told by their scripts. The caller decides how much is enough.
  */
 
 /** The languages of the phone lexicon, each with the regions where it is a language people write in. */
@@ -44,33 +44,18 @@ export function isLanguageOf(language: string, region: string): boolean {
   }
 }
 
-// The stopword package's list names for the lexicon's languages written in letters.
-const LISTS: Readonly<Record<string, string>> = {
-  eng: 'en',
-  deu: 'de',
-  fra: 'fr',
-  spa: 'es',
-  ita: 'it',
-  nld: 'nl',
-  por: 'pt',
-  pol: 'pl',
-  swe: 'sv',
-  dan: 'da',
-  nob: 'no',
-  fin: 'fi',
-  rus: 'ru',
-  tur: 'tr',
-  ell: 'el',
-};
+// The languages of the lexicon written in letters (stopwords-iso names them by ISO 639-1 code, as we do).
+const WORD_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'sv', 'da', 'no', 'fi', 'ru', 'tr', 'el'];
 
 let index: Map<string, string[]> | undefined;
 
-/** Word → the languages whose list holds it, built on first use. */
+/** Word → the languages whose list holds it, built on first use (the lists are loaded then, not at import). */
 function wordIndex(): Map<string, string[]> {
   if (index !== undefined) return index;
+  const lists = createRequire(import.meta.url)('stopwords-iso') as Readonly<Record<string, readonly string[] | undefined>>;
   index = new Map();
-  for (const [list, language] of Object.entries(LISTS)) {
-    for (const word of stopwords[list] ?? []) {
+  for (const language of WORD_LANGUAGES) {
+    for (const word of lists[language] ?? []) {
       const key = word.toLowerCase();
       const languages = index.get(key) ?? [];
       if (!languages.includes(language)) languages.push(language);

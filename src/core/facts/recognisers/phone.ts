@@ -232,27 +232,23 @@ function readable(written: string): boolean {
 }
 
 /**
- * Pass 2: readings of one window valid in a region of the list (other than home). `plausible` are those written as
- * there (fit > 0, not a bare digit run: read abroad, that is as often an order number); `valid` counts them all.
+ * Pass 2: readings of one window valid in a region of the list (other than home), each with its fit. Only those
+ * written as there (fit > 0) and not a bare digit run (read abroad, that is as often an order number) are plausible.
  */
-function listCandidates(
-  text: string,
-  window: { start: number; written: string },
-  regions: readonly CountryCode[],
-): { plausible: Candidate[]; valid: number } {
-  const plausible: Candidate[] = [];
-  let valid = 0;
+function listReadings(text: string, window: { start: number; written: string }, regions: readonly CountryCode[]): Candidate[] {
+  const found: Candidate[] = [];
   for (const region of regions) {
     for (const hit of hits(window.written, region, false)) {
       if (!hit.number.isValid() || isInternational(window.written.slice(hit.startsAt, hit.endsAt))) continue;
-      valid++;
       const end = window.start + hit.endsAt;
-      const reading = candidate(text, trimUnbalancedOpener(text, window.start + hit.startsAt, end), end, hit.number, region, false);
-      const bare = !/[^\p{Nd}]/u.test(withoutExtension(text.slice(reading.start, reading.end), reading.number));
-      if (reading.fit > 0 && !bare) plausible.push(reading);
+      found.push(candidate(text, trimUnbalancedOpener(text, window.start + hit.startsAt, end), end, hit.number, region, false));
     }
   }
-  return { plausible, valid };
+  return found;
+}
+
+function plausibleAbroad(text: string, reading: Candidate): boolean {
+  return reading.fit > 0 && /[^\p{Nd}]/u.test(withoutExtension(text.slice(reading.start, reading.end), reading.number));
 }
 
 /** True when the readings name one number. */
@@ -301,9 +297,12 @@ function byPassage(rivals: readonly Candidate[], cues: PassageCues): Candidate |
   return exactlyWritten(pool);
 }
 
-/** The one number written exactly in its region's national format when every rival reading only joins or splits groups. */
+/**
+ * The one number written in its region's own digit groups (fit 2 or 3) when every rival reading only joins or splits
+ * groups (fit 1).
+ */
 function exactlyWritten(readings: readonly Candidate[]): Candidate | undefined {
-  const exact = readings.filter((reading) => reading.fit === 3);
+  const exact = readings.filter((reading) => reading.fit >= 2);
   const rivals = readings.filter((reading) => !exact.some((other) => normalizePhone(other.number) === normalizePhone(reading.number)));
   return exact.length > 0 && agree(exact) && rivals.every((reading) => reading.fit <= 1) ? exact[0] : undefined;
 }
@@ -365,15 +364,16 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
 }
 
 /**
- * Pass 3: a labelled window no region validates, read as a possible number: in the home region, or written in
- * international form, or else in the regions of the list where it is possible and written as there, when they agree
- * on one number (after the label's language narrowed them).
+ * Pass 3: a labelled window no region reads for sure, read as a possible number: written in international form, or
+ * in the home region, or else (when no region of the list validates it) in the regions of the list where it is
+ * possible and written as there, when they agree on one number (after the label's language narrowed them).
  */
 function possibleReading(
   text: string,
   window: { start: number; written: string },
   home: CountryCode | undefined,
   list: readonly CountryCode[],
+  abroadFit: number,
 ): Reading | undefined {
   const label = phoneLabelRegions(text, window.start);
   if (label === undefined) return undefined;
@@ -390,8 +390,12 @@ function possibleReading(
     return reading === undefined ? undefined : { ...reading, check: 'labelled' };
   };
   if (isInternational(window.written)) return first(readings(undefined));
-  const atHome = home === undefined ? [] : readings(home);
+  // A window a region of the list validates whole (abroadFit ≥ 0, however it is grouped) is read as possible at home
+  // only when it is written at least as well for home (`345-899-3560x4587` is NANP-grouped: +1 345, not an Italian
+  // mobile), and never as a possible number abroad.
+  const atHome = home === undefined ? [] : readings(home).filter((reading) => reading.fit >= abroadFit);
   if (atHome.length > 0) return first(atHome);
+  if (abroadFit >= 0) return undefined;
   const abroad = list.flatMap(readings).filter((reading) => reading.fit > 0);
   const agree = (found: readonly Candidate[]) => new Set(found.map((reading) => normalizePhone(reading.number))).size === 1;
   if (agree(abroad)) return first(abroad);
@@ -418,6 +422,9 @@ function relabelled(text: string, window: { start: number; written: string }, ch
     .filter((reading) => reading.fit >= chosen.fit);
   return found.length > 0 && agree(found) ? { ...found[0]!, check: 'labelled' } : undefined;
 }
+
+/** True when a reading spans the whole window (an opening bracket left out). */
+const covers = (reading: Span, window: Span): boolean => reading.start <= window.start + 1 && reading.end >= window.end;
 
 /** The cues of the paragraph around a span, with the countries of the international numbers in it. */
 function passageCues(text: string, span: Span, international: readonly Reading[]): PassageCues {
@@ -448,16 +455,16 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
     const inside: Candidate[] = [];
     while (next < national.length && (national[next]?.start ?? 0) < window.end) inside.push(national[next++]!);
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
-    const settled = inside.some((reading) => reading.fit > 0 && reading.start <= window.start + 1 && reading.end >= window.end);
-    const fromList = !settled && readable(window.written) ? listCandidates(text, window, list) : { plausible: [], valid: 0 };
-    const chosen = choose(text, [...inside, ...fromList.plausible], order, () => passageCues(text, window, international));
+    const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
+    const valid = !settled && readable(window.written) ? listReadings(text, window, list).filter((reading) => covers(reading, window) || reading.fit > 0) : [];
+    const fromList = valid.filter((reading) => plausibleAbroad(text, reading));
+    const chosen = choose(text, [...inside, ...fromList], order, () => passageCues(text, window, international));
     if (chosen.length > 0) {
       readings.push(...chosen.map((reading) => relabelled(text, window, reading, list) ?? reading));
       continue;
     }
-    // A window some region of the list validates is not read as a merely possible number elsewhere.
-    if (fromList.valid > 0) continue;
-    const possible = possibleReading(text, window, home, list);
+    const abroadFit = Math.max(-1, ...valid.filter((reading) => covers(reading, window)).map((reading) => reading.fit));
+    const possible = possibleReading(text, window, home, list, abroadFit);
     if (possible !== undefined) readings.push(possible);
   }
   // Home readings outside every window (a form the window pattern does not cover) are chosen on their own.
