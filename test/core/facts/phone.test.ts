@@ -69,6 +69,68 @@ describe('phone recogniser', () => {
     expect(find('phone', 'Telefono: 312 345 6789', { region: null })[0]).toMatchObject({ check: 'labelled', region: 'IT' });
   });
 
+  it('chooses among candidate regions by the places the passage names', () => {
+    const read = (text: string) => find('phone', text, { region: null }).map((m) => [m.text, m.normalized, m.check, m.region]);
+    // 07400 123456 is a British mobile and a German fixed line, both written as there.
+    expect(read('Anna 07400 123456')).toEqual([]);
+    expect(read('Thanks,\nJames\n07400 123456 | james@whitfield.co.uk')).toEqual([['07400 123456', '+447400123456', 'validated', 'GB']]);
+    expect(read('Viele Grüße\nJonas\n07400 123456 · j.weber@weber-bau.de')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
+    expect(read('Zentrale +49 89 1234567, Jonas 07400 123456')).toEqual([
+      ['+49 89 1234567', '+49891234567', 'validated', 'DE'],
+      ['07400 123456', '+497400123456', 'validated', 'DE'],
+    ]);
+    expect(read('IBAN DE89 3704 0044 0532 0130 00\nJonas 07400 123456')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
+    expect(read('Our office in Germany: 07400 123456')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
+    expect(read('Office: 10 Downing Street, London, SW1A 2AA, 07400 123456')).toEqual([['07400 123456', '+447400123456', 'validated', 'GB']]);
+    // Only the paragraph counts: a blank line ends it.
+    expect(read('james@whitfield.co.uk\n\nAnna 07400 123456')).toEqual([]);
+    // A postcode format several countries share narrows the rest: 078 123 45 67 is Swiss, Swedish, Dutch, …
+    expect(read('Bahnhofstrasse 21\n8001 Zürich\n078 123 45 67')).toEqual([['078 123 45 67', '+41781234567', 'validated', 'CH']]);
+    expect(read('Bahnhofstrasse 21\n078 123 45 67')).toEqual([]);
+  });
+
+  it('chooses by the passage’s language, English only among the readings that fit the grouping best', () => {
+    const read = (text: string) => values('phone', text, { region: null });
+    expect(read('Hallo Tom, kannst du bitte morgen früh zurückrufen? Die Nummer ist 07400 123456.')).toEqual(['+497400123456']);
+    expect(read('Hi Tom, could you ring her back tomorrow morning? The number is 07400 123456.')).toEqual(['+447400123456']);
+    // Swedish, though Swiss grouping (078 123 45 67) fits best; Dutch, though French grouping fits best.
+    expect(read('Hej Anders, kan du ringa tillbaka till Erik i morgon bitti? Numret är 078 123 45 67.')).toEqual(['+46781234567']);
+    expect(read('Hoi Tom, kun je Sanne morgenochtend even terugbellen? Het nummer is 06 12 34 56 78.')).toEqual(['+31612345678']);
+    // Norwegian and Danish share most of their function words: not twice as Norwegian, so no choice.
+    expect(read('Ola treffes på 40 61 23 45 etter klokken ni, og hun har det travelt i dag.')).toEqual([]);
+    // Swiss as written (078 123 45 67); the one English-speaking reading (ZA) only joins groups.
+    expect(read('Anna is at 078 123 45 67 until Friday, and she has the keys with her.')).toEqual([]);
+  });
+
+  it('chooses the one number written in its region’s digit groups when every rival only joins or splits them', () => {
+    expect(values('phone', 'Marie 06 12 34 56 78', { region: null })).toEqual(['+33612345678']);
+    expect(values('phone', 'Julie 0450 00 12 74', { region: null })).toEqual(['+32450001274']);
+    expect(values('phone', 'Erik 070-123 45 67', { region: null })).toEqual(['+46701234567']);
+    // Two readings written as there: no choice.
+    expect(values('phone', 'Ola 40 61 23 45', { region: null })).toEqual([]);
+  });
+
+  it('reads a labelled number where the label’s language is written when it is possible there and written as well', () => {
+    for (const region of [null, 'US']) {
+      expect(find('phone', 'Ring 07700 900 123', { region }).map((m) => [m.normalized, m.check, m.region]), String(region)).toEqual([
+        ['+447700900123', 'labelled', 'GB'],
+      ]);
+    }
+    // A number written as a German one: the English label does not make it British.
+    expect(find('phone', 'Phone: 0211 234567', { region: null }).map((m) => [m.normalized, m.check, m.region])).toEqual([
+      ['+49211234567', 'validated', 'DE'],
+    ]);
+    // Without a label a merely possible number is never taken: libphonenumber's German reading stands.
+    expect(values('phone', 'Anna is at 07700 900 123', { region: 'US' })).toEqual(['+497700900123']);
+  });
+
+  it('reads a labelled window as possible at home only when home writes it as well as a region that validates it', () => {
+    // 085 012 3456: an Irish, Italian, Dutch or South African number, never +1 085….
+    expect(values('phone', 'Phone: 085 012 3456', { region: 'US' })).toEqual([]);
+    // An Indian number grouped oddly (valid in IN, fit 0) is not a merely possible New Zealand one.
+    expect(values('phone', 'Phone: 081 234 56789', { region: null })).toEqual([]);
+  });
+
   it('prefers the home region over the list', () => {
     expect(values('phone', 'call 312 345 6789', { region: 'US' })).toEqual(['+13123456789']);
   });
