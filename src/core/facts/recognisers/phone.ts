@@ -14,11 +14,14 @@ import type { Check, RawMatch, RecogniserOptions } from '../types.js';
  * 2. Each run of digits that looks like a phone number (a *window*) is also read in each region of the list. A
  *    reading is a candidate when the number is valid there; its *fit* says how well it is written for that region
  *    (its national format exactly, the same digit groups, a finer or coarser grouping, or not at all). The best
- *    fitting readings decide: the home region's, else the one number they agree on (`validated`). Readings that
- *    disagree, or fit badly, or a bare digit run read abroad, are kept only with a phone label right before them
- *    (`labelled`).
- * 3. A window no region validates, with a phone label right before it, is kept when libphonenumber calls it possible
- *    in the home region, internationally, or in a region of the list (first that does): `labelled`.
+ *    fitting readings decide: the home region's, else the one number they agree on, else the one the paragraph
+ *    around the window points at (places it names, its language, the one reading in its region's own groups:
+ *    `byPassage`), all `validated`. Readings that still disagree, or fit badly, or a bare digit run read abroad, are
+ *    kept only with a phone label right before them (`labelled`).
+ * 3. A window no region reads for sure, with a phone label right before it, is kept when libphonenumber calls it
+ *    possible internationally, in the home region (unless a region of the list validates it and writes it better),
+ *    or in the regions of the list (when none validates it): `labelled`. A labelled number valid only where the
+ *    label's language is not written is read where it is, when possible there and written as well (`relabelled`).
  *
  * Dates and IPv4 addresses are never national numbers; read abroad or for a label, neither are a date with an hour,
  * versions, or runs of more than 12 digits (card numbers).
@@ -429,10 +432,18 @@ const covers = (reading: Span, window: Span): boolean => reading.start <= window
 /** The cues of the paragraph around a span, with the countries of the international numbers in it. */
 function passageCues(text: string, span: Span, international: readonly Reading[]): PassageCues {
   const paragraph = paragraphAround(text, span.start, span.end);
+  // `international` is in text order and does not overlap: find the first reading ending inside the paragraph.
+  let low = 0;
+  let high = international.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (international[middle]!.end <= paragraph.start) low = middle + 1;
+    else high = middle;
+  }
   const countries: string[] = [];
-  for (const reading of international) {
-    if (reading.start >= paragraph.end) break;
-    if (reading.end > paragraph.start && reading.number.country !== undefined) countries.push(reading.number.country);
+  for (let index = low; index < international.length && international[index]!.start < paragraph.end; index++) {
+    const country = international[index]!.number.country;
+    if (country !== undefined) countries.push(country);
   }
   return new PassageCues(text.slice(paragraph.start, paragraph.end), countries);
 }
