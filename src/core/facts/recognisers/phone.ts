@@ -164,6 +164,7 @@ interface Reading {
 
 /** A national reading of a span in one region, with how well it is written for that region. */
 interface Candidate extends Reading {
+  region: CountryCode;
   fit: number;
   home: boolean;
 }
@@ -280,14 +281,14 @@ function byPassage(rivals: readonly Candidate[], cues: PassageCues): Candidate |
   let pool = [...rivals];
   for (const strength of ['certain', 'vague'] as const) {
     const places = cues.places(
-      pool.map((reading) => reading.region ?? ''),
+      pool.map((reading) => reading.region),
       strength,
     );
-    const placed = pool.filter((reading) => reading.region !== undefined && places.has(reading.region));
+    const placed = pool.filter((reading) => places.has(reading.region));
     if (placed.length > 0) pool = placed;
     if (agree(pool)) return pool[0];
   }
-  const supported = pool.map((reading) => ({ reading, ...cues.languageSupport(reading.region ?? '') }));
+  const supported = pool.map((reading) => ({ reading, ...cues.languageSupport(reading.region) }));
   const top = Math.max(...supported.map((entry) => entry.score));
   if (top >= MIN_LANGUAGE_SCORE) {
     const winners = supported.filter((entry) => entry.score === top);
@@ -321,7 +322,7 @@ function exactlyWritten(readings: readonly Candidate[]): Candidate | undefined {
  */
 function choose(text: string, candidates: readonly Candidate[], order: readonly CountryCode[], cues: () => PassageCues): Candidate[] {
   const chosen: Candidate[] = [];
-  const rank = (region: CountryCode | undefined) => (region === undefined ? order.length : order.indexOf(region));
+  const rank = (region: CountryCode) => order.indexOf(region);
   // The reading that covers most of the text first (`8 (912) 345-67-89` is Russian, trunk prefix included), then the
   // home region's plausible readings (fit > 0) before any other region's.
   const atHome = (reading: Candidate) => Number(reading.home && reading.fit > 0);
@@ -358,7 +359,7 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
     if (label === undefined) continue;
     // Readings that disagree: the label's language must narrow them to one number (`Telefono:` → IT, CH).
     const plausible = rivals.length > 0 ? rivals : [best];
-    const narrowed = agreed ? plausible : plausible.filter((reading) => reading.region !== undefined && label.includes(reading.region));
+    const narrowed = agreed ? plausible : plausible.filter((reading) => label.includes(reading.region));
     const pick = agree(narrowed) ? narrowed[0] : exactlyWritten(narrowed);
     if (pick === undefined) continue;
     chosen.push({ ...pick, check: 'labelled' });
@@ -380,19 +381,19 @@ function possibleReading(
 ): Reading | undefined {
   const label = phoneLabelRegions(text, window.start);
   if (label === undefined) return undefined;
-  const readings = (region: CountryCode | undefined): Candidate[] =>
-    hits(window.written, region, true)
-      .filter((hit) => hit.startsAt === 0 && hit.number.isPossible())
-      .map((hit) => ({ ...candidate(text, window.start, window.start + hit.endsAt, hit.number, region ?? 'US', false), region }))
-      .filter((reading) => {
-        const written = withoutExtension(text.slice(reading.start, reading.end), reading.number);
-        return digitsOf(written).length >= MIN_LABELLED_DIGITS && !isOtherShape(written);
-      });
-  const first = (found: readonly Reading[]): Reading | undefined => {
-    const [reading] = found;
-    return reading === undefined ? undefined : { ...reading, check: 'labelled' };
-  };
-  if (isInternational(window.written)) return first(readings(undefined));
+  // Possible numbers read from the window's start, long enough and not of another shape.
+  const possibleHits = (region: CountryCode | undefined): NumberFound[] =>
+    hits(window.written, region, true).filter((hit) => {
+      const written = withoutExtension(window.written.slice(0, hit.endsAt), hit.number);
+      return hit.startsAt === 0 && hit.number.isPossible() && digitsOf(written).length >= MIN_LABELLED_DIGITS && !isOtherShape(written);
+    });
+  if (isInternational(window.written)) {
+    const [hit] = possibleHits(undefined);
+    return hit === undefined ? undefined : { start: window.start, end: window.start + hit.endsAt, number: hit.number, check: 'labelled', region: undefined };
+  }
+  const readings = (region: CountryCode): Candidate[] =>
+    possibleHits(region).map((hit) => candidate(text, window.start, window.start + hit.endsAt, hit.number, region, false));
+  const first = (found: readonly Candidate[]): Reading | undefined => (found[0] === undefined ? undefined : { ...found[0], check: 'labelled' });
   // A window a region of the list validates whole (abroadFit ≥ 0, however it is grouped) is read as possible at home
   // only when it is written at least as well for home (`345-899-3560x4587` is NANP-grouped: +1 345, not an Italian
   // mobile), and never as a possible number abroad.
@@ -400,9 +401,8 @@ function possibleReading(
   if (atHome.length > 0) return first(atHome);
   if (abroadFit >= 0) return undefined;
   const abroad = list.flatMap(readings).filter((reading) => reading.fit > 0);
-  const agree = (found: readonly Candidate[]) => new Set(found.map((reading) => normalizePhone(reading.number))).size === 1;
   if (agree(abroad)) return first(abroad);
-  const narrowed = abroad.filter((reading) => reading.region !== undefined && label.includes(reading.region));
+  const narrowed = abroad.filter((reading) => label.includes(reading.region));
   return agree(narrowed) ? first(narrowed) : undefined;
 }
 
@@ -412,9 +412,9 @@ function possibleReading(
  * a British number of the range kept for drama, merely possible in GB, valid as a German fixed line): `labelled`.
  */
 function relabelled(text: string, window: { start: number; written: string }, chosen: Candidate, list: readonly CountryCode[]): Reading | undefined {
-  if (chosen.home || chosen.region === undefined) return undefined;
+  if (chosen.home) return undefined;
   const languages = phoneLabelLanguages(text, window.start) ?? [];
-  if (languages.length === 0 || languages.some((language) => isLanguageOf(language, chosen.region!))) return undefined;
+  if (languages.length === 0 || languages.some((language) => isLanguageOf(language, chosen.region))) return undefined;
   const found = list
     .filter((region) => languages.some((language) => isLanguageOf(language, region)))
     .flatMap((region) =>
