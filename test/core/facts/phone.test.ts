@@ -112,14 +112,13 @@ describe('phone recogniser', () => {
 
   it('reads a labelled number where the label’s language is written when it is possible there and written as well', () => {
     for (const region of [null, 'US']) {
-      expect(find('phone', 'Ring 07700 900 123', { region }).map((m) => [m.normalized, m.check, m.region]), String(region)).toEqual([
-        ['+447700900123', 'labelled', 'GB'],
-      ]);
+      expect(
+        find('phone', 'Ring 07700 900 123', { region }).map((m) => [m.normalized, m.check, m.region]),
+        String(region),
+      ).toEqual([['+447700900123', 'labelled', 'GB']]);
     }
     // A number written as a German one: the English label does not make it British.
-    expect(find('phone', 'Phone: 0211 234567', { region: null }).map((m) => [m.normalized, m.check, m.region])).toEqual([
-      ['+49211234567', 'validated', 'DE'],
-    ]);
+    expect(find('phone', 'Phone: 0211 234567', { region: null }).map((m) => [m.normalized, m.check, m.region])).toEqual([['+49211234567', 'validated', 'DE']]);
     // Without a label a merely possible number is never taken: libphonenumber's German reading stands.
     expect(values('phone', 'Anna is at 07700 900 123', { region: 'US' })).toEqual(['+497700900123']);
   });
@@ -158,5 +157,46 @@ describe('phone recogniser', () => {
     expect(fits('074 00123456', 'GB')).toBe(0);
     expect(fits('6 12 34 56 78', 'FR')).toBe(0);
     expect(groupingFit('(201) 555-0123', parsePhoneNumber('(201) 555-0123 x12', 'US'))).toBe(3);
+  });
+});
+
+describe('phone recogniser: forms, regions recorded, and the paragraph’s international numbers', () => {
+  const read = (text: string, region: string | null = null) => find('phone', text, { region }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('records the country of an international number, and keeps a merely possible one only with a label', () => {
+    expect(read('Office +353 1 234 5678')).toEqual([['+353 1 234 5678', '+35312345678', 'validated', 'IE']]);
+    // +44 7700 900… is the range kept for drama: possible, never valid; no country is recorded.
+    expect(read('Tel: +44 7700 900123')).toEqual([['+44 7700 900123', '+447700900123', 'labelled', undefined]]);
+    expect(read('see +44 7700 900123')).toEqual([]);
+  });
+
+  it('reads every extension marker at home, in the span and the value', () => {
+    for (const marker of [' ext. ', ' x', ' #', ' extension ']) {
+      expect(read(`Call 01 234 5678${marker}12 today`, 'IE'), marker).toEqual([[`01 234 5678${marker}12`, '+35312345678;ext=12', 'validated', 'IE']]);
+    }
+    expect(read('Звоните 8 (912) 345-67-89 доб. 123')).toEqual([['8 (912) 345-67-89 доб. 123', '+79123456789;ext=123', 'validated', 'RU']]);
+  });
+
+  it('takes the places of the international numbers in the window’s own paragraph only, before or after it', () => {
+    const jonas = ['07400 123456', '+497400123456', 'validated', 'DE'];
+    const james = ['07400 123456', '+447400123456', 'validated', 'GB'];
+    const de = ['+49 89 1234567', '+49891234567', 'validated', 'DE'];
+    const gb = ['+44 20 7946 0018', '+442079460018', 'validated', 'GB'];
+    const fr = ['+33 1 42 68 53 00', '+33142685300', 'validated', 'FR'];
+    expect(read('Jonas 07400 123456, Zentrale +49 89 1234567')).toEqual([jonas, de]);
+    expect(read('+49 89 1234567\n\nJonas 07400 123456')).toEqual([de]);
+    expect(read('Jonas 07400 123456\n\n+49 89 1234567')).toEqual([de]);
+    expect(read('+44 20 7946 0018, +33 1 42 68 53 00\n\n+49 89 1234567\nJonas 07400 123456')).toEqual([gb, fr, de, jonas]);
+    expect(read('+49 89 1234567\n\n+44 20 7946 0018\nJonas 07400 123456')).toEqual([de, gb, james]);
+    expect(read('+49 89 1234567\nJonas 07400 123456\n\n+44 20 7946 0018')).toEqual([de, jonas, gb]);
+  });
+
+  it('reads a labelled national number of another region as written there, whatever the home region', () => {
+    expect(read('Phone: 040 61 23 45')).toEqual([['040 61 23 45', '+4640612345', 'validated', 'SE']]);
+    expect(read('Tel.: 06 12 34 56 78', 'US')).toEqual([['06 12 34 56 78', '+33612345678', 'validated', 'FR']]);
+    // A bare run read abroad is an order number as often as a phone number, label or not.
+    expect(read('Tel: 07400123456')).toEqual([]);
+    expect(read('Tel: 6502530000')).toEqual([]);
+    expect(read('6502530000', 'US')).toEqual([['6502530000', '+16502530000', 'validated', 'US']]);
   });
 });
