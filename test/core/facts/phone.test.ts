@@ -142,7 +142,15 @@ describe('phone recogniser', () => {
   });
 
   it('reads no date, IP address, version or bare long run as a phone number', () => {
-    for (const text of ['on 03.05.2021', 'host 192.168.10.25', 'v10.0.19041.1', 'ts 1699999999999', 'order #123456789', 'order 2024-00123']) {
+    for (const text of [
+      'on 03.05.2021',
+      'on 03.05.2021 10:30',
+      'host 192.168.10.25',
+      'v10.0.19041.1',
+      'ts 1699999999999',
+      'order #123456789',
+      'order 2024-00123',
+    ]) {
       expect(texts('phone', text, { region: 'DE' }), text).toEqual([]);
       expect(texts('phone', `Tel: ${text}`, { region: null }), text).toEqual([]);
     }

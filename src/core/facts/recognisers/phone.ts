@@ -199,11 +199,19 @@ function homePass(text: string, home: CountryCode | undefined): { international:
     const start = trimUnbalancedOpener(text, hit.startsAt, hit.endsAt);
     const written = text.slice(start, hit.endsAt);
     if (isInternational(written)) international.push({ start, end: hit.endsAt, number: hit.number, check: 'validated', region: undefined });
-    else if (home !== undefined && !isDateOrIp(withoutExtension(written, hit.number)) && !isIdentifier(text, start)) {
+    else if (home !== undefined && !isDateOrIp(withoutExtension(written, hit.number)) && !isIdentifier(text, start) && !isCutTime(text, written, hit.endsAt)) {
       national.push(candidate(text, start, hit.endsAt, hit.number, home, true));
     }
   }
   return { international, national };
+}
+
+/**
+ * A date and an hour cut from its minutes (`03.05.2021 10:30` gives libphonenumber `03.05.2021 10`, a German number).
+ * A date and hour that ends the text stays libphonenumber's verdict at home (`2012-01-02 08` is +1 201 201 0208).
+ */
+function isCutTime(text: string, written: string, end: number): boolean {
+  return DATE_TIME_RE.test(written.trim()) && /^[:.]\d/.test(text.slice(end, end + 2));
 }
 
 /** `#123456789` is an order, ticket or issue number: a national number glued to a `#` is not a phone number. */
