@@ -208,3 +208,34 @@ describe('phone recogniser: forms, regions recorded, and the paragraph’s inter
     expect(read('6502530000', 'US')).toEqual([['6502530000', '+16502530000', 'validated', 'US']]);
   });
 });
+
+describe('phone recogniser: how a window is written decides', () => {
+  const read = (text: string, region: string | null = null) => find('phone', text, { region }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('takes the one number written in its region’s groups with other separators (fit 2) over rivals that split them', () => {
+    expect(read('Marie 06-12-34-56-78')).toEqual([['06-12-34-56-78', '+33612345678', 'validated', 'FR']]);
+    expect(read('Marie 06.12.34.56.78')).toEqual([['06.12.34.56.78', '+33612345678', 'validated', 'FR']]);
+  });
+
+  it('reads abroad only numbers written with separators, each window on its own', () => {
+    expect(read('Anna 0211 234567 and 0211 234568')).toEqual([
+      ['0211 234567', '+49211234567', 'validated', 'DE'],
+      ['0211 234568', '+49211234568', 'validated', 'DE'],
+    ]);
+    expect(read('Anna 0211234567')).toEqual([]);
+    // Not valid at home (GB): the candidate regions read it.
+    expect(read('Ring 030 1234567', 'GB')).toEqual([['030 1234567', '+49301234567', 'validated', 'DE']]);
+  });
+
+  it('keeps a home reading written badly for home when it is long enough and not a year and a serial, else only with a label', () => {
+    // Short (6 digits): a page range without a label.
+    expect(read('pages 211-227', 'DE')).toEqual([]);
+    expect(read('Tel: 211-227', 'DE')).toEqual([['211-227', '+49211227', 'labelled', 'DE']]);
+    // A year and a serial, however long.
+    expect(read('order 2024-0012345', 'DE')).toEqual([]);
+    expect(read('Tel: 2024-0012345', 'DE')).toEqual([['2024-0012345', '+4920240012345', 'labelled', 'DE']]);
+    // A bare run of up to 12 digits stays libphonenumber's verdict at home; 13 is a timestamp or a card.
+    expect(read('ts 169999999999', 'DE')).toEqual([['169999999999', '+49169999999999', 'validated', 'DE']]);
+    expect(read('ts 1699999999999', 'DE')).toEqual([]);
+  });
+});
