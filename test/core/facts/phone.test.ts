@@ -239,3 +239,18 @@ describe('phone recogniser: how a window is written decides', () => {
     expect(read('ts 1699999999999', 'DE')).toEqual([]);
   });
 });
+
+describe('phone recogniser: the candidate list and merely possible numbers abroad', () => {
+  const read = (text: string, regions: string[]) => find('phone', text, { region: null, regions }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('reads a number valid in one region of the list as that region’s, whatever the others would say', () => {
+    expect(read('Phone: 085 012 3456', ['IE'])).toEqual([['085 012 3456', '+353850123456', 'validated', 'IE']]);
+    expect(read('Phone: 085 012 3456', ['NZ', 'IE'])).toEqual([['085 012 3456', '+353850123456', 'validated', 'IE']]);
+  });
+
+  it('reads a labelled number valid nowhere in the list as possible where the list writes it, only with a label', () => {
+    // 07700 900123: the drama range, possible in GB, valid in no region of this list.
+    expect(read('Phone: 07700 900123', ['GB', 'IE'])).toEqual([['07700 900123', '+447700900123', 'labelled', 'GB']]);
+    expect(read('Anna 07700 900123', ['GB', 'IE'])).toEqual([]);
+  });
+});
