@@ -2,7 +2,6 @@
 //   npx stryker run stryker.facts.config.mjs
 // Incremental: a re-run only tests mutants in changed code (reports/stryker-incremental-facts.json).
 
-
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',

@@ -365,7 +365,7 @@ function phoneCases(): DevCase[] {
         add('international', formIndex === 0 ? null : other, place(formIndex === 0 ? labelled : englishPlain, form, phone), region);
       });
     });
-  const possible = possibleOnly(region);
+    const possible = possibleOnly(region);
     if (possible !== undefined) {
       const phone = { kind: 'phone' as const, normalized: possible.number };
       add('possible only, labelled', region, place(language.labelled[0]!, possible.formatNational(), phone));
