@@ -231,6 +231,8 @@ describe('phone recogniser: how a window is written decides', () => {
     // Short (6 digits): a page range without a label.
     expect(read('pages 211-227', 'DE')).toEqual([]);
     expect(read('Tel: 211-227', 'DE')).toEqual([['211-227', '+49211227', 'labelled', 'DE']]);
+    // Seven digits with no national prefix (fit 0) are long enough: libphonenumber's verdict at home stands.
+    expect(read('call 211-2270', 'DE')).toEqual([['211-2270', '+492112270', 'validated', 'DE']]);
     // A year and a serial, however long.
     expect(read('order 2024-0012345', 'DE')).toEqual([]);
     expect(read('Tel: 2024-0012345', 'DE')).toEqual([['2024-0012345', '+4920240012345', 'labelled', 'DE']]);

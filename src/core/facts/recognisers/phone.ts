@@ -310,13 +310,12 @@ function byPassage(rivals: readonly Candidate[], cues: PassageCues): Candidate |
 }
 
 /**
- * The one number written in its region's own digit groups (fit 2 or 3) when every rival reading only joins or splits
- * groups (fit 1).
+ * The one number written in its region's own digit groups (fit 2 or 3): every other reading then only joins or splits
+ * groups (fit 1), since any reading written in its groups is one of `exact`.
  */
 function exactlyWritten(readings: readonly Candidate[]): Candidate | undefined {
   const exact = readings.filter((reading) => reading.fit >= 2);
-  const rivals = readings.filter((reading) => !exact.some((other) => normalizePhone(other.number) === normalizePhone(reading.number)));
-  return exact.length > 0 && agree(exact) && rivals.every((reading) => reading.fit <= 1) ? exact[0] : undefined;
+  return agree(exact) ? exact[0] : undefined;
 }
 
 /**
