@@ -1,11 +1,6 @@
 // Mutation testing of the pure facts core (docs/design.md §5, src/core/facts) against its own unit tests only:
 //   npx stryker run stryker.facts.config.mjs
 // Incremental: a re-run only tests mutants in changed code (reports/stryker-incremental-facts.json).
-import { fileURLToPath } from 'node:url';
-
-// test/core/facts/devset.test.ts reads ../shared/data/facts-dev.jsonl beside the repository; Stryker runs the tests in
-// a copy under .stryker-tmp/, so name the file from here (the test fails, by design, when it is missing).
-process.env.HIPPO_FACTS_DEV_SET ||= fileURLToPath(new URL('../shared/data/facts-dev.jsonl', import.meta.url));
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

@@ -1,3 +1,5 @@
+import { regionsOfLanguage } from './language.js';
+
 /**
  * Context words: the labels that make a merely plausible value a fact of its kind when one stands right before it
  * (`"check": "labelled"`, docs/extract.md). Phone words in the languages of the default regions, and card words.
@@ -5,74 +7,71 @@
  * only a short filler may stand: `number`/`no.`, a parenthesis (`Phone (office):`), a colon, dash or equals sign,
  * and for verbs `us/me … on/at` (`call us on`).
  */
-const EN = 'US GB IE CA AU NZ IN ZA';
-const DE = 'DE AT CH';
-const FR = 'FR BE CH CA';
-// Each phone word with the regions whose language it belongs to ('' for words written everywhere: tel, fax, sms):
-// a label narrows a number valid in several regions to those of its language.
+// Each phone word with the languages it belongs to ('' for words written everywhere: tel, fax, sms): a label narrows
+// a number valid in several regions to those where its language is written (language.ts).
 const PHONE_WORDS: Record<string, string> = {
-  phone: EN,
-  telephone: EN,
+  phone: 'en',
+  telephone: 'en',
   tel: '',
-  ph: EN,
-  mobile: EN,
-  mob: EN,
-  cell: EN,
-  cellphone: EN,
+  ph: 'en',
+  mobile: 'en',
+  mob: 'en',
+  cell: 'en',
+  cellphone: 'en',
   fax: '',
-  call: EN,
-  ring: EN,
-  dial: EN,
+  call: 'en',
+  ring: 'en',
+  dial: 'en',
   sms: '',
   whatsapp: '',
   hotline: '',
-  helpline: EN,
-  telefon: `${DE} SE DK NO PL TR`,
-  telefonnummer: `${DE} SE DK NO`,
-  rufnummer: DE,
-  handy: DE,
-  mobil: `${DE} SE DK NO`,
-  mobilnummer: `${DE} SE DK NO`,
-  telefax: DE,
-  anrufen: DE,
-  telefoon: 'NL BE',
-  mobiel: 'NL BE',
-  tlf: 'DK NO',
-  puh: 'FI',
-  puhelin: 'FI',
-  téléphone: FR,
-  tél: FR,
-  portable: FR,
-  appelez: FR,
-  teléfono: 'ES MX AR',
-  tfno: 'ES',
-  telf: 'ES MX AR',
-  móvil: 'ES MX AR',
-  movil: 'ES MX AR',
-  celular: 'BR MX AR',
-  telefone: 'PT BR',
-  telemóvel: 'PT',
-  cellulare: 'IT CH',
-  telefono: 'IT CH',
-  'telefon komórkowy': 'PL',
-  'tel. kom': 'PL',
-  kom: 'PL',
-  телефон: 'RU',
-  тел: 'RU',
-  моб: 'RU',
-  мобильный: 'RU',
-  факс: 'RU',
-  телефону: 'RU',
-  cep: 'TR',
-  τηλ: 'GR',
-  τηλέφωνο: 'GR',
-  電話: 'JP',
-  電話番号: 'JP',
-  携帯: 'JP',
-  电话: 'CN',
-  手机: 'CN',
-  전화: 'KR',
-  휴대폰: 'KR',
+  helpline: 'en',
+  telefon: 'de sv da no pl tr',
+  telefonnummer: 'de sv da no',
+  rufnummer: 'de',
+  handy: 'de',
+  mobil: 'de sv da no',
+  mobilnummer: 'de sv da no',
+  telefax: 'de',
+  anrufen: 'de',
+  telefoon: 'nl',
+  mobiel: 'nl',
+  tlf: 'da no',
+  puh: 'fi',
+  puhelin: 'fi',
+  téléphone: 'fr',
+  tél: 'fr',
+  portable: 'fr',
+  appelez: 'fr',
+  teléfono: 'es',
+  tfno: 'es',
+  telf: 'es',
+  móvil: 'es',
+  movil: 'es',
+  celular: 'pt es',
+  telefone: 'pt',
+  telemóvel: 'pt',
+  cellulare: 'it',
+  telefono: 'it',
+  'telefon komórkowy': 'pl',
+  'tel. kom': 'pl',
+  kom: 'pl',
+  телефон: 'ru',
+  тел: 'ru',
+  моб: 'ru',
+  мобильный: 'ru',
+  факс: 'ru',
+  телефону: 'ru',
+  cep: 'tr',
+  τηλ: 'el',
+  τηλέφωνο: 'el',
+  電話: 'ja',
+  電話番号: 'ja',
+  携帯: 'ja',
+  电话: 'zh',
+  手机: 'zh',
+  전화: 'ko',
+  휴대폰: 'ko',
 };
 const PHONE_SYMBOLS = ['☎', '☏', '📞', '📱', '✆'];
 
@@ -144,18 +143,27 @@ export function phoneContextBefore(text: string, start: number): boolean {
 }
 
 /**
- * The regions of the language of the phone word right before `start` (`Telefono:` → IT, CH), `[]` for a word of
- * no one language (`Tel:`, `Fax`, `☎`), undefined when there is no phone word.
+ * The languages of the phone word right before `start` (`Telefono:` → it), `[]` for a word of no one language
+ * (`Tel:`, `Fax`, `☎`), undefined when there is no phone word.
  */
-export function phoneLabelRegions(text: string, start: number): string[] | undefined {
+export function phoneLabelLanguages(text: string, start: number): string[] | undefined {
   const match = contextBefore(PHONE_CONTEXT_RE, text, start);
   if (match === null) return undefined;
   const word = (match[1] ?? '')
     .toLowerCase()
     .replace(/[\s.]+/g, (gap) => (gap.includes('.') ? '. ' : ' '))
     .trim();
-  const regions = PHONE_WORDS[word] ?? PHONE_WORDS[word.replace(/\. /g, ' ')] ?? '';
-  return regions === '' ? [] : regions.split(' ');
+  const languages = PHONE_WORDS[word] ?? PHONE_WORDS[word.replace(/\. /g, ' ')] ?? '';
+  return languages === '' ? [] : languages.split(' ');
+}
+
+/**
+ * The regions of the language of the phone word right before `start` (`Telefono:` → IT, CH, SM), `[]` for a word of
+ * no one language (`Tel:`, `Fax`, `☎`), undefined when there is no phone word.
+ */
+export function phoneLabelRegions(text: string, start: number): string[] | undefined {
+  const languages = phoneLabelLanguages(text, start);
+  return languages === undefined ? undefined : [...new Set(languages.flatMap((language) => regionsOfLanguage(language)))];
 }
 
 /** True when a card word (`Card number:`, `Visa`, `Kreditkarte:`) stands right before `start`. */

@@ -28,7 +28,7 @@ describe('context words right before a value', () => {
   });
 
   it('tells the regions of the label language, none for words written everywhere', () => {
-    expect(phoneLabelRegions('Telefono: #', 10)).toEqual(['IT', 'CH']);
+    expect(phoneLabelRegions('Telefono: #', 10)).toEqual(['IT', 'CH', 'SM']);
     expect(phoneLabelRegions('Tel: #', 5)).toEqual([]);
     expect(phoneLabelRegions('nothing #', 8)).toBeUndefined();
     expect(phoneLabelRegions('Tel. kom. #', 10)).toEqual(['PL']);

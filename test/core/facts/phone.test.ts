@@ -16,7 +16,8 @@ describe('phone recogniser', () => {
 
   it('uses the region for national numbers', () => {
     expect(texts('phone', 'My US number is (415) 555-0132', { region: 'US' })).toEqual(['(415) 555-0132']);
-    expect(texts('phone', 'My US number is (415) 555-0132', { region: null })).toEqual([]);
+    // With no home region, a NANP number is also a Mexican one: nothing tells them apart in a bare line.
+    expect(texts('phone', '(415) 555-0132', { region: null })).toEqual([]);
   });
 
   it('rejects invalid numbers: wrong length, unassigned ranges', () => {
@@ -68,6 +69,67 @@ describe('phone recogniser', () => {
     expect(find('phone', 'Telefono: 312 345 6789', { region: null })[0]).toMatchObject({ check: 'labelled', region: 'IT' });
   });
 
+  it('chooses among candidate regions by the places the passage names', () => {
+    const read = (text: string) => find('phone', text, { region: null }).map((m) => [m.text, m.normalized, m.check, m.region]);
+    // 07400 123456 is a British mobile and a German fixed line, both written as there.
+    expect(read('Anna 07400 123456')).toEqual([]);
+    expect(read('Thanks,\nJames\n07400 123456 | james@whitfield.co.uk')).toEqual([['07400 123456', '+447400123456', 'validated', 'GB']]);
+    expect(read('Viele Grüße\nJonas\n07400 123456 · j.weber@weber-bau.de')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
+    expect(read('Zentrale +49 89 1234567, Jonas 07400 123456')).toEqual([
+      ['+49 89 1234567', '+49891234567', 'validated', 'DE'],
+      ['07400 123456', '+497400123456', 'validated', 'DE'],
+    ]);
+    expect(read('IBAN DE89 3704 0044 0532 0130 00\nJonas 07400 123456')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
+    expect(read('Our office in Germany: 07400 123456')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
+    expect(read('Office: 10 Downing Street, London, SW1A 2AA, 07400 123456')).toEqual([['07400 123456', '+447400123456', 'validated', 'GB']]);
+    // Only the paragraph counts: a blank line ends it.
+    expect(read('james@whitfield.co.uk\n\nAnna 07400 123456')).toEqual([]);
+    // A postcode format several countries share narrows the rest: 078 123 45 67 is Swiss, Swedish, Dutch, …
+    expect(read('Bahnhofstrasse 21\n8001 Zürich\n078 123 45 67')).toEqual([['078 123 45 67', '+41781234567', 'validated', 'CH']]);
+    expect(read('Bahnhofstrasse 21\n078 123 45 67')).toEqual([]);
+  });
+
+  it('chooses by the passage’s language, English only among the readings that fit the grouping best', () => {
+    const read = (text: string) => values('phone', text, { region: null });
+    expect(read('Hallo Tom, kannst du bitte morgen früh zurückrufen? Die Nummer ist 07400 123456.')).toEqual(['+497400123456']);
+    expect(read('Hi Tom, could you ring her back tomorrow morning? The number is 07400 123456.')).toEqual(['+447400123456']);
+    // Swedish, though Swiss grouping (078 123 45 67) fits best; Dutch, though French grouping fits best.
+    expect(read('Hej Anders, kan du ringa tillbaka till Erik i morgon bitti? Numret är 078 123 45 67.')).toEqual(['+46781234567']);
+    expect(read('Hoi Tom, kun je Sanne morgenochtend even terugbellen? Het nummer is 06 12 34 56 78.')).toEqual(['+31612345678']);
+    // Norwegian and Danish share most of their function words: not twice as Norwegian, so no choice.
+    expect(read('Ola treffes på 40 61 23 45 etter klokken ni, og hun har det travelt i dag.')).toEqual([]);
+    // Swiss as written (078 123 45 67); the one English-speaking reading (ZA) only joins groups.
+    expect(read('Anna is at 078 123 45 67 until Friday, and she has the keys with her.')).toEqual([]);
+  });
+
+  it('chooses the one number written in its region’s digit groups when every rival only joins or splits them', () => {
+    expect(values('phone', 'Marie 06 12 34 56 78', { region: null })).toEqual(['+33612345678']);
+    expect(values('phone', 'Julie 0450 00 12 74', { region: null })).toEqual(['+32450001274']);
+    expect(values('phone', 'Erik 070-123 45 67', { region: null })).toEqual(['+46701234567']);
+    // Two readings written as there: no choice.
+    expect(values('phone', 'Ola 40 61 23 45', { region: null })).toEqual([]);
+  });
+
+  it('reads a labelled number where the label’s language is written when it is possible there and written as well', () => {
+    for (const region of [null, 'US']) {
+      expect(
+        find('phone', 'Ring 07700 900 123', { region }).map((m) => [m.normalized, m.check, m.region]),
+        String(region),
+      ).toEqual([['+447700900123', 'labelled', 'GB']]);
+    }
+    // A number written as a German one: the English label does not make it British.
+    expect(find('phone', 'Phone: 0211 234567', { region: null }).map((m) => [m.normalized, m.check, m.region])).toEqual([['+49211234567', 'validated', 'DE']]);
+    // Without a label a merely possible number is never taken: libphonenumber's German reading stands.
+    expect(values('phone', 'Anna is at 07700 900 123', { region: 'US' })).toEqual(['+497700900123']);
+  });
+
+  it('reads a labelled window as possible at home only when home writes it as well as a region that validates it', () => {
+    // 085 012 3456: an Irish, Italian, Dutch or South African number, never +1 085….
+    expect(values('phone', 'Phone: 085 012 3456', { region: 'US' })).toEqual([]);
+    // An Indian number grouped oddly (valid in IN, fit 0) is not a merely possible New Zealand one.
+    expect(values('phone', 'Phone: 081 234 56789', { region: null })).toEqual([]);
+  });
+
   it('prefers the home region over the list', () => {
     expect(values('phone', 'call 312 345 6789', { region: 'US' })).toEqual(['+13123456789']);
   });
@@ -80,7 +142,15 @@ describe('phone recogniser', () => {
   });
 
   it('reads no date, IP address, version or bare long run as a phone number', () => {
-    for (const text of ['on 03.05.2021', 'host 192.168.10.25', 'v10.0.19041.1', 'ts 1699999999999', 'order #123456789', 'order 2024-00123']) {
+    for (const text of [
+      'on 03.05.2021',
+      'on 03.05.2021 10:30',
+      'host 192.168.10.25',
+      'v10.0.19041.1',
+      'ts 1699999999999',
+      'order #123456789',
+      'order 2024-00123',
+    ]) {
       expect(texts('phone', text, { region: 'DE' }), text).toEqual([]);
       expect(texts('phone', `Tel: ${text}`, { region: null }), text).toEqual([]);
     }
@@ -95,5 +165,94 @@ describe('phone recogniser', () => {
     expect(fits('074 00123456', 'GB')).toBe(0);
     expect(fits('6 12 34 56 78', 'FR')).toBe(0);
     expect(groupingFit('(201) 555-0123', parsePhoneNumber('(201) 555-0123 x12', 'US'))).toBe(3);
+  });
+});
+
+describe('phone recogniser: forms, regions recorded, and the paragraph’s international numbers', () => {
+  const read = (text: string, region: string | null = null) => find('phone', text, { region }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('records the country of an international number, and keeps a merely possible one only with a label', () => {
+    expect(read('Office +353 1 234 5678')).toEqual([['+353 1 234 5678', '+35312345678', 'validated', 'IE']]);
+    // +44 7700 900… is the range kept for drama: possible, never valid; no country is recorded.
+    expect(read('Tel: +44 7700 900123')).toEqual([['+44 7700 900123', '+447700900123', 'labelled', undefined]]);
+    expect(read('see +44 7700 900123')).toEqual([]);
+  });
+
+  it('reads every extension marker at home, in the span and the value', () => {
+    for (const marker of [' ext. ', ' x', ' #', ' extension ']) {
+      expect(read(`Call 01 234 5678${marker}12 today`, 'IE'), marker).toEqual([[`01 234 5678${marker}12`, '+35312345678;ext=12', 'validated', 'IE']]);
+    }
+    expect(read('Звоните 8 (912) 345-67-89 доб. 123')).toEqual([['8 (912) 345-67-89 доб. 123', '+79123456789;ext=123', 'validated', 'RU']]);
+  });
+
+  it('takes the places of the international numbers in the window’s own paragraph only, before or after it', () => {
+    const jonas = ['07400 123456', '+497400123456', 'validated', 'DE'];
+    const james = ['07400 123456', '+447400123456', 'validated', 'GB'];
+    const de = ['+49 89 1234567', '+49891234567', 'validated', 'DE'];
+    const gb = ['+44 20 7946 0018', '+442079460018', 'validated', 'GB'];
+    const fr = ['+33 1 42 68 53 00', '+33142685300', 'validated', 'FR'];
+    expect(read('Jonas 07400 123456, Zentrale +49 89 1234567')).toEqual([jonas, de]);
+    expect(read('+49 89 1234567\n\nJonas 07400 123456')).toEqual([de]);
+    expect(read('Jonas 07400 123456\n\n+49 89 1234567')).toEqual([de]);
+    expect(read('+44 20 7946 0018, +33 1 42 68 53 00\n\n+49 89 1234567\nJonas 07400 123456')).toEqual([gb, fr, de, jonas]);
+    expect(read('+49 89 1234567\n\n+44 20 7946 0018\nJonas 07400 123456')).toEqual([de, gb, james]);
+    expect(read('+49 89 1234567\nJonas 07400 123456\n\n+44 20 7946 0018')).toEqual([de, jonas, gb]);
+  });
+
+  it('reads a labelled national number of another region as written there, whatever the home region', () => {
+    expect(read('Phone: 040 61 23 45')).toEqual([['040 61 23 45', '+4640612345', 'validated', 'SE']]);
+    expect(read('Tel.: 06 12 34 56 78', 'US')).toEqual([['06 12 34 56 78', '+33612345678', 'validated', 'FR']]);
+    // A bare run read abroad is an order number as often as a phone number, label or not.
+    expect(read('Tel: 07400123456')).toEqual([]);
+    expect(read('Tel: 6502530000')).toEqual([]);
+    expect(read('6502530000', 'US')).toEqual([['6502530000', '+16502530000', 'validated', 'US']]);
+  });
+});
+
+describe('phone recogniser: how a window is written decides', () => {
+  const read = (text: string, region: string | null = null) => find('phone', text, { region }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('takes the one number written in its region’s groups with other separators (fit 2) over rivals that split them', () => {
+    expect(read('Marie 06-12-34-56-78')).toEqual([['06-12-34-56-78', '+33612345678', 'validated', 'FR']]);
+    expect(read('Marie 06.12.34.56.78')).toEqual([['06.12.34.56.78', '+33612345678', 'validated', 'FR']]);
+  });
+
+  it('reads abroad only numbers written with separators, each window on its own', () => {
+    expect(read('Anna 0211 234567 and 0211 234568')).toEqual([
+      ['0211 234567', '+49211234567', 'validated', 'DE'],
+      ['0211 234568', '+49211234568', 'validated', 'DE'],
+    ]);
+    expect(read('Anna 0211234567')).toEqual([]);
+    // Not valid at home (GB): the candidate regions read it.
+    expect(read('Ring 030 1234567', 'GB')).toEqual([['030 1234567', '+49301234567', 'validated', 'DE']]);
+  });
+
+  it('keeps a home reading written badly for home when it is long enough and not a year and a serial, else only with a label', () => {
+    // Short (6 digits): a page range without a label.
+    expect(read('pages 211-227', 'DE')).toEqual([]);
+    expect(read('Tel: 211-227', 'DE')).toEqual([['211-227', '+49211227', 'labelled', 'DE']]);
+    // Seven digits with no national prefix (fit 0) are long enough: libphonenumber's verdict at home stands.
+    expect(read('call 211-2270', 'DE')).toEqual([['211-2270', '+492112270', 'validated', 'DE']]);
+    // A year and a serial, however long.
+    expect(read('order 2024-0012345', 'DE')).toEqual([]);
+    expect(read('Tel: 2024-0012345', 'DE')).toEqual([['2024-0012345', '+4920240012345', 'labelled', 'DE']]);
+    // A bare run of up to 12 digits stays libphonenumber's verdict at home; 13 is a timestamp or a card.
+    expect(read('ts 169999999999', 'DE')).toEqual([['169999999999', '+49169999999999', 'validated', 'DE']]);
+    expect(read('ts 1699999999999', 'DE')).toEqual([]);
+  });
+});
+
+describe('phone recogniser: the candidate list and merely possible numbers abroad', () => {
+  const read = (text: string, regions: string[]) => find('phone', text, { region: null, regions }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('reads a number valid in one region of the list as that region’s, whatever the others would say', () => {
+    expect(read('Phone: 085 012 3456', ['IE'])).toEqual([['085 012 3456', '+353850123456', 'validated', 'IE']]);
+    expect(read('Phone: 085 012 3456', ['NZ', 'IE'])).toEqual([['085 012 3456', '+353850123456', 'validated', 'IE']]);
+  });
+
+  it('reads a labelled number valid nowhere in the list as possible where the list writes it, only with a label', () => {
+    // 07700 900123: the drama range, possible in GB, valid in no region of this list.
+    expect(read('Phone: 07700 900123', ['GB', 'IE'])).toEqual([['07700 900123', '+447700900123', 'labelled', 'GB']]);
+    expect(read('Anna 07700 900123', ['GB', 'IE'])).toEqual([]);
   });
 });

@@ -35,6 +35,10 @@ export interface DevCase {
   facts: DevFact[];
   /** What the case exercises, for the per-group report. */
   group: string;
+  /** phone cases: the region of the number, for the per-region report. */
+  phoneRegion?: CountryCode;
+  /** Kinds not scored on this passage (a signature's address is real, but not annotated). */
+  unscored?: ReadonlyArray<(typeof SCORED_KINDS)[number]>;
 }
 
 export const SCORED_KINDS = ['phone', 'card', 'iban', 'address'] as const;
@@ -107,6 +111,113 @@ const SENTENCES: Record<string, { labelled: string[]; plain: string[] }> = {
   fi: { labelled: ['Puhelin: {n}', 'Puh. {n}'], plain: ['Mikon tavoittaa numerosta {n} arkisin.'] },
   ja: { labelled: ['電話：{n}', '携帯 {n}'], plain: ['担当の田中は {n} までご連絡ください。'] },
   ru: { labelled: ['Телефон: {n}', 'Тел.: {n}'], plain: ['Ивана можно застать по {n} после обеда.'] },
+};
+
+/**
+ * Passages as people of a region write them, in its language: a signature with a label, an address and an e-mail
+ * address; a short signature with no label (the e-mail address's domain is the region's own, except in the US where
+ * it is a .com); a message asking to call back, with no label and nothing but its language to tell the region.
+ * `{name}`, `{street}`, `{town}`, `{email}` come from the region's entry in PEOPLE.
+ */
+const PASSAGES: Record<string, { signature: string; short: string; message: string }> = {
+  en: {
+    signature: 'Kind regards,\n{name}\n{street}\n{town}\nPhone: {n}\n{email}',
+    short: 'Thanks,\n{name}\n{n} | {email}',
+    message: 'Hi Tom, could you call {first} back tomorrow morning? The number is {n}.',
+  },
+  de: {
+    signature: 'Mit freundlichen Grüßen\n{name}\n{street}\n{town}\nTel.: {n}\n{email}',
+    short: 'Viele Grüße\n{name}\n{n} · {email}',
+    message: 'Hallo Tom, kannst du {first} bitte morgen früh zurückrufen? Die Nummer ist {n}.',
+  },
+  fr: {
+    signature: 'Cordialement,\n{name}\n{street}\n{town}\nTél. : {n}\n{email}',
+    short: 'Bien à vous,\n{name}\n{n} – {email}',
+    message: 'Bonjour Paul, peux-tu rappeler {first} demain matin ? Son numéro est le {n}.',
+  },
+  es: {
+    signature: 'Un saludo,\n{name}\n{street}\n{town}\nTel.: {n}\n{email}',
+    short: 'Saludos,\n{name}\n{n} · {email}',
+    message: 'Hola Pablo, ¿puedes llamar a {first} mañana por la mañana? Su número es el {n}.',
+  },
+  it: {
+    signature: 'Cordiali saluti,\n{name}\n{street}\n{town}\nTel. {n}\n{email}',
+    short: 'Grazie,\n{name}\n{n} – {email}',
+    message: 'Ciao Luca, puoi richiamare {first} domani mattina? Il suo numero è {n}.',
+  },
+  nl: {
+    signature: 'Met vriendelijke groet,\n{name}\n{street}\n{town}\nTel.: {n}\n{email}',
+    short: 'Groeten,\n{name}\n{n} | {email}',
+    message: 'Hoi Tom, kun je {first} morgenochtend even terugbellen? Het nummer is {n}.',
+  },
+  pt: {
+    signature: 'Com os melhores cumprimentos,\n{name}\n{street}\n{town}\nTel.: {n}\n{email}',
+    short: 'Obrigado,\n{name}\n{n} · {email}',
+    message: 'Olá Pedro, pode ligar para {first} amanhã de manhã? O número é o {n}.',
+  },
+  pl: {
+    signature: 'Z poważaniem,\n{name}\n{street}\n{town}\nTel.: {n}\n{email}',
+    short: 'Pozdrawiam,\n{name}\n{n} | {email}',
+    message: 'Cześć Tomek, możesz jutro rano oddzwonić do {first}? Numer to {n}.',
+  },
+  sv: {
+    signature: 'Med vänliga hälsningar,\n{name}\n{street}\n{town}\nTel: {n}\n{email}',
+    short: 'Hälsningar,\n{name}\n{n} | {email}',
+    message: 'Hej Anders, kan du ringa tillbaka till {first} i morgon bitti? Numret är {n}.',
+  },
+  da: {
+    signature: 'Med venlig hilsen\n{name}\n{street}\n{town}\nTlf.: {n}\n{email}',
+    short: 'Hilsen\n{name}\n{n} | {email}',
+    message: 'Hej Lars, kan du ringe {first} tilbage i morgen tidlig? Nummeret er {n}.',
+  },
+  no: {
+    signature: 'Med vennlig hilsen\n{name}\n{street}\n{town}\nTlf.: {n}\n{email}',
+    short: 'Hilsen\n{name}\n{n} | {email}',
+    message: 'Hei Lars, kan du ringe {first} tilbake i morgen tidlig? Nummeret er {n}.',
+  },
+  fi: {
+    signature: 'Ystävällisin terveisin\n{name}\n{street}\n{town}\nPuh. {n}\n{email}',
+    short: 'Terveisin\n{name}\n{n} | {email}',
+    message: 'Hei Jussi, voisitko soittaa huomenna aamulla takaisin? Numero on {n}.',
+  },
+  ja: {
+    signature: 'よろしくお願いいたします。\n{name}\n{town} {street}\n電話：{n}\n{email}',
+    short: '{name}\n{n}\n{email}',
+    message: '明日の朝、{first}さんに折り返し電話してください。番号は {n} です。',
+  },
+  ru: {
+    signature: 'С уважением,\n{name}\n{street}\n{town}\nТел.: {n}\n{email}',
+    short: 'Спасибо,\n{name}\n{n} | {email}',
+    message: 'Привет, Саша! Перезвони, пожалуйста, завтра утром: {first} ждёт звонка, номер {n}.',
+  },
+};
+
+/** A person of each region, with an address and an e-mail address written as there. */
+const PEOPLE: Record<string, { name: string; first: string; street: string; town: string; email: string }> = {
+  US: { name: 'Emily Carter', first: 'Emily', street: '350 Fifth Avenue', town: 'New York, NY 10118', email: 'emily@carterlaw.com' },
+  GB: { name: 'James Whitfield', first: 'James', street: '221B Baker Street', town: 'London NW1 6XE', email: 'james@whitfield.co.uk' },
+  IE: { name: 'Siobhán Murphy', first: 'Siobhán', street: '4 Grand Canal Square', town: 'Dublin 2, D02 X525', email: 'siobhan@murphy.ie' },
+  DE: { name: 'Jonas Weber', first: 'Jonas', street: 'Lindenstraße 12', town: '80331 München', email: 'j.weber@weber-bau.de' },
+  FR: { name: 'Marie Dubois', first: 'Marie', street: '12 rue de Rivoli', town: '75004 Paris', email: 'marie.dubois@dubois-conseil.fr' },
+  ES: { name: 'Lucía García', first: 'Lucía', street: 'Calle de Alcalá 42', town: '28014 Madrid', email: 'lucia@garcia-asesores.es' },
+  IT: { name: 'Marco Rossi', first: 'Marco', street: 'Via Roma 10', town: '00184 Roma', email: 'marco.rossi@studiorossi.it' },
+  NL: { name: 'Sanne de Vries', first: 'Sanne', street: 'Kalverstraat 92', town: '1012 PH Amsterdam', email: 'sanne@devries-advies.nl' },
+  BE: { name: 'Julie Lambert', first: 'Julie', street: 'Rue Neuve 1', town: '1000 Bruxelles', email: 'julie@lambert-avocats.be' },
+  AT: { name: 'Katharina Huber', first: 'Katharina', street: 'Stephansplatz 1', town: '1010 Wien', email: 'k.huber@huber-partner.at' },
+  CH: { name: 'Lukas Meier', first: 'Lukas', street: 'Bahnhofstrasse 21', town: '8001 Zürich', email: 'lukas.meier@meier-treuhand.ch' },
+  PT: { name: 'Ana Silva', first: 'Ana', street: 'Rua Augusta 100', town: '1100-053 Lisboa', email: 'ana.silva@silva-consultores.pt' },
+  PL: { name: 'Piotr Nowak', first: 'Piotra', street: 'ul. Marszałkowska 10', town: '00-590 Warszawa', email: 'p.nowak@nowak-biuro.pl' },
+  SE: { name: 'Erik Johansson', first: 'Erik', street: 'Drottninggatan 5', town: '111 51 Stockholm', email: 'erik@johansson-bygg.se' },
+  DK: { name: 'Mette Nielsen', first: 'Mette', street: 'Strøget 12', town: '1160 København K', email: 'mette@nielsen-raad.dk' },
+  NO: { name: 'Ola Hansen', first: 'Ola', street: 'Karl Johans gate 7', town: '0154 Oslo', email: 'ola@hansen-regnskap.no' },
+  FI: { name: 'Mikko Virtanen', first: 'Mikko', street: 'Mannerheimintie 10', town: '00100 Helsinki', email: 'mikko@virtanen-oy.fi' },
+  AU: { name: 'Olivia Smith', first: 'Olivia', street: '12 George Street', town: 'Sydney NSW 2000', email: 'olivia@smithlegal.com.au' },
+  NZ: { name: 'Aroha Williams', first: 'Aroha', street: '15 Queen Street', town: 'Auckland 1010', email: 'aroha@williams.co.nz' },
+  IN: { name: 'Priya Sharma', first: 'Priya', street: '14 MG Road', town: 'Bengaluru 560001', email: 'priya@sharma-consulting.in' },
+  BR: { name: 'João Souza', first: 'João', street: 'Av. Paulista, 1000', town: 'São Paulo - SP, 01310-100', email: 'joao@souza-advogados.com.br' },
+  MX: { name: 'Alejandro Hernández', first: 'Alejandro', street: 'Av. Reforma 222', town: '06600 Ciudad de México, CDMX', email: 'alejandro@hernandez.com.mx' },
+  JP: { name: '田中 太郎', first: '田中', street: '丸の内1-1-1', town: '〒100-0005 東京都千代田区', email: 'tanaka@tanaka-shoji.co.jp' },
+  RU: { name: 'Иван Петров', first: 'Иван', street: 'ул. Тверская, д. 7', town: '125009 Москва', email: 'ivan@petrov-consult.ru' },
 };
 
 interface Placed {
@@ -186,34 +297,72 @@ function otherHome(region: CountryCode): string {
   return region === 'US' ? 'DE' : 'US';
 }
 
+/** Fills a passage's placeholders other than `{n}` with the region's person. */
+function fill(template: string, region: CountryCode): string {
+  const person = PEOPLE[region]!;
+  return template.replace(/\{(name|first|street|town|email)\}/g, (_, key: keyof typeof person) => person[key]);
+}
+
+/**
+ * Groups of the phone cases. The *realistic* ones are written as people of the number's region write (its language,
+ * its labels, its addresses and e-mail domains) or read at home; the *hard* one puts a national number into an
+ * English sentence with no label and nothing else to tell its region, read abroad.
+ */
+export const REALISTIC_GROUPS = [
+  'international',
+  'national, at home',
+  'national, labelled',
+  'national, passage: signature',
+  'national, passage: short signature',
+  'national, passage: message',
+  'national, sentence in the local language',
+] as const;
+export const HARD_GROUPS = ['national, hard: English sentence, no cue'] as const;
+
 function phoneCases(): DevCase[] {
   const cases: DevCase[] = [];
   let n = 0;
-  const add = (group: string, region: string | null, placed: Placed): void => {
-    cases.push({ id: `phone-${++n}`, text: placed.text, region, facts: placed.fact === undefined ? [] : [placed.fact], group });
+  const add = (group: string, region: string | null, placed: Placed, phoneRegion?: CountryCode): void => {
+    cases.push({
+      id: `phone-${++n}`,
+      text: placed.text,
+      region,
+      facts: placed.fact === undefined ? [] : [placed.fact],
+      group,
+      ...(phoneRegion === undefined ? {} : { phoneRegion }),
+      ...(group.includes('passage') ? { unscored: ['address' as const] } : {}),
+    });
   };
   for (const region of PHONE_REGIONS) {
-    const language = SENTENCES[LANGUAGE[region] ?? 'en'] ?? SENTENCES.en!;
+    const languageCode = LANGUAGE[region] ?? 'en';
+    const language = SENTENCES[languageCode] ?? SENTENCES.en!;
+    const passages = PASSAGES[languageCode] ?? PASSAGES.en!;
     const english = SENTENCES.en!;
     const numbers = validNumbers(region, 3);
+    const other = otherHome(region) as CountryCode;
     numbers.forEach((number, index) => {
       const phone = { kind: 'phone' as const, normalized: number.number };
       const labelled = language.labelled[index % language.labelled.length]!;
       const plain = language.plain[index % language.plain.length]!;
       const englishPlain = english.plain[index % english.plain.length]!;
       nationalForms(number).forEach((form, formIndex) => {
-        // No home region (C locale), another home region, and at home.
-        add('national, labelled, no home region', null, place(labelled, form, phone));
-        add('national, unlabelled, no home region', null, place(formIndex % 2 === 0 ? plain : englishPlain, form, phone));
-        // Read in another home region only when it is not a valid number there as written: home comes first, so a
-        // number valid at home is the reader's own (312 345 6789 is Italian and American alike).
-        if (parsePhoneNumber(form, otherHome(region) as CountryCode)?.isValid() !== true) {
-          add('national, unlabelled, other home region', otherHome(region), place(plain, form, phone));
-        }
-        if (formIndex === 0) add('national, at home', region, place(plain, form, phone));
+        // Read with no home region (a C locale), and in another home region when the number is not valid there as
+        // written: home comes first, so a number valid at home is the reader's own (312 345 6789 is Italian and
+        // American alike).
+        const abroad = (group: string, template: string): void => {
+          add(group, null, place(template, form, phone), region);
+          if (parsePhoneNumber(form, other)?.isValid() !== true) add(group, other, place(template, form, phone), region);
+        };
+        abroad('national, labelled', labelled);
+        abroad('national, passage: signature', fill(passages.signature, region));
+        abroad('national, passage: short signature', fill(passages.short, region));
+        abroad('national, passage: message', fill(passages.message, region));
+        if (languageCode !== 'en') abroad('national, sentence in the local language', plain);
+        abroad('national, hard: English sentence, no cue', englishPlain);
+        if (formIndex === 0) add('national, at home', region, place(plain, form, phone), region);
       });
       internationalForms(number).forEach((form, formIndex) => {
-        add('international', formIndex === 0 ? null : otherHome(region), place(formIndex === 0 ? labelled : englishPlain, form, phone));
+        add('international', formIndex === 0 ? null : other, place(formIndex === 0 ? labelled : englishPlain, form, phone), region);
       });
     });
     const possible = possibleOnly(region);

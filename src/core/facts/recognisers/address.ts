@@ -21,7 +21,9 @@ const CONTINENTAL = ['DE', 'FR', 'NL', 'BE', 'AT', 'CH', 'ES', 'IT'] as const;
 const TOWN_WORD = "\\p{Lu}\\p{Ll}[\\p{L}\\p{M}'’.]*(?:-[\\p{L}\\p{M}'’.]+)*";
 const TOWN_JOINER = '(?:am|an|der|im|bei|ob|sur|sous|en|de|la|le|les|del|di|aan|den|op|\\(|\\))';
 const TOWN = `${TOWN_WORD}(?:[ ](?:${TOWN_JOINER}[ ])?${TOWN_WORD}){0,3}`;
-const COUNTRY_PREFIX = '(?:(?:D|DE|F|FR|NL|B|BE|A|AT|CH|E|ES|I|IT)-)?';
+const COUNTRY_PREFIX = '(?:(D|DE|F|FR|NL|B|BE|A|AT|CH|E|ES|I|IT)-)?';
+// The country a prefix names (`D-10115` is German).
+const PREFIX_COUNTRY: Readonly<Record<string, string>> = { D: 'DE', F: 'FR', B: 'BE', A: 'AT', E: 'ES', I: 'IT' };
 
 const EIRCODE_RE = /(?<![\p{L}\p{N}])(?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?[0-9AC-FHKNPRTV-Y]{4}(?![\p{L}\p{N}])/gu;
 const UK_RE = /(?<![\p{L}\p{N}])[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}(?![\p{L}\p{N}])/gu;
@@ -32,30 +34,29 @@ const TOWN_CODE_RE = new RegExp(`(?<![\\p{L}\\p{N}])(${TOWN})[ ]+${COUNTRY_PREFI
 interface Postcode {
   start: number;
   end: number;
+  /** The countries whose postcode format it fits (one when written with a country prefix). */
+  countries: string[];
 }
 
-function validContinental(code: string): boolean {
-  return CONTINENTAL.some((country) => postcodeValidator(code, country));
+/** The continental countries whose format `code` fits: the prefixed one only, when a country prefix is written. */
+function continental(code: string, prefix: string | undefined): string[] {
+  const countries = CONTINENTAL.filter((country) => postcodeValidator(code, country));
+  if (prefix === undefined) return countries;
+  const named = PREFIX_COUNTRY[prefix] ?? prefix;
+  return countries.filter((country) => country === named);
 }
 
 /** The postcodes of one line, as spans of the line (the town beside a bare 4–5 digit code included). */
 function postcodesIn(line: string): Postcode[] {
   const found: Postcode[] = [];
-  for (const match of line.matchAll(EIRCODE_RE)) {
-    if (postcodeValidator(match[0], 'IE')) found.push({ start: match.index, end: match.index + match[0].length });
-  }
-  for (const match of line.matchAll(UK_RE)) {
-    if (postcodeValidator(match[0], 'GB')) found.push({ start: match.index, end: match.index + match[0].length });
-  }
-  for (const match of line.matchAll(US_RE)) {
-    if (postcodeValidator(match[1] ?? '', 'US')) found.push({ start: match.index, end: match.index + match[0].length });
-  }
-  for (const match of line.matchAll(CODE_TOWN_RE)) {
-    if (validContinental(match[1] ?? '')) found.push({ start: match.index, end: match.index + match[0].length });
-  }
-  for (const match of line.matchAll(TOWN_CODE_RE)) {
-    if (validContinental(match[2] ?? '')) found.push({ start: match.index, end: match.index + match[0].length });
-  }
+  const push = (match: RegExpMatchArray & { index: number }, countries: string[]): void => {
+    if (countries.length > 0) found.push({ start: match.index, end: match.index + match[0].length, countries });
+  };
+  for (const match of line.matchAll(EIRCODE_RE)) push(match, postcodeValidator(match[0], 'IE') ? ['IE'] : []);
+  for (const match of line.matchAll(UK_RE)) push(match, postcodeValidator(match[0], 'GB') ? ['GB'] : []);
+  for (const match of line.matchAll(US_RE)) push(match, postcodeValidator(match[1] ?? '', 'US') ? ['US'] : []);
+  for (const match of line.matchAll(CODE_TOWN_RE)) push(match, continental(match[2] ?? '', match[1]));
+  for (const match of line.matchAll(TOWN_CODE_RE)) push(match, continental(match[3] ?? '', match[2]));
   return found;
 }
 
@@ -312,15 +313,26 @@ function addressEndingAt(text: string, lineStart: number, postcode: Postcode): R
   return match;
 }
 
-/** Addresses certified by a postcode, each ending at its postcode (or the town after it). */
-export function recogniseAddresses(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
-  const matches: RawMatch[] = [];
-  const lineRe = /[^\r\n]+/g;
-  for (const line of text.matchAll(lineRe)) {
+/** Addresses certified by a postcode, each with the countries its postcode's format fits. */
+function* certified(text: string): Generator<{ address: RawMatch; countries: string[] }> {
+  for (const line of text.matchAll(/[^\r\n]+/g)) {
     for (const postcode of postcodesIn(line[0])) {
       const address = addressEndingAt(text, line.index, postcode);
-      if (address !== undefined) matches.push(address);
+      if (address !== undefined) yield { address, countries: postcode.countries };
     }
   }
-  return matches;
+}
+
+/** Addresses certified by a postcode, each ending at its postcode (or the town after it). */
+export function recogniseAddresses(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
+  return [...certified(text)].map(({ address }) => address);
+}
+
+/**
+ * The countries of the text's postcode-certified addresses, by their postcodes' formats: for each address, one
+ * country when the format or a country prefix tells (an Eircode, `D-10115`), else every continental country whose
+ * format fits (`1010 Wien` fits AT, BE and CH).
+ */
+export function addressCountries(text: string): string[][] {
+  return [...certified(text)].map(({ countries }) => countries);
 }

@@ -1,5 +1,7 @@
 import { findPhoneNumbersInText, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
-import { phoneLabelRegions } from '../context.js';
+import { phoneLabelLanguages, phoneLabelRegions } from '../context.js';
+import { isLanguageOf } from '../language.js';
+import { paragraphAround, PassageCues } from '../passage.js';
 import { asRegion, candidateRegions } from '../region.js';
 import { charAt, isWordChar, rawMatch } from '../text.js';
 import type { Check, RawMatch, RecogniserOptions } from '../types.js';
@@ -12,11 +14,14 @@ import type { Check, RawMatch, RecogniserOptions } from '../types.js';
  * 2. Each run of digits that looks like a phone number (a *window*) is also read in each region of the list. A
  *    reading is a candidate when the number is valid there; its *fit* says how well it is written for that region
  *    (its national format exactly, the same digit groups, a finer or coarser grouping, or not at all). The best
- *    fitting readings decide: the home region's, else the one number they agree on (`validated`). Readings that
- *    disagree, or fit badly, or a bare digit run read abroad, are kept only with a phone label right before them
- *    (`labelled`).
- * 3. A window no region validates, with a phone label right before it, is kept when libphonenumber calls it possible
- *    in the home region, internationally, or in a region of the list (first that does): `labelled`.
+ *    fitting readings decide: the home region's, else the one number they agree on, else the one the paragraph
+ *    around the window points at (places it names, its language, the one reading in its region's own groups:
+ *    `byPassage`), all `validated`. Readings that still disagree, or fit badly, or a bare digit run read abroad, are
+ *    kept only with a phone label right before them (`labelled`).
+ * 3. A window no region reads for sure, with a phone label right before it, is kept when libphonenumber calls it
+ *    possible internationally, in the home region (unless a region of the list validates it and writes it better),
+ *    or in the regions of the list (when none validates it): `labelled`. A labelled number valid only where the
+ *    label's language is not written is read where it is, when possible there and written as well (`relabelled`).
  *
  * Dates and IPv4 addresses are never national numbers; read abroad or for a label, neither are a date with an hour,
  * versions, or runs of more than 12 digits (card numbers).
@@ -159,6 +164,7 @@ interface Reading {
 
 /** A national reading of a span in one region, with how well it is written for that region. */
 interface Candidate extends Reading {
+  region: CountryCode;
   fit: number;
   home: boolean;
 }
@@ -193,11 +199,19 @@ function homePass(text: string, home: CountryCode | undefined): { international:
     const start = trimUnbalancedOpener(text, hit.startsAt, hit.endsAt);
     const written = text.slice(start, hit.endsAt);
     if (isInternational(written)) international.push({ start, end: hit.endsAt, number: hit.number, check: 'validated', region: undefined });
-    else if (home !== undefined && !isDateOrIp(withoutExtension(written, hit.number)) && !isIdentifier(text, start)) {
+    else if (home !== undefined && !isDateOrIp(withoutExtension(written, hit.number)) && !isIdentifier(text, start) && !isCutTime(text, written, hit.endsAt)) {
       national.push(candidate(text, start, hit.endsAt, hit.number, home, true));
     }
   }
   return { international, national };
+}
+
+/**
+ * A date and an hour cut from its minutes (`03.05.2021 10:30` gives libphonenumber `03.05.2021 10`, a German number).
+ * A date and hour that ends the text stays libphonenumber's verdict at home (`2012-01-02 08` is +1 201 201 0208).
+ */
+function isCutTime(text: string, written: string, end: number): boolean {
+  return DATE_TIME_RE.test(written.trim()) && /^[:.]\d/.test(text.slice(end, end + 2));
 }
 
 /** `#123456789` is an order, ticket or issue number: a national number glued to a `#` is not a phone number. */
@@ -229,33 +243,93 @@ function readable(written: string): boolean {
   return !bare && digits >= MIN_DIGITS && digits <= MAX_DIGITS && !isInternational(national) && !isOtherShape(national);
 }
 
-/** Pass 2: readings of one window valid in a region of the list (other than home), grouped as written there. */
-function listCandidates(text: string, window: { start: number; written: string }, regions: readonly CountryCode[]): Candidate[] {
+/**
+ * Pass 2: readings of one window valid in a region of the list (other than home), each with its fit. Only those
+ * written as there (fit > 0) and not a bare digit run (read abroad, that is as often an order number) are plausible.
+ */
+function listReadings(text: string, window: { start: number; written: string }, regions: readonly CountryCode[]): Candidate[] {
   const found: Candidate[] = [];
   for (const region of regions) {
     for (const hit of hits(window.written, region, false)) {
       if (!hit.number.isValid() || isInternational(window.written.slice(hit.startsAt, hit.endsAt))) continue;
       const end = window.start + hit.endsAt;
-      const reading = candidate(text, trimUnbalancedOpener(text, window.start + hit.startsAt, end), end, hit.number, region, false);
-      // A bare digit run read abroad is as often an order number: only a label makes it a phone (pass 3).
-      const bare = !/[^\p{Nd}]/u.test(withoutExtension(text.slice(reading.start, reading.end), reading.number));
-      if (reading.fit > 0 && !bare) found.push(reading);
+      found.push(candidate(text, trimUnbalancedOpener(text, window.start + hit.startsAt, end), end, hit.number, region, false));
     }
   }
   return found;
 }
 
+function plausibleAbroad(text: string, reading: Candidate): boolean {
+  return reading.fit > 0 && /[^\p{Nd}]/u.test(withoutExtension(text.slice(reading.start, reading.end), reading.number));
+}
+
+/** True when the readings name one number. */
+function agree(readings: readonly Candidate[]): boolean {
+  return new Set(readings.map((reading) => normalizePhone(reading.number))).size === 1;
+}
+
+/** A language counts when its function words add up to this much, and twice as much as any rival number's. */
+const MIN_LANGUAGE_SCORE = 2;
+const LANGUAGE_MARGIN = 2;
+
+/**
+ * Among plausible readings of one span that name different numbers (none the home region's), the one the passage
+ * points at (docs/extract.md §Regions), or undefined:
+ *
+ * 1. places: the readings in regions the passage names (an international number's country, an e-mail or web
+ *    domain's country code, an IBAN's country, a country's name, a postcode address's country) — when that leaves
+ *    readings of one number, it is the one; when it leaves several, the others are out;
+ * 2. language: the readings in regions where the passage's language is written, when the passage is clearly in it
+ *    (MIN_LANGUAGE_SCORE, and LANGUAGE_MARGIN times any rival number's language). English is written everywhere, so
+ *    it only decides among the readings that fit the written grouping best;
+ * 3. grouping: the one number written exactly in its region's national format, when every rival reading only
+ *    joins or splits groups (fit 3 against at most 1).
+ */
+function byPassage(rivals: readonly Candidate[], cues: PassageCues): Candidate | undefined {
+  let pool = [...rivals];
+  for (const strength of ['certain', 'vague'] as const) {
+    const places = cues.places(
+      pool.map((reading) => reading.region),
+      strength,
+    );
+    const placed = pool.filter((reading) => places.has(reading.region));
+    if (placed.length > 0) pool = placed;
+    if (agree(pool)) return pool[0];
+  }
+  const supported = pool.map((reading) => ({ reading, ...cues.languageSupport(reading.region) }));
+  const top = Math.max(...supported.map((entry) => entry.score));
+  if (top >= MIN_LANGUAGE_SCORE) {
+    const winners = supported.filter((entry) => entry.score === top);
+    const number = normalizePhone(winners[0]!.reading.number);
+    const runnerUp = Math.max(0, ...supported.filter((entry) => normalizePhone(entry.reading.number) !== number).map((entry) => entry.score));
+    const bestFit = Math.max(...pool.map((reading) => reading.fit));
+    const fitting = winners.filter((entry) => entry.language !== 'en' || entry.reading.fit === bestFit).map((entry) => entry.reading);
+    if (top >= LANGUAGE_MARGIN * runnerUp && fitting.length > 0 && agree(fitting)) return fitting[0];
+  }
+  return exactlyWritten(pool);
+}
+
+/**
+ * The one number written in its region's own digit groups (fit 2 or 3): every other reading then only joins or splits
+ * groups (fit 1), since any reading written in its groups is one of `exact`.
+ */
+function exactlyWritten(readings: readonly Candidate[]): Candidate | undefined {
+  const exact = readings.filter((reading) => reading.fit >= 2);
+  return agree(exact) ? exact[0] : undefined;
+}
+
 /**
  * Chooses among the candidates of one window, longest span first. Among the readings of a span with the best fit: the
- * home region's, else the one number they all agree on; readings that disagree are kept only with a phone label
- * (`labelled`, when the label's language narrows them to one). A reading written badly for its region (fit 0: no
- * national prefix where the region writes one, groups cut elsewhere) is kept only with a label, unless it is the home
- * region's and no other region reads the span plausibly (libphonenumber's own verdict, as before regions). The home
- * region's plausible readings come first, whatever else reads the text.
+ * home region's, else the one number they all agree on, else the one the passage points at (`byPassage`); readings
+ * that still disagree are kept only with a phone label (`labelled`, when the label's language narrows them to one).
+ * A reading written badly for its region (fit 0: no national prefix where the region writes one, groups cut
+ * elsewhere) is kept only with a label, unless it is the home region's and no other region reads the span plausibly
+ * (libphonenumber's own verdict, as before regions). The home region's plausible readings come first, whatever else
+ * reads the text.
  */
-function choose(text: string, candidates: readonly Candidate[], order: readonly CountryCode[]): Reading[] {
-  const chosen: Reading[] = [];
-  const rank = (region: CountryCode | undefined) => (region === undefined ? order.length : order.indexOf(region));
+function choose(text: string, candidates: readonly Candidate[], order: readonly CountryCode[], cues: () => PassageCues): Candidate[] {
+  const chosen: Candidate[] = [];
+  const rank = (region: CountryCode) => order.indexOf(region);
   // The reading that covers most of the text first (`8 (912) 345-67-89` is Russian, trunk prefix included), then the
   // home region's plausible readings (fit > 0) before any other region's.
   const atHome = (reading: Candidate) => Number(reading.home && reading.fit > 0);
@@ -269,7 +343,7 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
     decided.push(best);
     // Every plausible reading of the span (fit > 0) must agree, unless the best one is the home region's.
     const rivals = sorted.filter((other) => other.start === best.start && other.end === best.end && other.fit > 0);
-    const agreed = best.home || new Set(rivals.map((rival) => normalizePhone(rival.number))).size <= 1;
+    const agreed = best.home || agree(rivals) || rivals.length === 0;
     const national = withoutExtension(text.slice(best.start, best.end), best.number);
     const bare = !/[^\p{Nd}]/u.test(national);
     // A bare run of more than 12 digits is a timestamp or a card number more often than a phone number, even at home.
@@ -280,54 +354,105 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
     const weak = best.fit === 0 && (digitsOf(national).length < MIN_LABELLED_DIGITS || YEAR_FIRST_RE.test(national));
     const certain = (best.fit > 0 || best.home) && agreed && !tooLong && !weak;
     if (certain) {
-      chosen.push({ start: best.start, end: best.end, number: best.number, check: 'validated', region: best.region });
+      chosen.push({ ...best, check: 'validated' });
+      continue;
+    }
+    const pointed = !agreed && !tooLong ? byPassage(rivals, cues()) : undefined;
+    if (pointed !== undefined) {
+      chosen.push({ ...pointed, check: 'validated' });
       continue;
     }
     const label = phoneLabelRegions(text, best.start);
     if (label === undefined) continue;
     // Readings that disagree: the label's language must narrow them to one number (`Telefono:` → IT, CH).
     const plausible = rivals.length > 0 ? rivals : [best];
-    const narrowed = agreed ? plausible : plausible.filter((reading) => reading.region !== undefined && label.includes(reading.region));
-    const [pick] = narrowed;
-    if (pick === undefined || new Set(narrowed.map((reading) => normalizePhone(reading.number))).size > 1) continue;
-    chosen.push({ start: pick.start, end: pick.end, number: pick.number, check: 'labelled', region: pick.region });
+    const narrowed = agreed ? plausible : plausible.filter((reading) => label.includes(reading.region));
+    const pick = agree(narrowed) ? narrowed[0] : exactlyWritten(narrowed);
+    if (pick === undefined) continue;
+    chosen.push({ ...pick, check: 'labelled' });
   }
   return chosen;
 }
 
 /**
- * Pass 3: a labelled window no region validates, read as a possible number: in the home region, or written in
- * international form, or else in the regions of the list where it is possible and written as there, when they agree
- * on one number (after the label's language narrowed them).
+ * Pass 3: a labelled window no region reads for sure, read as a possible number: written in international form, or
+ * in the home region, or else (when no region of the list validates it) in the regions of the list where it is
+ * possible and written as there, when they agree on one number (after the label's language narrowed them).
  */
 function possibleReading(
   text: string,
   window: { start: number; written: string },
   home: CountryCode | undefined,
   list: readonly CountryCode[],
+  abroadFit: number,
 ): Reading | undefined {
   const label = phoneLabelRegions(text, window.start);
   if (label === undefined) return undefined;
-  const readings = (region: CountryCode | undefined): Candidate[] =>
-    hits(window.written, region, true)
-      .filter((hit) => hit.startsAt === 0 && hit.number.isPossible())
-      .map((hit) => ({ ...candidate(text, window.start, window.start + hit.endsAt, hit.number, region ?? 'US', false), region }))
-      .filter((reading) => {
-        const written = withoutExtension(text.slice(reading.start, reading.end), reading.number);
-        return digitsOf(written).length >= MIN_LABELLED_DIGITS && !isOtherShape(written);
-      });
-  const first = (found: readonly Reading[]): Reading | undefined => {
-    const [reading] = found;
-    return reading === undefined ? undefined : { ...reading, check: 'labelled' };
-  };
-  if (isInternational(window.written)) return first(readings(undefined));
-  const atHome = home === undefined ? [] : readings(home);
+  // Possible numbers read from the window's start, long enough and not of another shape.
+  const possibleHits = (region: CountryCode | undefined): NumberFound[] =>
+    hits(window.written, region, true).filter((hit) => {
+      const written = withoutExtension(window.written.slice(0, hit.endsAt), hit.number);
+      return hit.startsAt === 0 && hit.number.isPossible() && digitsOf(written).length >= MIN_LABELLED_DIGITS && !isOtherShape(written);
+    });
+  if (isInternational(window.written)) {
+    const [hit] = possibleHits(undefined);
+    return hit === undefined ? undefined : { start: window.start, end: window.start + hit.endsAt, number: hit.number, check: 'labelled', region: undefined };
+  }
+  const readings = (region: CountryCode): Candidate[] =>
+    possibleHits(region).map((hit) => candidate(text, window.start, window.start + hit.endsAt, hit.number, region, false));
+  const first = (found: readonly Candidate[]): Reading | undefined => (found[0] === undefined ? undefined : { ...found[0], check: 'labelled' });
+  // A window a region of the list validates whole (abroadFit ≥ 0, however it is grouped) is read as possible at home
+  // only when it is written at least as well for home (`345-899-3560x4587` is NANP-grouped: +1 345, not an Italian
+  // mobile), and never as a possible number abroad.
+  const atHome = home === undefined ? [] : readings(home).filter((reading) => reading.fit >= abroadFit);
   if (atHome.length > 0) return first(atHome);
+  if (abroadFit >= 0) return undefined;
   const abroad = list.flatMap(readings).filter((reading) => reading.fit > 0);
-  const agree = (found: readonly Candidate[]) => new Set(found.map((reading) => normalizePhone(reading.number))).size === 1;
   if (agree(abroad)) return first(abroad);
-  const narrowed = abroad.filter((reading) => reading.region !== undefined && label.includes(reading.region));
+  const narrowed = abroad.filter((reading) => label.includes(reading.region));
   return agree(narrowed) ? first(narrowed) : undefined;
+}
+
+/**
+ * A number valid only abroad, in a region where the language of the phone label before it is not written, is read
+ * where the label's language is written when it is possible there and written at least as well (`Ring 07700 900 123`:
+ * a British number of the range kept for drama, merely possible in GB, valid as a German fixed line): `labelled`.
+ */
+function relabelled(text: string, window: { start: number; written: string }, chosen: Candidate, list: readonly CountryCode[]): Reading | undefined {
+  if (chosen.home) return undefined;
+  const languages = phoneLabelLanguages(text, window.start) ?? [];
+  if (languages.length === 0 || languages.some((language) => isLanguageOf(language, chosen.region))) return undefined;
+  const found = list
+    .filter((region) => languages.some((language) => isLanguageOf(language, region)))
+    .flatMap((region) =>
+      hits(window.written, region, true)
+        .filter((hit) => window.start + hit.startsAt === chosen.start && window.start + hit.endsAt === chosen.end && hit.number.isPossible())
+        .map((hit) => candidate(text, chosen.start, chosen.end, hit.number, region, false)),
+    )
+    .filter((reading) => reading.fit >= chosen.fit);
+  return found.length > 0 && agree(found) ? { ...found[0]!, check: 'labelled' } : undefined;
+}
+
+/** True when a reading spans the whole window (an opening bracket left out). */
+const covers = (reading: Span, window: Span): boolean => reading.start <= window.start + 1 && reading.end >= window.end;
+
+/** The cues of the paragraph around a span, with the countries of the international numbers in it. */
+function passageCues(text: string, span: Span, international: readonly Reading[]): PassageCues {
+  const paragraph = paragraphAround(text, span.start, span.end);
+  // `international` is in text order and does not overlap: find the first reading ending inside the paragraph.
+  let low = 0;
+  let high = international.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (international[middle]!.end <= paragraph.start) low = middle + 1;
+    else high = middle;
+  }
+  const countries: string[] = [];
+  for (let index = low; index < international.length && international[index]!.start < paragraph.end; index++) {
+    const country = international[index]!.number.country;
+    if (country !== undefined) countries.push(country);
+  }
+  return new PassageCues(text.slice(paragraph.start, paragraph.end), countries);
 }
 
 /**
@@ -348,18 +473,20 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
     const inside: Candidate[] = [];
     while (next < national.length && (national[next]?.start ?? 0) < window.end) inside.push(national[next++]!);
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
-    const settled = inside.some((reading) => reading.fit > 0 && reading.start <= window.start + 1 && reading.end >= window.end);
-    const fromList = !settled && readable(window.written) ? listCandidates(text, window, list) : [];
-    const chosen = choose(text, [...inside, ...fromList], order);
+    const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
+    const valid = !settled && readable(window.written) ? listReadings(text, window, list).filter((reading) => covers(reading, window) || reading.fit > 0) : [];
+    const fromList = valid.filter((reading) => plausibleAbroad(text, reading));
+    const chosen = choose(text, [...inside, ...fromList], order, () => passageCues(text, window, international));
     if (chosen.length > 0) {
-      readings.push(...chosen);
+      readings.push(...chosen.map((reading) => relabelled(text, window, reading, list) ?? reading));
       continue;
     }
-    const possible = possibleReading(text, window, home, list);
+    const abroadFit = Math.max(-1, ...valid.filter((reading) => covers(reading, window)).map((reading) => reading.fit));
+    const possible = possibleReading(text, window, home, list, abroadFit);
     if (possible !== undefined) readings.push(possible);
   }
   // Home readings outside every window (a form the window pattern does not cover) are chosen on their own.
   pending.push(...national.slice(next));
-  for (const reading of pending) readings.push(...choose(text, [reading], order));
+  for (const reading of pending) readings.push(...choose(text, [reading], order, () => passageCues(text, reading, international)));
   return readings.sort((a, b) => a.start - b.start).map((reading) => toMatch(text, reading));
 }
