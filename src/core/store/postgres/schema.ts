@@ -129,6 +129,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     value text NOT NULL
   );
   `,
+  // 2 (issue 17): a prompt-only handoff's redaction map, placeholder → value; NULL when its prompt was not redacted,
+  // and cleared once an answer has been staged (docs/redaction.md).
+  `
+  ALTER TABLE handoffs ADD COLUMN placeholders json CHECK (placeholders IS NULL OR json_typeof(placeholders) = 'object');
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -151,6 +151,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX runs_started ON runs (started_at DESC);
   CREATE INDEX runs_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
   `,
+  // 4 (issue 17): a prompt-only handoff's redaction map, placeholder → value, as JSON; NULL when its prompt was not
+  // redacted, and cleared once an answer has been staged (docs/redaction.md).
+  `
+  ALTER TABLE handoffs ADD COLUMN placeholders TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,6 +14,7 @@ import { newId } from '../../../../src/core/ids.js';
 import { snapshotFolderName } from '../../../../src/core/store/postgres/adapter.js';
 import { parsePostgresUrl } from '../../../../src/core/store/postgres/connect.js';
 import { HEADER_BYTES, readManifest } from '../../../../src/core/store/postgres/snapshots.js';
+import { POSTGRES_SCHEMA_VERSION } from '../../../../src/core/store/postgres/schema.js';
 import type { Store, TableChangeCounts, TableRow } from '../../../../src/core/store/port.js';
 import { STORE_TABLES } from '../../../../src/core/store/port.js';
 import { withClient } from '../../../helpers/postgres.js';
@@ -70,7 +71,7 @@ describe('taking a logical snapshot', () => {
     expect(readdirSync(store.snapshots.dir).filter((name) => name.startsWith('.'))).toEqual([]);
 
     const { manifest } = readManifest(taken.path);
-    expect(manifest).toMatchObject({ format: 'hippo-logical-snapshot', engine: 'postgres', schemaVersion: 1, createdAt: at(0) });
+    expect(manifest).toMatchObject({ format: 'hippo-logical-snapshot', engine: 'postgres', schemaVersion: POSTGRES_SCHEMA_VERSION, createdAt: at(0) });
     expect(Object.fromEntries(manifest.tables.map((table) => [table.name, table.rows]))).toEqual({
       memories: 1_500,
       candidates: 2,
