@@ -10,7 +10,8 @@
  */
 import { loadConfig, type HippoConfig } from './config.js';
 import { UsageError } from './errors.js';
-import { DEFAULT_REDACT_KINDS, isRedactKind, REDACTABLE_KINDS, Redactor, type RedactionCounts, type RedactKind } from './facts/redact.js';
+import { DEFAULT_REDACT_KINDS, isRedactKind, REDACTABLE_KINDS, type RedactKind } from './facts/kinds.js';
+import type { RedactionCounts, Redactor } from './facts/redact.js';
 import type { ModelConfig } from './model/config.js';
 import { isLoopbackUrl } from './model/config.js';
 
@@ -92,7 +93,7 @@ export function redactionApplies(policy: Pick<RedactionPolicy, 'mode'>, destinat
 export async function redactorFor(policy: RedactionPolicy, destination: Destination | 'none'): Promise<Redactor | undefined> {
   if (!redactionApplies(policy, destination)) return undefined;
   // Loaded here: extract.ts pulls in search, and this module is loaded by every command that may call a model.
-  const { resolveRegions } = await import('./extract.js');
+  const [{ resolveRegions }, { Redactor }] = await Promise.all([import('./extract.js'), import('./facts/redact.js')]);
   const { region, regions } = resolveRegions();
   return new Redactor({ kinds: policy.kinds, region: region ?? null, regions });
 }

@@ -17,15 +17,11 @@
  * - `toOriginal` maps a span of the redacted text back to the exact span of the original it stands for; a span that
  *   cuts through a placeholder has none.
  */
-import type { ValidatedKind } from './kinds.js';
+import { isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
 import { recognise } from './recognisers/index.js';
 import type { RawMatch } from './types.js';
 
-/** The kinds a redaction may cover: validated kinds that are personal or identifying. */
-export const REDACTABLE_KINDS = ['email', 'phone', 'iban', 'card', 'ip', 'url'] as const satisfies readonly ValidatedKind[];
-export type RedactKind = (typeof REDACTABLE_KINDS)[number];
-/** Redacted unless configured otherwise (docs/redaction.md): the kinds that are personal data in almost every note. */
-export const DEFAULT_REDACT_KINDS: readonly RedactKind[] = ['email', 'phone', 'iban', 'card'];
+export { DEFAULT_REDACT_KINDS, isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
 
 export const PLACEHOLDER_OPEN = '⟦';
 export const PLACEHOLDER_CLOSE = '⟧';
@@ -36,10 +32,6 @@ const LOOKALIKE = /[⟦⟧〚〛]/g;
 const HAS_LOOKALIKE = /[⟦⟧〚〛]/;
 /** `[card 1]`, `[ Card 1 ]`, `[card #1]`: a placeholder with ASCII brackets, as a model "correcting" ours may write it. */
 const ASCII_LOOKALIKE = new RegExp(`\\[\\s*(?:${REDACTABLE_KINDS.join('|')})\\s*#?\\s*\\d+\\s*\\]`, 'gi');
-
-export function isRedactKind(value: string): value is RedactKind {
-  return (REDACTABLE_KINDS as readonly string[]).includes(value);
-}
 
 /** Placeholder → the original value it stands for (what a handoff row keeps; never printed). */
 export type PlaceholderMap = Record<string, string>;

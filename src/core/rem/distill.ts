@@ -123,6 +123,12 @@ export async function distillDryRun(store: StoreOps, options: DistillOptions & {
     destination: options.destination ?? 'none',
   });
   const { gathered: count, eligible, leftOutByCount, leftOutByBudget } = gatherCounts(gathered);
+  if (!report.applies) {
+    // Off for this destination: still say what it would replace, so the choice is an informed one.
+    const counter = await redactorFor({ ...resolveRedaction({ mode: options.redact }), mode: 'always' }, 'none');
+    for (const item of gathered.memories) counter?.redact(item.text);
+    report.counts = counter?.counts() ?? {};
+  }
   return {
     dryRun: true,
     refs: gathered.memories.map((item) => ({ ref: item.ref, memoryId: item.memory.id, truncated: item.truncated })),
