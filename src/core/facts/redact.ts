@@ -191,12 +191,17 @@ export class Redactor {
   /** Every value of the configured kinds, as non-overlapping spans in offset order. */
   private find(text: string): Found[] {
     const options = { region: this.options.region ?? null, regions: this.options.regions };
-    // Line breaks read as spaces (same length, so the same offsets): a value split across lines is found too.
-    const flat = /[\r\n]/.test(text) ? text.replace(/[\r\n]/g, ' ') : undefined;
+    // The text read again with each line break (and the spaces around it) as one space: a value split across lines
+    // is found too, and its span mapped back to the original text.
+    const flat = flatten(text);
     const matches: RawMatch[] = [];
     for (const kind of this.options.kinds) {
       matches.push(...recognise(kind, text, options));
-      if (flat !== undefined) matches.push(...recognise(kind, flat, options));
+      if (flat !== undefined) {
+        for (const match of recognise(kind, flat.text, options)) {
+          matches.push({ ...match, start: flat.offsets[match.start]!, end: flat.offsets[match.end]! });
+        }
+      }
     }
     matches.sort((a, b) => a.start - b.start || b.end - a.end);
     const found: Found[] = [];
@@ -223,6 +228,27 @@ export class Redactor {
     flush();
     return found;
   }
+}
+
+/**
+ * The text with every line break, and the spaces and tabs around it, as one space; `offsets[i]` is the offset in the
+ * original of offset i in the flat text (one more entry for the end). Undefined when the text has no line break.
+ */
+function flatten(text: string): { text: string; offsets: number[] } | undefined {
+  if (!/[\r\n]/.test(text)) return undefined;
+  let flat = '';
+  const offsets: number[] = [];
+  let at = 0;
+  for (const match of text.matchAll(/[ \t]*(?:\r\n|\r|\n)[ \t]*/g)) {
+    for (let i = at; i < match.index; i++) offsets.push(i);
+    flat += text.slice(at, match.index);
+    offsets.push(match.index);
+    flat += ' ';
+    at = match.index + match[0].length;
+  }
+  for (let i = at; i <= text.length; i++) offsets.push(i);
+  flat += text.slice(at);
+  return { text: flat, offsets };
 }
 
 function parsePlaceholder(placeholder: string): { kind: RedactKind; n: number } | undefined {
