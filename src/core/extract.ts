@@ -294,8 +294,7 @@ export async function extractReport(passages: readonly Passage[], request: Facts
       const destination = destinationOf(client.config);
       const redactor = () => redactorFor(policy, destination);
       fallback = { client, timeoutMs: request.timeoutMs, signal: request.signal, log: (line) => warnings.push(line), redactor };
-    }
-    else warnings.push(needsModel(unvalidated, request.ai ? 'no model is configured: see hippo model check' : 'model calls are turned off'));
+    } else warnings.push(needsModel(unvalidated, request.ai ? 'no model is configured: see hippo model check' : 'model calls are turned off'));
   }
   const facts = await extract(passages, { kinds: request.kinds, region: region ?? null, regions, limit: request.limit, fallback });
   return { facts, warnings };

@@ -114,7 +114,7 @@ export function redactionReport(policy: RedactionPolicy, destination: Destinatio
 export function redactionRunCounts(counts: RedactionCounts): Record<string, number> {
   return Object.fromEntries(
     Object.entries(counts)
-      .filter(([, n]) => n !== undefined && n > 0)
-      .map(([kind, n]) => [`redacted${kind[0]!.toUpperCase()}${kind.slice(1)}`, n!]),
+      .filter((entry): entry is [string, number] => entry[1] !== undefined && entry[1] > 0)
+      .map(([kind, n]) => [`redacted${kind.charAt(0).toUpperCase()}${kind.slice(1)}`, n]),
   );
 }

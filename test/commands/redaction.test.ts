@@ -59,7 +59,11 @@ interface RapidJson {
   counts: Record<string, number>;
 }
 interface ErrorJson {
-  error: { code: string; message: string; details: { reason?: string; runId?: string; handoffId?: string; run?: { status: string; errors: string[]; counts: Record<string, number> } } };
+  error: {
+    code: string;
+    message: string;
+    details: { reason?: string; runId?: string; handoffId?: string; run?: { status: string; errors: string[]; counts: Record<string, number> } };
+  };
 }
 
 const writeConfig = (config: Record<string, unknown>) => {
@@ -68,8 +72,9 @@ const writeConfig = (config: Record<string, unknown>) => {
 };
 
 const candidates = async () =>
-  json<{ candidates: { claim: string; tags: string[] }[] }>(await box.hippo(['rem', 'candidates', '--status', 'all', '--json'], { env: { HIPPO_AGENT: 'ops' } }))
-    .candidates;
+  json<{ candidates: { claim: string; tags: string[] }[] }>(
+    await box.hippo(['rem', 'candidates', '--status', 'all', '--json'], { env: { HIPPO_AGENT: 'ops' } }),
+  ).candidates;
 
 describe('a hosted model under the default policy (auto)', () => {
   it('sends no card, IBAN, phone or email in any request byte, restores them in the staged candidate, and audits the counts', async () => {
@@ -192,7 +197,7 @@ describe('a --via command model', () => {
     );
     const result = await box.hippo(['rem', 'rapid', '--via', `node ${script}`, '--json'], { env: { HIPPO_AGENT: 'ops', HIPPO_REGION: 'IE' } });
     expect(result.exitCode, String(result.stderr)).toBe(0);
-    expectNoCanary(readFileSync(seen, 'utf8'), 'the command\'s stdin');
+    expectNoCanary(readFileSync(seen, 'utf8'), "the command's stdin");
     expect(json<RapidJson>(result).candidates[0]!.claim).toBe(`The supplier card is ${CARD}.`);
   });
 });
@@ -218,7 +223,7 @@ describe('--prompt-only, then rem ingest', () => {
     db.close();
     expect(JSON.parse(stored)).toMatchObject({ '⟦card 1⟧': CARD, '⟦iban 1⟧': IBAN });
 
-    const answer = JSON.stringify({ candidates: [{ claim: 'Transfers go to ⟦iban 1⟧; the note\'s [card 1] is a template.', sources: ['m1', 'm2'] }] });
+    const answer = JSON.stringify({ candidates: [{ claim: "Transfers go to ⟦iban 1⟧; the note's [card 1] is a template.", sources: ['m1', 'm2'] }] });
     const ingested = await box.hippo(['rem', 'ingest', body.handoff.id, '-', '--json'], { env: { HIPPO_AGENT: 'ops' }, input: answer });
     expect(ingested.exitCode, String(ingested.stderr)).toBe(0);
     const staged = json<RapidJson>(ingested);

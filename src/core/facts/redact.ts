@@ -25,9 +25,8 @@ export { DEFAULT_REDACT_KINDS, isRedactKind, REDACTABLE_KINDS, type RedactKind }
 
 export const PLACEHOLDER_OPEN = '⟦';
 export const PLACEHOLDER_CLOSE = '⟧';
-/** Our brackets and the characters that look like them; escaped in input, refused in an answer outside a placeholder. */
+/** Our opening brackets and their look-alike; with the closing ones, escaped in input and refused in an answer outside a placeholder. */
 const OPENERS = '⟦〚';
-const CLOSERS = '⟧〛';
 const LOOKALIKE = /[⟦⟧〚〛]/g;
 const HAS_LOOKALIKE = /[⟦⟧〚〛]/;
 /** `[card 1]`, `[ Card 1 ]`, `[card #1]`: a placeholder with ASCII brackets, as a model "correcting" ours may write it. */

@@ -207,7 +207,12 @@ export async function distill(store: Store, client: ModelClient | undefined, opt
         // Nothing to learn from is not an error: the run completes with zero candidates and no model call.
         return { run: await scope.finish({ status: 'completed', counts, model: configured }), model: configured, candidates: [], counts };
       }
-      const { prompt, redactor } = await preparePrompt(gathered.memories, { focus, maxCandidates, redact: options.redact, destination: destinationOf(client.config) });
+      const { prompt, redactor } = await preparePrompt(gathered.memories, {
+        focus,
+        maxCandidates,
+        redact: options.redact,
+        destination: destinationOf(client.config),
+      });
       // The audit: how many values of each kind were replaced (numbers only), on the row however the run ends.
       if (redactor) Object.assign(counts, redactionRunCounts(redactor.counts()));
       const refs = gathered.memories.map((item) => item.ref);

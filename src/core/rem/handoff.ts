@@ -12,15 +12,7 @@ import { redactionRunCounts, type RedactionReport } from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
 import type { Handoff } from '../records.js';
 import { iso } from '../time.js';
-import {
-  commitStaging,
-  gatherCounts,
-  preparePrompt,
-  restoreAnswer,
-  type DistillCounts,
-  type DistillOptions,
-  type DistillResult,
-} from './distill.js';
+import { commitStaging, gatherCounts, preparePrompt, restoreAnswer, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
 import { gather } from './gather.js';
 import { answerJsonSchema, DEFAULT_MAX_CANDIDATES, sha256 } from './prompt.js';
 import { withRun } from './runs.js';

@@ -81,7 +81,18 @@ describe('Redactor.restore', () => {
 
   it('refuses a placeholder never issued, a corrected one, a mangled one and a lone bracket', () => {
     const r = issued();
-    for (const bad of ['uses ⟦card 9⟧', 'uses ⟦card 3⟧', 'uses ⟦Card 1⟧', 'uses ⟦card1⟧', 'uses ⟦ card 1 ⟧', 'uses ⟦card 1', 'uses card 1⟧', 'uses 〚card 1〛', 'uses [card 1]', 'uses [Email 1]']) {
+    for (const bad of [
+      'uses ⟦card 9⟧',
+      'uses ⟦card 3⟧',
+      'uses ⟦Card 1⟧',
+      'uses ⟦card1⟧',
+      'uses ⟦ card 1 ⟧',
+      'uses ⟦card 1',
+      'uses card 1⟧',
+      'uses 〚card 1〛',
+      'uses [card 1]',
+      'uses [Email 1]',
+    ]) {
       expect(r.restoreText(bad), bad).toEqual({ ok: false });
     }
     expect(r.restore({ candidates: [{ claim: 'fine', tags: ['⟦phone 1⟧'] }] })).toEqual({ ok: false });
@@ -113,7 +124,8 @@ describe('Redactor.restore', () => {
       const parts: string[] = [];
       // Planted values never touch each other: two card numbers run together read as one digit run, which no
       // recogniser validates (docs/redaction.md, "What it does not catch").
-      for (let i = 0; i < 30; i++) parts.push(next(6) === 0 && !values.includes(parts.at(-1) ?? '') ? values[next(values.length)]! : words[next(words.length)]!);
+      for (let i = 0; i < 30; i++)
+        parts.push(next(6) === 0 && !values.includes(parts.at(-1) ?? '') ? values[next(values.length)]! : words[next(words.length)]!);
       const text = parts.join(next(2) === 0 ? ' ' : '\n');
       const out = r.redact(text);
       for (const value of values) expect(out.text).not.toContain(value);

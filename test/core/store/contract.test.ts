@@ -457,7 +457,7 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect(await store.handoffs.get('a', row.id)).toMatchObject({ ingestedAt: NOW, ingestRunId: runId });
     });
 
-    it('keeps a redacted handoff\'s placeholder map on the row until an answer is staged, then clears it (issue 17)', async () => {
+    it("keeps a redacted handoff's placeholder map on the row until an answer is staged, then clears it (issue 17)", async () => {
       const map = { '⟦card 1⟧': '4111 1111 1111 1111', '⟦email 1⟧': 'jane@example.ie', '⟦phone 1⟧': '+353 1\n234 5678' };
       const row = handoff('a', { placeholders: map });
       await store.handoffs.insert(row);
