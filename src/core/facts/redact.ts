@@ -92,20 +92,32 @@ export class Redactor {
     return redactor;
   }
 
-  /** Replaces every value of the configured kinds in `text` by its placeholder, and escapes look-alike brackets. */
-  redact(text: string): RedactedText {
+  /**
+   * Replaces every value of the configured kinds in `text` by its placeholder, and escapes look-alike brackets. With
+   * `cutAt`, only the text before that offset is returned (a memory clipped for the prompt): values are still found
+   * in the whole text, so one that straddles the cut is left out whole rather than sent in part, and values past the
+   * cut get no placeholder.
+   */
+  redact(text: string, options: { cutAt?: number } = {}): RedactedText {
+    const cutAt = Math.min(options.cutAt ?? text.length, text.length);
     const found = this.find(text);
     const spans: RedactedSpan[] = [];
     let out = '';
     let at = 0;
     for (const item of found) {
+      if (item.start >= cutAt) break;
+      if (item.end > cutAt) {
+        out += escapeBrackets(text.slice(at, item.start));
+        this.noteLiterals(out);
+        return { text: out, spans };
+      }
       out += escapeBrackets(text.slice(at, item.start));
       const placeholder = this.placeholderFor(item, text.slice(item.start, item.end));
       spans.push({ start: out.length, end: out.length + placeholder.length, originalStart: item.start, originalEnd: item.end, placeholder });
       out += placeholder;
       at = item.end;
     }
-    out += escapeBrackets(text.slice(at));
+    out += escapeBrackets(text.slice(at, cutAt));
     this.noteLiterals(out);
     return { text: out, spans };
   }

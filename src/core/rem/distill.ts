@@ -19,7 +19,7 @@ import {
 } from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
 import { stageCandidates, stampReflected, type Candidate } from './candidates.js';
-import { gather, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
+import { gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
 import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
 import { withRun, type Run, type RunCounts, type RunKind, type RunScope } from './runs.js';
 import { validateAnswer, type ValidCandidate } from './validate.js';
@@ -86,9 +86,20 @@ export async function preparePrompt(
 ): Promise<PreparedPrompt> {
   const policy = resolveRedaction({ mode: options.redact });
   const redactor = await redactorFor(policy, options.destination);
-  const shown = redactor ? memories.map((item) => ({ ...item, text: redactor.redact(item.text).text })) : memories;
+  const shown = redactor ? memories.map((item) => ({ ...item, text: redactedText(redactor, item) })) : memories;
   const prompt = buildPrompt({ focus: options.focus, memories: shown, maxCandidates: options.maxCandidates, placeholderExample: redactor?.firstPlaceholder() });
   return { prompt, ...(redactor ? { redactor } : {}), report: redactionReport(policy, options.destination, redactor) };
+}
+
+/**
+ * A gathered memory's text, redacted. A memory clipped for the prompt is redacted from its content, so a value the
+ * clip would cut in two is recognised whole and left out rather than sent in part.
+ */
+function redactedText(redactor: Redactor, item: GatheredMemory): string {
+  if (!item.truncated) return redactor.redact(item.text).text;
+  const cut = item.text.length - TRUNCATION_MARKER.length;
+  // The values that could straddle the cut are far shorter than this window (an email is at most 254 characters).
+  return redactor.redact(item.memory.content.slice(0, cut + 256), { cutAt: cut }).text + TRUNCATION_MARKER;
 }
 
 /** The answer with the redacted values put back, or the rejection `unknown_placeholder` (the whole answer). */

@@ -67,6 +67,18 @@ describe('Redactor.redact', () => {
   });
 });
 
+describe('Redactor.redact with a cut (a memory clipped for the prompt)', () => {
+  it('leaves out a value the cut would split, whole, and gives values past the cut no placeholder', () => {
+    const text = `mail ${EMAIL}, card ${CARD} and iban ${IBAN}`;
+    const r = redactor();
+    const cut = text.indexOf(CARD) + 7; // inside the card number
+    const out = r.redact(text, { cutAt: cut });
+    expect(out.text).toBe('mail ⟦email 1⟧, card ');
+    expect(r.counts()).toEqual({ email: 1 });
+    expect(redactor().redact(text, { cutAt: text.indexOf(' and') }).text).toBe('mail ⟦email 1⟧, card ⟦card 1⟧');
+  });
+});
+
 describe('Redactor.restore', () => {
   const issued = () => {
     const r = redactor();
