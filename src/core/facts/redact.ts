@@ -202,15 +202,24 @@ export class Redactor {
   /** Every value of the configured kinds, as non-overlapping spans in offset order. */
   private find(text: string): Found[] {
     const options = { region: this.options.region ?? null, regions: this.options.regions };
-    // The text read again with each line break (and the spaces around it) as one space: a value split across lines
-    // is found too, and its span mapped back to the original text.
+    // The text read again around each line break with the break (and the blanks around it) as one space: a value
+    // split across lines is found too, and its span mapped back to the original text.
     const flat = flatten(text);
     const matches: RawMatch[] = [];
     for (const kind of this.options.kinds) {
       matches.push(...recognise(kind, text, options));
       if (flat !== undefined) {
-        for (const match of recognise(kind, flat.text, options)) {
-          matches.push({ ...match, start: flat.offsets[match.start]!, end: flat.offsets[match.end]! });
+        // Only around the line breaks: a value found there must cross one, and must not touch a window's edge
+        // (where the window, not the text, may have cut a longer run).
+        for (const window of flat.windows) {
+          const slice = flat.text.slice(window.start, window.end);
+          for (const match of recognise(kind, slice, options)) {
+            const start = window.start + match.start;
+            const end = window.start + match.end;
+            if (!window.breaks.some((at) => start <= at && at < end)) continue;
+            if ((match.start === 0 && window.start > 0) || (match.end === slice.length && window.end < flat.text.length)) continue;
+            matches.push({ ...match, start: flat.offsets[start]!, end: flat.offsets[end]! });
+          }
         }
       }
     }
@@ -241,25 +250,50 @@ export class Redactor {
   }
 }
 
+/** Characters read on each side of a line break: far more than any value the redactable kinds find across one. */
+const BREAK_WINDOW = 96;
+
+interface FlatWindow {
+  start: number;
+  end: number;
+  /** Offsets (in the flat text) of the spaces that stand for line breaks inside the window. */
+  breaks: number[];
+}
+
 /**
  * The text with every line break, and the spaces and tabs around it, as one space; `offsets[i]` is the offset in the
- * original of offset i in the flat text (one more entry for the end). Undefined when the text has no line break.
+ * original of offset i in the flat text (one more entry for the end), and `windows` the stretches around the breaks
+ * (overlapping ones merged). Undefined when the text has no line break.
  */
-function flatten(text: string): { text: string; offsets: number[] } | undefined {
+function flatten(text: string): { text: string; offsets: number[]; windows: FlatWindow[] } | undefined {
   if (!/[\r\n]/.test(text)) return undefined;
   let flat = '';
   const offsets: number[] = [];
+  const breaks: number[] = [];
   let at = 0;
   for (const match of text.matchAll(/[ \t]*(?:\r\n|\r|\n)[ \t]*/g)) {
     for (let i = at; i < match.index; i++) offsets.push(i);
     flat += text.slice(at, match.index);
     offsets.push(match.index);
+    breaks.push(flat.length);
     flat += ' ';
     at = match.index + match[0].length;
   }
   for (let i = at; i <= text.length; i++) offsets.push(i);
   flat += text.slice(at);
-  return { text: flat, offsets };
+  const windows: FlatWindow[] = [];
+  for (const position of breaks) {
+    const start = Math.max(0, position - BREAK_WINDOW);
+    const end = Math.min(flat.length, position + 1 + BREAK_WINDOW);
+    const last = windows.at(-1);
+    if (last !== undefined && start <= last.end) {
+      last.end = end;
+      last.breaks.push(position);
+    } else {
+      windows.push({ start, end, breaks: [position] });
+    }
+  }
+  return { text: flat, offsets, windows };
 }
 
 function parsePlaceholder(placeholder: string): { kind: RedactKind; n: number } | undefined {

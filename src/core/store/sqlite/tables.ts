@@ -341,7 +341,7 @@ export function handoffParams(handoff: HandoffRecord): unknown[] {
     handoff.expiresAt,
     handoff.ingestedAt,
     handoff.ingestRunId,
-    handoff.placeholders == null ? null : JSON.stringify(handoff.placeholders),
+    handoff.placeholders === null || handoff.placeholders === undefined ? null : JSON.stringify(handoff.placeholders),
   ];
 }
 
