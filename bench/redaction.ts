@@ -97,7 +97,7 @@ The alternative is the same prompt built without redaction.
 
 Building a prompt is string concatenation, so the ratio is large; the overhead in ms is what matters next to a model
 call (hundreds of ms to seconds). The last row shows how much of it the phone recogniser costs (it reads every text in
-the home region and each candidate region; each text with line breaks is read twice, the second time to find values
+the home region and each candidate region; the text around each line break is read a second time, to find values
 split across lines). Measured on a shared 2-core machine under load from other jobs: read the ms as an upper bound.
 `,
   );
