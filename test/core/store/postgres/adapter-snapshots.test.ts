@@ -297,7 +297,8 @@ describe('restoring a snapshot', () => {
     const { path } = await store.snapshots.take(snapshotName(), {});
     const text = readFileSync(path);
     const manifestText = gunzipSync(text.subarray(0, HEADER_BYTES)).toString('utf8');
-    const newer = manifestText.replace('"schemaVersion":1', '"schemaVersion":9');
+    const newer = manifestText.replace(`"schemaVersion":${POSTGRES_SCHEMA_VERSION}`, `"schemaVersion":${POSTGRES_SCHEMA_VERSION + 7}`);
+    expect(newer).not.toBe(manifestText);
     const { gzipSync } = await import('node:zlib');
     const rewritten = join(dirname(path), 'newer.jsonl.gz');
     writeFileSync(rewritten, Buffer.concat([gzipSync(Buffer.from(newer), { level: 0 }), text.subarray(HEADER_BYTES)]));
