@@ -15,6 +15,7 @@ const sections: Record<string, () => Promise<Section>> = {
   nightly: () => import('./nightly.js'),
   extract: () => import('./extract.js'),
   search: () => import('./search-context.js'),
+  redaction: () => import('./redaction.js'),
 };
 
 const wanted = process.argv.slice(2);

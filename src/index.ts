@@ -56,7 +56,7 @@ export {
   type StageInput,
   type StageResult,
 } from './core/rem/candidates.js';
-export { distill, distillDryRun, type DistillOptions, type DistillResult } from './core/rem/distill.js';
+export { distill, distillDryRun, preparePrompt, type DistillOptions, type DistillResult, type PreparedPrompt } from './core/rem/distill.js';
 export { createHandoff, ingest, type Handoff, type IngestOptions } from './core/rem/handoff.js';
 export { promote, reject, type PromoteOptions, type RejectOptions, type Promotion } from './core/rem/review.js';
 export { listRuns, getRun, RUN_STATUSES, type Run, type RunStatus, type RunKind } from './core/rem/runs.js';
@@ -67,6 +67,30 @@ export { createModelClient, type ModelClient, type GenerateObjectRequest, type G
 export { checkModel, type ModelCheckResult } from './core/model/check.js';
 export { extractJsonObject, stripThinking } from './core/model/json.js';
 export { ANSWER_PROBLEMS, AnswerRejectedError, answerProblemOf, isMalformed, type AnswerProblem, type AnswerRejection } from './core/model/answer-problem.js';
+
+// Egress redaction (docs/redaction.md).
+export {
+  REDACT_MODES,
+  resolveRedaction,
+  redactionApplies,
+  destinationOf,
+  redactorFor,
+  type RedactMode,
+  type RedactionPolicy,
+  type RedactionReport,
+  type Destination,
+} from './core/redaction.js';
+export {
+  Redactor,
+  toOriginal,
+  escapeBrackets,
+  REDACTABLE_KINDS,
+  DEFAULT_REDACT_KINDS,
+  type RedactKind,
+  type RedactedText,
+  type PlaceholderMap,
+  type RedactionCounts,
+} from './core/facts/redact.js';
 
 // Nightly maintenance, snapshots and restore (docs/design.md §7).
 export { runNightly, nightlyDryRun, agentsWithNewMemories, type NightlyOptions, type NightlyResult, type AgentDistillation } from './core/nightly/run-once.js';

@@ -3,6 +3,7 @@ import type { ModelCheckResult } from '../core/model/check.js';
 import type { ModelConfigSource } from '../core/model/config.js';
 import { safeText } from '../core/text.js';
 import type { View } from './output.js';
+import { redactionLine } from './render-redaction.js';
 
 /** Where the model setting came from, in the command line's words: core's `flag` is `--model` here. */
 const sourceWords = (source: ModelConfigSource): string => (source === 'flag' ? '--model' : source);
@@ -23,6 +24,7 @@ export const modelCheckView: View<ModelCheckResult> = {
       ...(result.baseUrl ? [`${paint('dim', 'base URL')}   ${inline(result.baseUrl)}`] : []),
       ...(result.key ? [`${paint('dim', 'key')}        ${inline(result.key)}`] : []),
       `${paint('dim', 'content')}    ${result.leavesMachine ? paint(['bold', 'yellow'], `WARNING: ${inline(result.egress)}`) : inline(result.egress)}`,
+      `${paint('dim', 'redaction')}  ${redactionLine(result.redaction)}`,
     ];
     if (!result.called) lines.push(`${paint('dim', 'check')}      not called (--offline)`);
     else if (result.ok)

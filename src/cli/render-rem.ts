@@ -5,6 +5,7 @@ import type { PromptOnlyResult } from '../core/rem/handoff.js';
 import type { Promotion } from '../core/rem/review.js';
 import type { Run } from '../core/rem/runs.js';
 import { safeText } from '../core/text.js';
+import { redactionLine } from './render-redaction.js';
 import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
 
 export function age(isoTime: string, now = Date.now()): string {
@@ -151,6 +152,7 @@ export function ingestView(handoffId: string): View<DistillResult> {
 export const distillDryRunView: TextView<DryRunResult> = (result) =>
   [
     `would send ${result.counts.gathered} memories (${result.promptChars} prompt characters); ${result.counts.eligible} in scope, ${result.counts.leftOutByCount + result.counts.leftOutByBudget} left out by the caps`,
+    `redaction ${redactionLine(result.redaction, result.redaction.counts)}`,
     ...result.refs.map((ref) => `  ${ref.ref.padEnd(4)} ${ref.memoryId}${ref.truncated ? ' (truncated)' : ''}`),
   ].join('\n');
 
@@ -159,11 +161,11 @@ export const distillDryRunView: TextView<DryRunResult> = (result) =>
  * which the guard makes safe to show), what to do next on stderr.
  */
 export const handoffView: View<PromptOnlyResult> = {
-  json: ({ handoff, prompt, schema }) => ({ handoff, prompt, schema }),
+  json: ({ handoff, prompt, schema, redaction }) => ({ handoff, prompt, schema, redaction }),
   text: ({ prompt }) => `${safeText(prompt)}\n`,
-  notes: ({ handoff, counts }, { json, hint, time }) => [
+  notes: ({ handoff, counts, redaction }, { json, hint, time }) => [
     !json &&
-      `handoff ${handoff.id}: ${counts.gathered} memories, expires ${time(handoff.expiresAt)}\nsend the prompt above to any LLM, save its answer, then:\n  ${hint(['rem', 'ingest', handoff.id, 'answer.json'])}`,
+      `handoff ${handoff.id}: ${counts.gathered} memories, expires ${time(handoff.expiresAt)}\nredaction ${redactionLine(redaction, redaction.counts)}\nsend the prompt above to any LLM, save its answer, then:\n  ${hint(['rem', 'ingest', handoff.id, 'answer.json'])}`,
   ],
 };
 

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
 import { lazyModel } from '../cli/model.js';
+import { redactFlag, redactMode } from '../cli/redact-flag.js';
 import { extractView, kindsView, regionsHelp } from '../cli/render-facts.js';
 import { pipedStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
@@ -58,6 +59,7 @@ export default class Extract extends HippoCommand {
     ai: Flags.boolean({ default: true, allowNo: true, description: 'let a configured model point at kinds with no validator (--no-ai: never call a model)' }),
     timeout: Flags.string({ description: `deadline for the model call (milliseconds or 30s, 2m; default ${EXTRACT_FALLBACK_TIMEOUT_MS / 1000}s)` }),
     model: Flags.string({ description: 'provider:model for this run (overrides HIPPO_MODEL and the config file)' }),
+    redact: redactFlag,
   };
 
   async run(): Promise<void> {
@@ -79,6 +81,7 @@ export default class Extract extends HippoCommand {
       // --all: what the recognisers find (addresses only by postcode), never a model call.
       recognisersOnly: flags.all,
       model: lazyModel(flags.model),
+      redact: redactMode(flags.redact),
       timeoutMs: flags.timeout === undefined ? EXTRACT_FALLBACK_TIMEOUT_MS : parseTimeoutMs(flags.timeout, '--timeout'),
       signal: this.abortSignal,
     });

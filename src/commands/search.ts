@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
 import { memoryFilterFlags, memoryFilters } from '../cli/filter-flags.js';
 import { lazyModel } from '../cli/model.js';
+import { redactFlag, redactMode } from '../cli/redact-flag.js';
 import { searchView, snippetMarks } from '../cli/render-search.js';
 import { searchWithFacts } from '../core/search.js';
 import { intFlag, RANGES } from '../cli/int-flag.js';
@@ -26,6 +27,7 @@ export default class Search extends HippoCommand {
     region: Flags.string({ description: 'fact box: home region for national phone numbers and numeric dates (e.g. IE; see hippo extract --kinds)' }),
     ai: Flags.boolean({ default: true, allowNo: true, description: 'fact box: let a configured model point at addresses (--no-ai: never call a model)' }),
     model: Flags.string({ description: 'fact box: provider:model (overrides HIPPO_MODEL and the config file)' }),
+    redact: redactFlag,
   };
 
   async run(): Promise<void> {
@@ -39,7 +41,7 @@ export default class Search extends HippoCommand {
       ...memoryFilters(flags, store.clock()),
       raw: flags.raw,
       highlight: marks,
-      facts: { region: flags.region, ai: flags.ai, model: lazyModel(flags.model), signal: this.abortSignal },
+      facts: { region: flags.region, ai: flags.ai, model: lazyModel(flags.model), signal: this.abortSignal, redact: redactMode(flags.redact) },
     });
     this.output(report, searchView(args.query, marks));
   }

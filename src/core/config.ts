@@ -7,7 +7,7 @@
  * the file through `configFile`, `setConfigValue` and `unsetConfigValue`.
  *
  *   { "model": "ollama:llama3.2", "baseUrl": "http://127.0.0.1:11434", "timeoutMs": 120000, "maxBytes": 1048576,
- *     "region": "IE", "regions": ["GB", "US", "DE"] }
+ *     "region": "IE", "regions": ["GB", "US", "DE"], "redact": "auto", "redactKinds": ["email", "phone", "iban", "card"] }
  *
  * API keys are never read from or written to the file: an `apiKey` (or `key`, `token`, …) field is refused, so keys
  * never sit in a dotfile by accident. A malformed file or value is a UsageError (exit 2) naming the file and the key;
@@ -86,6 +86,21 @@ export const CONFIG_KEYS = {
     example: 'GB US DE',
     code: 'bad_config',
     check: async (value, label) => (await import('./facts/region.js')).parseRegions(value, label),
+  }),
+  redact: key({
+    type: 'string',
+    description:
+      'replace emails, phones, IBANs and cards in prompts by placeholders: auto (when text may leave the machine), always, never; --redact/--no-redact beat it',
+    example: 'auto',
+    code: 'bad_config',
+    check: async (value, label) => (await import('./redaction.js')).parseRedactMode(value.trim(), label),
+  }),
+  redactKinds: key({
+    type: 'string[]',
+    description: 'the kinds redaction replaces (default email phone iban card; also ip, url)',
+    example: 'email phone iban card ip',
+    code: 'bad_config',
+    check: async (value, label) => (await import('./redaction.js')).parseRedactKinds(value, label),
   }),
 } satisfies Record<string, ConfigKey>;
 

@@ -12,7 +12,9 @@ import { listKinds, validated, type Kind, type KindInfo, type UnvalidatedKind } 
 import { DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions } from './facts/region.js';
 import type { Fact, Passage } from './facts/types.js';
 import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from './facts/verify.js';
+import type { Redactor } from './facts/redact.js';
 import type { ModelClient } from './model/client.js';
+import type { RedactMode } from './redaction.js';
 import { search, searchPassages, type SearchResult } from './search.js';
 import { elsewhereWarning } from './memory.js';
 import type { Store } from './store/port.js';
@@ -94,6 +96,11 @@ export interface FallbackOptions {
   signal?: AbortSignal;
   /** Receives one line when the call fails: the error code and a fixed string, never anything the model said. */
   log: (line: string) => void;
+  /**
+   * Redacts the passages before they are sent (docs/redaction.md): a fresh redactor for the request, or undefined when
+   * the policy does not redact for this model.
+   */
+  redactor?: () => Promise<Redactor | undefined>;
 }
 
 export interface ExtractRequest {
@@ -179,9 +186,13 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
   const shown = passagesWithin(passages, FALLBACK_PASSAGE_BUDGET);
   if (shown.length === 0) return [];
   try {
+    // Redacted passages go out; pointers are verified against them and mapped back to the source (verifyPointers).
+    const redactor = await options.redactor?.();
+    const redacted = redactor ? shown.map((passage) => redactor.redact(passage.text)) : undefined;
+    const sent = redacted ? shown.map((passage, index) => ({ source: passage.source, text: redacted[index]!.text })) : shown;
     await options.client.prepare();
     const answer = await options.client.generateObject({
-      prompt: buildFallbackPrompt(kind, shown),
+      prompt: buildFallbackPrompt(kind, sent),
       // No zod schema: each pointer is checked on its own by verifyPointers, so one malformed pointer cannot sink the others.
       jsonSchema: POINTERS_JSON_SCHEMA,
       schemaName: 'pointers',
@@ -190,7 +201,7 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
       signal: options.signal,
       timeoutMs: options.timeoutMs,
     });
-    return verifyPointers(shown, answer.value, { kind, allowedPassageCount: shown.length, model: answer.model });
+    return verifyPointers(shown, answer.value, { kind, allowedPassageCount: shown.length, model: answer.model, ...(redacted ? { redacted } : {}) });
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     const code = error instanceof HippoError ? error.code : 'unexpected';
@@ -250,6 +261,8 @@ export interface FactsRequest {
   model: ModelSource;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The caller's redaction mode for what the model is sent (docs/redaction.md); omitted: config `redact`, else `auto`. */
+  redact?: RedactMode;
 }
 
 export interface FactsReport {
@@ -274,8 +287,14 @@ export async function extractReport(passages: readonly Passage[], request: Facts
   let fallback: FallbackOptions | undefined;
   if (unvalidated.length > 0) {
     const client = request.ai ? await request.model() : undefined;
-    if (client) fallback = { client, timeoutMs: request.timeoutMs, signal: request.signal, log: (line) => warnings.push(line) };
-    else warnings.push(needsModel(unvalidated, request.ai ? 'no model is configured: see hippo model check' : 'model calls are turned off'));
+    if (client) {
+      // Resolved now, so a malformed setting is an error rather than a failed fallback.
+      const { destinationOf, redactorFor, resolveRedaction } = await import('./redaction.js');
+      const policy = resolveRedaction({ mode: request.redact });
+      const destination = destinationOf(client.config);
+      const redactor = () => redactorFor(policy, destination);
+      fallback = { client, timeoutMs: request.timeoutMs, signal: request.signal, log: (line) => warnings.push(line), redactor };
+    } else warnings.push(needsModel(unvalidated, request.ai ? 'no model is configured: see hippo model check' : 'model calls are turned off'));
   }
   const facts = await extract(passages, { kinds: request.kinds, region: region ?? null, regions, limit: request.limit, fallback });
   return { facts, warnings };
@@ -300,7 +319,7 @@ export function kindsReport(options: { region?: string } = {}): KindsReport {
 export async function factBox(
   kinds: readonly Kind[],
   results: readonly SearchResult[],
-  options: Pick<FactsRequest, 'region' | 'ai' | 'model' | 'signal'>,
+  options: Pick<FactsRequest, 'region' | 'ai' | 'model' | 'signal' | 'redact'>,
 ): Promise<FactsReport> {
   return extractReport(searchPassages(results), { ...options, kinds, limit: MEMORY_FACT_LIMIT, timeoutMs: SEARCH_FALLBACK_TIMEOUT_MS });
 }

@@ -3,6 +3,7 @@ import { kindsInQuery } from './facts/lexicon.js';
 import type { Fact, Passage } from './facts/types.js';
 import { elsewhereWarning } from './memory.js';
 import type { ModelClient } from './model/client.js';
+import type { RedactMode } from './redaction.js';
 import { DURABILITIES, type Durability, type Memory } from './records.js';
 import type { SearchPart, SearchWeights, Store } from './store/port.js';
 import { iso } from './time.js';
@@ -120,7 +121,9 @@ export interface SearchReport {
  */
 export async function searchWithFacts(
   store: Store,
-  options: SearchOptions & { facts: { region?: string; ai: boolean; model: () => Promise<ModelClient | undefined>; signal?: AbortSignal } },
+  options: SearchOptions & {
+    facts: { region?: string; ai: boolean; model: () => Promise<ModelClient | undefined>; signal?: AbortSignal; redact?: RedactMode };
+  },
 ): Promise<SearchReport> {
   const results = await search(store, options);
   const elsewhere = results.length === 0 ? await elsewhereWarning(store, options.agentId) : undefined;

@@ -148,6 +148,7 @@ export function handoff(agentId: string, overrides: Partial<HandoffRecord> = {})
     ingestedAt: null,
     ingestRunId: null,
     prompt: 'the handoff prompt',
+    placeholders: null,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
 import { resolveModel } from '../../cli/model.js';
+import { redactFlag, redactMode } from '../../cli/redact-flag.js';
 import { modelCheckView } from '../../cli/render-model.js';
 
 export default class ModelCheck extends HippoCommand {
@@ -14,12 +15,13 @@ export default class ModelCheck extends HippoCommand {
   static override flags = {
     model: Flags.string({ description: 'provider:model to check instead of HIPPO_MODEL / the config file' }),
     offline: Flags.boolean({ default: false, description: 'only show the configuration and where content would go; send nothing' }),
+    redact: redactFlag,
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ModelCheck);
     const config = await resolveModel(flags.model);
     const { checkModel } = await import('../../core/model/check.js');
-    this.output(await checkModel(config, { signal: this.abortSignal, call: !flags.offline }), modelCheckView);
+    this.output(await checkModel(config, { signal: this.abortSignal, call: !flags.offline, redact: redactMode(flags.redact) }), modelCheckView);
   }
 }

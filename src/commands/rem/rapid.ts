@@ -1,10 +1,12 @@
 import { Flags } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
 import { modelClient, resolveRunModel } from '../../cli/model.js';
+import { redactFlag, redactMode } from '../../cli/redact-flag.js';
 import { distillFlags, distillOptions } from '../../cli/rem-flags.js';
 import { distillDryRunView, distillView, handoffView } from '../../cli/render-rem.js';
 import { distill, distillDryRun } from '../../core/rem/distill.js';
 import { createHandoff } from '../../core/rem/handoff.js';
+import type { Destination } from '../../core/redaction.js';
 
 export default class RemRapid extends HippoCommand {
   static override summary = 'Distill recent memories into candidate insights (staged for review, never kept automatically).';
@@ -22,15 +24,31 @@ export default class RemRapid extends HippoCommand {
     model: Flags.string({ description: 'provider:model for this run (overrides HIPPO_MODEL and the config file)' }),
     via: Flags.string({ description: 'run this shell command as the model: prompt on stdin, answer on stdout', exclusive: ['model', 'prompt-only'] }),
     'prompt-only': Flags.boolean({ default: false, description: 'print the prompt and record a handoff instead of calling a model' }),
-    'dry-run': Flags.boolean({ default: false, description: 'gather and report the prompt size and refs; no model call, no writes' }),
+    'dry-run': Flags.boolean({
+      default: false,
+      description: 'gather and report the prompt size, refs and what redaction would replace; no model call, no writes',
+    }),
+    redact: redactFlag,
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemRapid);
     const store = await this.store(flags.db);
-    const options = distillOptions(flags, { agentId: this.agentId(flags.agent), now: store.clock(), signal: this.abortSignal });
-    if (flags['dry-run']) return this.output(await distillDryRun(store, options), distillDryRunView);
+    const options = {
+      ...distillOptions(flags, { agentId: this.agentId(flags.agent), now: store.clock(), signal: this.abortSignal }),
+      redact: redactMode(flags.redact),
+    };
+    if (flags['dry-run']) return this.output(await distillDryRun(store, { ...options, destination: await dryRunDestination(flags) }), distillDryRunView);
     if (flags['prompt-only']) return this.output(await createHandoff(store, options), handoffView);
     this.output(await distill(store, await modelClient(await resolveRunModel(flags)), options), distillView);
   }
+}
+
+/** Where a dry run's prompt would go: a person (--prompt-only), the --via command, or the model in force (if any). */
+async function dryRunDestination(flags: { 'prompt-only': boolean; model?: string; via?: string }): Promise<Destination | 'none'> {
+  if (flags['prompt-only']) return 'handoff';
+  const config = await resolveRunModel(flags);
+  if (!config) return 'none';
+  const { destinationOf } = await import('../../core/redaction.js');
+  return destinationOf(config);
 }

@@ -77,3 +77,13 @@ export function parseKind(input: string): Kind {
     details: { kind: input, kinds: [...KINDS] },
   });
 }
+
+/** The kinds egress redaction may cover (docs/redaction.md): validated kinds that are personal or identifying. */
+export const REDACTABLE_KINDS = ['email', 'phone', 'iban', 'card', 'ip', 'url'] as const satisfies readonly ValidatedKind[];
+export type RedactKind = (typeof REDACTABLE_KINDS)[number];
+/** Redacted unless configured otherwise: the kinds that are personal data in almost every note. */
+export const DEFAULT_REDACT_KINDS: readonly RedactKind[] = ['email', 'phone', 'iban', 'card'];
+
+export function isRedactKind(value: string): value is RedactKind {
+  return (REDACTABLE_KINDS as readonly string[]).includes(value);
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { groupFacts, type LocatedMatch } from './facts.js';
 import { validated, type Kind, type UnvalidatedKind } from './kinds.js';
 import { labelAt } from './label.js';
+import { toOriginal, type RedactedText } from './redact.js';
 import { rawMatch } from './text.js';
 import type { Fact, Passage } from './types.js';
 
@@ -37,6 +38,12 @@ export interface VerifyOptions {
   kind?: Kind;
   /** The model id recorded on each fact (`provider:model`). */
   model?: string;
+  /**
+   * When the passages were redacted before they were sent (docs/redaction.md): passage i as shown. A pointer is then
+   * found verbatim in the redacted text and mapped back through its offset map to the exact span of the original it
+   * stands for, which is what the fact is sliced from; a pointer that cuts through a placeholder is refused.
+   */
+  redacted?: readonly RedactedText[];
 }
 
 /** The pointer list of an answer: `{pointers:[…]}`, a bare array, or the JSON text of either; else nothing. */
@@ -65,18 +72,23 @@ function trimSpan(text: string, start: number, end: number): { start: number; en
   return { start: from, end: to };
 }
 
-function locate(passages: readonly Passage[], shown: number, kind: Kind, pointer: unknown): LocatedMatch | undefined {
+function locate(passages: readonly Passage[], shown: number, kind: Kind, pointer: unknown, redacted?: readonly RedactedText[]): LocatedMatch | undefined {
   const parsed = fallbackPointerSchema.safeParse(pointer);
   if (!parsed.success) return undefined;
   const { passage: index, text } = parsed.data;
   if (index >= shown || !passesStructuralBound(text)) return undefined;
   const passage = passages[index];
   if (passage === undefined) return undefined;
-  const found = passage.text.indexOf(text);
+  const view = redacted?.[index];
+  if (redacted !== undefined && view === undefined) return undefined;
+  const seen = view?.text ?? passage.text;
+  const found = seen.indexOf(text);
   if (found === -1) return undefined;
-  const span = trimSpan(passage.text, found, found + text.length);
+  const trimmed = trimSpan(seen, found, found + text.length);
+  if (!passesStructuralBound(seen.slice(trimmed.start, trimmed.end))) return undefined;
+  const span = view === undefined ? trimmed : toOriginal(view, trimmed.start, trimmed.end);
+  if (span === undefined) return undefined;
   const sliced = passage.text.slice(span.start, span.end);
-  if (!passesStructuralBound(sliced)) return undefined;
   const match = rawMatch(kind, passage.text, span.start, span.end, sliced);
   return { rank: index, source: passage.source, match, label: labelAt(passage.text, span.start) };
 }
@@ -93,7 +105,7 @@ export function verifyPointers(passages: readonly Passage[], answer: unknown, op
   const shown = Math.max(0, Math.min(allowed, passages.length));
   const located: LocatedMatch[] = [];
   for (const pointer of pointerList(answer).slice(0, MAX_POINTERS)) {
-    const match = locate(passages, shown, kind, pointer);
+    const match = locate(passages, shown, kind, pointer, opts.redacted);
     if (match !== undefined) located.push(match);
   }
   return groupFacts(located, 'model', opts.model);

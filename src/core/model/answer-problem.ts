@@ -20,6 +20,11 @@ export const ANSWER_PROBLEMS = [
   'control_characters',
   /** A claim or tag holds a lone surrogate (an unpaired `\ud800`–`\udfff` escape): not Unicode, cannot be stored as UTF-8. */
   'lone_surrogate',
+  /**
+   * The answer uses a placeholder that was never issued for its request, or a mangled one (docs/redaction.md): its
+   * values cannot be put back, so nothing of it is kept.
+   */
+  'unknown_placeholder',
   /** `rem ingest`: a cited memory was deleted or archived since the handoff. */
   'source_unavailable',
   /** The response went past the byte cap (never parsed truncated). */

@@ -6,6 +6,13 @@ import { z } from 'zod';
 import { describeModelConfig, type ModelConfig, type ModelConfigDescription } from './config.js';
 import { createModelClient, type ModelClientOptions } from './client.js';
 import { isModelCallError, ModelCallAbortedError, modelNotConfigured } from './errors.js';
+import { destinationOf, redactionApplies, resolveRedaction, type Destination, type RedactionPolicy, type RedactMode } from '../redaction.js';
+
+/** The redaction policy in force for this model (docs/redaction.md): the mode, the kinds, and whether it applies. */
+export interface ModelCheckRedaction extends RedactionPolicy {
+  destination: Destination | 'none';
+  applies: boolean;
+}
 
 export interface ModelCheckError {
   code: string;
@@ -26,8 +33,9 @@ export type ModelCheckResult =
       /** The model id the provider reported, when the call succeeded. */
       reportedModel?: string;
       error?: ModelCheckError;
+      redaction: ModelCheckRedaction;
     })
-  | { configured: false; ok: false; leavesMachine: false; error: ModelCheckError };
+  | { configured: false; ok: false; leavesMachine: false; error: ModelCheckError; redaction: ModelCheckRedaction };
 
 export interface CheckModelOptions extends ModelClientOptions {
   signal?: AbortSignal;
@@ -35,16 +43,21 @@ export interface CheckModelOptions extends ModelClientOptions {
   timeoutMs?: number;
   /** false: describe the config and where content would go, without sending anything (default true). */
   call?: boolean;
+  /** The caller's redaction mode; omitted: config `redact`, else `auto`. */
+  redact?: RedactMode;
 }
 
 const CHECK_SCHEMA = z.object({ ok: z.boolean() });
 
 export async function checkModel(config: ModelConfig | undefined, options: CheckModelOptions = {}): Promise<ModelCheckResult> {
+  const policy = resolveRedaction({ mode: options.redact });
+  const destination = config ? destinationOf(config) : 'none';
+  const redaction: ModelCheckRedaction = { ...policy, destination, applies: redactionApplies(policy, destination) };
   if (!config) {
     const e = modelNotConfigured();
-    return { configured: false, ok: false, leavesMachine: false, error: { code: e.code, message: e.summary, fix: e.fix, exitCode: e.exitCode } };
+    return { configured: false, ok: false, leavesMachine: false, error: { code: e.code, message: e.summary, fix: e.fix, exitCode: e.exitCode }, redaction };
   }
-  const description = describeModelConfig(config);
+  const description = { ...describeModelConfig(config), redaction };
   if (options.call === false) return { ...description, configured: true, ok: true, called: false, latencyMs: 0 };
   const started = performance.now();
   try {

@@ -3,12 +3,23 @@
  * outcome. Handoffs (`--prompt-only`) and `rem ingest` live in handoff.ts and share the commit.
  */
 import { UsageError } from '../errors.js';
+import type { Redactor } from '../facts/redact.js';
 import { answerRejected, AnswerRejectedError, isMalformed, type AnswerRejection } from '../model/answer-problem.js';
 import type { ModelClient } from '../model/client.js';
 import { modelNotConfigured } from '../model/errors.js';
+import {
+  destinationOf,
+  redactionReport,
+  redactionRunCounts,
+  redactorFor,
+  resolveRedaction,
+  type Destination,
+  type RedactionReport,
+  type RedactMode,
+} from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
 import { stageCandidates, stampReflected, type Candidate } from './candidates.js';
-import { gather, type GatherOptions, type GatherResult } from './gather.js';
+import { gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
 import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
 import { withRun, type Run, type RunCounts, type RunKind, type RunScope } from './runs.js';
 import { validateAnswer, type ValidCandidate } from './validate.js';
@@ -26,6 +37,8 @@ export interface DistillOptions extends GatherOptions {
   kind?: RunKind;
   /** The nightly run this distillation is part of (recorded on its run row). */
   parentRunId?: string;
+  /** The caller's redaction mode (docs/redaction.md); omitted: config `redact`, else `auto`. */
+  redact?: RedactMode;
 }
 
 export interface DistillCounts extends RunCounts {
@@ -50,6 +63,53 @@ export interface DryRunResult {
   refs: { ref: string; memoryId: string; truncated: boolean }[];
   promptChars: number;
   counts: Pick<DistillCounts, 'gathered' | 'eligible' | 'leftOutByCount' | 'leftOutByBudget'>;
+  /** The redaction policy in force for where the prompt would go, and what it would replace (counts per kind). */
+  redaction: RedactionReport;
+}
+
+/** A prompt as it would be sent: redacted when the policy says so for its destination. */
+export interface PreparedPrompt {
+  prompt: string;
+  /** Present when redaction applied: it holds the map to put the values back (kept in memory, never printed). */
+  redactor?: Redactor;
+  report: RedactionReport;
+}
+
+/**
+ * Builds the prompt for `destination` under the redaction policy (docs/redaction.md): with redaction, each memory's
+ * text is redacted by one redactor (the same value is the same placeholder throughout) and the prompt tells the model
+ * to copy placeholders verbatim.
+ */
+export async function preparePrompt(
+  memories: readonly GatheredMemory[],
+  options: { focus: Focus; maxCandidates: number; redact?: RedactMode; destination: Destination | 'none' },
+): Promise<PreparedPrompt> {
+  const policy = resolveRedaction({ mode: options.redact });
+  const redactor = await redactorFor(policy, options.destination);
+  const shown = redactor ? memories.map((item) => ({ ...item, text: redactedText(redactor, item) })) : memories;
+  const prompt = buildPrompt({ focus: options.focus, memories: shown, maxCandidates: options.maxCandidates, placeholderExample: redactor?.firstPlaceholder() });
+  return { prompt, ...(redactor ? { redactor } : {}), report: redactionReport(policy, options.destination, redactor) };
+}
+
+/**
+ * A gathered memory's text, redacted. A memory clipped for the prompt is redacted from its content, so a value the
+ * clip would cut in two is recognised whole and left out rather than sent in part.
+ */
+function redactedText(redactor: Redactor, item: GatheredMemory): string {
+  if (!item.truncated) return redactor.redact(item.text).text;
+  const cut = item.text.length - TRUNCATION_MARKER.length;
+  // The values that could straddle the cut are far shorter than this window (an email is at most 254 characters).
+  return redactor.redact(item.memory.content.slice(0, cut + 256), { cutAt: cut }).text + TRUNCATION_MARKER;
+}
+
+/** The answer with the redacted values put back, or the rejection `unknown_placeholder` (the whole answer). */
+export function restoreAnswer(redactor: Redactor | undefined, value: unknown): unknown {
+  if (!redactor) return value;
+  const restored = redactor.restore(value);
+  if (!restored.ok) {
+    throw answerRejected({ reason: 'unknown_placeholder', message: 'the answer uses a placeholder that was never issued, or a mangled one' });
+  }
+  return restored.value;
 }
 
 export function gatherCounts(gathered: GatherResult): DistillCounts {
@@ -65,15 +125,27 @@ export function gatherCounts(gathered: GatherResult): DistillCounts {
 }
 
 /** `rem rapid --dry-run`: what would be sent, without a model call or a single write. */
-export async function distillDryRun(store: StoreOps, options: DistillOptions): Promise<DryRunResult> {
+export async function distillDryRun(store: StoreOps, options: DistillOptions & { destination?: Destination | 'none' }): Promise<DryRunResult> {
   const gathered = await gather(store, options);
-  const prompt = buildPrompt({ focus: options.focus ?? 'lessons', memories: gathered.memories, maxCandidates: options.maxCandidates });
+  const { prompt, report } = await preparePrompt(gathered.memories, {
+    focus: options.focus ?? 'lessons',
+    maxCandidates: options.maxCandidates ?? DEFAULT_MAX_CANDIDATES,
+    redact: options.redact,
+    destination: options.destination ?? 'none',
+  });
   const { gathered: count, eligible, leftOutByCount, leftOutByBudget } = gatherCounts(gathered);
+  if (!report.applies) {
+    // Off for this destination: still say what it would replace, so the choice is an informed one.
+    const counter = await redactorFor({ ...resolveRedaction({ mode: options.redact }), mode: 'always' }, 'none');
+    for (const item of gathered.memories) counter?.redact(item.text);
+    report.counts = counter?.counts() ?? {};
+  }
   return {
     dryRun: true,
     refs: gathered.memories.map((item) => ({ ref: item.ref, memoryId: item.memory.id, truncated: item.truncated })),
     promptChars: prompt.length,
     counts: { gathered: count, eligible, leftOutByCount, leftOutByBudget },
+    redaction: report,
   };
 }
 
@@ -94,6 +166,7 @@ async function askModel(
   refs: string[],
   maxCandidates: number,
   signal: AbortSignal | undefined,
+  redactor?: Redactor,
 ): Promise<{ candidates: ValidCandidate[]; model: string; prompt: string }> {
   const jsonSchema = answerJsonSchema(refs, maxCandidates);
   let sent = prompt;
@@ -108,7 +181,9 @@ async function askModel(
         temperature: TEMPERATURE,
         signal,
       });
-      const verdict = validateAnswer(answer.value, { refs, maxCandidates });
+      // The values go back in before validation (a claim's length counts with them), and an unissued placeholder
+      // rejects the whole answer.
+      const verdict = validateAnswer(restoreAnswer(redactor, answer.value), { refs, maxCandidates });
       if (!verdict.ok) throw answerRejected(verdict);
       // The candidates keep the prompt that produced them: after a retry, that is the retry prompt (§2.2).
       return { candidates: verdict.candidates, model: answer.model, prompt: sent };
@@ -143,9 +218,16 @@ export async function distill(store: Store, client: ModelClient | undefined, opt
         // Nothing to learn from is not an error: the run completes with zero candidates and no model call.
         return { run: await scope.finish({ status: 'completed', counts, model: configured }), model: configured, candidates: [], counts };
       }
-      const prompt = buildPrompt({ focus, memories: gathered.memories, maxCandidates });
+      const { prompt, redactor } = await preparePrompt(gathered.memories, {
+        focus,
+        maxCandidates,
+        redact: options.redact,
+        destination: destinationOf(client.config),
+      });
+      // The audit: how many values of each kind were replaced (numbers only), on the row however the run ends.
+      if (redactor) Object.assign(counts, redactionRunCounts(redactor.counts()));
       const refs = gathered.memories.map((item) => item.ref);
-      const answer = await askModel(client, prompt, refs, maxCandidates, options.signal);
+      const answer = await askModel(client, prompt, refs, maxCandidates, options.signal, redactor);
       scope.record.model = answer.model;
       const idByRef = new Map(gathered.memories.map((item) => [item.ref, item.memory.id]));
       return commitStaging(store, scope, {

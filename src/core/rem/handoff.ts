@@ -4,16 +4,18 @@
  * as `rem rapid` would (the same validation and the same staging commit).
  */
 import { ConflictError, NotFoundError } from '../errors.js';
+import { Redactor } from '../facts/redact.js';
 import { newId } from '../ids.js';
-import { answerRejected, type AnswerRejection } from '../model/answer-problem.js';
+import { answerRejected, AnswerRejectedError, type AnswerRejection } from '../model/answer-problem.js';
 import { extractJsonObject } from '../model/json.js';
+import { redactionRunCounts, type RedactionReport } from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
 import type { Handoff } from '../records.js';
 import { elsewhereWarning } from '../memory.js';
 import { iso } from '../time.js';
-import { commitStaging, gatherCounts, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
+import { commitStaging, gatherCounts, preparePrompt, restoreAnswer, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
 import { gather } from './gather.js';
-import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, sha256 } from './prompt.js';
+import { answerJsonSchema, DEFAULT_MAX_CANDIDATES, sha256 } from './prompt.js';
 import { withRun } from './runs.js';
 import { validateAnswer } from './validate.js';
 
@@ -26,6 +28,8 @@ export interface PromptOnlyResult {
   prompt: string;
   schema: Record<string, unknown>;
   counts: Pick<DistillCounts, 'gathered' | 'eligible' | 'leftOutByCount' | 'leftOutByBudget'>;
+  /** The redaction policy for a handoff (under `auto` it always applies: a person may paste the prompt anywhere). */
+  redaction: RedactionReport;
 }
 
 /** `rem rapid --prompt-only`: the same gather and prompt, recorded as a handoff for `rem ingest`. */
@@ -42,7 +46,7 @@ export async function createHandoff(store: StoreOps, options: DistillOptions & {
       { details: { scope: options.scope ?? 'recent', ...(elsewhere ? { elsewhere } : {}) } },
     );
   }
-  const prompt = buildPrompt({ focus, memories: gathered.memories, maxCandidates });
+  const { prompt, redactor, report } = await preparePrompt(gathered.memories, { focus, maxCandidates, redact: options.redact, destination: 'handoff' });
   const now = store.clock();
   const handoff: Handoff = {
     id: newId('hof', now.getTime()),
@@ -56,13 +60,15 @@ export async function createHandoff(store: StoreOps, options: DistillOptions & {
     ingestedAt: null,
     ingestRunId: null,
   };
-  await store.handoffs.insert({ ...handoff, prompt });
+  // The map stays on the row (never printed), for `ingest` to put the values back.
+  await store.handoffs.insert({ ...handoff, prompt, placeholders: redactor ? redactor.map() : null });
   const { gathered: count, eligible, leftOutByCount, leftOutByBudget } = gatherCounts(gathered);
   return {
     handoff,
     prompt,
     schema: answerJsonSchema(Object.keys(handoff.refs), maxCandidates),
     counts: { gathered: count, eligible, leftOutByCount, leftOutByBudget },
+    redaction: report,
   };
 }
 
@@ -100,13 +106,23 @@ export async function ingest(store: Store, options: IngestOptions): Promise<Dist
     skippedDuplicates: 0,
     skippedRejected: 0,
   };
+  // A redacted handoff: its map puts the values back (what was sent, the prompt, tells copied text from a forgery).
+  const redactor = handoff.placeholders === null ? undefined : Redactor.fromMap(handoff.placeholders, handoff.prompt);
+  if (redactor) Object.assign(counts, redactionRunCounts(redactor.counts()));
   const generatedBy = options.generatedBy?.trim() || 'external';
   return withRun(store, 'rem ingest', options.agentId, async (scope) => {
     Object.assign(scope.record, { counts, model: generatedBy });
     const reject = (rejection: AnswerRejection) => answerRejected(rejection, { fix: INGEST_FIX, details: { handoffId: handoff.id } });
     const found = extractJsonObject(options.answer);
     if (!found.ok) throw reject(found);
-    const verdict = validateAnswer(found.value, { refs: Object.keys(refs), maxCandidates: handoff.maxCandidates });
+    let answer: unknown;
+    try {
+      answer = restoreAnswer(redactor, found.value);
+    } catch (error) {
+      if (error instanceof AnswerRejectedError) throw reject(error.rejection);
+      throw error;
+    }
+    const verdict = validateAnswer(answer, { refs: Object.keys(refs), maxCandidates: handoff.maxCandidates });
     if (!verdict.ok) throw reject(verdict);
     // Between the handoff and its answer a cited memory may have been deleted or archived: fail closed (§2.2 real ids).
     const cited = [...new Set(verdict.candidates.flatMap((candidate) => candidate.sources.map((ref) => refs[ref]!)))];

@@ -35,6 +35,11 @@ export interface PromptInput {
   focus: Focus;
   memories: readonly Pick<GatheredMemory, 'ref' | 'text' | 'memory'>[];
   maxCandidates?: number;
+  /**
+   * Set when values in the memory text were replaced by placeholders (docs/redaction.md): one issued placeholder, shown
+   * as the example in the rule that tells the model to copy placeholders verbatim.
+   */
+  placeholderExample?: string;
 }
 
 /**
@@ -64,6 +69,11 @@ export function buildPrompt(input: PromptInput): string {
     `- "sources": the refs of every memory the claim rests on, at least one, chosen only from: ${refs.join(', ')}.`,
     '- "tags": optional, a few short lowercase words.',
     `- At most ${maxCandidates} candidates. Only claims the memories support; no speculation. If there is nothing worth keeping, answer {"candidates":[]}.`,
+    ...(input.placeholderExample === undefined
+      ? []
+      : [
+          `- Some values in the memories were replaced by placeholders such as ${input.placeholderExample}. Where a claim or tag needs such a value, copy its placeholder exactly as written (same brackets, word and number); never change, complete or invent a placeholder.`,
+        ]),
   ].join('\n');
 }
 

@@ -28,6 +28,11 @@ export interface CandidateRecord extends Candidate {
 /** A handoff as stored: with its prompt (never printed again, kept for the candidates it produces). */
 export interface HandoffRecord extends Handoff {
   prompt: string;
+  /**
+   * The redaction map of a redacted prompt, placeholder → value (docs/redaction.md): kept on the row only until an
+   * answer is staged (`markIngested` clears it), never printed. Null when the prompt was not redacted.
+   */
+  placeholders: Record<string, string> | null;
 }
 
 export type Engine = 'sqlite' | 'postgres';
@@ -316,7 +321,7 @@ export interface RunRepo {
 export interface HandoffRepo {
   insert(handoff: HandoffRecord): Promise<void>;
   get(agentId: string, id: string): Promise<HandoffRecord | undefined>;
-  /** Guarded: only if not ingested yet (two concurrent ingests cannot both stage); false otherwise. */
+  /** Guarded: only if not ingested yet (two concurrent ingests cannot both stage); false otherwise. Clears the redaction map. */
   markIngested(agentId: string, id: string, at: string, runId: string): Promise<boolean>;
 }
 

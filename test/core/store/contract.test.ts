@@ -90,6 +90,7 @@ function handoff(agentId: string, extra: Partial<HandoffRecord> = {}): HandoffRe
     maxCandidates: 5,
     ingestedAt: null,
     ingestRunId: null,
+    placeholders: null,
     ...extra,
   };
 }
@@ -654,6 +655,18 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect(await store.handoffs.markIngested('a', row.id, NOW, runId)).toBe(true);
       expect(await store.handoffs.markIngested('a', row.id, NOW, newId('run'))).toBe(false);
       expect(await store.handoffs.get('a', row.id)).toMatchObject({ ingestedAt: NOW, ingestRunId: runId });
+    });
+
+    it("keeps a redacted handoff's placeholder map on the row until an answer is staged, then clears it (issue 17)", async () => {
+      const map = { '⟦card 1⟧': '4111 1111 1111 1111', '⟦email 1⟧': 'jane@example.ie', '⟦phone 1⟧': '+353 1\n234 5678' };
+      const row = handoff('a', { placeholders: map });
+      await store.handoffs.insert(row);
+      expect((await store.handoffs.get('a', row.id))?.placeholders).toEqual(map);
+      const plain = handoff('a');
+      await store.handoffs.insert(plain);
+      expect((await store.handoffs.get('a', plain.id))?.placeholders).toBeNull();
+      expect(await store.handoffs.markIngested('a', row.id, NOW, newId('run'))).toBe(true);
+      expect(await store.handoffs.get('a', row.id)).toMatchObject({ ingestedAt: NOW, placeholders: null });
     });
 
     it('keeps store-wide settings: set if absent, set, delete (only the value given)', async () => {

@@ -156,12 +156,10 @@ export function handoffRepo(session: Session, bound?: TxState): HandoffRepo {
       return rows[0] ? fromRow<HandoffRecord>(HANDOFF_TABLE, rows[0]) : undefined;
     },
     async markIngested(agentId, id, at, runId) {
-      const result = await query('UPDATE handoffs SET ingested_at = $3, ingest_run_id = $4 WHERE id = $1 AND agent_id = $2 AND ingested_at IS NULL', [
-        id,
-        agentId,
-        at,
-        runId,
-      ]);
+      const result = await query(
+        'UPDATE handoffs SET ingested_at = $3, ingest_run_id = $4, placeholders = NULL WHERE id = $1 AND agent_id = $2 AND ingested_at IS NULL',
+        [id, agentId, at, runId],
+      );
       return result.rowCount === 1;
     },
   };

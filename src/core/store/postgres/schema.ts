@@ -153,6 +153,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX memories_fts_context ON memories USING gin (fts_context);
   CREATE INDEX memories_thread ON memories (agent_id, thread, created_at, seq) WHERE thread IS NOT NULL AND archived_at IS NULL;
   `,
+  // 3 (issue 17): a prompt-only handoff's redaction map, placeholder → value; NULL when its prompt was not redacted,
+  // and cleared once an answer has been staged (docs/redaction.md).
+  `
+  ALTER TABLE handoffs ADD COLUMN placeholders json CHECK (placeholders IS NULL OR json_typeof(placeholders) = 'object');
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -139,6 +139,7 @@ export const HANDOFF_TABLE: TableSpec = {
     col('ingested_at', 'timestamptz'),
     col('ingest_run_id'),
     col('prompt'),
+    col('placeholders', 'json'),
   ],
 };
 

@@ -206,6 +206,11 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
     fillSearchIndex: true,
   },
+  // 5 (issue 17): a prompt-only handoff's redaction map, placeholder → value, as JSON; NULL when its prompt was not
+  // redacted, and cleared once an answer has been staged (docs/redaction.md).
+  `
+  ALTER TABLE handoffs ADD COLUMN placeholders TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -305,9 +305,11 @@ export interface HandoffRow {
   expires_at: string;
   ingested_at: string | null;
   ingest_run_id: string | null;
+  placeholders: string | null;
 }
 
-export const HANDOFF_COLUMNS = 'id, agent_id, created_at, focus, refs, prompt_sha256, prompt, max_candidates, expires_at, ingested_at, ingest_run_id';
+export const HANDOFF_COLUMNS =
+  'id, agent_id, created_at, focus, refs, prompt_sha256, prompt, max_candidates, expires_at, ingested_at, ingest_run_id, placeholders';
 
 export function handoffFromRow(row: HandoffRow): HandoffRecord {
   return {
@@ -322,6 +324,7 @@ export function handoffFromRow(row: HandoffRow): HandoffRecord {
     expiresAt: row.expires_at,
     ingestedAt: row.ingested_at,
     ingestRunId: row.ingest_run_id,
+    placeholders: row.placeholders === null ? null : (JSON.parse(row.placeholders) as Record<string, string>),
   };
 }
 
@@ -338,10 +341,11 @@ export function handoffParams(handoff: HandoffRecord): unknown[] {
     handoff.expiresAt,
     handoff.ingestedAt,
     handoff.ingestRunId,
+    handoff.placeholders === null || handoff.placeholders === undefined ? null : JSON.stringify(handoff.placeholders),
   ];
 }
 
-export const INSERT_HANDOFF = `INSERT INTO handoffs (${HANDOFF_COLUMNS}) VALUES (${Array(11).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`;
+export const INSERT_HANDOFF = `INSERT INTO handoffs (${HANDOFF_COLUMNS}) VALUES (${Array(12).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`;
 
 export class SqliteHandoffs implements HandoffRepo {
   constructor(private readonly c: Connection) {}
@@ -361,7 +365,7 @@ export class SqliteHandoffs implements HandoffRepo {
     return this.c.use(
       () =>
         this.c
-          .statement('UPDATE handoffs SET ingested_at = ?, ingest_run_id = ? WHERE id = ? AND agent_id = ? AND ingested_at IS NULL')
+          .statement('UPDATE handoffs SET ingested_at = ?, ingest_run_id = ?, placeholders = NULL WHERE id = ? AND agent_id = ? AND ingested_at IS NULL')
           .run(at, runId, id, agentId).changes === 1,
     );
   }

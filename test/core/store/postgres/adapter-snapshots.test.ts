@@ -298,7 +298,10 @@ describe('restoring a snapshot', () => {
     const text = readFileSync(path);
     const manifestText = gunzipSync(text.subarray(0, HEADER_BYTES)).toString('utf8');
     expect(manifestText).toContain(`"schemaVersion":${POSTGRES_SCHEMA_VERSION}`);
-    const newer = manifestText.replace(`"schemaVersion":${POSTGRES_SCHEMA_VERSION}`, '"schemaVersion":9'); // same length: the header is fixed-size
+    const newerVersion = '9'.repeat(String(POSTGRES_SCHEMA_VERSION).length); // same length: the header is fixed-size
+    expect(Number(newerVersion)).toBeGreaterThan(POSTGRES_SCHEMA_VERSION);
+    const newer = manifestText.replace(`"schemaVersion":${POSTGRES_SCHEMA_VERSION}`, `"schemaVersion":${newerVersion}`);
+    expect(newer).not.toBe(manifestText);
     const { gzipSync } = await import('node:zlib');
     const rewritten = join(dirname(path), 'newer.jsonl.gz');
     writeFileSync(rewritten, Buffer.concat([gzipSync(Buffer.from(newer), { level: 0 }), text.subarray(HEADER_BYTES)]));

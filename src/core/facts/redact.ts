@@ -1,0 +1,331 @@
+/**
+ * Egress redaction, pure part (docs/design.md §12, issue 17; docs/redaction.md): the values the validated recognisers
+ * find are replaced by placeholders before text may leave the machine, and put back in what comes back.
+ *
+ * - One `Redactor` per request: each distinct value (kind + normalised value) becomes one placeholder, `⟦card 1⟧`,
+ *   numbered per kind in order of first appearance, the same in every passage of that request.
+ * - Nothing in the input can forge one: the placeholder brackets and their look-alikes (`⟦⟧〚〛`) in the text are
+ *   escaped to ASCII `[` `]` (one code unit for one, so offsets are kept), so the only `⟦…⟧` the model ever sees is
+ *   ours.
+ * - The way back (`restore`) replaces exactly the issued placeholders and refuses the whole answer when it holds any
+ *   other placeholder-shaped text: a bracket of ours that is not part of an issued placeholder (`⟦card 9⟧`, `⟦Card 1⟧`,
+ *   `⟦card 1`), or `[card 1]` written with ASCII brackets when that text was not in what was sent (a "corrected"
+ *   placeholder).
+ * - A value split across a line break is found too: the recognisers also read the text with its line breaks as
+ *   spaces (same length, same offsets), and overlapping finds (an IBAN whose digits read as a phone) become one span,
+ *   of the kind of the longest find.
+ * - `toOriginal` maps a span of the redacted text back to the exact span of the original it stands for; a span that
+ *   cuts through a placeholder has none.
+ */
+import { isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
+import { recognise } from './recognisers/index.js';
+import type { RawMatch } from './types.js';
+
+export { DEFAULT_REDACT_KINDS, isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
+
+export const PLACEHOLDER_OPEN = '⟦';
+export const PLACEHOLDER_CLOSE = '⟧';
+/** Our opening brackets and their look-alike; with the closing ones, escaped in input and refused in an answer outside a placeholder. */
+const OPENERS = '⟦〚';
+const LOOKALIKE = /[⟦⟧〚〛]/g;
+const HAS_LOOKALIKE = /[⟦⟧〚〛]/;
+/** `[card 1]`, `[ Card 1 ]`, `[card #1]`: a placeholder with ASCII brackets, as a model "correcting" ours may write it. */
+const ASCII_LOOKALIKE = new RegExp(`\\[\\s*(?:${REDACTABLE_KINDS.join('|')})\\s*#?\\s*\\d+\\s*\\]`, 'gi');
+
+/** Placeholder → the original value it stands for (what a handoff row keeps; never printed). */
+export type PlaceholderMap = Record<string, string>;
+
+/** Values redacted per kind (distinct values, never the values themselves). */
+export type RedactionCounts = Partial<Record<RedactKind, number>>;
+
+/** One replaced span: `[start, end)` in the redacted text stands for `[originalStart, originalEnd)` of the original. */
+export interface RedactedSpan {
+  start: number;
+  end: number;
+  originalStart: number;
+  originalEnd: number;
+  placeholder: string;
+}
+
+/** A text as sent: the redacted text and the spans that were replaced, in order. */
+export interface RedactedText {
+  text: string;
+  spans: RedactedSpan[];
+}
+
+export interface RedactorOptions {
+  kinds: readonly RedactKind[];
+  /** Home region for phone numbers (see `RecogniserOptions`). */
+  region?: string | null;
+  /** Candidate regions for phone numbers. */
+  regions?: readonly string[];
+}
+
+export type Restoration<T> = { ok: true; value: T } | { ok: false };
+
+interface Found {
+  start: number;
+  end: number;
+  kind: RedactKind;
+  /** Identity of the value: kind + normalised value (one match), or the text as written (overlapping finds merged). */
+  key: string;
+}
+
+export class Redactor {
+  private readonly byKey = new Map<string, string>();
+  private readonly values = new Map<string, string>();
+  private readonly perKind = new Map<RedactKind, number>();
+  private readonly literals = new Set<string>();
+
+  constructor(private readonly options: RedactorOptions) {}
+
+  /** A redactor that only restores: the placeholders of an earlier request (a handoff's map). */
+  static fromMap(map: PlaceholderMap, sent = ''): Redactor {
+    const redactor = new Redactor({ kinds: [] });
+    for (const [placeholder, value] of Object.entries(map)) {
+      const parsed = parsePlaceholder(placeholder);
+      if (parsed === undefined) continue;
+      redactor.values.set(placeholder, value);
+      redactor.perKind.set(parsed.kind, Math.max(redactor.perKind.get(parsed.kind) ?? 0, parsed.n));
+    }
+    redactor.noteLiterals(sent);
+    return redactor;
+  }
+
+  /**
+   * Replaces every value of the configured kinds in `text` by its placeholder, and escapes look-alike brackets. With
+   * `cutAt`, only the text before that offset is returned (a memory clipped for the prompt): values are still found
+   * in the whole text, so one that straddles the cut is left out whole rather than sent in part, and values past the
+   * cut get no placeholder.
+   */
+  redact(text: string, options: { cutAt?: number } = {}): RedactedText {
+    const cutAt = Math.min(options.cutAt ?? text.length, text.length);
+    const found = this.find(text);
+    const spans: RedactedSpan[] = [];
+    let out = '';
+    let at = 0;
+    for (const item of found) {
+      if (item.start >= cutAt) break;
+      if (item.end > cutAt) {
+        out += escapeBrackets(text.slice(at, item.start));
+        this.noteLiterals(out);
+        return { text: out, spans };
+      }
+      out += escapeBrackets(text.slice(at, item.start));
+      const placeholder = this.placeholderFor(item, text.slice(item.start, item.end));
+      spans.push({ start: out.length, end: out.length + placeholder.length, originalStart: item.start, originalEnd: item.end, placeholder });
+      out += placeholder;
+      at = item.end;
+    }
+    out += escapeBrackets(text.slice(at, cutAt));
+    this.noteLiterals(out);
+    return { text: out, spans };
+  }
+
+  /** The map from placeholder to value (to keep locally; never printed or logged). */
+  map(): PlaceholderMap {
+    return Object.fromEntries(this.values);
+  }
+
+  /** How many distinct values of each kind were replaced. */
+  counts(): RedactionCounts {
+    const counts: RedactionCounts = {};
+    for (const [kind, n] of this.perKind) counts[kind] = n;
+    return counts;
+  }
+
+  /** True when at least one value was replaced. */
+  get issued(): boolean {
+    return this.values.size > 0;
+  }
+
+  /** The first placeholder issued (for the prompt's example), if any. */
+  firstPlaceholder(): string | undefined {
+    return this.values.keys().next().value;
+  }
+
+  /**
+   * Puts the values back into one string of an answer. Refuses (`ok: false`) a placeholder never issued, a mangled
+   * one, a lone bracket of ours, or an ASCII-bracket look-alike that was not in the text sent.
+   */
+  restoreText(text: string): Restoration<string> {
+    let failed = false;
+    const replaced = text.replace(/[⟦〚][^⟦⟧〚〛]{0,40}[⟧〛]/g, (token) => {
+      const value = this.values.get(token);
+      if (value === undefined) failed = true;
+      return value ?? '';
+    });
+    if (failed || HAS_LOOKALIKE.test(replaced)) return { ok: false };
+    for (const match of text.matchAll(ASCII_LOOKALIKE)) if (!this.literals.has(match[0])) return { ok: false };
+    return { ok: true, value: replaced };
+  }
+
+  /** `restoreText` over every string in a JSON value (claims, tags, anything else the answer holds). */
+  restore(value: unknown): Restoration<unknown> {
+    if (typeof value === 'string') return this.restoreText(value);
+    if (Array.isArray(value)) {
+      const items: unknown[] = [];
+      for (const item of value) {
+        const restored = this.restore(item);
+        if (!restored.ok) return restored;
+        items.push(restored.value);
+      }
+      return { ok: true, value: items };
+    }
+    if (typeof value === 'object' && value !== null) {
+      const object: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) {
+        const restored = this.restore(item);
+        if (!restored.ok) return restored;
+        object[key] = restored.value;
+      }
+      return { ok: true, value: object };
+    }
+    return { ok: true, value };
+  }
+
+  private noteLiterals(text: string): void {
+    for (const match of text.matchAll(ASCII_LOOKALIKE)) this.literals.add(match[0]);
+  }
+
+  private placeholderFor(item: Found, value: string): string {
+    const known = this.byKey.get(item.key);
+    if (known !== undefined) return known;
+    const n = (this.perKind.get(item.kind) ?? 0) + 1;
+    this.perKind.set(item.kind, n);
+    const placeholder = `${PLACEHOLDER_OPEN}${item.kind} ${n}${PLACEHOLDER_CLOSE}`;
+    this.byKey.set(item.key, placeholder);
+    this.values.set(placeholder, value);
+    return placeholder;
+  }
+
+  /** Every value of the configured kinds, as non-overlapping spans in offset order. */
+  private find(text: string): Found[] {
+    const options = { region: this.options.region ?? null, regions: this.options.regions };
+    // The text read again around each line break with the break (and the blanks around it) as one space: a value
+    // split across lines is found too, and its span mapped back to the original text.
+    const flat = flatten(text);
+    const matches: RawMatch[] = [];
+    for (const kind of this.options.kinds) {
+      matches.push(...recognise(kind, text, options));
+      if (flat !== undefined) {
+        // Only around the line breaks: a value found there must cross one, and must not touch a window's edge
+        // (where the window, not the text, may have cut a longer run).
+        for (const window of flat.windows) {
+          const slice = flat.text.slice(window.start, window.end);
+          for (const match of recognise(kind, slice, options)) {
+            const start = window.start + match.start;
+            const end = window.start + match.end;
+            if (!window.breaks.some((at) => start <= at && at < end)) continue;
+            if ((match.start === 0 && window.start > 0) || (match.end === slice.length && window.end < flat.text.length)) continue;
+            matches.push({ ...match, start: flat.offsets[start]!, end: flat.offsets[end]! });
+          }
+        }
+      }
+    }
+    matches.sort((a, b) => a.start - b.start || b.end - a.end);
+    const found: Found[] = [];
+    let group: RawMatch[] = [];
+    let end = -1;
+    const flush = () => {
+      if (group.length === 0) return;
+      const longest = group.reduce((best, match) => (match.end - match.start > best.end - best.start ? match : best));
+      const start = group[0]!.start;
+      const single = group.every((match) => match.start === longest.start && match.end === longest.end && match.kind === longest.kind);
+      const kind = longest.kind as RedactKind;
+      found.push({ start, end, kind, key: single ? `${kind}\u0000${longest.normalized}` : `${kind}\u0000=${text.slice(start, end)}` });
+      group = [];
+    };
+    for (const match of matches) {
+      if (match.start >= end) {
+        flush();
+        end = match.end;
+      } else {
+        end = Math.max(end, match.end);
+      }
+      group.push(match);
+    }
+    flush();
+    return found;
+  }
+}
+
+/** Characters read on each side of a line break: far more than any value the redactable kinds find across one. */
+const BREAK_WINDOW = 96;
+
+interface FlatWindow {
+  start: number;
+  end: number;
+  /** Offsets (in the flat text) of the spaces that stand for line breaks inside the window. */
+  breaks: number[];
+}
+
+/**
+ * The text with every line break, and the spaces and tabs around it, as one space; `offsets[i]` is the offset in the
+ * original of offset i in the flat text (one more entry for the end), and `windows` the stretches around the breaks
+ * (overlapping ones merged). Undefined when the text has no line break.
+ */
+function flatten(text: string): { text: string; offsets: number[]; windows: FlatWindow[] } | undefined {
+  if (!/[\r\n]/.test(text)) return undefined;
+  let flat = '';
+  const offsets: number[] = [];
+  const breaks: number[] = [];
+  let at = 0;
+  for (const match of text.matchAll(/[ \t]*(?:\r\n|\r|\n)[ \t]*/g)) {
+    for (let i = at; i < match.index; i++) offsets.push(i);
+    flat += text.slice(at, match.index);
+    offsets.push(match.index);
+    breaks.push(flat.length);
+    flat += ' ';
+    at = match.index + match[0].length;
+  }
+  for (let i = at; i <= text.length; i++) offsets.push(i);
+  flat += text.slice(at);
+  const windows: FlatWindow[] = [];
+  for (const position of breaks) {
+    const start = Math.max(0, position - BREAK_WINDOW);
+    const end = Math.min(flat.length, position + 1 + BREAK_WINDOW);
+    const last = windows.at(-1);
+    if (last !== undefined && start <= last.end) {
+      last.end = end;
+      last.breaks.push(position);
+    } else {
+      windows.push({ start, end, breaks: [position] });
+    }
+  }
+  return { text: flat, offsets, windows };
+}
+
+function parsePlaceholder(placeholder: string): { kind: RedactKind; n: number } | undefined {
+  const match = /^⟦([a-z]+) ([1-9]\d*)⟧$/.exec(placeholder);
+  if (!match || !isRedactKind(match[1]!)) return undefined;
+  return { kind: match[1], n: Number(match[2]) };
+}
+
+/** Our brackets and their look-alikes as ASCII brackets: one code unit for one, so offsets stay where they were. */
+export function escapeBrackets(text: string): string {
+  return text.replace(LOOKALIKE, (char) => (OPENERS.includes(char) ? '[' : ']'));
+}
+
+/**
+ * The span of the original text that `[start, end)` of a redacted text stands for: offsets outside placeholders
+ * shift by the placeholders before them, and a whole placeholder stands for its whole value. A span that starts or
+ * ends inside a placeholder has none (undefined).
+ */
+export function toOriginal(redacted: RedactedText, start: number, end: number): { start: number; end: number } | undefined {
+  const map = (offset: number): number | undefined => {
+    let shift = 0;
+    for (const span of redacted.spans) {
+      if (offset <= span.start) break;
+      if (offset >= span.end) {
+        shift = span.originalEnd - span.end;
+        continue;
+      }
+      return undefined;
+    }
+    return offset + shift;
+  };
+  const from = map(start);
+  const to = map(end);
+  return from === undefined || to === undefined ? undefined : { start: from, end: to };
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { AnswerRejectedError } from '../../../src/core/model/answer-problem.js';
+import type { Memory } from '../../../src/core/records.js';
+import { clip, TRUNCATION_MARKER, type GatheredMemory } from '../../../src/core/rem/gather.js';
+import { preparePrompt, restoreAnswer } from '../../../src/core/rem/distill.js';
+import { buildPrompt } from '../../../src/core/rem/prompt.js';
+
+const CARD = '4111 1111 1111 1111';
+const EMAIL = 'jane.canary@example.ie';
+
+function gathered(content: string, ref = 'm1'): GatheredMemory {
+  const memory = { id: `mem_${ref}`, createdAt: '2026-11-02T09:30:00.000Z', content } as Memory;
+  return { ref, memory, ...clip(content) };
+}
+
+describe('preparePrompt (docs/redaction.md)', () => {
+  it('under auto sends a loopback model the prompt as written: the same bytes as buildPrompt', async () => {
+    const memories = [gathered(`card ${CARD}, mail ${EMAIL}, template ⟦card 1⟧`)];
+    const prepared = await preparePrompt(memories, { focus: 'lessons', maxCandidates: 10, redact: 'auto', destination: 'loopback' });
+    expect(prepared.prompt).toBe(buildPrompt({ focus: 'lessons', memories, maxCandidates: 10 }));
+    expect(prepared.redactor).toBeUndefined();
+    expect(prepared.report).toMatchObject({ mode: 'auto', destination: 'loopback', applies: false, counts: {} });
+  });
+
+  it('redacts for every other destination under auto, and counts per kind', async () => {
+    for (const destination of ['remote', 'command', 'handoff'] as const) {
+      const prepared = await preparePrompt([gathered(`card ${CARD}, mail ${EMAIL}`)], { focus: 'lessons', maxCandidates: 10, destination });
+      expect(prepared.prompt).not.toContain(CARD);
+      expect(prepared.prompt).not.toContain(EMAIL);
+      expect(prepared.report).toMatchObject({ applies: true, counts: { card: 1, email: 1 } });
+    }
+  });
+
+  it('never sends part of a value that the 2 000-character clip would cut in two', async () => {
+    const filler = 'x'.repeat(1990);
+    const content = `${filler} ${CARD} and more text after the card number`;
+    const item = gathered(content);
+    expect(item.truncated).toBe(true);
+    expect(item.text).toContain('4111 111'); // the premise: the clip alone would send a part of the card
+    const prepared = await preparePrompt([item], { focus: 'lessons', maxCandidates: 10, redact: 'always', destination: 'loopback' });
+    expect(prepared.prompt).not.toContain('4111');
+    expect(prepared.prompt).toContain(`${filler} ${TRUNCATION_MARKER}</memory>`);
+    expect(prepared.report.counts).toEqual({});
+  });
+
+  it('restoreAnswer puts issued values back and rejects an unissued placeholder as unknown_placeholder', async () => {
+    const prepared = await preparePrompt([gathered(`card ${CARD}`)], { focus: 'lessons', maxCandidates: 10, destination: 'remote' });
+    expect(restoreAnswer(prepared.redactor, { candidates: [{ claim: 'Use ⟦card 1⟧.', sources: ['m1'] }] })).toEqual({
+      candidates: [{ claim: `Use ${CARD}.`, sources: ['m1'] }],
+    });
+    let error: unknown;
+    try {
+      restoreAnswer(prepared.redactor, { candidates: [{ claim: 'Use ⟦card 2⟧.', sources: ['m1'] }] });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(AnswerRejectedError);
+    expect((error as AnswerRejectedError).rejection.reason).toBe('unknown_placeholder');
+    expect((error as AnswerRejectedError).message).not.toContain('card 2');
+    // With no redaction, an answer is taken as written.
+    expect(restoreAnswer(undefined, { claim: '⟦card 2⟧' })).toEqual({ claim: '⟦card 2⟧' });
+  });
+});
