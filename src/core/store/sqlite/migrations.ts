@@ -151,6 +151,19 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX runs_started ON runs (started_at DESC);
   CREATE INDEX runs_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
   `,
+  // The bearer tokens of `hippo mcp --http` (docs/mcp.md): one agent each, only the sha-256 of the secret is kept.
+  // Looked up by that hash on every request; listed per agent, newest first.
+  `
+  CREATE TABLE mcp_tokens (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    label TEXT,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE INDEX mcp_tokens_agent ON mcp_tokens (agent_id, created_at DESC);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

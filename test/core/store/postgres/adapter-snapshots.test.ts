@@ -13,6 +13,7 @@ import type { Memory } from '../../../../src/core/records.js';
 import { newId } from '../../../../src/core/ids.js';
 import { snapshotFolderName } from '../../../../src/core/store/postgres/adapter.js';
 import { parsePostgresUrl } from '../../../../src/core/store/postgres/connect.js';
+import { POSTGRES_SCHEMA_VERSION } from '../../../../src/core/store/postgres/schema.js';
 import { HEADER_BYTES, readManifest } from '../../../../src/core/store/postgres/snapshots.js';
 import type { Store, TableChangeCounts, TableRow } from '../../../../src/core/store/port.js';
 import { STORE_TABLES } from '../../../../src/core/store/port.js';
@@ -70,7 +71,7 @@ describe('taking a logical snapshot', () => {
     expect(readdirSync(store.snapshots.dir).filter((name) => name.startsWith('.'))).toEqual([]);
 
     const { manifest } = readManifest(taken.path);
-    expect(manifest).toMatchObject({ format: 'hippo-logical-snapshot', engine: 'postgres', schemaVersion: 1, createdAt: at(0) });
+    expect(manifest).toMatchObject({ format: 'hippo-logical-snapshot', engine: 'postgres', schemaVersion: POSTGRES_SCHEMA_VERSION, createdAt: at(0) });
     expect(Object.fromEntries(manifest.tables.map((table) => [table.name, table.rows]))).toEqual({
       memories: 1_500,
       candidates: 2,
@@ -296,7 +297,11 @@ describe('restoring a snapshot', () => {
     const { path } = await store.snapshots.take(snapshotName(), {});
     const text = readFileSync(path);
     const manifestText = gunzipSync(text.subarray(0, HEADER_BYTES)).toString('utf8');
-    const newer = manifestText.replace('"schemaVersion":1', '"schemaVersion":9');
+    const newer = manifestText.replace(
+      `"schemaVersion":${POSTGRES_SCHEMA_VERSION}`,
+      // Same length (the header is a fixed size), and newer than this hippo's.
+      `"schemaVersion":${'9'.repeat(String(POSTGRES_SCHEMA_VERSION).length)}`,
+    );
     const { gzipSync } = await import('node:zlib');
     const rewritten = join(dirname(path), 'newer.jsonl.gz');
     writeFileSync(rewritten, Buffer.concat([gzipSync(Buffer.from(newer), { level: 0 }), text.subarray(HEADER_BYTES)]));

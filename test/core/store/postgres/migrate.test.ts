@@ -82,7 +82,7 @@ describe('migrate', () => {
     const before = await objects(database.url);
     const error = await refusal(migrate(await pool(database.url), parsePostgresUrl(database.url, {})));
     expect(error.code).toBe('database_too_new');
-    expect(error.message).toMatch(/newer hippo \(schema 999; this hippo knows up to 1\)/);
+    expect(error.message).toMatch(new RegExp(`newer hippo \\(schema 999; this hippo knows up to ${POSTGRES_SCHEMA_VERSION}\\)`));
     expect(error.message).toContain(database.name);
     expect(await objects(database.url)).toEqual(before);
   });
@@ -110,7 +110,7 @@ describe('migrate', () => {
       database.url,
       async (client) => (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'team' ORDER BY 1")).rows,
     );
-    expect(tables.map((row) => row.tablename)).toEqual(['candidates', 'handoffs', 'hippo_schema', 'memories', 'runs', 'settings']);
+    expect(tables.map((row) => row.tablename)).toEqual(['candidates', 'handoffs', 'hippo_schema', 'mcp_tokens', 'memories', 'runs', 'settings']);
   });
 
   it('explains a missing unaccent extension it may not create, and rolls back whole', async () => {
