@@ -210,7 +210,7 @@ const factsExtract = tool({
       .array(z.string().min(1).max(LIMITS.short))
       .min(1)
       .max(KINDS.length)
-      .describe(`kinds of fact: ${KINDS.join(', ')} (names such as "phone number" or "bank account" work too)`),
+      .describe(`kinds of fact, by name: ${KINDS.join(', ')}`),
     text: z.string().min(1).max(LIMITS.text).optional().describe('a text to read (its occurrences have source "text")'),
     memoryIds: z.array(memoryId).min(1).max(LIMITS.ids).optional().describe("this agent's memories to read, by id"),
     query: z.string().min(1).max(LIMITS.query).optional().describe("read this agent's top search results for this query"),
