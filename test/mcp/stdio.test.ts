@@ -68,6 +68,20 @@ describe('hippo mcp over stdio (SDK client)', () => {
     expect(session.stderr()).toMatch(/serving agent me on stdio/);
   });
 
+  it('fixes the agent when it starts: --agent, else HIPPO_AGENT, else "default"', async () => {
+    const agentOf = async (args: string[], env: Record<string, string>) => {
+      const started = await stdioClient(box, args, env);
+      try {
+        return (await call(started.client, 'memory_add', { content: `who am I? ${args.join(' ')} ${JSON.stringify(env)}` })).memory.agentId;
+      } finally {
+        await started.close();
+      }
+    };
+    expect(await agentOf(['--agent', 'flagged'], { HIPPO_AGENT: 'from-env' })).toBe('flagged');
+    expect(await agentOf([], { HIPPO_AGENT: 'from-env' })).toBe('from-env');
+    expect(await agentOf([], {})).toBe('default');
+  });
+
   it('offers candidate_promote and candidate_reject only with --allow-review', async () => {
     session = await stdioClient(box, ['--agent', 'me', '--allow-review']);
     const names = (await session.client.listTools()).tools.map((tool) => tool.name);
