@@ -13,6 +13,7 @@ const sections: Record<string, () => Promise<Section>> = {
   rem: () => import('./rem.js'),
   nightly: () => import('./nightly.js'),
   extract: () => import('./extract.js'),
+  mcp: () => import('./mcp.js'),
 };
 
 const wanted = process.argv.slice(2);
