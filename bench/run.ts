@@ -15,6 +15,7 @@ const sections: Record<string, () => Promise<Section>> = {
   nightly: () => import('./nightly.js'),
   extract: () => import('./extract.js'),
   search: () => import('./search-context.js'),
+  mcp: () => import('./mcp.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -298,7 +298,11 @@ describe('restoring a snapshot', () => {
     const text = readFileSync(path);
     const manifestText = gunzipSync(text.subarray(0, HEADER_BYTES)).toString('utf8');
     expect(manifestText).toContain(`"schemaVersion":${POSTGRES_SCHEMA_VERSION}`);
-    const newer = manifestText.replace(`"schemaVersion":${POSTGRES_SCHEMA_VERSION}`, '"schemaVersion":9'); // same length: the header is fixed-size
+    const newer = manifestText.replace(
+      `"schemaVersion":${POSTGRES_SCHEMA_VERSION}`,
+      // Same length (the header is a fixed size), and newer than this hippo's.
+      `"schemaVersion":${'9'.repeat(String(POSTGRES_SCHEMA_VERSION).length)}`,
+    );
     const { gzipSync } = await import('node:zlib');
     const rewritten = join(dirname(path), 'newer.jsonl.gz');
     writeFileSync(rewritten, Buffer.concat([gzipSync(Buffer.from(newer), { level: 0 }), text.subarray(HEADER_BYTES)]));
