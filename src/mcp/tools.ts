@@ -4,7 +4,8 @@
  * so the shapes cannot drift) plus a short text rendering for a model to read, passed through the text guard.
  */
 import { z } from 'zod';
-import type { Painter, TextContext, View } from '../cli/output.js';
+import { formatTime, zoneOf, type Painter, type TextContext, type View } from '../cli/output.js';
+import { hintBuilder } from '../cli/hints.js';
 import { candidateShowView, candidatesView, handoffView, ingestView, promoteView, rejectView } from '../cli/render-rem.js';
 import { memoryAddView, memoryListView, memoryShowView } from '../cli/render-memory.js';
 import { searchView } from '../cli/render-search.js';
@@ -71,10 +72,13 @@ function tool<I extends z.ZodObject>(
 const plainPainter = Object.assign((_style: unknown, text: string) => text, { enabled: false }) as Painter;
 
 /** The text of a command's view without colour, at a width that keeps whole lines for a model; its notes after it. */
-function rendered<T>(result: T, view: View<T>): ToolOutput {
-  const context: TextContext = { paint: plainPainter, width: 160 };
+function rendered<T>(result: T, view: View<T>, tool: Pick<ToolContext, 'agentId'>): ToolOutput {
+  // Times in UTC (a model compares them with other ISO times); follow-up commands carry the server's agent.
+  const time: TextContext['time'] = (isoTime, options) => formatTime(isoTime, 'utc', options);
+  const hint = hintBuilder({ agent: tool.agentId === 'default' ? undefined : tool.agentId });
+  const context: TextContext = { paint: plainPainter, width: 160, terminal: false, time, zone: (isoTime) => zoneOf(isoTime, 'utc'), hint };
   const text = view.text?.(result, context) ?? '';
-  const notes = (view.notes?.(result, true) ?? []).filter((line): line is string => typeof line === 'string' && line !== '');
+  const notes = (view.notes?.(result, { json: true, hint, time }) ?? []).filter((line): line is string => typeof line === 'string' && line !== '');
   const structured = (view.json ? view.json(result) : result) as Record<string, unknown>;
   return { structured, text: [text, ...notes.map((line) => `warning: ${line}`)].filter(Boolean).join('\n\n') };
 }
@@ -130,7 +134,7 @@ const memoryAdd = tool({
       source: 'mcp',
       expiresAt: args.expires === undefined ? undefined : iso(parseExpires(args.expires, 'expires', context.store.clock())),
     });
-    return rendered(result, memoryAddView);
+    return rendered(result, memoryAddView, context);
   },
 });
 
@@ -142,7 +146,7 @@ const memoryGet = tool({
   output: z.object({ memory: memorySchema }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, context) {
-    return rendered({ memory: await getMemory(context.store, context.agentId, args.id) }, { text: memoryShowView });
+    return rendered({ memory: await getMemory(context.store, context.agentId, args.id) }, { text: memoryShowView }, context);
   },
 });
 
@@ -155,11 +159,11 @@ const memoryList = tool({
     tag: tag.optional().describe('only memories with this tag'),
     includeArchived: z.boolean().default(false).describe('include archived memories'),
   }),
-  output: z.object({ memories: z.array(memorySchema) }),
+  output: z.object({ memories: z.array(memorySchema), warnings: z.array(z.string()) }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(args, context) {
     const memories = await listMemories(context.store, { agentId: context.agentId, limit: args.limit, tag: args.tag, includeArchived: args.includeArchived });
-    return rendered({ memories }, { text: memoryListView });
+    return rendered({ memories, warnings: [] }, memoryListView, context);
   },
 });
 
@@ -195,7 +199,7 @@ const memorySearch = tool({
       includeArchived: args.includeArchived,
       facts: { ai: true, model: context.model, signal: context.signal },
     });
-    return rendered(report, searchView(args.query));
+    return rendered(report, searchView(args.query), context);
   },
 });
 
@@ -242,7 +246,7 @@ const factsExtract = tool({
       timeoutMs: EXTRACT_FALLBACK_TIMEOUT_MS,
       signal: context.signal,
     });
-    return rendered(outcome, extractView(kinds));
+    return rendered(outcome, extractView(kinds), context);
   },
 });
 
@@ -276,7 +280,7 @@ const remPrompt = tool({
       unreflected: args.unreflected,
       signal: context.signal,
     });
-    const { structured } = rendered(result, handoffView);
+    const { structured } = rendered(result, handoffView, context);
     const { handoff, counts } = result;
     const head =
       `handoff ${handoff.id}: ${counts.gathered} memories, expires ${handoff.expiresAt}. ` +
@@ -312,7 +316,7 @@ const remIngest = tool({
       generatedBy: context.client,
       restageRejected: args.restageRejected,
     });
-    return rendered(result, ingestView(args.handoff));
+    return rendered(result, ingestView(args.handoff), context);
   },
 });
 
@@ -336,7 +340,7 @@ function candidatesList(allowReview: boolean) {
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, context) {
       const candidates = await listCandidates(context.store, { agentId: context.agentId, status: args.status, limit: args.limit });
-      return rendered({ candidates }, { text: candidatesView(args.status) });
+      return rendered({ candidates }, { text: candidatesView(args.status) }, context);
     },
   });
 }
@@ -353,7 +357,7 @@ function candidateShow(allowReview: boolean) {
     async run(args, context) {
       const candidate = await getCandidate(context.store, context.agentId, args.id);
       const sources = await getMemories(context.store, context.agentId, candidate.sourceMemoryIds);
-      return rendered({ candidate, sources }, { text: candidateShowView });
+      return rendered({ candidate, sources }, { text: candidateShowView }, context);
     },
   });
 }
@@ -382,7 +386,7 @@ const candidatePromote = tool({
       reviewer: context.client,
       allowMissingSources: args.allowMissingSources,
     });
-    return rendered({ promoted }, { text: promoteView });
+    return rendered({ promoted }, { text: promoteView }, context);
   },
 });
 
@@ -401,7 +405,7 @@ const candidateReject = tool({
   review: true,
   async run(args, context) {
     const rejected = await reject(context.store, { agentId: context.agentId, ids: args.ids, reason: args.reason, reviewer: context.client });
-    return rendered({ rejected }, { text: rejectView });
+    return rendered({ rejected }, { text: rejectView }, context);
   },
 });
 
