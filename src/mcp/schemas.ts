@@ -39,6 +39,7 @@ export const memorySchema = z
     archivedAt: nullableString,
     derivedFrom: z.array(z.string()),
     promotedFrom: nullableString,
+    thread: nullableString,
   })
   .describe('a memory (docs/design.md §3.2)');
 

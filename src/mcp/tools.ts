@@ -121,6 +121,12 @@ const memoryAdd = tool({
       .max(LIMITS.short)
       .optional()
       .describe('expiry: a duration from now (90m, 7d) or an ISO date; not for persistent or permanent memories'),
+    thread: z
+      .string()
+      .min(1)
+      .max(LIMITS.short)
+      .optional()
+      .describe('the conversation or session this memory belongs to (e.g. "chat-2026-05-04"); search reads a memory with its neighbours in the thread'),
   }),
   output: z.object({ memory: memorySchema, duplicateOf: z.array(z.string()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -132,6 +138,7 @@ const memoryAdd = tool({
       durability: args.durability,
       subject: args.subject,
       source: 'mcp',
+      thread: args.thread,
       expiresAt: args.expires === undefined ? undefined : iso(parseExpires(args.expires, 'expires', context.store.clock())),
     });
     return rendered(result, memoryAddView, context);
@@ -183,7 +190,18 @@ const memorySearch = tool({
     includeArchived: z.boolean().default(false).describe('include archived and expired memories'),
   }),
   output: z.object({
-    results: z.array(z.object({ memory: memorySchema, score: z.number(), snippet: z.string().describe('matches marked **like this**') })),
+    results: z.array(
+      z.object({
+        memory: memorySchema,
+        score: z.number(),
+        snippet: z.string().describe('matches marked **like this**'),
+        matched: z.array(z.string()).describe('which parts of the memory matched: content, subject, tags, context (its thread neighbours), date'),
+        nearby: z
+          .object({ memoryId: z.string(), snippet: z.string() })
+          .nullable()
+          .describe('when only a thread neighbour matched: that neighbour and its snippet'),
+      }),
+    ),
     facts: z.array(factSchema),
     warnings: warningsSchema,
   }),

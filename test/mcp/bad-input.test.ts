@@ -122,7 +122,7 @@ describe('hippo mcp: bad input', () => {
     expect((await callError(session.client, 'facts_extract', { kinds: ['email'], text: huge })).code).toBe('usage');
     expect((await callError(session.client, 'rem_ingest', { handoff: 'hof_x', answer: huge })).code).toBe('usage');
 
-    expect(await call(session.client, 'memory_list')).toEqual({ memories: [] });
+    expect(await call(session.client, 'memory_list')).toEqual({ memories: [], warnings: [] });
     expect((await call(session.client, 'memory_add', { content: 'after all that' })).memory.content).toBe('after all that');
   });
 

@@ -83,7 +83,7 @@ describe('hippo mcp --http', () => {
     const asBob = await httpClient(server.url, bob.secret);
     const { memory } = await call(asAlice, 'memory_add', { content: 'Alice keeps the deploy keys.' });
     expect(memory.agentId).toBe('alice');
-    expect(await call(asBob, 'memory_list')).toEqual({ memories: [] });
+    expect(await call(asBob, 'memory_list')).toEqual({ memories: [], warnings: [] });
     expect((await callError(asBob, 'memory_get', { id: memory.id })).code).toBe('memory_not_found');
     expect((await call(asBob, 'memory_add', { content: 'Bob owns billing.' })).memory.agentId).toBe('bob');
 
