@@ -10,12 +10,13 @@ import { dirname, relative, resolve, sep } from 'node:path';
 // `../facts/../model/x.js`) is the same import. The storage port (docs/store.md) adds its own floors below: each driver
 // only in its adapter, and an adapter only through openStore.
 const uiPackages = ['@oclif/*', 'ink', 'ink/*', 'ink-*', 'react', 'react/*', 'react-dom', 'react-dom/*'];
-const coreMessage = 'src/core must not depend on the CLI or the terminal UI (oclif, ink, React, src/cli, src/ui, src/commands).';
+const coreMessage =
+  'src/core must not depend on the CLI or the terminal UI, nor on the MCP server (oclif, ink, React, src/cli, src/ui, src/commands, src/mcp).';
 const indexMessage = 'src/core must not import the library surface (src/index.ts): import the module itself.';
 const factsMessage = 'src/core/facts is pure: it must not import the store or the model layer.';
 /** Areas of src/ (a directory, or a module without its extension; '' is src itself) and why core may not import them. */
 const coreAreas = [
-  { areas: ['cli', 'ui', 'commands', 'hooks'], message: coreMessage },
+  { areas: ['cli', 'ui', 'commands', 'hooks', 'mcp'], message: coreMessage },
   { areas: ['', 'index'], message: indexMessage },
 ];
 const factsAreas = [...coreAreas, { areas: ['core/store', 'core/model'], message: factsMessage }];
@@ -32,6 +33,12 @@ const pgDriver = {
   message: 'pg belongs to the PostgreSQL adapter: import it only under src/core/store/postgres/.',
 };
 const uiGroup = { group: uiPackages, message: coreMessage };
+// The MCP SDK (and what it pulls in: express, hono, ajv…) belongs to `hippo mcp` alone (docs/mcp.md).
+const mcpSdk = {
+  group: ['@modelcontextprotocol/*'],
+  message: 'the MCP SDK belongs to the MCP server: import it only under src/mcp/ (commands load src/mcp lazily).',
+};
+const mcpMessage = 'src/mcp is a front end beside the commands: it uses src/core and the views of src/cli, never oclif, ink, React, src/commands or src/ui.';
 const adapterMessage = 'open a store with openStore (src/core/store/store.ts): only src/core/store/ imports an adapter.';
 const anyAdapter = { areas: ['core/store/sqlite', 'core/store/postgres'], message: adapterMessage };
 const sqliteAdapter = { areas: ['core/store/sqlite'], message: 'the PostgreSQL adapter must not use the SQLite adapter.' };
@@ -151,32 +158,39 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     plugins: { hippo: layering },
-    rules: importRules({ groups: [sqliteDriver, pgDriver], areas: [anyAdapter] }),
+    rules: importRules({ groups: [sqliteDriver, pgDriver, mcpSdk], areas: [anyAdapter] }),
   },
   {
     files: ['src/commands/**/*.ts', 'src/cli/**/*.ts'],
-    rules: importRules({ groups: [sqliteDriver, pgDriver], areas: [anyAdapter], syntax: [rangedIntegerFlags] }),
+    rules: importRules({ groups: [sqliteDriver, pgDriver, mcpSdk], areas: [anyAdapter], syntax: [rangedIntegerFlags] }),
+  },
+  {
+    files: ['src/mcp/**/*.ts'],
+    rules: importRules({
+      groups: [{ group: uiPackages, message: mcpMessage }, sqliteDriver, pgDriver],
+      areas: [{ areas: ['commands', 'ui', 'hooks'], message: mcpMessage }, anyAdapter],
+    }),
   },
   {
     files: ['src/core/**/*.ts', 'src/core/**/*.tsx'],
-    rules: importRules({ groups: [uiGroup, sqliteDriver, pgDriver], areas: [...coreAreas, anyAdapter] }),
+    rules: importRules({ groups: [uiGroup, sqliteDriver, pgDriver, mcpSdk], areas: [...coreAreas, anyAdapter] }),
   },
   {
     files: ['src/core/facts/**/*.ts'],
-    rules: importRules({ groups: [uiGroup, sqliteDriver, pgDriver], areas: [...factsAreas, anyAdapter] }),
+    rules: importRules({ groups: [uiGroup, sqliteDriver, pgDriver, mcpSdk], areas: [...factsAreas, anyAdapter] }),
   },
   {
     // The store's own door (store.ts, port.ts, lock.ts) dispatches to the adapters; it imports no driver.
     files: ['src/core/store/*.ts'],
-    rules: importRules({ groups: [uiGroup, sqliteDriver, pgDriver], areas: coreAreas }),
+    rules: importRules({ groups: [uiGroup, sqliteDriver, pgDriver, mcpSdk], areas: coreAreas }),
   },
   {
     files: ['src/core/store/sqlite/**/*.ts'],
-    rules: importRules({ groups: [uiGroup, pgDriver], areas: [...coreAreas, postgresAdapter] }),
+    rules: importRules({ groups: [uiGroup, pgDriver, mcpSdk], areas: [...coreAreas, postgresAdapter] }),
   },
   {
     files: ['src/core/store/postgres/**/*.ts'],
-    rules: importRules({ groups: [uiGroup, sqliteDriver], areas: [...coreAreas, sqliteAdapter] }),
+    rules: importRules({ groups: [uiGroup, sqliteDriver, mcpSdk], areas: [...coreAreas, sqliteAdapter] }),
   },
   {
     files: ['bench/**', 'test/**'],

@@ -16,6 +16,7 @@ const sections: Record<string, () => Promise<Section>> = {
   extract: () => import('./extract.js'),
   search: () => import('./search-context.js'),
   redaction: () => import('./redaction.js'),
+  mcp: () => import('./mcp.js'),
 };
 
 const wanted = process.argv.slice(2);

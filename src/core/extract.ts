@@ -6,7 +6,7 @@
  */
 import type { CountryCode } from 'libphonenumber-js/max';
 import { loadConfig, type HippoConfig } from './config.js';
-import { HippoError, InterruptedError } from './errors.js';
+import { HippoError, InterruptedError, NotFoundError } from './errors.js';
 import { capPerKind, extractFacts } from './facts/facts.js';
 import { listKinds, validated, type Kind, type KindInfo, type UnvalidatedKind } from './facts/kinds.js';
 import { DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions } from './facts/region.js';
@@ -16,7 +16,7 @@ import type { Redactor } from './facts/redact.js';
 import type { ModelClient } from './model/client.js';
 import type { RedactMode } from './redaction.js';
 import { search, searchPassages, type SearchResult } from './search.js';
-import { elsewhereWarning } from './memory.js';
+import { elsewhereWarning, getMemories } from './memory.js';
 import type { Store } from './store/port.js';
 import { readUtf8File, type ReadLimit } from './text.js';
 
@@ -324,8 +324,15 @@ export async function factBox(
   return extractReport(searchPassages(results), { ...options, kinds, limit: MEMORY_FACT_LIMIT, timeoutMs: SEARCH_FALLBACK_TIMEOUT_MS });
 }
 
-/** Where `extract` reads: files (`-` is stdin) or stdin alone, or the agent's top search results for a query. */
-export type ExtractInput = { files: readonly string[]; stdin: () => Promise<string> } | { store: Store; agentId: string; query: string; top: number };
+/**
+ * Where `extract` reads: files (`-` is stdin) or stdin alone; the agent's top search results for a query; some of the
+ * agent's memories by id (the MCP tool); or a text given in the call (the MCP tool: its source is `text`).
+ */
+export type ExtractInput =
+  | { files: readonly string[]; stdin: () => Promise<string> }
+  | { store: Store; agentId: string; query: string; top: number }
+  | { store: Store; agentId: string; memoryIds: readonly string[] }
+  | { text: string };
 
 export interface ExtractOutcome extends FactsReport {
   /** The passages read, in order (files, stdin, or search results): facts point into them. */
@@ -344,8 +351,33 @@ export async function extractFrom(input: ExtractInput, request: Omit<FactsReques
     const elsewhere = passages.length === 0 ? await elsewhereWarning(input.store, input.agentId) : undefined;
     return { passages, facts: report.facts, warnings: [...(elsewhere ? [elsewhere] : []), ...report.warnings] };
   }
+  if ('memoryIds' in input) return extractFromMemories(input, request);
+  if ('text' in input) {
+    const passages = [{ source: 'text', text: input.text }];
+    return { passages, ...(await extractReport(passages, request)) };
+  }
   const passages: Passage[] = [];
   if (input.files.length === 0) passages.push({ source: 'stdin', text: await input.stdin() });
   for (const file of input.files) passages.push(file === '-' ? { source: 'stdin', text: await input.stdin() } : filePassage(file));
   return { passages, ...(await extractReport(passages, request)) };
+}
+
+/**
+ * The agent's memories by id as passages, in the order given (duplicates once): an id that is not one of the agent's
+ * memories — another agent's included — is exit 3 naming it, before anything is read. Archived memories are read too:
+ * they were asked for by id. Facts per kind are capped as over search results.
+ */
+async function extractFromMemories(
+  input: { store: Store; agentId: string; memoryIds: readonly string[] },
+  request: Omit<FactsRequest, 'limit'> & { limit?: number },
+): Promise<ExtractOutcome> {
+  const ids = [...new Set(input.memoryIds)];
+  const memories = await getMemories(input.store, input.agentId, ids);
+  const found = new Set(memories.map((memory) => memory.id));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    throw new NotFoundError('memory_not_found', `no memory ${missing.join(', ')} for agent "${input.agentId}"`, { details: { missing } });
+  }
+  const passages = memories.map((memory) => ({ source: memory.id, text: memory.content }));
+  return { passages, ...(await extractReport(passages, { ...request, limit: request.limit ?? MEMORY_FACT_LIMIT })) };
 }

@@ -119,3 +119,17 @@ export interface Handoff {
   ingestedAt: string | null;
   ingestRunId: string | null;
 }
+
+// ---- MCP access tokens (docs/mcp.md) -----------------------------------------------------------------------------
+
+/**
+ * A bearer token of `hippo mcp --http`, bound to one agent. Only a hash of the secret is stored (never the secret),
+ * and it is never part of this object.
+ */
+export interface McpToken {
+  id: string;
+  agentId: string;
+  label: string | null;
+  createdAt: string;
+  revokedAt: string | null;
+}

@@ -24,6 +24,10 @@ async function modulesLoadedBy(args: string[]): Promise<string[]> {
 
 const heavy = (urls: string[]) => urls.filter((url) => /\/node_modules\/(ink|react|react-reconciler|yoga-layout)\//.test(url) || /\/dist\/ui\//.test(url));
 
+/** The MCP SDK and what it pulls in (express, hono, ajv, …), and hippo's own server modules. */
+const mcpModules = (urls: string[]) =>
+  urls.filter((url) => /\/node_modules\/(@modelcontextprotocol|express|hono|@hono|ajv|eventsource|jose)\//.test(url) || /\/dist\/mcp\//.test(url));
+
 describe('startup cost (docs/design.md §11): ink and React load only for the review screen', () => {
   it('the recorder sees ink when it is loaded (so the checks below can fail)', async () => {
     const file = join(box.dir, 'control.txt');
@@ -50,5 +54,19 @@ describe('startup cost (docs/design.md §11): ink and React load only for the re
     await store.close();
     expect(factModules(await modulesLoadedBy(['search', 'deploy']))).toEqual([]);
     expect(factModules(await modulesLoadedBy(['search', 'phone of the Dublin office'])).length).toBeGreaterThan(0);
+  });
+
+  it('only `hippo mcp` loads the MCP SDK: search, the candidates list, token commands and help do not', async () => {
+    const served = await modulesLoadedBy(['mcp', '--agent', 'me']);
+    expect(mcpModules(served).some((url) => url.includes('/node_modules/@modelcontextprotocol/sdk/'))).toBe(true);
+    for (const args of [
+      ['search', 'deploy'],
+      ['rem', 'candidates'],
+      ['mcp', 'token', 'list'],
+      ['memory', 'list'],
+      ['mcp', '--help'],
+    ]) {
+      expect(mcpModules(await modulesLoadedBy(args)), args.join(' ')).toEqual([]);
+    }
   });
 });

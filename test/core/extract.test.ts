@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extract, FALLBACK_PASSAGE_BUDGET, passagesWithin } from '../../src/core/extract.js';
+import { extract, extractFrom, FALLBACK_PASSAGE_BUDGET, passagesWithin } from '../../src/core/extract.js';
+import { addMemory } from '../../src/core/memory.js';
+import { tempStore } from '../helpers/store.js';
 import type { Passage } from '../../src/core/facts/index.js';
 import { createModelClient, type ModelConfig } from '../../src/core/model/index.js';
 import { reply, useModelServer } from '../helpers/model-server.js';
@@ -81,5 +83,36 @@ describe('extract with the model fallback (library, real HTTP stand-in)', () => 
     await server.waitForRequests(1);
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'interrupted', exitCode: 130 });
+  });
+});
+
+describe('extractFrom a text or memories by id (what the MCP tool facts_extract reads)', () => {
+  const noModel = async () => undefined;
+  const request = { kinds: ['phone', 'email'] as const, region: 'IE', ai: false, model: noModel, timeoutMs: 1000 };
+
+  it('reads a text given in the call as the source "text", offsets into it', async () => {
+    const text = 'Mail ana@example.com or ring 01 234 5678.';
+    const outcome = await extractFrom({ text }, { ...request, kinds: [...request.kinds] });
+    expect(outcome.passages).toEqual([{ source: 'text', text }]);
+    expect(outcome.facts.map((fact) => fact.kind)).toEqual(['email', 'phone']);
+    for (const fact of outcome.facts) for (const at of fact.occurrences) expect(text.slice(at.start, at.end)).toBe(at.text);
+  });
+
+  it("reads the agent's memories in the order given; another agent's id (or an unknown one) is not found, naming it", async () => {
+    const store = await tempStore();
+    try {
+      const a = (await addMemory(store, { agentId: 'me', content: 'Dublin: +353 1 234 5678' })).memory;
+      const b = (await addMemory(store, { agentId: 'me', content: 'Ana: ana@example.com', durability: 'persistent' })).memory;
+      const theirs = (await addMemory(store, { agentId: 'other', content: 'Bob: bob@example.com' })).memory;
+      const outcome = await extractFrom({ store, agentId: 'me', memoryIds: [b.id, a.id, b.id] }, { ...request, kinds: [...request.kinds] });
+      expect(outcome.passages.map((passage) => passage.source)).toEqual([b.id, a.id]);
+      expect(outcome.facts.map((fact) => fact.occurrences[0]!.source)).toEqual([b.id, a.id]);
+      await expect(extractFrom({ store, agentId: 'me', memoryIds: [a.id, theirs.id] }, { ...request, kinds: ['email'] })).rejects.toMatchObject({
+        code: 'memory_not_found',
+        details: { missing: [theirs.id] },
+      });
+    } finally {
+      await store.done();
+    }
   });
 });

@@ -160,6 +160,41 @@ describe('npm run lint', () => {
     }
   });
 
+  it.each([
+    [
+      'the MCP SDK in core',
+      'src/core/probe.ts',
+      "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\n\nexport const server = Server;\n",
+      /the MCP SDK belongs to the MCP server/,
+    ],
+    [
+      'the MCP SDK in a command',
+      'src/commands/probe.ts',
+      "export const sdk = () => import('@modelcontextprotocol/sdk/types.js');\n",
+      /the MCP SDK belongs to the MCP server/,
+    ],
+    [
+      'the MCP SDK in the CLI views',
+      'src/cli/probe.ts',
+      "import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';\n\nexport type T = Transport;\n",
+      /the MCP SDK belongs to the MCP server/,
+    ],
+    ['src/mcp from core', 'src/core/probe.ts', "export const serve = () => import('../mcp/index.js');\n", /nor on the MCP server/],
+    ['oclif from src/mcp', 'src/mcp/probe.ts', "import { Command } from '@oclif/core';\n\nexport const base = Command;\n", /src\/mcp is a front end/],
+    ['a command from src/mcp', 'src/mcp/probe.ts', "export { default } from '../commands/search.js';\n", /src\/mcp is a front end/],
+  ])('fails when %s is imported', async (_what, path, code, message) => {
+    const result = await eslint(path, code);
+    expect(result.exitCode).toBe(1);
+    expect(String(result.stdout)).toMatch(message);
+  });
+
+  it('lets src/mcp import the MCP SDK, core and the CLI views (so the failures above are the rule)', async () => {
+    const code =
+      "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nimport { memoryListView } from '../cli/render-memory.js';\nimport { search } from '../core/search.js';\n\nexport const all = [Server, memoryListView, search];\n";
+    const result = await eslint('src/mcp/probe.ts', code);
+    expect(result.exitCode, String(result.stdout)).toBe(0);
+  });
+
   it('fails on a store call left unawaited (type-aware rules)', async () => {
     const code = "import type { Store } from './store/port.js';\n\nexport function forget(store: Store): void {\n  store.close();\n}\n";
     const result = await eslint('src/core/probe.ts', code);

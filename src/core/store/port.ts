@@ -16,7 +16,7 @@
  * Drafted by the lead, refined while the SQLite adapter was written. A change here is a commit of its own whose message
  * starts with "port:" and says why; both adapters and the contract tests move with it.
  */
-import type { Candidate, CandidateStatus, Durability, Handoff, Memory, Run, RunKind } from '../records.js';
+import type { Candidate, CandidateStatus, Durability, Handoff, McpToken, Memory, Run, RunKind } from '../records.js';
 import type { Clock } from '../time.js';
 
 /** A candidate as stored: the public object plus what stays on the row (the normalised claim, the full prompt). */
@@ -80,6 +80,8 @@ export interface StoreOps {
   readonly runs: RunRepo;
   readonly handoffs: HandoffRepo;
   readonly settings: SettingsRepo;
+  /** The bearer tokens of `hippo mcp --http` (hashes only; docs/mcp.md). */
+  readonly tokens: TokenRepo;
   /** Whole-table access for `db copy`, logical snapshots and restore. */
   readonly rows: RowsRepo;
 }
@@ -334,6 +336,31 @@ export interface SettingsRepo {
   set(key: string, value: string): Promise<void>;
   /** Deletes; with `value`, only when it still holds that value. Returns whether a row was removed. */
   delete(key: string, value?: string): Promise<boolean>;
+}
+
+// ---- MCP access tokens (docs/mcp.md) -------------------------------------------------------------------------
+
+/** A token as stored: the public object plus the sha-256 of its secret (the secret itself is never stored). */
+export interface TokenRecord extends McpToken {
+  tokenHash: string;
+}
+
+/**
+ * The bearer tokens of `hippo mcp --http`. Not one of the `rows` tables: tokens are credentials of the server that
+ * issued them, not data — snapshots, restores and copies leave them out. The reads by hash and by id serve every agent
+ * (the server learns the agent from the token; an operator revokes by id), and say so.
+ */
+export interface TokenRepo {
+  /** Inserts a new token; its id and hash are new (a clash is a bug: `unexpected`). */
+  insert(token: TokenRecord): Promise<void>;
+  /** All agents: the token, revoked or not, whose secret hashes to `tokenHash`. */
+  findByHash(tokenHash: string): Promise<McpToken | undefined>;
+  /** All agents: the token with this id. */
+  get(id: string): Promise<McpToken | undefined>;
+  /** Newest first (createdAt, then id, descending): one agent's tokens, or every agent's without one. */
+  list(agentId?: string): Promise<McpToken[]>;
+  /** Guarded: sets revokedAt only while the token is live; false when it was revoked already or does not exist. */
+  revoke(id: string, at: string): Promise<boolean>;
 }
 
 // ---- whole tables (db copy, logical snapshots, restore) --------------------------------------------------------

@@ -19,6 +19,7 @@ import {
   type StoreOps,
   type StoreTable,
   type TableRows,
+  type TokenRecord,
 } from '../../../src/core/store/port.js';
 import { all, ENGINES, fixedClock, openTestStore, type TestStore } from '../../helpers/store.js';
 
@@ -678,6 +679,73 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect(await store.settings.delete('k', 'first')).toBe(false);
       expect(await store.settings.delete('k', 'third')).toBe(true);
       expect(await store.settings.delete('k')).toBe(false);
+    });
+  });
+
+  describe('MCP tokens', () => {
+    const token = (agentId: string, extra: Partial<TokenRecord> = {}): TokenRecord => ({
+      id: newId('tok', Date.parse(extra.createdAt ?? NOW)),
+      agentId,
+      label: 'laptop',
+      tokenHash: `${agentId}-${Math.random().toString(16).slice(2)}`.padEnd(64, '0'),
+      createdAt: NOW,
+      revokedAt: null,
+      ...extra,
+    });
+    const publicPart = ({ tokenHash: _hash, ...rest }: TokenRecord) => rest;
+
+    it('stores a token exactly and finds it by its hash or id, for any agent; never returns the hash', async () => {
+      const row = token('a', { label: null });
+      await store.tokens.insert(row);
+      expect(await store.tokens.findByHash(row.tokenHash)).toEqual(publicPart(row));
+      expect(await store.tokens.get(row.id)).toEqual(publicPart(row));
+      expect(await store.tokens.findByHash('f'.repeat(64))).toBeUndefined();
+      expect(await store.tokens.get(newId('tok'))).toBeUndefined();
+    });
+
+    it("lists one agent's tokens or every agent's, newest first (createdAt, then id), revoked ones too", async () => {
+      const older = token('a', { createdAt: ago(DAY) });
+      const newer = token('a', { createdAt: ago(HOUR) });
+      const sameTime = token('a', { createdAt: ago(HOUR) });
+      const theirs = token('b', { createdAt: ago(2 * HOUR), revokedAt: ago(HOUR) });
+      for (const row of [newer, theirs, older, sameTime]) await store.tokens.insert(row);
+      expect(await store.tokens.list('a')).toEqual([sameTime, newer, older].map(publicPart));
+      expect(await store.tokens.list('b')).toEqual([publicPart(theirs)]);
+      expect(await store.tokens.list('c')).toEqual([]);
+      expect(await store.tokens.list()).toEqual([sameTime, newer, theirs, older].map(publicPart));
+    });
+
+    it('revokes a live token once: a second revoke, or one of an unknown id, changes nothing', async () => {
+      const row = token('a');
+      const other = token('a');
+      await store.tokens.insert(row);
+      await store.tokens.insert(other);
+      expect(await store.tokens.revoke(row.id, NOW)).toBe(true);
+      clock.set(ago(-HOUR));
+      expect(await store.tokens.revoke(row.id, ago(-HOUR))).toBe(false);
+      expect(await store.tokens.revoke(newId('tok'), NOW)).toBe(false);
+      expect(await store.tokens.findByHash(row.tokenHash)).toEqual({ ...publicPart(row), revokedAt: NOW });
+      expect(await store.tokens.get(other.id)).toEqual(publicPart(other));
+    });
+
+    it('refuses a second token with the same hash (the secret is the identity), writing nothing', async () => {
+      const row = token('a');
+      await store.tokens.insert(row);
+      const error = await rejection(store.tokens.insert(token('b', { tokenHash: row.tokenHash })));
+      expect(error.code).toBe('unexpected');
+      expect(await store.tokens.list()).toEqual([publicPart(row)]);
+    });
+
+    it('is inside transactions like every facet: a rollback leaves no token', async () => {
+      const row = token('a');
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.tokens.insert(row);
+          expect(await tx.tokens.get(row.id)).toEqual(publicPart(row));
+          throw new ConflictError('test', 'roll back');
+        }),
+      ).rejects.toThrow('roll back');
+      expect(await store.tokens.get(row.id)).toBeUndefined();
     });
   });
 

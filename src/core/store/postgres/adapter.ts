@@ -26,6 +26,7 @@ import { candidateRepo, handoffRepo, rowsRepo, runRepo, settingsRepo } from './r
 import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 import { Session, type TxState } from './session.js';
 import { snapshotPort } from './snapshots.js';
+import { tokenRepo } from './tokens.js';
 
 export interface OpenPostgresOptions {
   clock?: Clock;
@@ -46,6 +47,7 @@ function opsFor(session: Session, clock: Clock, bound?: TxState): StoreOps {
     runs: runRepo(session, bound),
     handoffs: handoffRepo(session, bound),
     settings: settingsRepo(session, bound),
+    tokens: tokenRepo(session, bound),
     rows: rowsRepo(session, bound),
   };
   if (bound) transactionOf.set(ops, bound);

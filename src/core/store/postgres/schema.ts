@@ -158,6 +158,20 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE handoffs ADD COLUMN placeholders json CHECK (placeholders IS NULL OR json_typeof(placeholders) = 'object');
   `,
+  // 4 (issue 12): the bearer tokens of `hippo mcp --http` (docs/mcp.md): one agent each, only the sha-256 of the secret is kept.
+  // Looked up by that hash on every request; listed per agent, newest first. Not one of POSTGRES_TABLES: tokens are
+  // credentials of the server, not data, and logical snapshots and copies leave them out.
+  `
+  CREATE TABLE mcp_tokens (
+    id text PRIMARY KEY,
+    agent_id text NOT NULL,
+    label text,
+    token_hash text NOT NULL UNIQUE,
+    created_at timestamptz NOT NULL,
+    revoked_at timestamptz
+  );
+  CREATE INDEX mcp_tokens_agent ON mcp_tokens (agent_id, created_at DESC);
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

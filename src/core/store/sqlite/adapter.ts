@@ -13,6 +13,7 @@ import { openDatabase, type OpenProgress } from './open.js';
 import { SqliteRows } from './rows.js';
 import { SqliteSnapshots } from './snapshots.js';
 import { SqliteCandidates, SqliteHandoffs, SqliteRuns, SqliteSettings } from './tables.js';
+import { SqliteTokens } from './tokens.js';
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:` for a throwaway store (library use and unit tests). */
@@ -36,6 +37,7 @@ export class SqliteStore implements Store {
   readonly runs: SqliteRuns;
   readonly handoffs: SqliteHandoffs;
   readonly settings: SqliteSettings;
+  readonly tokens: SqliteTokens;
   readonly rows: SqliteRows;
   readonly lock: SqliteLock;
   readonly snapshots: SqliteSnapshots;
@@ -50,6 +52,7 @@ export class SqliteStore implements Store {
     this.runs = new SqliteRuns(connection);
     this.handoffs = new SqliteHandoffs(connection);
     this.settings = new SqliteSettings(connection);
+    this.tokens = new SqliteTokens(connection);
     this.rows = new SqliteRows(connection);
     this.lock = new SqliteLock(connection, this.settings, this.runs, clock);
     this.snapshots = new SqliteSnapshots(connection);

@@ -211,6 +211,19 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE handoffs ADD COLUMN placeholders TEXT;
   `,
+  // 6 (issue 12): the bearer tokens of `hippo mcp --http` (docs/mcp.md): one agent each, only the sha-256 of the secret is kept.
+  // Looked up by that hash on every request; listed per agent, newest first.
+  `
+  CREATE TABLE mcp_tokens (
+    id TEXT PRIMARY KEY,
+    agent_id TEXT NOT NULL,
+    label TEXT,
+    token_hash TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    revoked_at TEXT
+  );
+  CREATE INDEX mcp_tokens_agent ON mcp_tokens (agent_id, created_at DESC);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

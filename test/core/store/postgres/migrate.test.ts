@@ -110,7 +110,7 @@ describe('migrate', () => {
       database.url,
       async (client) => (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'team' ORDER BY 1")).rows,
     );
-    expect(tables.map((row) => row.tablename)).toEqual(['candidates', 'handoffs', 'hippo_schema', 'memories', 'runs', 'settings']);
+    expect(tables.map((row) => row.tablename)).toEqual(['candidates', 'handoffs', 'hippo_schema', 'mcp_tokens', 'memories', 'runs', 'settings']);
   });
 
   it('explains a missing unaccent extension it may not create, and rolls back whole', async () => {

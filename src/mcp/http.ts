@@ -1,0 +1,245 @@
+/**
+ * `hippo mcp --http` (docs/mcp.md): the SDK's Streamable HTTP transport behind a small guard, one MCP session per
+ * client. Before a request reaches a session:
+ *
+ * - the path must be `/mcp`;
+ * - bound to a loopback address, the Host header must name a loopback host (a DNS-rebinding page cannot reach us
+ *   under its own name); an Origin header, when present, must be one of the origins allowed (`--allow-origin`): the
+ *   protocol's security guidance asks servers to validate Origin on every request, and browsers are the only
+ *   clients that send it;
+ * - when tokens are required (any address that is not loopback, or `--require-token`), `Authorization: Bearer` must
+ *   carry a live token: none, a wrong one or a revoked one is 401 with no detail, and the session is served as the
+ *   token's agent — a session opened by one agent is not found for another;
+ * - a POST body is read up to a cap (413 past it, before any JSON is parsed).
+ *
+ * Sessions are closed when the client deletes them, after an idle time, and when the server stops; the server waits
+ * for calls in flight before it closes the store.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { UsageError } from '../core/errors.js';
+import type { ModelSource } from '../core/extract.js';
+import type { Store } from '../core/store/port.js';
+import { authenticateToken } from '../core/tokens.js';
+import { createHippoServer, type HippoServer } from './server.js';
+
+/** Request bodies are read up to 4 MiB: a tool's largest argument (1 M characters of text) with room for JSON escapes. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A session nobody used for this long is closed (its client starts a new one). */
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** Open sessions at most: past it a new client gets 503 until an idle one is closed. */
+export const MAX_SESSIONS = 1_000;
+export const MCP_PATH = '/mcp';
+
+export interface HttpServeOptions {
+  store: Store;
+  host: string;
+  /** 0 picks a free port (the URL says which). */
+  port: number;
+  /** The agent served when tokens are not required. */
+  agentId: string;
+  /** Require a bearer token on every request; forced on for an address that is not loopback. */
+  requireTokens: boolean;
+  allowReview: boolean;
+  /** Origins (scheme://host[:port]) a browser page may call from; none by default. */
+  allowedOrigins: readonly string[];
+  version: string;
+  maxBodyBytes?: number;
+  model?: ModelSource;
+}
+
+export interface RunningHttpServer {
+  url: string;
+  /** Whether every request needs a bearer token. */
+  requireTokens: boolean;
+  /** Stops listening, waits for calls in flight, closes every session. The store stays open (the caller's). */
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  hippo: HippoServer;
+  agentId: string;
+  lastUsed: number;
+}
+
+/** Whether `host` (an address or a name) is this machine's loopback: `localhost`, 127.0.0.0/8, ::1. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare.toLowerCase() === 'localhost') return true;
+  if (!ipaddr.isValid(bare)) return false;
+  const address = ipaddr.process(bare);
+  return address.range() === 'loopback';
+}
+
+/** The host name of a Host header (`127.0.0.1:8765`, `[::1]:8765`, `localhost`), without the port. */
+function hostName(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^(\[[^\]]*\]|[^:]+)(?::\d+)?$/.exec(header.trim());
+  return match?.[1];
+}
+
+function plain(res: ServerResponse, status: number, body = '', headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
+  res.end(body);
+}
+
+/** A JSON-RPC error as the Streamable HTTP transport writes its own (no id: the request could not be read). */
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message } }));
+}
+
+/** The body, or `undefined` when it is over `maxBytes` (refused from Content-Length before anything is read). */
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function bearer(req: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+/** Starts the HTTP server; resolves once it listens (a port in use or an address it cannot bind is exit 2). */
+export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
+  const loopback = isLoopback(options.host);
+  const requireTokens = options.requireTokens || !loopback;
+  const allowedOrigins = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/+$/, '')));
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const sessions = new Map<string, Session>();
+  const inFlight = new Set<Promise<void>>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const path = new URL(req.url ?? '/', 'http://hippo').pathname;
+    if (path !== MCP_PATH) return plain(res, 404, `not found: the MCP endpoint is ${MCP_PATH}\n`);
+    if (loopback) {
+      const name = hostName(req.headers.host);
+      if (name === undefined || !isLoopback(name)) return plain(res, 403, 'forbidden: Host is not this loopback server\n');
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) return plain(res, 403, 'forbidden: Origin not allowed\n');
+
+    let agentId = options.agentId;
+    if (requireTokens) {
+      const secret = bearer(req);
+      const token = secret === undefined ? undefined : await authenticateToken(options.store, secret);
+      if (!token) return plain(res, 401, '', { 'www-authenticate': 'Bearer' });
+      agentId = token.agentId;
+    }
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      const text = await readBody(req, maxBody);
+      if (text === undefined) {
+        res.setHeader('connection', 'close');
+        return jsonRpcError(res, 413, -32600, `request body too large: the limit is ${maxBody} bytes`);
+      }
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return jsonRpcError(res, 400, -32700, 'parse error: the body is not JSON');
+      }
+    }
+
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId !== 'string') {
+      if (req.method !== 'POST' || !isInitializeRequest(body)) {
+        return jsonRpcError(res, 400, -32000, 'bad request: no Mcp-Session-Id; start a session with an initialize request');
+      }
+      if (sessions.size >= MAX_SESSIONS) return plain(res, 503, 'too many open sessions; try again later\n', { 'retry-after': '60' });
+      const hippo = createHippoServer({ store: options.store, agentId, allowReview: options.allowReview, version: options.version, model: options.model });
+      const session: Session = { hippo, agentId, lastUsed: Date.now(), transport: undefined as unknown as StreamableHTTPServerTransport };
+      session.transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => void sessions.set(id, session),
+      });
+      hippo.server.onclose = () => {
+        if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
+      };
+      await hippo.server.connect(session.transport);
+      return session.transport.handleRequest(req, res, body);
+    }
+
+    const session = sessions.get(sessionId);
+    // Another agent's session is simply not there: session ids do not cross agents.
+    if (!session || session.agentId !== agentId) return jsonRpcError(res, 404, -32001, 'session not found');
+    session.lastUsed = Date.now();
+    return session.transport.handleRequest(req, res, body);
+  };
+
+  const http: NodeHttpServer = createServer((req, res) => {
+    // A client that goes away mid-call closes its socket: writing the answer then fails quietly, and we keep serving.
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
+    const work = handle(req, res).catch(() => plain(res, 500, 'internal error\n'));
+    inFlight.add(work);
+    void work.finally(() => inFlight.delete(work));
+  });
+  http.headersTimeout = 30_000;
+  http.requestTimeout = 5 * 60_000;
+
+  await new Promise<void>((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => {
+      const code = error.code === 'EADDRINUSE' ? 'port_in_use' : 'cannot_listen';
+      const why = error.code === 'EADDRINUSE' ? 'the port is in use' : `cannot listen there (${error.code ?? error.message})`;
+      reject(new UsageError(code, `${options.host}:${options.port}: ${why}`, { details: { host: options.host, port: options.port } }));
+    };
+    http.once('error', failed);
+    http.listen(options.port, options.host, () => {
+      http.off('error', failed);
+      resolve();
+    });
+  });
+
+  const sweep = setInterval(() => {
+    const stale = Date.now() - SESSION_IDLE_MS;
+    for (const session of sessions.values()) if (session.lastUsed < stale) void closeSession(session);
+  }, 60_000);
+  sweep.unref();
+
+  const address = http.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}${MCP_PATH}`,
+    requireTokens,
+    async close() {
+      clearInterval(sweep);
+      // Stop taking connections; let the calls in flight finish (their writes land whole), then end every session
+      // (which ends its event streams) and whatever connection is left.
+      const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections();
+      await Promise.allSettled([...sessions.values()].map(closeSession));
+      await Promise.race([Promise.allSettled([...inFlight]), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+      http.closeAllConnections();
+      await stopped;
+    },
+  };
+
+  async function closeSession(session: Session): Promise<void> {
+    if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
+    await session.hippo.idle();
+    await session.hippo.server.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * `hippo mcp --http` through the SDK's Streamable HTTP client and raw requests: tokens (none, wrong, revoked, another
+ * agent's), the Host and Origin checks, the body cap, 20 concurrent calls, a client that disconnects mid-call.
+ */
+import { request as httpRequest } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { json, sandbox, type Sandbox } from '../helpers/cli.js';
+import { call, callError, httpClient, INITIALIZE, post, startHttpServer, type HttpServer, type Json } from '../helpers/mcp.js';
+import { startModelServer } from '../helpers/model-server.js';
+
+let box: Sandbox;
+let server: HttpServer | undefined;
+
+beforeEach(() => {
+  box = sandbox();
+});
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+  box.cleanup();
+});
+
+async function token(agent: string, label?: string): Promise<{ id: string; secret: string }> {
+  const result = await box.hippo(['mcp', 'token', 'create', '--agent', agent, ...(label ? ['--label', label] : []), '--json']);
+  expect(result.exitCode, String(result.stderr)).toBe(0);
+  const { token: created, secret } = json<Json>(result);
+  return { id: created.id, secret };
+}
+
+/** A raw request with any Host header (fetch will not send a forged one). */
+function rawPost(url: string, headers: Record<string, string>, body: string): Promise<number> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('hippo mcp --http', () => {
+  it('serves the start agent on loopback without a token', async () => {
+    server = await startHttpServer(box, ['--agent', 'me']);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(server.stderr()).toMatch(/agent me, no token needed on loopback/);
+    const client = await httpClient(server.url);
+    const added = await call(client, 'memory_add', { content: 'Standup moved to 10:00.' });
+    expect(added.memory.agentId).toBe('me');
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain('candidate_promote');
+    await client.close();
+  });
+
+  it('requires a live token and serves each request as its token’s agent: none, wrong, revoked → 401; another agent’s rows are not found', async () => {
+    const alice = await token('alice', 'laptop');
+    const bob = await token('bob');
+    server = await startHttpServer(box, ['--require-token', '--agent', 'ignored']);
+    expect(server.stderr()).toMatch(/bearer tokens required/);
+
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: 'Bearer hippo_wrong' },
+      { authorization: `Bearer ${alice.secret}x` },
+      { authorization: alice.secret },
+    ]) {
+      const response = await post(server.url, INITIALIZE, headers);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toBe('Bearer');
+      expect(await response.text()).toBe('');
+    }
+
+    const asAlice = await httpClient(server.url, alice.secret);
+    const asBob = await httpClient(server.url, bob.secret);
+    const { memory } = await call(asAlice, 'memory_add', { content: 'Alice keeps the deploy keys.' });
+    expect(memory.agentId).toBe('alice');
+    expect(await call(asBob, 'memory_list')).toEqual({ memories: [], warnings: [] });
+    expect((await callError(asBob, 'memory_get', { id: memory.id })).code).toBe('memory_not_found');
+    expect((await call(asBob, 'memory_add', { content: 'Bob owns billing.' })).memory.agentId).toBe('bob');
+
+    // Alice's session with Bob's token is no session at all.
+    const sessionId = (asAlice.transport as unknown as { sessionId?: string }).sessionId!;
+    const crossed = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }), {
+      authorization: `Bearer ${bob.secret}`,
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-06-18',
+    });
+    expect(crossed.status).toBe(404);
+
+    const revoked = await box.hippo(['mcp', 'token', 'revoke', alice.id, '--json']);
+    expect(json<Json>(revoked).revoked).toEqual([expect.objectContaining({ id: alice.id, agentId: 'alice' })]);
+    const refused = await asAlice.callTool({ name: 'memory_list', arguments: {} }).catch((error: unknown) => error);
+    expect((refused as { code?: number }).code).toBe(401);
+    expect(await call(asBob, 'memory_list')).toMatchObject({ memories: [expect.objectContaining({ agentId: 'bob' })] });
+    await asBob.close();
+    expect(server.stderr()).not.toMatch(/deploy keys|billing/);
+  });
+
+  it('requires tokens on any address that is not loopback', async () => {
+    server = await startHttpServer(box, ['--host', '0.0.0.0', '--agent', 'me']);
+    expect(server.stderr()).toMatch(/bearer tokens required/);
+    for (let waited = 0; !/no live tokens/.test(server.stderr()) && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.stderr()).toMatch(/no live tokens yet: create one with hippo mcp token create --agent NAME/);
+    const port = new URL(server.url).port;
+    const response = await post(`http://127.0.0.1:${port}/mcp`, INITIALIZE);
+    expect(response.status).toBe(401);
+    const { secret } = await token('me');
+    const client = await httpClient(`http://127.0.0.1:${port}/mcp`, secret);
+    expect((await call(client, 'memory_list')).memories).toEqual([]);
+    await client.close();
+  });
+
+  it('checks Host on loopback and Origin always (DNS rebinding), and answers only at /mcp', async () => {
+    server = await startHttpServer(box, ['--agent', 'me', '--allow-origin', 'http://localhost:5173']);
+    expect(await rawPost(server.url, { host: 'evil.example:80' }, INITIALIZE)).toBe(403);
+    expect(await rawPost(server.url, { host: `localhost:${new URL(server.url).port}` }, INITIALIZE)).toBe(200);
+    expect((await post(server.url, INITIALIZE, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await post(server.url, INITIALIZE, { origin: 'http://localhost:5173' })).status).toBe(200);
+    expect((await post(server.url.replace('/mcp', '/other'), INITIALIZE)).status).toBe(404);
+  });
+
+  it('caps request bodies (413), answers malformed JSON with a parse error, and keeps serving', async () => {
+    server = await startHttpServer(box, ['--agent', 'me']);
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'memory_add', arguments: { content: 'z'.repeat(5 * 1024 * 1024) } },
+    });
+    const tooLarge = await post(server.url, big).catch((error: unknown) => error);
+    // The server answers 413 before it reads the body (its Content-Length is over the cap).
+    expect(tooLarge instanceof Response ? tooLarge.status : String(tooLarge)).toBe(413);
+    const broken = await post(server.url, '{"jsonrpc": "2.0", "id": 1,');
+    expect(broken.status).toBe(400);
+    expect(await broken.json()).toMatchObject({ error: { code: -32700 } });
+    const noSession = await post(server.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    expect(noSession.status).toBe(400);
+    const client = await httpClient(server.url);
+    expect((await call(client, 'memory_add', { content: 'fine' })).memory.content).toBe('fine');
+    await client.close();
+  });
+
+  it('answers 20 concurrent tool calls, each whole', async () => {
+    server = await startHttpServer(box, ['--agent', 'me']);
+    const client = await httpClient(server.url);
+    const contents = Array.from({ length: 20 }, (_, index) => `concurrent note ${index} about the billing cron`);
+    const added = await Promise.all(contents.map((content) => call(client, 'memory_add', { content })));
+    expect(added.map((result) => result.memory.content).sort()).toEqual([...contents].sort());
+    const searches = await Promise.all(contents.map(() => call(client, 'memory_search', { query: 'billing cron', limit: 50 })));
+    for (const found of searches) expect(found.results).toHaveLength(20);
+    expect((await call(client, 'memory_list', { limit: 100 })).memories).toHaveLength(20);
+    await client.close();
+  });
+
+  it('keeps serving when a client disconnects mid-call, and stops cleanly (exit 130) with the call cancelled', async () => {
+    const model = await startModelServer();
+    try {
+      model.respondWith({ kind: 'hang' });
+      server = await startHttpServer(box, ['--agent', 'me'], { HIPPO_MODEL: 'ollama:test-model', HIPPO_BASE_URL: model.baseUrl('ollama') });
+      const leaving = await httpClient(server.url);
+      const abort = new AbortController();
+      const pending = leaving
+        .callTool({ name: 'facts_extract', arguments: { kinds: ['address'], text: 'Our office: 1 Harbour Road, by the sea, blue door.' } }, undefined, {
+          signal: abort.signal,
+        })
+        .catch((error: unknown) => error);
+      for (let waited = 0; model.requests.length === 0 && waited < 20_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(model.requests).toHaveLength(1);
+      abort.abort();
+      await pending;
+
+      const other = await httpClient(server.url);
+      expect((await call(other, 'memory_add', { content: 'still serving' })).memory.content).toBe('still serving');
+      await other.close();
+
+      const stopping = server;
+      server = undefined;
+      stopping.process.kill('SIGTERM');
+      const result = await stopping.process;
+      expect(result.exitCode).toBe(130);
+      expect(await model.requests[0]!.closed).toBe(true);
+    } finally {
+      await model.close();
+    }
+  });
+});
