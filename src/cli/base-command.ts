@@ -1,7 +1,7 @@
 import { Command, Flags, type Interfaces } from '@oclif/core';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
-import { defaultDbPath, resolveDbPath } from '../core/paths.js';
+import { defaultDbPath, isPostgresLocation, resolveDbPath, withoutPassword } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';
 import { openStore, type Store } from '../core/store/store.js';
@@ -21,7 +21,10 @@ export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(type
  */
 export abstract class HippoCommand extends Command {
   static override baseFlags = {
-    db: Flags.string({ description: 'database file (default: $HIPPO_DB, else <XDG data>/hippo/hippo.db)', helpGroup: 'GLOBAL' }),
+    db: Flags.string({
+      description: 'the store: a SQLite file, or a postgres:// URL (default: $HIPPO_DB, else <XDG data>/hippo/hippo.db)',
+      helpGroup: 'GLOBAL',
+    }),
     agent: Flags.string({ description: 'agent whose memories to use (default: $HIPPO_AGENT, else "default")', helpGroup: 'GLOBAL' }),
     json: Flags.boolean({ description: 'print one JSON document on stdout', helpGroup: 'GLOBAL', default: false }),
     utc: Flags.boolean({ description: 'show times in UTC instead of the local time zone (JSON is always UTC)', helpGroup: 'GLOBAL', default: false }),
@@ -77,10 +80,13 @@ export abstract class HippoCommand extends Command {
     await store?.close();
   }
 
-  /** The database file `--db` (else HIPPO_DB, else the default) names; hints carry it when it is not the default. */
+  /**
+   * The store `--db` (else HIPPO_DB, else the default) names: a SQLite file path or a PostgreSQL URL. Hints carry it
+   * when it is not the default — a URL without its password, which is never printed.
+   */
   protected dbPath(dbFlag: string | undefined): string {
     const path = resolveDbPath(dbFlag);
-    this.inEffect.db = path === defaultDbPath() ? undefined : path;
+    this.inEffect.db = path === defaultDbPath() ? undefined : isPostgresLocation(path) ? withoutPassword(path) : path;
     return path;
   }
 
