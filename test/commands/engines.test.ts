@@ -40,7 +40,16 @@ class Transcript {
 
   async run(args: string[], options: Parameters<EngineSandbox['hippo']>[1] = {}): Promise<Result> {
     const result = await this.box.hippo(args, options);
-    this.steps.push({ args, exitCode: result.exitCode, stdout: this.normalise(String(result.stdout)), stderr: this.normalise(String(result.stderr)) });
+    // Scores and snippets are the engine's own (bm25 over FTS5, BM25 over tsvector; snippet() and ts_headline pick
+    // their fragments differently: docs/postgres.md); which memories match, and in what order, is compared.
+    const search = args[0] === 'search';
+    const stdout = this.normalise(String(result.stdout));
+    this.steps.push({
+      args: args.map((arg) => this.normalise(arg)),
+      exitCode: result.exitCode,
+      stdout: search ? stdout.replace(/"snippet":"(?:[^"\\]|\\.)*"/g, '"snippet":<snippet>').replace(/^ {2}\S.*$/gm, '  <snippet>') : stdout,
+      stderr: this.normalise(String(result.stderr)),
+    });
     return result;
   }
 
@@ -59,6 +68,8 @@ class Transcript {
       .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, '<time>')
       .replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?(?: ?[+-]\d{2}:?\d{2}| UTC)?/g, '<time>')
       .replace(/"score":\s*-?[\d.e-]+/g, '"score":<score>')
+      .replace(/\bscore -?[\d.e-]+/g, 'score <score>')
+      .replace(/^\(node:\d+\) /gm, '(node) ')
       .replace(/"(sizeBytes|durationMs|elapsedMs|ms)":\s*\d+/g, '"$1":<n>')
       .replace(/\b\d+(?:\.\d+)?\s?(?:ms|s|kB|KB|MB|B)\b/g, '<n>');
   }
@@ -79,8 +90,7 @@ async function onBothEngines(
     transcripts[engine] = transcript;
   }
   const [sqlite, postgres] = [transcripts.sqlite.steps, transcripts.postgres.steps];
-  expect(postgres.length).toBe(sqlite.length);
-  for (const [index, step] of sqlite.entries()) expect(postgres[index], `step ${index}: hippo ${step.args.join(' ')}`).toEqual(step);
+  expect(postgres).toEqual(sqlite);
   return transcripts;
 }
 
@@ -101,36 +111,27 @@ async function seed(box: EngineSandbox): Promise<void> {
 
 const modelEnv = () => ({ HIPPO_MODEL: 'ollama:test-model', HIPPO_BASE_URL: server.baseUrl('ollama') });
 
-describe('the command suite on SQLite and PostgreSQL: same text, same JSON, same exit codes', () => {
+describe('the command suite on SQLite and PostgreSQL: same text, same JSON, same exit codes', { timeout: 300_000 }, () => {
   it('memory add, list, show, search, archive, and their errors', async () => {
     const { postgres } = await onBothEngines(async (t) => {
       const added = json<{ memory: { id: string } }>(await t.run(['memory', 'add', 'Moved the billing cron to 02:30', '--tag', 'billing', '--json']));
       await t.run(['memory', 'add', '--durability', 'ephemeral', '--agent', 'ops'], { input: 'Standup at 10 today\n' });
-      await t.run(['memory', 'add', 'same   text']);
-      await t.run(['memory', 'add', 'same text', '--json']);
+      await t.run(['memory', 'add', 'Moved the billing   cron to 02:30', '--json']);
       await t.run(['memory', 'show', added.memory.id]);
       await t.run(['memory', 'show', added.memory.id, '--json']);
-      await t.run(['memory', 'list']);
+      await t.run(['memory', 'list', '--agent', 'ops']);
       await t.run(['memory', 'list', '--json', '--tag', 'billing']);
-      await t.run(['memory', 'list', '--agent', 'ops', '--json']);
       await t.run(['search', 'billing cron']);
-      await t.run(['search', 'billing', '--json']);
-      await t.run(['search', 'standup', '--json']);
-      await t.run(['search', 'nothing-matches-this']);
+      await t.run(['search', 'standup', '--agent', 'ops', '--json']);
       await t.run(['memory', 'archive', added.memory.id, '--json']);
-      await t.run(['memory', 'list', '--json']);
-      await t.run(['memory', 'list', '--archived', '--json']);
-      await t.run(['memory', 'show', 'mem_01JD0000000000000000000000']);
+      await t.run(['memory', 'list', '--include-archived', '--json']);
       await t.run(['memory', 'show', 'mem_01JD0000000000000000000000', '--json']);
       await t.run(['memory', 'add', '   ', '--json']);
-      await t.run(['memory', 'list', '--limit', 'ten']);
     });
     const steps = postgres.steps;
-    expect(steps[0]!.exitCode).toBe(0);
-    expect(steps[4]!.stdout).toContain('Moved the billing cron to 02:30');
-    expect(steps[9]!.stdout).toContain('billing');
-    expect(steps.at(-4)!.exitCode).toBe(3);
-    expect(steps.at(-2)!.exitCode).toBe(2);
+    expect(steps.map((step) => step.exitCode)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 2]);
+    expect(steps[3]!.stdout).toContain('Moved the billing cron to 02:30');
+    expect(steps[7]!.stdout).toContain('billing');
   });
 
   it('export and import: a round trip into a second store of the same engine, and a re-import that adds nothing', async () => {
