@@ -1,4 +1,5 @@
 import { Command, Flags, type Interfaces } from '@oclif/core';
+import { configuredDb } from '../core/config.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
 import { defaultDbPath, isPostgresLocation, resolveDbPath, withoutPassword } from '../core/paths.js';
@@ -22,7 +23,7 @@ export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(type
 export abstract class HippoCommand extends Command {
   static override baseFlags = {
     db: Flags.string({
-      description: 'the store: a SQLite file, or a postgres:// URL (default: $HIPPO_DB, else <XDG data>/hippo/hippo.db)',
+      description: 'the store: a SQLite file, or a postgres:// URL (default: $HIPPO_DB, else config db, else <XDG data>/hippo/hippo.db)',
       helpGroup: 'GLOBAL',
     }),
     agent: Flags.string({ description: 'agent whose memories to use (default: $HIPPO_AGENT, else "default")', helpGroup: 'GLOBAL' }),
@@ -85,7 +86,8 @@ export abstract class HippoCommand extends Command {
    * when it is not the default — a URL without its password, which is never printed.
    */
   protected dbPath(dbFlag: string | undefined): string {
-    const path = resolveDbPath(dbFlag);
+    // The config file is read only when neither --db nor HIPPO_DB names the store.
+    const path = resolveDbPath(dbFlag, process.env, dbFlag === undefined && process.env.HIPPO_DB === undefined ? configuredDb() : undefined);
     this.inEffect.db = path === defaultDbPath() ? undefined : isPostgresLocation(path) ? withoutPassword(path) : path;
     return path;
   }

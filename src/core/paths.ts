@@ -56,13 +56,14 @@ export function withoutPassword(url: string): string {
 }
 
 /**
- * docs/design.md §2: `--db` > `$HIPPO_DB` > `<XDG data>/hippo/hippo.db`. A `postgres://`/`postgresql://` URL is a
+ * docs/design.md §2: `--db` > `$HIPPO_DB` > the config file's `db` (`configured`, checked by config.ts) >
+ * `<XDG data>/hippo/hippo.db`. A `postgres://`/`postgresql://` URL is a
  * PostgreSQL store and comes back as given (trimmed; it is parsed and checked when opened); any other URL scheme is
  * refused, not made a file. So is an empty (or blank) path, given or in HIPPO_DB set but empty:
  * `HIPPO_DB=$UNSET_VARIABLE hippo …` in a script must not write to the user's real store (docs/decisions.md, "An empty
  * store path"). Anything else is a SQLite file path, made absolute.
  */
-export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, configured?: string): string {
   if (flag !== undefined && flag.trim() === '') {
     throw new UsageError('empty_db_path', 'the database path is empty; give a file path or a postgres:// URL (or leave it out for the default store)', {
       details: { from: 'path' },
@@ -73,7 +74,7 @@ export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv =
       details: { from: 'HIPPO_DB' },
     });
   }
-  const chosen = flag ?? env.HIPPO_DB;
+  const chosen = flag ?? env.HIPPO_DB ?? configured;
   if (chosen && isPostgresLocation(chosen)) return chosen.trim();
   if (chosen && /^[a-z][a-z0-9+.-]*:\/\//i.test(chosen)) {
     const scheme = chosen.slice(0, chosen.indexOf(':'));

@@ -220,6 +220,25 @@ describe('a team store on PostgreSQL: concurrency, crashes, unreachable servers'
     expect(await memoryCount(target.url)).toBe(30_000);
   });
 
+  it('config db names the store when neither --db nor HIPPO_DB does; a password in it is refused', async () => {
+    const box = await pgBox();
+    const url = new URL(box.db);
+    const password = decodeURIComponent(url.password);
+    const refused = await box.hippo(['config', 'set', 'db', box.db, '--json']);
+    expect(refused.exitCode).toBe(2);
+    expect(String(refused.stdout) + String(refused.stderr)).not.toContain(password);
+    url.password = '';
+    expect((await box.hippo(['config', 'set', 'db', url.toString()])).exitCode).toBe(0);
+    const env = { HIPPO_DB: undefined as unknown as string, PGPASSWORD: password };
+    const added = await box.hippo(['memory', 'add', 'Stored through the config file.', '--json'], { env });
+    expect(added.exitCode, String(added.stderr)).toBe(0);
+    const listed = json<{ memories: { content: string }[] }>(await box.hippo(['memory', 'list', '--json']));
+    expect(listed.memories.map((memory) => memory.content)).toEqual(['Stored through the config file.']);
+    const schedule = await box.hippo(['rem', 'nightly', 'schedule', '--json'], { env });
+    expect(json<{ cron: string; backup: { cron: string } }>(schedule).backup.cron).toContain('pg_dump --format=custom');
+    expect(String(schedule.stdout)).not.toContain(password);
+  });
+
   it('a server that cannot be reached, or refuses the password: exit 8 naming host, port and database, the password never printed', async () => {
     const box = sandbox();
     cleanups.push(() => box.cleanup());
