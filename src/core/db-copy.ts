@@ -82,14 +82,14 @@ async function digest(ops: StoreOps, table: StoreTable, signal?: AbortSignal): P
 }
 
 /** Refuses a target that holds any row (the lock's record aside): exit 4, nothing written. */
-async function refuseNonEmpty(target: Store): Promise<void> {
+async function refuseNonEmpty(target: StoreOps, location: string): Promise<void> {
   const counts = await contentCounts(target);
   const held = Object.entries(counts).filter(([, count]) => count > 0);
   if (held.length > 0) {
     throw new ConflictError(
       'copy_target_not_empty',
       `the target store is not empty (${held.map(([table, count]) => `${count} ${table}`).join(', ')}); nothing was copied — copy into a new, empty store`,
-      { details: { to: target.location, counts } },
+      { details: { to: location, counts } },
     );
   }
 }
@@ -99,13 +99,13 @@ async function refuseNonEmpty(target: Store): Promise<void> {
  * content hashes per table before it commits. Either the whole store is there, or nothing.
  */
 export async function copyStore(source: Store, target: Store, options: CopyOptions = {}): Promise<CopyResult> {
-  await refuseNonEmpty(target);
+  await refuseNonEmpty(target, target.location);
   const sourceCounts = await contentCounts(source);
   options.onStart?.(Object.values(sourceCounts).reduce((sum, count) => sum + count, 0));
   let done = 0;
   const tables = await target.transaction(async (tx) => {
     // Checked again inside the transaction: another process may have written to the target meanwhile.
-    await refuseNonEmpty({ ...target, ...tx } as Store);
+    await refuseNonEmpty(tx, target.location);
     const copied: TableCopy[] = [];
     for (const table of STORE_TABLES) {
       const hash = createHash('sha256');
@@ -114,7 +114,7 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
       const flush = async () => {
         if (batch.length === 0) return;
         if (options.signal?.aborted) throw new InterruptedError('interrupted');
-        const loaded = await tx.rows.load(table, batch as never[]);
+        const loaded = await tx.rows.load(table, batch);
         if (loaded !== batch.length) {
           throw new HippoError('copy_verification_failed', `the copy of ${table} loaded ${loaded} of ${batch.length} rows; nothing was copied`, 1, {
             details: { table },

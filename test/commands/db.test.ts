@@ -9,7 +9,6 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { BIN, engineSandbox, json, sandbox, type EngineSandbox } from '../helpers/cli.js';
 import { reply, useModelServer } from '../helpers/model-server.js';
@@ -53,8 +52,17 @@ const modelEnv = () => ({ HIPPO_MODEL: 'ollama:test-model', HIPPO_BASE_URL: serv
 /** A SQLite store with memories of two agents, a promoted and a pending candidate, runs, a handoff and a pause. */
 async function filledSqlite(box: ReturnType<typeof sandbox>): Promise<void> {
   expect((await box.hippo(['demo'])).exitCode).toBe(0);
-  server.respondWith(reply.json({ candidates: [{ claim: 'Billing jobs move at night.', sources: ['m1'] }, { claim: 'Deploys stall.', sources: ['m2'] }] }));
-  const rapid = json<{ candidates: { id: string }[] }>(await box.hippo(['rem', 'rapid', '--json', '--agent', 'ops-agent', '--scope', 'all'], { env: modelEnv() }));
+  server.respondWith(
+    reply.json({
+      candidates: [
+        { claim: 'Billing jobs move at night.', sources: ['m1'] },
+        { claim: 'Deploys stall.', sources: ['m2'] },
+      ],
+    }),
+  );
+  const rapid = json<{ candidates: { id: string }[] }>(
+    await box.hippo(['rem', 'rapid', '--json', '--agent', 'ops-agent', '--scope', 'all'], { env: modelEnv() }),
+  );
   expect(rapid.candidates).toHaveLength(2);
   expect((await box.hippo(['rem', 'promote', rapid.candidates[0]!.id, '--agent', 'ops-agent', '--rationale', 'seen twice'])).exitCode).toBe(0);
   expect((await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'ops-agent', '--scope', 'all'])).exitCode).toBe(0);
@@ -69,7 +77,10 @@ describe('hippo db copy and db check', { timeout: 300_000 }, () => {
     await filledSqlite(box);
     // A nightly lock's record in the source (a crashed run's) must not travel.
     const source = await openStore({ path: box.db });
-    await source.settings.set('nightly.lock', JSON.stringify({ pid: 1, hostname: 'elsewhere', runId: 'run_x', kind: 'rem nightly run-once', startedAt: new Date().toISOString() }));
+    await source.settings.set(
+      'nightly.lock',
+      JSON.stringify({ pid: 1, hostname: 'elsewhere', runId: 'run_x', kind: 'rem nightly run-once', startedAt: new Date().toISOString() }),
+    );
     await source.close();
 
     const sqliteCheck = json<CheckJson>(await box.hippo(['db', 'check', '--json']));
@@ -245,7 +256,11 @@ describe('a team store on PostgreSQL: concurrency, crashes, unreachable servers'
     const port = await freePort();
     const secret = 'Sup3r-S3cret-pw';
     const unreachable = `postgres://hippo:${secret}@127.0.0.1:${port}/teamdb`;
-    for (const args of [['memory', 'list'], ['memory', 'list', '--json'], ['db', 'check', '--json']]) {
+    for (const args of [
+      ['memory', 'list'],
+      ['memory', 'list', '--json'],
+      ['db', 'check', '--json'],
+    ]) {
       const result = await box.hippo([...args, '--db', unreachable]);
       expect(result.exitCode, args.join(' ')).toBe(8);
       const out = String(result.stdout) + String(result.stderr);

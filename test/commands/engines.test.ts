@@ -55,26 +55,28 @@ class Transcript {
 
   /** Ids in order of first appearance, times, the store, paths of the sandbox, scores and durations. */
   normalise(text: string): string {
-    return text
-      .replace(/'?postgres(?:ql)?\\?:\/\/[^\s'";]+'?/g, '<db>')
-      .replaceAll(this.box.db, '<db>')
-      .replace(/\/[^\s"']*\/snapshots(?:\/[^\s"',]*)?/g, '<snapshots>')
-      .replace(/\b[\w-]*\d{8}T\d{6}(?:\.\d+)?Z-run_[0-9A-Z]{26}[.\w]*/g, '<snapshot-name>')
-      .replaceAll(this.box.dir, '<dir>')
-      .replace(/\b(mem|cand|run|hof)_[0-9A-Z]{26}\b/g, (id, prefix: string) => {
-        if (!this.ids.has(id)) this.ids.set(id, `${prefix}_#${[...this.ids.values()].filter((v) => v.startsWith(`${prefix}_`)).length + 1}`);
-        return this.ids.get(id)!;
-      })
-      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, '<time>')
-      .replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?(?: ?[+-]\d{2}:?\d{2}| UTC)?/g, '<time>')
-      .replace(/"score":\s*-?[\d.e-]+/g, '"score":<score>')
-      .replace(/\bscore -?[\d.e-]+/g, 'score <score>')
-      .replace(/\b\d+(?:\.\d+)? (?:KiB|MiB|bytes)\b/g, '<size>')
-      // The search index's housekeeping is the engine's own (FTS5 merge steps; GIN pending list and ANALYZE).
-      .replace(/"fullText":"[^"]*"/g, '"fullText":<housekeeping>')
-      .replace(/^\(node:\d+\) /gm, '(node) ')
-      .replace(/"(sizeBytes|durationMs|elapsedMs|ms)":\s*\d+/g, '"$1":<n>')
-      .replace(/\b\d+(?:\.\d+)?\s?(?:ms|s|kB|KB|MB|B)\b/g, '<n>');
+    return (
+      text
+        .replace(/'?postgres(?:ql)?\\?:\/\/[^\s'";]+'?/g, '<db>')
+        .replaceAll(this.box.db, '<db>')
+        .replace(/\/[^\s"']*\/snapshots(?:\/[^\s"',]*)?/g, '<snapshots>')
+        .replace(/\b[\w-]*\d{8}T\d{6}(?:\.\d+)?Z-run_[0-9A-Z]{26}[.\w]*/g, '<snapshot-name>')
+        .replaceAll(this.box.dir, '<dir>')
+        .replace(/\b(mem|cand|run|hof)_[0-9A-Z]{26}\b/g, (id, prefix: string) => {
+          if (!this.ids.has(id)) this.ids.set(id, `${prefix}_#${[...this.ids.values()].filter((v) => v.startsWith(`${prefix}_`)).length + 1}`);
+          return this.ids.get(id)!;
+        })
+        .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, '<time>')
+        .replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})?(?: ?[+-]\d{2}:?\d{2}| UTC)?/g, '<time>')
+        .replace(/"score":\s*-?[\d.e-]+/g, '"score":<score>')
+        .replace(/\bscore -?[\d.e-]+/g, 'score <score>')
+        .replace(/\b\d+(?:\.\d+)? (?:KiB|MiB|bytes)\b/g, '<size>')
+        // The search index's housekeeping is the engine's own (FTS5 merge steps; GIN pending list and ANALYZE).
+        .replace(/"fullText":"[^"]*"/g, '"fullText":<housekeeping>')
+        .replace(/^\(node:\d+\) /gm, '(node) ')
+        .replace(/"(sizeBytes|durationMs|elapsedMs|ms)":\s*\d+/g, '"$1":<n>')
+        .replace(/\b\d+(?:\.\d+)?\s?(?:ms|s|kB|KB|MB|B)\b/g, '<n>')
+    );
   }
 }
 
@@ -162,21 +164,18 @@ describe('the command suite on SQLite and PostgreSQL: same text, same JSON, same
   });
 
   it('export and import: a round trip into a second store of the same engine, and a re-import that adds nothing', async () => {
-    const { postgres } = await onBothEngines(
-      async (t) => {
-        const file = join(t.box.dir, 'export.jsonl');
-        await t.run(['memory', 'export', '--output', file, '--json']);
-        await t.run(['memory', 'export', '--agent', 'ops']);
-        await t.run(['memory', 'import', file, '--json']);
-        await t.run(['memory', 'import', file]);
-        writeFileSync(join(t.box.dir, 'new.jsonl'), `${JSON.stringify({ content: 'Imported note about the cron.', tags: ['cron'] })}\n`);
-        await t.run(['memory', 'import', join(t.box.dir, 'new.jsonl'), '--agent', 'ops', '--json']);
-        await t.run(['search', 'cron', '--agent', 'ops', '--json']);
-        writeFileSync(join(t.box.dir, 'bad.jsonl'), '{"content": "ok"}\nnot json\n');
-        await t.run(['memory', 'import', join(t.box.dir, 'bad.jsonl'), '--json']);
-      },
-      seed,
-    );
+    const { postgres } = await onBothEngines(async (t) => {
+      const file = join(t.box.dir, 'export.jsonl');
+      await t.run(['memory', 'export', '--output', file, '--json']);
+      await t.run(['memory', 'export', '--agent', 'ops']);
+      await t.run(['memory', 'import', file, '--json']);
+      await t.run(['memory', 'import', file]);
+      writeFileSync(join(t.box.dir, 'new.jsonl'), `${JSON.stringify({ content: 'Imported note about the cron.', tags: ['cron'] })}\n`);
+      await t.run(['memory', 'import', join(t.box.dir, 'new.jsonl'), '--agent', 'ops', '--json']);
+      await t.run(['search', 'cron', '--agent', 'ops', '--json']);
+      writeFileSync(join(t.box.dir, 'bad.jsonl'), '{"content": "ok"}\nnot json\n');
+      await t.run(['memory', 'import', join(t.box.dir, 'bad.jsonl'), '--json']);
+    }, seed);
     expect(postgres.steps.map((step) => step.exitCode)).toEqual([0, 0, 0, 0, 0, 0, 2]);
     expect(JSON.parse(postgres.steps[5]!.stdout)).toMatchObject({ results: { count: 1 } });
   });
@@ -190,74 +189,65 @@ describe('the command suite on SQLite and PostgreSQL: same text, same JSON, same
         ],
       }),
     );
-    const { postgres } = await onBothEngines(
-      async (t) => {
-        const env = { ...modelEnv(), HIPPO_AGENT: 'ops' };
-        const rapid = json<{ run: { id: string }; candidates: { id: string }[] }>(await t.run(['rem', 'rapid', '--json'], { env }));
-        await t.run(['rem', 'candidates'], { env });
-        await t.run(['rem', 'candidates', '--json'], { env });
-        const [one, two] = rapid.candidates;
-        await t.run(['rem', 'show', one!.id], { env });
-        await t.run(['rem', 'promote', one!.id], { env });
-        await t.run(['rem', 'promote', one!.id, '--rationale', 'seen twice', '--reviewer', 'ana', '--json'], { env });
-        await t.run(['rem', 'promote', one!.id, '--rationale', 'again', '--json'], { env });
-        await t.run(['rem', 'reject', two!.id, '--reason', 'one-off'], { env });
-        await t.run(['rem', 'promote', two!.id, '--rationale', 'x'], { env });
-        await t.run(['rem', 'promote', two!.id, '--rationale', 'x', '--agent', 'other', '--json'], { env });
-        await t.run(['rem', 'candidates', '--status', 'all', '--json'], { env });
-        await t.run(['rem', 'runs'], { env });
-        await t.run(['rem', 'runs', '--json'], { env });
-        await t.run(['rem', 'runs', 'show', rapid.run.id, '--json'], { env });
-        await t.run(['search', 'Tuesday', '--json'], { env });
-      },
-      seed,
-    );
+    const { postgres } = await onBothEngines(async (t) => {
+      const env = { ...modelEnv(), HIPPO_AGENT: 'ops' };
+      const rapid = json<{ run: { id: string }; candidates: { id: string }[] }>(await t.run(['rem', 'rapid', '--json'], { env }));
+      await t.run(['rem', 'candidates'], { env });
+      await t.run(['rem', 'candidates', '--json'], { env });
+      const [one, two] = rapid.candidates;
+      await t.run(['rem', 'show', one!.id], { env });
+      await t.run(['rem', 'promote', one!.id], { env });
+      await t.run(['rem', 'promote', one!.id, '--rationale', 'seen twice', '--reviewer', 'ana', '--json'], { env });
+      await t.run(['rem', 'promote', one!.id, '--rationale', 'again', '--json'], { env });
+      await t.run(['rem', 'reject', two!.id, '--reason', 'one-off'], { env });
+      await t.run(['rem', 'promote', two!.id, '--rationale', 'x'], { env });
+      await t.run(['rem', 'promote', two!.id, '--rationale', 'x', '--agent', 'other', '--json'], { env });
+      await t.run(['rem', 'candidates', '--status', 'all', '--json'], { env });
+      await t.run(['rem', 'runs'], { env });
+      await t.run(['rem', 'runs', '--json'], { env });
+      await t.run(['rem', 'runs', 'show', rapid.run.id, '--json'], { env });
+      await t.run(['search', 'Tuesday', '--json'], { env });
+    }, seed);
     const codes = postgres.steps.map((step) => step.exitCode);
     expect(codes.slice(0, 10)).toEqual([0, 0, 0, 0, 2, 0, 4, 0, 4, 3]);
   });
 
   it('rem rapid --prompt-only and rem ingest, twice (exit 4), and an answer citing a ref outside the handoff (exit 6)', async () => {
-    const { postgres } = await onBothEngines(
-      async (t) => {
-        const env = { HIPPO_AGENT: 'ops' };
-        const handoff = json<{ handoff: { id: string } }>(await t.run(['rem', 'rapid', '--prompt-only', '--json'], { env })).handoff;
-        await t.run(['rem', 'rapid', '--prompt-only'], { env });
-        const answer = join(t.box.dir, 'answer.md');
-        writeFileSync(answer, 'Here:\n```json\n{"candidates":[{"claim":"Migrations belong on Tuesdays.","sources":["m2","m1"]}]}\n```\n');
-        await t.run(['rem', 'ingest', handoff.id, answer, '--json', '--generated-by', 'gpt-x'], { env });
-        await t.run(['rem', 'ingest', handoff.id, answer, '--json'], { env });
-        await t.run(['rem', 'ingest', 'hof_01JD0000000000000000000000', answer], { env });
-        const second = json<{ handoff: { id: string } }>(await t.run(['rem', 'rapid', '--prompt-only', '--json', '--since', '365d'], { env })).handoff;
-        await t.run(['rem', 'ingest', second.id, '-', '--json'], { env, input: '{"candidates":[{"claim":"x","sources":["m9"]}]}' });
-        await t.run(['rem', 'candidates', '--json'], { env });
-      },
-      seed,
-    );
+    const { postgres } = await onBothEngines(async (t) => {
+      const env = { HIPPO_AGENT: 'ops' };
+      const handoff = json<{ handoff: { id: string } }>(await t.run(['rem', 'rapid', '--prompt-only', '--json'], { env })).handoff;
+      await t.run(['rem', 'rapid', '--prompt-only'], { env });
+      const answer = join(t.box.dir, 'answer.md');
+      writeFileSync(answer, 'Here:\n```json\n{"candidates":[{"claim":"Migrations belong on Tuesdays.","sources":["m2","m1"]}]}\n```\n');
+      await t.run(['rem', 'ingest', handoff.id, answer, '--json', '--generated-by', 'gpt-x'], { env });
+      await t.run(['rem', 'ingest', handoff.id, answer, '--json'], { env });
+      await t.run(['rem', 'ingest', 'hof_01JD0000000000000000000000', answer], { env });
+      const second = json<{ handoff: { id: string } }>(await t.run(['rem', 'rapid', '--prompt-only', '--json', '--since', '365d'], { env })).handoff;
+      await t.run(['rem', 'ingest', second.id, '-', '--json'], { env, input: '{"candidates":[{"claim":"x","sources":["m9"]}]}' });
+      await t.run(['rem', 'candidates', '--json'], { env });
+    }, seed);
     expect(postgres.steps.map((step) => step.exitCode)).toEqual([0, 0, 0, 4, 3, 0, 6, 0]);
   });
 
   it('nightly run-once, snapshots, a second night, restore plan and --apply, runs', async () => {
     server.respondWith(reply.json({ candidates: [{ claim: 'Migrations belong on Tuesday mornings.', sources: ['m1'] }] }));
-    const { postgres } = await onBothEngines(
-      async (t) => {
-        const env = modelEnv();
-        const night = json<{ run: { id: string; snapshotPath: string } }>(await t.run(['rem', 'nightly', 'run-once', '--json'], { env }));
-        await t.run(['rem', 'snapshots']);
-        await t.run(['rem', 'snapshots', '--json']);
-        await t.run(['rem', 'nightly', 'run-once', '--dry-run', '--json'], { env });
-        await t.run(['memory', 'add', 'Zebrafish checklist lives in the wiki.', '--agent', 'ops']);
-        await t.run(['rem', 'restore', night.run.id, '--agent', 'ops', '--json']);
-        await t.run(['rem', 'restore', night.run.id, '--agent', 'ops', '--apply', '--json']);
-        await t.run(['rem', 'restore', night.run.id, '--agent', 'ops', '--apply', '--yes', '--json']);
-        await t.run(['search', 'zebrafish', '--agent', 'ops', '--json']);
-        await t.run(['search', 'stalled', '--agent', 'ops', '--json']);
-        await t.run(['rem', 'pause', '--json']);
-        await t.run(['rem', 'nightly', 'run-once', '--json'], { env });
-        await t.run(['rem', 'resume']);
-        await t.run(['rem', 'runs', '--json']);
-      },
-      seed,
-    );
+    const { postgres } = await onBothEngines(async (t) => {
+      const env = modelEnv();
+      const night = json<{ run: { id: string; snapshotPath: string } }>(await t.run(['rem', 'nightly', 'run-once', '--json'], { env }));
+      await t.run(['rem', 'snapshots']);
+      await t.run(['rem', 'snapshots', '--json']);
+      await t.run(['rem', 'nightly', 'run-once', '--dry-run', '--json'], { env });
+      await t.run(['memory', 'add', 'Zebrafish checklist lives in the wiki.', '--agent', 'ops']);
+      await t.run(['rem', 'restore', night.run.id, '--agent', 'ops', '--json']);
+      await t.run(['rem', 'restore', night.run.id, '--agent', 'ops', '--apply', '--json']);
+      await t.run(['rem', 'restore', night.run.id, '--agent', 'ops', '--apply', '--yes', '--json']);
+      await t.run(['search', 'zebrafish', '--agent', 'ops', '--json']);
+      await t.run(['search', 'stalled', '--agent', 'ops', '--json']);
+      await t.run(['rem', 'pause', '--json']);
+      await t.run(['rem', 'nightly', 'run-once', '--json'], { env });
+      await t.run(['rem', 'resume']);
+      await t.run(['rem', 'runs', '--json']);
+    }, seed);
     const codes = postgres.steps.map((step) => step.exitCode);
     expect(codes[0]).toBe(0);
     expect(codes[6]).toBe(2);

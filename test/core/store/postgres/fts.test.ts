@@ -171,7 +171,9 @@ describe('searching a PostgreSQL store', () => {
       // Core names no flag; the CLI words it (src/cli/error-words.ts) with --raw and the engine's syntax.
       expect((error as UsageError).message).not.toContain('--');
       expect((error as UsageError).details).toMatchObject({ engine: 'postgres', syntaxError: expect.any(String) });
-      expect(cliMessage(error as UsageError)).toMatch(/^the --raw query is not valid PostgreSQL tsquery syntax \(.+\); drop --raw to search the words as plain text$/);
+      expect(cliMessage(error as UsageError)).toMatch(
+        /^the --raw query is not valid PostgreSQL tsquery syntax \(.+\); drop --raw to search the words as plain text$/,
+      );
     }
     expect(rawTsQuery('   ')).toBeUndefined();
   });
