@@ -139,7 +139,7 @@ async function seed(box: EngineSandbox): Promise<void> {
 
 const modelEnv = () => ({ HIPPO_MODEL: 'ollama:test-model', HIPPO_BASE_URL: server.baseUrl('ollama') });
 
-describe('the command suite on SQLite and PostgreSQL: same text, same JSON, same exit codes', { timeout: 300_000 }, () => {
+describe('the command suite on SQLite and PostgreSQL: same text, same JSON, same exit codes', { timeout: 900_000 }, () => {
   it('memory add, list, show, search, archive, and their errors', async () => {
     const { postgres } = await onBothEngines(async (t) => {
       const added = json<{ memory: { id: string } }>(await t.run(['memory', 'add', 'Moved the billing cron to 02:30', '--tag', 'billing', '--json']));

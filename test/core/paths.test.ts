@@ -15,7 +15,9 @@ describe('choosing the store', () => {
   });
 
   it('prints a URL without its password (user-info and parameter), keeping everything else', () => {
-    expect(withoutPassword('postgres://ana:s3cr%40t@db.example.com:5433/hippo?sslmode=require')).toBe('postgres://ana@db.example.com:5433/hippo?sslmode=require');
+    expect(withoutPassword('postgres://ana:s3cr%40t@db.example.com:5433/hippo?sslmode=require')).toBe(
+      'postgres://ana@db.example.com:5433/hippo?sslmode=require',
+    );
     expect(withoutPassword('postgresql://ana@db/hippo?password=x&application_name=a')).toBe('postgresql://ana@db/hippo?application_name=a');
     expect(withoutPassword('postgres://db/hippo?password=x')).toBe('postgres://db/hippo');
     expect(withoutPassword('postgres://:pw@/hippo')).toBe('postgres://@/hippo');
