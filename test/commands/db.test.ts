@@ -194,7 +194,7 @@ describe('a team store on PostgreSQL: concurrency, crashes, unreachable servers'
   it('two nightlies at once: one runs, the other exits 4 at once', async () => {
     const box = await pgBox();
     expect((await box.hippo(['memory', 'add', 'Deploy stalled on a migration lock.', '--agent', 'ops'])).exitCode).toBe(0);
-    server.respondWith(reply.slow(4_000, reply.json({ candidates: [] })));
+    server.respondWith(reply.slow(20_000, reply.json({ candidates: [] })));
     const night = () => box.hippo(['rem', 'nightly', 'run-once', '--json'], { env: modelEnv() });
     const before = server.requests.length;
     const first = night();
