@@ -259,6 +259,28 @@ describe('the command suite on SQLite and PostgreSQL: same text, same JSON, same
     expect(JSON.parse(postgres.steps[8]!.stdout)).toMatchObject({ results: { count: 0 } });
   });
 
+  it('threads: add to a thread, list it in order, and a search hit found through its neighbour says so', async () => {
+    await onBothEngines(async (t) => {
+      const ids: string[] = [];
+      for (const text of ['Big news: we adopted a beagle from the shelter on Saturday!', 'What did you name him?', 'Biscuit. The kids voted on it.']) {
+        ids.push(json<{ memory: { id: string } }>(await t.run(['memory', 'add', text, '--thread', 'kitchen chat', '--json'])).memory.id);
+      }
+      await t.run(['memory', 'add', 'A note outside the thread about the shelter roof.']);
+      await t.run(['memory', 'list', '--thread', 'kitchen chat']);
+      await t.run(['memory', 'list', '--thread', 'kitchen chat', '--json']);
+      await t.run(['memory', 'show', ids[2]!]);
+      const found = json<{ results: { memory: { id: string }; matched: string[]; nearby: { memoryId: string } | null }[] }>(
+        await t.run(['search', 'beagle', '--json']),
+      );
+      // Each engine's own ranking and snippets aside, both find the turn after the beagle through it, and say so.
+      expect(found.results[0]).toMatchObject({ memory: { id: ids[0] }, matched: ['content'], nearby: null });
+      const biscuit = found.results.find((hit) => hit.memory.id === ids[2]);
+      expect(biscuit).toMatchObject({ matched: ['context'], nearby: { memoryId: ids[0] } });
+      await t.run(['search', 'beagle']);
+      await t.run(['memory', 'add', 'x', '--thread', '   ', '--json']);
+    });
+  });
+
   it('demo into a named store, search the demo, config', async () => {
     await onBothEngines(async (t) => {
       await t.run(['demo', '--json']);
