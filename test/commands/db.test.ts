@@ -8,6 +8,7 @@ import { execa } from 'execa';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parse as parseShell } from 'shell-quote';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/core/store/store.js';
 import { BIN, engineSandbox, json, sandbox, type EngineSandbox } from '../helpers/cli.js';
@@ -253,6 +254,35 @@ describe('a team store on PostgreSQL: concurrency, crashes, unreachable servers'
     const schedule = await box.hippo(['rem', 'nightly', 'schedule', '--json'], { env });
     expect(json<{ cron: string; backup: { cron: string } }>(schedule).backup.cron).toContain('pg_dump --format=custom');
     expect(String(schedule.stdout)).not.toContain(password);
+  });
+
+  it('hints name a PostgreSQL store without its password, and the line pasted in another shell works with PGPASSWORD', async () => {
+    const box = await pgBox();
+    const password = decodeURIComponent(new URL(box.db).password);
+    expect((await box.hippo(['memory', 'add', 'Migrations run on Tuesday mornings.', '--agent', 'ops'])).exitCode).toBe(0);
+    const handoff = await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'ops']);
+    expect(handoff.exitCode, String(handoff.stderr)).toBe(0);
+    expect(String(handoff.stdout) + String(handoff.stderr)).not.toContain(password);
+    const line = String(handoff.stderr)
+      .split('\n')
+      .map((text) => /(?:^|\s)(hippo rem ingest .*)$/.exec(text.trim())?.[1])
+      .find((text) => text !== undefined);
+    const withoutPassword = new URL(box.db);
+    withoutPassword.password = '';
+    expect(line).toMatch(/^hippo rem ingest hof_\w{26} answer\.json --agent ops --db \S+$/);
+    const words = parseShell(line!) as string[];
+    expect(new URL(words[words.indexOf('--db') + 1]!).toString()).toBe(withoutPassword.toString());
+    writeFileSync(join(box.dir, 'answer.json'), '{"candidates":[{"claim":"Migrations belong on Tuesdays.","sources":["m1"]}]}');
+    // Another shell: no HIPPO_DB; the password where libpq looks for it.
+    const pasted = await execa('sh', ['-c', line!.replace(/^hippo /, `node ${BIN} `)], {
+      reject: false,
+      cwd: box.dir,
+      env: { ...box.env, HIPPO_DB: undefined, PGPASSWORD: password },
+      extendEnv: true,
+      input: '',
+    });
+    expect(pasted.exitCode, String(pasted.stderr)).toBe(0);
+    expect(String(pasted.stdout) + String(pasted.stderr)).not.toContain(password);
   });
 
   it('a server that cannot be reached, or refuses the password: exit 8 naming host, port and database, the password never printed', async () => {
