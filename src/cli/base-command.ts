@@ -1,7 +1,8 @@
 import { Command, Flags, type Interfaces } from '@oclif/core';
+import { configuredDb } from '../core/config.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
-import { defaultDbPath, resolveDbPath } from '../core/paths.js';
+import { defaultDbPath, isPostgresLocation, resolveDbPath, withoutPassword } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';
 import { upgradeProgress } from './progress.js';
@@ -22,7 +23,10 @@ export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(type
  */
 export abstract class HippoCommand extends Command {
   static override baseFlags = {
-    db: Flags.string({ description: 'database file (default: $HIPPO_DB, else <XDG data>/hippo/hippo.db)', helpGroup: 'GLOBAL' }),
+    db: Flags.string({
+      description: 'the store: a SQLite file, or a postgres:// URL (default: $HIPPO_DB, else config db, else <XDG data>/hippo/hippo.db)',
+      helpGroup: 'GLOBAL',
+    }),
     agent: Flags.string({ description: 'agent whose memories to use (default: $HIPPO_AGENT, else "default")', helpGroup: 'GLOBAL' }),
     json: Flags.boolean({ description: 'print one JSON document on stdout', helpGroup: 'GLOBAL', default: false }),
     utc: Flags.boolean({ description: 'show times in UTC instead of the local time zone (JSON is always UTC)', helpGroup: 'GLOBAL', default: false }),
@@ -79,12 +83,29 @@ export abstract class HippoCommand extends Command {
     await store?.close();
   }
 
-  /** The database file `--db` (else HIPPO_DB, else the default) names; hints carry it when it is not the default. */
+  /**
+   * The store `--db` (else HIPPO_DB, else the config file's `db`, else the default) names: a SQLite file path or a
+   * PostgreSQL URL. Hints carry it when it is not the default — a URL without its password, which is never printed.
+   */
   protected dbPath(dbFlag: string | undefined): string {
-    const path = resolveDbPath(dbFlag);
-    // Likewise the default file: with HIPPO_DB set, a hint without --db would open HIPPO_DB's store instead.
-    this.inEffect.db = path === defaultDbPath() && process.env.HIPPO_DB === undefined ? undefined : path;
+    // The config file is read only when neither --db nor HIPPO_DB names the store.
+    const configured = dbFlag === undefined && process.env.HIPPO_DB === undefined ? configuredDb() : undefined;
+    const path = resolveDbPath(dbFlag, process.env, configured);
+    // The default file is left out of hints only when a hint without --db would open it again: not with HIPPO_DB
+    // set, nor with a `db` in the config file (read here only for `--db <the default file>`; unreadable → carry it).
+    const defaultAgain =
+      path === defaultDbPath() && process.env.HIPPO_DB === undefined && configured === undefined && (dbFlag === undefined || !this.configNamesDb());
+    this.inEffect.db = defaultAgain ? undefined : isPostgresLocation(path) ? withoutPassword(path) : path;
     return path;
+  }
+
+  /** Whether the config file names a store (`db`); an unreadable file counts as naming one. */
+  private configNamesDb(): boolean {
+    try {
+      return configuredDb() !== undefined;
+    } catch {
+      return true;
+    }
   }
 
   /** Builds the follow-up commands this command prints (src/cli/hints.ts). */

@@ -61,7 +61,8 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   unknown_region: (error, details) => (details.source === undefined ? `--region: ${error.message}` : undefined),
   fts_syntax: (_error, details) => {
     const syntaxError = text(details.syntaxError);
-    return syntaxError && `the --raw query is not valid FTS5 syntax (${syntaxError}); drop --raw to search the words as plain text`;
+    const syntax = details.engine === 'postgres' ? 'PostgreSQL tsquery' : 'FTS5';
+    return syntaxError && `the --raw query is not valid ${syntax} syntax (${syntaxError}); drop --raw to search the words as plain text`;
   },
 
   // REM.
@@ -91,7 +92,7 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
     return details.directory === true && path ? `${path} is a directory, not a hippo database file; pass a file path with --db` : undefined;
   },
   empty_db_path: (error, details) =>
-    details.from === 'path' ? '--db is empty; give a database file path, or leave --db out for the default store' : error.message,
+    details.from === 'path' ? '--db is empty; give a database file path or a postgres:// URL, or leave --db out for the default store' : error.message,
   not_a_hippo_database: (_error, details) => {
     const path = text(details.path);
     return path && `${path} is a SQLite database, but not a hippo one; it was not changed. Pass another path with --db.`;
@@ -99,7 +100,7 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   unsupported_database: (_error, details) => {
     const scheme = text(details.scheme);
     const from = details.from === 'HIPPO_DB' ? 'HIPPO_DB' : '--db';
-    return scheme && `${from} is a ${scheme}:// URL; only a SQLite file path is supported (PostgreSQL is planned)`;
+    return scheme && `${from} is a ${scheme}:// URL; give a SQLite file path or a postgres:// URL`;
   },
   database_not_empty: (_error, details) => {
     const memories = details.memories;

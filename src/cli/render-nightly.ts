@@ -179,6 +179,14 @@ export const scheduleView: TextView<ScheduleText & { installed: false; note: str
       text.systemd.service,
       `# ${text.systemd.timerPath}`,
       text.systemd.timer,
+      ...(text.backup
+        ? [
+            '# The store is a PostgreSQL database: hippo snapshots its own rows, backing up the server stays yours.',
+            '# The password is not printed here: cron, systemd and pg_dump read it from ~/.pgpass (or PGPASSFILE).',
+            '# A nightly pg_dump (one file per weekday, a week kept), as a crontab line:',
+            text.backup.cron,
+          ]
+        : []),
       `# ${text.note}`,
     ].join('\n'),
   );

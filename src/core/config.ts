@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from './errors.js';
 import { writeFileAtomically } from './files.js';
-import { configFilePath } from './paths.js';
+import { configFilePath, isPostgresLocation, withoutPassword } from './paths.js';
 import { closest } from './suggest.js';
 
 type KeyType = 'string' | 'integer' | 'string[]';
@@ -102,7 +102,40 @@ export const CONFIG_KEYS = {
     code: 'bad_config',
     check: async (value, label) => (await import('./redaction.js')).parseRedactKinds(value, label),
   }),
+  db: key({
+    type: 'string',
+    description: 'the store when neither --db nor HIPPO_DB names one: an absolute SQLite path, or a postgres:// URL (its password in ~/.pgpass)',
+    example: 'postgres://hippo@db.example.com/hippo',
+    code: 'bad_config',
+    check: async (value, label) => checkDbSetting(value, label),
+  }),
 } satisfies Record<string, ConfigKey>;
+
+/**
+ * The `db` key: an absolute SQLite path or a `postgres://` URL without a password (a password never sits in the config
+ * file: ~/.pgpass or PGPASSWORD hold it). Checked when set and when read.
+ */
+export function checkDbSetting(value: string, label = 'db'): string {
+  const trimmed = value.trim();
+  if (isPostgresLocation(trimmed)) {
+    if (withoutPassword(trimmed) !== trimmed) {
+      throw new UsageError('bad_config', `${label} holds a password; passwords are never kept in the config file: put it in ~/.pgpass (or PGPASSWORD)`, {
+        details: { key: 'db' },
+      });
+    }
+    return trimmed;
+  }
+  if (!trimmed.startsWith('/')) {
+    throw new UsageError('bad_config', `${label} must be an absolute SQLite file path or a postgres:// URL`, { details: { key: 'db' } });
+  }
+  return trimmed;
+}
+
+/** The config file's `db` (checked), or undefined: the store when neither --db nor HIPPO_DB names one. */
+export function configuredDb(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = loadConfig({ env }).db;
+  return value === undefined ? undefined : checkDbSetting(value, `${configFilePath(env)}: "db"`);
+}
 
 export type ConfigKeyName = keyof typeof CONFIG_KEYS;
 export const CONFIG_KEY_NAMES = Object.keys(CONFIG_KEYS) as ConfigKeyName[];

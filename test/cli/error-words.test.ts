@@ -112,11 +112,12 @@ describe('core errors in their own words, and the CLI in its', () => {
       `${directory} is a directory, not a hippo database file; pass a file path with --db`,
     );
     expectWorded(
-      await errorOf(() => resolveDbPath('postgres://db/hippo', {})),
+      await errorOf(() => resolveDbPath('mysql://db/hippo', {})),
       'unsupported_database',
-      '--db is a postgres:// URL; only a SQLite file path is supported (PostgreSQL is planned)',
+      '--db is a mysql:// URL; give a SQLite file path or a postgres:// URL',
     );
-    expect(cliMessage(await errorOf(() => resolveDbPath(undefined, { HIPPO_DB: 'postgres://db/hippo' })))).toMatch(/^HIPPO_DB is a postgres:\/\/ URL/);
+    expect(cliMessage(await errorOf(() => resolveDbPath(undefined, { HIPPO_DB: 'mysql://db/hippo' })))).toMatch(/^HIPPO_DB is a mysql:\/\/ URL/);
+    expect(resolveDbPath(' postgresql://db/hippo ', {})).toBe('postgresql://db/hippo');
   });
 
   it('model errors: core names environment variables and the config file; the CLI adds --model and --prompt-only', async () => {

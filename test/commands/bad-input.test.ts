@@ -197,9 +197,11 @@ describe('an empty store path is refused (exit 2), never the default store', () 
 
   it('says which one was empty', async () => {
     expect((await box.hippo(['memory', 'list', '--db', ''])).stderr).toContain(
-      '--db is empty; give a database file path, or leave --db out for the default store',
+      '--db is empty; give a database file path or a postgres:// URL, or leave --db out for the default store',
     );
-    expect((await box.hippo(['memory', 'list'], { env: { HIPPO_DB: '' } })).stderr).toContain('HIPPO_DB is set but empty; set it to a file path, or unset it');
+    expect((await box.hippo(['memory', 'list'], { env: { HIPPO_DB: '' } })).stderr).toContain(
+      'HIPPO_DB is set but empty; set it to a file path or a postgres:// URL, or unset it',
+    );
   });
 
   it('a --db path wins over an empty HIPPO_DB', async () => {

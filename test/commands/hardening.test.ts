@@ -98,8 +98,8 @@ describe('usage errors keep their reason', () => {
     expect(json<{ error: { code: string } }>(result).error.code).toBe('unknown_command');
   });
 
-  it('refuses a database URL instead of creating a file named like it', async () => {
-    const result = await box.hippo(['memory', 'add', 'x', '--json'], { env: { HIPPO_DB: 'postgres://user:secret@dbhost/hippo' }, cwd: box.dir });
+  it('refuses a database URL of another engine instead of creating a file named like it', async () => {
+    const result = await box.hippo(['memory', 'add', 'x', '--json'], { env: { HIPPO_DB: 'mysql://user:secret@dbhost/hippo' }, cwd: box.dir });
     expect(result.exitCode).toBe(2);
     expect(json<{ error: { code: string; message: string } }>(result).error).toMatchObject({ code: 'unsupported_database' });
     expect(result.stdout).not.toContain('secret');

@@ -6,19 +6,50 @@ import { join, resolve } from 'node:path';
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'run.js');
 
+export type SandboxEngine = 'sqlite' | 'postgres';
+
 export interface Sandbox {
   dir: string;
+  /** The store: a SQLite file path, or (engine postgres) the URL of a fresh database of its own, with its password. */
   db: string;
+  engine: SandboxEngine;
   env: Record<string, string>;
   /** Runs the real built CLI (`bin/run.js`) with this sandbox's database and an isolated home. */
   hippo(args: string[], options?: Options): Promise<Result>;
   cleanup(): void;
 }
 
+export interface EngineSandbox extends Sandbox {
+  /** Removes the temp dir and (postgres) drops the sandbox's database. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * A sandbox on either engine: SQLite as `sandbox()`, or PostgreSQL with a fresh empty database of its own on the test
+ * server (HIPPO_DB is its URL). No server → the global setup has already failed the run: nothing is skipped.
+ */
+export async function engineSandbox(engine: SandboxEngine): Promise<EngineSandbox> {
+  if (engine === 'sqlite') {
+    const box = sandbox();
+    return { ...box, dispose: async () => box.cleanup() };
+  }
+  // Loaded only here: a SQLite-only test file must not need the global setup's injected server.
+  const { freshDatabase } = await import('./postgres.js');
+  const database = await freshDatabase();
+  const box = sandbox(database.url, 'postgres');
+  return {
+    ...box,
+    dispose: async () => {
+      box.cleanup();
+      await database.drop();
+    },
+  };
+}
+
 /** A temp dir with its own HOME/XDG dirs and database path, so a test never touches the user's real store. */
-export function sandbox(): Sandbox {
+export function sandbox(store?: string, engine: SandboxEngine = 'sqlite'): Sandbox {
   const dir = mkdtempSync(join(tmpdir(), 'hippo-test-'));
-  const db = join(dir, 'data', 'hippo.db');
+  const db = store ?? join(dir, 'data', 'hippo.db');
   const env: Record<string, string> = {
     HOME: dir,
     XDG_DATA_HOME: join(dir, 'xdg-data'),
@@ -35,6 +66,7 @@ export function sandbox(): Sandbox {
   return {
     dir,
     db,
+    engine,
     env,
     hippo: (args, options = {}) =>
       execa('node', [BIN, ...args], {

@@ -151,8 +151,9 @@ async function restoreSteps(
   }
   steps.preRestoreSnapshot = 'written and verified';
   scope.record.snapshotPath = preRestore;
+  let restored: RestoreResult;
   try {
-    return await store.transaction(async (tx) => {
+    restored = await store.transaction(async (tx) => {
       const tables = await compareAll(store, source, agentId, tx);
       for (const table of RESTORED_TABLES) await source.replace(tx, table, agentId);
       faultPoint('restore:replaced');
@@ -173,4 +174,8 @@ async function restoreSteps(
     steps.replace = 'rolled back';
     throw restoreFailure(error, 'restore_failed', (original) => original ?? 'the restore failed and was rolled back; nothing changed');
   }
+  // Whole tables were replaced: the search index's housekeeping and (PostgreSQL) ANALYZE, so the planner sees the new
+  // row counts at once. Best effort: the restore is committed and verified already.
+  await store.memories.optimizeSearchIndex().catch(() => undefined);
+  return restored;
 }

@@ -136,7 +136,10 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
     throw error;
   }
   steps.snapshot = 'written and verified';
-  steps.integrity = snapshot.violations.length === 0 ? 'quick_check ok' : `quick_check: structure ok; constraint violations: ${snapshot.violations.join('; ')}`;
+  // What "verified" means is the engine's: SQLite's quick_check of the copy; a logical snapshot's read-back of every
+  // table against its manifest's counts and sha256 (docs/postgres.md, Logical snapshots).
+  const check = store.engine === 'postgres' ? 'manifest counts and sha256' : 'quick_check';
+  steps.integrity = snapshot.violations.length === 0 ? `${check} ok` : `${check}: structure ok; constraint violations: ${snapshot.violations.join('; ')}`;
   steps.retention = `kept ${keepDays} days, never the newest 3`;
   let pruned: string[] = [];
   try {

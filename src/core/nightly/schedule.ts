@@ -1,4 +1,5 @@
 import { dirname, join } from 'node:path';
+import { isPostgresLocation, withoutPassword } from '../paths.js';
 
 /**
  * `hippo rem nightly schedule`: the text of a crontab line and of a systemd user timer + service that run
@@ -9,8 +10,10 @@ export interface ScheduleInput {
   node: string;
   /** Absolute path of hippo's entry script. */
   hippo: string;
-  /** Absolute path of the database. */
+  /** Absolute path of the database, or a PostgreSQL URL (printed without its password). */
   db: string;
+  /** `<XDG data>/hippo`: where a PostgreSQL store's log and pg_dump files go (a SQLite store's sit beside its file). */
+  dataDir: string;
 }
 
 export interface ScheduleText {
@@ -18,6 +21,11 @@ export interface ScheduleText {
   logPath: string;
   cron: string;
   systemd: { servicePath: string; service: string; timerPath: string; timer: string; enable: string };
+  /**
+   * A PostgreSQL store only: a nightly `pg_dump` of the whole database (custom format), the physical backup that stays
+   * the operator's job beside hippo's logical snapshots (docs/postgres.md). `command` as typed, `cron` as a crontab line.
+   */
+  backup?: { command: string; cron: string };
 }
 
 /** Single-quotes a word for sh when it needs it. */
@@ -32,8 +40,11 @@ function systemdQuote(word: string): string {
 }
 
 export function scheduleText(input: ScheduleInput): ScheduleText {
-  const logPath = join(dirname(input.db), 'nightly.log');
-  const argv = [input.node, input.hippo, 'rem', 'nightly', 'run-once', '--db', input.db, '--json'];
+  const postgres = isPostgresLocation(input.db);
+  // The password never goes into a crontab or a unit file: cron and systemd find it in ~/.pgpass, as libpq does.
+  const db = postgres ? withoutPassword(input.db) : input.db;
+  const logPath = join(postgres ? input.dataDir : dirname(input.db), 'nightly.log');
+  const argv = [input.node, input.hippo, 'rem', 'nightly', 'run-once', '--db', db, '--json'];
   const command = argv.map(shellQuote).join(' ');
   // In a crontab line an unescaped % ends the command.
   const cron = `*/30 * * * * ${command} >> ${shellQuote(logPath)} 2>&1`.replaceAll('%', '\\%');
@@ -71,5 +82,14 @@ export function scheduleText(input: ScheduleInput): ScheduleText {
       timer,
       enable: 'systemctl --user daemon-reload && systemctl --user enable --now hippo-nightly.timer',
     },
+    ...(postgres ? { backup: pgDumpLines(db, input.dataDir) } : {}),
   };
+}
+
+/** `pg_dump --format=custom` of the store's database into `<data dir>/backups/`, one file per weekday (a week kept). */
+function pgDumpLines(url: string, dataDir: string): { command: string; cron: string } {
+  const folder = shellQuote(join(dataDir, 'backups'));
+  // The file name keeps $(date …) unquoted for the shell; the rest is quoted as usual.
+  const command = `mkdir -p ${folder} && pg_dump --format=custom --file=${folder}/hippo-$(date +%a).dump ${shellQuote(url)}`;
+  return { command, cron: `15 3 * * * ${command}`.replaceAll('%', '\\%') };
 }

@@ -4,6 +4,7 @@
  * only then, so a command that opens no store loads no driver, and SQLite users never load PostgreSQL's.
  */
 import { UsageError } from '../errors.js';
+import { isPostgresLocation } from '../paths.js';
 import type { Clock } from '../time.js';
 import type { Store, StoreOps } from './port.js';
 
@@ -25,16 +26,13 @@ export interface StoreOptions {
    * SQLite reports it chunk by chunk; PostgreSQL rebuilds in one statement, so it reports the start and the end.
    */
   onProgress?: (step: 'search-index', done: number, total: number) => void;
-}
-
-/** A PostgreSQL location (the same test as store/postgres/connect.ts's isPostgresUrl, without loading it). */
-function isPostgresLocation(location: string): boolean {
-  return /^postgres(?:ql)?:\/\//i.test(location.trim());
+  /** PostgreSQL: read for PGPASSWORD, PGHOST…, PGPASSFILE, the timeouts and XDG_DATA_HOME (snapshots). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
  * Opens (creating or migrating if needed) the store at `options.url` or `options.path`. A newer or foreign store is
- * refused with exit 2 and left unchanged.
+ * refused with exit 2 and left unchanged; a PostgreSQL server that cannot be used is exit 8 (`store_unavailable`).
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
   const location = options.url ?? options.path;
@@ -42,13 +40,11 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw new UsageError('no_database', 'give the store: a SQLite file path, or a postgres:// URL', { details: { option: 'path' } });
   }
   if (isPostgresLocation(location)) {
-    // ── The engine dispatch for PostgreSQL: the one place to wire the adapter in (store/postgres/adapter.ts) ──
-    //   const { openPostgresStore } = await import('./postgres/adapter.js');
-    //   return openPostgresStore(location, options);
-    // Until it lands, a PostgreSQL URL is refused as before.
-    throw new UsageError('unsupported_database', 'the store is a postgres:// URL; only a SQLite file path is supported (PostgreSQL is planned)', {
-      details: { scheme: location.slice(0, location.indexOf(':')) },
-    });
+    // Both modules are loaded only here: connect.ts is cheap, adapter.ts brings pg in when it connects.
+    const { parsePostgresUrl } = await import('./postgres/connect.js');
+    const target = parsePostgresUrl(location, options.env);
+    const { openPostgresStore } = await import('./postgres/adapter.js');
+    return openPostgresStore(target, { clock: options.clock, env: options.env, onProgress: options.onProgress });
   }
   if (options.url !== undefined) {
     throw new UsageError('unsupported_database', 'the store URL is not a postgres:// URL; give a SQLite file as a path', { details: { option: 'url' } });

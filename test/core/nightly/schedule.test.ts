@@ -3,7 +3,7 @@ import { scheduleText, shellQuote } from '../../../src/core/nightly/schedule.js'
 
 describe('schedule text', () => {
   it('runs run-once every 30 minutes with absolute paths, --db and --json, appending to nightly.log beside the database', () => {
-    const text = scheduleText({ node: '/usr/bin/node', hippo: '/opt/hippo/bin/run.js', db: '/home/ana/.local/share/hippo/hippo.db' });
+    const text = scheduleText({ node: '/usr/bin/node', hippo: '/opt/hippo/bin/run.js', db: '/home/ana/.local/share/hippo/hippo.db', dataDir: '/elsewhere' });
     expect(text.cron).toBe(
       '*/30 * * * * /usr/bin/node /opt/hippo/bin/run.js rem nightly run-once --db /home/ana/.local/share/hippo/hippo.db --json >> /home/ana/.local/share/hippo/nightly.log 2>&1',
     );
@@ -13,10 +13,27 @@ describe('schedule text', () => {
     expect(text.systemd.service).toContain('Type=oneshot');
     expect(text.systemd.timer).toContain('OnCalendar=*:0/30');
     expect(text.systemd.timer).toContain('Persistent=true');
+    expect(text.backup).toBeUndefined();
+  });
+
+  it('for a PostgreSQL store: the URL without its password, the log in the data dir, and a pg_dump crontab line', () => {
+    const text = scheduleText({
+      node: '/usr/bin/node',
+      hippo: '/opt/hippo/bin/run.js',
+      db: 'postgres://ana:s3cr%25et@db.example.com:5433/hippo?sslmode=require&password=x',
+      dataDir: '/home/ana/.local/share/hippo',
+    });
+    expect(text.cron).toBe(
+      "*/30 * * * * /usr/bin/node /opt/hippo/bin/run.js rem nightly run-once --db 'postgres://ana@db.example.com:5433/hippo?sslmode=require' --json >> /home/ana/.local/share/hippo/nightly.log 2>&1",
+    );
+    expect(text.backup?.cron).toBe(
+      "15 3 * * * mkdir -p /home/ana/.local/share/hippo/backups && pg_dump --format=custom --file=/home/ana/.local/share/hippo/backups/hippo-$(date +\\%a).dump 'postgres://ana@db.example.com:5433/hippo?sslmode=require'",
+    );
+    expect(JSON.stringify(text)).not.toMatch(/s3cr|password/);
   });
 
   it("quotes paths with spaces for sh and systemd, and escapes cron's %", () => {
-    const text = scheduleText({ node: '/usr/bin/node', hippo: "/Users/ana o'neil/hippo/bin/run.js", db: '/data/100%/hippo.db' });
+    const text = scheduleText({ node: '/usr/bin/node', hippo: "/Users/ana o'neil/hippo/bin/run.js", db: '/data/100%/hippo.db', dataDir: '/elsewhere' });
     expect(text.cron).toContain(`'/Users/ana o'\\''neil/hippo/bin/run.js'`);
     expect(text.cron).toContain('--db /data/100\\%/hippo.db');
     expect(text.cron).not.toMatch(/[^\\]%/);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { scheduleNote, scheduleView } from '../../../cli/render-nightly.js';
-import { resolveDbPath, configFilePath } from '../../../core/paths.js';
+import { configFilePath, hippoDataDir } from '../../../core/paths.js';
 import { scheduleText } from '../../../core/nightly/schedule.js';
 
 export default class RemNightlySchedule extends HippoCommand {
@@ -10,7 +10,8 @@ export default class RemNightlySchedule extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemNightlySchedule);
-    const text = scheduleText({ node: process.execPath, hippo: resolve(process.argv[1] ?? 'hippo'), db: resolveDbPath(flags.db) });
+    const db = this.dbPath(flags.db);
+    const text = scheduleText({ node: process.execPath, hippo: resolve(process.argv[1] ?? 'hippo'), db, dataDir: hippoDataDir() });
     this.output({ installed: false as const, ...text, note: scheduleNote(configFilePath()) }, scheduleView);
   }
 }

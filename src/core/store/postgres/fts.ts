@@ -58,7 +58,10 @@ export function rawTsQuery(query: string, firstParameter = 1): TsQuery | undefin
 }
 
 function rawSyntaxError(why: string): UsageError {
-  return new UsageError('fts_syntax', `the --raw query is not valid PostgreSQL tsquery syntax (${why}); drop --raw to search the words as plain text`);
+  // Core words it without the flag's name; src/cli/error-words.ts names --raw.
+  return new UsageError('fts_syntax', `the raw query is not valid PostgreSQL tsquery syntax (${why}); search without raw to match the words as plain text`, {
+    details: { syntaxError: why, engine: 'postgres' },
+  });
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 import { migrate } from '../../../../src/core/store/postgres/migrate.js';
 import { buildMatchExpression, openStore, type Store } from '../../../../src/core/store/store.js';
 import { columnList, MEMORY_TABLE, placeholders, toParams } from '../../../../src/core/store/postgres/tables.js';
+import { cliMessage } from '../../../../src/cli/error-words.js';
 import { freshDatabase, type FreshDatabase } from '../../../helpers/postgres.js';
 
 const COLUMNS = MEMORY_TABLE.columns.map((column) => column.name);
@@ -167,6 +168,12 @@ describe('searching a PostgreSQL store', () => {
       );
       expect(error, bad).toBeInstanceOf(UsageError);
       expect((error as UsageError).code).toBe('fts_syntax');
+      // Core names no flag; the CLI words it (src/cli/error-words.ts) with --raw and the engine's syntax.
+      expect((error as UsageError).message).not.toContain('--');
+      expect((error as UsageError).details).toMatchObject({ engine: 'postgres', syntaxError: expect.any(String) });
+      expect(cliMessage(error as UsageError)).toMatch(
+        /^the --raw query is not valid PostgreSQL tsquery syntax \(.+\); drop --raw to search the words as plain text$/,
+      );
     }
     expect(rawTsQuery('   ')).toBeUndefined();
   });

@@ -1,0 +1,31 @@
+import { Args } from '@oclif/core';
+import { HippoCommand } from '../../cli/base-command.js';
+import { progressBar } from '../../cli/progress.js';
+import { copyView } from '../../cli/render-db.js';
+import { copyBetween } from '../../core/db-copy.js';
+import { resolveDbPath } from '../../core/paths.js';
+
+export default class DbCopy extends HippoCommand {
+  static override summary = 'Copy a whole store into a new, empty one: SQLite → PostgreSQL, PostgreSQL → SQLite, or the same engine.';
+  static override description =
+    'FROM and TO are each a SQLite file or a postgres:// URL. Every row (memories, candidates, runs, handoffs, settings) keeps its id and every field; the copy is one transaction of TO, verified by counts and content hashes per table before it commits, so TO ends up with the whole store or stays empty. TO must be empty (exit 4 otherwise). The nightly lock is never copied. FROM is only read.';
+  static override examples = [
+    '<%= config.bin %> db copy ~/.local/share/hippo/hippo.db postgres://hippo@db.example.com/hippo',
+    '<%= config.bin %> db copy postgres://hippo@db.example.com/hippo ./hippo-copy.db --json',
+  ];
+  static override args = {
+    from: Args.string({ required: true, description: 'the store to copy: a SQLite file or a postgres:// URL' }),
+    to: Args.string({ required: true, description: 'the empty store to copy into: a SQLite file (created) or a postgres:// URL' }),
+  };
+
+  async run(): Promise<void> {
+    const { args } = await this.parse(DbCopy);
+    const bar = await progressBar('rows', !this.jsonMode, 'copying');
+    const result = await copyBetween(resolveDbPath(args.from), resolveDbPath(args.to), {
+      signal: this.abortSignal,
+      onStart: (total) => bar.start(total),
+      onRows: (done) => bar.update(done),
+    }).finally(() => bar.stop());
+    this.output(result, copyView);
+  }
+}

@@ -1,0 +1,205 @@
+/**
+ * `hippo db copy FROM TO` and `hippo db check` (issue 11, docs/postgres.md "Moving a store"): a whole store copied
+ * between engines — SQLite → PostgreSQL and back, or between two stores of one engine — through the port's `rows`
+ * facet alone, so neither adapter has copy code of its own.
+ *
+ * The copy is one write transaction of the target: every table (memories, candidates, runs, handoffs, settings) read
+ * from the source in id order and loaded into the target, ids and every field exact; then the target's rows are read
+ * back inside the same transaction and their count and content hash per table compared with the source's. Any
+ * difference, an interruption or a crash leaves the target as it was (empty). The nightly lock's record is never
+ * copied: it names a process on the source's side.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { ConflictError, HippoError, InterruptedError, NotFoundError, UsageError } from './errors.js';
+import { PAUSE_KEY } from './nightly/pause.js';
+import { isPostgresLocation } from './paths.js';
+import { STORE_TABLES, type StoreDescription, type StoreOps, type StoreTable, type TableRow } from './store/port.js';
+import { openStore, type Store } from './store/store.js';
+import type { Clock } from './time.js';
+
+/** The settings key of the nightly lock's record (both adapters): never copied, never counted as content. */
+export const NIGHTLY_LOCK_SETTING = 'nightly.lock';
+
+/** Rows per `rows.load` call (PostgreSQL COPYs each batch; SQLite inserts them in multi-row statements). */
+const BATCH = 1_000;
+
+export interface TableCopy {
+  table: StoreTable;
+  rows: number;
+  /** sha256 of the table's rows as canonical JSON lines (keys sorted), in id order: equal on both sides. */
+  sha256: string;
+}
+
+export interface CopyResult {
+  from: { engine: string; location: string };
+  to: { engine: string; location: string };
+  tables: TableCopy[];
+  rows: number;
+  verified: true;
+}
+
+export interface CopyOptions {
+  clock?: Clock;
+  signal?: AbortSignal;
+  /** Called once with the number of rows to copy, then as rows are loaded (a running total). */
+  onStart?: (total: number) => void;
+  onRows?: (done: number) => void;
+}
+
+/** JSON with object keys sorted at every level: the same text for the same row, whichever adapter built the object. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? Object.fromEntries(Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : inner,
+  );
+}
+
+function isLockRecord(table: StoreTable, row: TableRow): boolean {
+  return table === 'settings' && (row as { key: string }).key === NIGHTLY_LOCK_SETTING;
+}
+
+/** Rows of a store's tables, the lock's record left out. */
+async function contentCounts(store: StoreOps): Promise<Record<StoreTable, number>> {
+  const counts = {} as Record<StoreTable, number>;
+  for (const table of STORE_TABLES) counts[table] = await store.rows.count(table, null);
+  if ((await store.settings.get(NIGHTLY_LOCK_SETTING)) !== undefined) counts.settings -= 1;
+  return counts;
+}
+
+/** Count and content hash of one table as `ops` sees it. */
+async function digest(ops: StoreOps, table: StoreTable, signal?: AbortSignal): Promise<{ rows: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let rows = 0;
+  for await (const row of ops.rows.dump(table, null)) {
+    if (isLockRecord(table, row)) continue;
+    hash.update(`${canonical(row)}\n`);
+    rows += 1;
+    if (rows % BATCH === 0 && signal?.aborted) throw new InterruptedError('interrupted');
+  }
+  return { rows, sha256: hash.digest('hex') };
+}
+
+/** Refuses a target that holds any row (the lock's record aside): exit 4, nothing written. */
+async function refuseNonEmpty(target: StoreOps, location: string): Promise<void> {
+  const counts = await contentCounts(target);
+  const held = Object.entries(counts).filter(([, count]) => count > 0);
+  if (held.length > 0) {
+    throw new ConflictError(
+      'copy_target_not_empty',
+      `the target store is not empty (${held.map(([table, count]) => `${count} ${table}`).join(', ')}); nothing was copied — copy into a new, empty store`,
+      { details: { to: location, counts } },
+    );
+  }
+}
+
+/**
+ * Copies every row of `source` into the empty `target` in one transaction of the target, verified by counts and
+ * content hashes per table before it commits. Either the whole store is there, or nothing.
+ */
+export async function copyStore(source: Store, target: Store, options: CopyOptions = {}): Promise<CopyResult> {
+  await refuseNonEmpty(target, target.location);
+  const sourceCounts = await contentCounts(source);
+  options.onStart?.(Object.values(sourceCounts).reduce((sum, count) => sum + count, 0));
+  let done = 0;
+  const tables = await target.transaction(async (tx) => {
+    // Checked again inside the transaction: another process may have written to the target meanwhile.
+    await refuseNonEmpty(tx, target.location);
+    const copied: TableCopy[] = [];
+    for (const table of STORE_TABLES) {
+      const hash = createHash('sha256');
+      let rows = 0;
+      let batch: TableRow[] = [];
+      const flush = async () => {
+        if (batch.length === 0) return;
+        if (options.signal?.aborted) throw new InterruptedError('interrupted');
+        const loaded = await tx.rows.load(table, batch);
+        if (loaded !== batch.length) {
+          throw new HippoError('copy_verification_failed', `the copy of ${table} loaded ${loaded} of ${batch.length} rows; nothing was copied`, 1, {
+            details: { table },
+          });
+        }
+        done += batch.length;
+        options.onRows?.(done);
+        batch = [];
+      };
+      for await (const row of source.rows.dump(table, null)) {
+        if (isLockRecord(table, row)) continue;
+        hash.update(`${canonical(row)}\n`);
+        rows += 1;
+        batch.push(row);
+        if (batch.length >= BATCH) await flush();
+      }
+      await flush();
+      copied.push({ table, rows, sha256: hash.digest('hex') });
+    }
+    // Read back what the target now holds, in the same transaction: a difference rolls everything back.
+    for (const expected of copied) {
+      const actual = await digest(tx, expected.table, options.signal);
+      if (actual.rows !== expected.rows || actual.sha256 !== expected.sha256) {
+        throw new HippoError(
+          'copy_verification_failed',
+          `the copy of ${expected.table} does not match the source (${actual.rows} rows copied, ${expected.rows} read); nothing was copied`,
+          1,
+          { details: { table: expected.table, expected, actual } },
+        );
+      }
+    }
+    return copied;
+  });
+  return {
+    from: { engine: source.engine, location: source.location },
+    to: { engine: target.engine, location: target.location },
+    tables,
+    rows: tables.reduce((sum, table) => sum + table.rows, 0),
+    verified: true,
+  };
+}
+
+/**
+ * Opens FROM (which must exist: a SQLite file that is not there is exit 3, not created) and TO (created or migrated as
+ * any store is), copies, and closes both. The same store on both sides is a usage error.
+ */
+export async function copyBetween(from: string, to: string, options: CopyOptions = {}): Promise<CopyResult> {
+  if (from === to) throw new UsageError('copy_same_store', 'the source and the target are the same store; nothing was copied', { details: { from } });
+  if (!isPostgresLocation(from) && !existsSync(from)) {
+    throw new NotFoundError('store_not_found', `there is no store at ${from}; nothing was copied`, { details: { path: from } });
+  }
+  const source = await openStore({ path: from, clock: options.clock });
+  try {
+    const target = await openStore({ path: to, clock: options.clock });
+    try {
+      if (source.engine === target.engine && source.location === target.location) {
+        throw new UsageError('copy_same_store', 'the source and the target are the same store; nothing was copied', { details: { from: source.location } });
+      }
+      return await copyStore(source, target, options);
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await source.close();
+  }
+}
+
+export interface CheckResult extends StoreDescription {
+  /** Rows whose count and content hash were read whole (every table walked once). */
+  tables: { table: StoreTable; rows: number; sha256: string }[];
+  /** The nightly lock's holder, when one is running. */
+  lockHolder: Awaited<ReturnType<Store['lock']['holder']>> | null;
+  paused: boolean;
+}
+
+/**
+ * `hippo db check`: the engine, where the data lives (never a password), the engine's and the schema's versions, the
+ * counts, and every table read whole (a row the store cannot read back fails the check) with its content hash — the
+ * same hashes `db copy` prints, so two stores can be compared.
+ */
+export async function checkStore(store: Store, signal?: AbortSignal): Promise<CheckResult> {
+  const description = await store.describe();
+  const tables: CheckResult['tables'] = [];
+  for (const table of STORE_TABLES) tables.push({ table, ...(await digest(store, table, signal)) });
+  const lockHolder = (await store.lock.holder()) ?? null;
+  const paused = (await store.settings.get(PAUSE_KEY)) !== undefined;
+  return { ...description, tables, lockHolder, paused };
+}
