@@ -36,7 +36,7 @@ describe('fact box and extract on the demo data', () => {
     const text = await box.hippo(['search', 'phone number of the Dublin office', '--agent', 'ops-agent']);
     const [header, first] = String(text.stdout).split('\n');
     expect(header).toMatch(/^KIND\s+VALUE\s+LABEL\s+SOURCE\s+CHECK$/);
-    expect(first).toMatch(/^phone\s+\+353 1 234 5678\s+reception\s+mem_\w{26}:1:\d+\s+validated \(IE\)$/);
+    expect(first).toMatch(/^phone\s+\+353 1 234 5678\s+reception\s+mem_\w{26}:1:\d+ \+1\s+validated \(IE\)$/);
   });
 
   it("extracts every validated kind from the agent's memories with --query, never a relative date", async () => {

@@ -164,8 +164,8 @@ describe('extract address: the model points, hippo verifies', () => {
   it('gives no rows and one fixed log line when the model is slower than --timeout (the request is cancelled)', async () => {
     const office = write('office.txt', OFFICE);
     // The deadline is long enough for the request to be sent on a loaded machine, and far shorter than the answer.
-    server.respondWith(reply.slow(60_000, reply.json({ pointers: [{ passage: 0, text: ADDRESS }] })));
-    const result = await extractAddress([office], ['--timeout', '5s']);
+    server.respondWith(reply.slow(120_000, reply.json({ pointers: [{ passage: 0, text: ADDRESS }] })));
+    const result = await extractAddress([office], ['--timeout', '20s']);
     expect(result.exitCode).toBe(0);
     expect(factsOf(result)).toEqual([]);
     expect(await server.requests[0]!.closed).toBe(true);

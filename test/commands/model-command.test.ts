@@ -23,7 +23,7 @@ afterEach(() => box.cleanup());
 const orphaning = (pidFile: string) => `cat > /dev/null; sleep 300 & echo $! > '${pidFile}'; echo '{"candidates":[]}'`;
 const DEADLINE = { HIPPO_MODEL_TIMEOUT_MS: '1000' };
 /** Without the fix these commands never return: execa's own timeout turns that into a failed assertion. */
-const HANG_GUARD = { timeout: 30_000 };
+const HANG_GUARD = { timeout: 50_000 };
 
 interface RunJson {
   id: string;
