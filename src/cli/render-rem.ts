@@ -19,7 +19,8 @@ export function age(isoTime: string, now = Date.now()): string {
 const inline = (text: string) => safeText(text, { lines: 'join' });
 
 export function candidateLine(candidate: Candidate, paint: Painter, width: number): string {
-  const head = `${candidate.id}  ${candidate.status.padEnd(8)} ${age(candidate.generatedAt).padStart(4)}  ${candidate.sourceMemoryIds.length} src  `;
+  const forgotten = candidate.forgottenSourceIds.length > 0 ? ` (${candidate.forgottenSourceIds.length} forgotten)` : '';
+  const head = `${candidate.id}  ${candidate.status.padEnd(8)} ${age(candidate.generatedAt).padStart(4)}  ${candidate.sourceMemoryIds.length} src${forgotten}  `;
   return `${paint('bold', candidate.id)}${head.slice(candidate.id.length)}${cut(candidate.claim, Math.max(20, width - head.length))}`;
 }
 
@@ -36,13 +37,18 @@ export function candidateDetail(candidate: Candidate, sources: Memory[], paint: 
     ['tags', candidate.tags.join(', ') || null],
     ['promoted to', candidate.promotedMemoryId],
     ['edited claim', candidate.editedClaim],
+    ['reopened', candidate.reopenedAt ? `${candidate.reopenedAt} by ${candidate.reopenedBy ?? '?'}: ${candidate.reopenReason ?? ''}` : null],
+    ['forgotten', candidate.forgottenSourceIds.length > 0 ? `${candidate.forgottenSourceIds.join(', ')} (memory forget: their text is gone)` : null],
   ]
     .filter(([, value]) => value)
     .map(([label, value]) => `${paint('dim', label!.padEnd(12))} ${safeText(value!)}`);
   const cited = candidate.sourceMemoryIds.map((id, index) => {
     const memory = found.get(id);
     const title = `[${index + 1}] ${inline(id)}`;
-    if (!memory) return `${paint('bold', title)}  ${paint('red', '(no longer in the database)')}`;
+    if (!memory) {
+      const gone = candidate.forgottenSourceIds.includes(id) ? '(forgotten: its text is gone)' : '(no longer in the database)';
+      return `${paint('bold', title)}  ${paint('red', gone)}`;
+    }
     return `${paint('bold', title)}  ${paint('dim', shortDate(memory.createdAt))}${memory.archivedAt ? paint('dim', ' (archived)') : ''}\n${safeText(memory.content)}`;
   });
   return [

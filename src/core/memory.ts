@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
+import { requireCount } from './limits.js';
 import { newId } from './ids.js';
 import { DURABILITIES, type Durability, type Memory } from './records.js';
 import type { Store, StoreOps } from './store/port.js';
@@ -33,6 +34,7 @@ export interface NewMemory {
   lastReflectedAt?: string | null;
   retrievalCount?: number;
   lastRetrievedAt?: string | null;
+  versionOf?: string | null;
 }
 
 export interface AddMemoryResult {
@@ -139,6 +141,7 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
     lastReflectedAt: checkIso(input.lastReflectedAt, 'lastReflectedAt'),
     retrievalCount: input.retrievalCount ?? 0,
     lastRetrievedAt: checkIso(input.lastRetrievedAt, 'lastRetrievedAt'),
+    versionOf: input.versionOf ?? null,
   };
 }
 
@@ -177,7 +180,8 @@ export interface ListOptions {
 
 /** Newest first. Archived memories only when asked for. */
 export function listMemories(store: StoreOps, options: ListOptions): Promise<Memory[]> {
-  return store.memories.list({ agentId: options.agentId, tag: options.tag, includeArchived: options.includeArchived, limit: options.limit ?? 50 });
+  const limit = requireCount(options.limit ?? 50, 'limit');
+  return store.memories.list({ agentId: options.agentId, tag: options.tag, includeArchived: options.includeArchived, limit });
 }
 
 /** How many agents besides the one read are named in `elsewhereWarning`. */
@@ -229,4 +233,15 @@ export async function archiveMemories(store: Store, agentId: string, ids: readon
     await tx.memories.archive(agentId, toArchive, reason, now);
     return { archived, alreadyArchived };
   });
+}
+
+/**
+ * The one hook for what depends on a memory's neighbours (issue 18: a memory's search entry carries the text of the
+ * memories around it in its thread). Called inside the transaction of every change that adds, alters or removes
+ * memory text — `memory edit` and `memory forget` — with the memories as they were before the change, so the
+ * neighbours of each can be found and re-indexed (a forgotten memory's text must leave their context too). Nothing
+ * depends on neighbours yet: wiring the port's re-index operation here is the one line issue 18 adds.
+ */
+export async function reindexNeighbours(_tx: StoreOps, _changed: readonly Memory[]): Promise<void> {
+  // Intentionally empty until the search index carries neighbour context (issue 18).
 }

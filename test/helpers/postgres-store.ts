@@ -86,6 +86,7 @@ export function memory(agentId: string, content: string, overrides: Partial<Memo
     lastReflectedAt: null,
     retrievalCount: 0,
     lastRetrievedAt: null,
+    versionOf: null,
     ...overrides,
   };
 }
@@ -108,6 +109,10 @@ export function candidate(agentId: string, claim: string, overrides: Partial<Can
     reviewRationale: null,
     decidedAt: null,
     promotedMemoryId: null,
+    forgottenSourceIds: [],
+    reopenedBy: null,
+    reopenedAt: null,
+    reopenReason: null,
     claimNorm: claim.replace(/\s+/g, ' ').trim(),
     prompt: `the prompt for ${claim}`,
     ...overrides,
@@ -130,6 +135,7 @@ export function run(overrides: Partial<Run> = {}): Run {
     durationMs: null,
     parentRunId: null,
     steps: {},
+    memoryIds: [],
     ...overrides,
   };
 }

@@ -15,7 +15,7 @@ export default class MemoryList extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(MemoryList);
-    const memories = await listMemories(await this.store(flags.db), {
+    const memories = await listMemories(await this.existingStore(flags.db), {
       agentId: this.agentId(flags.agent),
       limit: flags.limit,
       tag: flags.tag,

@@ -20,6 +20,12 @@ export interface StoreOptions {
   clock?: Clock;
   /** SQLite: milliseconds to wait for another process's lock before failing with "database is busy". */
   busyTimeoutMs?: number;
+  /**
+   * Only open a store that exists: the mode of every command that only reads (and of those acting on existing rows).
+   * Where there is no hippo store — no file, an empty one, a database without hippo's tables — it is NotFoundError
+   * `store_not_found` (exit 3, "no hippo store at …") and nothing is created: no file, no directory, no schema.
+   */
+  mustExist?: boolean;
 }
 
 /** A PostgreSQL location (the same test as store/postgres/connect.ts's isPostgresUrl, without loading it). */
@@ -39,7 +45,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (isPostgresLocation(location)) {
     // ── The engine dispatch for PostgreSQL: the one place to wire the adapter in (store/postgres/adapter.ts) ──
     //   const { openPostgresStore } = await import('./postgres/adapter.js');
-    //   return openPostgresStore(location, options);
+    //   return openPostgresStore(location, options);   (it takes `mustExist` too)
     // Until it lands, a PostgreSQL URL is refused as before.
     throw new UsageError('unsupported_database', 'the store is a postgres:// URL; only a SQLite file path is supported (PostgreSQL is planned)', {
       details: { scheme: location.slice(0, location.indexOf(':')) },
@@ -49,7 +55,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw new UsageError('unsupported_database', 'the store URL is not a postgres:// URL; give a SQLite file as a path', { details: { option: 'url' } });
   }
   const { openSqliteStore } = await import('./sqlite/adapter.js');
-  return openSqliteStore({ path: location, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs });
+  return openSqliteStore({ path: location, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs, mustExist: options.mustExist });
 }
 
 /** `store.transaction(fn)`, by its old name: one write transaction, committed when `fn` resolves. */

@@ -53,6 +53,10 @@ function candidate(agentId: string, claim: string, extra: Partial<CandidateRecor
     reviewRationale: null,
     decidedAt: null,
     promotedMemoryId: null,
+    forgottenSourceIds: [],
+    reopenedBy: null,
+    reopenedAt: null,
+    reopenReason: null,
     ...extra,
   };
 }
@@ -73,6 +77,7 @@ function run(agentId: string | null, extra: Partial<Run> = {}): Run {
     durationMs: null,
     parentRunId: null,
     steps: {},
+    memoryIds: [],
     ...extra,
   };
 }

@@ -24,6 +24,8 @@ import { columnList, fromRow, MEMORY_TABLE, placeholders, toParams } from './tab
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
 const COLUMN_NAMES = MEMORY_TABLE.columns.map((column) => column.name);
+/** The columns an update leaves alone. */
+const IDENTITY = new Set(['id', 'agent_id', 'created_at']);
 const MAINTENANCE_RULES: readonly MaintenanceRule[] = ['expired', 'archivedEphemeral', 'archivedUnused'];
 
 function toMemory(row: Record<string, unknown>): Memory {
@@ -174,6 +176,34 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       );
       const changed = new Set(rows.map((row) => row.id));
       return [...new Set(ids)].filter((id) => changed.has(id));
+    },
+
+    async unarchive(agentId, ids, now) {
+      if (ids.length === 0) return [];
+      const { rows } = await query<{ id: string }>(
+        `UPDATE memories SET archived_at = NULL, archived_reason = NULL, updated_at = $1
+         WHERE agent_id = $2 AND id = ANY($3::text[]) AND archived_at IS NOT NULL RETURNING id`,
+        [now, agentId, [...ids]],
+      );
+      const changed = new Set(rows.map((row) => row.id));
+      return [...new Set(ids)].filter((id) => changed.has(id));
+    },
+
+    async update(memory) {
+      // Everything but identity and creation; the generated search vector follows by itself.
+      const columns = MEMORY_TABLE.columns.filter((column) => !IDENTITY.has(column.name));
+      const values = toParams(MEMORY_TABLE, memory, columns);
+      const sets = columns.map((column, index) => `${column.name} = $${index + 3}`);
+      const result = await query(`UPDATE memories SET ${sets.join(', ')} WHERE id = $1 AND agent_id = $2`, [memory.id, memory.agentId, ...values]);
+      return result.rowCount === 1;
+    },
+
+    async versions(agentId, id) {
+      const { rows } = await query(
+        `SELECT ${COLUMNS} FROM memories WHERE agent_id = $1 AND version_of = $2 ORDER BY updated_at DESC, id COLLATE "C" DESC`,
+        [agentId, id],
+      );
+      return rows.map(toMemory);
     },
 
     async stampReflected(agentId, ids, now) {

@@ -129,6 +129,19 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     value text NOT NULL
   );
   `,
+  // 2: the memory lifecycle (issue 13; self-contained, so it may be renumbered at a merge), as SQLite's migration 4:
+  // an older version's link to its memory, the sources `memory forget` erased and who reopened a rejected candidate,
+  // and the memories a run acted on (ids only). Snapshots need no change counter here: a night compares the content
+  // hashes of its new logical snapshot with the newest one's (snapshots.ts).
+  `
+  ALTER TABLE memories ADD COLUMN version_of text;
+  CREATE INDEX memories_version_of ON memories (agent_id, version_of) WHERE version_of IS NOT NULL;
+  ALTER TABLE candidates ADD COLUMN forgotten_sources text[] NOT NULL DEFAULT '{}',
+                         ADD COLUMN reopened_by text,
+                         ADD COLUMN reopened_at timestamptz,
+                         ADD COLUMN reopen_reason text;
+  ALTER TABLE runs ADD COLUMN memory_ids text[] NOT NULL DEFAULT '{}';
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

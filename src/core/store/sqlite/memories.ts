@@ -18,7 +18,7 @@ import type {
 import { mapSqliteError, type Connection } from './connection.js';
 import { agentExpression, buildMatchExpression } from './fts.js';
 
-interface MemoryRow {
+export interface MemoryRow {
   id: string;
   agent_id: string;
   content: string;
@@ -37,12 +37,13 @@ interface MemoryRow {
   last_reflected_at: string | null;
   retrieval_count: number;
   last_retrieved_at: string | null;
+  version_of: string | null;
 }
 
 export const MEMORY_COLUMNS =
-  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at';
+  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, version_of';
 
-const PLACEHOLDERS = `(${Array(18).fill('?').join(', ')})`;
+const PLACEHOLDERS = `(${Array(19).fill('?').join(', ')})`;
 
 export function memoryFromRow(row: MemoryRow): Memory {
   return {
@@ -64,6 +65,7 @@ export function memoryFromRow(row: MemoryRow): Memory {
     lastReflectedAt: row.last_reflected_at,
     retrievalCount: row.retrieval_count,
     lastRetrievedAt: row.last_retrieved_at,
+    versionOf: row.version_of,
   };
 }
 
@@ -87,10 +89,11 @@ export function memoryParams(memory: Memory): unknown[] {
     memory.lastReflectedAt,
     memory.retrievalCount,
     memory.lastRetrievedAt,
+    memory.versionOf,
   ];
 }
 
-/** Rows per multi-row INSERT: 18 parameters each, well under SQLite's 32 766 parameter limit. */
+/** Rows per multi-row INSERT: 19 parameters each, well under SQLite's 32 766 parameter limit. */
 const INSERT_BATCH = 500;
 
 /**
@@ -107,6 +110,22 @@ export function insertMemoryRows(connection: Connection, memories: readonly Memo
     inserted += statement.run(...batch.flatMap(memoryParams)).changes;
   }
   return inserted;
+}
+
+/**
+ * Runs `work` (inside the caller's transaction) with FTS5's secure-delete on: what leaves the full-text index is
+ * removed from its segments at once, instead of being masked by a delete marker until a later merge (SQLite's own
+ * secure_delete, on for every connection, then zeroes the freed space). Off again after, for the bulk deletes of a
+ * restore, where it would cost 10–30× (bench/RESULTS.md).
+ */
+export function withFtsSecureDelete<T>(c: Connection, work: () => T): T {
+  // The value must be a literal: FTS5 refuses a bound parameter for its configuration ("SQL logic error").
+  c.statement("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 1)").run();
+  try {
+    return work();
+  } finally {
+    c.statement("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 0)").run();
+  }
 }
 
 /** Which rule (if any) archives a row: one expression shared by the plan and the update, so they cannot disagree. */
@@ -237,6 +256,46 @@ export class SqliteMemories implements MemoryRepo {
       );
       return ids.filter((id) => update.run(now, reason, now, id, agentId).changes === 1);
     });
+  }
+
+  async unarchive(agentId: string, ids: readonly string[], now: string): Promise<string[]> {
+    return this.c.use(() => {
+      const update = this.c.statement(
+        'UPDATE memories SET archived_at = NULL, archived_reason = NULL, updated_at = ? WHERE id = ? AND agent_id = ? AND archived_at IS NOT NULL',
+      );
+      return [...new Set(ids)].filter((id) => update.run(now, id, agentId).changes === 1);
+    });
+  }
+
+  async update(memory: Memory): Promise<boolean> {
+    // Several statements (the FTS5 switch around the update) land together.
+    const params = memoryParams(memory);
+    return this.c.transaction(async () =>
+      this.c.mapped(() =>
+        withFtsSecureDelete(
+          this.c,
+          () =>
+            this.c
+              .statement(
+                `UPDATE memories SET content = ?, durability = ?, tags = ?, subject = ?, source = ?, updated_at = ?, expires_at = ?, archived_at = ?,
+                   archived_reason = ?, derived_from = ?, promoted_from = ?, content_hash = ?, last_reflected_at = ?, retrieval_count = ?,
+                   last_retrieved_at = ?, version_of = ?
+                 WHERE id = ? AND agent_id = ?`,
+              )
+              .run(...params.slice(2, 7), ...params.slice(8), memory.id, memory.agentId).changes === 1,
+        ),
+      ),
+    );
+  }
+
+  async versions(agentId: string, id: string): Promise<Memory[]> {
+    return this.c.use(() =>
+      (
+        this.c
+          .statement(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE agent_id = ? AND version_of = ? ORDER BY updated_at DESC, id DESC`)
+          .all(agentId, id) as MemoryRow[]
+      ).map(memoryFromRow),
+    );
   }
 
   async stampReflected(agentId: string, ids: readonly string[], now: string): Promise<void> {
