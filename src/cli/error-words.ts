@@ -47,6 +47,7 @@ const WORDS: Record<string, (error: HippoError, details: Details) => string | un
   bad_max_candidates: unlessFromFlag('--max-candidates'),
   bad_max_memories: unlessFromFlag('--max-memories'),
   bad_keep_days: unlessFromFlag('--keep-days'),
+  bad_max_age_days: unlessFromFlag('--keep-days'),
   bad_keep_last: unlessFromFlag('--keep-last'),
   bad_keep_hourly: unlessFromFlag('--keep-hourly'),
   bad_keep_daily: unlessFromFlag('--keep-daily'),
