@@ -513,7 +513,7 @@ describe('hippo rem restore', () => {
     expect(integrity()).toBe('ok');
   });
 
-  it('refuses an unknown snapshot (exit 3), a damaged one (exit 1), and does not wait for a lock holder (exit 4)', async () => {
+  it('refuses an unknown snapshot (exit 3), a damaged one (exit 2: bad input, not a bug), and does not wait for a lock holder (exit 4)', async () => {
     expect((await box.hippo(['rem', 'restore', 'run_01JD0000000000000000000000'])).exitCode).toBe(3);
     const first = json<NightJson>(await night());
     const damaged = join(box.dir, 'damaged.db');
@@ -528,7 +528,7 @@ describe('hippo rem restore', () => {
     const before = dataDump();
     for (const args of [[], ['--apply', '--yes']]) {
       const result = await box.hippo(['rem', 'restore', damaged, ...args, '--json']);
-      expect(result.exitCode).toBe(1);
+      expect(result.exitCode).toBe(2);
       expect(json<{ error: { code: string } }>(result).error.code).toBe('snapshot_damaged');
     }
     expect(dataDump()).toBe(before);
