@@ -93,7 +93,8 @@ const WORDS: Record<string, (error: HippoError, details: Details) => string | un
   nothing_to_edit: () => 'say what to change: --content, --tag / --add-tag / --remove-tag, --subject, --durability or --expires',
   nothing_to_forget: () => 'say what to forget: memory ids, or --match TEXT (--match - reads it from stdin)',
   snapshot_not_rewritable: (error) => error.message.replace('forget without purging snapshots', 'forget without --purge-snapshots'),
-  snapshot_purge_incomplete: (error) => error.message.replace('forget the same ids again with purging snapshots', 'run the same forget again with --purge-snapshots'),
+  snapshot_purge_incomplete: (error) =>
+    error.message.replace('forget the same ids again with purging snapshots', 'run the same forget again with --purge-snapshots'),
 
   // The database file.
   store_not_found: (error) => `${error.message} (check --db and HIPPO_DB; only memory add, memory import and demo create a store)`,

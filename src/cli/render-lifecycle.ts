@@ -48,7 +48,8 @@ export const forgetPlanView: View<ForgetPlan & { dryRun: true }> = {
         lines.push(`${head}${cut(candidate.claim, Math.max(20, width - head.length))}`);
       }
     }
-    if (plan.candidatesChanged.length > 0) lines.push(`candidates that would lose the text or be marked "source forgotten": ${plan.candidatesChanged.join(', ')}`);
+    if (plan.candidatesChanged.length > 0)
+      lines.push(`candidates that would lose the text or be marked "source forgotten": ${plan.candidatesChanged.join(', ')}`);
     if (plan.handoffsChanged.length > 0) lines.push(`handoffs whose prompt would lose the text: ${plan.handoffsChanged.join(', ')}`);
     if (plan.snapshots.length > 0) {
       lines.push('snapshots holding it (rewritten by --purge-snapshots):');
@@ -61,7 +62,8 @@ export const forgetPlanView: View<ForgetPlan & { dryRun: true }> = {
         lines.push(`  ${inline(snapshot.name)}  ${what.join(', ')}`);
       }
     } else lines.push('no snapshot holds it');
-    for (const snapshot of plan.unreadableSnapshots) lines.push(paint('red', `  ${inline(snapshot.name)} cannot be read (${snapshot.code}): what it holds is unknown`));
+    for (const snapshot of plan.unreadableSnapshots)
+      lines.push(paint('red', `  ${inline(snapshot.name)} cannot be read (${snapshot.code}): what it holds is unknown`));
     return lines.join('\n');
   },
   notes: (_plan, json) => [!json && 'nothing changed (dry run)'],
@@ -82,7 +84,8 @@ export const forgetView: View<ForgetResult> = {
     const lines = [
       `forgot ${plural(result.forgotten.length, 'memory', 'memories')}${versions ? ` (${versions} of them older versions)` : ''}: ${result.forgotten.map((memory) => memory.id).join(', ') || '(only in snapshots)'}`,
     ];
-    if (result.candidatesChanged.length > 0) lines.push(`  ${plural(result.candidatesChanged.length, 'candidate')} lost the text or were marked "source forgotten"`);
+    if (result.candidatesChanged.length > 0)
+      lines.push(`  ${plural(result.candidatesChanged.length, 'candidate')} lost the text or were marked "source forgotten"`);
     if (result.candidatesDeleted.length > 0) lines.push(`  ${plural(result.candidatesDeleted.length, 'candidate')} whose claim held the text deleted`);
     if (result.handoffsChanged.length > 0) lines.push(`  ${plural(result.handoffsChanged.length, 'handoff')} lost the text from their prompt`);
     if (result.snapshotsRewritten !== null) lines.push(`  ${plural(result.snapshotsRewritten.length, 'snapshot')} rewritten without it`);
@@ -92,7 +95,8 @@ export const forgetView: View<ForgetResult> = {
   notes: (result) => [
     result.snapshotsNotChecked > 0 &&
       `note: ${plural(result.snapshotsNotChecked, 'snapshot')} taken earlier may still hold it; run the same forget with --purge-snapshots to rewrite them`,
-    !result.reclaim.complete && 'note: another process is reading the store; its write-ahead log keeps copies until the next checkpoint (run the forget again later)',
+    !result.reclaim.complete &&
+      'note: another process is reading the store; its write-ahead log keeps copies until the next checkpoint (run the forget again later)',
   ],
 };
 

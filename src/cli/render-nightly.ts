@@ -1,4 +1,4 @@
-import type { ListedSnapshot, SnapshotListing } from '../core/nightly/snapshot.js';
+import type { SnapshotListing } from '../core/nightly/snapshot.js';
 import type { NightlyDryRunResult, NightlyResult } from '../core/nightly/run-once.js';
 import type { RestorePlan } from '../core/nightly/restore.js';
 import type { MaintenanceCounts } from '../core/nightly/maintenance.js';

@@ -110,8 +110,14 @@ interface ParsedChunk {
 /** The file's memories in chunks of up to `size`, as its lines are read; a bad line throws (naming file:line). */
 function* parseChunks(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
   const extension = extname(path).toLowerCase();
-  if (extension === '.jsonl') return yield* parseJsonl(path, text, agentId, now, size);
-  if (extension === '.md' || extension === '.markdown' || extension === '.txt') return yield* parseParagraphs(path, text, agentId, now, size);
+  if (extension === '.jsonl') {
+    yield* parseJsonl(path, text, agentId, now, size);
+    return;
+  }
+  if (extension === '.md' || extension === '.markdown' || extension === '.txt') {
+    yield* parseParagraphs(path, text, agentId, now, size);
+    return;
+  }
   throw new UsageError('unsupported_file', `${path}: unsupported file type; import .jsonl, .md or .txt files, or a directory`);
 }
 
@@ -323,6 +329,9 @@ export async function importPaths(
   const files = collectImportFiles(paths);
   if (files.length === 0) throw new UsageError('nothing_to_import', 'no .jsonl, .md or .txt files found in the given paths');
   const opened = await store(); // only now: a mistyped path creates no database
-  options.onStart?.(files.length, files.reduce((total, file) => total + sizeOf(file), 0));
+  options.onStart?.(
+    files.length,
+    files.reduce((total, file) => total + sizeOf(file), 0),
+  );
   return importFiles(opened, files, options);
 }

@@ -154,7 +154,8 @@ export async function unarchiveMemories(store: Store, agentId: string, ids: read
     const now = iso(tx.clock());
     const found = new Map((await tx.memories.getMany(agentId, ids)).map((memory) => [memory.id, memory]));
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0) throw new NotFoundError('memory_not_found', `no memory ${missing.join(', ')} for agent "${agentId}"`, { details: { ids: missing } });
+    if (missing.length > 0)
+      throw new NotFoundError('memory_not_found', `no memory ${missing.join(', ')} for agent "${agentId}"`, { details: { ids: missing } });
     const archived = [...new Set(ids)].filter((id) => found.get(id)!.archivedAt !== null);
     const changed = new Set(await tx.memories.unarchive(agentId, archived, now));
     const unarchived = [...changed].map((id) => ({ ...found.get(id)!, archivedAt: null, archivedReason: null, updatedAt: now }));

@@ -40,7 +40,11 @@ Asks first on a terminal; needs --yes otherwise. --dry-run lists every memory, c
     const store = await this.existingStore(flags.db);
     const options = { agentId: this.agentId(flags.agent), ids: argv as string[], match, purgeSnapshots: flags['purge-snapshots'], signal: this.abortSignal };
     if (flags['dry-run']) return this.output({ dryRun: true as const, ...(await planForget(store, options)) }, forgetPlanView);
-    if (!flags.yes) await confirmDestructive(forgetQuestion(await planForget(store, { ...options, scanSnapshots: flags['purge-snapshots'] }), flags['purge-snapshots']), false);
+    if (!flags.yes)
+      await confirmDestructive(
+        forgetQuestion(await planForget(store, { ...options, scanSnapshots: flags['purge-snapshots'] }), flags['purge-snapshots']),
+        false,
+      );
     this.output(await forgetMemories(store, options), forgetView);
   }
 }

@@ -187,7 +187,16 @@ export async function reopen(store: Store, options: ReopenOptions): Promise<Reop
           details: { candidateId: id, promotedMemoryId: now.promotedMemoryId },
         });
       }
-      result.reopened.push({ ...candidate, status: 'pending', reviewer: null, reviewRationale: null, decidedAt: null, reopenedBy: by, reopenedAt: at, reopenReason: reason });
+      result.reopened.push({
+        ...candidate,
+        status: 'pending',
+        reviewer: null,
+        reviewRationale: null,
+        decidedAt: null,
+        reopenedBy: by,
+        reopenedAt: at,
+        reopenReason: reason,
+      });
     }
     return result;
   });

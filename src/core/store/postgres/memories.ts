@@ -199,10 +199,10 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
     },
 
     async versions(agentId, id) {
-      const { rows } = await query(
-        `SELECT ${COLUMNS} FROM memories WHERE agent_id = $1 AND version_of = $2 ORDER BY updated_at DESC, id COLLATE "C" DESC`,
-        [agentId, id],
-      );
+      const { rows } = await query(`SELECT ${COLUMNS} FROM memories WHERE agent_id = $1 AND version_of = $2 ORDER BY updated_at DESC, id COLLATE "C" DESC`, [
+        agentId,
+        id,
+      ]);
       return rows.map(toMemory);
     },
 

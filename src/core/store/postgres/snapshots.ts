@@ -652,16 +652,21 @@ export function snapshotPort(deps: SnapshotDeps): SnapshotPort {
         }
       }
       // One consistent view of every table (REPEATABLE READ): no row written during the walk is half in.
-      const written = await writeSnapshot(dir, path, deps, options.signal, async (write) =>
-        session.readOnly(async (tx) =>
-          write((table) => {
-            const spec = TABLE_SPECS[table];
-            const sql = dumpSql(spec, null)!;
-            return (async function* () {
-              for await (const row of cursorRows(session, tx, sql.text, sql.values)) yield fromRow<Record<string, unknown>>(spec, row);
-            })();
-          }),
-        ),
+      const written = await writeSnapshot(
+        dir,
+        path,
+        deps,
+        options.signal,
+        async (write) =>
+          session.readOnly(async (tx) =>
+            write((table) => {
+              const spec = TABLE_SPECS[table];
+              const sql = dumpSql(spec, null)!;
+              return (async function* () {
+                for await (const row of cursorRows(session, tx, sql.text, sql.values)) yield fromRow<Record<string, unknown>>(spec, row);
+              })();
+            }),
+          ),
         // Nothing changed since the basis: the new file is discarded before it gets a name.
         (manifest) => basis !== undefined && sameRestorableRows(manifest, basis),
         {},
@@ -683,8 +688,7 @@ export function snapshotPort(deps: SnapshotDeps): SnapshotPort {
         );
       }
       const version = manifest.schemaVersion;
-      const upgraded = (table: StoreTable, row: Record<string, unknown>) =>
-        version < deps.schemaVersion ? upgradeRow(TABLE_SPECS[table], row, version) : row;
+      const upgraded = (table: StoreTable, row: Record<string, unknown>) => (version < deps.schemaVersion ? upgradeRow(TABLE_SPECS[table], row, version) : row);
       // 1. The memories erased: those the spec names, and the older versions of those (or of an id given).
       const ids = new Set(spec.memoryIds);
       const named = new Set<string>();

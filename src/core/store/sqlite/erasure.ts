@@ -104,9 +104,7 @@ export function eraseRows(c: Connection, spec: EraseSpec, rewriter: EraseRewrite
     c.statement(INSERT_HANDOFF).run(...handoffParams({ ...handoff, id: handoff.id, agentId: spec.agentId }));
   }
   if (memories.length > 0) {
-    withFtsSecureDelete(c, () =>
-      c.statement('DELETE FROM memories WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))').run(spec.agentId, erased),
-    );
+    withFtsSecureDelete(c, () => c.statement('DELETE FROM memories WHERE agent_id = ? AND id IN (SELECT value FROM json_each(?))').run(spec.agentId, erased));
   }
   return report;
 }

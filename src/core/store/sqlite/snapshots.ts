@@ -327,7 +327,8 @@ async function rewriteErased(path: string, from: string, spec: EraseSpec, rewrit
     } finally {
       db.close();
     }
-    if (!check.ok) throw new HippoError('snapshot_verify_failed', `the rewritten ${basename(path)} failed PRAGMA quick_check and was discarded`, ExitCode.unexpected);
+    if (!check.ok)
+      throw new HippoError('snapshot_verify_failed', `the rewritten ${basename(path)} failed PRAGMA quick_check and was discarded`, ExitCode.unexpected);
     fsyncPath(temp);
     renameSync(temp, path);
     try {
