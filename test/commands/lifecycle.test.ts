@@ -5,10 +5,13 @@
 import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
+
+// Each test runs the built CLI a dozen times or more: on a loaded machine that outlasts the default minute.
+vi.setConfig({ testTimeout: 180_000 });
 
 let box: Sandbox;
 const ids: Record<string, string> = {};
