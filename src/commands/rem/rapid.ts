@@ -27,7 +27,7 @@ export default class RemRapid extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemRapid);
-    const store = await this.store(flags.db);
+    const store = await this.existingStore(flags.db);
     const options = distillOptions(flags, { agentId: this.agentId(flags.agent), now: store.clock(), signal: this.abortSignal });
     if (flags['dry-run']) return this.output(await distillDryRun(store, options), distillDryRunView);
     if (flags['prompt-only']) return this.output(await createHandoff(store, options), handoffView);

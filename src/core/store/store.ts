@@ -25,6 +25,12 @@ export interface StoreOptions {
    * SQLite reports it chunk by chunk; PostgreSQL rebuilds in one statement, so it reports the start and the end.
    */
   onProgress?: (step: 'search-index', done: number, total: number) => void;
+  /**
+   * Only open a store that exists: the mode of every command that only reads (and of those acting on existing rows).
+   * Where there is no hippo store — no file, an empty one, a database without hippo's tables — it is NotFoundError
+   * `store_not_found` (exit 3, "no hippo store at …") and nothing is created: no file, no directory, no schema.
+   */
+  mustExist?: boolean;
 }
 
 /** A PostgreSQL location (the same test as store/postgres/connect.ts's isPostgresUrl, without loading it). */
@@ -44,7 +50,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (isPostgresLocation(location)) {
     // ── The engine dispatch for PostgreSQL: the one place to wire the adapter in (store/postgres/adapter.ts) ──
     //   const { openPostgresStore } = await import('./postgres/adapter.js');
-    //   return openPostgresStore(location, options);
+    //   return openPostgresStore(location, options);   (it takes `mustExist` too)
     // Until it lands, a PostgreSQL URL is refused as before.
     throw new UsageError('unsupported_database', 'the store is a postgres:// URL; only a SQLite file path is supported (PostgreSQL is planned)', {
       details: { scheme: location.slice(0, location.indexOf(':')) },
@@ -54,7 +60,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     throw new UsageError('unsupported_database', 'the store URL is not a postgres:// URL; give a SQLite file as a path', { details: { option: 'url' } });
   }
   const { openSqliteStore } = await import('./sqlite/adapter.js');
-  return openSqliteStore({ path: location, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs, onProgress: options.onProgress });
+  return openSqliteStore({
+    path: location,
+    clock: options.clock,
+    busyTimeoutMs: options.busyTimeoutMs,
+    onProgress: options.onProgress,
+    mustExist: options.mustExist,
+  });
 }
 
 /** `store.transaction(fn)`, by its old name: one write transaction, committed when `fn` resolves. */

@@ -153,6 +153,19 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX memories_fts_context ON memories USING gin (fts_context);
   CREATE INDEX memories_thread ON memories (agent_id, thread, created_at, seq) WHERE thread IS NOT NULL AND archived_at IS NULL;
   `,
+  // 3: the memory lifecycle (issue 13; self-contained, renumbered from 2 when merged after issue 18's search in
+  // context), as SQLite's migration 5: an older version's link to its memory, the sources `memory forget` erased and
+  // who reopened a rejected candidate, and the memories a run acted on (ids only). Snapshots need no change counter
+  // here: a night compares the content hashes of its new logical snapshot with the newest one's (snapshots.ts).
+  `
+  ALTER TABLE memories ADD COLUMN version_of text;
+  CREATE INDEX memories_version_of ON memories (agent_id, version_of) WHERE version_of IS NOT NULL;
+  ALTER TABLE candidates ADD COLUMN forgotten_sources text[] NOT NULL DEFAULT '{}',
+                         ADD COLUMN reopened_by text,
+                         ADD COLUMN reopened_at timestamptz,
+                         ADD COLUMN reopen_reason text;
+  ALTER TABLE runs ADD COLUMN memory_ids text[] NOT NULL DEFAULT '{}';
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
