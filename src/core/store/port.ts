@@ -517,7 +517,7 @@ export interface SnapshotPort {
   /**
    * Opens a snapshot to restore from: refused (UsageError, nothing changed) when it is the live store itself, not a
    * hippo snapshot, or from a newer hippo; a snapshot of an older schema is brought up to date in a temporary copy,
-   * never in place. A damaged one is HippoError `snapshot_damaged` (exit 1), here or from any method of the source.
+   * never in place. A damaged one is HippoError `snapshot_damaged` (exit 2), here or from any method of the source.
    * The core drives the restore (docs/design.md §7): plan = `compare` per table; apply = lock, run row, `verify`,
    * pre-restore snapshot, then one transaction of `compare`, `replace`, `matches` and the run's final row.
    */
