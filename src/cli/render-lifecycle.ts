@@ -27,9 +27,9 @@ export const editView: View<EditResult> = {
 export const unarchiveView: View<UnarchiveResult> = {
   text: ({ unarchived, notArchived }) =>
     [...unarchived.map((memory) => `unarchived ${memory.id}`), ...notArchived.map((id) => `${id} was not archived`)].join('\n'),
-  notes: ({ expired }) => [
+  notes: ({ expired }, { hint }) => [
     expired.length > 0 &&
-      `warning: ${expired.join(', ')} ${expired.length === 1 ? 'has' : 'have'} expired: the next nightly run archives ${expired.length === 1 ? 'it' : 'them'} again unless the expiry changes (hippo memory edit ID --expires 30d, or --expires never)`,
+      `warning: ${expired.join(', ')} ${expired.length === 1 ? 'has' : 'have'} expired: the next nightly run archives ${expired.length === 1 ? 'it' : 'them'} again unless the expiry changes (${hint(['memory', 'edit', expired[0]!, '--expires', '30d'])}, or --expires never)`,
   ],
 };
 
@@ -70,7 +70,7 @@ export const forgetPlanView: View<ForgetPlan & { dryRun: true }> = {
       lines.push(paint('red', `  ${inline(snapshot.name)} cannot be read (${snapshot.code}): what it holds is unknown`));
     return lines.join('\n');
   },
-  notes: (_plan, json) => [!json && 'nothing changed (dry run)'],
+  notes: (_plan, { json }) => [!json && 'nothing changed (dry run)'],
 };
 
 export const forgetView: View<ForgetResult> = {
@@ -83,7 +83,7 @@ export const forgetView: View<ForgetResult> = {
     snapshotsRewritten: result.snapshotsRewritten,
     reclaim: result.reclaim,
   }),
-  text: (result, { paint }) => {
+  text: (result, { paint, hint }) => {
     const versions = result.forgotten.filter((memory) => memory.versionOf !== null).length;
     const lines = [
       `forgot ${plural(result.forgotten.length, 'memory', 'memories')}${versions ? ` (${versions} of them older versions)` : ''}: ${result.forgotten.map((memory) => memory.id).join(', ') || '(only in snapshots)'}`,
@@ -93,7 +93,7 @@ export const forgetView: View<ForgetResult> = {
     if (result.candidatesDeleted.length > 0) lines.push(`  ${plural(result.candidatesDeleted.length, 'candidate')} whose claim held the text deleted`);
     if (result.handoffsChanged.length > 0) lines.push(`  ${plural(result.handoffsChanged.length, 'handoff')} lost the text from their prompt`);
     if (result.snapshotsRewritten !== null) lines.push(`  ${plural(result.snapshotsRewritten.length, 'snapshot')} rewritten without it`);
-    lines.push(paint('dim', `audit: hippo rem runs show ${result.run.id}`));
+    lines.push(paint('dim', `audit: ${hint(['rem', 'runs', 'show', result.run.id])}`));
     return lines.join('\n');
   },
   notes: (result) => [
@@ -149,5 +149,5 @@ export const pruneRunsView: View<PruneRunsResult> = {
     dryRun
       ? `would prune ${plural(pruned, 'run')} started before ${time(before)} (finished ones only)`
       : `pruned ${plural(pruned, 'run')} started before ${time(before)}`,
-  notes: ({ dryRun }, json) => [dryRun && !json && 'nothing changed (dry run)'],
+  notes: ({ dryRun }, { json }) => [dryRun && !json && 'nothing changed (dry run)'],
 };
