@@ -16,10 +16,10 @@ export default class MemoryEdit extends HippoCommand {
 With --keep-history the old version is kept as an archived memory whose versionOf is this memory's id (hippo memory show lists them; forgetting the memory forgets them too).
 A persistent or permanent memory never expires: making one so drops its expiry; an ephemeral one without an expiry gets one a day from now.`;
   static override examples = [
-    '<%= config.bin %> memory edit mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --content "Billing cron runs at 02:30 UTC"',
-    '<%= config.bin %> memory edit mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --add-tag billing --remove-tag draft --keep-history',
-    '<%= config.bin %> memory edit mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --durability persistent --subject ""',
-    'echo "new text" | <%= config.bin %> memory edit mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --content -',
+    '<%= config.bin %> memory edit mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --content "Billing cron runs at 02:30 UTC"',
+    '<%= config.bin %> memory edit mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --add-tag billing --remove-tag draft --keep-history',
+    '<%= config.bin %> memory edit mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --durability persistent --subject ""',
+    'echo "new text" | <%= config.bin %> memory edit mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --content -',
   ];
   static override args = { id: Args.string({ ignoreStdin: true, required: true, description: 'memory id' }) };
   static override flags = {

@@ -12,7 +12,7 @@ export default class MemoryForget extends HippoCommand {
 The audit row (hippo rem runs) records ids and counts, never the text. What forget cannot reach — copies outside hippo (exports, backups, the filesystem's freed blocks, a PostgreSQL server's WAL and replicas): docs/decisions.md, "Forget".
 Asks first on a terminal; needs --yes otherwise. --dry-run lists every memory, candidate claim and snapshot holding it and changes nothing. --match - reads the text from stdin (kept out of your shell history).`;
   static override examples = [
-    '<%= config.bin %> memory forget mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --yes',
+    '<%= config.bin %> memory forget mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --yes',
     '<%= config.bin %> memory forget --match "sk-live-" --dry-run',
     'printf %s "$SECRET" | <%= config.bin %> memory forget --match - --purge-snapshots --yes',
   ];

@@ -5,7 +5,7 @@ import { unarchiveMemories } from '../../core/lifecycle.js';
 
 export default class MemoryUnarchive extends HippoCommand {
   static override summary = 'Bring archived memories back (search, lists and distillation see them again); all or nothing.';
-  static override examples = ['<%= config.bin %> memory unarchive mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O'];
+  static override examples = ['<%= config.bin %> memory unarchive mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M'];
   static override strict = false;
   static override args = { ids: Args.string({ ignoreStdin: true, required: true, description: 'memory ids' }) };
 

@@ -7,7 +7,7 @@ export default class RemReopen extends HippoCommand {
   static override summary = 'Send rejected candidates back to pending for another review, saying why.';
   static override description =
     'Records who reopened each candidate, when and why (hippo rem show); the rejection is cleared. A promoted candidate cannot be reopened (its memory exists: archive or forget that instead).';
-  static override examples = ['<%= config.bin %> rem reopen cand_01JD3Z8N6Q2W4E5R7T9Y1U3I5O --reason "rejected by mistake"'];
+  static override examples = ['<%= config.bin %> rem reopen cand_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --reason "rejected by mistake"'];
   static override strict = false;
   static override args = { ids: Args.string({ ignoreStdin: true, required: true, description: 'candidate ids' }) };
   static override flags = {
