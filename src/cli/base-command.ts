@@ -69,9 +69,18 @@ export abstract class HippoCommand extends Command {
     return agentId;
   }
 
-  /** The store `--db` (else HIPPO_DB, else the default file) names, opened once per command. */
+  /** The store `--db` (else HIPPO_DB, else the default file) names, opened once per command; created if it is not there. */
   protected store(dbFlag: string | undefined): Promise<Store> {
     this.openedStore ??= (async () => openStore({ path: this.dbPath(dbFlag), onProgress: upgradeProgress(!this.jsonMode) }))();
+    return this.openedStore;
+  }
+
+  /**
+   * The same store, for a command that only reads or acts on rows that must exist: where there is no hippo store, it
+   * is exit 3 ("no hippo store at PATH") and nothing is created — no file, no directory (docs/decisions.md).
+   */
+  protected existingStore(dbFlag: string | undefined): Promise<Store> {
+    this.openedStore ??= (async () => openStore({ path: this.dbPath(dbFlag), mustExist: true, onProgress: upgradeProgress(!this.jsonMode) }))();
     return this.openedStore;
   }
 

@@ -27,11 +27,14 @@ const required = (flag: string) => (_error: HippoError, details: Details) => {
   return what && `${flag} is required and must not be blank: say ${what}`;
 };
 
-/** The CLI's words for a core range error; an error the flag parser raised is already in them. */
+/** The CLI's words for a core range error (it carries `min` and `max`); an error the flag parser raised is already in them. */
 const unlessFromFlag =
-  (words: string) =>
-  (_error: HippoError, details: Details): string | undefined =>
-    details.flag === undefined ? words : undefined;
+  (flag: string) =>
+  (_error: HippoError, details: Details): string | undefined => {
+    if (details.flag !== undefined) return undefined;
+    const [min, max] = [details.min, details.max];
+    return typeof min === 'number' && typeof max === 'number' ? `${flag} must be a whole number from ${min} to ${max}` : `${flag} must be a whole number`;
+  };
 
 /** What a CLI user can do instead of calling a model: hand the prompt over. */
 const PROMPT_ONLY = 'Without a model, use --prompt-only to hand the prompt to any LLM and bring the answer back with `hippo rem ingest`.';
@@ -41,10 +44,15 @@ const withPromptOnly = (error: HippoError): string => `${error.message} ${PROMPT
 const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) => string | undefined> = {
   // Options of rem rapid, search, rem candidates, nightly: usually caught by the flag parser first.
   // From the flag parser (details.flag set) the message already names the flag and its range.
-  bad_limit: unlessFromFlag('--limit must be a whole number of at least 1'),
-  bad_max_candidates: unlessFromFlag('--max-candidates must be a whole number ≥ 1'),
-  bad_max_memories: unlessFromFlag('--max-memories must be a whole number ≥ 1'),
-  bad_keep_days: unlessFromFlag('--keep-days must be a whole number ≥ 0'),
+  bad_limit: unlessFromFlag('--limit'),
+  bad_max_candidates: unlessFromFlag('--max-candidates'),
+  bad_max_memories: unlessFromFlag('--max-memories'),
+  bad_keep_days: unlessFromFlag('--keep-days'),
+  bad_max_age_days: unlessFromFlag('--keep-days'),
+  bad_keep_last: unlessFromFlag('--keep-last'),
+  bad_keep_hourly: unlessFromFlag('--keep-hourly'),
+  bad_keep_daily: unlessFromFlag('--keep-daily'),
+  bad_keep_weekly: unlessFromFlag('--keep-weekly'),
   bad_scope: mustBeOneOf('--scope'),
   bad_focus: mustBeOneOf('--focus'),
   bad_status: mustBeOneOf('--status'),
@@ -86,7 +94,15 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   },
   snapshot_damaged: (error, _details, hint) => `${error.message} (${hint(['rem', 'snapshots', '--check'], { agent: null })})`,
 
+  // The memory lifecycle.
+  nothing_to_edit: () => 'say what to change: --content, --tag / --add-tag / --remove-tag, --subject, --durability or --expires',
+  nothing_to_forget: () => 'say what to forget: memory ids, or --match TEXT (--match - reads it from stdin)',
+  snapshot_not_rewritable: (error) => error.message.replace('forget without purging snapshots', 'forget without --purge-snapshots'),
+  snapshot_purge_incomplete: (error) =>
+    error.message.replace('forget the same ids again with purging snapshots', 'run the same forget again with --purge-snapshots'),
+
   // The database file.
+  store_not_found: (error) => `${error.message} (check --db and HIPPO_DB; only memory add, memory import and demo create a store)`,
   not_a_database: (_error, details) => {
     const path = text(details.path);
     return details.directory === true && path ? `${path} is a directory, not a hippo database file; pass a file path with --db` : undefined;

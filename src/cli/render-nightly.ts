@@ -1,4 +1,4 @@
-import type { ListedSnapshot } from '../core/nightly/snapshot.js';
+import type { SnapshotListing } from '../core/nightly/snapshot.js';
 import type { NightlyDryRunResult, NightlyResult } from '../core/nightly/run-once.js';
 import type { RestorePlan } from '../core/nightly/restore.js';
 import type { MaintenanceCounts } from '../core/nightly/maintenance.js';
@@ -40,7 +40,10 @@ export function nightText(result: NightlyResult, { paint, hint }: Pick<TextConte
   }
   const lines = [head];
   if (result.snapshot) {
-    lines.push(`  snapshot     ${inline(result.snapshot.path)} (${formatBytes(result.snapshot.sizeBytes)}) · pruned ${result.snapshot.pruned.length} old`);
+    const what = result.snapshot.unchanged
+      ? `unchanged since ${inline(result.snapshot.name)}: none taken`
+      : `${inline(result.snapshot.path)} (${formatBytes(result.snapshot.sizeBytes)})`;
+    lines.push(`  snapshot     ${what} · pruned ${result.snapshot.pruned.length} old`);
   }
   if (result.maintenance) lines.push(`  maintenance  ${maintenanceLine(result.maintenance.total)} · full-text index optimized`);
   if (result.agents.length === 0) lines.push('  distill      nothing new to distill');
@@ -77,7 +80,7 @@ export function dryRunText(result: NightlyDryRunResult, paint: Painter): string 
   return lines.join('\n');
 }
 
-export function snapshotsText(snapshots: ListedSnapshot[], dir: string, context: TextContext): string {
+export function snapshotsText({ snapshots, totalBytes }: SnapshotListing, dir: string, context: TextContext): string {
   if (snapshots.length === 0) return `no snapshots in ${inline(dir)}`;
   const taken = timeColumn(
     'TAKEN',
@@ -98,7 +101,8 @@ export function snapshotsText(snapshots: ListedSnapshot[], dir: string, context:
   const text = table(columns, rows, context);
   // Damaged snapshots in red: painted after the table is laid out, so the colour codes do not count as width.
   const painted = context.paint.enabled ? text.replace(/\bdamaged\b/g, context.paint('red', 'damaged')) : text;
-  return [context.paint('dim', inline(dir)), painted].join('\n');
+  const total = `${snapshots.length} snapshot${snapshots.length === 1 ? '' : 's'}, ${formatBytes(totalBytes)} in total`;
+  return [context.paint('dim', inline(dir)), painted, context.paint('dim', total)].join('\n');
 }
 
 export function restorePlanText(plan: RestorePlan, applied: boolean): string {
@@ -128,8 +132,8 @@ export function nightView(): View<NightlyResult> {
 
 export const nightDryRunView: TextView<NightlyDryRunResult> = (result, { paint }) => dryRunText(result, paint);
 
-export function snapshotsView(dir: string): TextView<{ snapshots: ListedSnapshot[] }> {
-  return ({ snapshots }, context) => snapshotsText(snapshots, dir, context);
+export function snapshotsView(dir: string): TextView<SnapshotListing> {
+  return (listing, context) => snapshotsText(listing, dir, context);
 }
 
 /** `hippo rem restore SNAPSHOT [--agent A] --apply`: narrowed to the restore's agent when it has one, else every agent's. */
@@ -165,11 +169,26 @@ export function scheduleNote(configFile: string): string {
   return `cron and systemd do not read your shell profile: set the model in ${configFile} ({"model": "ollama:llama3.2"}), or add HIPPO_MODEL=… above the crontab line (Environment=HIPPO_MODEL=… in the service). Without a model the night still snapshots and maintains the store; distillation is skipped.`;
 }
 
+/** A long sentence as `# ` comment lines of at most 100 columns. */
+function wrapComment(text: string): string[] {
+  const lines: string[] = [];
+  let line = '#';
+  for (const word of text.split(' ')) {
+    if (line.length + 1 + word.length > 100) {
+      lines.push(line);
+      line = '#';
+    }
+    line += ` ${word}`;
+  }
+  return [...lines, line];
+}
+
 /** `rem nightly schedule`: what to install, as comments and the two files; nothing is installed. */
 export const scheduleView: TextView<ScheduleText & { installed: false; note: string }> = (text) =>
   safeText(
     [
       '# Nothing was installed. To run the nightly job every 30 minutes:',
+      ...wrapComment(text.cadence),
       '',
       '# cron: add this line with `crontab -e`',
       text.cron,

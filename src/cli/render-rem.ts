@@ -34,7 +34,7 @@ export function candidateTable(candidates: readonly Candidate[], context: TextCo
     candidate.id,
     candidate.status,
     `${age(candidate.generatedAt)} ago`,
-    `${candidate.sourceMemoryIds.length} cited`,
+    `${candidate.sourceMemoryIds.length} cited${candidate.forgottenSourceIds.length > 0 ? ` (${candidate.forgottenSourceIds.length} forgotten)` : ''}`,
     safeText(candidate.claim, { lines: 'join' }),
   ]);
   return table(CANDIDATE_COLUMNS, rows, context);
@@ -53,13 +53,18 @@ export function candidateDetail(candidate: Candidate, sources: Memory[], { paint
     ['tags', candidate.tags.join(', ') || null],
     ['promoted to', candidate.promotedMemoryId],
     ['edited claim', candidate.editedClaim],
+    ['reopened', candidate.reopenedAt ? `${candidate.reopenedAt} by ${candidate.reopenedBy ?? '?'}: ${candidate.reopenReason ?? ''}` : null],
+    ['forgotten', candidate.forgottenSourceIds.length > 0 ? `${candidate.forgottenSourceIds.join(', ')} (memory forget: their text is gone)` : null],
   ]
     .filter(([, value]) => value)
     .map(([label, value]) => `${paint('dim', label!.padEnd(12))} ${safeText(value!)}`);
   const cited = candidate.sourceMemoryIds.map((id, index) => {
     const memory = found.get(id);
     const title = `[${index + 1}] ${inline(id)}`;
-    if (!memory) return `${paint('bold', title)}  ${paint('red', '(no longer in the database)')}`;
+    if (!memory) {
+      const gone = candidate.forgottenSourceIds.includes(id) ? '(forgotten: its text is gone)' : '(no longer in the database)';
+      return `${paint('bold', title)}  ${paint('red', gone)}`;
+    }
     return `${paint('bold', title)}  ${paint('dim', time(memory.createdAt))}${memory.archivedAt ? paint('dim', ' (archived)') : ''}\n${safeText(memory.content)}`;
   });
   return [

@@ -72,7 +72,7 @@ export default class Extract extends HippoCommand {
     const input: ExtractInput =
       flags.query === undefined
         ? { files, stdin: () => pipedStdin('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query', EXTRACT_READ_LIMIT) }
-        : { store: await this.store(flags.db), agentId: this.agentId(flags.agent), query: flags.query, top: flags.top };
+        : { store: await this.existingStore(flags.db), agentId: this.agentId(flags.agent), query: flags.query, top: flags.top };
     const outcome = await extractFrom(input, {
       kinds,
       region: flags.region,

@@ -32,7 +32,7 @@ export default class Search extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Search);
-    const store = await this.store(flags.db);
+    const store = await this.existingStore(flags.db);
     const marks = this.jsonMode ? undefined : snippetMarks();
     const report = await searchWithFacts(store, {
       agentId: this.agentId(flags.agent),

@@ -28,11 +28,19 @@ export interface ImportResult {
 
 export interface ImportOptions {
   agentId: string;
-  /** Checked between files (each file is one transaction): an abort stops before the next file. */
+  /**
+   * Checked between files and, inside a file's transaction, between chunks of CHUNK_MEMORIES: an abort stops within a
+   * file too, its transaction rolled back (InterruptedError, exit 130, `details` saying what landed).
+   */
   signal?: AbortSignal;
-  /** Called after each file with the files done so far (for a progress bar). */
+  /** Called after each file with the files done so far. */
   onFile?: (done: number, total: number, file: FileImportResult) => void;
+  /** Called as the import goes, with the bytes of the files read and written so far and their total (a progress bar). */
+  onProgress?: (doneBytes: number, totalBytes: number) => void;
 }
+
+/** Memories parsed and inserted per step of a file's transaction: between steps an interruption is noticed. */
+export const CHUNK_MEMORIES = 2000;
 
 /** One JSONL line: a memory object as `memory export` writes it. Unknown fields are ignored. */
 const jsonlMemory = z.object({
@@ -97,51 +105,82 @@ function lineError(path: string, line: number, error: unknown): HippoError {
   });
 }
 
-/** Parses a whole file into memories; any bad line fails the file (naming file:line) before anything is written. */
+/** Parses a whole file into memories; any bad line fails the file (naming file:line). */
 export function parseImportFile(path: string, text: string, agentId: string, now: Date): Memory[] {
-  const extension = extname(path).toLowerCase();
-  if (extension === '.jsonl') return parseJsonl(path, text, agentId, now);
-  if (extension === '.md' || extension === '.markdown' || extension === '.txt') return parseParagraphs(path, text, agentId, now);
-  throw new UsageError('unsupported_file', `${path}: unsupported file type; import .jsonl, .md or .txt files, or a directory`);
-}
-
-function parseJsonl(path: string, text: string, agentId: string, now: Date): Memory[] {
   const memories: Memory[] = [];
-  const lines = text.split('\n');
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!.trim();
-    if (line === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw lineError(path, index + 1, 'not valid JSON');
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw lineError(path, index + 1, 'not a JSON object');
-    const parsed = jsonlMemory.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw lineError(path, index + 1, `field "${issue?.path.join('.') || '?'}": ${issue?.message ?? 'invalid'}`);
-    }
-    // JSON can spell a lone surrogate ("\ud800"), which no UTF-8 can store: refused, naming the field (only the fields
-    // kept are looked at, so the name is one of ours, never a key from the file).
-    const illFormed = illFormedField(parsed.data);
-    if (illFormed !== undefined) throw lineError(path, index + 1, `field "${illFormed}" holds ${LONE_SURROGATE}`);
-    const record: NewMemory = { ...parsed.data, agentId: parsed.data.agentId ?? agentId, thread: importThread(parsed.data, path) };
-    try {
-      memories.push(buildMemory(record, now));
-    } catch (error) {
-      throw lineError(path, index + 1, error);
-    }
-  }
+  for (const chunk of parseChunks(path, text, agentId, now, Number.POSITIVE_INFINITY)) memories.push(...chunk.memories);
   return memories;
 }
 
-function parseParagraphs(path: string, text: string, agentId: string, now: Date): Memory[] {
-  const memories: Memory[] = [];
+/** A chunk of parsed memories, and how far into the text (characters) it reached. */
+interface ParsedChunk {
+  memories: Memory[];
+  offset: number;
+}
+
+/** The file's memories in chunks of up to `size`, as its lines are read; a bad line throws (naming file:line). */
+function* parseChunks(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
+  const extension = extname(path).toLowerCase();
+  if (extension === '.jsonl') {
+    yield* parseJsonl(path, text, agentId, now, size);
+    return;
+  }
+  if (extension === '.md' || extension === '.markdown' || extension === '.txt') {
+    yield* parseParagraphs(path, text, agentId, now, size);
+    return;
+  }
+  throw new UsageError('unsupported_file', `${path}: unsupported file type; import .jsonl, .md or .txt files, or a directory`);
+}
+
+function* parseJsonl(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
+  let memories: Memory[] = [];
+  let start = 0;
+  for (let index = 0; start <= text.length; index++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    const line = text.slice(start, end).trim();
+    start = end + 1;
+    if (line !== '') memories.push(parseJsonlLine(path, index + 1, line, agentId, now));
+    if (memories.length >= size) {
+      yield { memories, offset: Math.min(start, text.length) };
+      memories = [];
+    }
+    if (newline < 0) break;
+  }
+  yield { memories, offset: text.length };
+}
+
+function parseJsonlLine(path: string, lineNumber: number, line: string, agentId: string, now: Date): Memory {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw lineError(path, lineNumber, 'not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw lineError(path, lineNumber, 'not a JSON object');
+  const parsed = jsonlMemory.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw lineError(path, lineNumber, `field "${issue?.path.join('.') || '?'}": ${issue?.message ?? 'invalid'}`);
+  }
+  // JSON can spell a lone surrogate ("\ud800"), which no UTF-8 can store: refused, naming the field (only the fields
+  // kept are looked at, so the name is one of ours, never a key from the file).
+  const illFormed = illFormedField(parsed.data);
+  if (illFormed !== undefined) throw lineError(path, lineNumber, `field "${illFormed}" holds ${LONE_SURROGATE}`);
+  const record: NewMemory = { ...parsed.data, agentId: parsed.data.agentId ?? agentId, thread: importThread(parsed.data, path) };
+  try {
+    return buildMemory(record, now);
+  } catch (error) {
+    throw lineError(path, lineNumber, error);
+  }
+}
+
+function* parseParagraphs(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
+  let memories: Memory[] = [];
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   let paragraph: string[] = [];
   let startLine = 0;
+  let offset = 0;
   const flush = (): void => {
     const content = paragraph.join('\n').trim();
     if (content !== '') {
@@ -153,37 +192,77 @@ function parseParagraphs(path: string, text: string, agentId: string, now: Date)
     }
     paragraph = [];
   };
-  lines.forEach((line, index) => {
-    if (line.trim() === '') {
-      flush();
-      return;
+  for (const [index, line] of lines.entries()) {
+    offset += line.length + 1;
+    if (line.trim() === '') flush();
+    else {
+      if (paragraph.length === 0) startLine = index + 1;
+      paragraph.push(line);
     }
-    if (paragraph.length === 0) startLine = index + 1;
-    paragraph.push(line);
-  });
+    if (memories.length >= size) {
+      yield { memories, offset: Math.min(offset, text.length) };
+      memories = [];
+    }
+  }
   flush();
-  return memories;
+  yield { memories, offset: text.length };
+}
+
+/** Lets the event loop run (a signal handler, a progress bar) between steps of synchronous work. */
+const breathe = () => new Promise((resolve) => setImmediate(resolve));
+
+/** The size of a file for progress (0 when it cannot be read: the import then reports that file's error). */
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** What an interruption says landed: the files before this one, whole; nothing of this one or after. */
+function interrupted(result: ImportResult, done: number, total: number, current?: string): InterruptedError {
+  const during = current === undefined ? '' : `; nothing from ${current} (its transaction was rolled back)`;
+  return new InterruptedError(`interrupted: ${result.imported} memories from ${done} of ${total} files were imported${during}, nothing from the rest`, {
+    ...result,
+  });
 }
 
 /**
  * Imports files, one transaction per file: a bad line fails that file whole and leaves the others unaffected; a full
- * disk or a busy database stops the import. Between files it yields to the event loop, so Ctrl-C (the signal) stops
- * it cleanly before the next file: what landed is whole, what did not is absent. Returns what happened to each file.
+ * disk or a busy database stops the import. A file is read, parsed and inserted in chunks inside its transaction, and
+ * between chunks (and files) the event loop runs, so Ctrl-C (the signal) stops it within the file it is in: that
+ * file's transaction is rolled back, the files before it stay whole, and the InterruptedError says what landed.
+ * Returns what happened to each file.
  */
 export async function importFiles(store: Store, files: readonly string[], options: ImportOptions): Promise<ImportResult> {
   const result: ImportResult = { imported: 0, existing: 0, duplicates: 0, files: [] };
+  const sizes = files.map(sizeOf);
+  const totalBytes = sizes.reduce((total, size) => total + size, 0);
+  let doneBytes = 0;
   for (const [index, path] of files.entries()) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (options.signal?.aborted) {
-      throw new InterruptedError(`interrupted: ${result.imported} memories from ${index} of ${files.length} files were imported, nothing from the rest`, {
-        ...result,
-      });
-    }
+    await breathe();
+    if (options.signal?.aborted) throw interrupted(result, index, files.length);
     const fileResult: FileImportResult = { path, imported: 0, existing: 0, duplicates: 0 };
     try {
-      const memories = parseImportFile(path, readUtf8File(path), options.agentId, store.clock());
-      Object.assign(fileResult, await store.transaction((tx) => insertNew(tx, memories)));
+      const text = readUtf8File(path);
+      const size = sizes[index]!;
+      Object.assign(
+        fileResult,
+        await store.transaction(async (tx) => {
+          const state = newInsertState();
+          for (const chunk of parseChunks(path, text, options.agentId, store.clock(), CHUNK_MEMORIES)) {
+            await insertNew(tx, chunk.memories, state);
+            options.onProgress?.(doneBytes + (text.length === 0 ? size : Math.round((size * chunk.offset) / text.length)), totalBytes);
+            // The only awaits inside the transaction besides the store: a tick for the signal and the progress bar.
+            await breathe();
+            if (options.signal?.aborted) throw interrupted(result, index, files.length, path);
+          }
+          return state.counts;
+        }),
+      );
     } catch (error) {
+      if (error instanceof InterruptedError) throw error;
       // Unreadable, not UTF-8, or a bad line: this file fails alone.
       if (error instanceof HippoError && error.exitCode === ExitCode.usage) {
         fileResult.error = { code: error.code, message: error.message };
@@ -202,6 +281,8 @@ export async function importFiles(store: Store, files: readonly string[], option
       fileResult.existing = 0;
       fileResult.duplicates = 0;
     }
+    doneBytes += sizes[index]!;
+    options.onProgress?.(doneBytes, totalBytes);
     result.imported += fileResult.imported;
     result.existing += fileResult.existing;
     result.duplicates += fileResult.duplicates;
@@ -211,11 +292,19 @@ export async function importFiles(store: Store, files: readonly string[], option
   return result;
 }
 
+/** What a file's chunks share: the texts seen so far in the file (per agent), and the counts. */
+interface InsertState {
+  seen: Set<string>;
+  counts: Pick<FileImportResult, 'imported' | 'existing' | 'duplicates'>;
+}
+
+const newInsertState = (): InsertState => ({ seen: new Set(), counts: { imported: 0, existing: 0, duplicates: 0 } });
+
 /**
  * Inserts the memories whose id is new; existing ids are skipped and counted. Duplicates (text already stored for
  * that agent, or repeated within the file) are counted among the inserted ones only. Call inside a transaction.
  */
-async function insertNew(tx: StoreOps, memories: readonly Memory[]): Promise<Pick<FileImportResult, 'imported' | 'existing' | 'duplicates'>> {
+async function insertNew(tx: StoreOps, memories: readonly Memory[], state: InsertState): Promise<void> {
   const existing = await tx.memories.existingIds(memories.map((memory) => memory.id));
   const fresh = existing.size === 0 ? memories : memories.filter((memory) => !existing.has(memory.id));
   const hashesByAgent = new Map<string, Set<string>>();
@@ -228,30 +317,32 @@ async function insertNew(tx: StoreOps, memories: readonly Memory[]): Promise<Pic
   for (const [agentId, hashes] of hashesByAgent) {
     for (const hash of await tx.memories.existingHashes(agentId, [...hashes])) stored.add(`${agentId}\u0000${hash}`);
   }
-  const seen = new Set<string>();
-  let duplicates = 0;
   for (const memory of fresh) {
     const key = `${memory.agentId}\u0000${memory.contentHash}`;
-    if (seen.has(key) || stored.has(key)) duplicates++;
-    seen.add(key);
+    if (state.seen.has(key) || stored.has(key)) state.counts.duplicates++;
+    state.seen.add(key);
   }
   const imported = await tx.memories.insertMany(fresh);
-  return { imported, existing: memories.length - imported, duplicates };
+  state.counts.imported += imported;
+  state.counts.existing += memories.length - imported;
 }
 
 /**
  * `memory import`: the importable files under `paths` (see `collectImportFiles`), imported with `importFiles` into the
  * store `store()` opens once there is something to import.
- * `onStart` learns how many files there are before the first is read (for a progress bar).
+ * `onStart` learns how many files there are, and their bytes, before the first is read (for a progress bar).
  */
 export async function importPaths(
   store: () => Promise<Store>,
   paths: readonly string[],
-  options: ImportOptions & { onStart?: (files: number) => void },
+  options: ImportOptions & { onStart?: (files: number, totalBytes: number) => void },
 ): Promise<ImportResult> {
   const files = collectImportFiles(paths);
   if (files.length === 0) throw new UsageError('nothing_to_import', 'no .jsonl, .md or .txt files found in the given paths');
   const opened = await store(); // only now: a mistyped path creates no database
-  options.onStart?.(files.length);
+  options.onStart?.(
+    files.length,
+    files.reduce((total, file) => total + sizeOf(file), 0),
+  );
   return importFiles(opened, files, options);
 }

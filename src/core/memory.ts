@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
+import { requireCount } from './limits.js';
 import { newId } from './ids.js';
 import { DURABILITIES, type Durability, type Memory } from './records.js';
 import type { Store, StoreOps } from './store/port.js';
@@ -35,6 +36,7 @@ export interface NewMemory {
   lastRetrievedAt?: string | null;
   /** The thread the memory belongs to (docs/design.md §6); none when absent or null. */
   thread?: string | null;
+  versionOf?: string | null;
 }
 
 export interface AddMemoryResult {
@@ -159,6 +161,7 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
     retrievalCount: input.retrievalCount ?? 0,
     lastRetrievedAt: checkIso(input.lastRetrievedAt, 'lastRetrievedAt'),
     thread: input.thread === undefined || input.thread === null ? null : validateThread(input.thread),
+    versionOf: input.versionOf ?? null,
   };
 }
 
@@ -202,6 +205,7 @@ export interface ListOptions {
 
 /** Newest first, or a thread in its order. Archived memories only when asked for. */
 export function listMemories(store: StoreOps, options: ListOptions): Promise<Memory[]> {
+  const limit = requireCount(options.limit ?? 50, 'limit');
   return store.memories.list({
     agentId: options.agentId,
     tag: options.tag,
@@ -209,7 +213,7 @@ export function listMemories(store: StoreOps, options: ListOptions): Promise<Mem
     durability: options.durability,
     thread: options.thread === undefined ? undefined : validateThread(options.thread),
     includeArchived: options.includeArchived,
-    limit: options.limit ?? 50,
+    limit,
   });
 }
 
@@ -263,4 +267,20 @@ export async function archiveMemories(store: Store, agentId: string, ids: readon
     await tx.memories.archive(agentId, toArchive, reason, now);
     return { archived, alreadyArchived };
   });
+}
+
+/**
+ * The one hook for what depends on a memory's neighbours (docs/design.md §6: a threaded memory's search entry carries
+ * the text of the memories around it in its thread). Called inside the transaction of a change that alters a
+ * memory's text in place — `memory edit` — with the memories as they were before the change, so the neighbours of
+ * each (and the memory itself) are re-indexed and no neighbour's context keeps the old text. A memory that is deleted
+ * (`memory forget`) or archived is re-indexed by the store itself (MemoryRepo.forget, archive, ErasureRepo.erase).
+ */
+export async function reindexNeighbours(tx: StoreOps, changed: readonly Memory[]): Promise<void> {
+  const byAgent = new Map<string, string[]>();
+  for (const memory of changed) {
+    if (memory.thread === null) continue;
+    byAgent.set(memory.agentId, [...(byAgent.get(memory.agentId) ?? []), memory.id]);
+  }
+  for (const [agentId, ids] of byAgent) await tx.memories.refreshContext(agentId, { ids });
 }

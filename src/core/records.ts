@@ -33,6 +33,12 @@ export interface Memory {
    * from, or null. Search reads a threaded memory together with its neighbours in the thread.
    */
   thread: string | null;
+  /**
+   * Set only on an older version kept by `memory edit --keep-history`: the id of the memory it is an older version of
+   * (that memory kept its id and holds the new text). Null for every other memory. Forgetting a memory forgets its
+   * older versions too.
+   */
+  versionOf: string | null;
 }
 
 // ---- §2.2 candidate ---------------------------------------------------------------------------------------------
@@ -59,11 +65,17 @@ export interface Candidate {
   reviewRationale: string | null;
   decidedAt: string | null;
   promotedMemoryId: string | null;
+  /** Sources that `memory forget` erased since the candidate was staged: a reviewer sees the evidence is gone. */
+  forgottenSourceIds: string[];
+  /** Who sent a rejected candidate back to pending (`rem reopen`), when and why; null if it never was. */
+  reopenedBy: string | null;
+  reopenedAt: string | null;
+  reopenReason: string | null;
 }
 
 // ---- §2.3 run (the audit log) -----------------------------------------------------------------------------------
 
-export const RUN_KINDS = ['rem rapid', 'rem ingest', 'rem nightly run-once', 'rem restore'] as const;
+export const RUN_KINDS = ['rem rapid', 'rem ingest', 'rem nightly run-once', 'rem restore', 'memory forget', 'rem runs prune'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted', 'paused', 'dry-run'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -98,6 +110,8 @@ export interface Run {
   durationMs: number | null;
   parentRunId: string | null;
   steps: Record<string, string>;
+  /** The memories the run acted on by id (`memory forget`: the ids it erased); [] for other runs. Ids only, never text. */
+  memoryIds: string[];
 }
 
 // ---- §2.4 handoff -----------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { UsageError } from './errors.js';
+import { requireCount } from './limits.js';
 import { kindsInQuery } from './facts/lexicon.js';
 import type { Fact, Passage } from './facts/types.js';
 import { elsewhereWarning } from './memory.js';
@@ -41,10 +42,7 @@ export interface SearchResult {
 
 /** docs/design.md §6: BM25 full-text search over one agent's memories, each read with its thread neighbours and its date. */
 export async function search(store: Store, options: SearchOptions): Promise<SearchResult[]> {
-  const limit = options.limit ?? 10;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new UsageError('bad_limit', 'the limit must be a whole number of at least 1', { details: { option: 'limit' } });
-  }
+  const limit = requireCount(options.limit ?? 10, 'limit');
   if (options.durability && !DURABILITIES.includes(options.durability)) {
     throw new UsageError('bad_durability', `durability must be one of ${DURABILITIES.join(', ')}`, {
       details: { option: 'durability', allowed: [...DURABILITIES] },

@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cliMessage } from '../../src/cli/error-words.js';
-import { addMemory, buildMemory, validateAgentId } from '../../src/core/memory.js';
+import { forgetMemories } from '../../src/core/forget.js';
+import { addMemory, buildMemory, listMemories, validateAgentId } from '../../src/core/memory.js';
 import { modelNotConfigured, modelTimeout } from '../../src/core/model/errors.js';
 import { answerRejected } from '../../src/core/model/answer-problem.js';
 import { pruneSnapshots } from '../../src/core/nightly/snapshot.js';
@@ -39,11 +40,11 @@ function expectWorded(error: Awaited<ReturnType<typeof errorOf>>, code: string, 
 describe('core errors in their own words, and the CLI in its', () => {
   it.each([
     ['bad_scope', () => gather(store, { agentId: 'a', scope: 'everything' as Scope }), '--scope must be one of recent, tagged, all'],
-    ['bad_max_memories', () => gather(store, { agentId: 'a', maxMemories: 0 }), '--max-memories must be a whole number ≥ 1'],
+    ['bad_max_memories', () => gather(store, { agentId: 'a', maxMemories: 0 }), '--max-memories must be a whole number from 1 to 10000'],
     ['tag_required', () => gather(store, { agentId: 'a', scope: 'tagged' }), '--scope tagged needs --tag TAG (it never means "everything")'],
     ['bad_focus', () => parseFocus('gossip'), '--focus must be one of lessons, patterns, decisions, errors, preferences'],
     ['bad_status', () => listCandidates(store, { agentId: 'a', status: 'maybe' as 'all' }), '--status must be one of pending, promoted, rejected, all'],
-    ['bad_limit', () => search(store, { agentId: 'a', query: 'x', limit: 0 }), '--limit must be a whole number of at least 1'],
+    ['bad_limit', () => search(store, { agentId: 'a', query: 'x', limit: 0 }), '--limit must be a whole number from 1 to 1000000'],
     [
       'bad_durability',
       () => search(store, { agentId: 'a', query: 'x', durability: 'forever' as 'standard' }),
@@ -59,7 +60,13 @@ describe('core errors in their own words, and the CLI in its', () => {
       () => buildMemory({ agentId: 'a', content: 'x', durability: 'persistent', expiresAt: '2030-01-01T00:00:00.000Z' }, new Date()),
       'a persistent memory never expires: give no --expires, or make it standard or ephemeral',
     ],
-    ['bad_keep_days', () => pruneSnapshots(store.dir, -1, new Date()), '--keep-days must be a whole number ≥ 0'],
+    [
+      'bad_max_age_days',
+      () => pruneSnapshots(store, { keepLast: 3, keepHourly: 24, keepDaily: 7, keepWeekly: 4, maxAgeDays: 0 }),
+      '--keep-days must be a whole number from 1 to 36500',
+    ],
+    ['bad_limit', () => listMemories(store, { agentId: 'a', limit: 2 ** 60 }), '--limit must be a whole number from 1 to 1000000'],
+    ['nothing_to_forget', () => forgetMemories(store, { agentId: 'a' }), 'say what to forget: memory ids, or --match TEXT (--match - reads it from stdin)'],
     ['nothing_to_distill', () => createHandoff(store, { agentId: 'a' }), 'no memories in scope to distill (try --since 7d or --scope all)'],
     ['snapshot_not_found', () => resolveSnapshot(store, 'nope.db'), 'no snapshot "nope.db" (list them with: hippo rem snapshots)'],
   ])('%s', async (code, fn, cli) => {
@@ -68,7 +75,7 @@ describe('core errors in their own words, and the CLI in its', () => {
 
   it('bad_max_candidates (distill checks it before anything else)', async () => {
     const error = await distill(store, undefined, { agentId: 'a', maxCandidates: 0 }).catch((caught: unknown) => caught);
-    expectWorded(error as Awaited<ReturnType<typeof errorOf>>, 'bad_max_candidates', '--max-candidates must be a whole number ≥ 1');
+    expectWorded(error as Awaited<ReturnType<typeof errorOf>>, 'bad_max_candidates', '--max-candidates must be a whole number from 1 to 100');
   });
 
   it('fts_syntax keeps SQLite’s reason in its details', async () => {

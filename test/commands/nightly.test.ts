@@ -55,7 +55,7 @@ interface RunJson {
 }
 interface NightJson {
   run: RunJson;
-  snapshot: { path: string; pruned: string[] } | null;
+  snapshot: { path: string; pruned: string[]; unchanged: boolean } | null;
   agents: { agentId: string; runId: string | null; status: string; staged: number; error: string | null }[];
 }
 interface SnapshotJson {
@@ -228,6 +228,8 @@ describe('hippo rem nightly run-once', () => {
       ['maintenance:archived', 1, false],
       ['stage:after-insert', 1, true],
     ] as const)('at %s: the database stays whole, nothing half-done is visible, and the next night takes over', async (point, snapshotsBefore, maintained) => {
+      // The next night takes a snapshot unless the store is as the last whole snapshot holds it (killed before any change).
+      const unchanged = snapshotsBefore > 0 && !maintained;
       const before = dataDump();
       const killed = await killAt(['rem', 'nightly', 'run-once', '--json'], point);
       expect(killed.signal).toBe('SIGKILL');
@@ -253,7 +255,8 @@ describe('hippo rem nightly run-once', () => {
         query<{ status: string; errors: string }>('SELECT status, errors FROM runs WHERE id = ? OR parent_run_id = ?', killedRun!.id, killedRun!.id),
       ).toEqual(Array(point === 'stage:after-insert' ? 2 : 1).fill({ status: 'interrupted', errors: '["interrupted"]' }));
       expect(readdirSync(snapshotDir()).filter((name) => name.startsWith('.'))).toEqual([]);
-      expect(await snapshotsListed()).toHaveLength(snapshotsBefore + 1);
+      expect(body.snapshot).toMatchObject({ unchanged });
+      expect(await snapshotsListed()).toHaveLength(unchanged ? snapshotsBefore : snapshotsBefore + 1);
       expect(integrity()).toBe('ok');
     });
   });
@@ -513,7 +516,7 @@ describe('hippo rem restore', () => {
     expect(integrity()).toBe('ok');
   });
 
-  it('refuses an unknown snapshot (exit 3), a damaged one (exit 1), and does not wait for a lock holder (exit 4)', async () => {
+  it('refuses an unknown snapshot (exit 3), a damaged one (exit 2: bad input, not a bug), and does not wait for a lock holder (exit 4)', async () => {
     expect((await box.hippo(['rem', 'restore', 'run_01JD0000000000000000000000'])).exitCode).toBe(3);
     const first = json<NightJson>(await night());
     const damaged = join(box.dir, 'damaged.db');
@@ -528,7 +531,7 @@ describe('hippo rem restore', () => {
     const before = dataDump();
     for (const args of [[], ['--apply', '--yes']]) {
       const result = await box.hippo(['rem', 'restore', damaged, ...args, '--json']);
-      expect(result.exitCode).toBe(1);
+      expect(result.exitCode).toBe(2);
       expect(json<{ error: { code: string } }>(result).error.code).toBe('snapshot_damaged');
     }
     expect(dataDump()).toBe(before);

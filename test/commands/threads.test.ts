@@ -102,4 +102,20 @@ describe('threads (built CLI)', () => {
     const listed = json<{ memories: { content: string; thread: string | null }[] }>(await box.hippo(['memory', 'list', '--db', other, '--json']));
     expect(Object.fromEntries(listed.memories.map((memory) => [memory.content, memory.thread]))).toEqual({ 'in a thread': 't1', 'on its own': null });
   });
+  it('memory edit and memory forget re-index the neighbours: the old or forgotten text is found through no neighbour', async () => {
+    const ids: string[] = [];
+    for (const text of ['We adopted a beagle on Saturday.', 'What did you call it?', 'Biscuit, the kids chose.', 'The boiler broke again.']) {
+      ids.push(json<{ memory: { id: string } }>(await box.hippo(['memory', 'add', text, '--thread', 'home', '--json'])).memory.id);
+    }
+    const found = async (word: string) =>
+      json<{ results: Hit[] }>(await box.hippo(['search', word, '--json', '--include-archived'])).results.map((hit) => [hit.memory.id, hit.matched]);
+    expect((await found('beagle')).map(([id]) => id)).toEqual(expect.arrayContaining([ids[0], ids[1], ids[2]]));
+    const edited = await box.hippo(['memory', 'edit', ids[0]!, '--content', 'We adopted a spaniel on Saturday.', '--json']);
+    expect(edited.exitCode, String(edited.stderr)).toBe(0);
+    expect(await found('beagle')).toEqual([]);
+    expect((await found('spaniel')).map(([id]) => id)).toEqual(expect.arrayContaining([ids[0], ids[1], ids[2]]));
+    const forgot = await box.hippo(['memory', 'forget', ids[2]!, '--yes', '--json']);
+    expect(forgot.exitCode, String(forgot.stderr)).toBe(0);
+    expect(await found('biscuit')).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { collectImportFiles, importFiles, parseImportFile } from '../../src/core/import.js';
+import { CHUNK_MEMORIES, collectImportFiles, importFiles, parseImportFile } from '../../src/core/import.js';
 import { addMemory, archiveMemories, iterateMemories, listMemories } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { all, fixedClock, tempStore } from '../helpers/store.js';
@@ -138,6 +138,47 @@ describe('importFiles and Ctrl-C', () => {
     const promise = importFiles(store, files, { agentId: 'a', onFile: (done) => done === 1 && controller.abort(), signal: controller.signal });
     await expect(promise).rejects.toMatchObject({ code: 'interrupted', exitCode: 130, details: { imported: 2 } });
     expect((await listMemories(store, { agentId: 'a' })).map((memory) => memory.content).sort()).toEqual(['file 0 a', 'file 0 b']);
+  });
+
+  it('stops inside one big file too: its transaction rolled back, the files before it whole, what landed said', async () => {
+    const small = file('small.jsonl', '{"content":"small a"}\n');
+    const lines = Array.from({ length: CHUNK_MEMORIES * 3 }, (_, index) => JSON.stringify({ content: `big note ${index}` }));
+    const big = file('big.jsonl', `${lines.join('\n')}\n`);
+    const smallBytes = statSync(small).size;
+    const controller = new AbortController();
+    const progress: [number, number][] = [];
+    const promise = importFiles(store, [small, big], {
+      agentId: 'a',
+      signal: controller.signal,
+      onProgress: (done, total) => {
+        progress.push([done, total]);
+        // Abort after the first chunk of the big file was inserted (inside its transaction).
+        if (done > smallBytes) controller.abort();
+      },
+    });
+    const error = await promise.catch((caught: unknown) => caught as Error);
+    expect(error).toMatchObject({ code: 'interrupted', exitCode: 130, details: { imported: 1 } });
+    expect((error as Error).message).toBe(
+      `interrupted: 1 memories from 1 of 2 files were imported; nothing from ${big} (its transaction was rolled back), nothing from the rest`,
+    );
+    expect((await listMemories(store, { agentId: 'a', limit: 100_000 })).map((memory) => memory.content)).toEqual(['small a']);
+    // Progress counts bytes, within the big file as well: past the small file, short of the end.
+    const totalBytes = smallBytes + statSync(big).size;
+    expect(progress.map(([, total]) => total).every((total) => total === totalBytes)).toBe(true);
+    expect(progress.at(-2)).toEqual([smallBytes, totalBytes]);
+    expect(progress.at(-1)![0]).toBeGreaterThan(smallBytes);
+    expect(progress.at(-1)![0]).toBeLessThan(totalBytes);
+  });
+
+  it('reports byte progress up to the total when not interrupted', async () => {
+    const lines = Array.from({ length: CHUNK_MEMORIES + 5 }, (_, index) => JSON.stringify({ content: `note ${index}` }));
+    const path = file('two-chunks.jsonl', `${lines.join('\n')}\n`);
+    const progress: number[] = [];
+    const result = await importFiles(store, [path], { agentId: 'a', onProgress: (done) => progress.push(done) });
+    expect(result.imported).toBe(CHUNK_MEMORIES + 5);
+    expect(progress.at(-1)).toBe(statSync(path).size);
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
   });
 });
 

@@ -87,6 +87,7 @@ export function memory(agentId: string, content: string, overrides: Partial<Memo
     retrievalCount: 0,
     lastRetrievedAt: null,
     thread: null,
+    versionOf: null,
     ...overrides,
   };
 }
@@ -109,6 +110,10 @@ export function candidate(agentId: string, claim: string, overrides: Partial<Can
     reviewRationale: null,
     decidedAt: null,
     promotedMemoryId: null,
+    forgottenSourceIds: [],
+    reopenedBy: null,
+    reopenedAt: null,
+    reopenReason: null,
     claimNorm: claim.replace(/\s+/g, ' ').trim(),
     prompt: `the prompt for ${claim}`,
     ...overrides,
@@ -131,6 +136,7 @@ export function run(overrides: Partial<Run> = {}): Run {
     durationMs: null,
     parentRunId: null,
     steps: {},
+    memoryIds: [],
     ...overrides,
   };
 }

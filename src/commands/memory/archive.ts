@@ -12,6 +12,6 @@ export default class MemoryArchive extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryArchive);
-    this.output(await archiveMemories(await this.store(flags.db), this.agentId(flags.agent), argv as string[], flags.reason), memoryArchiveView);
+    this.output(await archiveMemories(await this.existingStore(flags.db), this.agentId(flags.agent), argv as string[], flags.reason), memoryArchiveView);
   }
 }

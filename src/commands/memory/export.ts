@@ -18,7 +18,7 @@ export default class MemoryExport extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(MemoryExport);
-    const memories = iterateMemories(await this.store(flags.db), flags['all-agents'] ? undefined : this.agentId(flags.agent));
+    const memories = iterateMemories(await this.existingStore(flags.db), flags['all-agents'] ? undefined : this.agentId(flags.agent));
     if (flags.output !== undefined) {
       this.output({ exported: await exportMemoriesToFile(flags.output, memories), path: flags.output }, memoryExportFileView);
     } else if (this.jsonMode) {

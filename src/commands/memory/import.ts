@@ -7,19 +7,20 @@ import { importPaths } from '../../core/import.js';
 export default class MemoryImport extends HippoCommand {
   static override summary = 'Import memories from .jsonl, .md/.txt (one per paragraph) or directories; one transaction per file.';
   static override description =
-    'A bad line names file:line and imports nothing from that file; other files are unaffected. JSONL lines are memory objects as `memory export` writes them (their agentId wins; lines without one go to --agent); an id that already exists is skipped, never overwritten. Each file is one thread, in line order (search reads each memory with its neighbours): a JSONL line may name its own "thread" (null for none), and a line with an "id" (an exported memory) keeps the thread it had.';
+    'A bad line names file:line and imports nothing from that file; other files are unaffected. Ctrl-C stops it even inside a large file: that file is rolled back, the files before it stay, and it exits 130 saying what landed. JSONL lines are memory objects as `memory export` writes them (their agentId wins; lines without one go to --agent); an id that already exists is skipped, never overwritten. Each file is one thread, in line order (search reads each memory with its neighbours): a JSONL line may name its own "thread" (null for none), and a line with an "id" (an exported memory) keeps the thread it had.';
   static override examples = ['<%= config.bin %> memory import notes/ backup.jsonl', '<%= config.bin %> memory import meeting-notes.md --agent alice --json'];
   static override strict = false;
   static override args = { paths: Args.string({ ignoreStdin: true, required: true, description: 'files or directories' }) };
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryImport);
-    const bar = await progressBar('files', !this.jsonMode);
+    // The bar counts bytes, so one large file moves it as well as many small ones.
+    const bar = await progressBar('bytes', !this.jsonMode);
     const result = await importPaths(() => this.store(flags.db), argv as string[], {
       agentId: this.agentId(flags.agent),
       signal: this.abortSignal,
-      onStart: (total) => bar.start(total),
-      onFile: (done) => bar.update(done),
+      onStart: (_files, totalBytes) => bar.start(totalBytes),
+      onProgress: (done) => bar.update(done),
     }).finally(() => bar.stop());
     this.output(result, memoryImportView);
   }

@@ -21,7 +21,7 @@ export default class MemoryList extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(MemoryList);
-    const store = await this.store(flags.db);
+    const store = await this.existingStore(flags.db);
     const agentId = this.agentId(flags.agent);
     const memories = await listMemories(store, { agentId, limit: flags.limit, thread: flags.thread, ...memoryFilters(flags, store.clock()) });
     // Nothing for this agent while others have memories: usually a missing --agent (after `hippo demo`, say).

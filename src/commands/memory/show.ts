@@ -10,6 +10,6 @@ export default class MemoryShow extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MemoryShow);
-    this.output({ memory: await getMemory(await this.store(flags.db), this.agentId(flags.agent), args.id) }, memoryShowView);
+    this.output({ memory: await getMemory(await this.existingStore(flags.db), this.agentId(flags.agent), args.id) }, memoryShowView);
   }
 }

@@ -25,7 +25,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemCandidates);
-    const store = await this.store(flags.db);
+    const store = await this.existingStore(flags.db);
     const agentId = this.agentId(flags.agent);
     if (this.interactive && flags.status === 'pending') {
       // Loaded only here: ink and React cost every other command startup time they do not need.

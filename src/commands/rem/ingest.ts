@@ -26,7 +26,7 @@ export default class RemIngest extends HippoCommand {
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemIngest);
     const answer = await fileOrStdin(args.file, { code: 'answer_required', message: 'give the answer file, or pipe the answer on stdin' }, ANSWER_LIMIT);
-    const result = await ingest(await this.store(flags.db), {
+    const result = await ingest(await this.existingStore(flags.db), {
       agentId: this.agentId(flags.agent),
       handoffId: args.handoff,
       answer,

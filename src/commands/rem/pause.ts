@@ -8,6 +8,6 @@ export default class RemPause extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemPause);
-    this.output(await pauseNightly(await this.store(flags.db)), pauseView);
+    this.output(await pauseNightly(await this.existingStore(flags.db)), pauseView);
   }
 }

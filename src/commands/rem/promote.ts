@@ -20,7 +20,7 @@ export default class RemPromote extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(RemPromote);
-    const promoted = await promote(await this.store(flags.db), {
+    const promoted = await promote(await this.existingStore(flags.db), {
       agentId: this.agentId(flags.agent),
       ids: argv as string[],
       rationale: flags.rationale,

@@ -33,7 +33,7 @@ export default class RemRapid extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemRapid);
-    const store = await this.store(flags.db);
+    const store = await this.existingStore(flags.db);
     const options = {
       ...distillOptions(flags, { agentId: this.agentId(flags.agent), now: store.clock(), signal: this.abortSignal }),
       redact: redactMode(flags.redact),

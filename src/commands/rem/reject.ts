@@ -15,7 +15,7 @@ export default class RemReject extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(RemReject);
-    const rejected = await reject(await this.store(flags.db), {
+    const rejected = await reject(await this.existingStore(flags.db), {
       agentId: this.agentId(flags.agent),
       ids: argv as string[],
       reason: flags.reason,

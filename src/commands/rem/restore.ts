@@ -29,7 +29,7 @@ With --apply (asks first on a terminal; needs --yes otherwise): checks the snaps
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemRestore);
-    const store = await this.store(flags.db);
+    const store = await this.existingStore(flags.db);
     // Only an explicit --agent narrows the restore; $HIPPO_AGENT alone does not.
     const agentId = flags.agent === undefined ? null : this.agentId(flags.agent);
     const file = resolveSnapshot(store, args.snapshot);

@@ -8,7 +8,7 @@ export default class RemResume extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemResume);
-    const { wasPaused } = await resumeNightly(await this.store(flags.db));
+    const { wasPaused } = await resumeNightly(await this.existingStore(flags.db));
     this.output({ paused: pausedByEnv(process.env), wasPaused }, resumeView);
   }
 }

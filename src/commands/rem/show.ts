@@ -11,7 +11,7 @@ export default class RemShow extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemShow);
-    const store = await this.store(flags.db);
+    const store = await this.existingStore(flags.db);
     const agentId = this.agentId(flags.agent);
     const candidate = await getCandidate(store, agentId, args.id);
     this.output({ candidate, sources: await getMemories(store, agentId, candidate.sourceMemoryIds) }, candidateShowView);

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ExitCode, HippoError, InterruptedError, NotFoundError } from '../errors.js';
+import { ExitCode, HippoError, InterruptedError, NotFoundError, UsageError } from '../errors.js';
 import { faultPoint } from '../faults.js';
 import { newId } from '../ids.js';
 import type { Run, RunCounts } from '../records.js';
@@ -112,9 +112,13 @@ export async function applyRestore(store: Store, file: string, options: { agentI
   });
 }
 
-/** A failure once the restore has begun is exit 1 under its own code (an interruption stays an interruption, exit 130). */
+/**
+ * A failure once the restore has begun is exit 1 under its own code; an interruption stays an interruption (exit 130)
+ * and bad input stays bad input (exit 2: a snapshot found damaged only while its rows are read, say).
+ */
 function restoreFailure(error: unknown, code: string, message: (original: string | undefined) => string): unknown {
   if (error instanceof InterruptedError) return error;
+  if (error instanceof HippoError && error.exitCode === ExitCode.usage) return error;
   const hippo = error instanceof HippoError ? error : undefined;
   return new HippoError(hippo?.code ?? code, message(hippo?.message), ExitCode.unexpected);
 }
@@ -132,14 +136,9 @@ async function restoreSteps(
   scope.record.steps = steps;
   if (!(await source.verify())) {
     steps.integrity = 'failed';
-    throw new HippoError(
-      'snapshot_damaged',
-      `${file} is damaged (it fails its integrity checks); nothing was changed — pick another snapshot`,
-      ExitCode.unexpected,
-      {
-        details: { snapshot: file },
-      },
-    );
+    throw new UsageError('snapshot_damaged', `${file} is damaged (it fails its integrity checks); nothing was changed — pick another snapshot`, {
+      details: { snapshot: file },
+    });
   }
   steps.integrity = 'ok';
   let preRestore: string;

@@ -9,7 +9,7 @@ import { iso } from '../time.js';
 import { acquireLock, describeHolder, lockHolder, type HeldLock, type LockHolder } from './lock.js';
 import { applyMaintenance, optimizeFullText, planMaintenance, type MaintenanceCounts, type MaintenancePlan } from './maintenance.js';
 import { pauseState, type PauseState } from './pause.js';
-import { DEFAULT_KEEP_DAYS, pruneSnapshots, takeSnapshot, type TakenSnapshot } from './snapshot.js';
+import { checkRetention, DEFAULT_RETENTION, pruneSnapshots, takeSnapshot, type RetentionPolicy, type TakenSnapshot } from './snapshot.js';
 
 /**
  * `hippo rem nightly run-once` (docs/design.md §7): lock → pause → snapshot (+ retention) → maintenance → distillation
@@ -26,8 +26,8 @@ export interface NightlyOptions {
   /** Distill only this agent (else every agent with new unreflected memories). Maintenance is store-wide either way. */
   agentId?: string;
   dryRun?: boolean;
-  /** Snapshots older than this many days are pruned (never the newest 3). */
-  keepDays?: number;
+  /** The snapshot retention policy (default DEFAULT_RETENTION; the newest 3 are always kept). */
+  retention?: Partial<RetentionPolicy>;
   /** Creates the model client, called only when some agent has something to distill; undefined = no model configured. */
   modelClient?: () => Promise<ModelClient | undefined>;
   /** The configured `provider:model`, for the dry-run report (no call is made). */
@@ -93,25 +93,31 @@ export async function runNightly(store: Store, options?: NightlyOptions & { dryR
 export async function runNightly(store: Store, options?: NightlyOptions): Promise<NightlyResult | NightlyDryRunResult>;
 export async function runNightly(store: Store, options: NightlyOptions = {}): Promise<NightlyResult | NightlyDryRunResult> {
   if (options.dryRun) return nightlyDryRun(store, options);
-  const keepDays = options.keepDays ?? DEFAULT_KEEP_DAYS;
+  const retention = checkRetention({ ...DEFAULT_RETENTION, ...options.retention });
   const runId = newId('run', store.clock().getTime());
   const lock = await acquireLock(store, { runId, kind: NIGHTLY_KIND });
   try {
-    return await runLocked(store, options, keepDays, lock);
+    return await runLocked(store, options, retention, lock);
   } finally {
     await lock.release();
   }
 }
 
 /** Everything after the lock, in the night's run scope: a failure or an interruption finishes its row with the steps so far. */
-async function runLocked(store: Store, options: NightlyOptions, keepDays: number, lock: HeldLock): Promise<NightlyResult> {
-  return withRun(store, NIGHTLY_KIND, options.agentId ?? null, (scope) => runSteps(store, scope, options, keepDays, lock), {
+async function runLocked(store: Store, options: NightlyOptions, retention: RetentionPolicy, lock: HeldLock): Promise<NightlyResult> {
+  return withRun(store, NIGHTLY_KIND, options.agentId ?? null, (scope) => runSteps(store, scope, options, retention, lock), {
     id: lock.holder.runId,
     signal: options.signal,
   });
 }
 
-async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, keepDays: number, lock: HeldLock): Promise<NightlyResult> {
+/** The retention policy in fixed words, for the run's steps. */
+export function describeRetention(policy: RetentionPolicy): string {
+  const age = policy.maxAgeDays === undefined ? '' : `; nothing older than ${policy.maxAgeDays} days`;
+  return `kept the newest 3, the last ${policy.keepLast}, ${policy.keepHourly} hourly, ${policy.keepDaily} daily, ${policy.keepWeekly} weekly${age}`;
+}
+
+async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, retention: RetentionPolicy, lock: HeldLock): Promise<NightlyResult> {
   const { run } = scope;
   const steps: Record<string, string> = {
     lock: lock.takenOver ? `took over a stale lock (${describeHolder(lock.takenOver)})` : 'acquired',
@@ -129,21 +135,28 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
 
   let snapshot: TakenSnapshot;
   try {
-    snapshot = await takeSnapshot(store, run.id, { signal: options.signal });
+    snapshot = await takeSnapshot(store, run.id, { signal: options.signal, skipUnchanged: true });
   } catch (error) {
     if (error instanceof HippoError && error.code === 'snapshot_verify_failed') steps.integrity = liveCheckStep(error.details?.live);
     steps.snapshot = error instanceof InterruptedError ? 'interrupted' : 'failed';
     throw error;
   }
-  steps.snapshot = 'written and verified';
-  // What "verified" means is the engine's: SQLite's quick_check of the copy; a logical snapshot's read-back of every
-  // table against its manifest's counts and sha256 (docs/postgres.md, Logical snapshots).
-  const check = store.engine === 'postgres' ? 'manifest counts and sha256' : 'quick_check';
-  steps.integrity = snapshot.violations.length === 0 ? `${check} ok` : `${check}: structure ok; constraint violations: ${snapshot.violations.join('; ')}`;
-  steps.retention = `kept ${keepDays} days, never the newest 3`;
+  if (snapshot.unchanged) {
+    // Nothing a restore puts back changed since the newest snapshot: it stands for this night too, and no copy is made.
+    steps.snapshot = 'unchanged since the newest snapshot: none taken';
+    steps.integrity = 'skipped (no new snapshot)';
+    counts.snapshotUnchanged = 1;
+  } else {
+    steps.snapshot = 'written and verified';
+    // What "verified" means is the engine's: SQLite's quick_check of the copy; a logical snapshot's read-back of every
+    // table against its manifest's counts and sha256 (docs/postgres.md, Logical snapshots).
+    const check = store.engine === 'postgres' ? 'manifest counts and sha256' : 'quick_check';
+    steps.integrity = snapshot.violations.length === 0 ? `${check} ok` : `${check}: structure ok; constraint violations: ${snapshot.violations.join('; ')}`;
+  }
+  steps.retention = describeRetention(retention);
   let pruned: string[] = [];
   try {
-    pruned = pruneSnapshots(store.snapshots.dir, keepDays, store.clock(), store.snapshots.suffix);
+    pruned = await pruneSnapshots(store, retention);
     counts.snapshotsPruned = pruned.length;
   } catch (error) {
     // Retention is housekeeping: a snapshot that cannot be removed must not stop the night.

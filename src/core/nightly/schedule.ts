@@ -17,6 +17,8 @@ export interface ScheduleInput {
 }
 
 export interface ScheduleText {
+  /** How often it runs, and what that costs and buys, in plain words (docs/nightly.md, "Cadence"). */
+  cadence: string;
   command: string;
   logPath: string;
   cron: string;
@@ -38,6 +40,19 @@ function systemdQuote(word: string): string {
   const escaped = word.replaceAll('%', '%%').replaceAll('$', '$$$$');
   return /^[\w@+=:,./-]+$/.test(escaped) ? escaped : `"${escaped.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
+
+/**
+ * Why every 30 minutes: a run that finds nothing new costs a lock, a look at the change counter and a few queries —
+ * no snapshot (nothing changed), no model call (nothing to distill). What the cadence buys is how soon new memories
+ * become candidates and how fine-grained the restore points of a busy day are; what it costs is a model call per
+ * half hour with new memories, and a snapshot per half hour with changes, which retention then thins.
+ */
+export const CADENCE =
+  'Every 30 minutes. A run with nothing new is cheap: no snapshot (nothing changed since the newest one) and no model call. ' +
+  'When memories change, each run writes one snapshot (a copy of the store) and asks the model once per agent with new memories; ' +
+  'retention then thins the snapshots to at most 38 (the newest 3, one per hour for a day, per day for a week, per week for a month), ' +
+  'so the disk they take stays below about 38 times the store. Run it hourly or once a night (0 3 * * *) for fewer model calls and ' +
+  'coarser restore points; more often buys nothing the thinning keeps.';
 
 export function scheduleText(input: ScheduleInput): ScheduleText {
   const postgres = isPostgresLocation(input.db);
@@ -72,6 +87,7 @@ export function scheduleText(input: ScheduleInput): ScheduleText {
     '',
   ].join('\n');
   return {
+    cadence: CADENCE,
     command,
     logPath,
     cron,

@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { faultPoint } from '../faults.js';
+import { requireCount } from '../limits.js';
 import { newId } from '../ids.js';
 import { contentHash, normalizeWhitespace } from '../memory.js';
 import { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
@@ -28,7 +29,7 @@ export async function listCandidates(store: StoreOps, options: { agentId: string
     const allowed = [...CANDIDATE_STATUSES, 'all'];
     throw new UsageError('bad_status', `the candidate status must be one of ${allowed.join(', ')}`, { details: { option: 'status', allowed } });
   }
-  return store.candidates.list({ agentId: options.agentId, status, limit: options.limit ?? 1000 });
+  return store.candidates.list({ agentId: options.agentId, status, limit: requireCount(options.limit ?? 1000, 'limit') });
 }
 
 export interface StageInput {
@@ -90,6 +91,10 @@ export async function stageCandidates(tx: StoreOps, input: StageInput): Promise<
       reviewRationale: null,
       decidedAt: null,
       promotedMemoryId: null,
+      forgottenSourceIds: [],
+      reopenedBy: null,
+      reopenedAt: null,
+      reopenReason: null,
     };
     await tx.candidates.insert({ ...staged, claimNorm: norm, prompt: input.prompt });
     result.staged.push(staged);

@@ -7,6 +7,7 @@ import type { Redactor } from '../facts/redact.js';
 import { answerRejected, AnswerRejectedError, isMalformed, type AnswerRejection } from '../model/answer-problem.js';
 import type { ModelClient } from '../model/client.js';
 import { modelNotConfigured } from '../model/errors.js';
+import { requireCount } from '../limits.js';
 import {
   destinationOf,
   redactionReport,
@@ -20,7 +21,7 @@ import {
 import type { Store, StoreOps } from '../store/port.js';
 import { stageCandidates, stampReflected, type Candidate } from './candidates.js';
 import { gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
-import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
+import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
 import { withRun, type Run, type RunCounts, type RunKind, type RunScope } from './runs.js';
 import { validateAnswer, type ValidCandidate } from './validate.js';
 
@@ -201,9 +202,7 @@ async function askModel(
 export async function distill(store: Store, client: ModelClient | undefined, options: DistillOptions): Promise<DistillResult> {
   const focus = options.focus ?? 'lessons';
   const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
-  if (!Number.isInteger(maxCandidates) || maxCandidates < 1) {
-    throw new UsageError('bad_max_candidates', 'maxCandidates must be a whole number ≥ 1', { details: { option: 'maxCandidates' } });
-  }
+  requireCount(maxCandidates, 'maxCandidates', { min: 1, max: MAX_CANDIDATES });
   const gathered = await gather(store, options);
   const counts = gatherCounts(gathered);
   const configured = client?.config.model ?? null;

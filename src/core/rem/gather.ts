@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { requireCount } from '../limits.js';
 import type { Memory } from '../records.js';
 import type { StoreOps } from '../store/port.js';
 import { iso } from '../time.js';
@@ -11,6 +12,9 @@ export const DEFAULT_MAX_MEMORIES = 50;
 export const DEFAULT_CHAR_BUDGET = 24_000;
 export const MAX_MEMORY_CHARS = 2_000;
 export const TRUNCATION_MARKER = '…[truncated]';
+/** The most memories one prompt may gather, and the largest character budget (a prompt, not a corpus). */
+export const MAX_GATHERED = 10_000;
+export const MAX_CHAR_BUDGET = 100_000_000;
 
 export interface GatherOptions {
   agentId: string;
@@ -65,10 +69,8 @@ export async function gather(store: StoreOps, options: GatherOptions): Promise<G
   if (!SCOPES.includes(scope)) {
     throw new UsageError('bad_scope', `the scope must be one of ${SCOPES.join(', ')}`, { details: { option: 'scope', allowed: [...SCOPES] } });
   }
-  if (!Number.isInteger(maxMemories) || maxMemories < 1) {
-    throw new UsageError('bad_max_memories', 'maxMemories must be a whole number ≥ 1', { details: { option: 'maxMemories' } });
-  }
-  if (!Number.isInteger(charBudget) || charBudget < 1) throw new UsageError('bad_char_budget', 'the character budget must be a whole number ≥ 1');
+  requireCount(maxMemories, 'maxMemories', { min: 1, max: MAX_GATHERED });
+  requireCount(charBudget, 'charBudget', { min: 1, max: MAX_CHAR_BUDGET });
   if (scope === 'tagged' && !options.tag) {
     throw new UsageError('tag_required', 'the tagged scope needs a tag (it never means "everything")', { details: { option: 'tag', scope } });
   }

@@ -7,6 +7,8 @@ export { FOCUSES, type Focus } from '../records.js';
 
 export const MAX_CLAIM_CHARS = 500;
 export const DEFAULT_MAX_CANDIDATES = 10;
+/** The most candidates one answer may be asked for. */
+export const MAX_CANDIDATES = 100;
 
 const TASKS: Record<Focus, string> = {
   lessons: 'Find the lessons these memories teach: what worked, what failed and why, and what to do differently next time.',
@@ -29,6 +31,31 @@ export function parseFocus(value: string): Focus {
  */
 export function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The inverse of `escapeXml`. */
+export function unescapeXml(text: string): string {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+}
+
+/** A memory element of a prompt (`buildPrompt`): its opening tag, its escaped text, its closing tag. */
+const MEMORY_ELEMENT = /(<memory ref="m\d+" date="[^"<>]*">)([^<]*)(<\/memory>)/g;
+
+/**
+ * A stored prompt (a candidate's, a handoff's) with the text of erased or replaced memories taken out: every memory
+ * element whose text is one of `texts` (as the prompt shows them: `clip`ped) or holds `match` keeps its tag and ref
+ * and gets `marker` for its text, so the prompt still reads as it was sent, minus that text; any other occurrence of
+ * `match` (escaped or not) is replaced by `marker` too. Returns the prompt itself when nothing was there.
+ */
+export function scrubPrompt(prompt: string, texts: ReadonlySet<string>, match: string | undefined, marker: string): string {
+  let scrubbed = prompt.replace(MEMORY_ELEMENT, (whole, open: string, body: string, close: string) => {
+    const text = unescapeXml(body);
+    return texts.has(text) || (match !== undefined && match !== '' && text.includes(match)) ? `${open}${marker}${close}` : whole;
+  });
+  if (match !== undefined && match !== '') {
+    for (const form of new Set([escapeXml(match), match])) scrubbed = scrubbed.split(form).join(marker);
+  }
+  return scrubbed === prompt ? prompt : scrubbed;
 }
 
 export interface PromptInput {

@@ -145,3 +145,59 @@ export async function reject(store: Store, options: RejectOptions): Promise<Cand
     return rejected;
   });
 }
+
+export interface ReopenOptions {
+  agentId: string;
+  ids: readonly string[];
+  reason: string | undefined;
+  reviewer?: string;
+}
+
+export interface ReopenResult {
+  reopened: Candidate[];
+  /** Ids that were pending already (left as they are). */
+  alreadyPending: string[];
+}
+
+/**
+ * `rem reopen`: rejected candidates back to pending, in one transaction, recording who reopened each, when and why
+ * (the rejection's reviewer and rationale are cleared: the candidate is undecided again). A pending one is left as it
+ * is; a promoted one is exit 4 (its memory exists: archive or forget that instead); an unknown id exit 3. Any failure
+ * reopens nothing.
+ */
+export async function reopen(store: Store, options: ReopenOptions): Promise<ReopenResult> {
+  const reason = requireText(options.reason, 'reason', 'why this candidate deserves another review');
+  const by = options.reviewer?.trim() || defaultReviewer();
+  return store.transaction(async (tx) => {
+    const at = iso(tx.clock());
+    const result: ReopenResult = { reopened: [], alreadyPending: [] };
+    for (const id of new Set(options.ids)) {
+      const candidate = await getCandidate(tx, options.agentId, id);
+      if (candidate.status === 'pending') {
+        result.alreadyPending.push(id);
+        continue;
+      }
+      if (candidate.status === 'promoted' || !(await tx.candidates.reopen(options.agentId, id, { by, reason, at }))) {
+        const now = await getCandidate(tx, options.agentId, id);
+        if (now.status === 'pending') {
+          result.alreadyPending.push(id);
+          continue;
+        }
+        throw new ConflictError('candidate_promoted', `candidate ${id} was promoted; it cannot be reopened (archive or forget its memory instead)`, {
+          details: { candidateId: id, promotedMemoryId: now.promotedMemoryId },
+        });
+      }
+      result.reopened.push({
+        ...candidate,
+        status: 'pending',
+        reviewer: null,
+        reviewRationale: null,
+        decidedAt: null,
+        reopenedBy: by,
+        reopenedAt: at,
+        reopenReason: reason,
+      });
+    }
+    return result;
+  });
+}

@@ -1,5 +1,6 @@
 import { ExitCode, HippoError, InterruptedError, NotFoundError } from '../errors.js';
 import { newId } from '../ids.js';
+import { requireCount } from '../limits.js';
 import { answerProblemOf } from '../model/answer-problem.js';
 import type { Store, StoreOps } from '../store/port.js';
 import type { Run, RunCounts, RunKind, RunStatus } from '../records.js';
@@ -32,6 +33,7 @@ export async function startRun(store: StoreOps, kind: RunKind, agentId: string |
     durationMs: null,
     parentRunId: options.parentRunId ?? null,
     steps: {},
+    memoryIds: [],
   };
   await store.runs.insert(run);
   return run;
@@ -45,6 +47,7 @@ export interface RunOutcome {
   errors?: string[];
   snapshotPath?: string | null;
   steps?: Record<string, string>;
+  memoryIds?: string[];
 }
 
 /**
@@ -63,14 +66,40 @@ export async function finishRun(store: StoreOps, run: Run, outcome: RunOutcome):
     errors: outcome.errors ?? run.errors,
     snapshotPath: outcome.snapshotPath === undefined ? run.snapshotPath : outcome.snapshotPath,
     steps: outcome.steps ?? run.steps,
+    memoryIds: outcome.memoryIds ?? run.memoryIds,
     durationMs: Math.max(0, now.getTime() - Date.parse(run.startedAt)),
   };
   await store.runs.finish(finished);
   return finished;
 }
 
+export interface PruneRunsResult {
+  /** Runs started before this time (ISO) were pruned (finished ones only). */
+  before: string;
+  pruned: number;
+  dryRun: boolean;
+  /** The prune's own audit row (`rem runs prune`, counts.pruned); null for a dry run. */
+  run: Run | null;
+}
+
+/**
+ * `rem runs prune`: deletes the audit rows of every agent started before `before` — finished ones only, never a
+ * `running` row — and records that it did in a row of its own. `dryRun` counts and writes nothing.
+ */
+export async function pruneRuns(store: Store, options: { before: Date; dryRun?: boolean }): Promise<PruneRunsResult> {
+  const before = iso(options.before);
+  if (options.dryRun) return { before, pruned: await store.runs.prune(before, { dryRun: true }), dryRun: true, run: null };
+  return withRun(store, 'rem runs prune', null, async (scope) =>
+    store.transaction(async (tx) => {
+      const pruned = await tx.runs.prune(before);
+      const run = await scope.finish({ status: 'completed', counts: { pruned }, steps: { prune: `runs started before ${before}` } }, tx);
+      return { before, pruned, dryRun: false, run };
+    }),
+  );
+}
+
 export async function listRuns(store: StoreOps, options: { limit?: number; agentId?: string } = {}): Promise<Run[]> {
-  return store.runs.list({ limit: options.limit ?? 50, agentId: options.agentId });
+  return store.runs.list({ limit: requireCount(options.limit ?? 50, 'limit'), agentId: options.agentId });
 }
 
 /** A run of this agent or of all agents (nightly); another agent's run is "not found" unless `agentId` is omitted. */
@@ -86,6 +115,7 @@ export interface RunRecord {
   steps?: Record<string, string>;
   model?: string | null;
   snapshotPath?: string | null;
+  memoryIds?: string[];
 }
 
 export interface RunScope {

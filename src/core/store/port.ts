@@ -5,8 +5,8 @@
  *
  * Rules every adapter keeps (the contract tests in test/core/store/contract.test.ts run against both):
  * - Every method that reads or writes an agent's rows takes the agent id and never touches another agent's rows.
- *   Methods that read all agents say so in their name or doc (`agentCounts`, `agentsWithNew`, `iterate()` without an
- *   agent, the maintenance pair, `rows` with `null`).
+ *   Methods that read all agents say so in their name or doc (`agentCounts`, `agentsWithNew`, `pendingCounts`,
+ *   `iterate()` without an agent, the maintenance pair, `runs.prune`, `rows` with `null`).
  * - Times cross the port as ISO-8601 UTC strings with milliseconds, exactly as written (lossless between engines).
  * - Writes outside `transaction()` are single statements (atomic on their own). Anything that must land together goes
  *   through `transaction()`.
@@ -67,8 +67,22 @@ export interface Store extends StoreOps {
   readonly lock: LockPort;
   /** Snapshots in the engine's own format (SQLite: a verified file copy; PostgreSQL: logical JSONL + manifest). */
   readonly snapshots: SnapshotPort;
+  /**
+   * After an erase (`memory forget`) or an edit that replaced text, outside any transaction: leaves no copy of the
+   * removed text where the engine keeps data. SQLite (secure_delete is always on): once, on a store that held
+   * memories before secure deletes, VACUUM; then a WAL checkpoint (TRUNCATE). `complete` is false when another
+   * connection's read kept the checkpoint from finishing (the WAL keeps its copies until a later checkpoint).
+   * PostgreSQL: VACUUM of memories, candidates and handoffs (what the server's WAL, archives and replicas hold is
+   * beyond a client: docs/postgres.md). `steps` names what was done, in fixed words.
+   */
+  reclaim(): Promise<ReclaimResult>;
   /** Lets go of the connection(s); safe to call twice. */
   close(): Promise<void>;
+}
+
+export interface ReclaimResult {
+  complete: boolean;
+  steps: string[];
 }
 
 /** What can be done inside and outside a transaction. */
@@ -84,6 +98,8 @@ export interface StoreOps {
   readonly tokens: TokenRepo;
   /** Whole-table access for `db copy`, logical snapshots and restore. */
   readonly rows: RowsRepo;
+  /** Erasing memories and every trace of their text (`memory forget`; `memory edit` without history). */
+  readonly erasure: ErasureRepo;
 }
 
 export interface StoreDescription {
@@ -251,6 +267,20 @@ export interface MemoryRepo {
    * just left, say). Only entries whose context changed are written. Returns how many were.
    */
   refreshContext(agentId: string, target: { ids?: readonly string[]; threads?: readonly string[] }): Promise<number>;
+  /**
+   * Clears archivedAt/archivedReason and sets updatedAt on archived memories of the agent, re-indexing each one that
+   * rejoins its thread and its neighbours; returns the ids changed.
+   */
+  unarchive(agentId: string, ids: readonly string[], now: string): Promise<string[]>;
+  /**
+   * Rewrites an existing memory of `memory.agentId` (matched by id) with every field of `memory` but its identity
+   * (id, agentId, createdAt) and its thread: `memory edit`. The search index follows, and the old text leaves it
+   * (SQLite: FTS5 secure-delete, not a delete marker); the caller re-indexes the neighbours (`refreshContext`, which
+   * on SQLite also uses secure-delete). False (nothing written) when the agent has no memory with that id.
+   */
+  update(memory: Memory): Promise<boolean>;
+  /** The agent's older versions of a memory (versionOf = id), newest first (updatedAt, then id, descending). */
+  versions(agentId: string, id: string): Promise<Memory[]>;
   stampReflected(agentId: string, ids: readonly string[], now: string): Promise<void>;
   /** Best effort by contract: callers wrap it in tryTransaction. */
   recordRetrieval(agentId: string, ids: readonly string[], now: string): Promise<void>;
@@ -301,6 +331,14 @@ export interface CandidateRepo {
       editedClaim?: string | null;
     },
   ): Promise<boolean>;
+  /**
+   * A rejected candidate back to pending (`rem reopen`): guarded like `decide` — only while it is `rejected` — it clears
+   * the decision (reviewer, rationale, decidedAt) and records who reopened it, when and why. False when it was not
+   * rejected (or is not this agent's).
+   */
+  reopen(agentId: string, id: string, reopening: { by: string; reason: string; at: string }): Promise<boolean>;
+  /** All agents: how many pending candidates each has (agents with none left out), in agent order. */
+  pendingCounts(): Promise<{ agentId: string; pending: number }[]>;
 }
 
 // ---- runs (the audit log) ---------------------------------------------------------------------------------------
@@ -316,6 +354,11 @@ export interface RunRepo {
   /** Rows of a dead run (the run and its children) still `running` → `interrupted`; returns how many. */
   interruptAbandoned(runId: string, now: string): Promise<number>;
   kindOf(id: string): Promise<RunKind | undefined>;
+  /**
+   * All agents: deletes the finished runs (every status but `running`) started before `before` — or only counts them
+   * with `dryRun` — and returns how many. A `running` row is never pruned, however old.
+   */
+  prune(before: string, options?: { dryRun?: boolean }): Promise<number>;
 }
 
 // ---- handoffs ---------------------------------------------------------------------------------------------------
@@ -397,6 +440,58 @@ export interface RowsRepo {
   count(table: StoreTable, agentId: string | null): Promise<number>;
 }
 
+// ---- erasure (memory forget) -----------------------------------------------------------------------------------
+
+/** What to erase: memories of one agent by id and/or by the text they hold; their older versions go with them. */
+export interface EraseSpec {
+  agentId: string;
+  /** Memories of the agent erased by id. */
+  memoryIds: readonly string[];
+  /** Also every memory of the agent whose content, subject or one of its tags contains this text (exact, case-sensitive). */
+  match?: string;
+}
+
+/**
+ * The core's part of an erase, given the memories it erases (those of the spec, and every memory of the agent whose
+ * `versionOf` is one of them): which texts to look for, and how to rewrite a candidate or handoff that cites an
+ * erased memory or holds one of those texts.
+ */
+export type EraseRewriter = (erased: readonly Memory[]) => EraseRewrite;
+
+export interface EraseRewrite {
+  /**
+   * The adapter passes `candidate` every candidate of the agent that cites an erased memory or holds one of these in
+   * its claim, edited claim, a tag or its prompt, and `handoff` every handoff that refers to an erased memory or holds
+   * one in its prompt (a plain substring test, case-sensitive).
+   */
+  needles: readonly string[];
+  /** The candidate's new row, null to delete it, or the very object given when nothing changes. */
+  candidate(candidate: CandidateRecord): CandidateRecord | null;
+  /** The handoff's new row, or the very object given when nothing changes. */
+  handoff(handoff: HandoffRecord): HandoffRecord;
+}
+
+export interface EraseReport {
+  /** The memories erased, as they were (none written back). */
+  memories: Memory[];
+  /** Candidates rewritten (prompt scrubbed, forgotten sources marked) and deleted, by id. */
+  candidatesChanged: string[];
+  candidatesDeleted: string[];
+  /** Handoffs whose prompt was scrubbed, by id. */
+  handoffsChanged: string[];
+}
+
+export interface ErasureRepo {
+  /**
+   * Erases the spec's memories (rows and search index entries; SQLite: with secure_delete and FTS5 secure-delete, so
+   * the text is overwritten, not only unlinked), re-indexes their thread neighbours as `MemoryRepo.forget` does (no
+   * neighbour's search context keeps their text), and applies `rewriter` to what cites or holds them, in one transaction
+   * (the caller's when inside one). With `dryRun`, writes nothing and reports what it would do. Call `reclaim()` after
+   * the transaction commits.
+   */
+  erase(spec: EraseSpec, rewriter: EraseRewriter, options?: { dryRun?: boolean }): Promise<EraseReport>;
+}
+
 // ---- lock ------------------------------------------------------------------------------------------------------
 
 export interface LockHolder {
@@ -438,8 +533,13 @@ export interface SnapshotPort {
    * temporary files an earlier interrupted snapshot left (call it holding the lock). A failed check throws
    * HippoError `snapshot_verify_failed` with `details.live`: what the same check says of the live store (`ok`,
    * `failed`, `unknown`). An in-memory store throws UsageError `snapshot_in_memory`.
+   *
+   * `unlessSameAs`: the newest verified snapshot. When the rows a restore puts back (memories, candidates, handoffs)
+   * are exactly that snapshot's, nothing is kept and the result says `unchanged` with that snapshot's path and size
+   * (SQLite: a change counter kept by triggers, read from the store and from the snapshot — no copy made; PostgreSQL:
+   * the new snapshot's table hashes equal the old manifest's, and the new file is discarded).
    */
-  take(name: string, options: { signal?: AbortSignal }): Promise<TakenSnapshotFile>;
+  take(name: string, options: { signal?: AbortSignal; unlessSameAs?: string }): Promise<TakenSnapshotFile>;
   /**
    * How sound a snapshot is, at three costs: `header` — its header/manifest says the file is whole (cheap, for listing
    * any number of large snapshots); `quick` — a quick read-back check (SQLite: quick_check); `full` — the full check a
@@ -449,11 +549,19 @@ export interface SnapshotPort {
   /**
    * Opens a snapshot to restore from: refused (UsageError, nothing changed) when it is the live store itself, not a
    * hippo snapshot, or from a newer hippo; a snapshot of an older schema is brought up to date in a temporary copy,
-   * never in place. A damaged one is HippoError `snapshot_damaged` (exit 1), here or from any method of the source.
+   * never in place. A damaged one is HippoError `snapshot_damaged` (exit 2), here or from any method of the source.
    * The core drives the restore (docs/design.md §7): plan = `compare` per table; apply = lock, run row, `verify`,
    * pre-restore snapshot, then one transaction of `compare`, `replace`, `matches` and the run's final row.
    */
   open(path: string): Promise<SnapshotSource>;
+  /**
+   * Erases from a snapshot what `erasure.erase` erases from the store (the same spec and rewriter, the same rules),
+   * rewriting the file in place of the old one (temporary file, check, fsync, rename; mode 0600; the name stays) so no
+   * copy of the erased rows stays in it: SQLite erases them in a copy with secure deletes and VACUUMs it; PostgreSQL
+   * rewrites the JSONL without them. A snapshot holding nothing to erase is not touched; `dryRun` only reports. A
+   * snapshot that cannot be read throws `snapshot_damaged` (exit 2); a newer hippo's `snapshot_too_new`.
+   */
+  erase(path: string, spec: EraseSpec, rewriter: EraseRewriter, options?: { dryRun?: boolean }): Promise<EraseReport>;
 }
 
 /** A snapshot opened for restoring. Methods taking `ops` run on it: the store, or the transaction handle inside one. */
@@ -480,6 +588,8 @@ export interface TakenSnapshotFile {
   violations: string[];
   /** Leftover temporary files of earlier, interrupted snapshots that were removed first. */
   removedPartials: number;
+  /** Nothing changed since `unlessSameAs`: no new file; `path` and `sizeBytes` are that snapshot's. */
+  unchanged: boolean;
 }
 
 export type SnapshotCheckLevel = 'header' | 'quick' | 'full';

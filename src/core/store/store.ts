@@ -28,6 +28,12 @@ export interface StoreOptions {
   onProgress?: (step: 'search-index', done: number, total: number) => void;
   /** PostgreSQL: read for PGPASSWORD, PGHOST…, PGPASSFILE, the timeouts and XDG_DATA_HOME (snapshots). Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Only open a store that exists: the mode of every command that only reads (and of those acting on existing rows).
+   * Where there is no hippo store — no file, an empty one, a database without hippo's tables — it is NotFoundError
+   * `store_not_found` (exit 3, "no hippo store at …") and nothing is created: no file, no directory, no schema.
+   */
+  mustExist?: boolean;
 }
 
 /**
@@ -44,13 +50,19 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     const { parsePostgresUrl } = await import('./postgres/connect.js');
     const target = parsePostgresUrl(location, options.env);
     const { openPostgresStore } = await import('./postgres/adapter.js');
-    return openPostgresStore(target, { clock: options.clock, env: options.env, onProgress: options.onProgress });
+    return openPostgresStore(target, { clock: options.clock, env: options.env, onProgress: options.onProgress, mustExist: options.mustExist });
   }
   if (options.url !== undefined) {
     throw new UsageError('unsupported_database', 'the store URL is not a postgres:// URL; give a SQLite file as a path', { details: { option: 'url' } });
   }
   const { openSqliteStore } = await import('./sqlite/adapter.js');
-  return openSqliteStore({ path: location, clock: options.clock, busyTimeoutMs: options.busyTimeoutMs, onProgress: options.onProgress });
+  return openSqliteStore({
+    path: location,
+    clock: options.clock,
+    busyTimeoutMs: options.busyTimeoutMs,
+    onProgress: options.onProgress,
+    mustExist: options.mustExist,
+  });
 }
 
 /** `store.transaction(fn)`, by its old name: one write transaction, committed when `fn` resolves. */

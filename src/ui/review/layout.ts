@@ -115,12 +115,18 @@ export function detailLines(item: ReviewItem, width: number, now: Date): DetailL
     `id ${candidate.id}`,
   ];
   for (const text of packed(facts, ' · ', width)) lines.push({ text, tone: 'label' });
+  if (candidate.reopenedAt) {
+    wrap(`reopened ${shortDate(candidate.reopenedAt)} UTC by ${candidate.reopenedBy ?? '?'}: ${candidate.reopenReason ?? ''}`, width).forEach((text) =>
+      lines.push({ text, tone: 'label' }),
+    );
+  }
   lines.push({ text: '', tone: 'body' });
   lines.push({ text: `Cited memories (${item.cited.length}) — check the claim against them`, tone: 'heading' });
   item.cited.forEach((cited, index) => {
     if (index > 0) lines.push({ text: '', tone: 'body' });
     if (!cited.memory) {
-      wrap(`[${index + 1}] ${cited.id} — no longer in the database`, width).forEach((text) => lines.push({ text, tone: 'missing' }));
+      const gone = candidate.forgottenSourceIds.includes(cited.id) ? 'forgotten (memory forget): its text is gone' : 'no longer in the database';
+      wrap(`[${index + 1}] ${cited.id} — ${gone}`, width).forEach((text) => lines.push({ text, tone: 'missing' }));
       return;
     }
     const archived = cited.memory.archivedAt ? ' (archived)' : '';

@@ -68,12 +68,12 @@ describe('restore: finding and opening a snapshot', () => {
     expect(store.db.prepare("SELECT count(*) FROM runs WHERE kind = 'rem restore'").pluck().get()).toBe(0);
   });
 
-  it('calls a hippo snapshot cut short damaged (exit 1), not "not a snapshot"', async () => {
+  it('calls a hippo snapshot cut short damaged (exit 2: bad input), not "not a snapshot"', async () => {
     for (let index = 0; index < 300; index++) store.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(`k${index}`, 'v'.repeat(400));
     const truncated = join(store.dir, 'truncated.db');
     copyFileSync((await takeSnapshot(store, newId('run'))).path, truncated);
     truncateSync(truncated, 20_000);
-    expect(await caught(() => planRestore(store, truncated, null))).toMatchObject({ code: 'snapshot_damaged', exitCode: 1 });
+    expect(await caught(() => planRestore(store, truncated, null))).toMatchObject({ code: 'snapshot_damaged', exitCode: 2 });
   });
 
   it("migrates an older hippo's snapshot in a temporary copy, never in place, and restores from it", async () => {

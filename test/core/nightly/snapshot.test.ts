@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
 import { addMemory } from '../../../src/core/memory.js';
-import { listSnapshots, pruneSnapshots, SNAPSHOT_FILE, snapshotDir, snapshotFileName, takeSnapshot } from '../../../src/core/nightly/snapshot.js';
+import {
+  listSnapshots,
+  planRetention,
+  pruneSnapshots,
+  SNAPSHOT_FILE,
+  snapshotDir,
+  snapshotFileName,
+  snapshotFiles,
+  takeSnapshot,
+} from '../../../src/core/nightly/snapshot.js';
 import { headerIsWhole } from '../../../src/core/store/sqlite/snapshots.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
@@ -51,23 +60,73 @@ describe('snapshots', () => {
     expect(readdirSync(dir).sort()).toEqual([first.name, second.name].sort());
   });
 
-  it('prunes snapshots older than keep-days but never the newest 3', async () => {
+  it('thins snapshots: the newest 3, the last N, one per hour, day and week; --keep-days caps their age', async () => {
     const dir = snapshotDir(store.path);
     const real = await takeSnapshot(store, newId('run'));
-    const at = (daysAgo: number) => {
-      const name = snapshotFileName(new Date(clock().getTime() - daysAgo * 86_400_000), newId('run'));
+    const at = (hoursAgo: number) => {
+      const name = snapshotFileName(new Date(clock().getTime() - hoursAgo * 3_600_000), newId('run'));
       copyFileSync(real.path, join(dir, name));
       return name;
     };
-    const old = [at(40), at(50), at(60), at(70)];
-    const recent = at(10);
-    // The newest 3 are the real one, the 10-day-old one and the 40-day-old one: that one stays, old as it is.
-    expect(pruneSnapshots(dir, 30, clock()).sort()).toEqual([old[1], old[2], old[3]].sort());
-    expect(readdirSync(dir).sort()).toEqual([real.name, recent, old[0]].sort());
-    const newer = at(5);
-    expect(pruneSnapshots(dir, 30, clock())).toEqual([old[0]]);
-    expect(pruneSnapshots(dir, 0, clock())).toEqual([]);
-    expect(readdirSync(dir).sort()).toEqual([real.name, newer, recent].sort());
+    // Now is 2026-11-02 03:30 UTC (a Monday). Two snapshots in the same hour, two on one day, a few days and weeks back.
+    const sameHour = at(0.25); // 03:15, same hour as the real one
+    const hourAgo = at(1); // 02:30
+    const twoHours = at(2); // 01:30
+    const earlierToday = at(2.5); // 01:00, same hour as twoHours
+    const yesterday = [at(20), at(22)]; // 2026-11-01 07:30 and 05:30
+    const lastWeek = [at(24 * 6), at(24 * 6 + 1)]; // 2026-10-27
+    const monthAgo = at(24 * 30);
+    const policy = { keepLast: 1, keepHourly: 3, keepDaily: 3, keepWeekly: 2 };
+    const pruned = await pruneSnapshots(store, policy);
+    // Kept: the newest 3 (real, sameHour, hourAgo); hourly: 03 real, 02 hourAgo, 01 twoHours; daily: 11-02 real,
+    // 11-01 yesterday[0], 10-27 lastWeek[0]; weekly: this week's newest (real), last week's newest (lastWeek[0]).
+    expect(pruned.sort()).toEqual([earlierToday, yesterday[1], lastWeek[1], monthAgo].sort());
+    expect(readdirSync(dir).sort()).toEqual([real.name, sameHour, hourAgo, twoHours, yesterday[0], lastWeek[0]].sort());
+    // An age cap takes back what the slots kept, except the newest 3.
+    expect((await pruneSnapshots(store, { ...policy, maxAgeDays: 1 })).sort()).toEqual([lastWeek[0]].sort());
+    expect(await pruneSnapshots(store, { keepLast: 0, keepHourly: 0, keepDaily: 0, keepWeekly: 0 })).toEqual([twoHours, yesterday[0]]);
+    expect(readdirSync(dir).sort()).toEqual([real.name, sameHour, hourAgo].sort());
+  });
+
+  it('a damaged snapshot fills no slot (but the newest 3 stay whatever they are)', () => {
+    const snapshot = (name: string, createdAt: string, whole = true) => ({ name, path: name, createdAt, runId: 'run_x', sizeBytes: 1, whole });
+    const list = [
+      snapshot('d', '2026-11-02T03:00:00.000Z', false),
+      snapshot('c', '2026-11-02T02:00:00.000Z'),
+      snapshot('b', '2026-11-02T01:00:00.000Z'),
+      snapshot('a', '2026-11-01T01:00:00.000Z', false),
+      snapshot('z', '2026-10-31T01:00:00.000Z'),
+    ];
+    expect(planRetention(list, { keepLast: 0, keepHourly: 0, keepDaily: 2, keepWeekly: 0 }, clock())).toEqual({ keep: ['d', 'c', 'b', 'z'], prune: ['a'] });
+    expect(() => planRetention(list, { keepLast: -1, keepHourly: 0, keepDaily: 0, keepWeekly: 0 }, clock())).toThrow(/keepLast must be a whole number/);
+  });
+
+  it('skips the snapshot when nothing a restore puts back changed since the newest one, and takes one after any change', async () => {
+    const first = await takeSnapshot(store, newId('run'), { skipUnchanged: true });
+    expect(first.unchanged).toBe(false);
+    clock.advance(60_000);
+    // A run row is not restored: it is no change.
+    const unchanged = await takeSnapshot(store, newId('run'), { skipUnchanged: true });
+    expect(unchanged).toMatchObject({ unchanged: true, name: first.name, path: first.path, runId: first.runId });
+    expect(readdirSync(snapshotDir(store.path))).toEqual([first.name]);
+    await addMemory(store, { agentId: 'ops', content: 'a change' });
+    clock.advance(60_000);
+    const changed = await takeSnapshot(store, newId('run'), { skipUnchanged: true });
+    expect(changed.unchanged).toBe(false);
+    expect(readdirSync(snapshotDir(store.path)).sort()).toEqual([first.name, changed.name].sort());
+    // A retrieval counter is a change too (a restore would put the old count back).
+    const [someMemory] = await store.memories.list({ agentId: 'ops', limit: 1 });
+    await store.transaction((tx) => tx.memories.recordRetrieval('ops', [someMemory!.id], clock().toISOString()));
+    clock.advance(60_000);
+    expect((await takeSnapshot(store, newId('run'), { skipUnchanged: true })).unchanged).toBe(false);
+    // Without the option (a pre-restore snapshot) one is always written.
+    clock.advance(60_000);
+    expect((await takeSnapshot(store, newId('run'))).unchanged).toBe(false);
+    // A damaged newest snapshot is no basis: the next whole one is compared, here equal.
+    const newest = snapshotFiles(snapshotDir(store.path))[0]!;
+    truncateSync(newest.path, 4096);
+    clock.advance(60_000);
+    expect((await takeSnapshot(store, newId('run'), { skipUnchanged: true })).unchanged).toBe(true);
   });
 
   it('reports a truncated snapshot as damaged at once, and a corrupted page as damaged under --check', async () => {

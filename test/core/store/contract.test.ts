@@ -3,10 +3,11 @@
  * each method promises, agent isolation, ordering, guarded updates, transactions, lossless times and whole-table
  * round trips. Everything here goes through the port alone, so a new adapter is tested by adding its engine's name.
  */
-import { existsSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, HippoError } from '../../../src/core/errors.js';
+import { forgetRewriter } from '../../../src/core/forget.js';
 import { newId } from '../../../src/core/ids.js';
 import { buildMemory, type NewMemory } from '../../../src/core/memory.js';
 import { ARCHIVE_REASONS, maintenanceCutoffs } from '../../../src/core/nightly/maintenance.js';
@@ -14,6 +15,7 @@ import type { Candidate, Memory, Run } from '../../../src/core/records.js';
 import {
   STORE_TABLES,
   type CandidateRecord,
+  type EraseRewriter,
   type HandoffRecord,
   type Store,
   type StoreOps,
@@ -54,6 +56,10 @@ function candidate(agentId: string, claim: string, extra: Partial<CandidateRecor
     reviewRationale: null,
     decidedAt: null,
     promotedMemoryId: null,
+    forgottenSourceIds: [],
+    reopenedBy: null,
+    reopenedAt: null,
+    reopenReason: null,
     ...extra,
   };
 }
@@ -74,6 +80,7 @@ function run(agentId: string | null, extra: Partial<Run> = {}): Run {
     durationMs: null,
     parentRunId: null,
     steps: {},
+    memoryIds: [],
     ...extra,
   };
 }
@@ -437,6 +444,62 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       await store.memories.insert(other);
       expect(await store.memories.forget('a', [other.id])).toEqual([]);
       expect(await store.memories.get('b', other.id)).toEqual(other);
+    });
+
+    it("memory forget's erase leaves a forgotten memory's text in no neighbour's context: not in the index, not in the file", async () => {
+      // A word of its own (porter leaves it whole), so any trace of the forgotten text can be looked for.
+      const turns = ['alpha', 'bravo', 'charlie', 'quokkaword', 'echo', 'foxtrot', 'golf'].map((word, index) => turn('a', word, index));
+      await store.memories.insertMany(turns);
+      expect(await lendsTo('quokkaword')).toEqual(['bravo', 'charlie', 'echo', 'foxtrot']);
+      const snapshot = store.engine === 'sqlite' ? await store.snapshots.take(`20261102T120000Z-${newId('run')}${store.snapshots.suffix}`, {}) : null;
+
+      const report = await store.transaction((tx) => tx.erasure.erase({ agentId: 'a', memoryIds: [turns[3]!.id] }, forgetRewriter(undefined)));
+      expect(report.memories.map((item) => item.id)).toEqual([turns[3]!.id]);
+      expect(await find('quokkaword', { includeArchived: true })).toEqual([]);
+      // The neighbours were re-indexed around the gap: charlie now reads echo and foxtrot after it.
+      expect(await lendsTo('charlie')).toEqual(['alpha', 'bravo', 'echo', 'foxtrot']);
+      expect((await store.reclaim()).complete).toBe(true);
+      if (snapshot) {
+        // SQLite: no byte of it in the database file or its WAL, nor in a snapshot the same erase rewrote.
+        const { location } = await store.describe();
+        for (const file of [location, `${location}-wal`].filter((path) => existsSync(path))) {
+          expect(readFileSync(file).includes(Buffer.from('quokkaword')), file).toBe(false);
+        }
+        expect(readFileSync(snapshot.path).includes(Buffer.from('quokkaword said'))).toBe(true);
+        await store.snapshots.erase(snapshot.path, { agentId: 'a', memoryIds: [turns[3]!.id] }, forgetRewriter(undefined));
+        expect(readFileSync(snapshot.path).includes(Buffer.from('quokkaword'))).toBe(false);
+      }
+    });
+
+    it("an edit's old text leaves its neighbours' context once they are re-indexed (refreshContext), on the index and in the file", async () => {
+      const turns = ['alpha', 'bravo', 'walrusword', 'delta', 'echo'].map((word, index) => turn('a', word, index));
+      await store.memories.insertMany(turns);
+      expect(await lendsTo('walrusword')).toEqual(['alpha', 'bravo', 'delta', 'echo']);
+      const edited = { ...turns[2]!, content: 'narwhalword said something', updatedAt: NOW };
+      await store.transaction(async (tx) => {
+        expect(await tx.memories.update(edited)).toBe(true);
+        await tx.memories.refreshContext('a', { ids: [edited.id] });
+      });
+      expect(await find('walrusword', { includeArchived: true })).toEqual([]);
+      expect(await lendsTo('narwhalword')).toEqual(['alpha', 'bravo', 'delta', 'echo']);
+      expect((await store.memories.get('a', edited.id))!.thread).toBe('chat');
+      expect((await store.reclaim()).complete).toBe(true);
+      if (store.engine === 'sqlite') {
+        const { location } = await store.describe();
+        for (const file of [location, `${location}-wal`].filter((path) => existsSync(path))) {
+          expect(readFileSync(file).includes(Buffer.from('walrusword')), file).toBe(false);
+        }
+      }
+    });
+
+    it('an unarchived memory rejoins its thread: it and its neighbours are re-indexed', async () => {
+      const turns = WORDS.slice(0, 5).map((word, index) => turn('a', word, index));
+      await store.memories.insertMany(turns);
+      await store.memories.archive('a', [turns[2]!.id], 'superseded', NOW);
+      expect(await lendsTo('charlie', { includeArchived: true })).toEqual([]);
+      expect(await store.memories.unarchive('a', [turns[2]!.id], NOW)).toEqual([turns[2]!.id]);
+      expect(await lendsTo('charlie')).toEqual(['alpha', 'bravo', 'delta', 'echo']);
+      expect(await lendsTo('bravo')).toEqual(['alpha', 'charlie', 'delta']);
     });
 
     it('keeps threads apart per agent and per name; an unthreaded memory lends and takes nothing', async () => {
@@ -909,6 +972,153 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
     });
   });
 
+  describe('the memory lifecycle', () => {
+    it('updates a memory in place (identity and creation kept), the search index following; another agent’s id is false', async () => {
+      const original = memory('a', 'the billing cron runs at 02:00', { tags: ['billing'] });
+      const theirs = memory('b', 'the billing cron of b');
+      await store.memories.insertMany([original, theirs]);
+      const edited: Memory = {
+        ...original,
+        content: 'the invoicing job runs at 03:00',
+        contentHash: 'f'.repeat(64),
+        tags: ['invoices'],
+        subject: 'jobs',
+        durability: 'persistent',
+        updatedAt: NOW,
+        createdAt: '2000-01-01T00:00:00.000Z', // identity and creation are never rewritten
+      };
+      expect(await store.memories.update(edited)).toBe(true);
+      expect(await store.memories.get('a', original.id)).toEqual({ ...edited, createdAt: original.createdAt });
+      const search = (agentId: string, text: string) =>
+        store.memories.search({ agentId, text, raw: false, limit: 10, now: NOW, highlight: { open: '[', close: ']' } });
+      expect(await search('a', 'billing')).toEqual([]);
+      expect((await search('a', 'invoicing')).map((hit) => hit.memory.id)).toEqual([original.id]);
+      expect(await store.memories.update({ ...theirs, agentId: 'a', content: 'hijacked' })).toBe(false);
+      expect(await store.memories.get('b', theirs.id)).toEqual(theirs);
+    });
+
+    it('unarchives the agent’s archived memories only, and lists a memory’s older versions newest first', async () => {
+      const [live, archived, other] = [memory('a', 'live'), memory('a', 'archived'), memory('b', 'archived too')];
+      await store.memories.insertMany([live, archived, other]);
+      await store.memories.archive('a', [archived.id], 'by hand', NOW);
+      await store.memories.archive('b', [other.id], 'by hand', NOW);
+      clock.advance(HOUR);
+      expect(await store.memories.unarchive('a', [live.id, archived.id, other.id, archived.id], ago(-HOUR))).toEqual([archived.id]);
+      expect(await store.memories.get('a', archived.id)).toMatchObject({ archivedAt: null, archivedReason: null, updatedAt: ago(-HOUR) });
+      expect(await store.memories.get('b', other.id)).toMatchObject({ archivedReason: 'by hand' });
+
+      const older = memory('a', 'first wording', { versionOf: live.id, archivedAt: ago(2 * HOUR), updatedAt: ago(3 * HOUR) });
+      const newer = memory('a', 'second wording', { versionOf: live.id, archivedAt: ago(HOUR), updatedAt: ago(2 * HOUR) });
+      await store.memories.insertMany([older, newer, memory('b', 'not a version of a', { versionOf: live.id })]);
+      expect((await store.memories.versions('a', live.id)).map((item) => item.id)).toEqual([newer.id, older.id]);
+      expect(await store.memories.versions('b', newer.id)).toEqual([]);
+    });
+
+    it('reopens a rejected candidate once (guarded), clearing the decision; counts pending candidates per agent', async () => {
+      const rejected = candidate('a', 'Rejected.', { status: 'rejected', reviewer: 'ana', reviewRationale: 'vague', decidedAt: NOW });
+      const promoted = candidate('a', 'Promoted.', { status: 'promoted', reviewer: 'ana', reviewRationale: 'yes', decidedAt: NOW });
+      const pending = candidate('a', 'Pending.');
+      await Promise.all([rejected, promoted, pending, candidate('b', 'B pending.')].map((item) => store.candidates.insert(item)));
+      const reopening = { by: 'bo', reason: 'rejected by mistake', at: ago(-HOUR) };
+      expect(await store.candidates.reopen('b', rejected.id, reopening)).toBe(false);
+      expect(await store.candidates.reopen('a', promoted.id, reopening)).toBe(false);
+      expect(await store.candidates.reopen('a', pending.id, reopening)).toBe(false);
+      expect(await store.candidates.reopen('a', rejected.id, reopening)).toBe(true);
+      expect(await store.candidates.reopen('a', rejected.id, reopening)).toBe(false);
+      const { claimNorm: _norm, prompt: _prompt, ...shown } = rejected;
+      expect(await store.candidates.get('a', rejected.id)).toEqual({
+        ...shown,
+        status: 'pending',
+        reviewer: null,
+        reviewRationale: null,
+        decidedAt: null,
+        reopenedBy: 'bo',
+        reopenedAt: ago(-HOUR),
+        reopenReason: 'rejected by mistake',
+      });
+      expect(await store.candidates.pendingCounts()).toEqual([
+        { agentId: 'a', pending: 2 },
+        { agentId: 'b', pending: 1 },
+      ]);
+    });
+
+    it('prunes finished runs of every agent started before a time, never a running one; a dry run only counts', async () => {
+      const old = [run('a', { startedAt: ago(100 * DAY), status: 'completed' }), run(null, { startedAt: ago(95 * DAY), status: 'failed' })];
+      const stuck = run('b', { startedAt: ago(120 * DAY) });
+      const recent = run('a', { startedAt: ago(DAY), status: 'completed' });
+      for (const row of [...old, stuck, recent]) await store.runs.insert(row);
+      expect(await store.runs.prune(ago(90 * DAY), { dryRun: true })).toBe(2);
+      expect((await store.runs.list({ limit: 10 })).length).toBe(4);
+      expect(await store.runs.prune(ago(90 * DAY))).toBe(2);
+      expect((await store.runs.list({ limit: 10 })).map((row) => row.id).sort()).toEqual([stuck.id, recent.id].sort());
+    });
+
+    it('erases memories by id (with their older versions) and by text, rewriting what cites or holds them, for one agent only', async () => {
+      const secret = memory('a', 'the key is zqx-secret-1', { tags: ['creds'] });
+      const version = memory('a', 'the old key was zqx-secret-0', { versionOf: secret.id, archivedAt: NOW });
+      const tagged = memory('a', 'nothing in the text', { tags: ['zqx-secret-tag'] });
+      const innocent = memory('a', 'an innocent note');
+      const theirs = memory('b', 'the key is zqx-secret-1');
+      await store.memories.insertMany([secret, version, tagged, innocent, theirs]);
+      const prompt = (texts: string[]) => texts.map((text, index) => `<memory ref="m${index + 1}" date="2026-11-02">${text}</memory>`).join('\n');
+      const citing = candidate('a', 'Keys rotate.', { sourceMemoryIds: [secret.id, innocent.id], prompt: prompt([secret.content, innocent.content]) });
+      const holding = candidate('a', 'Notes exist.', { sourceMemoryIds: [innocent.id], prompt: prompt([innocent.content, secret.content]) });
+      const claimed = candidate('a', 'The key is zqx-secret-1.', { sourceMemoryIds: [innocent.id] });
+      const untouched = candidate('a', 'Unrelated.', { sourceMemoryIds: [innocent.id], prompt: prompt([innocent.content]) });
+      const theirCandidate = candidate('b', 'The key is zqx-secret-1.', { sourceMemoryIds: [theirs.id], prompt: prompt([theirs.content]) });
+      for (const row of [citing, holding, claimed, untouched, theirCandidate]) await store.candidates.insert(row);
+      const handoff1 = handoff('a', { refs: { m1: secret.id }, prompt: prompt([secret.content]) });
+      await store.handoffs.insert(handoff1);
+      const before = await everything(store, null);
+
+      let seen: Memory[] = [];
+      const rewriter: EraseRewriter = (erased) => {
+        seen = [...erased];
+        return forgetRewriter('zqx-secret')(erased);
+      };
+      const spec = { agentId: 'a', memoryIds: [secret.id], match: 'zqx-secret' };
+      const dry = await store.erasure.erase(spec, rewriter, { dryRun: true });
+      expect(dry.memories.map((item) => item.id).sort()).toEqual([secret.id, version.id, tagged.id].sort());
+      expect(seen.map((item) => item.id).sort()).toEqual(dry.memories.map((item) => item.id).sort());
+      expect({ changed: dry.candidatesChanged.sort(), deleted: dry.candidatesDeleted, handoffs: dry.handoffsChanged }).toEqual({
+        changed: [citing.id, holding.id].sort(),
+        deleted: [claimed.id],
+        handoffs: [handoff1.id],
+      });
+      expect(await everything(store, null)).toEqual(before);
+
+      const report = await store.transaction((tx) => tx.erasure.erase(spec, rewriter));
+      expect(report).toEqual(dry);
+      for (const gone of [secret, version, tagged]) expect(await store.memories.get('a', gone.id)).toBeUndefined();
+      expect(await store.memories.get('a', innocent.id)).toEqual(innocent);
+      expect(await store.memories.get('b', theirs.id)).toEqual(theirs);
+      const hits = await store.memories.search({ agentId: 'a', text: 'zqx key', raw: false, limit: 10, now: NOW, highlight: { open: '[', close: ']' } });
+      expect(hits).toEqual([]);
+      expect(await store.candidates.get('a', claimed.id)).toBeUndefined();
+      expect(await store.candidates.get('a', citing.id)).toMatchObject({ forgottenSourceIds: [secret.id], claim: 'Keys rotate.' });
+      expect(await store.candidates.prompt('a', citing.id)).toBe(prompt(['[forgotten]', innocent.content]));
+      expect(await store.candidates.get('a', holding.id)).toMatchObject({ forgottenSourceIds: [] });
+      expect(await store.candidates.prompt('a', holding.id)).toBe(prompt([innocent.content, '[forgotten]']));
+      expect(await store.candidates.prompt('a', untouched.id)).toBe(untouched.prompt);
+      expect(await store.candidates.get('b', theirCandidate.id)).toMatchObject({ claim: theirCandidate.claim });
+      expect((await store.handoffs.get('a', handoff1.id))!.prompt).toBe(prompt(['[forgotten]']));
+      expect(await store.erasure.erase(spec, rewriter)).toEqual({ memories: [], candidatesChanged: [], candidatesDeleted: [], handoffsChanged: [] });
+      expect((await store.reclaim()).complete).toBe(true);
+    });
+
+    it('an erase inside a transaction rolls back with it', async () => {
+      const gone = memory('a', 'to be erased');
+      await store.memories.insert(gone);
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.erasure.erase({ agentId: 'a', memoryIds: [gone.id] }, forgetRewriter(undefined));
+          throw new Error('changed my mind');
+        }),
+      ).rejects.toThrow('changed my mind');
+      expect(await store.memories.get('a', gone.id)).toEqual(gone);
+    });
+  });
+
   describe('lock, snapshots, description', () => {
     it('holds the nightly lock for one taker at a time (exit 4 at once for another), until released', async () => {
       const first = await store.lock.acquire({ runId: newId('run'), kind: 'rem nightly run-once' });
@@ -950,6 +1160,66 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       }
       expect(await all(store.memories.iterate('a'))).toEqual([kept]);
       expect((await all(store.memories.iterate('b'))).map((item) => item.content).sort()).toEqual(['b after', 'b before']);
+    });
+
+    it('takes no snapshot when nothing a restore puts back changed since the one given, and one after any change', async () => {
+      await store.memories.insert(memory('a', 'kept'));
+      const name = (minute: number) => `20261102T12${String(minute).padStart(2, '0')}00Z-${newId('run')}${store.snapshots.suffix}`;
+      const first = await store.snapshots.take(name(0), {});
+      expect(first.unchanged).toBe(false);
+      await store.runs.insert(run(null)); // the audit log is not restored: no change
+      await store.settings.set('nightly.paused', NOW); // nor are settings
+      const same = await store.snapshots.take(name(1), { unlessSameAs: first.path });
+      expect(same).toMatchObject({ unchanged: true, path: first.path, sizeBytes: first.sizeBytes });
+      expect(readdirSync(store.snapshots.dir).filter((file) => !file.startsWith('.'))).toEqual([basename(first.path)]);
+      await store.candidates.insert(candidate('b', 'A change.'));
+      const changed = await store.snapshots.take(name(2), { unlessSameAs: first.path });
+      expect(changed.unchanged).toBe(false);
+      expect(changed.path).not.toBe(first.path);
+      expect((await store.snapshots.check(changed.path, 'full')).ok).toBe(true);
+    });
+
+    it('erases from a snapshot what an erase takes from the store, rewriting it in place; a damaged one is exit 2', async () => {
+      const secret = memory('a', 'the key is zqx-secret-1');
+      const kept = memory('a', 'kept');
+      const theirs = memory('b', 'the key is zqx-secret-1');
+      await store.memories.insertMany([secret, kept, theirs]);
+      const cites = candidate('a', 'Keys.', { sourceMemoryIds: [secret.id], prompt: `<memory ref="m1" date="2026-11-02">${secret.content}</memory>` });
+      await store.candidates.insert(cites);
+      const taken = await store.snapshots.take(`20261102T120000Z-${newId('run')}${store.snapshots.suffix}`, {});
+      const spec = { agentId: 'a', memoryIds: [secret.id] };
+      const dry = await store.snapshots.erase(taken.path, spec, forgetRewriter(undefined), { dryRun: true });
+      expect({ memories: dry.memories.map((item) => item.id), changed: dry.candidatesChanged }).toEqual({ memories: [secret.id], changed: [cites.id] });
+      const untouchedBytes = readFileSync(taken.path);
+      expect(await store.snapshots.erase(taken.path, { agentId: 'a', memoryIds: [newId('mem')] }, forgetRewriter(undefined))).toEqual({
+        memories: [],
+        candidatesChanged: [],
+        candidatesDeleted: [],
+        handoffsChanged: [],
+      });
+      expect(readFileSync(taken.path).equals(untouchedBytes)).toBe(true);
+
+      const report = await store.snapshots.erase(taken.path, spec, forgetRewriter(undefined));
+      expect(report).toEqual(dry);
+      expect(statSync(taken.path).mode & 0o777).toBe(0o600);
+      expect(readdirSync(store.snapshots.dir).filter((file) => file.startsWith('.'))).toEqual([]);
+      for (const level of ['header', 'quick', 'full'] as const) expect((await store.snapshots.check(taken.path, level)).ok, level).toBe(true);
+      expect((await store.snapshots.erase(taken.path, spec, forgetRewriter(undefined), { dryRun: true })).memories).toEqual([]);
+      // Restoring the rewritten snapshot brings back everything but what was erased.
+      await store.transaction((tx) => tx.erasure.erase(spec, forgetRewriter(undefined)));
+      const source = await store.snapshots.open(taken.path);
+      try {
+        for (const table of ['memories', 'candidates', 'handoffs'] as const) expect(await source.matches(store, table, null), table).toBe(true);
+      } finally {
+        await source.close();
+      }
+      expect(await store.memories.get('b', theirs.id)).toEqual(theirs);
+
+      writeFileSync(taken.path, readFileSync(taken.path).subarray(0, 200));
+      expect(await rejection(store.snapshots.erase(taken.path, spec, forgetRewriter(undefined), { dryRun: true }))).toMatchObject({
+        code: 'snapshot_damaged',
+        exitCode: 2,
+      });
     });
 
     it('describes itself: engine, schema version, counts', async () => {

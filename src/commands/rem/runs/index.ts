@@ -14,7 +14,10 @@ export default class RemRuns extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(RemRuns);
-    const runs = await listRuns(await this.store(flags.db), { limit: flags.limit, agentId: flags['all-agents'] ? undefined : this.agentId(flags.agent) });
+    const runs = await listRuns(await this.existingStore(flags.db), {
+      limit: flags.limit,
+      agentId: flags['all-agents'] ? undefined : this.agentId(flags.agent),
+    });
     this.output({ runs }, runsView);
   }
 }

@@ -13,7 +13,7 @@ export default class RemRunsShow extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(RemRunsShow);
-    const run = await getRun(await this.store(flags.db), args.id, flags['all-agents'] ? undefined : this.agentId(flags.agent));
+    const run = await getRun(await this.existingStore(flags.db), args.id, flags['all-agents'] ? undefined : this.agentId(flags.agent));
     this.output({ run }, runShowView);
   }
 }

@@ -19,6 +19,7 @@ import { systemClock, type Clock } from '../../time.js';
 import type { Store, StoreDescription, StoreOps, StoreTable } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { connectPool, type PostgresTarget } from './connect.js';
+import { erasureRepo } from './erasure.js';
 import { lockPort, type PortHeldLock } from './lock.js';
 import { memoryRepo } from './memories.js';
 import { migrate, type MigrateProgress } from './migrate.js';
@@ -34,6 +35,8 @@ export interface OpenPostgresOptions {
   env?: NodeJS.ProcessEnv;
   /** Progress of a migration that rebuilds the search index (its start and its end). */
   onProgress?: MigrateProgress;
+  /** Refuse (exit 3, `store_not_found`) a database or schema that holds no hippo store yet, creating nothing. */
+  mustExist?: boolean;
 }
 
 /** How long `tryTransaction` waits by default, as SQLite's best-effort writes do. */
@@ -49,6 +52,7 @@ function opsFor(session: Session, clock: Clock, bound?: TxState): StoreOps {
     settings: settingsRepo(session, bound),
     tokens: tokenRepo(session, bound),
     rows: rowsRepo(session, bound),
+    erasure: erasureRepo(session, bound),
   };
   if (bound) transactionOf.set(ops, bound);
   return ops;
@@ -86,7 +90,7 @@ export async function openPostgresStore(target: PostgresTarget, options: OpenPos
   const { pool, serverVersion } = await connectPool(target, env);
   let schema: string;
   try {
-    schema = (await migrate(pool, target, options.onProgress)).schema;
+    schema = (await migrate(pool, target, { onProgress: options.onProgress, mustExist: options.mustExist })).schema;
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;
@@ -133,6 +137,13 @@ function buildStore(pool: Pool, target: PostgresTarget, context: { env: NodeJS.P
       clock: context.clock,
       transactionOf: (ops) => transactionOf.get(ops),
     }),
+
+    async reclaim() {
+      // Not in a transaction (VACUUM cannot run in one): the pool's own connection. Dead tuples of the erased rows,
+      // their TOAST and their index entries are removed; the server's WAL, archives and replicas are docs/postgres.md's.
+      await session.query('VACUUM memories, candidates, handoffs', [], undefined, { timeoutMs: 30 * 60_000 });
+      return { complete: true, steps: ['vacuumed memories, candidates and handoffs'] };
+    },
 
     async close() {
       if (closed) return;

@@ -27,6 +27,9 @@ import { PgThreads } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
 const COLUMN_NAMES = MEMORY_TABLE.columns.map((column) => column.name);
+/** The columns an update leaves alone. */
+/** What `update` leaves as it is: the memory's identity and its place in a thread (created_at, thread). */
+const IDENTITY = new Set(['id', 'agent_id', 'created_at', 'thread']);
 const MAINTENANCE_RULES: readonly MaintenanceRule[] = ['expired', 'archivedEphemeral', 'archivedUnused'];
 /** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
 const JOIN_AROUND_MAX = 64;
@@ -263,6 +266,40 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
         }
         return changed;
       });
+    },
+
+    async unarchive(agentId, ids, now) {
+      if (ids.length === 0) return [];
+      // A memory back from the archive rejoins its thread: it and its neighbours are re-indexed in the same transaction.
+      return atomic(async (_tx, q) => {
+        const { rows } = await q<{ id: string }>(
+          `UPDATE memories SET archived_at = NULL, archived_reason = NULL, updated_at = $1
+           WHERE agent_id = $2 AND id = ANY($3::text[]) AND archived_at IS NOT NULL RETURNING id`,
+          [now, agentId, [...ids]],
+        );
+        const changed = new Set(rows.map((row) => row.id));
+        const unarchived = [...new Set(ids)].filter((id) => changed.has(id));
+        if (unarchived.length > 0) await this.refreshContext(agentId, { ids: unarchived });
+        return unarchived;
+      });
+    },
+
+    async update(memory) {
+      // Everything but identity, creation and thread; the generated search vector follows by itself (the caller
+      // re-indexes the neighbours when the text changed: refreshContext).
+      const columns = MEMORY_TABLE.columns.filter((column) => !IDENTITY.has(column.name));
+      const values = toParams(MEMORY_TABLE, memory, columns);
+      const sets = columns.map((column, index) => `${column.name} = $${index + 3}`);
+      const result = await query(`UPDATE memories SET ${sets.join(', ')} WHERE id = $1 AND agent_id = $2`, [memory.id, memory.agentId, ...values]);
+      return result.rowCount === 1;
+    },
+
+    async versions(agentId, id) {
+      const { rows } = await query(`SELECT ${COLUMNS} FROM memories WHERE agent_id = $1 AND version_of = $2 ORDER BY updated_at DESC, id COLLATE "C" DESC`, [
+        agentId,
+        id,
+      ]);
+      return rows.map(toMemory);
     },
 
     async stampReflected(agentId, ids, now) {

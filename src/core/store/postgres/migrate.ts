@@ -6,7 +6,7 @@
  * existing one on search_path, normally `public`; `?options=-c%20search_path%3Dhippo` in the URL picks another).
  */
 import type { Pool, PoolClient } from 'pg';
-import { HippoError, UsageError } from '../../errors.js';
+import { HippoError, NotFoundError, UsageError } from '../../errors.js';
 import { describeTarget, mapPgError, type PostgresTarget } from './connect.js';
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, SCHEMA_TABLE_SQL } from './schema.js';
 
@@ -103,11 +103,6 @@ export interface MigrateResult {
   to: number;
 }
 
-/**
- * Applies every pending migration in one transaction under `pg_advisory_xact_lock`. Returns the versions before
- * and after (equal when there was nothing to do). Connection failures are StoreUnavailableError (exit 8); a missing
- * permission is a UsageError naming what to grant; either way the transaction is rolled back whole.
- */
 /** The first migration that rebuilds the search index for every memory (schema.ts: 2, search in context). */
 const SEARCH_INDEX_MIGRATION = 2;
 
@@ -117,7 +112,19 @@ const SEARCH_INDEX_MIGRATION = 2;
  */
 export type MigrateProgress = (step: 'search-index', done: number, total: number) => void;
 
-export async function migrate(pool: Pool, target?: PostgresTarget, onProgress?: MigrateProgress): Promise<MigrateResult> {
+export interface MigrateOptions {
+  /** Refuse (store_not_found) rather than create a schema in an empty database: a command that only reads. */
+  mustExist?: boolean;
+  onProgress?: MigrateProgress;
+}
+
+/**
+ * Applies every pending migration in one transaction under `pg_advisory_xact_lock`. Returns the versions before
+ * and after (equal when there was nothing to do). Connection failures are StoreUnavailableError (exit 8); a missing
+ * permission is a UsageError naming what to grant; either way the transaction is rolled back whole.
+ */
+export async function migrate(pool: Pool, target?: PostgresTarget, options: MigrateOptions = {}): Promise<MigrateResult> {
+  const { onProgress } = options;
   let client: PoolClient;
   try {
     client = await pool.connect();
@@ -128,6 +135,11 @@ export async function migrate(pool: Pool, target?: PostgresTarget, onProgress?: 
   try {
     // Cheap check first, without a lock: an up-to-date store (every command's case) costs one round trip.
     const before = await checkIsHippoDatabase(client, target);
+    if (before.state === 'empty' && options.mustExist) {
+      // A command that only reads creates no schema where there is none.
+      const where = target ? target.display : `schema "${before.schema}"`;
+      throw new NotFoundError('store_not_found', `no hippo store at ${where}`, { details: { path: where, schema: before.schema } });
+    }
     if (before.state === 'hippo' && before.version === POSTGRES_SCHEMA_VERSION) {
       return { schema: before.schema, from: before.version, to: before.version };
     }

@@ -84,6 +84,21 @@ export function candidateRepo(session: Session, bound?: TxState): CandidateRepo 
       );
       return result.rowCount === 1;
     },
+    async reopen(agentId, id, reopening) {
+      const result = await query(
+        `UPDATE candidates SET status = 'pending', reviewer = NULL, review_rationale = NULL, decided_at = NULL,
+                reopened_by = $3, reopened_at = $4, reopen_reason = $5
+         WHERE id = $1 AND agent_id = $2 AND status = 'rejected'`,
+        [id, agentId, reopening.by, reopening.at, reopening.reason],
+      );
+      return result.rowCount === 1;
+    },
+    async pendingCounts() {
+      const { rows } = await query<{ agent_id: string; pending: number }>(
+        `SELECT agent_id, count(*)::int AS pending FROM candidates WHERE status = 'pending' GROUP BY agent_id ORDER BY agent_id COLLATE "C"`,
+      );
+      return rows.map((row) => ({ agentId: row.agent_id, pending: row.pending }));
+    },
   };
 }
 
@@ -137,6 +152,14 @@ export function runRepo(session: Session, bound?: TxState): RunRepo {
     async kindOf(id) {
       const { rows } = await query<{ kind: RunKind }>('SELECT kind FROM runs WHERE id = $1', [id]);
       return rows[0]?.kind;
+    },
+    async prune(before, options = {}) {
+      if (options.dryRun) {
+        const { rows } = await query<{ n: number }>("SELECT count(*)::int AS n FROM runs WHERE started_at < $1 AND status <> 'running'", [before]);
+        return rows[0]!.n;
+      }
+      const result = await query("DELETE FROM runs WHERE started_at < $1 AND status <> 'running'", [before]);
+      return result.rowCount ?? 0;
     },
   };
 }

@@ -153,12 +153,25 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX memories_fts_context ON memories USING gin (fts_context);
   CREATE INDEX memories_thread ON memories (agent_id, thread, created_at, seq) WHERE thread IS NOT NULL AND archived_at IS NULL;
   `,
-  // 3 (issue 17): a prompt-only handoff's redaction map, placeholder → value; NULL when its prompt was not redacted,
+  // 3: the memory lifecycle (issue 13; self-contained, renumbered from 2 when merged after issue 18's search in
+  // context), as SQLite's migration 5: an older version's link to its memory, the sources `memory forget` erased and
+  // who reopened a rejected candidate, and the memories a run acted on (ids only). Snapshots need no change counter
+  // here: a night compares the content hashes of its new logical snapshot with the newest one's (snapshots.ts).
+  `
+  ALTER TABLE memories ADD COLUMN version_of text;
+  CREATE INDEX memories_version_of ON memories (agent_id, version_of) WHERE version_of IS NOT NULL;
+  ALTER TABLE candidates ADD COLUMN forgotten_sources text[] NOT NULL DEFAULT '{}',
+                         ADD COLUMN reopened_by text,
+                         ADD COLUMN reopened_at timestamptz,
+                         ADD COLUMN reopen_reason text;
+  ALTER TABLE runs ADD COLUMN memory_ids text[] NOT NULL DEFAULT '{}';
+  `,
+  // 4 (issue 17): a prompt-only handoff's redaction map, placeholder → value; NULL when its prompt was not redacted,
   // and cleared once an answer has been staged (docs/redaction.md).
   `
   ALTER TABLE handoffs ADD COLUMN placeholders json CHECK (placeholders IS NULL OR json_typeof(placeholders) = 'object');
   `,
-  // 4 (issue 12): the bearer tokens of `hippo mcp --http` (docs/mcp.md): one agent each, only the sha-256 of the secret is kept.
+  // 5 (issue 12): the bearer tokens of `hippo mcp --http` (docs/mcp.md): one agent each, only the sha-256 of the secret is kept.
   // Looked up by that hash on every request; listed per agent, newest first. Not one of POSTGRES_TABLES: tokens are
   // credentials of the server, not data, and logical snapshots and copies leave them out.
   `

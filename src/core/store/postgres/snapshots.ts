@@ -25,18 +25,32 @@
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
-import { closeSync, createReadStream, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, createReadStream, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { constants as zlibConstants, createGunzip, createGzip, gunzipSync, gzipSync } from 'node:zlib';
+import { ensureDirectory } from '../../dirs.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../../errors.js';
-import type { RestoredTable, SnapshotCheckLevel, SnapshotPort, SnapshotSource, StoreOps, StoreTable, TableChangeCounts } from '../port.js';
+import type { Memory } from '../../records.js';
+import type {
+  CandidateRecord,
+  EraseReport,
+  HandoffRecord,
+  RestoredTable,
+  SnapshotCheckLevel,
+  SnapshotPort,
+  SnapshotSource,
+  StoreOps,
+  StoreTable,
+  TableChangeCounts,
+} from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { copyIn, copyText, COPY_BATCH, cursorRows } from './bulk.js';
 import { PgThreads } from './threads.js';
+import { citesOrHolds, namedBy, refersToOrHolds, usableNeedles } from './erasure.js';
 import { dumpSql } from './repos.js';
 import type { Session, TxState } from './session.js';
-import { fromRow, TABLE_SPECS } from './tables.js';
+import { fromRow, TABLE_SPECS, type TableSpec } from './tables.js';
 
 export const SNAPSHOT_SUFFIX = '.jsonl.gz';
 export const SNAPSHOT_FORMAT = 'hippo-logical-snapshot';
@@ -65,8 +79,22 @@ export interface Manifest {
   engine: 'postgres';
   schemaVersion: number;
   createdAt: string;
+  /** When `memory forget --purge-snapshots` rewrote it without erased rows (createdAt stays the time it was taken). */
+  rewrittenAt?: string;
   headerBytes: number;
   tables: ManifestTable[];
+}
+
+/** The tables a restore puts back: their hashes decide whether a new snapshot holds anything new. */
+const COMPARED_TABLES: readonly StoreTable[] = ['memories', 'candidates', 'handoffs'];
+
+/** Whether two manifests hold the same rows in every table a restore puts back (same schema, counts and sha256). */
+export function sameRestorableRows(a: Manifest, b: Manifest): boolean {
+  if (a.schemaVersion !== b.schemaVersion) return false;
+  return COMPARED_TABLES.every((name) => {
+    const [x, y] = [a.tables.find((table) => table.name === name), b.tables.find((table) => table.name === name)];
+    return x !== undefined && y !== undefined && x.rows === y.rows && x.sha256 === y.sha256;
+  });
 }
 
 const PARTIAL_FILE = /^\..+\.partial$/;
@@ -82,8 +110,9 @@ function writeError(error: unknown, dir: string): HippoError {
   return snapshotFailed('snapshot_failed', `cannot write the snapshot in ${dir} (${typeof code === 'string' ? code : 'error'}); nothing was changed`);
 }
 
+/** A snapshot that cannot be read whole: bad input to restore or rewrite (exit 2), never a bug. */
 function damaged(path: string, why: string): HippoError {
-  return new HippoError('snapshot_damaged', `${path} is damaged (${why}); nothing was changed — pick another snapshot`, ExitCode.unexpected, {
+  return new UsageError('snapshot_damaged', `${path} is damaged (${why}); nothing was changed — pick another snapshot`, {
     details: { snapshot: path, problem: why },
   });
 }
@@ -413,6 +442,20 @@ async function mergeWalk(snapshot: Side, live: Side, visit: (kind: 'added' | 're
   }
 }
 
+/**
+ * A row of a snapshot written at schema `version`, as this schema's row: its properties in column order, with every
+ * column added since (tables.ts `since`) holding its value for old rows.
+ */
+export function upgradeRow(spec: TableSpec, row: Record<string, unknown>, version: number): Record<string, unknown> {
+  const upgraded: Record<string, unknown> = {};
+  for (const column of spec.columns) {
+    if (column.prop in row) upgraded[column.prop] = row[column.prop];
+    else if (column.since && column.since.version > version) upgraded[column.prop] = structuredClone(column.since.value);
+    else upgraded[column.prop] = null;
+  }
+  return upgraded;
+}
+
 /** A snapshot opened for restoring (port.ts `SnapshotSource`); it holds nothing open between calls. */
 class LogicalSnapshot implements SnapshotSource {
   constructor(
@@ -425,11 +468,24 @@ class LogicalSnapshot implements SnapshotSource {
     return (await checkSnapshot(this.path, 'full')).ok;
   }
 
-  /** The snapshot's rows of a table in scope (one agent's, or all). */
-  private async *snapshotSide(table: RestoredTable, agentId: string | null): Side {
+  /** The snapshot's rows of a table in scope (one agent's, or all), as this schema's rows (older ones upgraded). */
+  private async *rows(table: RestoredTable, agentId: string | null): AsyncGenerator<{ key: string; line: string; row: Record<string, unknown> }> {
+    const spec = TABLE_SPECS[table];
+    const older = this.manifest.schemaVersion < this.deps.schemaVersion;
     for await (const { key, line, row } of readTable(this.path, this.manifest, table)) {
-      if (agentId === null || row.agentId === agentId) yield { key, line };
+      if (agentId !== null && row.agentId !== agentId) continue;
+      if (!older) {
+        yield { key, line, row };
+        continue;
+      }
+      const upgraded = upgradeRow(spec, row, this.manifest.schemaVersion);
+      yield { key, line: JSON.stringify(upgraded), row: upgraded };
     }
+  }
+
+  /** The snapshot's rows of a table in scope, as lines comparable with the live side's. */
+  private async *snapshotSide(table: RestoredTable, agentId: string | null): Side {
+    for await (const { key, line } of this.rows(table, agentId)) yield { key, line };
   }
 
   /** The live rows of a table in scope, as the lines a snapshot would hold, in the same order. */
@@ -470,8 +526,7 @@ class LogicalSnapshot implements SnapshotSource {
       batch = [];
       await session.withClient(state, (client) => copyIn(client, spec, chunks));
     };
-    for await (const { row } of readTable(this.path, this.manifest, table)) {
-      if (agentId !== null && row.agentId !== agentId) continue;
+    for await (const { row } of this.rows(table, agentId)) {
       batch.push(row);
       if (batch.length >= COPY_BATCH) await flush();
     }
@@ -494,6 +549,81 @@ class LogicalSnapshot implements SnapshotSource {
   }
 }
 
+/** A port object as a snapshot line holds it: the table's properties in column order (so equal rows give equal lines). */
+function normalized(table: StoreTable, row: Record<string, unknown>): Record<string, unknown> {
+  const ordered: Record<string, unknown> = {};
+  for (const column of TABLE_SPECS[table].columns) ordered[column.prop] = row[column.prop] ?? null;
+  return ordered;
+}
+
+/** Where the rows of each table come from, for `writeSnapshot`. */
+type TableSource = (table: StoreTable) => AsyncIterable<Record<string, unknown>>;
+
+/**
+ * Writes a snapshot file at `path`: under a hidden temporary name (mode 0600 from the first byte), one member per table
+ * from `produce` (which calls `write` with the rows, inside whatever read transaction it needs), the manifest in front,
+ * fsync; then — unless `discardIf(manifest)` says the file adds nothing (it is removed, `discarded`) — read back whole
+ * against its manifest and renamed into place. Any failure removes the temporary file and changes nothing.
+ */
+async function writeSnapshot(
+  dir: string,
+  path: string,
+  deps: SnapshotDeps,
+  signal: AbortSignal | undefined,
+  produce: (write: (source: TableSource) => Promise<ManifestTable[]>) => Promise<ManifestTable[]>,
+  discardIf: (manifest: Manifest) => boolean,
+  fields: { createdAt?: string; rewrittenAt?: string },
+): Promise<'written' | 'discarded'> {
+  const temp = join(dir, `.${basename(path)}.partial`);
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, 'wx', 0o600);
+    const descriptor = fd;
+    const tables = await produce(async (source) => {
+      const written: ManifestTable[] = [];
+      let position = HEADER_BYTES;
+      for (const table of STORE_TABLES) {
+        if (signal?.aborted) throw new InterruptedError();
+        const member = await writeMember(descriptor, position, table, source(table), signal);
+        written.push({ name: table, ...member });
+        position += member.bytes;
+      }
+      return written;
+    });
+    const manifest: Manifest = {
+      format: SNAPSHOT_FORMAT,
+      engine: 'postgres',
+      schemaVersion: deps.schemaVersion,
+      createdAt: fields.createdAt ?? deps.clock().toISOString(),
+      ...(fields.rewrittenAt ? { rewrittenAt: fields.rewrittenAt } : {}),
+      headerBytes: HEADER_BYTES,
+      tables,
+    };
+    writeAll(fd, manifestMember(manifest), 0);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    if (discardIf(manifest)) {
+      rmSync(temp, { force: true });
+      return 'discarded';
+    }
+    const verified = await checkSnapshot(temp, 'full');
+    if (!verified.ok) {
+      throw new HippoError('snapshot_verify_failed', `the snapshot did not read back as written (${verified.problem}) and was discarded`, ExitCode.unexpected, {
+        // The rows came from the server, which checks its own pages; what failed is the file.
+        details: { live: 'unknown' },
+      });
+    }
+    renameSync(temp, path);
+    fsyncDir(dir);
+    return 'written';
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    rmSync(temp, { force: true });
+    throw writeError(error, dir);
+  }
+}
+
 export function snapshotPort(deps: SnapshotDeps): SnapshotPort {
   const { session, dir } = deps;
   return {
@@ -506,64 +636,127 @@ export function snapshotPort(deps: SnapshotDeps): SnapshotPort {
         throw new UsageError('bad_snapshot_name', 'a snapshot name is a plain file name (no directory, not hidden)');
       }
       const path = join(dir, file);
-      const temp = join(dir, `.${file}.partial`);
-      let fd: number | undefined;
       let removedPartials = 0;
       try {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        ensureDirectory(dir);
         for (const leftover of readdirSync(dir).filter((entry) => PARTIAL_FILE.test(entry))) {
           rmSync(join(dir, leftover), { force: true });
           removedPartials++;
         }
-        fd = openSync(temp, 'wx', 0o600);
-        const tables: ManifestTable[] = [];
-        let position = HEADER_BYTES;
-        // One consistent view of every table (REPEATABLE READ): no row written during the walk is half in.
-        await session.readOnly(async (tx) => {
-          for (const table of STORE_TABLES) {
-            if (options.signal?.aborted) throw new InterruptedError();
-            const spec = TABLE_SPECS[table];
-            const sql = dumpSql(spec, null)!;
-            const rows = (async function* () {
-              for await (const row of cursorRows(session, tx, sql.text, sql.values)) yield fromRow<Record<string, unknown>>(spec, row);
-            })();
-            const member = await writeMember(fd!, position, table, rows, options.signal);
-            tables.push({ name: table, ...member });
-            position += member.bytes;
-          }
-        });
-        const manifest: Manifest = {
-          format: SNAPSHOT_FORMAT,
-          engine: 'postgres',
-          schemaVersion: deps.schemaVersion,
-          createdAt: deps.clock().toISOString(),
-          headerBytes: HEADER_BYTES,
-          tables,
-        };
-        writeAll(fd, manifestMember(manifest), 0);
-        fsyncSync(fd);
-        closeSync(fd);
-        fd = undefined;
-        const verified = await checkSnapshot(temp, 'full');
-        if (!verified.ok) {
-          throw new HippoError(
-            'snapshot_verify_failed',
-            `the snapshot did not read back as written (${verified.problem}) and was discarded`,
-            ExitCode.unexpected,
-            {
-              // The rows came from the server, which checks its own pages; what failed is the file.
-              details: { live: 'unknown' },
-            },
-          );
-        }
-        renameSync(temp, path);
-        fsyncDir(dir);
       } catch (error) {
-        if (fd !== undefined) closeSync(fd);
-        rmSync(temp, { force: true });
         throw writeError(error, dir);
       }
-      return { path, sizeBytes: statSync(path).size, violations: [], removedPartials };
+      let basis: Manifest | undefined;
+      if (options.unlessSameAs !== undefined) {
+        try {
+          basis = readManifest(options.unlessSameAs).manifest;
+        } catch {
+          basis = undefined; // an unreadable basis: take the snapshot
+        }
+      }
+      // One consistent view of every table (REPEATABLE READ): no row written during the walk is half in.
+      const written = await writeSnapshot(
+        dir,
+        path,
+        deps,
+        options.signal,
+        async (write) =>
+          session.readOnly(async (tx) =>
+            write((table) => {
+              const spec = TABLE_SPECS[table];
+              const sql = dumpSql(spec, null)!;
+              return (async function* () {
+                for await (const row of cursorRows(session, tx, sql.text, sql.values)) yield fromRow<Record<string, unknown>>(spec, row);
+              })();
+            }),
+          ),
+        // Nothing changed since the basis: the new file is discarded before it gets a name.
+        (manifest) => basis !== undefined && sameRestorableRows(manifest, basis),
+        {},
+      );
+      if (written === 'discarded') {
+        return { path: options.unlessSameAs!, sizeBytes: statSync(options.unlessSameAs!).size, violations: [], removedPartials, unchanged: true };
+      }
+      return { path, sizeBytes: statSync(path).size, violations: [], removedPartials, unchanged: false };
+    },
+
+    async erase(path, spec, rewriter, options = {}) {
+      const { manifest, size } = readManifest(path);
+      const problem = structureProblem(path, manifest, size);
+      if (problem) throw damaged(path, problem);
+      if (manifest.schemaVersion > deps.schemaVersion) {
+        throw new UsageError(
+          'snapshot_too_new',
+          `${path} was written by a newer hippo (schema ${manifest.schemaVersion}; this hippo knows up to ${deps.schemaVersion}); nothing was changed`,
+        );
+      }
+      const version = manifest.schemaVersion;
+      const upgraded = (table: StoreTable, row: Record<string, unknown>) => (version < deps.schemaVersion ? upgradeRow(TABLE_SPECS[table], row, version) : row);
+      // 1. The memories erased: those the spec names, and the older versions of those (or of an id given).
+      const ids = new Set(spec.memoryIds);
+      const named = new Set<string>();
+      const erased: Memory[] = [];
+      const versions: Memory[] = [];
+      for await (const { row } of readTable(path, manifest, 'memories')) {
+        const memory = upgraded('memories', row) as unknown as Memory;
+        if (memory.agentId !== spec.agentId) continue;
+        if (namedBy(spec, memory, ids)) {
+          named.add(memory.id);
+          erased.push(memory);
+        } else if (memory.versionOf !== null) versions.push(memory);
+      }
+      erased.push(...versions.filter((memory) => ids.has(memory.versionOf!) || named.has(memory.versionOf!)));
+      erased.sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : byteOrder(a.id, b.id)));
+      const erasedIds = new Set(erased.map((memory) => memory.id));
+      const rewrite = rewriter(erased);
+      const needles = usableNeedles(rewrite.needles);
+      const report: EraseReport = { memories: erased, candidatesChanged: [], candidatesDeleted: [], handoffsChanged: [] };
+      // 2. What a rewrite does to each row, in file order (`undefined`: the row goes).
+      const rewriteRow = (table: StoreTable, raw: Record<string, unknown>, count: boolean): Record<string, unknown> | undefined => {
+        const row = upgraded(table, raw);
+        if (row.agentId !== spec.agentId) return row;
+        if (table === 'memories') return erasedIds.has(row.id as string) ? undefined : row;
+        if (table === 'candidates') {
+          const candidate = row as unknown as CandidateRecord;
+          if (!citesOrHolds(candidate, erasedIds, needles)) return row;
+          const next = rewrite.candidate(candidate);
+          if (count && next === null) report.candidatesDeleted.push(candidate.id);
+          else if (count && next !== candidate) report.candidatesChanged.push(candidate.id);
+          return next === null ? undefined : (next as unknown as Record<string, unknown>);
+        }
+        if (table === 'handoffs') {
+          const handoff = row as unknown as HandoffRecord;
+          if (!refersToOrHolds(handoff, erasedIds, needles)) return row;
+          const next = rewrite.handoff(handoff);
+          if (count && next !== handoff) report.handoffsChanged.push(handoff.id);
+          return next as unknown as Record<string, unknown>;
+        }
+        return row;
+      };
+      for (const table of ['candidates', 'handoffs'] as const) {
+        for await (const { row } of readTable(path, manifest, table)) rewriteRow(table, row, true);
+      }
+      const empty = erased.length + report.candidatesChanged.length + report.candidatesDeleted.length + report.handoffsChanged.length === 0;
+      if (options.dryRun || empty) return report;
+      // 3. The file again, without what goes, under its own name (the same rewrite, row for row, as counted above).
+      await writeSnapshot(
+        dirname(path),
+        path,
+        deps,
+        undefined,
+        async (write) =>
+          write((table) =>
+            (async function* () {
+              for await (const { row } of readTable(path, manifest, table)) {
+                const kept = rewriteRow(table, row, false);
+                if (kept !== undefined) yield normalized(table, kept);
+              }
+            })(),
+          ),
+        () => false,
+        { createdAt: manifest.createdAt, rewrittenAt: deps.clock().toISOString() },
+      );
+      return report;
     },
 
     async check(path, level) {
@@ -581,10 +774,11 @@ export function snapshotPort(deps: SnapshotDeps): SnapshotPort {
           `${path} was written by a newer hippo (schema ${manifest.schemaVersion}; this hippo knows up to ${deps.schemaVersion}); nothing was changed`,
         );
       }
-      if (manifest.schemaVersion !== deps.schemaVersion) {
-        // Only one schema exists so far; a later migration that changes a table must teach this how to read the old rows.
+      if (manifest.schemaVersion < 1) {
         throw new UsageError('snapshot_too_old', `${path} has schema ${manifest.schemaVersion}, which this hippo cannot restore; nothing was changed`);
       }
+      // An older schema's rows are read with the columns added since filled in (tables.ts `since`): a migration that
+      // changes a column in another way must teach `upgradeRow` how to read the old rows.
       return new LogicalSnapshot(deps, path, manifest);
     },
   };

@@ -19,6 +19,11 @@ export interface Column {
   /** The property of the port's object. */
   prop: string;
   type: ColumnType;
+  /**
+   * What a row of an older snapshot, written before the column existed, holds in it (a logical snapshot of an older
+   * schema is read with this filled in). Absent for the columns of the first schema.
+   */
+  since?: { version: number; value: unknown };
 }
 
 export interface TableSpec {
@@ -30,10 +35,11 @@ export interface TableSpec {
   columns: readonly Column[];
 }
 
-const col = (name: string, type: ColumnType = 'text'): Column => ({
+const col = (name: string, type: ColumnType = 'text', since?: Column['since']): Column => ({
   name,
   prop: name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
   type,
+  ...(since ? { since } : {}),
 });
 
 export const MEMORY_TABLE: TableSpec = {
@@ -59,7 +65,8 @@ export const MEMORY_TABLE: TableSpec = {
     col('last_reflected_at', 'timestamptz'),
     col('retrieval_count', 'integer'),
     col('last_retrieved_at', 'timestamptz'),
-    col('thread'),
+    col('thread', 'text', { version: 2, value: null }),
+    col('version_of', 'text', { version: 3, value: null }),
   ],
 };
 
@@ -93,6 +100,10 @@ export const CANDIDATE_TABLE: TableSpec = {
     col('review_rationale'),
     col('decided_at', 'timestamptz'),
     col('promoted_memory_id'),
+    { ...col('forgotten_sources', 'text[]', { version: 3, value: [] }), prop: 'forgottenSourceIds' },
+    col('reopened_by', 'text', { version: 3, value: null }),
+    col('reopened_at', 'timestamptz', { version: 3, value: null }),
+    col('reopen_reason', 'text', { version: 3, value: null }),
     col('claim_norm'),
     col('prompt'),
   ],
@@ -120,6 +131,7 @@ export const RUN_TABLE: TableSpec = {
     col('duration_ms', 'integer'),
     col('parent_run_id'),
     col('steps', 'json'),
+    col('memory_ids', 'text[]', { version: 3, value: [] }),
   ],
 };
 

@@ -4,9 +4,10 @@
  */
 import type Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../time.js';
-import type { Engine, Store, StoreDescription, StoreOps, StoreTable } from '../port.js';
+import type { Engine, ReclaimResult, Store, StoreDescription, StoreOps, StoreTable } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { Connection } from './connection.js';
+import { SqliteErasure } from './erasure.js';
 import { SqliteLock } from './lock.js';
 import { SqliteMemories } from './memories.js';
 import { openDatabase, type OpenProgress } from './open.js';
@@ -23,6 +24,8 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Progress of a long upgrade on open (a migration rebuilding the search index). */
   onProgress?: OpenProgress;
+  /** Refuse (exit 3, nothing created) where there is no hippo store yet. */
+  mustExist?: boolean;
 }
 
 /** Best-effort writes wait this long for another writer by default. */
@@ -39,6 +42,7 @@ export class SqliteStore implements Store {
   readonly settings: SqliteSettings;
   readonly tokens: SqliteTokens;
   readonly rows: SqliteRows;
+  readonly erasure: SqliteErasure;
   readonly lock: SqliteLock;
   readonly snapshots: SqliteSnapshots;
   private readonly connection: Connection;
@@ -54,6 +58,7 @@ export class SqliteStore implements Store {
     this.settings = new SqliteSettings(connection);
     this.tokens = new SqliteTokens(connection);
     this.rows = new SqliteRows(connection);
+    this.erasure = new SqliteErasure(connection);
     this.lock = new SqliteLock(connection, this.settings, this.runs, clock);
     this.snapshots = new SqliteSnapshots(connection);
   }
@@ -89,12 +94,46 @@ export class SqliteStore implements Store {
     });
   }
 
+  async reclaim(): Promise<ReclaimResult> {
+    return reclaimSpace(this.connection);
+  }
+
   async close(): Promise<void> {
     this.connection.close();
   }
 }
 
+/** The settings key the migration to secure deletes leaves on a store that already held memories (migrations.ts, 5). */
+export const VACUUM_PENDING = 'erase_vacuum_pending';
+
+/**
+ * `Store.reclaim` on SQLite: the one-time VACUUM of a store from before secure deletes (its free pages may hold text
+ * deleted back then), then a TRUNCATE checkpoint, so the WAL's copies of the erased pages are gone and the file holds
+ * the zeroed pages. A reader of another connection can keep the checkpoint from finishing: `complete` says so.
+ */
+async function reclaimSpace(connection: Connection): Promise<ReclaimResult> {
+  await connection.ready();
+  return connection.mapped(() => {
+    const db = connection.db;
+    const steps: string[] = [];
+    if (connection.path === ':memory:') return { complete: true, steps: ['in memory'] };
+    if (db.prepare('SELECT 1 FROM settings WHERE key = ?').pluck().get(VACUUM_PENDING) !== undefined) {
+      db.exec('VACUUM');
+      db.prepare('DELETE FROM settings WHERE key = ?').run(VACUUM_PENDING);
+      steps.push('vacuumed once (free pages from before secure deletes)');
+    }
+    const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
+    const complete = result !== undefined && result.busy === 0;
+    steps.push(complete ? 'write-ahead log checkpointed and truncated' : 'write-ahead log still in use by another reader');
+    return { complete, steps };
+  });
+}
+
 export async function openSqliteStore(options: SqliteStoreOptions): Promise<SqliteStore> {
-  const db = openDatabase(options.path, options.busyTimeoutMs, options.onProgress);
+  const db = openDatabase(options.path, {
+    busyTimeoutMs: options.busyTimeoutMs,
+    mustExist: options.mustExist,
+    onProgress: options.onProgress,
+  });
   return new SqliteStore(new Connection(db, options.path), options.clock ?? systemClock);
 }

@@ -22,7 +22,7 @@ import { mapSqliteError, type Connection } from './connection.js';
 import { agentExpression, bm25Sql, buildMatchExpression, partColumns, rankWeights, searchedColumns } from './fts.js';
 import { SqliteThreads, type Place } from './threads.js';
 
-interface MemoryRow {
+export interface MemoryRow {
   id: string;
   agent_id: string;
   content: string;
@@ -42,14 +42,15 @@ interface MemoryRow {
   retrieval_count: number;
   last_retrieved_at: string | null;
   thread: string | null;
+  version_of: string | null;
 }
 
 export const MEMORY_COLUMNS =
-  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread';
+  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread, version_of';
 
 /** The memory's columns plus its search context (the bulk path writes both at once). */
 const INSERT_COLUMNS = `${MEMORY_COLUMNS}, context_before, context_after`;
-const PARAMS_PER_ROW = 21;
+const PARAMS_PER_ROW = 22;
 const PLACEHOLDERS = `(${Array(PARAMS_PER_ROW).fill('?').join(', ')})`;
 
 export function memoryFromRow(row: MemoryRow): Memory {
@@ -73,6 +74,7 @@ export function memoryFromRow(row: MemoryRow): Memory {
     retrievalCount: row.retrieval_count,
     lastRetrievedAt: row.last_retrieved_at,
     thread: row.thread,
+    versionOf: row.version_of,
   };
 }
 
@@ -98,12 +100,13 @@ export function memoryParams(memory: Memory, context: Context = NO_CONTEXT): unk
     memory.retrievalCount,
     memory.lastRetrievedAt,
     memory.thread,
+    memory.versionOf,
     context.before,
     context.after,
   ];
 }
 
-/** Rows per multi-row INSERT: 21 parameters each, well under SQLite's 32 766 parameter limit. */
+/** Rows per multi-row INSERT: 22 parameters each, well under SQLite's 32 766 parameter limit. */
 const INSERT_BATCH = 500;
 
 /**
@@ -121,6 +124,51 @@ export function insertMemoryRows(connection: Connection, memories: readonly Memo
     inserted += statement.run(...batch.flatMap((memory, index) => memoryParams(memory, contexts?.[start + index]))).changes;
   }
   return inserted;
+}
+
+/**
+ * Runs `work` (inside the caller's transaction) with FTS5's secure-delete on: what leaves the full-text index is
+ * removed from its segments at once, instead of being masked by a delete marker until a later merge (SQLite's own
+ * secure_delete, on for every connection, then zeroes the freed space). Off again after, for the bulk deletes of a
+ * restore, where it would cost 10–30× (bench/RESULTS.md).
+ */
+export function withFtsSecureDelete<T>(c: Connection, work: () => T): T {
+  // Nested uses (an erase deleting memories, which re-indexes their neighbours) switch it on and off once.
+  const depth = secureDeleteDepth.get(c) ?? 0;
+  // The value must be a literal: FTS5 refuses a bound parameter for its configuration ("SQL logic error").
+  if (depth === 0) c.statement("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 1)").run();
+  secureDeleteDepth.set(c, depth + 1);
+  try {
+    return work();
+  } finally {
+    secureDeleteDepth.set(c, depth);
+    if (depth === 0) c.statement("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 0)").run();
+  }
+}
+
+const secureDeleteDepth = new WeakMap<Connection, number>();
+
+/**
+ * Deletes memories of the agent for good and re-indexes their thread neighbours (inside the caller's transaction),
+ * with FTS5's secure-delete on: neither the memories' text nor a neighbour's old context holding it stays in the
+ * full-text index. `MemoryRepo.forget`, and the erase of `memory forget` on the store and in a snapshot (erasure.ts).
+ */
+export function forgetRows(c: Connection, threads: SqliteThreads, agentId: string, ids: readonly string[]): string[] {
+  return withFtsSecureDelete(c, () => {
+    const remove = c.statement(
+      'DELETE FROM memories WHERE id = ? AND agent_id = ? RETURNING rowid AS ord, thread, created_at AS createdAt, archived_at IS NULL AS live',
+    );
+    const deleted: string[] = [];
+    const places: Place[] = [];
+    for (const id of new Set(ids)) {
+      const row = remove.get(id, agentId) as { ord: number; thread: string | null; createdAt: string; live: number } | undefined;
+      if (!row) continue;
+      deleted.push(id);
+      if (row.thread !== null && row.live === 1) places.push({ agentId, thread: row.thread, createdAt: row.createdAt, ord: row.ord });
+    }
+    for (const place of places) threads.around(place);
+    return deleted;
+  });
 }
 
 /** Which rule (if any) archives a row: one expression shared by the plan and the update, so they cannot disagree. */
@@ -314,41 +362,92 @@ export class SqliteMemories implements MemoryRepo {
   }
 
   async forget(agentId: string, ids: readonly string[]): Promise<string[]> {
-    return this.c.transaction(async () =>
-      this.c.mapped(() => {
-        const remove = this.c.statement(
-          'DELETE FROM memories WHERE id = ? AND agent_id = ? RETURNING rowid AS ord, thread, created_at AS createdAt, archived_at IS NULL AS live',
-        );
-        const deleted: string[] = [];
-        const places: Place[] = [];
-        for (const id of ids) {
-          const row = remove.get(id, agentId) as { ord: number; thread: string | null; createdAt: string; live: number } | undefined;
-          if (!row) continue;
-          deleted.push(id);
-          if (row.thread !== null && row.live === 1) places.push({ agentId, thread: row.thread, createdAt: row.createdAt, ord: row.ord });
-        }
-        for (const place of places) this.threads.around(place);
-        return deleted;
-      }),
-    );
+    return this.c.transaction(async () => this.c.mapped(() => forgetRows(this.c, this.threads, agentId, ids)));
   }
 
   async refreshContext(agentId: string, target: { ids?: readonly string[]; threads?: readonly string[] }): Promise<number> {
+    // With FTS5's secure-delete: a neighbour's old context (an edited memory's old text) leaves the index at once.
     return this.c.transaction(async () =>
-      this.c.mapped(() => {
-        let changed = 0;
-        for (const thread of new Set(target.threads ?? [])) changed += this.threads.whole(agentId, thread);
-        for (const place of this.threads.places(agentId, target.ids ?? [])) {
-          // An archived memory keeps no context; its place still decides its neighbours'.
-          if (!place.live) {
-            changed += this.c
-              .statement(`UPDATE memories SET context_before = '', context_after = '' WHERE rowid = ? AND (context_before <> '' OR context_after <> '')`)
-              .run(place.ord).changes;
+      this.c.mapped(() =>
+        withFtsSecureDelete(this.c, () => {
+          let changed = 0;
+          for (const thread of new Set(target.threads ?? [])) changed += this.threads.whole(agentId, thread);
+          for (const place of this.threads.places(agentId, target.ids ?? [])) {
+            // An archived memory keeps no context; its place still decides its neighbours'.
+            if (!place.live) {
+              changed += this.c
+                .statement(`UPDATE memories SET context_before = '', context_after = '' WHERE rowid = ? AND (context_before <> '' OR context_after <> '')`)
+                .run(place.ord).changes;
+            }
+            changed += this.threads.around(place);
           }
-          changed += this.threads.around(place);
-        }
-        return changed;
-      }),
+          return changed;
+        }),
+      ),
+    );
+  }
+
+  async unarchive(agentId: string, ids: readonly string[], now: string): Promise<string[]> {
+    // A memory back from the archive rejoins its thread: it and its neighbours are re-indexed in the same transaction.
+    return this.c.transaction(async () => {
+      const changed = this.c.mapped(() => {
+        const update = this.c.statement(
+          'UPDATE memories SET archived_at = NULL, archived_reason = NULL, updated_at = ? WHERE id = ? AND agent_id = ? AND archived_at IS NOT NULL',
+        );
+        return [...new Set(ids)].filter((id) => update.run(now, id, agentId).changes === 1);
+      });
+      if (changed.length > 0) await this.refreshContext(agentId, { ids: changed });
+      return changed;
+    });
+  }
+
+  async update(memory: Memory): Promise<boolean> {
+    // Several statements (the FTS5 switch around the update) land together. The thread and createdAt (the memory's
+    // place) stay; the caller re-indexes the neighbours when the text changed (refreshContext).
+    return this.c.transaction(async () =>
+      this.c.mapped(() =>
+        withFtsSecureDelete(
+          this.c,
+          () =>
+            this.c
+              .statement(
+                `UPDATE memories SET content = ?, durability = ?, tags = ?, subject = ?, source = ?, updated_at = ?, expires_at = ?, archived_at = ?,
+                   archived_reason = ?, derived_from = ?, promoted_from = ?, content_hash = ?, last_reflected_at = ?, retrieval_count = ?,
+                   last_retrieved_at = ?, version_of = ?
+                 WHERE id = ? AND agent_id = ?`,
+              )
+              .run(
+                memory.content,
+                memory.durability,
+                JSON.stringify(memory.tags),
+                memory.subject,
+                memory.source,
+                memory.updatedAt,
+                memory.expiresAt,
+                memory.archivedAt,
+                memory.archivedReason,
+                JSON.stringify(memory.derivedFrom),
+                memory.promotedFrom,
+                memory.contentHash,
+                memory.lastReflectedAt,
+                memory.retrievalCount,
+                memory.lastRetrievedAt,
+                memory.versionOf,
+                memory.id,
+                memory.agentId,
+              ).changes === 1,
+        ),
+      ),
+    );
+  }
+
+  async versions(agentId: string, id: string): Promise<Memory[]> {
+    return this.c.use(() =>
+      (
+        this.c
+          .statement(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE agent_id = ? AND version_of = ? ORDER BY updated_at DESC, id DESC`)
+          .all(agentId, id) as MemoryRow[]
+      ).map(memoryFromRow),
     );
   }
 

@@ -206,12 +206,47 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
     fillSearchIndex: true,
   },
-  // 5 (issue 17): a prompt-only handoff's redaction map, placeholder → value, as JSON; NULL when its prompt was not
+  // 5: the memory lifecycle and change-aware snapshots (issue 13; self-contained, renumbered from 4 when merged after
+  // issue 18's search in context).
+  // - memories.version_of: an older version kept by `memory edit --keep-history` points at the memory it was.
+  // - candidates: the sources `memory forget` erased, and who reopened a rejected candidate, when and why.
+  // - runs.memory_ids: the memories a run acted on by id (`memory forget`), never their text.
+  // - hippo_state.changes: bumped by triggers on every write to the tables a restore puts back, so the nightly can
+  //   tell "nothing changed since the newest snapshot" by comparing one number (the snapshot holds its own copy).
+  // - A store that already holds memories may keep stale copies of text in free pages from before secure_delete was
+  //   on: the first `memory forget` then runs VACUUM once (the flag below), see docs/decisions.md ("Forget").
+  `
+  ALTER TABLE memories ADD COLUMN version_of TEXT;
+  CREATE INDEX memories_version_of ON memories (agent_id, version_of) WHERE version_of IS NOT NULL;
+  ALTER TABLE candidates ADD COLUMN forgotten_sources TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE candidates ADD COLUMN reopened_by TEXT;
+  ALTER TABLE candidates ADD COLUMN reopened_at TEXT;
+  ALTER TABLE candidates ADD COLUMN reopen_reason TEXT;
+  ALTER TABLE runs ADD COLUMN memory_ids TEXT NOT NULL DEFAULT '[]';
+
+  CREATE TABLE hippo_state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    changes INTEGER NOT NULL
+  );
+  INSERT INTO hippo_state (id, changes) VALUES (1, 0);
+  CREATE TRIGGER hippo_changes_memories_insert AFTER INSERT ON memories BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_memories_update AFTER UPDATE ON memories BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_memories_delete AFTER DELETE ON memories BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_candidates_insert AFTER INSERT ON candidates BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_candidates_update AFTER UPDATE ON candidates BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_candidates_delete AFTER DELETE ON candidates BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_handoffs_insert AFTER INSERT ON handoffs BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_handoffs_update AFTER UPDATE ON handoffs BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_handoffs_delete AFTER DELETE ON handoffs BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+
+  INSERT INTO settings (key, value) SELECT 'erase_vacuum_pending', 'from before secure_delete' WHERE EXISTS (SELECT 1 FROM memories);
+  `,
+  // 6 (issue 17): a prompt-only handoff's redaction map, placeholder → value, as JSON; NULL when its prompt was not
   // redacted, and cleared once an answer has been staged (docs/redaction.md).
   `
   ALTER TABLE handoffs ADD COLUMN placeholders TEXT;
   `,
-  // 6 (issue 12): the bearer tokens of `hippo mcp --http` (docs/mcp.md): one agent each, only the sha-256 of the secret is kept.
+  // 7 (issue 12): the bearer tokens of `hippo mcp --http` (docs/mcp.md): one agent each, only the sha-256 of the secret is kept.
   // Looked up by that hash on every request; listed per agent, newest first.
   `
   CREATE TABLE mcp_tokens (

@@ -4,9 +4,10 @@
  * altered (no -wal, -shm or journal is created beside it).
  */
 import Database from 'better-sqlite3';
-import { closeSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UsageError } from '../../errors.js';
+import { DirectoryError, ensureDirectory } from '../../dirs.js';
+import { NotFoundError, UsageError } from '../../errors.js';
 import { mapSqliteError } from './connection.js';
 import { APPLICATION_ID, migrationSql, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
@@ -29,22 +30,43 @@ function busyTimeoutFromEnv(): number | undefined {
   return Number.isInteger(value) && value >= 0 ? value : undefined;
 }
 
+export interface OpenDatabaseOptions {
+  busyTimeoutMs?: number;
+  /** Progress of a long upgrade on open (a migration rebuilding the search index). */
+  onProgress?: OpenProgress;
+  /**
+   * Open only a hippo store that exists (the commands that only read, and those acting on existing rows): a missing
+   * file, or one that is empty or a SQLite file without hippo's tables, is NotFoundError `store_not_found` (exit 3),
+   * and nothing is created — no file, no directory, no -wal.
+   */
+  mustExist?: boolean;
+}
+
+/** The refusal of a read on a path that holds no store. */
+export function noStore(path: string): NotFoundError {
+  return new NotFoundError('store_not_found', `no hippo store at ${path}`, { details: { path } });
+}
+
 /** Opens (creating if needed) and migrates a hippo database file, or `:memory:`; SQLite's errors mapped. */
-export function openDatabase(path: string, busyTimeoutMs?: number, onProgress?: OpenProgress): Database.Database {
-  if (path !== ':memory:') prepareFile(path);
+export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database.Database {
+  if (path !== ':memory:') prepareFile(path, options.mustExist === true);
   let db: Database.Database;
   try {
-    db = new Database(path);
+    db = new Database(path, { fileMustExist: options.mustExist === true && path !== ':memory:' });
   } catch (error) {
+    if (options.mustExist && (error as { code?: string }).code === 'SQLITE_CANTOPEN') throw noStore(path);
     throw mapSqliteError(error, path);
   }
   try {
-    db.pragma(`busy_timeout = ${busyTimeoutMs ?? busyTimeoutFromEnv() ?? DEFAULT_BUSY_TIMEOUT_MS}`);
-    checkIsHippoDatabase(db, path);
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? busyTimeoutFromEnv() ?? DEFAULT_BUSY_TIMEOUT_MS}`);
+    if (!checkIsHippoDatabase(db, path) && options.mustExist) throw noStore(path);
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    migrate(db, path, onProgress);
+    // Deleted content is overwritten with zeros, not only unlinked: what `memory forget` erases (and an edit replaces)
+    // leaves no copy in free pages or free space inside pages (docs/decisions.md, "Forget").
+    db.pragma('secure_delete = ON');
+    migrate(db, path, options.onProgress);
   } catch (error) {
     db.close();
     throw mapSqliteError(error, path);
@@ -52,11 +74,14 @@ export function openDatabase(path: string, busyTimeoutMs?: number, onProgress?: 
   return db;
 }
 
-function prepareFile(path: string): void {
+function prepareFile(path: string, mustExist: boolean): void {
   let stats;
   try {
     stats = statSync(path);
-  } catch {
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ENOTDIR: a parent is a file; ENOENT: it does not exist (yet).
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw new UsageError('cannot_open_database', `cannot open the database at ${path}: ${code ?? 'error'}`);
     stats = undefined;
   }
   if (stats?.isDirectory()) {
@@ -64,17 +89,26 @@ function prepareFile(path: string): void {
       details: { path, directory: true },
     });
   }
+  // A device (/dev/null), a FIFO or a socket: SQLite would fail on it with "disk I/O error" (or hang on a FIFO).
+  if (stats && !stats.isFile()) {
+    throw new UsageError('not_a_database', `${path} is not a regular file, so it cannot hold a hippo database; give the path of a file`, {
+      details: { path, regularFile: false },
+    });
+  }
   if (stats) return;
+  if (mustExist) throw noStore(path);
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    ensureDirectory(dirname(path));
     // Create the file ourselves so it is 0600 from the first byte; SQLite gives its -wal/-shm files the same mode.
     closeSync(openSync(path, 'a', 0o600));
   } catch (error) {
-    throw new UsageError('cannot_create_database', `cannot create the database at ${path}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    const code = error instanceof DirectoryError ? error.code : ((error as NodeJS.ErrnoException).code ?? 'error');
+    throw new UsageError('cannot_create_database', `cannot create the database at ${path}: ${code}`, { details: { path, reason: code } });
   }
 }
 
-function checkIsHippoDatabase(db: Database.Database, path: string): void {
+/** True for a hippo database, false for an empty one (new, or a SQLite file with nothing in it); throws otherwise. */
+function checkIsHippoDatabase(db: Database.Database, path: string): boolean {
   const applicationId = db.pragma('application_id', { simple: true }) as number;
   const version = db.pragma('user_version', { simple: true }) as number;
   if (applicationId === APPLICATION_ID) {
@@ -84,7 +118,7 @@ function checkIsHippoDatabase(db: Database.Database, path: string): void {
         `${path} was written by a newer hippo (schema ${version}; this hippo knows up to ${SCHEMA_VERSION}). Upgrade hippo; the file was not changed.`,
       );
     }
-    return;
+    return true;
   }
   const objects = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'").get() as { n: number };
   if (applicationId !== 0 || version !== 0 || objects.n > 0) {
@@ -92,6 +126,7 @@ function checkIsHippoDatabase(db: Database.Database, path: string): void {
       details: { path },
     });
   }
+  return false;
 }
 
 function migrate(db: Database.Database, path: string, onProgress?: OpenProgress): void {

@@ -9,7 +9,6 @@ import {
   closeSync,
   copyFileSync,
   fsyncSync,
-  mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
@@ -20,12 +19,25 @@ import {
   statSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { ensureDirectory } from '../../dirs.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../../errors.js';
 import { faultPoint } from '../../faults.js';
-import type { RestoredTable, SnapshotCheckLevel, SnapshotPort, SnapshotSource, StoreOps, TableChangeCounts, TakenSnapshotFile } from '../port.js';
+import type {
+  EraseReport,
+  EraseRewriter,
+  EraseSpec,
+  RestoredTable,
+  SnapshotCheckLevel,
+  SnapshotPort,
+  SnapshotSource,
+  StoreOps,
+  TableChangeCounts,
+  TakenSnapshotFile,
+} from '../port.js';
+import { Connection, mapSqliteError } from './connection.js';
+import { eraseRows } from './erasure.js';
 import { SqliteThreads } from './threads.js';
-import { mapSqliteError, type Connection } from './connection.js';
 import { APPLICATION_ID, SCHEMA_VERSION } from './migrations.js';
 import { openDatabase } from './open.js';
 
@@ -133,13 +145,36 @@ function verifyCopy(path: string): CheckResult {
   }
 }
 
+/** A snapshot that cannot be read whole: bad input to restore or rewrite (exit 2), never a bug. */
 export function snapshotDamaged(file: string): HippoError {
-  return new HippoError(
-    'snapshot_damaged',
-    `${file} is damaged (it fails SQLite's integrity checks); nothing was changed — pick another snapshot`,
-    ExitCode.unexpected,
-    { details: { snapshot: file } },
-  );
+  return new UsageError('snapshot_damaged', `${file} is damaged (it fails SQLite's integrity checks); nothing was changed — pick another snapshot`, {
+    details: { snapshot: file },
+  });
+}
+
+/** The change counter a hippo database keeps (migrations.ts, 5): a snapshot holds its own copy. */
+function changeCounter(db: Database.Database): number | undefined {
+  try {
+    const value = db.prepare('SELECT changes FROM hippo_state WHERE id = 1').pluck().get();
+    return typeof value === 'number' || typeof value === 'bigint' ? Number(value) : undefined;
+  } catch {
+    return undefined; // a snapshot from before the counter: count it as changed
+  }
+}
+
+/** A snapshot's change counter, read without changing the file; undefined when it has none or cannot be read. */
+function snapshotCounter(path: string): number | undefined {
+  if (!headerIsWhole(path)) return undefined;
+  try {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return changeCounter(db);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 export class SqliteSnapshots implements SnapshotPort {
@@ -156,15 +191,25 @@ export class SqliteSnapshots implements SnapshotPort {
    * delayed), verified with quick_check and renamed into place with mode 0600. Throws HippoError (exit 1) on any
    * failure, having removed its own temporary file.
    */
-  async take(name: string, options: { signal?: AbortSignal } = {}): Promise<TakenSnapshotFile> {
+  async take(name: string, options: { signal?: AbortSignal; unlessSameAs?: string } = {}): Promise<TakenSnapshotFile> {
     if (this.c.path === ':memory:') throw new UsageError('snapshot_in_memory', 'an in-memory store cannot be snapshotted');
     const path = join(this.dir, name);
     const temp = join(this.dir, `.${name}.partial`);
     let removedPartials = 0;
     let check: CheckResult;
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      ensureDirectory(this.dir);
       removedPartials = removePartials(this.dir);
+      if (options.unlessSameAs !== undefined) {
+        // Unchanged: the counter the triggers bump on every write to memories, candidates and handoffs is the one the
+        // snapshot holds (a rewritten snapshot holds -1, never equal). No copy is made.
+        await this.c.ready();
+        const live = changeCounter(this.c.db);
+        const saved = snapshotCounter(options.unlessSameAs);
+        if (live !== undefined && saved !== undefined && saved >= 0 && live === saved) {
+          return { path: options.unlessSameAs, sizeBytes: statSync(options.unlessSameAs).size, violations: [], removedPartials, unchanged: true };
+        }
+      }
       closeSync(openSync(temp, 'wx', 0o600)); // 0600 from the first byte; SQLite keeps the mode of an existing file
       await this.c.ready();
       await this.c.db.backup(temp, {
@@ -193,7 +238,7 @@ export class SqliteSnapshots implements SnapshotPort {
       for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(temp + suffix, { force: true });
       throw snapshotWriteError(error, this.dir);
     }
-    return { path, sizeBytes: statSync(path).size, violations: check.violations, removedPartials };
+    return { path, sizeBytes: statSync(path).size, violations: check.violations, removedPartials, unchanged: false };
   }
 
   /** After a copy failed its check: was it the live database (the copy is page for page the same) or the copy? */
@@ -210,6 +255,30 @@ export class SqliteSnapshots implements SnapshotPort {
     return checkFile(path, level === 'full' ? 'integrity_check' : 'quick_check');
   }
 
+  async erase(path: string, spec: EraseSpec, rewriter: EraseRewriter, options: { dryRun?: boolean } = {}): Promise<EraseReport> {
+    if (!headerIsWhole(path)) throw snapshotDamaged(path);
+    const source = prepareSource(path, this.c.path);
+    try {
+      // First read-only: a snapshot holding nothing to erase is never copied or touched.
+      let report: EraseReport;
+      try {
+        const db = new Database(source.path, { readonly: true, fileMustExist: true });
+        try {
+          report = eraseRows(new Connection(db, source.path), spec, rewriter, true);
+        } finally {
+          db.close();
+        }
+      } catch (error) {
+        throw onSnapshot(error, path, this.c.path);
+      }
+      const empty = report.memories.length + report.candidatesChanged.length + report.candidatesDeleted.length + report.handoffsChanged.length === 0;
+      if (options.dryRun || empty) return report;
+      return await rewriteErased(path, source.path, spec, rewriter);
+    } finally {
+      source.dispose();
+    }
+  }
+
   async open(path: string): Promise<SnapshotSource> {
     const source = prepareSource(path, this.c.path);
     try {
@@ -220,6 +289,58 @@ export class SqliteSnapshots implements SnapshotPort {
       throw onSnapshot(error, path, this.c.path);
     }
     return new AttachedSnapshot(this.c, path, source);
+  }
+}
+
+/**
+ * Rewrites a snapshot without what an erase removes: a copy (from `from`: the snapshot, or its migrated copy) under
+ * a hidden temporary name beside it, the erase run in it, its change counter set to -1 (a rewritten snapshot is never
+ * taken for "unchanged"), VACUUM (the copy then holds no free page at all), quick_check, fsync, and a rename over the
+ * old file. The old file's name stays; its bytes are unlinked (what the filesystem keeps of freed blocks is beyond
+ * hippo: docs/decisions.md, "Forget").
+ */
+async function rewriteErased(path: string, from: string, spec: EraseSpec, rewriter: EraseRewriter): Promise<EraseReport> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.partial`);
+  const clean = () => {
+    for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(temp + suffix, { force: true });
+  };
+  try {
+    clean();
+    closeSync(openSync(temp, 'wx', 0o600));
+    copyFileSync(from, temp);
+    chmodSync(temp, 0o600);
+    const db = openDatabase(temp);
+    let report: EraseReport;
+    let check: CheckResult;
+    try {
+      const connection = new Connection(db, temp);
+      report = await connection.transaction(async () =>
+        connection.mapped(() => {
+          const erased = eraseRows(connection, spec, rewriter, false);
+          db.prepare('UPDATE hippo_state SET changes = -1 WHERE id = 1').run();
+          return erased;
+        }),
+      );
+      db.pragma('journal_mode = DELETE');
+      db.exec('VACUUM');
+      check = checkDatabase(db);
+    } finally {
+      db.close();
+    }
+    if (!check.ok)
+      throw new HippoError('snapshot_verify_failed', `the rewritten ${basename(path)} failed PRAGMA quick_check and was discarded`, ExitCode.unexpected);
+    fsyncPath(temp);
+    renameSync(temp, path);
+    try {
+      fsyncPath(dir);
+    } catch {
+      // Some platforms cannot fsync a directory; the rename itself is already atomic.
+    }
+    return report;
+  } catch (error) {
+    clean();
+    throw snapshotWriteError(error, dir);
   }
 }
 
@@ -267,6 +388,10 @@ function prepareSource(file: string, live: string): Source {
   const copy = join(dir, 'snapshot.db');
   copyFileSync(file, copy);
   openDatabase(copy).close();
+  // The migration ran in WAL mode: back to one self-contained file, as a snapshot is.
+  const db = new Database(copy);
+  db.pragma('journal_mode = DELETE');
+  db.close();
   return { path: copy, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -24,10 +24,14 @@ export interface CandidateRow {
   review_rationale: string | null;
   decided_at: string | null;
   promoted_memory_id: string | null;
+  forgotten_sources: string;
+  reopened_by: string | null;
+  reopened_at: string | null;
+  reopen_reason: string | null;
 }
 
 const CANDIDATE_COLUMNS =
-  'id, agent_id, claim, edited_claim, status, source_memory_ids, tags, generated_by, provider, generated_at, run_id, prompt_sha256, reviewer, review_rationale, decided_at, promoted_memory_id';
+  'id, agent_id, claim, edited_claim, status, source_memory_ids, tags, generated_by, provider, generated_at, run_id, prompt_sha256, reviewer, review_rationale, decided_at, promoted_memory_id, forgotten_sources, reopened_by, reopened_at, reopen_reason';
 export const CANDIDATE_RECORD_COLUMNS = `${CANDIDATE_COLUMNS}, claim_norm, prompt`;
 
 export function candidateFromRow(row: Omit<CandidateRow, 'claim_norm' | 'prompt'>): Candidate {
@@ -48,6 +52,10 @@ export function candidateFromRow(row: Omit<CandidateRow, 'claim_norm' | 'prompt'
     reviewRationale: row.review_rationale,
     decidedAt: row.decided_at,
     promotedMemoryId: row.promoted_memory_id,
+    forgottenSourceIds: JSON.parse(row.forgotten_sources) as string[],
+    reopenedBy: row.reopened_by,
+    reopenedAt: row.reopened_at,
+    reopenReason: row.reopen_reason,
   };
 }
 
@@ -74,12 +82,16 @@ export function candidateParams(candidate: CandidateRecord): unknown[] {
     candidate.reviewRationale,
     candidate.decidedAt,
     candidate.promotedMemoryId,
+    JSON.stringify(candidate.forgottenSourceIds),
+    candidate.reopenedBy,
+    candidate.reopenedAt,
+    candidate.reopenReason,
     candidate.claimNorm,
     candidate.prompt,
   ];
 }
 
-export const INSERT_CANDIDATE = `INSERT INTO candidates (${CANDIDATE_RECORD_COLUMNS}) VALUES (${Array(18).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`;
+export const INSERT_CANDIDATE = `INSERT INTO candidates (${CANDIDATE_RECORD_COLUMNS}) VALUES (${Array(22).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`;
 
 export class SqliteCandidates implements CandidateRepo {
   constructor(private readonly c: Connection) {}
@@ -154,6 +166,28 @@ export class SqliteCandidates implements CandidateRepo {
           ).changes === 1,
     );
   }
+
+  async reopen(agentId: string, id: string, reopening: { by: string; reason: string; at: string }): Promise<boolean> {
+    return this.c.use(
+      () =>
+        this.c
+          .statement(
+            `UPDATE candidates SET status = 'pending', reviewer = NULL, review_rationale = NULL, decided_at = NULL,
+                    reopened_by = ?, reopened_at = ?, reopen_reason = ?
+             WHERE id = ? AND agent_id = ? AND status = 'rejected'`,
+          )
+          .run(reopening.by, reopening.at, reopening.reason, id, agentId).changes === 1,
+    );
+  }
+
+  async pendingCounts(): Promise<{ agentId: string; pending: number }[]> {
+    return this.c.use(
+      () =>
+        this.c
+          .statement("SELECT agent_id AS agentId, count(*) AS pending FROM candidates WHERE status = 'pending' GROUP BY agent_id ORDER BY agent_id")
+          .all() as { agentId: string; pending: number }[],
+    );
+  }
 }
 
 // ---- runs -------------------------------------------------------------------------------------------------------
@@ -173,10 +207,11 @@ export interface RunRow {
   duration_ms: number | null;
   parent_run_id: string | null;
   steps: string;
+  memory_ids: string;
 }
 
 export const RUN_COLUMNS =
-  'id, kind, agent_id, started_at, finished_at, status, snapshot_path, counts, candidate_ids, model, errors, duration_ms, parent_run_id, steps';
+  'id, kind, agent_id, started_at, finished_at, status, snapshot_path, counts, candidate_ids, model, errors, duration_ms, parent_run_id, steps, memory_ids';
 
 export function runFromRow(row: RunRow): Run {
   return {
@@ -194,6 +229,7 @@ export function runFromRow(row: RunRow): Run {
     durationMs: row.duration_ms,
     parentRunId: row.parent_run_id,
     steps: JSON.parse(row.steps) as Record<string, string>,
+    memoryIds: JSON.parse(row.memory_ids) as string[],
   };
 }
 
@@ -213,10 +249,11 @@ export function runParams(run: Run): unknown[] {
     run.durationMs,
     run.parentRunId,
     JSON.stringify(run.steps),
+    JSON.stringify(run.memoryIds),
   ];
 }
 
-export const INSERT_RUN = `INSERT INTO runs (${RUN_COLUMNS}) VALUES (${Array(14).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`;
+export const INSERT_RUN = `INSERT INTO runs (${RUN_COLUMNS}) VALUES (${Array(15).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`;
 
 export class SqliteRuns implements RunRepo {
   constructor(private readonly c: Connection) {}
@@ -230,7 +267,8 @@ export class SqliteRuns implements RunRepo {
       () =>
         this.c
           .statement(
-            `UPDATE runs SET finished_at = ?, status = ?, counts = ?, candidate_ids = ?, model = ?, errors = ?, snapshot_path = ?, steps = ?, duration_ms = ?
+            `UPDATE runs SET finished_at = ?, status = ?, counts = ?, candidate_ids = ?, model = ?, errors = ?, snapshot_path = ?, steps = ?, duration_ms = ?,
+                    memory_ids = ?
              WHERE id = ? AND status = 'running'`,
           )
           .run(
@@ -243,6 +281,7 @@ export class SqliteRuns implements RunRepo {
             run.snapshotPath,
             JSON.stringify(run.steps),
             run.durationMs,
+            JSON.stringify(run.memoryIds),
             run.id,
           ).changes === 1,
     );
@@ -288,6 +327,14 @@ export class SqliteRuns implements RunRepo {
 
   async kindOf(id: string): Promise<RunKind | undefined> {
     return this.c.use(() => this.c.statement('SELECT kind FROM runs WHERE id = ?').pluck().get(id) as RunKind | undefined);
+  }
+
+  async prune(before: string, options: { dryRun?: boolean } = {}): Promise<number> {
+    return this.c.use(() =>
+      options.dryRun
+        ? (this.c.statement("SELECT count(*) FROM runs WHERE started_at < ? AND status <> 'running'").pluck().get(before) as number)
+        : this.c.statement("DELETE FROM runs WHERE started_at < ? AND status <> 'running'").run(before).changes,
+    );
   }
 }
 

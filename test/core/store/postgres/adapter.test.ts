@@ -59,6 +59,20 @@ describe('opening a PostgreSQL store', () => {
     }
   });
 
+  it('a command that only reads finds no store in an empty database (exit 3) and creates nothing there', async () => {
+    const empty = await freshDatabase();
+    try {
+      const error = await rejection(openPostgresStore(parsePostgresUrl(empty.url, {}), { env: {}, mustExist: true }));
+      expect(error).toMatchObject({ code: 'store_not_found', exitCode: ExitCode.notFound });
+      const objects = await withClient(empty.url, (client) =>
+        client.query<{ relname: string }>("SELECT relname FROM pg_class WHERE relnamespace = 'public'::regnamespace"),
+      );
+      expect(objects.rows).toEqual([]);
+    } finally {
+      await empty.drop();
+    }
+  });
+
   it('refuses a store written by a newer hippo (exit 2), nothing touched', async () => {
     const newer = await freshDatabase();
     try {

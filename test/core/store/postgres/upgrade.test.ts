@@ -45,7 +45,10 @@ describe('upgrading a PostgreSQL store to search in context', () => {
     const pool = await createPool(parsePostgresUrl(database.url, {}), {});
     opened.pools.push(pool);
     const progress: [number, number][] = [];
-    expect(await migrate(pool, undefined, (_step, done, total) => progress.push([done, total]))).toMatchObject({ from: 1, to: POSTGRES_SCHEMA_VERSION });
+    expect(await migrate(pool, undefined, { onProgress: (_step, done, total) => progress.push([done, total]) })).toMatchObject({
+      from: 1,
+      to: POSTGRES_SCHEMA_VERSION,
+    });
     expect(progress).toEqual([
       [0, 120],
       [120, 120],
@@ -72,8 +75,8 @@ describe('upgrading a PostgreSQL store to search in context', () => {
     const pool = await createPool(parsePostgresUrl(database.url, {}), {});
     opened.pools.push(pool);
     const progress: number[] = [];
-    await migrate(pool, undefined, (_step, done) => progress.push(done));
-    await migrate(pool, undefined, (_step, done) => progress.push(done));
+    await migrate(pool, undefined, { onProgress: (_step, done) => progress.push(done) });
+    await migrate(pool, undefined, { onProgress: (_step, done) => progress.push(done) });
     expect(progress).toEqual([]);
   });
 

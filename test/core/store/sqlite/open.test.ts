@@ -72,9 +72,10 @@ describe('opening a SQLite store', () => {
     try {
       expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       const after = store.db.prepare('SELECT * FROM runs ORDER BY id').all() as Record<string, unknown>[];
-      // Every row and column kept, in the same column order; the old way of recording an interruption now says so.
-      expect(after.map((row) => Object.keys(row))).toEqual(before.map((row) => Object.keys(row)));
-      expect(after).toEqual(before.map((row) => (row.id === 'run_b' ? { ...row, status: 'interrupted' } : row)));
+      // Every row and column kept, in the same column order (migration 5 adds memory_ids after them); the old way of
+      // recording an interruption now says so.
+      expect(after.map((row) => Object.keys(row))).toEqual(before.map((row) => [...Object.keys(row), 'memory_ids']));
+      expect(after).toEqual(before.map((row) => ({ ...row, ...(row.id === 'run_b' ? { status: 'interrupted' } : {}), memory_ids: '[]' })));
       const indexes = store.db
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND sql IS NOT NULL ORDER BY name")
         .pluck()

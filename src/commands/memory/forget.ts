@@ -1,0 +1,50 @@
+import { Args, Flags } from '@oclif/core';
+import { HippoCommand } from '../../cli/base-command.js';
+import { confirmDestructive } from '../../cli/confirm.js';
+import { forgetPlanView, forgetQuestion, forgetView } from '../../cli/render-lifecycle.js';
+import { pipedStdin } from '../../cli/stdin.js';
+import { forgetMemories, planForget } from '../../core/forget.js';
+import { MAX_CONTENT_BYTES } from '../../core/memory.js';
+
+export default class MemoryForget extends HippoCommand {
+  static override summary = 'Forget memories for good: the rows, their search entries, their text in candidates and handoffs (and, asked, in snapshots).';
+  static override description = `Unlike archive, this deletes. The memories (by id, or every memory of the agent whose text, subject or a tag holds --match TEXT) and their older versions are erased; their text leaves the prompts stored with candidates and handoffs; candidates citing them are marked "source forgotten"; with --match, candidates whose claim holds the text are deleted. On SQLite nothing of it stays in the database file, its write-ahead log or free pages. --purge-snapshots also rewrites every snapshot holding any of it (under the nightly lock).
+The audit row (hippo rem runs) records ids and counts, never the text. What forget cannot reach — copies outside hippo (exports, backups, the filesystem's freed blocks, a PostgreSQL server's WAL and replicas): docs/decisions.md, "Forget".
+Asks first on a terminal; needs --yes otherwise. --dry-run lists every memory, candidate claim and snapshot holding it and changes nothing. --match - reads the text from stdin (kept out of your shell history).`;
+  static override examples = [
+    '<%= config.bin %> memory forget mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --yes',
+    '<%= config.bin %> memory forget --match "sk-live-" --dry-run',
+    'printf %s "$SECRET" | <%= config.bin %> memory forget --match - --purge-snapshots --yes',
+  ];
+  static override strict = false;
+  static override args = { ids: Args.string({ ignoreStdin: true, description: 'memory ids' }) };
+  static override flags = {
+    match: Flags.string({ description: 'forget every memory whose text, subject or a tag holds this text (exact, case-sensitive; "-" reads stdin)' }),
+    'dry-run': Flags.boolean({ default: false, description: 'list what holds it (memories, candidate claims, snapshots); change nothing' }),
+    'purge-snapshots': Flags.boolean({ default: false, description: 'also rewrite every snapshot holding it' }),
+    yes: Flags.boolean({ char: 'y', default: false, description: 'do not ask for confirmation (required when not on a terminal)' }),
+  };
+
+  async run(): Promise<void> {
+    const { argv, flags } = await this.parse(MemoryForget);
+    const match =
+      flags.match === '-'
+        ? (
+            await pipedStdin('empty_match', 'pipe the text to match on stdin, or give it with --match TEXT', {
+              maxBytes: MAX_CONTENT_BYTES,
+              slack: 2,
+              what: 'the text to match',
+            })
+          ).replace(/\r?\n$/, '')
+        : flags.match;
+    const store = await this.existingStore(flags.db);
+    const options = { agentId: this.agentId(flags.agent), ids: argv as string[], match, purgeSnapshots: flags['purge-snapshots'], signal: this.abortSignal };
+    if (flags['dry-run']) return this.output({ dryRun: true as const, ...(await planForget(store, options)) }, forgetPlanView);
+    if (!flags.yes)
+      await confirmDestructive(
+        forgetQuestion(await planForget(store, { ...options, scanSnapshots: flags['purge-snapshots'] }), flags['purge-snapshots']),
+        false,
+      );
+    this.output(await forgetMemories(store, options), forgetView);
+  }
+}

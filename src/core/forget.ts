@@ -1,0 +1,325 @@
+/**
+ * `hippo memory forget` (docs/design.md §2, docs/decisions.md "Forget"): a real delete. The memories named — by id, or
+ * every memory of the agent holding a text — and their older versions are erased with their search index entries;
+ * their text is taken out of the prompts stored with candidates and handoffs; candidates citing them are marked
+ * (`forgottenSourceIds`) so a reviewer sees the evidence is gone; with a text to match, candidates whose claim holds it
+ * are deleted. Then the engine makes sure no copy stays in its files (`reclaim`), and with `purgeSnapshots` every
+ * snapshot holding any of it is rewritten without it. The audit row (`memory forget`) records ids and counts — never
+ * the text, and never the text matched.
+ *
+ * What is erased is decided once, by the adapters from the same `EraseSpec`, with this module's rewriter: the same
+ * rules on the live store and in every snapshot.
+ */
+import { accessSync, constants } from 'node:fs';
+import { ConflictError, ExitCode, HippoError, NotFoundError, UsageError } from './errors.js';
+import { newId } from './ids.js';
+import { acquireLock } from './nightly/lock.js';
+import { snapshotFiles } from './nightly/snapshot.js';
+import type { Memory, Run } from './records.js';
+import { clip, TRUNCATION_MARKER } from './rem/gather.js';
+import { escapeXml, scrubPrompt } from './rem/prompt.js';
+import { withRun } from './rem/runs.js';
+import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store } from './store/port.js';
+import { requireWellFormed } from './text.js';
+
+/** What a prompt shows in place of a forgotten memory's text. */
+export const FORGOTTEN_MARKER = '[forgotten]';
+/** A memory id, exactly. */
+const MEMORY_ID = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+export interface ForgetOptions {
+  agentId: string;
+  /** Memories by id (their older versions go with them). */
+  ids?: readonly string[];
+  /** Every memory of the agent whose content, subject or a tag holds this text (exact, case-sensitive). */
+  match?: string;
+  /** Also rewrite every snapshot holding any of it (under the nightly lock). */
+  purgeSnapshots?: boolean;
+  signal?: AbortSignal;
+}
+
+/** A snapshot holding something a forget erases: what, by id and count (never text). */
+export interface SnapshotHolding {
+  name: string;
+  path: string;
+  memoryIds: string[];
+  candidates: number;
+  handoffs: number;
+}
+
+/** `forget --dry-run`: everything that holds it, live and in snapshots; nothing changed, no audit row. */
+export interface ForgetPlan {
+  agentId: string;
+  /** The memories that would be erased (older versions included), as they are. */
+  memories: Memory[];
+  /** Candidates whose claim, edited claim or a tag holds the matched text: they would be deleted. */
+  candidatesDeleted: { id: string; status: string; claim: string }[];
+  /** Candidates that would lose the text from their prompt or be marked as citing a forgotten memory. */
+  candidatesChanged: string[];
+  handoffsChanged: string[];
+  /** Snapshots holding any of it (rewritten by `purgeSnapshots`). */
+  snapshots: SnapshotHolding[];
+  /** Snapshots that cannot be read (damaged, or a newer hippo's): what they hold is unknown. */
+  unreadableSnapshots: { name: string; code: string }[];
+}
+
+export interface ForgetResult {
+  run: Run;
+  /** Erased memories by id (older versions say which memory they were a version of). */
+  forgotten: { id: string; versionOf: string | null }[];
+  candidatesChanged: string[];
+  candidatesDeleted: string[];
+  handoffsChanged: string[];
+  reclaim: ReclaimResult;
+  /** With `purgeSnapshots`: the snapshots rewritten (by name); null without it. */
+  snapshotsRewritten: string[] | null;
+  /** Without `purgeSnapshots`: how many snapshots exist that were taken before (they may hold it). */
+  snapshotsNotChecked: number;
+}
+
+/**
+ * The core's rewriter for an erase: prompts lose the erased memories' text (and any matched text) to `marker`,
+ * candidates citing an erased memory record it in `forgottenSourceIds`, and with `match` a candidate whose claim,
+ * edited claim or a tag holds the text is deleted.
+ */
+export function forgetRewriter(match: string | undefined, marker = FORGOTTEN_MARKER, extraTexts: readonly string[] = []): EraseRewriter {
+  return (erased) => {
+    const ids = new Set(erased.map((memory) => memory.id));
+    // What a prompt shows of each memory (`clip`), and what to look for: its escaped text without the cut marker.
+    const shown = new Set([...erased.map((memory) => memory.content), ...extraTexts].map((content) => clip(content).text));
+    const bodies = [...shown].map((text) => escapeXml(text.endsWith(TRUNCATION_MARKER) ? text.slice(0, -TRUNCATION_MARKER.length) : text));
+    const matchNeedles = match === undefined ? [] : [...new Set([match, escapeXml(match)])];
+    // A body holding the matched text is found by that text already.
+    const needles = [...matchNeedles, ...bodies.filter((body) => !matchNeedles.some((needle) => body.includes(needle)))];
+    const holdsMatch = (text: string | null) => match !== undefined && text !== null && text.includes(match);
+    return {
+      needles,
+      candidate(candidate) {
+        if (holdsMatch(candidate.claim) || holdsMatch(candidate.editedClaim) || candidate.tags.some(holdsMatch)) return null;
+        const prompt = scrubPrompt(candidate.prompt, shown, match, marker);
+        const cited = candidate.sourceMemoryIds.filter((id) => ids.has(id) && !candidate.forgottenSourceIds.includes(id));
+        if (prompt === candidate.prompt && cited.length === 0) return candidate;
+        return { ...candidate, prompt, forgottenSourceIds: [...candidate.forgottenSourceIds, ...cited] };
+      },
+      handoff(handoff) {
+        const prompt = scrubPrompt(handoff.prompt, shown, match, marker);
+        return prompt === handoff.prompt ? handoff : { ...handoff, prompt };
+      },
+    };
+  };
+}
+
+function validate(options: ForgetOptions): { ids: string[]; match: string | undefined } {
+  const ids = [...new Set(options.ids ?? [])];
+  const match = options.match;
+  if (ids.length === 0 && match === undefined) {
+    throw new UsageError('nothing_to_forget', 'say what to forget: memory ids, or a text to match', { details: { option: 'ids' } });
+  }
+  if (match !== undefined) {
+    if (match.trim() === '') throw new UsageError('empty_match', 'the text to match is empty: every memory would match', { details: { option: 'match' } });
+    requireWellFormed(match, 'the text to match');
+  }
+  const bad = ids.find((id) => !MEMORY_ID.test(id));
+  if (bad !== undefined) throw new NotFoundError('memory_not_found', `no memory ${bad} for agent "${options.agentId}"`, { details: { id: bad } });
+  return { ids, match };
+}
+
+function isEmpty(report: EraseReport): boolean {
+  return report.memories.length + report.candidatesChanged.length + report.candidatesDeleted.length + report.handoffsChanged.length === 0;
+}
+
+/** Every snapshot of the store, oldest first (a purge that stops half way has rewritten the oldest ones). */
+function storeSnapshots(store: Store) {
+  return snapshotFiles(store.snapshots.dir, store.snapshots.suffix).reverse();
+}
+
+/** What each snapshot holds of the spec; unreadable ones listed apart. */
+async function scanSnapshots(store: Store, spec: EraseSpec, rewriter: EraseRewriter): Promise<Pick<ForgetPlan, 'snapshots' | 'unreadableSnapshots'>> {
+  const snapshots: SnapshotHolding[] = [];
+  const unreadableSnapshots: { name: string; code: string }[] = [];
+  for (const snapshot of storeSnapshots(store)) {
+    let report: EraseReport;
+    try {
+      report = await store.snapshots.erase(snapshot.path, spec, rewriter, { dryRun: true });
+    } catch (error) {
+      if (!(error instanceof HippoError) || error.exitCode !== ExitCode.usage) throw error;
+      unreadableSnapshots.push({ name: snapshot.name, code: error.code });
+      continue;
+    }
+    if (isEmpty(report)) continue;
+    snapshots.push({
+      name: snapshot.name,
+      path: snapshot.path,
+      memoryIds: report.memories.map((memory) => memory.id),
+      candidates: report.candidatesChanged.length + report.candidatesDeleted.length,
+      handoffs: report.handoffsChanged.length,
+    });
+  }
+  return { snapshots, unreadableSnapshots };
+}
+
+/**
+ * `forget --dry-run`: what a forget would erase and rewrite, live and in every snapshot (`scanSnapshots: false` leaves
+ * the snapshots out: a confirmation question that needs no list of them). Reads only; writes no audit row.
+ */
+export async function planForget(store: Store, options: ForgetOptions & { scanSnapshots?: boolean }): Promise<ForgetPlan> {
+  const { ids, match } = validate(options);
+  const spec: EraseSpec = { agentId: options.agentId, memoryIds: ids, match };
+  const rewriter = forgetRewriter(match);
+  let deleted: ForgetPlan['candidatesDeleted'] = [];
+  const report = await store.transaction(async (tx) => {
+    const found = await tx.erasure.erase(spec, rewriter, { dryRun: true });
+    const candidates = await Promise.all(found.candidatesDeleted.map((id) => tx.candidates.get(options.agentId, id)));
+    deleted = candidates.flatMap((candidate) => (candidate ? [{ id: candidate.id, status: candidate.status, claim: candidate.claim }] : []));
+    return found;
+  });
+  const snapshotSpec: EraseSpec = { ...spec, memoryIds: [...new Set([...ids, ...report.memories.map((memory) => memory.id)])] };
+  return {
+    agentId: options.agentId,
+    memories: report.memories,
+    candidatesDeleted: deleted,
+    candidatesChanged: report.candidatesChanged,
+    handoffsChanged: report.handoffsChanged,
+    ...(options.scanSnapshots === false ? { snapshots: [], unreadableSnapshots: [] } : await scanSnapshots(store, snapshotSpec, rewriter)),
+  };
+}
+
+/**
+ * Forgets for good (see the module comment). Unknown ids — another agent's too, or ones already forgotten — are exit
+ * 3 and nothing changes (with `purgeSnapshots`, an id found only in snapshots is erased from them). With
+ * `purgeSnapshots`, under the nightly lock (exit 4 while a night or restore runs), every snapshot is read first: one
+ * that cannot be read is exit 4 (`snapshot_not_rewritable`) before anything changes. A snapshot whose rewrite fails
+ * after the live store was changed finishes the run `partial` (exit 7), naming what still holds the text.
+ */
+export async function forgetMemories(store: Store, options: ForgetOptions): Promise<ForgetResult> {
+  const { ids, match } = validate(options);
+  const spec: EraseSpec = { agentId: options.agentId, memoryIds: ids, match };
+  const rewriter = forgetRewriter(match);
+  const live = await store.erasure.erase(spec, rewriter, { dryRun: true });
+  const liveIds = new Set(live.memories.map((memory) => memory.id));
+  const missing = ids.filter((id) => !liveIds.has(id));
+  if (!options.purgeSnapshots) {
+    if (missing.length > 0) throw notFound(options.agentId, missing);
+    if (isEmpty(live)) throw nothingMatches(options.agentId);
+    const forgotten = await forgetLive(store, spec, rewriter, options, null);
+    return { ...forgotten, snapshotsNotChecked: storeSnapshots(store).length };
+  }
+  const lock = await acquireLock(store, { runId: newId('run', store.clock().getTime()), kind: 'memory forget' });
+  try {
+    // Every snapshot read before anything changes: one that cannot be rewritten stops the forget here.
+    const snapshotSpec: EraseSpec = { ...spec, memoryIds: [...new Set([...ids, ...liveIds])] };
+    const scanned = await scanSnapshots(store, snapshotSpec, rewriter);
+    if (scanned.unreadableSnapshots.length > 0) {
+      const [first] = scanned.unreadableSnapshots;
+      throw new ConflictError(
+        'snapshot_not_rewritable',
+        `snapshot ${first!.name} cannot be read (${first!.code}), so it cannot be rewritten; nothing was forgotten. Remove it, or forget without purging snapshots`,
+        { details: { snapshots: scanned.unreadableSnapshots } },
+      );
+    }
+    if (scanned.snapshots.length > 0) checkWritable(store.snapshots.dir);
+    const inSnapshots = new Set(scanned.snapshots.flatMap((snapshot) => snapshot.memoryIds));
+    const nowhere = missing.filter((id) => !inSnapshots.has(id));
+    if (nowhere.length > 0) throw notFound(options.agentId, nowhere);
+    if (isEmpty(live) && scanned.snapshots.length === 0) throw nothingMatches(options.agentId);
+    const forgotten = await forgetLive(store, spec, rewriter, options, { lock, snapshots: scanned.snapshots, snapshotSpec });
+    return { ...forgotten, snapshotsNotChecked: 0 };
+  } finally {
+    await lock.release();
+  }
+}
+
+function notFound(agentId: string, missing: readonly string[]): NotFoundError {
+  return new NotFoundError('memory_not_found', `no memory ${missing.join(', ')} for agent "${agentId}" (nothing was forgotten)`, {
+    details: { ids: [...missing] },
+  });
+}
+
+function nothingMatches(agentId: string): NotFoundError {
+  // Never the text itself: it may be the secret being forgotten.
+  return new NotFoundError('nothing_matches', `no memory or candidate of agent "${agentId}" holds that text (nothing was forgotten)`);
+}
+
+function checkWritable(dir: string): void {
+  try {
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    throw new ConflictError('snapshot_not_rewritable', `the snapshot directory ${dir} is not writable (${code}); nothing was forgotten`, {
+      details: { dir, reason: code },
+    });
+  }
+}
+
+async function forgetLive(
+  store: Store,
+  spec: EraseSpec,
+  rewriter: EraseRewriter,
+  options: ForgetOptions,
+  purge: { lock: HeldLock; snapshots: SnapshotHolding[]; snapshotSpec: EraseSpec } | null,
+): Promise<Omit<ForgetResult, 'snapshotsNotChecked'>> {
+  return withRun(
+    store,
+    'memory forget',
+    options.agentId,
+    async (scope) => {
+      const steps: Record<string, string> = purge ? { lock: purge.lock.takenOver ? 'took over a stale lock' : 'acquired' } : {};
+      scope.record.steps = steps;
+      const report = await store.transaction(async (tx) => {
+        // The erase re-indexes the thread neighbours of what it deletes (ErasureRepo.erase).
+        return tx.erasure.erase(spec, rewriter);
+      });
+      steps.erase = 'done';
+      const counts = {
+        memories: report.memories.filter((memory) => memory.versionOf === null).length,
+        olderVersions: report.memories.filter((memory) => memory.versionOf !== null).length,
+        candidatesChanged: report.candidatesChanged.length,
+        candidatesDeleted: report.candidatesDeleted.length,
+        handoffsChanged: report.handoffsChanged.length,
+      };
+      scope.record.counts = counts;
+      const memoryIds = new Set(report.memories.map((memory) => memory.id));
+      // The ids (never the text) are on the row however it ends; a purge adds those found only in snapshots.
+      scope.record.memoryIds = [...memoryIds];
+      const reclaim = await store.reclaim();
+      steps.reclaim = reclaim.steps.join('; ');
+      let rewritten: string[] | null = null;
+      if (purge) {
+        rewritten = [];
+        const failed: { name: string; code: string }[] = [];
+        for (const snapshot of purge.snapshots) {
+          try {
+            await store.snapshots.erase(snapshot.path, purge.snapshotSpec, rewriter);
+            rewritten.push(snapshot.name);
+            for (const id of snapshot.memoryIds) memoryIds.add(id);
+            scope.record.memoryIds = [...memoryIds];
+          } catch (error) {
+            failed.push({ name: snapshot.name, code: error instanceof HippoError ? error.code : 'unexpected' });
+          }
+        }
+        Object.assign(counts, { snapshotsRewritten: rewritten.length, snapshotsFailed: failed.length });
+        steps.snapshots = failed.length === 0 ? `rewrote ${rewritten.length} snapshot(s)` : `rewrote ${rewritten.length}, failed ${failed.length}`;
+        if (failed.length > 0) {
+          const run = await scope.finish({ status: 'partial', counts, errors: [...new Set(failed.map((failure) => failure.code))], steps });
+          throw new HippoError(
+            'snapshot_purge_incomplete',
+            `the memories were forgotten, but ${failed.length} snapshot(s) could not be rewritten and still hold them (${failed.map((failure) => `${failure.name}: ${failure.code}`).join(', ')}); forget the same ids again with purging snapshots`,
+            ExitCode.partial,
+            { details: { run, failed, memoryIds: [...memoryIds] } },
+          );
+        }
+      }
+      const run = await scope.finish({ status: 'completed', counts, candidateIds: [...report.candidatesChanged, ...report.candidatesDeleted], steps });
+      return {
+        run,
+        forgotten: report.memories.map((memory) => ({ id: memory.id, versionOf: memory.versionOf })),
+        candidatesChanged: report.candidatesChanged,
+        candidatesDeleted: report.candidatesDeleted,
+        handoffsChanged: report.handoffsChanged,
+        reclaim,
+        snapshotsRewritten: rewritten,
+      };
+    },
+    purge ? { id: purge.lock.holder.runId, signal: options.signal } : { signal: options.signal },
+  );
+}
