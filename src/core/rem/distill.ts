@@ -2,7 +2,6 @@
  * `rem rapid` (docs/design.md §4): gather → prompt → ask the model → commit the staging, with a run row whatever the
  * outcome. Handoffs (`--prompt-only`) and `rem ingest` live in handoff.ts and share the commit.
  */
-import { UsageError } from '../errors.js';
 import type { Redactor } from '../facts/redact.js';
 import { answerRejected, AnswerRejectedError, isMalformed, type AnswerRejection } from '../model/answer-problem.js';
 import type { ModelClient } from '../model/client.js';
