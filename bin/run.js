@@ -8,5 +8,7 @@ if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '' && process
 // oclif checks its own engines range with semver on every start; npm already checks ours at install. Skip it.
 process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1';
 
-const { execute } = await import('@oclif/core');
+// oclif as one bundled file (`npm run build`, scripts/bundle.mjs); the commands are a second bundle that oclif loads
+// only to run one (package.json's oclif config), so --version and --help never read them.
+const { execute } = await import('../dist/cli/main.js');
 await execute({ dir: import.meta.url });
