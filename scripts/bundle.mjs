@@ -22,9 +22,6 @@ const external = [
   'pg-copy-streams',
   'pgpass',
   'zod',
-  'libphonenumber-js',
-  'libphonenumber-js/*',
-  'chrono-node',
   // oclif requires these only to run TypeScript sources in development.
   'typescript',
   'ts-node',

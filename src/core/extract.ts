@@ -11,7 +11,6 @@ import { capPerKind, extractFacts } from './facts/facts.js';
 import { listKinds, validated, type Kind, type KindInfo, type UnvalidatedKind } from './facts/kinds.js';
 import { DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions } from './facts/region.js';
 import type { Fact, Passage } from './facts/types.js';
-import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from './facts/verify.js';
 import type { ModelClient } from './model/client.js';
 import { search, searchPassages, type SearchResult } from './search.js';
 import { elsewhereWarning } from './memory.js';
@@ -30,7 +29,6 @@ import { EXTRACT_READ_LIMIT, FALLBACK_PASSAGE_BUDGET, MEMORY_FACT_LIMIT, SEARCH_
 
 // Room for the verifier's 100 pointers of a line or two each; a longer answer is cut by the provider and then rejected as truncated.
 const MAX_OUTPUT_TOKENS = 4096;
-const { $schema: _dialect, ...POINTERS_JSON_SCHEMA } = fallbackAnswerJsonSchema as Record<string, unknown>;
 
 /**
  * Where the home region came from: the caller's own choice (`flag`: the CLI's `--region`, a library caller's `region`),
@@ -170,12 +168,15 @@ export function passagesWithin(passages: readonly Passage[], budget: number): Pa
 export async function modelFallback(kind: UnvalidatedKind, passages: readonly Passage[], options: FallbackOptions): Promise<Fact[]> {
   const shown = passagesWithin(passages, FALLBACK_PASSAGE_BUDGET);
   if (shown.length === 0) return [];
+  // Loaded here: the verifier's schema is zod, which a fact box of validated kinds never needs (docs/decisions.md, "Fact box").
+  const { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } = await import('./facts/verify.js');
+  const { $schema: _dialect, ...pointersJsonSchema } = fallbackAnswerJsonSchema as Record<string, unknown>;
   try {
     await options.client.prepare();
     const answer = await options.client.generateObject({
       prompt: buildFallbackPrompt(kind, shown),
       // No zod schema: each pointer is checked on its own by verifyPointers, so one malformed pointer cannot sink the others.
-      jsonSchema: POINTERS_JSON_SCHEMA,
+      jsonSchema: pointersJsonSchema,
       schemaName: 'pointers',
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       temperature: 0,
