@@ -88,9 +88,9 @@ Occurrences found per kind (hippo validates and word-bounds; the baseline calls 
 ${kinds.map((kind) => `| ${kind} | ${ours.counts[kind] ?? 0} | ${theirs.counts[kind] ?? 0} |`).join('\n')}
 
 Peak RSS (issue 14 target 6, **not met this round**): ${fmt(rssMb, 0)} MB against a target of 3 × ${fmt(size)} MB + 100 MB = ${fmt(rssTarget, 0)} MB.
-hippo reads the whole input, runs each recogniser over all of it and builds the whole JSON document before writing it;
-chunked recognition with an overlap (and a test of a fact straddling a chunk edge) and a streamed JSON writer are what
-is left to do.
+hippo holds the whole input and builds the whole JSON document before writing it; recognition in 1 Mi-character windows
+(docs/decisions.md, "Recognition in windows") bounds only each recogniser's working set. A streamed JSON writer and
+reading the input a window at a time are what is left to do.
 
 Ratios (this run):
 
