@@ -3,7 +3,7 @@ import { labelAt, labelWindowStart, type Span } from './label.js';
 import { recognise } from './recognisers/index.js';
 import { defaultRegion } from './region.js';
 import { dropOverlaps } from './text.js';
-import type { Check, Fact, Occurrence, Passage, RawMatch } from './types.js';
+import type { Check, Fact, Occurrence, Passage, RawMatch, RecogniserOptions } from './types.js';
 
 export interface ExtractOptions {
   /** Kinds to extract. For `address` only the addresses a postcode certifies are found here (the model does the rest). */
@@ -33,7 +33,7 @@ export interface ExtractOptions {
 export const WINDOW_CHARS = 1 << 20;
 export const WINDOW_OVERLAP = 4096;
 
-function recogniseInWindows(kind: Kind, text: string, opts: { region: string | null; regions?: readonly string[] }, windowChars: number): RawMatch[] {
+function recogniseInWindows(kind: Kind, text: string, opts: RecogniserOptions, windowChars: number): RawMatch[] {
   const overlap = Math.min(WINDOW_OVERLAP, windowChars);
   if (text.length <= windowChars + overlap) return recognise(kind, text, opts);
   const found: RawMatch[] = [];
