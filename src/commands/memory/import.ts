@@ -2,7 +2,6 @@ import { Args } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
 import { progressBar } from '../../cli/progress.js';
 import { memoryImportView } from '../../cli/render-memory.js';
-import { importPaths } from '../../core/import.js';
 
 export default class MemoryImport extends HippoCommand {
   static override summary = 'Import memories from .jsonl, .md/.txt (one per paragraph) or directories; one transaction per file.';
@@ -14,6 +13,7 @@ export default class MemoryImport extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryImport);
+    const { importPaths } = await import('../../core/import.js');
     const bar = await progressBar('files', !this.jsonMode);
     const result = await importPaths(() => this.store(flags.db), argv as string[], {
       agentId: this.agentId(flags.agent),
