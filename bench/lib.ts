@@ -1,7 +1,7 @@
 // Small helpers shared by the benchmarks: timing whole processes, peak RSS, machine description, result files.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -82,3 +82,10 @@ export function writeSection(name: string, markdown: string): void {
 }
 
 export const fmt = (value: number, digits = 1): string => Number(value).toFixed(digits);
+
+/** The 1, 5 and 15 minute load averages (uptime's): the machine is shared, so every section reports the load. */
+export function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ');
+}

@@ -4,7 +4,7 @@
 import { buildPrompt, gather, openStore, stage, stampReflected, validateAnswer } from 'hippo';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, DATA, fmt, machine, median, medianMs, writeSection } from './lib.js';
+import { BIN, DATA, fmt, loadAverage, machine, median, medianMs, writeSection } from './lib.js';
 
 type Phase = 'gather' | 'prompt' | 'validate' | 'stage';
 
@@ -94,7 +94,7 @@ export async function run(): Promise<void> {
     '2-rem',
     `## REM distillation without the model (issue 4)
 
-Machine: ${machine()}.
+Machine: ${machine()}; load average at the end ${loadAverage()}.
 
 In-process, the calls \`rem rapid\` makes on a 100 k-memory database (agent with ~90 k memories, \`--scope all\`, ${gathered} memories
 gathered, a 10-candidate answer), median of 10 rounds on fresh copies:
@@ -110,6 +110,14 @@ ${fmt(start)} ms and the stand-in "LLM" process ${fmt(nodeScript)} ms: **${fmt(c
 Prompt compactness: ${fmt(promptChars / gathered)} characters per memory with short refs (\`<memory ref="m3" date="2026-11-02">\`)
 vs ${fmt(idLayoutChars / gathered)} with database ids and full timestamps (\`<memory id="mem_01J…" date="2026-11-02T09:30:00.000Z">\`,
 and ids in the contract's source list): ${fmt((1 - promptChars / idLayoutChars) * 100)} % fewer characters.
+
+Ratios (this run):
+
+- in-process total / 150 ms target: ${fmt(total / 150, 2)}×
+- whole \`rem rapid\` / \`hippo --version\`: ${fmt(cli / start, 2)}×
 `,
+  );
+  console.log(
+    `rem rapid in-process ${fmt(total, 2)} ms (${fmt(total / 150, 2)}× of the 150 ms target); whole process ${fmt(cli / start, 2)}× of hippo --version`,
   );
 }

@@ -26,10 +26,14 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const sizes = process.env.BENCH_SIZES?.split(',').map(Number);
+const started = Date.now();
 for (const [name, load] of Object.entries(sections)) {
   if (wanted.length > 0 && !wanted.includes(name)) continue;
   console.log(`bench: ${name}`);
   const section = await load();
+  const sectionStart = Date.now();
   await section.run(sizes ? { sizes } : {});
+  console.log(`bench: ${name} took ${((Date.now() - sectionStart) / 1000).toFixed(0)} s`);
 }
+console.log(`bench: all sections took ${((Date.now() - started) / 1000).toFixed(0)} s`);
 console.log('bench: results written to bench/RESULTS.md');

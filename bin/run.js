@@ -8,5 +8,11 @@ if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '' && process
 // oclif checks its own engines range with semver on every start; npm already checks ours at install. Skip it.
 process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1';
 
-const { execute } = await import('@oclif/core');
+// The built CLI runs the built JavaScript: oclif never looks for TypeScript sources of a command or hook to transpile,
+// which under NODE_ENV=test or development would load tsx on every start. bin/dev.js runs the sources.
+globalThis.oclif = { ...globalThis.oclif, enableAutoTranspile: false };
+
+// oclif as one bundled file (`npm run build`, scripts/bundle.mjs); the commands are a second bundle that oclif loads
+// only to run one (package.json's oclif config), so --version and --help never read them.
+const { execute } = await import('../dist/cli/main.js');
 await execute({ dir: import.meta.url });

@@ -2,7 +2,6 @@ import { Flags } from '@oclif/core';
 import { HippoCommand } from '../cli/base-command.js';
 import { confirmDestructive } from '../cli/confirm.js';
 import { demoView } from '../cli/render-memory.js';
-import { loadDemo } from '../core/demo.js';
 import { demoDbPath } from '../core/paths.js';
 
 export default class Demo extends HippoCommand {
@@ -20,6 +19,7 @@ export default class Demo extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Demo);
+    const { loadDemo } = await import('../core/demo.js');
     // Only a store named by --db or HIPPO_DB receives the demo; otherwise it gets a store of its own. A HIPPO_DB set but
     // empty is refused here as everywhere (empty_db_path), not taken for "unset".
     const demoStore = flags.db === undefined && process.env.HIPPO_DB === undefined;

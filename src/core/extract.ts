@@ -11,36 +11,26 @@ import { capPerKind, extractFacts } from './facts/facts.js';
 import { listKinds, validated, type Kind, type KindInfo, type UnvalidatedKind } from './facts/kinds.js';
 import { DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions } from './facts/region.js';
 import type { Fact, Passage } from './facts/types.js';
-import { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } from './facts/verify.js';
 import type { Redactor } from './facts/redact.js';
 import type { ModelClient } from './model/client.js';
 import type { RedactMode } from './redaction.js';
 import { search, searchPassages, type SearchResult } from './search.js';
 import { elsewhereWarning, getMemories } from './memory.js';
 import type { Store } from './store/port.js';
-import { readUtf8File, type ReadLimit } from './text.js';
+import { readUtf8File } from './text.js';
 
-/** §5.3 deadlines: a search must stay interactive; `extract` may wait (its `--timeout`). */
-export const SEARCH_FALLBACK_TIMEOUT_MS = 800;
-export const EXTRACT_FALLBACK_TIMEOUT_MS = 30_000;
-/** At most this many characters of passage text go to the model (whole passages in rank order, the last one cut). */
-export const FALLBACK_PASSAGE_BUDGET = 24_000;
-/** §5.2: facts per kind when the passages are memories, unless the caller says otherwise. */
-export const MEMORY_FACT_LIMIT = 5;
-/**
- * extract reads each file (and stdin) whole, and its peak memory is many times the text (docs/decisions.md, "Bounded
- * reads"): past 64 MiB an input is refused by name and size rather than read until the machine runs out of memory.
- */
-export const MAX_EXTRACT_BYTES = 64 * 1024 * 1024;
-export const EXTRACT_READ_LIMIT: ReadLimit = {
-  maxBytes: MAX_EXTRACT_BYTES,
-  what: 'text to extract from (one file, or stdin)',
-  fix: 'split it at line boundaries (split -C 32m FILE part-) and extract from the parts',
-};
+export {
+  EXTRACT_FALLBACK_TIMEOUT_MS,
+  EXTRACT_READ_LIMIT,
+  FALLBACK_PASSAGE_BUDGET,
+  MAX_EXTRACT_BYTES,
+  MEMORY_FACT_LIMIT,
+  SEARCH_FALLBACK_TIMEOUT_MS,
+} from './extract-limits.js';
+import { EXTRACT_READ_LIMIT, FALLBACK_PASSAGE_BUDGET, MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS } from './extract-limits.js';
 
 // Room for the verifier's 100 pointers of a line or two each; a longer answer is cut by the provider and then rejected as truncated.
 const MAX_OUTPUT_TOKENS = 4096;
-const { $schema: _dialect, ...POINTERS_JSON_SCHEMA } = fallbackAnswerJsonSchema as Record<string, unknown>;
 
 /**
  * Where the home region came from: the caller's own choice (`flag`: the CLI's `--region`, a library caller's `region`),
@@ -185,6 +175,9 @@ export function passagesWithin(passages: readonly Passage[], budget: number): Pa
 export async function modelFallback(kind: UnvalidatedKind, passages: readonly Passage[], options: FallbackOptions): Promise<Fact[]> {
   const shown = passagesWithin(passages, FALLBACK_PASSAGE_BUDGET);
   if (shown.length === 0) return [];
+  // Loaded here: the verifier's schema is zod, which a fact box of validated kinds never needs (docs/decisions.md, "Fact box").
+  const { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } = await import('./facts/verify.js');
+  const { $schema: _dialect, ...pointersJsonSchema } = fallbackAnswerJsonSchema as Record<string, unknown>;
   try {
     // Redacted passages go out; pointers are verified against them and mapped back to the source (verifyPointers).
     const redactor = await options.redactor?.();
@@ -194,7 +187,7 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
     const answer = await options.client.generateObject({
       prompt: buildFallbackPrompt(kind, sent),
       // No zod schema: each pointer is checked on its own by verifyPointers, so one malformed pointer cannot sink the others.
-      jsonSchema: POINTERS_JSON_SCHEMA,
+      jsonSchema: pointersJsonSchema,
       schemaName: 'pointers',
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       temperature: 0,

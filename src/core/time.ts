@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { UsageError } from './errors.js';
 
-/** chrono-node, loaded on first use only: most commands never read a time in words. */
+/** chrono-node's English entry (not every locale), loaded on first use only: most commands never read a time in words. */
 const load = createRequire(import.meta.url);
-let chrono: typeof import('chrono-node') | undefined;
+let chrono: typeof import('chrono-node/en') | undefined;
 
 /** The clock is injectable so tests can pin "now" without touching the thing under test. */
 export type Clock = () => Date;
@@ -65,7 +65,7 @@ function tooFar(text: string, flag: string): never {
  * time of day means the start of that day (`since yesterday` includes all of yesterday).
  */
 export function parseTimeWords(text: string, now: Date): Date | undefined {
-  chrono ??= load('chrono-node') as typeof import('chrono-node');
+  chrono ??= load('chrono-node/en') as typeof import('chrono-node/en');
   const trimmed = text.trim();
   const results = chrono.casual.parse(trimmed, now, { forwardDate: false });
   const [first] = results;

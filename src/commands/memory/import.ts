@@ -2,7 +2,6 @@ import { Args } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
 import { progressBar } from '../../cli/progress.js';
 import { memoryImportView } from '../../cli/render-memory.js';
-import { importPaths } from '../../core/import.js';
 
 export default class MemoryImport extends HippoCommand {
   static override summary = 'Import memories from .jsonl, .md/.txt (one per paragraph) or directories; one transaction per file.';
@@ -14,6 +13,7 @@ export default class MemoryImport extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryImport);
+    const { importPaths } = await import('../../core/import.js');
     // The bar counts bytes, so one large file moves it as well as many small ones.
     const bar = await progressBar('bytes', !this.jsonMode);
     const result = await importPaths(() => this.store(flags.db), argv as string[], {

@@ -2,7 +2,8 @@ import type { Kind } from './kinds.js';
 import { labelAt, labelWindowStart, type Span } from './label.js';
 import { recognise } from './recognisers/index.js';
 import { defaultRegion } from './region.js';
-import type { Check, Fact, Occurrence, Passage, RawMatch } from './types.js';
+import { dropOverlaps } from './text.js';
+import type { Check, Fact, Occurrence, Passage, RawMatch, RecogniserOptions } from './types.js';
 
 export interface ExtractOptions {
   /** Kinds to extract. For `address` only the addresses a postcode certifies are found here (the model does the rest). */
@@ -16,6 +17,40 @@ export interface ExtractOptions {
   regions?: readonly string[];
   /** At most this many facts per kind (docs/design.md §5.2: 5 by default in `search`; no cap when omitted). */
   limit?: number;
+  /** Texts longer than this are recognised a window at a time (see `recogniseInWindows`); for tests. */
+  windowChars?: number;
+}
+
+/**
+ * A long text is recognised a window at a time, so each recogniser's working set (chrono's and libphonenumber's
+ * candidates above all) is bounded by the window, not by the input (docs/decisions.md, "Recognition in windows").
+ * Window i owns the text from its start to the next window's start, cut at a line end where one is near, and reads
+ * WINDOW_OVERLAP characters either side of it; a match belongs to the window it starts in. So a fact that straddles an
+ * edge is read whole by the window it starts in (it reaches into the overlap) and dropped by the next one (which sees
+ * it start before its own part), and a match that would begin inside a value cut by the edge cannot happen: the next
+ * window sees the value from its true start, in its overlap.
+ */
+export const WINDOW_CHARS = 1 << 20;
+export const WINDOW_OVERLAP = 4096;
+
+function recogniseInWindows(kind: Kind, text: string, opts: RecogniserOptions, windowChars: number): RawMatch[] {
+  const overlap = Math.min(WINDOW_OVERLAP, windowChars);
+  if (text.length <= windowChars + overlap) return recognise(kind, text, opts);
+  const found: RawMatch[] = [];
+  for (let from = 0; from < text.length;) {
+    let to = Math.min(text.length, from + windowChars);
+    if (to < text.length) {
+      const lineEnd = text.lastIndexOf('\n', to - 1);
+      if (lineEnd >= from + windowChars / 2) to = lineEnd + 1;
+    }
+    const offset = Math.max(0, from - overlap);
+    for (const match of recognise(kind, text.slice(offset, Math.min(text.length, to + overlap)), opts)) {
+      const start = match.start + offset;
+      if (start >= from && start < to) found.push({ ...match, start, end: match.end + offset });
+    }
+    from = to;
+  }
+  return dropOverlaps(found);
 }
 
 /** A match located in a passage; `rank` is the passage's position in the caller's ranked list. */
@@ -96,7 +131,7 @@ export function extractFacts(passages: readonly Passage[], opts: ExtractOptions)
   const kinds = [...new Set(opts.kinds)];
   const located: LocatedMatch[] = [];
   passages.forEach((passage, rank) => {
-    const matches = kinds.flatMap((kind) => recognise(kind, passage.text, { region, regions: opts.regions }));
+    const matches = kinds.flatMap((kind) => recogniseInWindows(kind, passage.text, { region, regions: opts.regions }, opts.windowChars ?? WINDOW_CHARS));
     for (const [match, label] of labelled(passage.text, matches)) {
       located.push({ rank, source: passage.source, match, label });
     }

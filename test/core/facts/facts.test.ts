@@ -248,3 +248,41 @@ describe('lineCol', () => {
     expect(lineCol('abc', -5)).toEqual({ line: 1, col: 1 });
   });
 });
+
+describe('extractFacts over a long text, a window at a time (docs/decisions.md, "Recognition in windows")', () => {
+  const kinds = ['email', 'phone', 'iban', 'card', 'url', 'ip', 'date'] as const;
+  const line = (index: number) =>
+    [
+      `Note ${index}: ring +353 1 234 ${String(5000 + index).padStart(4, '0')} or write to ops${index}@example.ie;`,
+      `refund IBAN IE29 AIBK 9311 5212 3456 78 on 2021-05-0${1 + (index % 9)}, see https://status.example.com/i/${index}`,
+      `host 10.20.0.${index % 250}.`,
+    ].join(' ');
+
+  it('finds a fact that straddles a window edge once, whole, at its offsets in the whole text', () => {
+    const email = 'straddle.me@example.ie';
+    // No line end near the edge, so the first window owns exactly 1000 characters: the e-mail starts at 990, before
+    // the edge, and ends after it.
+    const text = `${'word '.repeat(197)}Mail ${email} is the one.\n${'x'.repeat(2000)}\n`;
+    const start = text.indexOf(email);
+    expect(start).toBe(990);
+    expect(start + email.length).toBeGreaterThan(1000);
+    const facts = extractFacts([{ source: 'long', text }], { kinds: ['email'], region: 'IE', windowChars: 1000 });
+    expect(facts).toHaveLength(1);
+    expect(facts[0]?.value).toBe(email);
+    expect(facts[0]?.occurrences).toEqual([expect.objectContaining({ source: 'long', start, end: start + email.length, text: email })]);
+  });
+
+  it('finds exactly what one pass over the whole text finds, whatever the window size', () => {
+    // One long line (no line end to cut at, so edges fall inside values of every kind), and lines.
+    for (const separator of [' ', '\n']) {
+      const text = Array.from({ length: 60 }, (_, index) => line(index)).join(separator);
+      const passages = [{ source: 'notes', text }];
+      const whole = extractFacts(passages, { kinds, region: 'IE', windowChars: text.length });
+      expect(whole.length).toBeGreaterThan(200);
+      expectGrounded(passages, whole);
+      for (const windowChars of [333, 1000, 4000]) {
+        expect(extractFacts(passages, { kinds, region: 'IE', windowChars })).toEqual(whole);
+      }
+    }
+  });
+});

@@ -1,4 +1,7 @@
-import * as chrono from 'chrono-node';
+// chrono's English entry alone: the package's main entry loads every locale (about 270 modules against 50), and
+// these recognisers read English only (docs/decisions.md, "Fact box").
+import * as chrono from 'chrono-node/en';
+import type { ParsedResult } from 'chrono-node';
 import { asRegion } from '../region.js';
 import { isWordBounded, rawMatch } from '../text.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
@@ -27,7 +30,7 @@ const LEFT_OUT_REFINERS = /MergeDateRange|ExtractTimezone/;
 
 /** Strict English chrono with only the full-date parsers and refiners. */
 function createParser(littleEndian: boolean): chrono.Chrono {
-  const configuration = chrono.en.configuration.createConfiguration(true, littleEndian);
+  const configuration = chrono.configuration.createConfiguration(true, littleEndian);
   configuration.parsers = configuration.parsers.filter((parser) => FULL_DATE_PARSERS.has(parser.constructor.name));
   configuration.refiners = configuration.refiners.filter((refiner) => !LEFT_OUT_REFINERS.test(refiner.constructor.name));
   return new chrono.Chrono(configuration);
@@ -61,7 +64,7 @@ function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
 }
 
-function isFullDate(result: chrono.ParsedResult): boolean {
+function isFullDate(result: ParsedResult): boolean {
   const start = result.start;
   return start.isCertain('year') && start.isCertain('month') && start.isCertain('day');
 }
@@ -94,7 +97,7 @@ function isInLongerDigitRun(text: string, start: number, end: number): boolean {
   );
 }
 
-function isoDate(result: chrono.ParsedResult): string | undefined {
+function isoDate(result: ParsedResult): string | undefined {
   const year = result.start.get('year');
   const month = result.start.get('month');
   const day = result.start.get('day');

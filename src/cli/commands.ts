@@ -1,0 +1,70 @@
+// Every command and the command_not_found hook, for oclif's `explicit` command discovery (package.json): oclif loads
+// this module only to run a command, never for --version or --help, which read oclif.manifest.json. `npm run build`
+// bundles it with esbuild over tsc's output (scripts/bundle.mjs; docs/decisions.md, "One bundled entry"), so running a
+// command reads a handful of files; what a command imports lazily stays lazy.
+import ConfigGet from '../commands/config/get.js';
+import ConfigList from '../commands/config/list.js';
+import ConfigPath from '../commands/config/path.js';
+import ConfigSet from '../commands/config/set.js';
+import ConfigUnset from '../commands/config/unset.js';
+import Demo from '../commands/demo.js';
+import Extract from '../commands/extract.js';
+import MemoryAdd from '../commands/memory/add.js';
+import MemoryArchive from '../commands/memory/archive.js';
+import MemoryExport from '../commands/memory/export.js';
+import MemoryImport from '../commands/memory/import.js';
+import MemoryList from '../commands/memory/list.js';
+import MemoryShow from '../commands/memory/show.js';
+import ModelCheck from '../commands/model/check.js';
+import RemCandidates from '../commands/rem/candidates.js';
+import RemIngest from '../commands/rem/ingest.js';
+import RemNightlyRunOnce from '../commands/rem/nightly/run-once.js';
+import RemNightlySchedule from '../commands/rem/nightly/schedule.js';
+import RemPause from '../commands/rem/pause.js';
+import RemPromote from '../commands/rem/promote.js';
+import RemRapid from '../commands/rem/rapid.js';
+import RemReject from '../commands/rem/reject.js';
+import RemRestore from '../commands/rem/restore.js';
+import RemResume from '../commands/rem/resume.js';
+import RemRuns from '../commands/rem/runs/index.js';
+import RemRunsShow from '../commands/rem/runs/show.js';
+import RemShow from '../commands/rem/show.js';
+import RemSnapshots from '../commands/rem/snapshots.js';
+import Search from '../commands/search.js';
+import Version from '../commands/version.js';
+
+export { default as commandNotFound } from '../hooks/command-not-found.js';
+
+/** Every command by its oclif id (test/cli/commands.test.ts checks this against src/commands/). */
+export const COMMANDS = {
+  'config:get': ConfigGet,
+  'config:list': ConfigList,
+  'config:path': ConfigPath,
+  'config:set': ConfigSet,
+  'config:unset': ConfigUnset,
+  demo: Demo,
+  extract: Extract,
+  'memory:add': MemoryAdd,
+  'memory:archive': MemoryArchive,
+  'memory:export': MemoryExport,
+  'memory:import': MemoryImport,
+  'memory:list': MemoryList,
+  'memory:show': MemoryShow,
+  'model:check': ModelCheck,
+  'rem:candidates': RemCandidates,
+  'rem:ingest': RemIngest,
+  'rem:nightly:run-once': RemNightlyRunOnce,
+  'rem:nightly:schedule': RemNightlySchedule,
+  'rem:pause': RemPause,
+  'rem:promote': RemPromote,
+  'rem:rapid': RemRapid,
+  'rem:reject': RemReject,
+  'rem:restore': RemRestore,
+  'rem:resume': RemResume,
+  'rem:runs': RemRuns,
+  'rem:runs:show': RemRunsShow,
+  'rem:show': RemShow,
+  'rem:snapshots': RemSnapshots,
+  search: Search,
+  version: Version,
+};

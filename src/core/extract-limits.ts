@@ -1,0 +1,21 @@
+// extract's deadlines and limits, apart from the recognisers so a command can name them in its flags' help without
+// loading the recognisers' libraries at startup (docs/decisions.md, "One bundled entry").
+import type { ReadLimit } from './text.js';
+
+/** §5.3 deadlines: a search must stay interactive; `extract` may wait (its `--timeout`). */
+export const SEARCH_FALLBACK_TIMEOUT_MS = 800;
+export const EXTRACT_FALLBACK_TIMEOUT_MS = 30_000;
+/** At most this many characters of passage text go to the model (whole passages in rank order, the last one cut). */
+export const FALLBACK_PASSAGE_BUDGET = 24_000;
+/** §5.2: facts per kind when the passages are memories, unless the caller says otherwise. */
+export const MEMORY_FACT_LIMIT = 5;
+/**
+ * extract reads each file (and stdin) whole, and its peak memory is many times the text (docs/decisions.md, "Bounded
+ * reads"): past 64 MiB an input is refused by name and size rather than read until the machine runs out of memory.
+ */
+export const MAX_EXTRACT_BYTES = 64 * 1024 * 1024;
+export const EXTRACT_READ_LIMIT: ReadLimit = {
+  maxBytes: MAX_EXTRACT_BYTES,
+  what: 'text to extract from (one file, or stdin)',
+  fix: 'split it at line boundaries (split -C 32m FILE part-) and extract from the parts',
+};
