@@ -5,7 +5,7 @@ import { ExitCode, HippoError, InterruptedError, UsageError } from './errors.js'
 import { buildMemory, type NewMemory } from './memory.js';
 import { DURABILITIES, type Memory } from './records.js';
 import type { Store, StoreOps } from './store/port.js';
-import { illFormedField, LONE_SURROGATE, readUtf8File } from './text.js';
+import { illFormedField, LONE_SURROGATE, MARKER, readUtf8File, safeText } from './text.js';
 
 export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
 
@@ -71,7 +71,15 @@ const jsonlMemory = z.object({
  */
 function importThread(line: { thread?: string | null; id?: string }, path: string): string | null {
   if (line.thread !== undefined) return line.thread;
-  return line.id !== undefined ? null : path;
+  return line.id !== undefined ? null : fileThread(path);
+}
+
+/**
+ * The thread a file's memories share: its path, with any character a thread name may not hold (a newline, a bidi or
+ * other hidden character, which a file name may carry) shown as U+FFFD, so such a file still imports as one thread.
+ */
+function fileThread(path: string): string {
+  return safeText(path).replace(/\p{Cc}/gu, MARKER);
 }
 
 /** Expands directories (recursively, sorted) into the importable files below them; named files are kept as given. */
@@ -185,7 +193,7 @@ function* parseParagraphs(path: string, text: string, agentId: string, now: Date
     const content = paragraph.join('\n').trim();
     if (content !== '') {
       try {
-        memories.push(buildMemory({ agentId, content, source: path, thread: path }, now));
+        memories.push(buildMemory({ agentId, content, source: path, thread: fileThread(path) }, now));
       } catch (error) {
         throw lineError(path, startLine, error);
       }

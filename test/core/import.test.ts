@@ -58,6 +58,14 @@ describe('importFiles', () => {
     expect((await listMemories(store, { agentId: 'a', thread: md })).map((memory) => memory.content)).toEqual(['First paragraph.', 'Second paragraph.']);
   });
 
+  it('imports a file whose name holds a newline or a bidi character as one thread, those characters shown as U+FFFD', async () => {
+    const odd = file('odd\u202ename\nx.jsonl', '{"content":"alpha"}\n{"content":"beta"}\n');
+    const md = file('tab\there.md', 'One.\n\nTwo.\n');
+    expect(await importFiles(store, [odd, md], { agentId: 'a' })).toMatchObject({ imported: 4 });
+    const threads = new Set((await all(iterateMemories(store, 'a'))).map((memory) => memory.thread));
+    expect(threads).toEqual(new Set([join(store.dir, 'odd\uFFFDname\uFFFDx.jsonl'), join(store.dir, 'tab\uFFFDhere.md')]));
+  });
+
   it('refuses a blank or hidden-character thread naming file:line', async () => {
     const bad = file('bad.jsonl', '{"content":"ok","thread":"  "}\n');
     const hidden = file('hidden.jsonl', '{"content":"ok"}\n{"content":"ok","thread":"a\\u202eb"}\n');

@@ -420,6 +420,20 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
     });
 
+    it('a batch appended to a long stored thread (a big import chunk by chunk), or landing inside it, leaves every context as a full re-index would', async () => {
+      const words = Array.from({ length: 40 }, (_, index) => `w${index}`);
+      await store.memories.insertMany(words.slice(0, 10).map((word, index) => turn('a', word, index)));
+      // Appended at the end, one sharing the last stored memory's time (it follows it: insertion order).
+      await store.memories.insertMany(words.slice(10, 20).map((word, index) => turn('a', word, 9 + index)));
+      expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
+      expect(await lendsTo('w9')).toEqual(['w10', 'w11', 'w7', 'w8']);
+      expect(await lendsTo('w10')).toEqual(['w11', 'w12', 'w8', 'w9']);
+      // Landing inside the thread: re-indexed around the places it lands.
+      await store.memories.insertMany([turn('a', 'w20', 4.5), turn('a', 'w21', 30)]);
+      expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
+      expect(await lendsTo('w20')).toEqual(['w3', 'w4', 'w5', 'w6']);
+    });
+
     it('takes an archived memory out of its thread: its neighbours re-indexed, its own context gone', async () => {
       const turns = WORDS.map((word, index) => turn('a', word, index));
       await store.memories.insertMany(turns);

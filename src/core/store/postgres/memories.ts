@@ -143,9 +143,30 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
           fresh,
           held.map((row) => ({ agentId: row.agent_id, thread: row.thread })),
         );
+        // A batch joining a stored thread at its end (the next chunk of a big file) gets its contexts here too, with the
+        // thread's last stored memories, so a big import does not re-read its whole thread once per chunk.
+        const position = new Map(fresh.map((memory, index) => [memory.id, index]));
+        const finishes: (() => Promise<number>)[] = [];
+        const later: typeof joins = [];
+        for (const join of joins) {
+          const at = (index: number) => fresh[index]!.createdAt;
+          const ordered = join.ids.map((id) => position.get(id)!).sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
+          const appended = await threads.appended(
+            join.agentId,
+            join.thread,
+            at(ordered[0]!),
+            ordered.map((index) => fresh[index]!.content),
+          );
+          if (appended === undefined) later.push(join);
+          else {
+            ordered.forEach((index, rank) => (contexts[index] = appended.contexts[rank]));
+            finishes.push(appended.finish);
+          }
+        }
         const rows = fresh.map((memory, index) => ({ ...memory, contextBefore: contexts[index]?.before ?? '', contextAfter: contexts[index]?.after ?? '' }));
         const inserted = await insertRows(session, tx, MEMORY_INSERT_TABLE, rows);
-        for (const join of joins) {
+        for (const finish of finishes) await finish();
+        for (const join of later) {
           if (join.ids.length > JOIN_AROUND_MAX) await threads.whole(join.agentId, join.thread);
           else for (const place of await threads.places(join.agentId, join.ids)) await threads.around(place);
         }

@@ -6,7 +6,7 @@
  * A thread's order is (created_at, seq): `seq` is the insertion order. `memories_thread` (agent_id, thread,
  * created_at, seq) over live threaded rows serves every look-up.
  */
-import { threadContexts, WINDOW, windowContexts, type Context } from '../context.js';
+import { CONTEXT_AFTER, threadContexts, WINDOW, windowContexts, type Context } from '../context.js';
 
 interface ThreadRow {
   id: string;
@@ -64,6 +64,36 @@ export class PgThreads {
       )
     ).rows;
     return this.write(windowContexts(before, self, after));
+  }
+
+  /**
+   * The contexts of new memories (contents in thread order, `first` the earliest createdAt) joining a stored thread at
+   * its end — no live memory of it is later than `first`, as when a big file is imported chunk by chunk: computed with
+   * the thread's last stored memories, without re-reading the thread. Undefined when they would land inside it.
+   * `finish`, once they are inserted, rewrites the context of the stored memories they follow.
+   */
+  async appended(
+    agentId: string,
+    thread: string,
+    first: string,
+    contents: readonly string[],
+  ): Promise<{ contexts: Context[]; finish: () => Promise<number> } | undefined> {
+    const { rows: later } = await this.query(`SELECT 1 FROM memories WHERE ${LIVE} AND created_at > $3::timestamptz LIMIT 1`, [agentId, thread, first]);
+    if (later.length > 0) return undefined;
+    const tail = (
+      await this.query<ThreadRow & Record<string, unknown>>(`SELECT ${ROW} FROM memories WHERE ${LIVE} ORDER BY created_at DESC, seq DESC LIMIT ${WINDOW}`, [
+        agentId,
+        thread,
+      ])
+    ).rows.reverse();
+    const computed = threadContexts([...tail.map((row) => row.content), ...contents]);
+    // Only the last CONTEXT_AFTER stored memories gain neighbours after them; with WINDOW read, their context before
+    // is whole too.
+    const from = Math.max(0, tail.length - CONTEXT_AFTER);
+    return {
+      contexts: computed.slice(tail.length),
+      finish: () => this.write(tail.slice(from).map((row, index) => ({ row, context: computed[from + index]! }))),
+    };
   }
 
   /** Re-indexes a whole thread of an agent. */

@@ -246,8 +246,28 @@ export class SqliteMemories implements MemoryRepo {
     const holds = this.c.statement(`SELECT 1 FROM memories WHERE agent_id = ? AND thread = ? AND archived_at IS NULL LIMIT 1`).pluck();
     const held = threadsOf(memories).filter(({ agentId, thread }) => holds.get(agentId, thread) !== undefined);
     const { contexts, joins } = batchContexts(memories, held);
+    // A batch joining a stored thread at its end (the next chunk of a big file) gets its contexts here too, with the
+    // thread's last stored memories, so a big import does not re-read its whole thread once per chunk.
+    const index = new Map(memories.map((memory, position) => [memory.id, position]));
+    const finishes: (() => number)[] = [];
+    const later = joins.filter((join) => {
+      const members = join.ids.map((id) => index.get(id)!);
+      const at = (position: number) => memories[position]!.createdAt;
+      const ordered = [...members].sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
+      const appended = this.threads.appended(
+        join.agentId,
+        join.thread,
+        at(ordered[0]!),
+        ordered.map((position) => memories[position]!.content),
+      );
+      if (appended === undefined) return true;
+      ordered.forEach((position, rank) => (contexts[position] = appended.contexts[rank]));
+      finishes.push(appended.finish);
+      return false;
+    });
     const inserted = insertMemoryRows(this.c, memories, contexts);
-    for (const join of joins) {
+    for (const finish of finishes) finish();
+    for (const join of later) {
       if (join.ids.length > JOIN_AROUND_MAX) this.threads.whole(join.agentId, join.thread);
       else for (const place of this.threads.places(join.agentId, join.ids)) this.threads.around(place);
     }

@@ -6,7 +6,7 @@
  * A thread's order is (created_at, rowid): rowid is SQLite's insertion order. `memories_thread` (agent_id, thread,
  * created_at) over live threaded rows serves every look-up; rowid is its implicit last column.
  */
-import { threadContexts, WINDOW, windowContexts, type Context } from '../context.js';
+import { CONTEXT_AFTER, threadContexts, WINDOW, windowContexts, type Context } from '../context.js';
 import type { Connection } from './connection.js';
 
 interface ThreadRow {
@@ -58,6 +58,28 @@ export class SqliteThreads {
       .statement(`SELECT ${ROW} FROM memories WHERE ${LIVE} AND (created_at, rowid) > (@createdAt, @ord) ORDER BY created_at, rowid LIMIT ${WINDOW}`)
       .all(params) as ThreadRow[];
     return this.write(windowContexts(before, self, after));
+  }
+
+  /**
+   * The contexts of new memories (contents in thread order, `first` the earliest createdAt) joining a stored thread at
+   * its end — no live memory of it is later than `first`, as when a big file is imported chunk by chunk: computed with
+   * the thread's last stored memories, without re-reading the thread. Undefined when they would land inside it.
+   * `finish`, once they are inserted, rewrites the context of the stored memories they follow.
+   */
+  appended(agentId: string, thread: string, first: string, contents: readonly string[]): { contexts: Context[]; finish: () => number } | undefined {
+    const later = this.c.statement(`SELECT 1 FROM memories WHERE ${LIVE} AND created_at > @first LIMIT 1`).pluck().get({ agentId, thread, first });
+    if (later !== undefined) return undefined;
+    const tail = (
+      this.c.statement(`SELECT ${ROW} FROM memories WHERE ${LIVE} ORDER BY created_at DESC, rowid DESC LIMIT ${WINDOW}`).all({ agentId, thread }) as ThreadRow[]
+    ).reverse();
+    const computed = threadContexts([...tail.map((row) => row.content), ...contents]);
+    // Only the last CONTEXT_AFTER stored memories gain neighbours after them; with WINDOW read, their context before
+    // is whole too.
+    const from = Math.max(0, tail.length - CONTEXT_AFTER);
+    return {
+      contexts: computed.slice(tail.length),
+      finish: () => this.write(tail.slice(from).map((row, index) => ({ row, context: computed[from + index]! }))),
+    };
   }
 
   /** Re-indexes a whole thread of an agent. */
