@@ -120,12 +120,17 @@ describe('hippo mcp over stdio (SDK client)', () => {
     expect(listed.memories).toHaveLength(1);
   });
 
-  it('says why a search is empty, as the command does (warnings)', async () => {
+  it('never names another agent when a result is empty: search, extract over a query and rem_prompt (as memory_list)', async () => {
     await seed('ops-agent', NOTES);
     session = await stdioClient(box, ['--agent', 'me']);
     const result = await session.client.callTool({ name: 'memory_search', arguments: { query: 'deploy' } });
-    expect(result.structuredContent).toEqual({ results: [], facts: [], warnings: ['no matches for agent me; other agents have memories: ops-agent (3)'] });
-    expect(textOf(result as never)).toMatch(/no matches\n\nwarning: no matches for agent me/);
+    expect(result.structuredContent).toEqual({ results: [], facts: [], warnings: [] });
+    expect(textOf(result as never)).toBe('no matches');
+    const extracted = await session.client.callTool({ name: 'facts_extract', arguments: { kinds: ['phone'], query: 'Dublin' } });
+    expect(extracted.structuredContent).toEqual({ facts: [], warnings: [] });
+    const empty = await callError(session.client, 'rem_prompt', { scope: 'all' });
+    expect(empty.code).toBe('nothing_to_distill');
+    expect(JSON.stringify(empty)).not.toMatch(/ops-agent|other agents/);
   });
 
   it('extracts facts from a text, from memory ids, or from a query; exactly one of them', async () => {
