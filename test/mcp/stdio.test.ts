@@ -120,6 +120,19 @@ describe('hippo mcp over stdio (SDK client)', () => {
     expect(listed.memories).toHaveLength(1);
   });
 
+  it('keeps a failure’s code for a client that checks results against the output schemas it listed (as every client lists tools first)', async () => {
+    session = await stdioClient(box, ['--agent', 'me']);
+    const { tools } = await session.client.listTools();
+    const search = tools.find((tool) => tool.name === 'memory_search')!;
+    expect(search.outputSchema?.type).toBe('object');
+    const missing = await callError(session.client, 'memory_get', { id: 'mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O' });
+    expect(missing.code).toBe('memory_not_found');
+    expect((await callError(session.client, 'memory_list', { limit: 'many' })).code).toBe('usage');
+    expect((await callError(session.client, 'memory_search', { query: 'x', since: 'whenever-ish' })).code).toBe('bad_duration');
+    expect((await call(session.client, 'memory_add', { content: 'still checked on success' })).memory.content).toBe('still checked on success');
+    expect((await call(session.client, 'memory_search', { query: 'checked' })).results).toHaveLength(1);
+  });
+
   it('never names another agent when a result is empty: search, extract over a query and rem_prompt (as memory_list)', async () => {
     await seed('ops-agent', NOTES);
     session = await stdioClient(box, ['--agent', 'me']);
