@@ -323,7 +323,7 @@ export async function factBox(
  */
 export type ExtractInput =
   | { files: readonly string[]; stdin: () => Promise<string> }
-  | { store: Store; agentId: string; query: string; top: number }
+  | { store: Store; agentId: string; query: string; top: number; nameOtherAgents?: boolean }
   | { store: Store; agentId: string; memoryIds: readonly string[] }
   | { text: string };
 
@@ -341,7 +341,7 @@ export async function extractFrom(input: ExtractInput, request: Omit<FactsReques
   if ('query' in input) {
     const passages = await memoryPassages(input.store, input);
     const report = await extractReport(passages, { ...request, limit: request.limit ?? MEMORY_FACT_LIMIT });
-    const elsewhere = passages.length === 0 ? await elsewhereWarning(input.store, input.agentId) : undefined;
+    const elsewhere = passages.length === 0 && input.nameOtherAgents !== false ? await elsewhereWarning(input.store, input.agentId) : undefined;
     return { passages, facts: report.facts, warnings: [...(elsewhere ? [elsewhere] : []), ...report.warnings] };
   }
   if ('memoryIds' in input) return extractFromMemories(input, request);

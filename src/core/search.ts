@@ -121,10 +121,12 @@ export async function searchWithFacts(
   store: Store,
   options: SearchOptions & {
     facts: { region?: string; ai: boolean; model: () => Promise<ModelClient | undefined>; signal?: AbortSignal; redact?: RedactMode };
+    /** False: an empty result never names other agents (a server serving one agent of many, docs/mcp.md). */
+    nameOtherAgents?: boolean;
   },
 ): Promise<SearchReport> {
   const results = await search(store, options);
-  const elsewhere = results.length === 0 ? await elsewhereWarning(store, options.agentId) : undefined;
+  const elsewhere = results.length === 0 && options.nameOtherAgents !== false ? await elsewhereWarning(store, options.agentId) : undefined;
   const kinds = kindsInQuery(options.query);
   if (kinds.length === 0 || results.length === 0) return { results, facts: [], warnings: elsewhere ? [elsewhere] : [] };
   const { factBox } = await import('./extract.js');

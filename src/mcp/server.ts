@@ -33,6 +33,7 @@ import { FOCUSES } from '../core/records.js';
 import { SCOPES } from '../core/rem/gather.js';
 import type { Store } from '../core/store/port.js';
 import { jsonText, safeText } from '../core/text.js';
+import { errorSchema } from './schemas.js';
 import { hippoTools, REVIEW_BY_PERSON, type ToolDefinition } from './tools.js';
 
 export interface HippoServerOptions {
@@ -124,7 +125,9 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
       title: definition.title,
       description: definition.description,
       inputSchema: jsonSchema(definition.input, 'input'),
-      outputSchema: jsonSchema(definition.output, 'output'),
+      // A result is the command's document or, with isError, its error document: clients (the SDK's own Client among
+      // them) check every structuredContent against this schema, a failure's too, and would drop the error code.
+      outputSchema: jsonSchema(z.union([definition.output, errorSchema]), 'output'),
       annotations: { title: definition.title, ...definition.annotations },
     })),
   }));

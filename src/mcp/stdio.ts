@@ -8,6 +8,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { jsonText } from '../core/text.js';
 import { createHippoServer, type HippoServerOptions } from './server.js';
 
 /** A message larger than this is refused (and skipped up to its newline): 16 MiB, far past any tool call hippo takes. */
@@ -45,7 +46,8 @@ export class LineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return;
-    const line = `${JSON.stringify(message)}\n`;
+    // As the commands' --json: bidi and C1 controls (and U+2028/2029) in memory text travel as \u escapes, never raw.
+    const line = `${jsonText(message)}\n`;
     await new Promise<void>((resolve) => {
       if (this.output.write(line)) resolve();
       else this.output.once('drain', resolve);

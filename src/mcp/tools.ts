@@ -216,6 +216,8 @@ const memorySearch = tool({
       durability: args.durability,
       includeArchived: args.includeArchived,
       facts: { ai: true, model: context.model, signal: context.signal },
+      // One agent of many: an empty result does not say which other agents hold memories (memory_list neither).
+      nameOtherAgents: false,
     });
     return rendered(report, searchView(args.query), context);
   },
@@ -254,7 +256,7 @@ const factsExtract = tool({
         ? { text: args.text }
         : args.memoryIds !== undefined
           ? { store, agentId, memoryIds: args.memoryIds }
-          : { store, agentId, query: args.query!, top: args.top };
+          : { store, agentId, query: args.query!, top: args.top, nameOtherAgents: false };
     const outcome = await extractFrom(input, {
       kinds,
       region: args.region,
@@ -297,6 +299,7 @@ const remPrompt = tool({
       maxCandidates: args.maxCandidates,
       unreflected: args.unreflected,
       signal: context.signal,
+      nameOtherAgents: false,
     });
     const { structured } = rendered(result, handoffView, context);
     const { handoff, counts } = result;

@@ -3,10 +3,11 @@
  * Code, Claude Desktop or Cursor do. Each result must be the command's `--json` document; failures carry its codes.
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
-import { json, sandbox, type Sandbox } from '../helpers/cli.js';
+import { BIN, json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { call, callError, CLIENT_INFO, stdioClient, textOf, type StdioSession, type Json } from '../helpers/mcp.js';
 
 let box: Sandbox;
@@ -120,12 +121,52 @@ describe('hippo mcp over stdio (SDK client)', () => {
     expect(listed.memories).toHaveLength(1);
   });
 
-  it('says why a search is empty, as the command does (warnings)', async () => {
+  it('keeps a failure’s code for a client that checks results against the output schemas it listed (as every client lists tools first)', async () => {
+    session = await stdioClient(box, ['--agent', 'me']);
+    const { tools } = await session.client.listTools();
+    const search = tools.find((tool) => tool.name === 'memory_search')!;
+    expect(search.outputSchema?.type).toBe('object');
+    const missing = await callError(session.client, 'memory_get', { id: 'mem_01JD3Z8N6Q2W4E5R7T9Y1U3I5O' });
+    expect(missing.code).toBe('memory_not_found');
+    expect((await callError(session.client, 'memory_list', { limit: 'many' })).code).toBe('usage');
+    expect((await callError(session.client, 'memory_search', { query: 'x', since: 'whenever-ish' })).code).toBe('bad_duration');
+    expect((await call(session.client, 'memory_add', { content: 'still checked on success' })).memory.content).toBe('still checked on success');
+    expect((await call(session.client, 'memory_search', { query: 'checked' })).results).toHaveLength(1);
+  });
+
+  it('writes bidi and C1 controls of memory text as \\u escapes in its frames, never raw (as --json), and the client reads them back', async () => {
+    const content = 'invoice \u202Efdp.exe \u0085 done';
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: CLIENT_INFO } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'memory_add', arguments: { content } } },
+    ];
+    const run = await execa('node', [BIN, 'mcp', '--agent', 'me'], {
+      env: box.env,
+      extendEnv: true,
+      input: lines.map((line) => JSON.stringify(line)).join('\n') + '\n',
+    });
+    const stdout = String(run.stdout);
+    expect(stdout).not.toMatch(/[\u202E\u0085]/);
+    expect(stdout).toContain('\\u202e');
+    const added = stdout
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .find((frame) => frame.id === 2);
+    expect(added.result.structuredContent.memory.content).toBe(content);
+  });
+
+  it('never names another agent when a result is empty: search, extract over a query and rem_prompt (as memory_list)', async () => {
     await seed('ops-agent', NOTES);
     session = await stdioClient(box, ['--agent', 'me']);
     const result = await session.client.callTool({ name: 'memory_search', arguments: { query: 'deploy' } });
-    expect(result.structuredContent).toEqual({ results: [], facts: [], warnings: ['no matches for agent me; other agents have memories: ops-agent (3)'] });
-    expect(textOf(result as never)).toMatch(/no matches\n\nwarning: no matches for agent me/);
+    expect(result.structuredContent).toEqual({ results: [], facts: [], warnings: [] });
+    expect(textOf(result as never)).toBe('no matches');
+    const extracted = await session.client.callTool({ name: 'facts_extract', arguments: { kinds: ['phone'], query: 'Dublin' } });
+    expect(extracted.structuredContent).toEqual({ facts: [], warnings: [] });
+    const empty = await callError(session.client, 'rem_prompt', { scope: 'all' });
+    expect(empty.code).toBe('nothing_to_distill');
+    expect(JSON.stringify(empty)).not.toMatch(/ops-agent|other agents/);
   });
 
   it('extracts facts from a text, from memory ids, or from a query; exactly one of them', async () => {

@@ -33,13 +33,16 @@ export interface PromptOnlyResult {
 }
 
 /** `rem rapid --prompt-only`: the same gather and prompt, recorded as a handoff for `rem ingest`. */
-export async function createHandoff(store: StoreOps, options: DistillOptions & { ttlMs?: number }): Promise<PromptOnlyResult> {
+export async function createHandoff(
+  store: StoreOps,
+  options: DistillOptions & { ttlMs?: number; /** False: "nothing to distill" never names other agents (docs/mcp.md). */ nameOtherAgents?: boolean },
+): Promise<PromptOnlyResult> {
   const focus = options.focus ?? 'lessons';
   const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
   const gathered = await gather(store, options);
   if (gathered.memories.length === 0) {
     // An agent with no memories at all while others have some: the usual cause is a missing agent, not the scope.
-    const elsewhere = await elsewhereWarning(store, options.agentId, 'memories');
+    const elsewhere = options.nameOtherAgents === false ? undefined : await elsewhereWarning(store, options.agentId, 'memories');
     throw new NotFoundError(
       'nothing_to_distill',
       elsewhere ? `no memories in scope to distill: ${elsewhere}` : 'no memories in scope to distill (widen the scope: an earlier since, or the scope all)',
