@@ -102,7 +102,11 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
     error.message.replace('forget the same ids again with purging snapshots', 'run the same forget again with --purge-snapshots'),
 
   // The database file.
-  store_not_found: (error) => `${error.message} (check --db and HIPPO_DB; only memory add, memory import and demo create a store)`,
+  // db copy's FROM is an argument, not --db: the store to copy must be given as it is (check the path).
+  store_not_found: (error, details) =>
+    details.copySource === true
+      ? `${error.message} (check the path)`
+      : `${error.message} (check --db and HIPPO_DB; only memory add, memory import and demo create a store)`,
   not_a_database: (_error, details) => {
     const path = text(details.path);
     return details.directory === true && path ? `${path} is a directory, not a hippo database file; pass a file path with --db` : undefined;

@@ -164,7 +164,7 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
 export async function copyBetween(from: string, to: string, options: CopyOptions = {}): Promise<CopyResult> {
   if (from === to) throw new UsageError('copy_same_store', 'the source and the target are the same store; nothing was copied', { details: { from } });
   if (!isPostgresLocation(from) && !existsSync(from)) {
-    throw new NotFoundError('store_not_found', `there is no store at ${from}; nothing was copied`, { details: { path: from } });
+    throw new NotFoundError('store_not_found', `there is no store at ${from}; nothing was copied`, { details: { path: from, copySource: true } });
   }
   const source = await openStore({ path: from, clock: options.clock });
   try {

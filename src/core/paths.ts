@@ -76,6 +76,11 @@ export function resolveDbPath(flag: string | undefined, env: NodeJS.ProcessEnv =
   }
   const chosen = flag ?? env.HIPPO_DB ?? configured;
   if (chosen && isPostgresLocation(chosen)) return chosen.trim();
+  // `postgres:/host/db` or `postgresql:host/db` (a slash short) is a mistyped URL, not a file to create in the
+  // current directory while the user believes they wrote to the team store.
+  if (chosen && /^\s*postgres(?:ql)?:/i.test(chosen)) {
+    throw new UsageError('bad_postgres_url', 'the PostgreSQL URL must start with postgres:// or postgresql:// (two slashes)');
+  }
   if (chosen && /^[a-z][a-z0-9+.-]*:\/\//i.test(chosen)) {
     const scheme = chosen.slice(0, chosen.indexOf(':'));
     const from = flag === undefined ? 'HIPPO_DB' : 'path';

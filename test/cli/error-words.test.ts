@@ -124,6 +124,11 @@ describe('core errors in their own words, and the CLI in its', () => {
       '--db is a mysql:// URL; give a SQLite file path or a postgres:// URL',
     );
     expect(cliMessage(await errorOf(() => resolveDbPath(undefined, { HIPPO_DB: 'mysql://db/hippo' })))).toMatch(/^HIPPO_DB is a mysql:\/\/ URL/);
+    // A PostgreSQL URL a slash short is refused, never made a SQLite file in the current directory.
+    for (const typo of ['postgres:/hippo@db/hippo', 'postgresql:hippo@db/hippo', 'POSTGRES:db']) {
+      expect((await errorOf(() => resolveDbPath(typo, {}))).code, typo).toBe('bad_postgres_url');
+      expect((await errorOf(() => resolveDbPath(undefined, { HIPPO_DB: typo }))).code, typo).toBe('bad_postgres_url');
+    }
     expect(resolveDbPath(' postgresql://db/hippo ', {})).toBe('postgresql://db/hippo');
   });
 

@@ -148,6 +148,11 @@ describe('hippo db copy and db check', { timeout: 900_000 }, () => {
     const missing = await box.hippo(['db', 'copy', join(box.dir, 'nothing.db'), join(box.dir, 'new.db'), '--json']);
     expect(missing.exitCode).toBe(3);
     expect(existsSync(join(box.dir, 'nothing.db'))).toBe(false);
+    // FROM is an argument: the message does not send the user to --db or HIPPO_DB.
+    const missingText = await box.hippo(['db', 'copy', join(box.dir, 'nothing.db'), join(box.dir, 'new.db')]);
+    expect(missingText.exitCode).toBe(3);
+    expect(missingText.stderr).toContain('there is no store at');
+    expect(missingText.stderr).not.toMatch(/--db|HIPPO_DB/);
   });
 });
 

@@ -142,17 +142,25 @@ export function headlineOptions(highlight: Highlight): string {
   ].join(', ');
 }
 
+/** Text with no letter or digit in it: what ts_headline leaves off the ends of a fragment (a final `.`, `)`, `!`…). */
+const NO_WORDS = /^[^\p{L}\p{N}]*$/u;
+
 /**
  * Adds `…` where a headline cut the text, as SQLite's snippet() does: before it when the content does not start with
- * the headline's text, after it when it does not end with it.
+ * the headline's text, after it when it does not end with it. ts_headline ends a fragment on a word, so the
+ * punctuation it left off at either end of the content is put back instead (`Clean, no migrations.`, not
+ * `Clean, no migrations…`, which would say that text was cut).
  */
 export function finishSnippet(content: string, headline: string, highlight: Highlight): string {
   const plain = headline.split(highlight.open).join('').split(highlight.close).join('');
   const trimmedContent = content.trim();
   const trimmedPlain = plain.trim();
   if (trimmedPlain === '') return headline;
-  const before = trimmedContent.startsWith(trimmedPlain) ? '' : '…';
-  const after = trimmedContent.endsWith(trimmedPlain) ? '' : '…';
+  const at = trimmedContent.indexOf(trimmedPlain);
+  const head = at < 0 ? undefined : trimmedContent.slice(0, at);
+  const tail = at < 0 ? undefined : trimmedContent.slice(at + trimmedPlain.length);
+  const before = head === undefined ? (trimmedContent.startsWith(trimmedPlain) ? '' : '…') : NO_WORDS.test(head) ? head : '…';
+  const after = tail === undefined ? (trimmedContent.endsWith(trimmedPlain) ? '' : '…') : NO_WORDS.test(tail) ? tail : '…';
   return `${before}${headline.trim()}${after}`;
 }
 

@@ -28,7 +28,9 @@ function where(schema: string, target?: PostgresTarget): string {
 export async function checkIsHippoDatabase(client: Pick<PoolClient, 'query'>, target?: PostgresTarget): Promise<SchemaState> {
   const { rows } = await client.query<{ schema: string | null; marker: boolean; relations: number }>(`
     SELECT current_schema() AS schema,
-           to_regclass(format('%I.hippo_schema', current_schema())) IS NOT NULL AS marker,
+           -- CASE, not AND: format('%I', NULL) raises, and a search_path naming no existing schema gives NULL here.
+           CASE WHEN current_schema() IS NULL THEN false
+                ELSE to_regclass(format('%I.hippo_schema', current_schema())) IS NOT NULL END AS marker,
            (SELECT count(*) FROM pg_class c
              WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
                AND c.relkind IN ('r','p','v','m','f','S'))::int AS relations`);

@@ -123,6 +123,21 @@ describe('searching a PostgreSQL store', () => {
     expect(finishSnippet(row!.content, row!.headline, highlight)).toBe("**Crème** **brûlée** for Siobhán's leaving party; the deployments were running late");
   });
 
+  it('puts back the punctuation ts_headline leaves off the ends, and marks only a real cut with …', async () => {
+    await pool.query(
+      `INSERT INTO memories (id, agent_id, content, tags, subject, created_at, updated_at, content_hash)
+       VALUES ('mem_fts_end', 'fts-end', 'Deployed web-app v5.1.0. Clean, no migrations.', '{}', null, $1, $1, 'h_end'),
+              ('mem_fts_open', 'fts-open', '"Quoted" start, then a long tail of words one two three four five six seven eight nine ten eleven twelve thirteen fourteen', '{}', null, $1, $1, 'h_open')`,
+      [now],
+    );
+    const [end] = await pgSearch({ agentId: 'fts-end', query: 'deployed' });
+    expect(finishSnippet(end!.content, end!.headline, highlight)).toBe('**Deployed** web-app v5.1.0. Clean, no migrations.');
+    const [open] = await pgSearch({ agentId: 'fts-open', query: 'quoted' });
+    const snippet = finishSnippet(open!.content, open!.headline, highlight);
+    expect(snippet.startsWith('"**Quoted**"')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+  });
+
   it('weighs content above subject above tags', async () => {
     const rows = [
       ['mem_w_content', 'weighted zebra note', '{}', null],

@@ -113,6 +113,16 @@ describe('migrate', () => {
     expect(tables.map((row) => row.tablename)).toEqual(['candidates', 'handoffs', 'hippo_schema', 'mcp_tokens', 'memories', 'runs', 'settings']);
   });
 
+  it('refuses (exit 2, nothing created) a search_path that names no existing schema', async () => {
+    const database = await fresh();
+    const before = await objects(database.url);
+    const url = `${database.url}?options=${encodeURIComponent('-c search_path=no_such_schema')}`;
+    const error = await refusal(migrate(await pool(url), parsePostgresUrl(url, {})));
+    expect(error.code).toBe('not_a_hippo_database');
+    expect(error.message).toMatch(/none of the schemas on search_path exists/);
+    expect(await objects(database.url)).toEqual(before);
+  });
+
   it('explains a missing unaccent extension it may not create, and rolls back whole', async () => {
     const database = await fresh();
     // The owner gives up its CREATE privilege on the database: a trusted extension can then not be created.
