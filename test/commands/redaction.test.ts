@@ -301,6 +301,19 @@ describe('the address fallback', () => {
     expect(TEXT.slice(occurrence.start, occurrence.end)).toBe(occurrence.text);
   });
 
+  it('leaves out whole a value the passage budget cuts through, rather than sending its first digits', async () => {
+    // One line longer than the fallback's 24 000-character budget, with the card straddling the cut.
+    const long = `${'x'.repeat(23_990)} ${CARD} at 18 Baggot Street Lower, Dublin 2`;
+    server.respondWith(reply.json({ pointers: [] }));
+    const result = await box.hippo(['extract', 'address', '--json'], { env: hostedEnv(), input: long });
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    const sent = server.requests[0]!.rawBody;
+    expectNoCanary(sent, 'the fallback request');
+    expect(sent).not.toContain('4111 1111');
+    expect(sent).toContain('x'.repeat(100));
+  });
+
   it('sends the passages as written to a loopback model under auto', async () => {
     server.respondWith(reply.json({ pointers: [] }));
     const result = await box.hippo(['extract', 'address', '--json'], { env: loopbackEnv(), input: TEXT });
