@@ -111,6 +111,11 @@ describe('Redactor.restore', () => {
       'uses 〚card 1〛',
       'uses [card 1]',
       'uses [Email 1]',
+      'uses ［card 1］',
+      'uses 【card 1】',
+      'uses ⟨card 1⟩',
+      'uses {card 1}',
+      'uses <email 1>',
     ]) {
       expect(r.restoreText(bad), bad).toEqual({ ok: false });
     }
@@ -119,6 +124,9 @@ describe('Redactor.restore', () => {
 
   it('keeps an ASCII look-alike that was in the text sent (a memory that really says [card 2])', () => {
     expect(issued().restoreText('the note says [card 2]')).toEqual({ ok: true, value: 'the note says [card 2]' });
+    const r = issued();
+    r.redact('a template: refund to 【card 2】');
+    expect(r.restoreText('the template says 【card 2】')).toEqual({ ok: true, value: 'the template says 【card 2】' });
   });
 
   it('restores from a stored map (a handoff), checking look-alikes against the prompt that was sent', () => {
