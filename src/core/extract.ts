@@ -181,7 +181,9 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
   try {
     // Redacted passages go out; pointers are verified against them and mapped back to the source (verifyPointers).
     const redactor = await options.redactor?.();
-    const redacted = redactor ? shown.map((passage) => redactor.redact(passage.text)) : undefined;
+    // Each passage is redacted whole and then cut where it was cut for the budget: a value the cut goes through is
+    // left out whole rather than sent in part (passage i of `shown` is a prefix of passage i of `passages`).
+    const redacted = redactor ? shown.map((passage, index) => redactor.redact(passages[index]!.text, { cutAt: passage.text.length })) : undefined;
     const sent = redacted ? shown.map((passage, index) => ({ source: passage.source, text: redacted[index]!.text })) : shown;
     await options.client.prepare();
     const answer = await options.client.generateObject({

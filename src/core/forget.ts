@@ -17,7 +17,7 @@ import { acquireLock } from './nightly/lock.js';
 import { snapshotFiles } from './nightly/snapshot.js';
 import type { Memory, Run } from './records.js';
 import { clip, TRUNCATION_MARKER } from './rem/gather.js';
-import { escapeXml, scrubPrompt } from './rem/prompt.js';
+import { escapeXml, memoryBodies, scrubPrompt, scrubRefs } from './rem/prompt.js';
 import { withRun } from './rem/runs.js';
 import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store } from './store/port.js';
 import { requireWellFormed } from './text.js';
@@ -102,8 +102,17 @@ export function forgetRewriter(match: string | undefined, marker = FORGOTTEN_MAR
         return { ...candidate, prompt, forgottenSourceIds: [...candidate.forgottenSourceIds, ...cited] };
       },
       handoff(handoff) {
-        const prompt = scrubPrompt(handoff.prompt, shown, match, marker);
-        return prompt === handoff.prompt ? handoff : { ...handoff, prompt };
+        let prompt = scrubPrompt(handoff.prompt, shown, match, marker);
+        if (handoff.placeholders === null) return prompt === handoff.prompt ? handoff : { ...handoff, prompt };
+        // A redacted handoff (docs/redaction.md) shows its memories with placeholders, not as written: an erased memory's
+        // element is found by its ref, and the map keeps only the placeholders the remaining memories still show, so
+        // neither the forgotten text nor its values stay on the row, and an ingest cannot bring them back.
+        const erasedRefs = new Set(Object.entries(handoff.refs).flatMap(([ref, id]) => (ids.has(id) ? [ref] : [])));
+        prompt = scrubRefs(prompt, erasedRefs, marker);
+        const shownText = memoryBodies(prompt).join('\n');
+        const placeholders = Object.fromEntries(Object.entries(handoff.placeholders).filter(([placeholder]) => shownText.includes(placeholder)));
+        const same = prompt === handoff.prompt && Object.keys(placeholders).length === Object.keys(handoff.placeholders).length;
+        return same ? handoff : { ...handoff, prompt, placeholders };
       },
     };
   };

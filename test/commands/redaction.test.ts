@@ -206,7 +206,12 @@ describe('--prompt-only, then rem ingest', () => {
   const promptOnly = async () => {
     const result = await box.hippo(['rem', 'rapid', '--prompt-only', '--json'], { env: { HIPPO_AGENT: 'ops', HIPPO_REGION: 'IE' } });
     expect(result.exitCode, String(result.stderr)).toBe(0);
-    return { result, body: json<{ handoff: { id: string }; prompt: string; redaction: { applies: boolean; counts: Record<string, number> } }>(result) };
+    return {
+      result,
+      body: json<{ handoff: { id: string; refs: Record<string, string> }; prompt: string; redaction: { applies: boolean; counts: Record<string, number> } }>(
+        result,
+      ),
+    };
   };
 
   it('prints a redacted prompt, keeps the map only on the handoff row, and ingest puts the values back', async () => {
@@ -233,6 +238,25 @@ describe('--prompt-only, then rem ingest', () => {
     const after = new Database(box.db, { readonly: true });
     expect(after.prepare('SELECT placeholders FROM handoffs WHERE id = ?').pluck().get(body.handoff.id)).toBeNull();
     after.close();
+  });
+
+  it('forgetting a memory takes its text and its values off an open handoff: an ingest cannot bring them back', async () => {
+    const { body } = await promptOnly();
+    const paymentId = body.handoff.refs.m1!;
+    const forgot = await box.hippo(['memory', 'forget', paymentId, '--yes'], { env: { HIPPO_AGENT: 'ops' } });
+    expect(forgot.exitCode, String(forgot.stderr)).toBe(0);
+    const db = new Database(box.db, { readonly: true });
+    const row = db.prepare('SELECT prompt, placeholders FROM handoffs WHERE id = ?').get(body.handoff.id) as { prompt: string; placeholders: string };
+    db.close();
+    expectNoCanary(row.placeholders, 'the handoff map');
+    expect(JSON.parse(row.placeholders)).toEqual({});
+    expect(row.prompt).not.toContain('Dublin supplier');
+    expect(row.prompt).toContain('A pasted template said');
+    const answer = JSON.stringify({ candidates: [{ claim: 'Supplier payments go to ⟦card 1⟧.', sources: ['m2'] }] });
+    const ingested = await box.hippo(['rem', 'ingest', body.handoff.id, '-', '--json'], { env: { HIPPO_AGENT: 'ops' }, input: answer });
+    expect(ingested.exitCode).toBe(6);
+    expect(json<ErrorJson>(ingested).error.details.reason).toBe('unknown_placeholder');
+    expectNoCanary(String(ingested.stdout) + String(ingested.stderr), 'the ingest');
   });
 
   it('rejects an answer using a placeholder a memory forged (never issued): exit 6, the handoff stays open', async () => {
@@ -299,6 +323,19 @@ describe('the address fallback', () => {
     expect(fact).toMatchObject({ kind: 'address', origin: 'model', value: `18 Baggot Street Lower, Dublin 2, tel ${PHONE}` });
     const occurrence = fact!.occurrences[0]!;
     expect(TEXT.slice(occurrence.start, occurrence.end)).toBe(occurrence.text);
+  });
+
+  it('leaves out whole a value the passage budget cuts through, rather than sending its first digits', async () => {
+    // One line longer than the fallback's 24 000-character budget, with the card straddling the cut.
+    const long = `${'x'.repeat(23_990)} ${CARD} at 18 Baggot Street Lower, Dublin 2`;
+    server.respondWith(reply.json({ pointers: [] }));
+    const result = await box.hippo(['extract', 'address', '--json'], { env: hostedEnv(), input: long });
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    const sent = server.requests[0]!.rawBody;
+    expectNoCanary(sent, 'the fallback request');
+    expect(sent).not.toContain('4111 1111');
+    expect(sent).toContain('x'.repeat(100));
   });
 
   it('sends the passages as written to a loopback model under auto', async () => {

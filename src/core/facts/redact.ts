@@ -9,7 +9,7 @@
  *   ours.
  * - The way back (`restore`) replaces exactly the issued placeholders and refuses the whole answer when it holds any
  *   other placeholder-shaped text: a bracket of ours that is not part of an issued placeholder (`⟦card 9⟧`, `⟦Card 1⟧`,
- *   `⟦card 1`), or `[card 1]` written with ASCII brackets when that text was not in what was sent (a "corrected"
+ *   `⟦card 1`), or `[card 1]` written with other brackets (ASCII, full-width, CJK, angle, curly) when that text was not in what was sent (a "corrected"
  *   placeholder).
  * - A value split across a line break is found too: the recognisers also read the text with its line breaks as
  *   spaces (same length, same offsets), and overlapping finds (an IBAN whose digits read as a phone) become one span,
@@ -29,8 +29,13 @@ export const PLACEHOLDER_CLOSE = '⟧';
 const OPENERS = '⟦〚';
 const LOOKALIKE = /[⟦⟧〚〛]/g;
 const HAS_LOOKALIKE = /[⟦⟧〚〛]/;
-/** `[card 1]`, `[ Card 1 ]`, `[card #1]`: a placeholder with ASCII brackets, as a model "correcting" ours may write it. */
-const ASCII_LOOKALIKE = new RegExp(`\\[\\s*(?:${REDACTABLE_KINDS.join('|')})\\s*#?\\s*\\d+\\s*\\]`, 'gi');
+/**
+ * `[card 1]`, `[ Card 1 ]`, `[card #1]`, `【card 1】`, `<card 1>`, `{card 1}`: a placeholder in other brackets (ASCII,
+ * full-width, CJK, angle, curly), as a model "correcting" ours may write it.
+ */
+const LOOKALIKE_OPEN = '\\[［【〔〖〘⟨〈《{｛<＜⦃⟪';
+const LOOKALIKE_CLOSE = '\\]］】〕〗〙⟩〉》}｝>＞⦄⟫';
+const ASCII_LOOKALIKE = new RegExp(`[${LOOKALIKE_OPEN}]\\s*(?:${REDACTABLE_KINDS.join('|')})\\s*#?\\s*\\d+\\s*[${LOOKALIKE_CLOSE}]`, 'gi');
 
 /** Placeholder → the original value it stands for (what a handoff row keeps; never printed). */
 export type PlaceholderMap = Record<string, string>;

@@ -41,6 +41,20 @@ export function unescapeXml(text: string): string {
 /** A memory element of a prompt (`buildPrompt`): its opening tag, its escaped text, its closing tag. */
 const MEMORY_ELEMENT = /(<memory ref="m\d+" date="[^"<>]*">)([^<]*)(<\/memory>)/g;
 
+/** A stored prompt with the text of the memory elements of `refs` (m1…) replaced by `marker`. */
+export function scrubRefs(prompt: string, refs: ReadonlySet<string>, marker: string): string {
+  if (refs.size === 0) return prompt;
+  return prompt.replace(MEMORY_ELEMENT, (whole, open: string, _body: string, close: string) => {
+    const ref = /ref="(m\d+)"/.exec(open)?.[1];
+    return ref !== undefined && refs.has(ref) ? `${open}${marker}${close}` : whole;
+  });
+}
+
+/** The text of every memory element of a prompt, as the prompt shows it (escaped). */
+export function memoryBodies(prompt: string): string[] {
+  return [...prompt.matchAll(MEMORY_ELEMENT)].map((element) => element[2]!);
+}
+
 /**
  * A stored prompt (a candidate's, a handoff's) with the text of erased or replaced memories taken out: every memory
  * element whose text is one of `texts` (as the prompt shows them: `clip`ped) or holds `match` keeps its tag and ref

@@ -47,6 +47,12 @@ describe('card recogniser', () => {
     expect(texts('card', '4111 1111-1111 1111')).toEqual([]);
   });
 
+  it('takes a no-break, narrow no-break or thin space as the separator (text pasted from a web page or a PDF)', () => {
+    const text = 'a 4012\u00A08888\u00A08888\u00A01881 b 5500\u202F0000\u202F0000\u202F0004 c 4111\u20091111\u20091111\u20091111';
+    expect(values('card', text)).toEqual(['4012888888881881', '5500000000000004', '4111111111111111']);
+    expect(texts('card', '4111\u00A01111 1111 1111')).toEqual([]);
+  });
+
   it('does not match full-width digits', () => {
     expect(texts('card', '４１１１１１１１１１１１１１１１')).toEqual([]);
   });

@@ -22,6 +22,13 @@ describe('Redactor.redact', () => {
     expect(r.map()).toEqual({ '⟦iban 1⟧': IBAN, '⟦card 1⟧': CARD, '⟦email 1⟧': EMAIL, '⟦phone 1⟧': PHONE });
   });
 
+  it('replaces a card grouped with no-break or narrow no-break spaces (pasted from a web page or a PDF) as the same value', () => {
+    const r = redactor();
+    const out = r.redact(`card ${CARD} then 4111\u00A01111\u00A01111\u00A01111 then 4111\u202F1111\u202F1111\u202F1111`);
+    expect(out.text).toBe('card ⟦card 1⟧ then ⟦card 1⟧ then ⟦card 1⟧');
+    expect(out.text).not.toMatch(/\d{4}/);
+  });
+
   it('redacts ip only when configured', () => {
     const r = redactor(['ip']);
     expect(r.redact(`Server ${IP}, card ${CARD}`).text).toBe(`Server ⟦ip 1⟧, card ${CARD}`);
@@ -104,6 +111,11 @@ describe('Redactor.restore', () => {
       'uses 〚card 1〛',
       'uses [card 1]',
       'uses [Email 1]',
+      'uses ［card 1］',
+      'uses 【card 1】',
+      'uses ⟨card 1⟩',
+      'uses {card 1}',
+      'uses <email 1>',
     ]) {
       expect(r.restoreText(bad), bad).toEqual({ ok: false });
     }
@@ -112,6 +124,9 @@ describe('Redactor.restore', () => {
 
   it('keeps an ASCII look-alike that was in the text sent (a memory that really says [card 2])', () => {
     expect(issued().restoreText('the note says [card 2]')).toEqual({ ok: true, value: 'the note says [card 2]' });
+    const r = issued();
+    r.redact('a template: refund to 【card 2】');
+    expect(r.restoreText('the template says 【card 2】')).toEqual({ ok: true, value: 'the template says 【card 2】' });
   });
 
   it('restores from a stored map (a handoff), checking look-alikes against the prompt that was sent', () => {

@@ -4,10 +4,12 @@ import { rawMatch } from '../text.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
 // ASCII digits only (full-width digits are not matched). Either 12–19 digits in one run, or a first group of four
-// followed by groups of 2–6 with one separator (space or dash) used throughout: 4-4-4-4, 4-6-5, 4-4-4-4-3, …
+// followed by groups of 2–6 with one separator (a space, a no-break, narrow no-break or thin space as text pasted from a
+// web page or a PDF has, or a dash) used throughout: 4-4-4-4, 4-6-5, 4-4-4-4-3, …
 // Not touching letters or digits on either side, nor after a plus sign (`+4915123456274` is a phone number), nor a decimal point or comma between digits (`0.4111…`), nor the
 // same separator and another digit group (a longer grouped number is not a card followed by noise).
-const CARD_RE = /(?<![\p{L}\p{N}\p{M}_+＋]|\p{N}[.,])(?:\d{4}([ -])\d{2,6}(?:\1\d{2,6}){1,4}|\d{12,19})(?![\p{L}\p{N}\p{M}_]|[.,]\p{N}|\1\d)/gu;
+const CARD_RE =
+  /(?<![\p{L}\p{N}\p{M}_+＋]|\p{N}[.,])(?:\d{4}([ \u00A0\u202F\u2009-])\d{2,6}(?:\1\d{2,6}){1,4}|\d{12,19})(?![\p{L}\p{N}\p{M}_]|[.,]\p{N}|\1\d)/gu;
 
 /** The Luhn (mod 10) checksum over a string of ASCII digits. */
 export function luhn(digits: string): boolean {
@@ -50,7 +52,7 @@ export function isValidCardNumber(digits: string): boolean {
 export function recogniseCards(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
   const matches: RawMatch[] = [];
   for (const match of text.matchAll(CARD_RE)) {
-    const digits = match[0].replace(/[ -]/g, '');
+    const digits = match[0].replace(/[ \u00A0\u202F\u2009-]/g, '');
     const valid = isValidCardNumber(digits);
     if (!valid && !(luhn(digits) && cardContextBefore(text, match.index))) continue;
     const card = rawMatch('card', text, match.index, match.index + match[0].length, digits);
