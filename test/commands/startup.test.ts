@@ -11,6 +11,8 @@ let box: Sandbox;
 
 beforeEach(async () => {
   box = sandbox();
+  // A store that exists, as a user has it: commands that only read refuse a missing one (exit 3) and create nothing.
+  await (await openStore({ path: box.db })).close();
 });
 afterEach(() => box.cleanup());
 
