@@ -40,6 +40,8 @@ function memory(index: number): Memory {
     lastReflectedAt: null,
     retrievalCount: 0,
     lastRetrievedAt: null,
+    thread: null,
+    versionOf: null,
   };
 }
 

@@ -29,9 +29,9 @@ function tokenLine(token: McpToken): string {
 /** `mcp token create`: the secret alone on stdout (so `TOKEN=$(hippo mcp token create …)` works); the rest on stderr. */
 export const tokenCreateView: View<{ token: McpToken; secret: string }> = {
   text: ({ secret }) => secret,
-  notes: ({ token }, json) => [
+  notes: ({ token }, { json, hint }) => [
     `token ${token.id} for agent ${inline(token.agentId)}${token.label ? ` (${inline(token.label)})` : ''}: shown once, only its hash is stored — keep it now`,
-    !json && `clients send it as: Authorization: Bearer <token>   (revoke: hippo mcp token revoke ${token.id})`,
+    !json && `clients send it as: Authorization: Bearer <token>   (revoke: ${hint(['mcp', 'token', 'revoke', token.id], { agent: null })})`,
   ],
 };
 

@@ -2,7 +2,7 @@
  * Text crossing the edge of the program: bytes read in (strict UTF-8), and stored or model-derived text on its way to
  * a terminal (the one text guard, docs/output.md). Nothing else decides which characters are safe to show.
  */
-import { closeSync, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { UsageError } from './errors.js';
 
 /** What the guard shows in place of a control or invisible format character. */
@@ -201,7 +201,10 @@ export function readUtf8File(path: string, options: { keepBom?: boolean; limit?:
   const limit = options.limit ?? DEFAULT_READ_LIMIT;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    // A named pipe is opened without blocking: a plain open waits for a writer that may never come, and would hang
+    // the command past Ctrl-C. A pipe with no writer then reads as empty; one with a writer is read to its end.
+    const fifo = statSync(path).isFIFO();
+    fd = openSync(path, fifo ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
   } catch (error) {
     throw unreadable(path, error);
   }

@@ -76,7 +76,7 @@ class Transcript {
         // The snapshot's check is the engine's: quick_check of a SQLite copy, the manifest's checksums of a logical one.
         .replaceAll('"integrity":"manifest counts and sha256 ok"', '"integrity":"quick_check ok"')
         .replace(/^\(node:\d+\) /gm, '(node) ')
-        .replace(/"(sizeBytes|durationMs|elapsedMs|ms)":\s*\d+/g, '"$1":<n>')
+        .replace(/"(sizeBytes|totalBytes|durationMs|elapsedMs|ms)":\s*\d+/g, '"$1":<n>')
         .replace(/\b\d+(?:\.\d+)?\s?(?:ms|s|kB|KB|MB|B)\b/g, '<n>')
     );
   }

@@ -87,6 +87,7 @@ describe('usage errors keep their reason', () => {
     [['memory', 'add', 'x', '--expires', '2027-02-31T10:00:00Z'], 'neither a duration'],
     [['memory', 'add', 'x', '--expires', '2001-01-01'], 'in the past'],
   ])('%j → exit 2 saying why', async (args, reason) => {
+    await seed(0); // a store to read: without one, a read command is exit 3 before it looks at its flags
     const result = await box.hippo(args);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(reason);

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
+import { openStore } from '../../src/core/store/store.js';
 
 let box: Sandbox;
 beforeEach(() => {
@@ -57,6 +58,8 @@ describe('hippo memory (built CLI)', () => {
     [['memory', 'archive', 'mem_01JD0000000000000000000000'], 3, 'memory_not_found'],
     [['memory', 'import', '/nonexistent/file.jsonl'], 2, 'file_not_found'],
   ])('%j exits %i with a clear error, the same with --json', async (args, exitCode, code) => {
+    // A store that exists (an empty one): without it, show and archive are `store_not_found` before they look for the id.
+    await (await openStore({ path: box.db })).close();
     const text = await box.hippo(args);
     expect(text.exitCode).toBe(exitCode);
     expect(String(text.stderr)).toMatch(/^Error: /);

@@ -27,7 +27,8 @@ describe(`hippo memory import in a real terminal (${TMUX ?? 'tmux missing'})`, (
     if (!TMUX) throw new Error('tmux is not installed: the terminal end-to-end tests need it (apt-get install tmux)');
   });
 
-  it('shows a byte progress bar for one big file, and Ctrl-C stops it inside the file with nothing from it (exit 130)', async () => {
+  // A real terminal, a big file and a Ctrl-C: slow on a loaded machine, so a longer limit than the default.
+  it('shows a byte progress bar for one big file, and Ctrl-C stops it inside the file with nothing from it (exit 130)', { timeout: 180_000 }, async () => {
     const small = join(box.dir, 'a-small.jsonl');
     writeFileSync(small, '{"content":"landed whole"}\n');
     const big = join(box.dir, 'b-big.jsonl');
