@@ -80,7 +80,10 @@ async function server(): Promise<Server> {
     },
     async stop() {
       try {
-        for (const database of created) await query(base, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+        // A throwaway cluster goes whole; on a server of the caller's, the databases this run made are dropped.
+        if (process.env.HIPPO_BENCH_PG_URL) for (const database of created) await query(base, `DROP DATABASE IF EXISTS ${database}`);
+      } catch (error) {
+        console.error(`bench postgres: could not drop the bench databases (${(error as Error).message})`);
       } finally {
         await stop();
       }
@@ -144,6 +147,7 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
       // (2) import throughput, the same JSONL files through the same command on both engines.
       const liteDb = sqliteFile(`import-${size}`);
       const liteImport = timeOnce('node', [BIN, 'memory', 'import', dir, '--db', liteDb, '--json']).ms;
+      console.log(`bench postgres: ${label}: SQLite import ${fmt(liteImport)} ms`);
       const pgDb = await pg.database(`import_${size}`);
       const pgImport = timeOnce('node', [BIN, 'memory', 'import', dir, '--db', pgDb, '--json']).ms;
       const imported = await pg.count(pgDb, 'SELECT count(*) AS n FROM memories');
@@ -153,10 +157,14 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
       const liteSearch = medianMs('node', searchArgs(liteDb), { runs: SEARCH_RUNS });
       const pgSearch = medianMs('node', searchArgs(pgDb), { runs: SEARCH_RUNS });
       // (3) db copy SQLite → a new, empty PostgreSQL database.
+      console.log(`bench postgres: ${label}: PG import ${fmt(pgImport)} ms, search ${fmt(liteSearch)} / ${fmt(pgSearch)} ms`);
       const copyDb = await pg.database(`copy_${size}`);
       const copyMs = timeOnce('node', [BIN, 'db', 'copy', liteDb, copyDb, '--json']).ms;
       const copied = await pg.count(copyDb, 'SELECT count(*) AS n FROM memories');
       if (copied !== size) throw new Error(`db copy left ${copied} of ${size} memories`);
+      console.log(
+        `bench postgres: ${label}: search ${fmt(liteSearch)} / ${fmt(pgSearch)} ms, import ${fmt(liteImport)} / ${fmt(pgImport)} ms, copy ${fmt(copyMs)} ms`,
+      );
       rows.push(
         `| ${label} | ${fmt(liteSearch)} ms | ${fmt(pgSearch)} ms | ${fmt(pgSearch / liteSearch, 2)}× | ${fmt(size / (liteImport / 1000), 0)}/s (${fmt(liteImport / 1000, 1)} s) | ${fmt(size / (pgImport / 1000), 0)}/s (${fmt(pgImport / 1000, 1)} s) | ${fmt(liteImport / pgImport, 2)}× | ${fmt(size / (copyMs / 1000), 0)}/s (${fmt(copyMs / 1000, 1)} s) |`,
       );
@@ -201,6 +209,7 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
         line: `| ${agent} | ${question} | ${clipped(lite[0] ?? '(none)')} | ${same ? '(same)' : clipped(post[0] ?? '(none)')} | ${same ? 'yes' : '**no**'} | ${rank || '—'} | ${shared}/${Math.max(lite.length, post.length)} |`,
       };
     });
+    console.log(`bench postgres: load ${loadLine}`);
     const agree = demoRows.filter((row) => row.same).length;
 
     writeSection(
