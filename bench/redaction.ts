@@ -28,6 +28,8 @@ function memory(index: number): Memory {
     durability: 'standard',
     tags: [],
     subject: null,
+    thread: null,
+    versionOf: null,
     source: 'bench',
     createdAt: at,
     updatedAt: at,

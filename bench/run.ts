@@ -17,6 +17,7 @@ const sections: Record<string, () => Promise<Section>> = {
   search: () => import('./search-context.js'),
   redaction: () => import('./redaction.js'),
   mcp: () => import('./mcp.js'),
+  postgres: () => import('./postgres.js'),
 };
 
 const wanted = process.argv.slice(2);
