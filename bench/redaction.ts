@@ -42,8 +42,6 @@ function memory(index: number): Memory {
     lastReflectedAt: null,
     retrievalCount: 0,
     lastRetrievedAt: null,
-    thread: null,
-    versionOf: null,
   };
 }
 

@@ -180,8 +180,24 @@ export async function freshDatabase(url: string = serverUrl(), prefix: string = 
   return {
     name,
     url: withDatabase(url, name),
-    drop: () => withClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
+    drop: () => dropDatabase(url, name),
   };
+}
+
+/**
+ * DROP DATABASE … WITH (FORCE), retried while the server refuses to end a backend the test role may not signal (an
+ * autovacuum worker that happened to start on the database: SQLSTATE 42501), which ends on its own within moments.
+ */
+async function dropDatabase(url: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withClient(url, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501' || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
 
 /** Drops every database whose name starts with `prefix` (a run's leftovers). */
