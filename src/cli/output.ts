@@ -169,9 +169,9 @@ export function table(columns: readonly Column[], rows: readonly string[][], con
       .trimEnd();
   // A terminal too narrow even for the fixed columns: each line is cut to the width, uncoloured, rather than wrapped.
   const tooWide = terminal && widths.reduce((sum, value) => sum + value, 0) + 2 * (columns.length - 1) > width;
-  const fit = (text: string) => (tooWide ? cutTo(text, width) : text);
-  const body = rows.map((row) => (tooWide ? fit(line(row, true)) : line(row, false)));
-  return terminal ? [paint('dim', fit(line(all[0]!, true))), ...body].join('\n') : body.join('\n');
+  const cutLine = (text: string) => (tooWide ? cutTo(text, width) : text);
+  const body = rows.map((row) => (tooWide ? cutLine(line(row, true)) : line(row, false)));
+  return terminal ? [paint('dim', cutLine(line(all[0]!, true))), ...body].join('\n') : body.join('\n');
 }
 
 /**
