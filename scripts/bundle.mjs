@@ -23,6 +23,8 @@ const external = [
   'pg-copy-streams',
   'pgpass',
   'zod',
+  // CommonJS loaded with import() on a terminal only: left to Node, whose import gives its named exports.
+  'cli-progress',
   // oclif requires these only to run TypeScript sources in development.
   'typescript',
   'ts-node',

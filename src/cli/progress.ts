@@ -15,9 +15,7 @@ const NONE: Progress = { start: () => undefined, update: () => undefined, stop: 
  */
 export async function progressBar(unit: string, shown: boolean, label = 'importing'): Promise<Progress> {
   if (!shown || !process.stderr.isTTY) return NONE;
-  // cli-progress is CommonJS: bundled (scripts/bundle.mjs), its exports sit on the namespace's default.
-  const loaded = await import('cli-progress');
-  const { SingleBar, Presets } = (loaded.default as typeof loaded.default | undefined) ?? loaded;
+  const { SingleBar, Presets } = await import('cli-progress');
   const bytes = unit === 'bytes';
   const format = bytes ? `${label} [{bar}] {percentage}% | {doneText} of {totalText}` : `${label} [{bar}] {value}/{total} ${unit}`;
   const bar = new SingleBar({ stream: process.stderr, format, clearOnComplete: true }, Presets.shades_classic);
