@@ -17,7 +17,7 @@ import { acquireLock } from './nightly/lock.js';
 import { snapshotFiles } from './nightly/snapshot.js';
 import type { Memory, Run } from './records.js';
 import { clip, TRUNCATION_MARKER } from './rem/gather.js';
-import { escapeXml, memoryBodies, scrubPrompt, scrubRefs } from './rem/prompt.js';
+import { escapeXml, memoryBodies, PLACEHOLDER_OPEN, scrubPrompt, scrubRefs } from './rem/prompt.js';
 import { withRun } from './rem/runs.js';
 import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store } from './store/port.js';
 import { requireWellFormed } from './text.js';
@@ -86,23 +86,33 @@ export function forgetRewriter(match: string | undefined, marker = FORGOTTEN_MAR
   return (erased) => {
     const ids = new Set(erased.map((memory) => memory.id));
     // What a prompt shows of each memory (`clip`), and what to look for: its escaped text without the cut marker.
-    const shown = new Set([...erased.map((memory) => memory.content), ...extraTexts].map((content) => clip(content).text));
+    const contents = [...erased.map((memory) => memory.content), ...extraTexts];
+    const shown = new Set(contents.map((content) => clip(content).text));
     const bodies = [...shown].map((text) => escapeXml(text.endsWith(TRUNCATION_MARKER) ? text.slice(0, -TRUNCATION_MARKER.length) : text));
     const matchNeedles = match === undefined ? [] : [...new Set([match, escapeXml(match)])];
     // A body holding the matched text is found by that text already.
-    const needles = [...matchNeedles, ...bodies.filter((body) => !matchNeedles.some((needle) => body.includes(needle)))];
+    // A redacted prompt (docs/redaction.md) shows a memory with placeholders in place of its values, so its text is not
+    // there to find as written: every prompt holding a placeholder (or a clipped memory) is read, and its elements
+    // matched (`showsRedacted`).
+    const needles = [
+      ...matchNeedles,
+      ...bodies.filter((body) => !matchNeedles.some((needle) => body.includes(needle))),
+      ...(contents.length > 0 ? [PLACEHOLDER_OPEN] : []),
+      // A clipped memory whose last value straddled the cut was shown without it, so with no placeholder either.
+      ...(contents.some((content) => clip(content).truncated) ? [TRUNCATION_MARKER] : []),
+    ];
     const holdsMatch = (text: string | null) => match !== undefined && text !== null && text.includes(match);
     return {
       needles,
       candidate(candidate) {
         if (holdsMatch(candidate.claim) || holdsMatch(candidate.editedClaim) || candidate.tags.some(holdsMatch)) return null;
-        const prompt = scrubPrompt(candidate.prompt, shown, match, marker);
+        const prompt = scrubPrompt(candidate.prompt, shown, match, marker, contents);
         const cited = candidate.sourceMemoryIds.filter((id) => ids.has(id) && !candidate.forgottenSourceIds.includes(id));
         if (prompt === candidate.prompt && cited.length === 0) return candidate;
         return { ...candidate, prompt, forgottenSourceIds: [...candidate.forgottenSourceIds, ...cited] };
       },
       handoff(handoff) {
-        let prompt = scrubPrompt(handoff.prompt, shown, match, marker);
+        let prompt = scrubPrompt(handoff.prompt, shown, match, marker, contents);
         if (handoff.placeholders === null) return prompt === handoff.prompt ? handoff : { ...handoff, prompt };
         // A redacted handoff (docs/redaction.md) shows its memories with placeholders, not as written: an erased memory's
         // element is found by its ref, and the map keeps only the placeholders the remaining memories still show, so

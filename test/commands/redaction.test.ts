@@ -259,6 +259,46 @@ describe('--prompt-only, then rem ingest', () => {
     expectNoCanary(String(ingested.stdout) + String(ingested.stderr), 'the ingest');
   });
 
+  it('forget finds a memory in a candidate prompt a hosted model was sent redacted: live, in --match --dry-run, and with --purge-snapshots', async () => {
+    // The candidate cites only the forged note (m2): the payment note (m1) is in its prompt with placeholders.
+    server.respondWith(reply.json({ candidates: [{ claim: 'Pasted templates hold fake placeholders.', sources: ['m2'] }] }));
+    const rapid = await box.hippo(['rem', 'rapid', '--json'], { env: hostedEnv() });
+    expect(rapid.exitCode, String(rapid.stderr)).toBe(0);
+    const candidateId = json<RapidJson>(rapid).candidates[0]!.id;
+    const promptOf = () => {
+      const db = new Database(box.db, { readonly: true });
+      try {
+        return db.prepare('SELECT prompt FROM candidates WHERE id = ?').pluck().get(candidateId) as string;
+      } finally {
+        db.close();
+      }
+    };
+    const TEXT = 'Pay the Dublin supplier with card';
+    expect(promptOf()).toContain(TEXT);
+    expect(promptOf()).not.toContain(PAYMENT_NOTE);
+    const night = await box.hippo(['rem', 'nightly', 'run-once', '--json'], { env: { HIPPO_AGENT: 'ops' } });
+    expect(night.exitCode, String(night.stderr)).toBe(0);
+    const snapshot = json<{ run: { snapshotPath: string } }>(night).run.snapshotPath;
+    expect(readFileSync(snapshot).includes(Buffer.from(TEXT))).toBe(true);
+
+    // The matched text is one of the values the prompt shows as a placeholder.
+    const dry = await box.hippo(['memory', 'forget', '--match', '-', '--dry-run', '--json'], { env: { HIPPO_AGENT: 'ops' }, input: EMAIL });
+    expect(dry.exitCode, String(dry.stderr)).toBe(0);
+    const plan = json<{ memories: { id: string }[]; candidatesChanged: string[]; snapshots: { candidates: number }[] }>(dry);
+    expect(plan.memories).toHaveLength(1);
+    expect(plan.candidatesChanged).toEqual([candidateId]);
+    expect(plan.snapshots).toEqual([expect.objectContaining({ candidates: 1 })]);
+
+    const forgot = await box.hippo(['memory', 'forget', plan.memories[0]!.id, '--purge-snapshots', '--yes', '--json'], { env: { HIPPO_AGENT: 'ops' } });
+    expect(forgot.exitCode, String(forgot.stderr)).toBe(0);
+    expect(json<{ candidatesChanged: string[] }>(forgot).candidatesChanged).toEqual([candidateId]);
+    expect(promptOf()).not.toContain(TEXT);
+    expect(promptOf()).toContain('">[forgotten]</memory>');
+    expect(promptOf()).toContain('A pasted template said');
+    expect(readFileSync(box.db).includes(Buffer.from(TEXT))).toBe(false);
+    expect(readFileSync(snapshot).includes(Buffer.from(TEXT))).toBe(false);
+  });
+
   it('rejects an answer using a placeholder a memory forged (never issued): exit 6, the handoff stays open', async () => {
     const { body } = await promptOnly();
     const forged = JSON.stringify({ candidates: [{ claim: 'Mail ⟦email 2⟧ about refunds.', sources: ['m2'] }] });

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { FOCUSES, type Focus } from '../records.js';
-import type { GatheredMemory } from './gather.js';
+import { TRUNCATION_MARKER, type GatheredMemory } from './gather.js';
 
 export { FOCUSES, type Focus } from '../records.js';
 
@@ -55,16 +55,82 @@ export function memoryBodies(prompt: string): string[] {
   return [...prompt.matchAll(MEMORY_ELEMENT)].map((element) => element[2]!);
 }
 
+/** What opens a placeholder issued by egress redaction (facts/redact.ts `PLACEHOLDER_OPEN`). */
+export const PLACEHOLDER_OPEN = '⟦';
+/** A placeholder issued by egress redaction (facts/redact.ts): `⟦email 1⟧`; input brackets never survive as ours. */
+const PLACEHOLDER = /⟦([a-z]+) [1-9]\d*⟧/;
+/** Our placeholder brackets and their look-alikes, as the redactor turns them into ASCII ones (facts/redact.ts `escapeBrackets`). */
+const LOOKALIKE = /[⟦⟧〚〛]/g;
+
+/**
+ * Whether a memory element's text (unescaped) is `content` as a redacted prompt shows it (docs/redaction.md): the
+ * content with some values replaced by placeholders, its brackets escaped, and when clipped, cut and marked. Decided
+ * without a redactor, so it holds whatever kinds and regions were in force when the prompt was built: each placeholder
+ * stands for a run of the content its kind could be (an email holds an `@` and no blank, a url no blank, the other
+ * kinds a digit), and the text between them is the content's own. A clipped text is a prefix of the content (the
+ * redactor leaves out whole a value the cut would split). A text that is nothing but placeholders shows nothing of
+ * any content and matches none.
+ */
+export function showsRedacted(shown: string, content: string): boolean {
+  const clipped = shown.endsWith(TRUNCATION_MARKER);
+  const pieces = (clipped ? shown.slice(0, -TRUNCATION_MARKER.length) : shown).split(PLACEHOLDER);
+  // split with a capture group: literal, kind, literal, kind, …, literal.
+  const literals = pieces.filter((_, i) => i % 2 === 0);
+  const kinds = pieces.filter((_, i) => i % 2 === 1);
+  if (literals.join('').trim() === '') return false;
+  const text = content.replace(LOOKALIKE, (char) => ('⟦〚'.includes(char) ? '[' : ']'));
+  if (!text.startsWith(literals[0]!)) return false;
+  // No placeholder: a clipped text whose last value was left out whole (it straddled the cut) is a prefix.
+  if (kinds.length === 0) return clipped && text.length > literals[0]!.length;
+  // Counts before each offset, so what a run holds is known at once.
+  const count = (test: RegExp) => {
+    const sums = [0];
+    for (const char of text) for (let unit = 0; unit < char.length; unit++) sums.push(sums.at(-1)! + (unit === 0 && test.test(char) ? 1 : 0));
+    return (from: number, to: number) => sums[to]! - sums[from]!;
+  };
+  const digits = count(/\d/);
+  const ats = count(/@/);
+  const blanks = count(/\s/);
+  const fits = (kind: string, from: number, to: number) =>
+    to > from &&
+    (kind === 'email' ? ats(from, to) > 0 && blanks(from, to) === 0 : kind === 'url' ? blanks(from, to) === 0 : digits(from, to) > 0);
+  // Every offset where the shown text so far can end, literal by literal (a set: a run may end in several places).
+  let ends = new Set([literals[0]!.length]);
+  for (let i = 1; i < literals.length && ends.size > 0; i++) {
+    const literal = literals[i]!;
+    const last = i === literals.length - 1 && !clipped;
+    const next = new Set<number>();
+    for (let at = text.indexOf(literal, Math.min(...ends) + 1); at >= 0; at = text.indexOf(literal, at + 1)) {
+      if (last && at + literal.length !== text.length) continue;
+      for (const from of ends) if (fits(kinds[i - 1]!, from, at)) next.add(at + literal.length);
+      if (literal === '' && at >= text.length) break;
+    }
+    ends = next;
+  }
+  return ends.size > 0;
+}
+
 /**
  * A stored prompt (a candidate's, a handoff's) with the text of erased or replaced memories taken out: every memory
- * element whose text is one of `texts` (as the prompt shows them: `clip`ped) or holds `match` keeps its tag and ref
- * and gets `marker` for its text, so the prompt still reads as it was sent, minus that text; any other occurrence of
- * `match` (escaped or not) is replaced by `marker` too. Returns the prompt itself when nothing was there.
+ * element whose text is one of `texts` (as the prompt shows them: `clip`ped), shows one of `contents` redacted
+ * (`showsRedacted`), or holds `match` keeps its tag and ref and gets `marker` for its text, so the prompt still reads
+ * as it was sent, minus that text; any other occurrence of `match` (escaped or not) is replaced by `marker` too.
+ * Returns the prompt itself when nothing was there.
  */
-export function scrubPrompt(prompt: string, texts: ReadonlySet<string>, match: string | undefined, marker: string): string {
+export function scrubPrompt(
+  prompt: string,
+  texts: ReadonlySet<string>,
+  match: string | undefined,
+  marker: string,
+  contents: readonly string[] = [],
+): string {
   let scrubbed = prompt.replace(MEMORY_ELEMENT, (whole, open: string, body: string, close: string) => {
     const text = unescapeXml(body);
-    return texts.has(text) || (match !== undefined && match !== '' && text.includes(match)) ? `${open}${marker}${close}` : whole;
+    const erased =
+      texts.has(text) ||
+      (match !== undefined && match !== '' && text.includes(match)) ||
+      ((text.includes(PLACEHOLDER_OPEN) || text.endsWith(TRUNCATION_MARKER)) && contents.some((content) => showsRedacted(text, content)));
+    return erased ? `${open}${marker}${close}` : whole;
   });
   if (match !== undefined && match !== '') {
     for (const form of new Set([escapeXml(match), match])) scrubbed = scrubbed.split(form).join(marker);

@@ -3,7 +3,7 @@ import { AnswerRejectedError } from '../../../src/core/model/answer-problem.js';
 import type { Memory } from '../../../src/core/records.js';
 import { clip, TRUNCATION_MARKER, type GatheredMemory } from '../../../src/core/rem/gather.js';
 import { preparePrompt, restoreAnswer } from '../../../src/core/rem/distill.js';
-import { buildPrompt } from '../../../src/core/rem/prompt.js';
+import { buildPrompt, scrubPrompt, showsRedacted } from '../../../src/core/rem/prompt.js';
 
 const CARD = '4111 1111 1111 1111';
 const EMAIL = 'jane.canary@example.ie';
@@ -59,5 +59,41 @@ describe('preparePrompt (docs/redaction.md)', () => {
     expect((error as AnswerRejectedError).message).not.toContain('card 2');
     // With no redaction, an answer is taken as written.
     expect(restoreAnswer(undefined, { claim: '⟦card 2⟧' })).toEqual({ claim: '⟦card 2⟧' });
+  });
+});
+
+describe('showsRedacted / scrubPrompt: finding a memory in a redacted prompt (forget, docs/decisions.md "Forget")', () => {
+  const NOTE = `Refund Jane: card ${CARD}, receipt to ${EMAIL}, then close the ticket.`;
+  const OTHER = 'Refund Tom: card 5500 0000 0000 0004, then close the ticket.';
+  const LONG = `${'y'.repeat(1990)} ${CARD} and the rest of a long note`;
+
+  it('finds a memory shown with placeholders, clipped or not, and no other memory', async () => {
+    const items = [gathered(NOTE, 'm1'), gathered(OTHER, 'm2'), gathered(LONG, 'm3'), gathered(`${EMAIL}`, 'm4')];
+    const { prompt } = await preparePrompt(items, { focus: 'lessons', maxCandidates: 10, destination: 'remote' });
+    expect(prompt).not.toContain(CARD);
+    const bodies = [...prompt.matchAll(/<memory ref="(m\d)"[^>]*>([^<]*)<\/memory>/g)].map((m) => [m[1], m[2]!.replace(/&amp;/g, '&')] as const);
+    const shows = (content: string) => bodies.filter(([, body]) => showsRedacted(body, content)).map(([ref]) => ref);
+    expect(shows(NOTE)).toEqual(['m1']);
+    expect(shows(OTHER)).toEqual(['m2']);
+    expect(shows(LONG)).toEqual(['m3']);
+    // A memory that is one value only is shown as a placeholder only: nothing of its text is there to find.
+    expect(shows(EMAIL)).toEqual([]);
+    expect(shows('Refund Jane: card 12, receipt to nobody, then close the ticket.')).toEqual([]);
+
+    const scrubbed = scrubPrompt(prompt, new Set(), undefined, '[forgotten]', [NOTE]);
+    expect(scrubbed).not.toContain('Refund Jane');
+    expect(scrubbed).toContain('<memory ref="m1" date="2026-11-02">[forgotten]</memory>');
+    expect(scrubbed).toContain('Refund Tom');
+    // Plain matching (what forget did before) misses it.
+    expect(scrubPrompt(prompt, new Set([clip(NOTE).text]), undefined, '[forgotten]')).toBe(prompt);
+  });
+
+  it('matches a placeholder only to a run its kind could be', () => {
+    expect(showsRedacted('mail ⟦email 1⟧ now', 'mail a@b.ie now')).toBe(true);
+    expect(showsRedacted('mail ⟦email 1⟧ now', 'mail a b now')).toBe(false);
+    expect(showsRedacted('call ⟦phone 1⟧ now', 'call 01 234 now')).toBe(true);
+    expect(showsRedacted('call ⟦phone 1⟧ now', 'call Bob now')).toBe(false);
+    expect(showsRedacted('call ⟦phone 1⟧', 'call me now')).toBe(false);
+    expect(showsRedacted('⟦phone 1⟧ and ⟦email 1⟧', '01 234 and a@b.ie')).toBe(true);
   });
 });

@@ -8,6 +8,8 @@ import { basename, dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, HippoError } from '../../../src/core/errors.js';
 import { forgetRewriter } from '../../../src/core/forget.js';
+import { preparePrompt } from '../../../src/core/rem/distill.js';
+import { clip } from '../../../src/core/rem/gather.js';
 import { newId } from '../../../src/core/ids.js';
 import { buildMemory, type NewMemory } from '../../../src/core/memory.js';
 import { ARCHIVE_REASONS, maintenanceCutoffs } from '../../../src/core/nightly/maintenance.js';
@@ -1118,6 +1120,35 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect((await store.handoffs.get('a', handoff1.id))!.prompt).toBe(prompt(['[forgotten]']));
       expect(await store.erasure.erase(spec, rewriter)).toEqual({ memories: [], candidatesChanged: [], candidatesDeleted: [], handoffsChanged: [] });
       expect((await store.reclaim()).complete).toBe(true);
+    });
+
+    it('finds a memory in a redacted prompt (placeholders for its values), live and in a snapshot, citing it or not', async () => {
+      const EMAIL = 'jane.canary@example.ie';
+      const note = memory('a', `Refund Jane Canary via ${EMAIL} before Friday.`);
+      const other = memory('a', 'Refund Tom via tom.other@example.ie before Friday.');
+      await store.memories.insertMany([note, other]);
+      const items = [note, other].map((item, index) => ({ ref: `m${index + 1}`, memory: item, ...clip(item.content) }));
+      const { prompt } = await preparePrompt(items, { focus: 'lessons', maxCandidates: 10, redact: 'always', destination: 'remote' });
+      expect(prompt).not.toContain(note.content); // the premise: plain matching cannot find it
+      const cites = candidate('a', 'Refunds go by mail.', { sourceMemoryIds: [other.id], prompt });
+      await store.candidates.insert(cites);
+      const taken = await store.snapshots.take(`20261102T120000Z-${newId('run')}${store.snapshots.suffix}`, {});
+      const spec = { agentId: 'a', memoryIds: [note.id] };
+      expect((await store.snapshots.erase(taken.path, spec, forgetRewriter(undefined), { dryRun: true })).candidatesChanged).toEqual([cites.id]);
+      expect((await store.erasure.erase(spec, forgetRewriter(undefined), { dryRun: true })).candidatesChanged).toEqual([cites.id]);
+      await store.transaction((tx) => tx.erasure.erase(spec, forgetRewriter(undefined)));
+      await store.snapshots.erase(taken.path, spec, forgetRewriter(undefined));
+      const scrubbed = (await store.candidates.prompt('a', cites.id))!;
+      expect(scrubbed).not.toContain('Jane Canary');
+      expect(scrubbed).toContain('<memory ref="m1" date="2026-11-02">[forgotten]</memory>');
+      expect(scrubbed).toContain('Refund Tom via');
+      const source = await store.snapshots.open(taken.path);
+      try {
+        expect(await source.matches(store, 'candidates', 'a')).toBe(true);
+      } finally {
+        await source.close();
+      }
+      if (store.engine === 'sqlite') expect(readFileSync(taken.path).includes(Buffer.from('Jane Canary'))).toBe(false);
     });
 
     it('an erase inside a transaction rolls back with it', async () => {
