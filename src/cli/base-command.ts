@@ -180,7 +180,8 @@ export abstract class HippoCommand extends Command {
    */
   private interrupt(): void {
     if (this.interruption.signal.aborted) return;
-    process.stderr.write('interrupted\n');
+    // At once, so the key press is seen to work; the word "interrupted" is the error's, shown once when the work ends.
+    process.stderr.write('stopping…\n');
     this.interruption.abort();
     process.exitCode = ExitCode.interrupted;
     setTimeout(() => {

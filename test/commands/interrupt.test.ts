@@ -100,6 +100,14 @@ describe.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s during the model cal
   });
 });
 
+describe('the words of an interrupt', () => {
+  it('rem nightly run-once in text: "interrupted" is said once, exit 130', async () => {
+    const result = await interruptDuringModelCall(['rem', 'nightly', 'run-once'], 'SIGINT');
+    expect(result.exitCode).toBe(130);
+    expect(String(result.stderr).match(/interrupted/gi), String(result.stderr)).toHaveLength(1);
+  });
+});
+
 const STUBBORN = join(ROOT, 'test', 'fixtures', 'stubborn-model.mjs');
 
 /**
