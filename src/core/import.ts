@@ -42,10 +42,14 @@ export interface ImportOptions {
 /** Memories parsed and inserted per step of a file's transaction: between steps an interruption is noticed. */
 export const CHUNK_MEMORIES = 2000;
 
-/** One JSONL line: a memory object as `memory export` writes it. Unknown fields are ignored. */
+/**
+ * One JSONL line: a memory object as `memory export` writes it. `agent` is read as another spelling of `agentId`
+ * (docs/decisions.md "Import"); other unknown fields are ignored.
+ */
 const jsonlMemory = z.object({
   id: z.string().optional(),
   agentId: z.string().optional(),
+  agent: z.string().optional(),
   content: z.string(),
   durability: z.enum(DURABILITIES).optional(),
   tags: z.array(z.string()).optional(),
@@ -175,7 +179,11 @@ function parseJsonlLine(path: string, lineNumber: number, line: string, agentId:
   // kept are looked at, so the name is one of ours, never a key from the file).
   const illFormed = illFormedField(parsed.data);
   if (illFormed !== undefined) throw lineError(path, lineNumber, `field "${illFormed}" holds ${LONE_SURROGATE}`);
-  const record: NewMemory = { ...parsed.data, agentId: parsed.data.agentId ?? agentId, thread: importThread(parsed.data, path) };
+  const { agent, ...fields } = parsed.data;
+  if (agent !== undefined && fields.agentId !== undefined && agent !== fields.agentId) {
+    throw lineError(path, lineNumber, `fields "agent" and "agentId" name different agents`);
+  }
+  const record: NewMemory = { ...fields, agentId: fields.agentId ?? agent ?? agentId, thread: importThread(fields, path) };
   try {
     return buildMemory(record, now);
   } catch (error) {

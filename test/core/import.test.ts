@@ -77,6 +77,19 @@ describe('importFiles', () => {
     expect(result.imported).toBe(0);
   });
 
+  it('reads a line\'s "agent" as its agentId (never ignored); both naming different agents is refused, naming file:line', async () => {
+    const jsonl = file('agents.jsonl', '{"content":"for cy","agent":"cy"}\n{"content":"same","agent":"cy","agentId":"cy"}\n');
+    expect(await importFiles(store, [jsonl], { agentId: 'a' })).toMatchObject({ imported: 2 });
+    expect((await listMemories(store, { agentId: 'cy' })).map((memory) => memory.content).sort()).toEqual(['for cy', 'same']);
+    expect(await listMemories(store, { agentId: 'a' })).toEqual([]);
+    const clash = file('clash.jsonl', '{"content":"fine"}\n{"content":"x","agent":"cy","agentId":"bob"}\n');
+    const [result] = (await importFiles(store, [clash], { agentId: 'a' })).files;
+    expect(result!.error!.message).toContain(`${clash}:2`);
+    expect(result!.error!.message).toContain('"agent" and "agentId" name different agents');
+    const blank = file('blank.jsonl', '{"content":"x","agent":" "}\n');
+    expect((await importFiles(store, [blank], { agentId: 'a' })).files[0]!.error!.message).toContain(`${blank}:1`);
+  });
+
   it('names file:line for a line that is not an object and imports nothing from that file, others unaffected', async () => {
     const good = file('good.jsonl', '{"content":"kept"}\n');
     const bad = file('bad.jsonl', '{"content":"would be first"}\n{"content":"ok"}\n[1,2,3]\n{"content":"after"}\n');
