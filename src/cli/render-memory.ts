@@ -63,7 +63,12 @@ export const memoryListView: View<{ memories: Memory[]; warnings: string[] }> = 
   notes: ({ warnings }) => warnings,
 };
 
-export const memoryShowView: TextView<{ memory: Memory }> = ({ memory }, context) => memoryDetail(memory, context);
+export const memoryShowView: TextView<{ memory: Memory; versions?: Memory[] }> = ({ memory, versions = [] }, context) => {
+  const detail = memoryDetail(memory, context);
+  if (versions.length === 0) return detail;
+  const lines = versions.map((version) => `  ${version.id}  ${context.time(version.archivedAt ?? version.updatedAt, { seconds: true })}`);
+  return `${detail}\n\n${context.paint('dim', `older versions (${versions.length}, newest first; archived):`)}\n${lines.join('\n')}`;
+};
 
 export const memoryAddView: View<AddMemoryResult> = {
   json: ({ memory, duplicateOf }) => ({ memory, duplicateOf }),

@@ -156,6 +156,14 @@ export async function unarchiveMemories(store: Store, agentId: string, ids: read
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0)
       throw new NotFoundError('memory_not_found', `no memory ${missing.join(', ')} for agent "${agentId}"`, { details: { ids: missing } });
+    // An older version (`memory edit --keep-history`) stays archived: live, it would be a second copy of the memory,
+    // searched and distilled beside it, and one that cannot be edited. All or nothing, as for an unknown id.
+    const version = ids.map((id) => found.get(id)!).find((memory) => memory.versionOf !== null);
+    if (version) {
+      throw new ConflictError('older_version', `${version.id} is an older version of ${version.versionOf}; it stays archived (nothing was unarchived)`, {
+        details: { id: version.id, versionOf: version.versionOf },
+      });
+    }
     const archived = [...new Set(ids)].filter((id) => found.get(id)!.archivedAt !== null);
     const changed = new Set(await tx.memories.unarchive(agentId, archived, now));
     const unarchived = [...changed].map((id) => ({ ...found.get(id)!, archivedAt: null, archivedReason: null, updatedAt: now }));

@@ -172,6 +172,12 @@ export async function getMemory(store: StoreOps, agentId: string, id: string): P
   return memory;
 }
 
+/** `memory show`: a memory of this agent (or exit 3) and its older versions kept by `memory edit --keep-history`, newest first. */
+export async function showMemory(store: StoreOps, agentId: string, id: string): Promise<{ memory: Memory; versions: Memory[] }> {
+  const memory = await getMemory(store, agentId, id);
+  return { memory, versions: await store.memories.versions(agentId, memory.id) };
+}
+
 /** Memories by id for one agent, in the order asked; missing ids are left out. */
 export function getMemories(store: StoreOps, agentId: string, ids: readonly string[]): Promise<Memory[]> {
   return store.memories.getMany(agentId, ids);

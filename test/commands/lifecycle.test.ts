@@ -117,6 +117,22 @@ describe('hippo memory edit', () => {
     expect([same.exitCode, String(same.stdout)]).toEqual([0, `${ids.billing} unchanged (it already says that)\n`.trimEnd()]);
   });
 
+  it('memory show lists the older versions --keep-history kept; an older version stays archived (unarchive is exit 4)', async () => {
+    expect((await hippo(['memory', 'edit', ids.billing!, '--content', 'The billing cron runs at 03:00 UTC.', '--keep-history'])).exitCode).toBe(0);
+    const shown = json<{ memory: { id: string }; versions: { id: string; versionOf: string; content: string }[] }>(
+      await hippo(['memory', 'show', ids.billing!, '--json']),
+    );
+    expect(shown.versions).toEqual([expect.objectContaining({ versionOf: ids.billing, content: 'The billing cron runs at 02:00 UTC.' })]);
+    const version = shown.versions[0]!.id;
+    const text = await hippo(['memory', 'show', ids.billing!]);
+    expect(String(text.stdout)).toContain('older versions (1, newest first; archived):');
+    expect(String(text.stdout)).toContain(version);
+    const before = query('SELECT * FROM memories ORDER BY id');
+    const unarchive = await hippo(['memory', 'unarchive', ids.deploy!, version, '--json']);
+    expect([unarchive.exitCode, errorOf(unarchive).code]).toEqual([4, 'older_version']);
+    expect(query('SELECT * FROM memories ORDER BY id')).toEqual(before);
+  });
+
   it('reads new text from stdin with --content -', async () => {
     const result = await hippo(['memory', 'edit', ids.deploy!, '--content', '-', '--json'], 'Deploys wait for the lock now.\n');
     expect(result.exitCode).toBe(0);

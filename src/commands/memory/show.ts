@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryShowView } from '../../cli/render-memory.js';
-import { getMemory } from '../../core/memory.js';
+import { showMemory } from '../../core/memory.js';
 
 export default class MemoryShow extends HippoCommand {
   static override summary = 'Show one memory in full.';
@@ -10,6 +10,6 @@ export default class MemoryShow extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MemoryShow);
-    this.output({ memory: await getMemory(await this.existingStore(flags.db), this.agentId(flags.agent), args.id) }, memoryShowView);
+    this.output(await showMemory(await this.existingStore(flags.db), this.agentId(flags.agent), args.id), memoryShowView);
   }
 }
