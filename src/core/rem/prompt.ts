@@ -92,8 +92,7 @@ export function showsRedacted(shown: string, content: string): boolean {
   const ats = count(/@/);
   const blanks = count(/\s/);
   const fits = (kind: string, from: number, to: number) =>
-    to > from &&
-    (kind === 'email' ? ats(from, to) > 0 && blanks(from, to) === 0 : kind === 'url' ? blanks(from, to) === 0 : digits(from, to) > 0);
+    to > from && (kind === 'email' ? ats(from, to) > 0 && blanks(from, to) === 0 : kind === 'url' ? blanks(from, to) === 0 : digits(from, to) > 0);
   // Every offset where the shown text so far can end, literal by literal (a set: a run may end in several places).
   let ends = new Set([literals[0]!.length]);
   for (let i = 1; i < literals.length && ends.size > 0; i++) {
@@ -117,13 +116,7 @@ export function showsRedacted(shown: string, content: string): boolean {
  * as it was sent, minus that text; any other occurrence of `match` (escaped or not) is replaced by `marker` too.
  * Returns the prompt itself when nothing was there.
  */
-export function scrubPrompt(
-  prompt: string,
-  texts: ReadonlySet<string>,
-  match: string | undefined,
-  marker: string,
-  contents: readonly string[] = [],
-): string {
+export function scrubPrompt(prompt: string, texts: ReadonlySet<string>, match: string | undefined, marker: string, contents: readonly string[] = []): string {
   let scrubbed = prompt.replace(MEMORY_ELEMENT, (whole, open: string, body: string, close: string) => {
     const text = unescapeXml(body);
     const erased =
