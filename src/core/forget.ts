@@ -236,7 +236,7 @@ export async function forgetMemories(store: Store, options: ForgetOptions): Prom
         { details: { snapshots: scanned.unreadableSnapshots } },
       );
     }
-    if (scanned.snapshots.length > 0) checkWritable(store.snapshots.dir);
+    if (scanned.snapshots.length > 0) checkWritable(store.snapshots.dir, scanned.snapshots);
     const inSnapshots = new Set(scanned.snapshots.flatMap((snapshot) => snapshot.memoryIds));
     const nowhere = missing.filter((id) => !inSnapshots.has(id));
     if (nowhere.length > 0) throw notFound(options.agentId, nowhere);
@@ -259,14 +259,21 @@ function nothingMatches(agentId: string): NotFoundError {
   return new NotFoundError('nothing_matches', `no memory or candidate of agent "${agentId}" holds that text (nothing was forgotten)`);
 }
 
-function checkWritable(dir: string): void {
-  try {
-    accessSync(dir, constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? 'error';
-    throw new ConflictError('snapshot_not_rewritable', `the snapshot directory ${dir} is not writable (${code}); nothing was forgotten`, {
-      details: { dir, reason: code },
-    });
+/**
+ * The snapshot directory and every snapshot to rewrite must be writable before anything changes: a snapshot made
+ * read-only or immutable (chattr +i) by its owner would otherwise fail only after the live store was changed.
+ */
+function checkWritable(dir: string, snapshots: readonly SnapshotHolding[]): void {
+  for (const target of [{ path: dir, name: null }, ...snapshots.map((snapshot) => ({ path: snapshot.path, name: snapshot.name }))]) {
+    try {
+      accessSync(target.path, constants.W_OK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'error';
+      const what = target.name === null ? `the snapshot directory ${dir} is` : `snapshot ${target.name} is`;
+      throw new ConflictError('snapshot_not_rewritable', `${what} not writable (${code}); nothing was forgotten`, {
+        details: { dir, ...(target.name === null ? {} : { snapshot: target.name }), reason: code },
+      });
+    }
   }
 }
 

@@ -3,8 +3,9 @@
  * prune — each with its bad input (unknown id, another agent's id, forgotten twice, a snapshot that cannot be rewritten).
  */
 import Database from 'better-sqlite3';
-import { readdirSync, readFileSync, truncateSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, readdirSync, readFileSync, truncateSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
@@ -236,6 +237,37 @@ describe('hippo memory forget', () => {
     expect(query('SELECT * FROM memories ORDER BY id')).toEqual(before);
     // The lock was released: the next night runs.
     expect((await box.hippo(['rem', 'nightly', 'run-once', '--json'])).exitCode).toBe(0);
+  });
+});
+
+describe('a snapshot its owner protected', () => {
+  /** Makes a file unwritable even for root (chattr +i), else by its mode; returns how to undo it. */
+  function protect(path: string): () => void {
+    if (process.getuid?.() === 0) {
+      execFileSync('chattr', ['+i', path]);
+      return () => execFileSync('chattr', ['-i', path]);
+    }
+    chmodSync(path, 0o400);
+    return () => chmodSync(path, 0o600);
+  }
+
+  it('--purge-snapshots stops before anything is forgotten (exit 4, naming it) when a holding snapshot cannot be written', async () => {
+    const night = json<{ run: { snapshotPath: string } }>(await box.hippo(['rem', 'nightly', 'run-once', '--json']));
+    const snapshot = night.run.snapshotPath;
+    const bytes = readFileSync(snapshot);
+    const before = query('SELECT * FROM memories ORDER BY id');
+    const undo = protect(snapshot);
+    try {
+      const result = await hippo(['memory', 'forget', ids.secret!, '--purge-snapshots', '--yes', '--json']);
+      expect([result.exitCode, errorOf(result).code]).toEqual([4, 'snapshot_not_rewritable']);
+      expect(errorOf(result).message).toContain(basename(snapshot));
+      expect(errorOf(result).message).toContain('nothing was forgotten');
+    } finally {
+      undo();
+    }
+    expect(query('SELECT * FROM memories ORDER BY id')).toEqual(before);
+    expect(readFileSync(snapshot).equals(bytes)).toBe(true);
+    expect(query("SELECT * FROM runs WHERE kind = 'memory forget'")).toEqual([]);
   });
 });
 
