@@ -53,7 +53,7 @@ export function candidateDetail(candidate: Candidate, sources: Memory[], { paint
     ['tags', candidate.tags.join(', ') || null],
     ['promoted to', candidate.promotedMemoryId],
     ['edited claim', candidate.editedClaim],
-    ['reopened', candidate.reopenedAt ? `${candidate.reopenedAt} by ${candidate.reopenedBy ?? '?'}: ${candidate.reopenReason ?? ''}` : null],
+    ['reopened', candidate.reopenedAt ? `${time(candidate.reopenedAt)} by ${candidate.reopenedBy ?? '?'}: ${candidate.reopenReason ?? ''}` : null],
     ['forgotten', candidate.forgottenSourceIds.length > 0 ? `${candidate.forgottenSourceIds.join(', ')} (memory forget: their text is gone)` : null],
   ]
     .filter(([, value]) => value)

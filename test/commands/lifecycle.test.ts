@@ -291,6 +291,8 @@ describe('hippo memory unarchive, rem reopen, agents, rem runs prune', () => {
     expect((await hippo(['rem', 'promote', migrations!.id, '--rationale', 'seen twice'])).exitCode).toBe(0);
     const noReason = await hippo(['rem', 'reopen', billing!.id, '--json']);
     expect([noReason.exitCode, errorOf(noReason).code]).toEqual([2, 'reason_required']);
+    const essay = await hippo(['rem', 'reopen', billing!.id, '--reason', 'why '.repeat(2000), '--json']);
+    expect([essay.exitCode, errorOf(essay).code]).toEqual([2, 'reason_too_long']);
     const promoted = await hippo(['rem', 'reopen', migrations!.id, billing!.id, '--reason', 'again', '--json']);
     expect([promoted.exitCode, errorOf(promoted).code]).toEqual([4, 'candidate_promoted']);
     const other = await box.hippo(['rem', 'reopen', billing!.id, '--reason', 'mine now', '--agent', 'other', '--json']);
@@ -302,6 +304,8 @@ describe('hippo memory unarchive, rem reopen, agents, rem runs prune', () => {
     expect(json<{ reopened: { id: string; status: string; reopenedBy: string; reopenReason: string; reviewer: null }[] }>(reopened).reopened).toEqual([
       expect.objectContaining({ id: billing!.id, status: 'pending', reopenedBy: 'bo', reopenReason: 'rejected by mistake', reviewer: null }),
     ]);
+    // rem show says who reopened it, when (as people read times) and why.
+    expect(String((await hippo(['rem', 'show', billing!.id])).stdout)).toMatch(/reopened +\d{4}-\d\d-\d\d \d\d:\d\d \S+ by bo: rejected by mistake/);
     const twice = await hippo(['rem', 'reopen', billing!.id, '--reason', 'again']);
     expect([twice.exitCode, String(twice.stdout)]).toEqual([0, `${billing!.id} was already pending`]);
   });

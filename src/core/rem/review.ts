@@ -18,9 +18,17 @@ export function defaultReviewer(env: NodeJS.ProcessEnv = process.env): string {
   }
 }
 
+/** The longest rationale or reason a decision keeps: a few paragraphs, not a pasted file. */
+export const MAX_REASON_CHARS = 4000;
+
 function requireText(value: string | undefined, option: 'rationale' | 'reason', what: string): string {
   const text = value?.trim() ?? '';
   if (text === '') throw new UsageError(`${option}_required`, `a ${option} is required and must not be blank: say ${what}`, { details: { option, what } });
+  if (text.length > MAX_REASON_CHARS) {
+    throw new UsageError(`${option}_too_long`, `the ${option} is ${text.length} characters, over ${MAX_REASON_CHARS}: say it in fewer words`, {
+      details: { option, max: MAX_REASON_CHARS },
+    });
+  }
   return text;
 }
 
