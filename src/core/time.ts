@@ -77,6 +77,10 @@ export function parseTimeWords(text: string, now: Date): Date | undefined {
 
 /** `--since`: a duration back from now, an ISO date/time, or a time in words (`yesterday`, `last monday`); never one ahead of now. */
 export function parseSince(text: string, flag: string, now: Date): Date {
+  // A signed duration is not words: chrono would read "-5d" as the start of the day five days ago, and "+5d" ahead.
+  if (/^\s*[+-]\s*\d+(?:\.\d+)?\s*[smhdw]\s*$/i.test(text)) {
+    throw new UsageError('bad_duration', `${flag} "${text}": a duration takes no sign (${text.replace(/[\s+-]/g, '')} already means that long ago)`);
+  }
   const ms = parseDurationMs(text);
   if (ms !== undefined) return withinRange(now.getTime() - ms) ?? tooFar(text, flag);
   const date = parseIsoDate(text) ?? parseTimeWords(text, now);

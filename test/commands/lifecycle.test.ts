@@ -345,7 +345,7 @@ describe('hippo memory unarchive, rem reopen, agents, rem runs prune', () => {
     expect(pruned.exitCode).toBe(0);
     expect(String(pruned.stdout)).toMatch(/^pruned 1 run started before /);
     expect(runs()).toEqual(['rem runs prune']);
-    for (const bad of [[], ['--older-than', 'banana'], ['--older-than', 'tomorrow']]) {
+    for (const bad of [[], ['--older-than', 'banana'], ['--older-than', 'tomorrow'], ['--older-than', '-5d']]) {
       expect((await box.hippo(['rem', 'runs', 'prune', ...bad])).exitCode).toBe(2);
     }
   });
