@@ -302,7 +302,12 @@ export class SqliteMemories implements MemoryRepo {
   }
 
   async existingIds(ids: readonly string[]): Promise<Set<string>> {
-    return this.c.use(() => storedIds(this.c, ids.map((id) => ({ id }))));
+    return this.c.use(() =>
+      storedIds(
+        this.c,
+        ids.map((id) => ({ id })),
+      ),
+    );
   }
 
   async idsWithHash(agentId: string, contentHash: string, exceptId?: string): Promise<string[]> {
