@@ -11,6 +11,7 @@ interface Section {
 
 const sections: Record<string, () => Promise<Section>> = {
   foundation: () => import('./foundation.js'),
+  import: () => import('./import.js'),
   rem: () => import('./rem.js'),
   nightly: () => import('./nightly.js'),
   extract: () => import('./extract.js'),

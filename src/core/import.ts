@@ -43,6 +43,12 @@ export interface ImportOptions {
 export const CHUNK_MEMORIES = 2000;
 
 /**
+ * The share of a file's progress given to reading its lines (the rest: writing them): a file is first parsed whole,
+ * then inserted. Roughly the share of the time each takes.
+ */
+const PARSE_SHARE = 0.25;
+
+/**
  * One JSONL line: a memory object as `memory export` writes it. `agent` is read as another spelling of `agentId`
  * (docs/decisions.md "Import"); other unknown fields are ignored.
  */
@@ -128,6 +134,8 @@ export function parseImportFile(path: string, text: string, agentId: string, now
 interface ParsedChunk {
   memories: Memory[];
   offset: number;
+  /** Whether a line of the chunk gave its memory's id (an exported memory): only such ids can repeat in a file. */
+  givenIds: boolean;
 }
 
 /** The file's memories in chunks of up to `size`, as its lines are read; a bad line throws (naming file:line). */
@@ -146,23 +154,29 @@ function* parseChunks(path: string, text: string, agentId: string, now: Date, si
 
 function* parseJsonl(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
   let memories: Memory[] = [];
+  let givenIds = false;
   let start = 0;
   for (let index = 0; start <= text.length; index++) {
     const newline = text.indexOf('\n', start);
     const end = newline < 0 ? text.length : newline;
     const line = text.slice(start, end).trim();
     start = end + 1;
-    if (line !== '') memories.push(parseJsonlLine(path, index + 1, line, agentId, now));
+    if (line !== '') {
+      const { memory, givenId } = parseJsonlLine(path, index + 1, line, agentId, now);
+      memories.push(memory);
+      givenIds ||= givenId;
+    }
     if (memories.length >= size) {
-      yield { memories, offset: Math.min(start, text.length) };
+      yield { memories, offset: Math.min(start, text.length), givenIds };
       memories = [];
+      givenIds = false;
     }
     if (newline < 0) break;
   }
-  yield { memories, offset: text.length };
+  yield { memories, offset: text.length, givenIds };
 }
 
-function parseJsonlLine(path: string, lineNumber: number, line: string, agentId: string, now: Date): Memory {
+function parseJsonlLine(path: string, lineNumber: number, line: string, agentId: string, now: Date): { memory: Memory; givenId: boolean } {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -185,7 +199,7 @@ function parseJsonlLine(path: string, lineNumber: number, line: string, agentId:
   }
   const record: NewMemory = { ...fields, agentId: fields.agentId ?? agent ?? agentId, thread: importThread(fields, path) };
   try {
-    return buildMemory(record, now);
+    return { memory: buildMemory(record, now), givenId: parsed.data.id !== undefined };
   } catch (error) {
     throw lineError(path, lineNumber, error);
   }
@@ -216,12 +230,31 @@ function* parseParagraphs(path: string, text: string, agentId: string, now: Date
       paragraph.push(line);
     }
     if (memories.length >= size) {
-      yield { memories, offset: Math.min(offset, text.length) };
+      yield { memories, offset: Math.min(offset, text.length), givenIds: false };
       memories = [];
     }
   }
   flush();
-  yield { memories, offset: text.length };
+  yield { memories, offset: text.length, givenIds: false };
+}
+
+/** The first memory of each id, in file order (a later line repeating an id is skipped, as the store would). */
+function firstOfEachId(memories: readonly Memory[]): Memory[] {
+  const seen = new Set<string>();
+  return memories.filter((memory) => !seen.has(memory.id) && seen.add(memory.id));
+}
+
+/**
+ * The memories in thread order (docs/design.md §6): by createdAt, and in file order among equal times (a stable
+ * sort). Inserted in this order, every chunk of a big file joins its threads at their end, where the store computes
+ * the new memories' search context from the thread's last few (instead of re-reading the thread for each chunk); a
+ * thread reads the same whatever order the rows were inserted in.
+ */
+export function threadOrder(memories: readonly Memory[]): readonly Memory[] {
+  let sorted = true;
+  for (let index = 1; index < memories.length && sorted; index++) sorted = memories[index - 1]!.createdAt <= memories[index]!.createdAt;
+  if (sorted) return memories;
+  return [...memories].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
 }
 
 /** Lets the event loop run (a signal handler, a progress bar) between steps of synchronous work. */
@@ -246,8 +279,8 @@ function interrupted(result: ImportResult, done: number, total: number, current?
 
 /**
  * Imports files, one transaction per file: a bad line fails that file whole and leaves the others unaffected; a full
- * disk or a busy database stops the import. A file is read, parsed and inserted in chunks inside its transaction, and
- * between chunks (and files) the event loop runs, so Ctrl-C (the signal) stops it within the file it is in: that
+ * disk or a busy database stops the import. Inside its transaction a file is parsed whole (in chunks), then inserted
+ * in thread order (in chunks); between chunks (and files) the event loop runs, so Ctrl-C (the signal) stops it within the file it is in: that
  * file's transaction is rolled back, the files before it stay whole, and the InterruptedError says what landed.
  * Returns what happened to each file.
  */
@@ -263,14 +296,30 @@ export async function importFiles(store: Store, files: readonly string[], option
     try {
       const text = readUtf8File(path);
       const size = sizes[index]!;
+      const report = (fraction: number) => options.onProgress?.(doneBytes + Math.round(size * fraction), totalBytes);
       Object.assign(
         fileResult,
         await store.transaction(async (tx) => {
-          const state = newInsertState();
+          // Every line is read first, so a bad line fails the file before anything is written to the store.
+          const memories: Memory[] = [];
+          let givenIds = false;
           for (const chunk of parseChunks(path, text, options.agentId, store.clock(), CHUNK_MEMORIES)) {
-            await insertNew(tx, chunk.memories, state);
-            options.onProgress?.(doneBytes + (text.length === 0 ? size : Math.round((size * chunk.offset) / text.length)), totalBytes);
+            for (const memory of chunk.memories) memories.push(memory);
+            givenIds ||= chunk.givenIds;
+            report(PARSE_SHARE * (text.length === 0 ? 1 : chunk.offset / text.length));
             // The only awaits inside the transaction besides the store: a tick for the signal and the progress bar.
+            await breathe();
+            if (options.signal?.aborted) throw interrupted(result, index, files.length, path);
+          }
+          // Then inserted in thread order, so each chunk joins its threads at their end (docs/store.md, "Import").
+          const unique = givenIds ? firstOfEachId(memories) : memories;
+          const ordered = threadOrder(unique);
+          const state = newInsertState();
+          // A line repeating an id earlier in the file is skipped like an id the store holds (the first one wins).
+          state.counts.existing = memories.length - unique.length;
+          for (let start = 0; start < ordered.length; start += CHUNK_MEMORIES) {
+            await insertNew(tx, ordered.slice(start, start + CHUNK_MEMORIES), state);
+            report(PARSE_SHARE + (1 - PARSE_SHARE) * (Math.min(start + CHUNK_MEMORIES, ordered.length) / ordered.length));
             await breathe();
             if (options.signal?.aborted) throw interrupted(result, index, files.length, path);
           }

@@ -99,6 +99,17 @@ export class Connection {
   }
 
   /**
+   * `fn` in one read transaction (BEGIN DEFERRED: SQLite takes its snapshot at the first read): every read in it sees
+   * the database at one instant, other processes may go on writing (to the WAL), and no other async flow of this
+   * process uses the connection meanwhile. `fn` must only read.
+   */
+  async readTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.joined()) return fn();
+    while (this.active) await this.active.ended;
+    return this.run(fn, undefined, 'BEGIN DEFERRED');
+  }
+
+  /**
    * A best-effort transaction: waits at most `waitMs` for another transaction (of this process, or of another one
    * through SQLite's busy timeout) and returns undefined instead of failing when the store stays busy.
    */
@@ -120,12 +131,12 @@ export class Connection {
   }
 
   /** Claims the connection (the caller made sure it is free), runs `fn` in a transaction, and frees it. */
-  private async run<T>(fn: () => Promise<T>, afterBegin?: () => void): Promise<T> {
+  private async run<T>(fn: () => Promise<T>, afterBegin?: () => void, begin = 'BEGIN IMMEDIATE'): Promise<T> {
     const transaction = newTransaction();
     this.active = transaction;
     try {
       try {
-        this.db.exec('BEGIN IMMEDIATE');
+        this.db.exec(begin);
       } finally {
         afterBegin?.();
       }

@@ -200,6 +200,16 @@ function eligibleConditions(scope: GatherQuery['scope'], unreflected: boolean): 
 
 const zero = (): Record<MaintenanceRule, number> => ({ expired: 0, archivedEphemeral: 0, archivedUnused: 0 });
 
+/** Which of these memories' ids the store holds: one statement for the whole list, each id looked up on its index. */
+function storedIds(c: Connection, memories: readonly { id: string }[]): Set<string> {
+  if (memories.length === 0) return new Set();
+  const ids = c
+    .statement('SELECT value FROM json_each(?) AS ids WHERE EXISTS (SELECT 1 FROM memories WHERE id = ids.value)')
+    .pluck()
+    .all(JSON.stringify(memories.map((memory) => memory.id))) as string[];
+  return new Set(ids);
+}
+
 /** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
 const JOIN_AROUND_MAX = 64;
 
@@ -236,10 +246,10 @@ export class SqliteMemories implements MemoryRepo {
   /** The bulk path with threads: contexts computed in the batch, joins to threads already stored re-indexed after. */
   private insertThreaded(all: readonly Memory[]): number {
     // Only the memories that will be inserted may lend context: not an existing id, not a repeat within the batch.
-    const exists = this.c.statement('SELECT 1 FROM memories WHERE id = ?').pluck();
+    const stored = storedIds(this.c, all);
     const seen = new Set<string>();
     const memories = all.filter((memory) => {
-      if (seen.has(memory.id) || exists.get(memory.id) !== undefined) return false;
+      if (seen.has(memory.id) || stored.has(memory.id)) return false;
       seen.add(memory.id);
       return true;
     });
@@ -292,10 +302,12 @@ export class SqliteMemories implements MemoryRepo {
   }
 
   async existingIds(ids: readonly string[]): Promise<Set<string>> {
-    return this.c.use(() => {
-      const exists = this.c.statement('SELECT 1 FROM memories WHERE id = ?').pluck();
-      return new Set(ids.filter((id) => exists.get(id) !== undefined));
-    });
+    return this.c.use(() =>
+      storedIds(
+        this.c,
+        ids.map((id) => ({ id })),
+      ),
+    );
   }
 
   async idsWithHash(agentId: string, contentHash: string, exceptId?: string): Promise<string[]> {
@@ -311,10 +323,19 @@ export class SqliteMemories implements MemoryRepo {
   }
 
   async existingHashes(agentId: string, contentHashes: readonly string[]): Promise<Set<string>> {
-    return this.c.use(() => {
-      const exists = this.c.statement('SELECT 1 FROM memories WHERE agent_id = ? AND content_hash = ? LIMIT 1').pluck();
-      return new Set(contentHashes.filter((hash) => exists.get(agentId, hash) !== undefined));
-    });
+    // One statement for the whole list (an import asks for thousands at a time), each hash looked up on the index.
+    return this.c.use(
+      () =>
+        new Set(
+          this.c
+            .statement(
+              `SELECT value FROM json_each(?) AS hashes
+               WHERE EXISTS (SELECT 1 FROM memories INDEXED BY memories_agent_hash WHERE agent_id = ? AND content_hash = hashes.value)`,
+            )
+            .pluck()
+            .all(JSON.stringify(contentHashes), agentId) as string[],
+        ),
+    );
   }
 
   async list(query: ListQuery): Promise<Memory[]> {
