@@ -52,10 +52,30 @@ export function rankWeights(override?: Partial<SearchWeights>): SearchWeights {
   return { ...RANK_WEIGHTS, ...override };
 }
 
+/** The weights as bm25's arguments, in column order. */
+function bm25Arguments(weights: SearchWeights): string {
+  return COLUMNS.map((column) => (column.weight ? weights[column.weight] : 0).toFixed(4)).join(', ');
+}
+
 /** `bm25(memories_fts, …)` with these weights: lower is better (the search negates it). */
 export function bm25Sql(weights: SearchWeights): string {
-  return `bm25(memories_fts, ${COLUMNS.map((column) => (column.weight ? weights[column.weight] : 0).toFixed(4)).join(', ')})`;
+  return `bm25(memories_fts, ${bm25Arguments(weights)})`;
 }
+
+/**
+ * FTS5's rank function with these weights (`bm25(…)` without the table), as the table's `rank` setting or a query's
+ * `rank MATCH` takes it: `ORDER BY rank` then ranks inside FTS5 with exactly the value `bm25Sql` computes.
+ */
+export function rankFunction(weights: SearchWeights): string {
+  return `bm25(${bm25Arguments(weights)})`;
+}
+
+/**
+ * The rank migration 8 stored in every store (`INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', …)`),
+ * i.e. `rankFunction(RANK_WEIGHTS)` when it shipped. A search with other weights (a tuning override, or RANK_WEIGHTS
+ * changed without a new migration) passes its own with `rank MATCH`, so the ranking never silently uses stale weights.
+ */
+export const STORED_RANK = 'bm25(1.0000, 0.5000, 0.7500, 0.0000, 0.4000, 0.1500, 0.3000)';
 
 /**
  * The column filter of a natural-language query: the weighted columns only, so a word of the agent id matches

@@ -17,9 +17,10 @@ import {
   type SearchHit,
   type SearchPart,
   type SearchQuery,
+  type SearchWeights,
 } from '../port.js';
 import { mapSqliteError, type Connection } from './connection.js';
-import { agentExpression, bm25Sql, buildMatchExpression, partColumns, rankWeights, searchedColumns } from './fts.js';
+import { agentExpression, bm25Sql, buildMatchExpression, partColumns, rankFunction, rankWeights, searchedColumns, STORED_RANK } from './fts.js';
 import { SqliteThreads, type Place } from './threads.js';
 
 export interface MemoryRow {
@@ -47,6 +48,26 @@ export interface MemoryRow {
 
 export const MEMORY_COLUMNS =
   'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread, version_of';
+
+/** A search hit's row: the memory, its rowid (`ord`), its score (higher is better) and its snippet. */
+type RankedRow = MemoryRow & { ord: number; score: number; snippet: string };
+
+/** The memory's columns of a search, from the join's `m`. */
+const SEARCH_COLUMNS = `${MEMORY_COLUMNS.split(', ')
+  .map((column) => `m.${column}`)
+  .join(', ')}, m.rowid AS ord`;
+
+/**
+ * How many of FTS5's best matches the search's first phase keeps: `limit` times this, at least RANK_WINDOW_MIN, so a few
+ * archived, expired or filtered-out rows (or another agent's sharing the id's words) among them still leave `limit`.
+ */
+const RANK_WINDOW_FACTOR = 4;
+const RANK_WINDOW_MIN = 40;
+
+/** The search's order: score (higher first), then the newer, then the earlier stored (FTS5's own scan order). */
+function byScore(a: RankedRow, b: RankedRow): number {
+  return b.score - a.score || (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0) || a.ord - b.ord;
+}
 
 /** The memory's columns plus its search context (the bulk path writes both at once). */
 const INSERT_COLUMNS = `${MEMORY_COLUMNS}, context_before, context_after`;
@@ -532,6 +553,14 @@ export class SqliteMemories implements MemoryRepo {
     );
   }
 
+  /**
+   * The top `limit` matches by score (ties: the newer first, then the earlier stored), in two phases
+   * (docs/decisions.md, "Search ranks inside FTS5"): FTS5 ranks every match by itself with the store's rank (migration 8;
+   * other weights pass theirs with `rank MATCH`) and keeps the best few rowids, then only those rows are read, filtered
+   * and given snippets. When the filters leave fewer than `limit` of them, or a tie reaches the edge of that window, the
+   * window cannot prove it holds the true top `limit`: the search then ranks every match with its rows in one query.
+   * Either way the result is exactly that one query's.
+   */
   async search(query: SearchQuery): Promise<SearchHit[]> {
     const weights = rankWeights(query.weights);
     const terms = query.raw ? (query.text.trim() === '' ? undefined : `(${query.text})`) : buildMatchExpression(query.text);
@@ -539,37 +568,27 @@ export class SqliteMemories implements MemoryRepo {
     const text = query.raw ? terms : `${searchedColumns(weights)} : (${terms})`;
     const agent = agentExpression(query.agentId);
     const match = agent ? `${agent} AND (${text})` : text;
-    // CROSS JOIN keeps FTS5 as the outer loop: the match drives, the agent and filters are checked per hit (an index on
-    // agent_id would otherwise lead and run MATCH per row of that agent, and never parse a bad --raw query at all).
-    const where = ['memories_fts MATCH @match', 'm.agent_id = @agentId'];
-    if (!query.includeArchived) where.push('m.archived_at IS NULL', '(m.expires_at IS NULL OR m.expires_at > @now)');
-    if (query.tag !== undefined) where.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = @tag)');
-    if (query.since !== undefined) where.push('m.created_at >= @since');
-    if (query.durability !== undefined) where.push('m.durability = @durability');
-    const sql = `
-      SELECT ${MEMORY_COLUMNS.split(', ')
-        .map((column) => `m.${column}`)
-        .join(', ')}, m.rowid AS ord,
-             -${bm25Sql(weights)} AS score,
-             snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet
-      FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
-      WHERE ${where.join(' AND ')}
-      ORDER BY score DESC, m.created_at DESC
-      LIMIT @limit`;
+    const rank = rankFunction(weights);
+    const filters = ['m.agent_id = @agentId'];
+    if (!query.includeArchived) filters.push('m.archived_at IS NULL', '(m.expires_at IS NULL OR m.expires_at > @now)');
+    if (query.tag !== undefined) filters.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = @tag)');
+    if (query.since !== undefined) filters.push('m.created_at >= @since');
+    if (query.durability !== undefined) filters.push('m.durability = @durability');
+    const params = {
+      match,
+      agentId: query.agentId,
+      now: query.now,
+      tag: query.tag ?? null,
+      since: query.since ?? null,
+      durability: query.durability ?? null,
+      open: query.highlight.open,
+      close: query.highlight.close,
+      limit: query.limit,
+    };
     await this.c.ready();
-    let rows: (MemoryRow & { ord: number; score: number; snippet: string })[];
+    let rows: RankedRow[];
     try {
-      rows = this.c.statement(sql).all({
-        match,
-        agentId: query.agentId,
-        now: query.now,
-        tag: query.tag ?? null,
-        since: query.since ?? null,
-        durability: query.durability ?? null,
-        open: query.highlight.open,
-        close: query.highlight.close,
-        limit: query.limit,
-      }) as typeof rows;
+      rows = this.topByRank(match, rank, filters, params, query.limit) ?? this.rankEveryMatch(weights, filters, params);
     } catch (error) {
       if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
         const syntaxError = (error as Error).message;
@@ -581,6 +600,49 @@ export class SqliteMemories implements MemoryRepo {
     }
     const explained = this.c.mapped(() => this.explain(rows, terms, query));
     return rows.map((row, index) => ({ memory: memoryFromRow(row), score: row.score, snippet: row.snippet, ...explained[index]! }));
+  }
+
+  /**
+   * Phase one: the best `window` rowids by FTS5's rank, from the index alone. Phase two: those rows that pass the
+   * filters, with snippets. Returns undefined when the window cannot prove its top `limit` is the true one.
+   */
+  private topByRank(match: string, rank: string, filters: readonly string[], params: Record<string, unknown>, limit: number): RankedRow[] | undefined {
+    const window = Math.max(limit * RANK_WINDOW_FACTOR, RANK_WINDOW_MIN);
+    const custom = rank !== STORED_RANK;
+    const ranked = this.c
+      .statement(
+        `SELECT rowid AS ord, rank FROM memories_fts WHERE memories_fts MATCH @match ${custom ? 'AND rank MATCH @rank' : ''} ORDER BY rank LIMIT @window`,
+      )
+      .all(custom ? { match, rank, window } : { match, window }) as { ord: number; rank: number }[];
+    if (ranked.length === 0) return [];
+    const rankOf = new Map(ranked.map((row) => [row.ord, row.rank]));
+    const rows = (
+      this.c
+        .statement(
+          `SELECT ${SEARCH_COLUMNS}, snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet
+           FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
+           WHERE memories_fts MATCH @match AND memories_fts.rowid IN (SELECT value FROM json_each(@ords)) AND ${filters.join(' AND ')}`,
+        )
+        .all({ ...params, ords: JSON.stringify(ranked.map((row) => row.ord)) }) as Omit<RankedRow, 'score'>[]
+    ).map((row) => ({ ...row, score: -rankOf.get(row.ord)! }));
+    rows.sort(byScore);
+    const top = rows.slice(0, limit);
+    // Every match outside the window ranks at least as low as the window's last; the top is proven when it ends above it.
+    const complete = ranked.length < window || (top.length === limit && -top[limit - 1]!.score < ranked[ranked.length - 1]!.rank);
+    return complete ? top : undefined;
+  }
+
+  /** Every match ranked with its row, filtered and sorted in one query (the window's fallback). */
+  private rankEveryMatch(weights: SearchWeights, filters: readonly string[], params: Record<string, unknown>): RankedRow[] {
+    return this.c
+      .statement(
+        `SELECT ${SEARCH_COLUMNS}, -${bm25Sql(weights)} AS score, snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet
+         FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH @match AND ${filters.join(' AND ')}
+         ORDER BY score DESC, m.created_at DESC, m.rowid
+         LIMIT @limit`,
+      )
+      .all(params) as RankedRow[];
   }
 
   /**
