@@ -3,7 +3,7 @@
  * can export `buildMatchExpression` without loading SQLite.
  */
 import { queryTerms, TERM } from '../../search-terms.js';
-import type { SearchPart, SearchWeights } from '../port.js';
+import { SEARCH_PARTS, type SearchPart, type SearchWeights } from '../port.js';
 
 /**
  * Turns any user text into a safe FTS5 expression: each distinct term quoted and OR-ed, so quotes, operators, `*`,
@@ -90,6 +90,25 @@ export function searchedColumns(weights: SearchWeights): string {
 /** The columns holding one part of the search entry, as an FTS5 column filter (`{context_before context_after}`). */
 export function partColumns(part: SearchPart): string {
   return `{${COLUMNS.filter((column) => column.part === part)
+    .map((column) => column.name)
+    .join(' ')}}`;
+}
+
+/**
+ * SQL flags, one per search part in SEARCH_PARTS order (`… AS part_content`, …): whether the query's terms occur in
+ * that part of the current row, read off FTS5's highlight() (the column's text comes back changed exactly when a phrase
+ * of the query matched in it). Valid on a row of a query whose MATCH searched every part (`everyPart`).
+ */
+export function partFlags(): string {
+  return SEARCH_PARTS.map((part) => {
+    const tests = COLUMNS.flatMap((column, index) => (column.part === part ? [`highlight(memories_fts, ${index}, char(1), '') IS NOT m.${column.name}`] : []));
+    return `(${tests.join(' OR ')}) AS part_${part}`;
+  }).join(', ');
+}
+
+/** The column filter of every part of the search entry (all but agent_id), whatever the weights. */
+export function everyPart(): string {
+  return `{${COLUMNS.filter((column) => column.part !== null)
     .map((column) => column.name)
     .join(' ')}}`;
 }

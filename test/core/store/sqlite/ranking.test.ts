@@ -9,12 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory, archiveMemories } from '../../../../src/core/memory.js';
-import type { SearchQuery, SearchWeights } from '../../../../src/core/store/port.js';
+import { SEARCH_PARTS, type SearchPart, type SearchQuery, type SearchWeights } from '../../../../src/core/store/port.js';
 import { openSqliteStore, type SqliteStore } from '../../../../src/core/store/sqlite/adapter.js';
 import {
   agentExpression,
   bm25Sql,
   buildMatchExpression,
+  partColumns,
   RANK_WEIGHTS,
   rankFunction,
   rankWeights,
@@ -31,31 +32,44 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The search as it was before issue 14 (every match ranked and sorted in SQL), written out as the reference. */
-function formerSearch(db: Database.Database, query: Omit<SearchQuery, 'highlight' | 'raw'>): { id: string; score: number; snippet: string }[] {
+function formerSearch(db: Database.Database, query: Omit<SearchQuery, 'highlight' | 'raw'>): Hit[] {
   const weights = rankWeights(query.weights);
   const match = `${agentExpression(query.agentId)} AND (${searchedColumns(weights)} : (${buildMatchExpression(query.text)}))`;
   const where = ['memories_fts MATCH @match', 'm.agent_id = @agentId'];
   if (!query.includeArchived) where.push('m.archived_at IS NULL', '(m.expires_at IS NULL OR m.expires_at > @now)');
   if (query.tag !== undefined) where.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = @tag)');
   if (query.since !== undefined) where.push('m.created_at >= @since');
-  return db
+  const rows = db
     .prepare(
-      `SELECT m.id, -${bm25Sql(weights)} AS score, snippet(memories_fts, 0, '**', '**', '…', 16) AS snippet
+      `SELECT m.id, m.rowid AS ord, -${bm25Sql(weights)} AS score, snippet(memories_fts, 0, '**', '**', '…', 16) AS snippet
        FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
        WHERE ${where.join(' AND ')}
        ORDER BY score DESC, m.created_at DESC
        LIMIT @limit`,
     )
-    .all({ match, agentId: query.agentId, now: query.now, tag: query.tag ?? null, since: query.since ?? null, limit: query.limit }) as {
-    id: string;
-    score: number;
-    snippet: string;
-  }[];
+    .all({ match, agentId: query.agentId, now: query.now, tag: query.tag ?? null, since: query.since ?? null, limit: query.limit }) as (Hit & {
+    ord: number;
+  })[];
+  // The parts matched, one query per part as the search did.
+  const terms = buildMatchExpression(query.text)!;
+  const inPart = (part: SearchPart, ord: number) =>
+    db
+      .prepare('SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?')
+      .pluck()
+      .get(`${partColumns(part)} : (${terms})`, BigInt(ord)) === 1;
+  return rows.map(({ ord, ...hit }) => ({ ...hit, matched: SEARCH_PARTS.filter((part) => inPart(part, ord)) }));
+}
+
+interface Hit {
+  id: string;
+  score: number;
+  snippet: string;
+  matched: SearchPart[];
 }
 
 async function current(store: SqliteStore, query: Omit<SearchQuery, 'highlight' | 'raw'>) {
   const hits = await store.memories.search({ ...query, raw: false, highlight: { open: '**', close: '**' } });
-  return hits.map((hit) => ({ id: hit.memory.id, score: hit.score, snippet: hit.snippet }));
+  return hits.map((hit): Hit => ({ id: hit.memory.id, score: hit.score, snippet: hit.snippet, matched: hit.matched }));
 }
 
 /** A small-vocabulary corpus full of ties: identical notes, notes created at the same instant, archived ones, another agent. */
@@ -87,7 +101,16 @@ describe('search ranks inside FTS5 with the results of the former query', () => 
       await corpusWithTies(store, clock);
       const now = clock().toISOString();
       const queries: Omit<SearchQuery, 'highlight' | 'raw'>[] = [];
-      for (const text of ['deploy failed', 'migration lock', 'payments table', 'cron', 'backup window billing lock', 'nothing matches zebra']) {
+      for (const text of [
+        'deploy failed',
+        'migration lock',
+        'payments table',
+        'cron',
+        'backup window billing lock',
+        'rare',
+        'March Sunday lock',
+        'nothing matches zebra',
+      ]) {
         for (const limit of [1, 3, 10, 25, 200]) queries.push({ agentId: 'ops', text, limit, now });
         queries.push({ agentId: 'ops', text, limit: 10, now, includeArchived: true });
         queries.push({ agentId: 'ops', text, limit: 5, now, tag: 'rare' });
@@ -96,13 +119,17 @@ describe('search ranks inside FTS5 with the results of the former query', () => 
         queries.push({ agentId: 'ops-2', text, limit: 5, now });
       }
       let ties = 0;
+      const partsSeen = new Set<string>();
       for (const query of queries) {
         const expected = formerSearch(store.db, query);
         expect(await current(store, query), JSON.stringify(query)).toEqual(expected);
+        for (const hit of expected) for (const part of hit.matched) partsSeen.add(part);
         ties += expected.filter((hit, index) => index > 0 && hit.score === expected[index - 1]!.score).length;
       }
       // The corpus does tie: many equal scores, so the tie order is checked, not assumed.
       expect(ties).toBeGreaterThan(100);
+      // And hits match in different parts (own words, tags, thread neighbours, dates), so the parts are checked too.
+      expect(partsSeen).toEqual(new Set(['content', 'tags', 'context', 'date']));
     } finally {
       await store.close();
     }
