@@ -66,6 +66,20 @@ describe('startup cost (docs/design.md §11): ink and React load only for the re
     expect(factModules(await modulesLoadedBy(['search', 'phone of the Dublin office'])).length).toBeGreaterThan(0);
   });
 
+  it('no command reaches the recognisers at load: a plain search reads no bundled chunk holding them', async () => {
+    // The recognisers' libraries are bundled into hashed chunks; their CommonJS wrappers keep the package path.
+    const recognisers = (urls: string[]) =>
+      urls.filter(
+        (url) =>
+          url.startsWith('file:') && url.includes('/dist/') && /node_modules\/(tldts|postcode-validator|ipaddr\.js)\//.test(readFileSync(new URL(url), 'utf8')),
+      );
+    const store = await openStore({ path: box.db });
+    await addMemory(store, { agentId: 'default', content: 'Dublin office: +353 1 234 5678. Deploys on Tuesdays.' });
+    await store.close();
+    expect(recognisers(await modulesLoadedBy(['search', 'deploy']))).toEqual([]);
+    expect(recognisers(await modulesLoadedBy(['search', 'phone of the Dublin office'])).length).toBeGreaterThan(0);
+  });
+
   it('only `hippo mcp` loads the MCP SDK: search, the candidates list, token commands and help do not', async () => {
     const served = await modulesLoadedBy(['mcp', '--agent', 'me']);
     expect(mcpModules(served).some((url) => url.includes('/node_modules/@modelcontextprotocol/sdk/'))).toBe(true);

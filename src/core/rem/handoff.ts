@@ -4,7 +4,6 @@
  * as `rem rapid` would (the same validation and the same staging commit).
  */
 import { ConflictError, NotFoundError } from '../errors.js';
-import { Redactor } from '../facts/redact.js';
 import { newId } from '../ids.js';
 import { answerRejected, AnswerRejectedError, type AnswerRejection } from '../model/answer-problem.js';
 import { extractJsonObject } from '../model/json.js';
@@ -110,7 +109,8 @@ export async function ingest(store: Store, options: IngestOptions): Promise<Dist
     skippedRejected: 0,
   };
   // A redacted handoff: its map puts the values back (what was sent, the prompt, tells copied text from a forgery).
-  const redactor = handoff.placeholders === null ? undefined : Redactor.fromMap(handoff.placeholders, handoff.prompt);
+  // Loaded here, not at the top: the redactor pulls in the recognisers, and every command's bundle reaches this module.
+  const redactor = handoff.placeholders === null ? undefined : (await import('../facts/redact.js')).Redactor.fromMap(handoff.placeholders, handoff.prompt);
   if (redactor) Object.assign(counts, redactionRunCounts(redactor.counts()));
   const generatedBy = options.generatedBy?.trim() || 'external';
   return withRun(store, 'rem ingest', options.agentId, async (scope) => {

@@ -3,7 +3,7 @@
  * can export `buildMatchExpression` without loading SQLite.
  */
 import { queryTerms, TERM } from '../../search-terms.js';
-import type { SearchPart, SearchWeights } from '../port.js';
+import { SEARCH_PARTS, type SearchPart, type SearchWeights } from '../port.js';
 
 /**
  * Turns any user text into a safe FTS5 expression: each distinct term quoted and OR-ed, so quotes, operators, `*`,
@@ -52,10 +52,30 @@ export function rankWeights(override?: Partial<SearchWeights>): SearchWeights {
   return { ...RANK_WEIGHTS, ...override };
 }
 
+/** The weights as bm25's arguments, in column order. */
+function bm25Arguments(weights: SearchWeights): string {
+  return COLUMNS.map((column) => (column.weight ? weights[column.weight] : 0).toFixed(4)).join(', ');
+}
+
 /** `bm25(memories_fts, …)` with these weights: lower is better (the search negates it). */
 export function bm25Sql(weights: SearchWeights): string {
-  return `bm25(memories_fts, ${COLUMNS.map((column) => (column.weight ? weights[column.weight] : 0).toFixed(4)).join(', ')})`;
+  return `bm25(memories_fts, ${bm25Arguments(weights)})`;
 }
+
+/**
+ * FTS5's rank function with these weights (`bm25(…)` without the table), as the table's `rank` setting or a query's
+ * `rank MATCH` takes it: `ORDER BY rank` then ranks inside FTS5 with exactly the value `bm25Sql` computes.
+ */
+export function rankFunction(weights: SearchWeights): string {
+  return `bm25(${bm25Arguments(weights)})`;
+}
+
+/**
+ * The rank migration 8 stored in every store (`INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', …)`),
+ * i.e. `rankFunction(RANK_WEIGHTS)` when it shipped. A search with other weights (a tuning override, or RANK_WEIGHTS
+ * changed without a new migration) passes its own with `rank MATCH`, so the ranking never silently uses stale weights.
+ */
+export const STORED_RANK = 'bm25(1.0000, 0.5000, 0.7500, 0.0000, 0.4000, 0.1500, 0.3000)';
 
 /**
  * The column filter of a natural-language query: the weighted columns only, so a word of the agent id matches
@@ -70,6 +90,25 @@ export function searchedColumns(weights: SearchWeights): string {
 /** The columns holding one part of the search entry, as an FTS5 column filter (`{context_before context_after}`). */
 export function partColumns(part: SearchPart): string {
   return `{${COLUMNS.filter((column) => column.part === part)
+    .map((column) => column.name)
+    .join(' ')}}`;
+}
+
+/**
+ * SQL flags, one per search part in SEARCH_PARTS order (`… AS part_content`, …): whether the query's terms occur in
+ * that part of the current row, read off FTS5's highlight() (the column's text comes back changed exactly when a phrase
+ * of the query matched in it). Valid on a row of a query whose MATCH searched every part (`everyPart`).
+ */
+export function partFlags(): string {
+  return SEARCH_PARTS.map((part) => {
+    const tests = COLUMNS.flatMap((column, index) => (column.part === part ? [`highlight(memories_fts, ${index}, char(1), '') IS NOT m.${column.name}`] : []));
+    return `(${tests.join(' OR ')}) AS part_${part}`;
+  }).join(', ');
+}
+
+/** The column filter of every part of the search entry (all but agent_id), whatever the weights. */
+export function everyPart(): string {
+  return `{${COLUMNS.filter((column) => column.part !== null)
     .map((column) => column.name)
     .join(' ')}}`;
 }

@@ -259,6 +259,12 @@ export const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX mcp_tokens_agent ON mcp_tokens (agent_id, created_at DESC);
   `,
+  // 8 (issue 14): the search's weights as the full-text table's own rank (fts.ts STORED_RANK, RANK_WEIGHTS in column
+  // order), so FTS5 ranks the matches itself (`ORDER BY rank LIMIT …`) and the search fetches rows and snippets only
+  // for the top few (docs/decisions.md, "Search ranks inside FTS5"). A setting in the index's config table: no rebuild.
+  `
+  INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(1.0000, 0.5000, 0.7500, 0.0000, 0.4000, 0.1500, 0.3000)');
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
