@@ -275,6 +275,8 @@ describe('a team store on PostgreSQL: concurrency, crashes, unreachable servers'
     const withoutPassword = new URL(box.db);
     withoutPassword.password = '';
     expect(line).toMatch(/^hippo rem ingest hof_\w{26} answer\.json --agent ops --db \S+$/);
+    // The URL whole, as a person would write it: no backslash before its ':' and '@'.
+    expect(line).not.toContain('\\');
     const words = parseShell(line!) as string[];
     expect(new URL(words[words.indexOf('--db') + 1]!).toString()).toBe(withoutPassword.toString());
     writeFileSync(join(box.dir, 'answer.json'), '{"candidates":[{"claim":"Migrations belong on Tuesdays.","sources":["m1"]}]}');
