@@ -267,7 +267,8 @@ describe('config: a schema over the config file', () => {
     expect(json(asJson)).toEqual({ key: 'db', value: masked, path: configPath() });
     const list = await box.hippo(['config', 'list', '--json']);
     expect(json<{ keys: { key: string; value: unknown }[] }>(list).keys.find((entry) => entry.key === 'db')!.value).toBe(masked);
-    for (const result of [text, asJson, list, await box.hippo(['config', 'list'])]) expect(`${String(result.stdout)}${String(result.stderr)}`).not.toContain(secret);
+    for (const result of [text, asJson, list, await box.hippo(['config', 'list'])])
+      expect(`${String(result.stdout)}${String(result.stderr)}`).not.toContain(secret);
   });
 });
 

@@ -138,7 +138,6 @@ function publicHolder(holder: RecordedHolder): LockHolder {
   return { pid: holder.pid, hostname: holder.hostname, startedAt: holder.startedAt, runId: holder.runId, kind: holder.kind };
 }
 
-
 export interface LockPortDeps {
   target: PostgresTarget;
   env: NodeJS.ProcessEnv;
