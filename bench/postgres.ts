@@ -11,6 +11,11 @@ import { corpus } from './foundation.js';
 import { BIN, DATA, fmt, machine, median, medianMs, ROOT, timeOnce, writeSection, type SectionOptions } from './lib.js';
 
 const QUERY = 'deploy failed because of a migration lock';
+// The generated columns' expressions (store/postgres/schema.ts), for the server-side ceiling.
+const FTS_EXPR = `setweight(to_tsvector('hippo', hippo_fts_text(content)), 'A') || setweight(to_tsvector('hippo', hippo_fts_text(coalesce(subject, ''))), 'B') || setweight(to_tsvector('hippo', hippo_fts_text(hippo_tags_text(tags))), 'C')`;
+const CONTEXT_EXPR = `setweight(to_tsvector('hippo', hippo_fts_text(context_before)), 'A') || setweight(to_tsvector('hippo', hippo_fts_text(context_after)), 'B') || setweight(to_tsvector('hippo', hippo_date_words(created_at)), 'C')`;
+const CEILING_COLUMNS =
+  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread, context_before, context_after, version_of';
 const SEARCH_RUNS = 9;
 const LOAD_WORKERS = 8;
 const LOAD_MS = 30_000;
@@ -36,6 +41,8 @@ interface Server {
   version: string;
   database(name: string): Promise<string>;
   count(url: string, sql: string): Promise<number>;
+  /** Runs statements in order on one connection; the wall time of each (ms). */
+  timed(url: string, statements: string[]): Promise<number[]>;
   stop(): Promise<void>;
 }
 
@@ -77,6 +84,21 @@ async function server(): Promise<Server> {
     },
     async count(location, sql) {
       return Number((await query<{ n: string }>(location, sql))[0]!.n);
+    },
+    async timed(location, statements) {
+      const client = new pg.Client({ connectionString: location });
+      await client.connect();
+      try {
+        const times: number[] = [];
+        for (const sql of statements) {
+          const start = process.hrtime.bigint();
+          await client.query(sql);
+          times.push(Number(process.hrtime.bigint() - start) / 1e6);
+        }
+        return times;
+      } finally {
+        await client.end();
+      }
     },
     async stop() {
       try {
@@ -139,6 +161,7 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
     .join(', ');
   const pg = await server();
   const rows: string[] = [];
+  const ceilings: string[] = [];
   const notes: string[] = [];
   try {
     for (const size of sizes) {
@@ -152,6 +175,18 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
       const pgImport = timeOnce('node', [BIN, 'memory', 'import', dir, '--db', pgDb, '--json']).ms;
       const imported = await pg.count(pgDb, 'SELECT count(*) AS n FROM memories');
       if (imported !== size) throw new Error(`PostgreSQL holds ${imported} memories after importing ${size}`);
+      // The server's own ceiling over the same rows, no client in the way: (a) the two generated tsvectors alone,
+      // (b) INSERT … SELECT of every row, contexts included, into a copy of the table with all its indexes.
+      const [vectorsMs, , insertMs] = await pg.timed(pgDb, [
+        `SELECT sum(length(${FTS_EXPR}) + length(${CONTEXT_EXPR})) FROM memories`,
+        'CREATE TABLE bench_ceiling (LIKE memories INCLUDING ALL)',
+        `INSERT INTO bench_ceiling (${CEILING_COLUMNS}) SELECT ${CEILING_COLUMNS} FROM memories`,
+        'DROP TABLE bench_ceiling',
+      ]);
+      ceilings.push(
+        `| ${label} | ${fmt(size / (pgImport / 1000), 0)}/s | ${fmt(size / (vectorsMs! / 1000), 0)}/s (${fmt(vectorsMs! / 1000, 1)} s) | ${fmt(size / (insertMs! / 1000), 0)}/s (${fmt(insertMs! / 1000, 1)} s) | ${fmt(insertMs! / pgImport, 2)} |`,
+      );
+      console.log(`bench postgres: ${label}: ceiling: tsvectors ${fmt(vectorsMs!)} ms, INSERT … SELECT ${fmt(insertMs!)} ms`);
       // (1) cold search: a new process each time, median after a warm-up.
       const searchArgs = (db: string) => [BIN, 'search', QUERY, '--db', db, '--agent', 'bench', '--json'];
       const liteSearch = medianMs('node', searchArgs(liteDb), { runs: SEARCH_RUNS });
@@ -228,6 +263,15 @@ Cold \`hippo search "${QUERY}" --agent bench --json\` (a new process each time, 
 | memories | search SQLite | search PostgreSQL | PG / SQLite | import SQLite | import PostgreSQL | SQLite / PG time | db copy SQLite → PG |
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
+
+The server's ceiling over the same rows, right after the import (no client, no COPY parsing): the two generated
+\`tsvector\`s alone (\`SELECT sum(length(…))\` over the table), and \`INSERT … SELECT\` of every row — contexts included —
+into a copy of the table with all its indexes (\`LIKE memories INCLUDING ALL\`), which no client path can beat on
+one connection:
+
+| memories | import (COPY, whole command) | tsvectors alone | INSERT … SELECT, all indexes | ceiling / import time |
+|---|---|---|---|---|
+${ceilings.join('\n')}
 
 Load test: ${LOAD_WORKERS} processes (bench/postgres-load-worker.ts, library API, one pooled store each) alternate
 \`addMemory\` and \`search\` (with retrieval counters) on one shared agent for ${LOAD_MS / 1000} s each; wall ${fmt(loadWall, 1)} s

@@ -47,6 +47,12 @@ export abstract class HippoCommand extends Command {
     return this.interruption.signal;
   }
 
+  /**
+   * The error an interruption ends the command with when its work has not unwound in time (the forced exit): a
+   * command whose own interruption error says more than "interrupted" sets it, so both paths print the same words.
+   */
+  protected interruptedError?: () => HippoError;
+
   /** True when stdout must hold exactly one JSON document. */
   protected get jsonMode(): boolean {
     return wantsJson(this.argv);
@@ -194,7 +200,7 @@ export abstract class HippoCommand extends Command {
         .then((runs) => {
           // The outermost run (a night, not its distillation) is the one the error names, as the unwound path would.
           const run = runs?.at(-1);
-          this.showError(new InterruptedError('interrupted', run ? { runId: run.id, run } : undefined));
+          this.showError(this.interruptedError?.() ?? new InterruptedError('interrupted', run ? { runId: run.id, run } : undefined));
         })
         .then(() => Promise.race([this.closeStore(), giveUp]))
         .catch(() => undefined)

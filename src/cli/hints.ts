@@ -29,8 +29,17 @@ export interface Hint {
   readonly context: HintContext;
 }
 
+/** A word a POSIX shell (and bash, zsh: no leading `=`) takes literally: it needs no quotes. */
+const PLAIN_WORD = /^(?!=)[\w@%+=:,./-]+$/;
+
+/**
+ * Words quoted for a POSIX shell: a plain word as it is (a postgres URL such as `postgres://ana@db:5432/hippo` stays
+ * readable: `:` and `@` need no escape); any other word without a single quote inside single quotes as a whole
+ * (`'postgres://ana@db/hippo?sslmode=require&application_name=x'`, not a backslash before each special character);
+ * a word holding a single quote as shell-quote writes it (`"o'brien"`).
+ */
 export function shellQuote(words: readonly string[]): string {
-  return quote([...words]);
+  return words.map((word) => (PLAIN_WORD.test(word) ? word : word.includes("'") ? quote([word]) : `'${word}'`)).join(' ');
 }
 
 export function hintBuilder(context: HintContext, bin = 'hippo'): Hint {

@@ -17,7 +17,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from './errors.js';
 import { writeFileAtomically } from './files.js';
-import { configFilePath, isPostgresLocation, withoutPassword } from './paths.js';
+import { configFilePath, isPostgresLocation, maskPassword, withoutPassword } from './paths.js';
 import { closest } from './suggest.js';
 
 type KeyType = 'string' | 'integer' | 'string[]';
@@ -256,7 +256,10 @@ export function configFile(options: { env?: NodeJS.ProcessEnv; path?: string } =
   const keys = CONFIG_KEY_NAMES.map((name) => {
     const value = object[name];
     const { type, description } = CONFIG_KEYS[name];
-    return { key: name, type, value: hasType(value, type) ? (value as ConfigEntry['value']) : null, description };
+    const shown = hasType(value, type) ? (value as ConfigEntry['value']) : null;
+    // A password written into `db` by hand (config set refuses one) is shown masked, as every command shows a store.
+    const masked = name === 'db' && typeof shown === 'string' && isPostgresLocation(shown) ? maskPassword(shown) : shown;
+    return { key: name, type, value: masked, description };
   });
   return { path, exists, keys, warnings };
 }

@@ -24,6 +24,14 @@ export const NIGHTLY_LOCK_SETTING = 'nightly.lock';
 /** Rows per `rows.load` call (PostgreSQL COPYs each batch; SQLite inserts them in multi-row statements). */
 const BATCH = 1_000;
 
+/**
+ * A copy stopped by an interruption. The word "interrupted" is the CLI's acknowledgement of the signal, printed at
+ * once; this message says what it left behind instead of repeating it.
+ */
+export function copyInterrupted(): InterruptedError {
+  return new InterruptedError('the copy was stopped before it finished: nothing was copied, the target is as it was (its transaction was rolled back)');
+}
+
 export interface TableCopy {
   table: StoreTable;
   rows: number;
@@ -69,14 +77,19 @@ async function contentCounts(store: StoreOps): Promise<Record<StoreTable, number
 }
 
 /** Count and content hash of one table as `ops` sees it. */
-async function digest(ops: StoreOps, table: StoreTable, signal?: AbortSignal): Promise<{ rows: number; sha256: string }> {
+async function digest(
+  ops: StoreOps,
+  table: StoreTable,
+  signal?: AbortSignal,
+  stopped: () => InterruptedError = () => new InterruptedError(),
+): Promise<{ rows: number; sha256: string }> {
   const hash = createHash('sha256');
   let rows = 0;
   for await (const row of ops.rows.dump(table, null)) {
     if (isLockRecord(table, row)) continue;
     hash.update(`${canonical(row)}\n`);
     rows += 1;
-    if (rows % BATCH === 0 && signal?.aborted) throw new InterruptedError('interrupted');
+    if (rows % BATCH === 0 && signal?.aborted) throw stopped();
   }
   return { rows, sha256: hash.digest('hex') };
 }
@@ -113,7 +126,7 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
       let batch: TableRow[] = [];
       const flush = async () => {
         if (batch.length === 0) return;
-        if (options.signal?.aborted) throw new InterruptedError('interrupted');
+        if (options.signal?.aborted) throw copyInterrupted();
         const loaded = await tx.rows.load(table, batch);
         if (loaded !== batch.length) {
           throw new HippoError('copy_verification_failed', `the copy of ${table} loaded ${loaded} of ${batch.length} rows; nothing was copied`, 1, {
@@ -136,7 +149,7 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
     }
     // Read back what the target now holds, in the same transaction: a difference rolls everything back.
     for (const expected of copied) {
-      const actual = await digest(tx, expected.table, options.signal);
+      const actual = await digest(tx, expected.table, options.signal, copyInterrupted);
       if (actual.rows !== expected.rows || actual.sha256 !== expected.sha256) {
         throw new HippoError(
           'copy_verification_failed',

@@ -33,6 +33,18 @@ export function isPostgresLocation(location: string): boolean {
  * and schedule lines may print. The command pasted back finds the password where libpq would (PGPASSWORD, ~/.pgpass).
  */
 export function withoutPassword(url: string): string {
+  return replacePassword(url, null);
+}
+
+/**
+ * A PostgreSQL URL with its password (the user-info's and a `password=` parameter's) shown as `***`, the way every
+ * command shows a store: what `config get db` prints of a URL someone wrote into the config file by hand.
+ */
+export function maskPassword(url: string): string {
+  return replacePassword(url, '***');
+}
+
+function replacePassword(url: string, mask: string | null): string {
   const trimmed = url.trim();
   const scheme = /^postgres(?:ql)?:\/\//i.exec(trimmed);
   if (!scheme) return trimmed;
@@ -42,14 +54,16 @@ export function withoutPassword(url: string): string {
   const at = authority.lastIndexOf('@');
   const userInfo = at < 0 ? '' : authority.slice(0, at);
   const colon = userInfo.indexOf(':');
-  const keptAuthority = at < 0 ? authority : `${colon < 0 ? userInfo : userInfo.slice(0, colon)}@${authority.slice(at + 1)}`;
+  const user = colon < 0 ? userInfo : `${userInfo.slice(0, colon)}${mask === null ? '' : `:${mask}`}`;
+  const keptAuthority = at < 0 ? authority : `${user}@${authority.slice(at + 1)}`;
   let tail = rest.slice(authorityEnd);
   const query = tail.indexOf('?');
   if (query >= 0) {
     const parameters = tail
       .slice(query + 1)
       .split('&')
-      .filter((pair) => pair !== '' && !/^password(=|$)/i.test(pair));
+      .filter((pair) => pair !== '' && (mask !== null || !/^password(=|$)/i.test(pair)))
+      .map((pair) => (/^password(=|$)/i.test(pair) ? `password=${mask}` : pair));
     tail = `${tail.slice(0, query)}${parameters.length > 0 ? `?${parameters.join('&')}` : ''}`;
   }
   return `${scheme[0]}${keptAuthority}${tail}`;

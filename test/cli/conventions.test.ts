@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { hintBuilder } from '../../src/cli/hints.js';
 import { formatTime, table, type TextContext } from '../../src/cli/output.js';
@@ -22,6 +23,19 @@ describe('hints', () => {
     expect(hint(['search', '--', '-x'])).toBe(`hippo search --agent "o'brien" --db '/tmp/my store.db' -- -x`);
     expect(hint(['rem', 'resume'], { agent: null })).toBe(`hippo rem resume --db '/tmp/my store.db'`);
     expect(hint.exportLine({ HIPPO_DB: '/tmp/my store.db', HIPPO_AGENT: 'ops' })).toBe(`export HIPPO_DB='/tmp/my store.db' HIPPO_AGENT=ops`);
+  });
+
+  it('print a postgres URL whole: bare when a shell takes it literally, else single-quoted as a whole, never a backslash before : or @', () => {
+    const bare = 'postgres://hippo@db.example.com:5432/hippo';
+    expect(hintBuilder({ db: bare })(['search', 'x'])).toBe(`hippo search x --db ${bare}`);
+    const special = 'postgres://hippo@db.example.com:5432/hippo?sslmode=require&application_name=team one';
+    expect(hintBuilder({ db: special })(['db', 'check'])).toBe(`hippo db check --db '${special}'`);
+    expect(hintBuilder({}).exportLine({ HIPPO_DB: special })).toBe(`export HIPPO_DB='${special}'`);
+    // What a shell makes of the words again: exactly the words.
+    const words = [bare, special, "o'brien", '', '=x', 'a b', '$HOME', '*'];
+    const line = hintBuilder({})(words).replace(/^hippo /, '');
+    const echoed = execFileSync('sh', ['-c', `printf '%s\\n' ${line}`], { encoding: 'utf8' });
+    expect(echoed).toBe(words.map((word) => `${word}\n`).join(''));
   });
 });
 

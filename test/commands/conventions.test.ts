@@ -254,6 +254,22 @@ describe('config: a schema over the config file', () => {
     expect((await box.hippo(['model', 'check', '--offline'])).exitCode).toBe(5);
     expect(JSON.parse(readFileSync(configPath(), 'utf8'))).toEqual({ region: 'IE' });
   });
+
+  it('a password written into "db" by hand is shown masked by config get and config list, as every command shows a store', async () => {
+    mkdirSync(join(box.dir, 'xdg-config', 'hippo'), { recursive: true });
+    const secret = 'S3cret-pw';
+    writeFileSync(configPath(), JSON.stringify({ db: `postgres://ana:${secret}@db.example.com:5432/hippo?sslmode=require&password=${secret}` }));
+    const masked = 'postgres://ana:***@db.example.com:5432/hippo?sslmode=require&password=***';
+    const text = await box.hippo(['config', 'get', 'db']);
+    expect(text.exitCode).toBe(0);
+    expect(String(text.stdout).trim()).toBe(masked);
+    const asJson = await box.hippo(['config', 'get', 'db', '--json']);
+    expect(json(asJson)).toEqual({ key: 'db', value: masked, path: configPath() });
+    const list = await box.hippo(['config', 'list', '--json']);
+    expect(json<{ keys: { key: string; value: unknown }[] }>(list).keys.find((entry) => entry.key === 'db')!.value).toBe(masked);
+    for (const result of [text, asJson, list, await box.hippo(['config', 'list'])])
+      expect(`${String(result.stdout)}${String(result.stderr)}`).not.toContain(secret);
+  });
 });
 
 describe('the demo store', () => {

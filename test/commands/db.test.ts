@@ -5,6 +5,7 @@
  * password (never printed).
  */
 import { execa } from 'execa';
+import Database from 'better-sqlite3';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -242,6 +243,47 @@ describe('a team store on PostgreSQL: concurrency, crashes, unreachable servers'
     expect(await memoryCount(target.url)).toBe(30_000);
   });
 
+  it('Ctrl-C during db copy: exit 130, "interrupted" said once, then what was left behind; the target stays empty', async () => {
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    const lines = Array.from({ length: 20_000 }, (_, index) => JSON.stringify({ content: `Note ${index}: the invoice job moved to ${index % 24}:15.` }));
+    const file = join(box.dir, 'many.jsonl');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    expect((await box.hippo(['memory', 'import', file])).exitCode).toBe(0);
+    const target = await database();
+    const serverUrl = target.url.replace(/\/[^/?]+(\?.*)?$/, '/postgres');
+    const copying = execa('node', [BIN, 'db', 'copy', box.db, target.url], { env: { ...box.env }, reject: false });
+    await waitForCopy(serverUrl, target.name);
+    copying.kill('SIGINT');
+    const result = await copying;
+    expect(result.exitCode).toBe(130);
+    const stderr = String(result.stderr);
+    expect(stderr.match(/interrupted/g), stderr).toEqual(['interrupted']);
+    expect(stderr).toContain('Error: the copy was stopped before it finished: nothing was copied');
+    expect(await memoryCount(target.url)).toBe(0);
+  });
+
+  it('a NUL character in a SQLite memory: db copy to PostgreSQL refuses (exit 2) naming the memory, never its text; nothing copied', async () => {
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    const added = json<{ memory: { id: string } }>(await box.hippo(['memory', 'add', 'secret words around a NUL', '--json']));
+    expect((await box.hippo(['memory', 'add', 'a clean one'])).exitCode).toBe(0);
+    const raw = new Database(box.db);
+    raw.prepare("UPDATE memories SET content = 'secret words' || char(0) || 'around a NUL' WHERE id = ?").run(added.memory.id);
+    raw.close();
+    const target = await database();
+    const copy = await box.hippo(['db', 'copy', box.db, target.url, '--json']);
+    expect(copy.exitCode).toBe(2);
+    const { error } = json<{ error: { code: string; message: string; details: Record<string, unknown> } }>(copy);
+    expect(error).toMatchObject({ code: 'nul_in_text', details: { table: 'memories', key: added.memory.id, field: 'memories.content' } });
+    expect(error.message).toContain(`memories.content of "${added.memory.id}" contains a NUL character`);
+    const text = await box.hippo(['db', 'copy', box.db, target.url]);
+    expect(text.exitCode).toBe(2);
+    expect(String(text.stderr)).toContain(added.memory.id);
+    expect(String(text.stdout) + String(text.stderr) + String(copy.stdout)).not.toContain('secret words');
+    expect(await memoryCount(target.url)).toBe(0);
+  });
+
   it('config db names the store when neither --db nor HIPPO_DB does; a password in it is refused', async () => {
     const box = await pgBox();
     const url = new URL(box.db);
@@ -275,6 +317,8 @@ describe('a team store on PostgreSQL: concurrency, crashes, unreachable servers'
     const withoutPassword = new URL(box.db);
     withoutPassword.password = '';
     expect(line).toMatch(/^hippo rem ingest hof_\w{26} answer\.json --agent ops --db \S+$/);
+    // The URL whole, as a person would write it: no backslash before its ':' and '@'.
+    expect(line).not.toContain('\\');
     const words = parseShell(line!) as string[];
     expect(new URL(words[words.indexOf('--db') + 1]!).toString()).toBe(withoutPassword.toString());
     writeFileSync(join(box.dir, 'answer.json'), '{"candidates":[{"claim":"Migrations belong on Tuesdays.","sources":["m1"]}]}');

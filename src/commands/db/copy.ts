@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { HippoCommand } from '../../cli/base-command.js';
 import { progressBar } from '../../cli/progress.js';
 import { copyView } from '../../cli/render-db.js';
-import { copyBetween } from '../../core/db-copy.js';
+import { copyBetween, copyInterrupted } from '../../core/db-copy.js';
 import { resolveDbPath } from '../../core/paths.js';
 
 export default class DbCopy extends HippoCommand {
@@ -20,6 +20,7 @@ export default class DbCopy extends HippoCommand {
 
   async run(): Promise<void> {
     const { args } = await this.parse(DbCopy);
+    this.interruptedError = copyInterrupted;
     const bar = await progressBar('rows', !this.jsonMode, 'copying');
     const result = await copyBetween(resolveDbPath(args.from), resolveDbPath(args.to), {
       signal: this.abortSignal,

@@ -27,6 +27,7 @@ export function processExists(pid: number): boolean {
  * unrelated long-lived process.
  */
 export function isHolderAlive(holder: LockHolder, now: Date, host: string = hostname()): boolean {
+  if (holder.startedAt === null || holder.pid === null) return false;
   const age = now.getTime() - Date.parse(holder.startedAt);
   // A start time in the future (another host's clock running ahead) cannot be trusted to age out: treat it as stale.
   if (!(age >= 0 && age < LOCK_STALE_AFTER_MS)) return false;
@@ -34,8 +35,18 @@ export function isHolderAlive(holder: LockHolder, now: Date, host: string = host
   return processExists(holder.pid);
 }
 
+/**
+ * `rem nightly run-once run_…, pid 4242 on build-1, since 2026-…`: what is known of a holder, the unknown parts said
+ * to be unknown (never `pid 0`, never a 1970 start).
+ */
 export function describeHolder(holder: LockHolder): string {
-  return `${holder.kind} ${holder.runId}, pid ${holder.pid} on ${holder.hostname}, since ${holder.startedAt}`;
+  const known = holder.pid !== null || holder.hostname !== '' || holder.startedAt !== null || holder.runId !== '';
+  if (!known) return 'holder unknown';
+  return [
+    `${holder.kind}${holder.runId ? ` ${holder.runId}` : ''}`,
+    `${holder.pid === null ? 'pid unknown' : `pid ${holder.pid}`}${holder.hostname ? ` on ${holder.hostname}` : ''}`,
+    holder.startedAt === null ? 'since an unknown time' : `since ${holder.startedAt}`,
+  ].join(', ');
 }
 
 /** Exit 4 at once: a live holder has the lock. */

@@ -494,10 +494,19 @@ export interface ErasureRepo {
 
 // ---- lock ------------------------------------------------------------------------------------------------------
 
+/**
+ * Who holds the nightly lock, as far as it is known. Unknown parts are null or '' — never a made-up pid 0 or a 1970
+ * start: a PostgreSQL lock held by a session that has not recorded itself yet has no client pid; a damaged record has
+ * nothing.
+ */
 export interface LockHolder {
-  pid: number;
+  /** The holder's process id on its host; null when unknown. */
+  pid: number | null;
+  /** The holder's host; '' when unknown. */
   hostname: string;
-  startedAt: string;
+  /** When it took the lock (ISO); null when unknown. */
+  startedAt: string | null;
+  /** Its run; '' when unknown. */
   runId: string;
   kind: RunKind;
 }

@@ -436,6 +436,19 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect(await lendsTo('w20')).toEqual(['w3', 'w4', 'w5', 'w6']);
     });
 
+    it('batches of a file imported chunk by chunk, out of time order, inside one transaction: a search in it and every context after it as a full re-index would leave them', async () => {
+      // 300 turns whose times are a permutation of their order (minute = 7 × index mod 300), in three batches of 100:
+      // each later batch lands inside the thread the earlier ones stored (on PostgreSQL: re-indexed once, before COMMIT).
+      const turns = Array.from({ length: 300 }, (_, index) => turn('a', `w${index}`, (7 * index) % 300));
+      await store.transaction(async (tx) => {
+        for (let start = 0; start < turns.length; start += 100) expect(await tx.memories.insertMany(turns.slice(start, start + 100))).toBe(100);
+        // w150 sits at minute 150, between w64 and w107 (minutes 148, 149) and w193 and w236 (151, 152).
+        expect(await lendsTo('w150')).toEqual(['w107', 'w193', 'w236', 'w64']);
+      });
+      expect(await lendsTo('w150')).toEqual(['w107', 'w193', 'w236', 'w64']);
+      expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
+    });
+
     it('takes an archived memory out of its thread: its neighbours re-indexed, its own context gone', async () => {
       const turns = WORDS.map((word, index) => turn('a', word, index));
       await store.memories.insertMany(turns);

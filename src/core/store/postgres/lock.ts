@@ -12,6 +12,7 @@ import { ConflictError } from '../../errors.js';
 import { RUN_KINDS, type RunKind } from '../../records.js';
 import type { Clock } from '../../time.js';
 import type { HeldLock as PortHeld, LockHolder, LockPort, RunRepo, SettingsRepo } from '../port.js';
+import { describeHolder } from '../lock.js';
 import { createClient, mapPgError, type PostgresTarget } from './connect.js';
 
 /** The lock key as SQL: per schema, stable across server versions. */
@@ -117,9 +118,9 @@ function parseHolder(value: string | undefined): RecordedHolder | null {
       };
     }
   } catch {
-    // An unreadable row: reported as a dead holder with nothing to interrupt.
+    // An unreadable row: reported as a dead holder with nothing to interrupt, and nothing known of it.
   }
-  return { pid: 0, hostname: '', startedAt: new Date(0).toISOString(), runId: '', kind: 'rem nightly run-once', backendPid: 0 };
+  return { pid: null, hostname: '', startedAt: null, runId: '', kind: 'rem nightly run-once', backendPid: 0 };
 }
 
 /** A run kind as recorded, or the nightly's when it is not one (a damaged record). */
@@ -135,10 +136,6 @@ function fromApplicationName(name: string): { kind: RunKind; runId: string } {
 
 function publicHolder(holder: RecordedHolder): LockHolder {
   return { pid: holder.pid, hostname: holder.hostname, startedAt: holder.startedAt, runId: holder.runId, kind: holder.kind };
-}
-
-function describeHolder(holder: LockHolder): string {
-  return `${holder.kind}${holder.runId ? ` ${holder.runId}` : ''}, pid ${holder.pid} on ${holder.hostname || 'an unknown host'}, since ${holder.startedAt}`;
 }
 
 export interface LockPortDeps {
@@ -168,22 +165,24 @@ export function lockPort(deps: LockPortDeps, held: Set<PortHeldLock>): LockPort 
     if (!session) return null;
     const recorded = parseHolder(await deps.settings.get(LOCK_KEY));
     if (recorded && recorded.backendPid === session.pid) return publicHolder(recorded);
-    // Held, but not (yet) recorded: the session itself is all there is to say (its pid on the client is unknown).
+    // Held, but not (yet) recorded: the session itself is all there is to say (its pid on the client is unknown; the
+    // session's start is when its connection was made, at most a moment before it took the lock).
     return {
-      pid: 0,
+      pid: null,
       hostname: session.client ?? 'localhost',
-      startedAt: session.backend_start ?? new Date(0).toISOString(),
+      startedAt: session.backend_start,
       ...fromApplicationName(session.application_name),
     };
   }
 
   return {
     async acquire(owner) {
-      const holder: LockHolder = { pid: process.pid, hostname: hostname(), startedAt: deps.clock().toISOString(), runId: owner.runId, kind: owner.kind };
+      const startedAt = deps.clock().toISOString();
+      const holder: LockHolder = { pid: process.pid, hostname: hostname(), startedAt, runId: owner.runId, kind: owner.kind };
       const lock = await tryNightlyLock(deps.target, deps.env, { applicationName: `hippo ${owner.kind} ${owner.runId}` });
       if (!lock) {
         // Freed between the refusal and this look: still refused (never wait), named as well as can be.
-        const current = (await liveHolder()) ?? { pid: 0, hostname: '', startedAt: new Date(0).toISOString(), runId: '', kind: owner.kind };
+        const current = (await liveHolder()) ?? { pid: null, hostname: '', startedAt: null, runId: '', kind: owner.kind };
         throw new ConflictError(
           'nightly_running',
           `another nightly run or restore holds this store's lock (${describeHolder(current)}); nothing was done — try again when it has finished`,
@@ -197,7 +196,7 @@ export function lockPort(deps: LockPortDeps, held: Set<PortHeldLock>): LockPort 
           // Holding the advisory lock, any record here is a dead holder's: take it over, close its run's rows.
           const previous = parseHolder(await settings.get(LOCK_KEY));
           await settings.set(LOCK_KEY, value);
-          if (previous?.runId) await runs.interruptAbandoned(previous.runId, holder.startedAt);
+          if (previous?.runId) await runs.interruptAbandoned(previous.runId, startedAt);
           return previous ? publicHolder(previous) : null;
         });
       } catch (error) {

@@ -23,7 +23,7 @@ import { cursorRows, insertRows } from './bulk.js';
 import { finishSnippet, mapRawQueryError, nearbySql, searchSql } from './fts.js';
 import type { Session, TxState } from './session.js';
 import { columnList, fromRow, MEMORY_INSERT_TABLE, MEMORY_TABLE, placeholders, toParams } from './tables.js';
-import { PgThreads } from './threads.js';
+import { PgThreads, reindexBeforeCommit, reindexPending } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
 const COLUMN_NAMES = MEMORY_TABLE.columns.map((column) => column.name);
@@ -167,7 +167,10 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
         const inserted = await insertRows(session, tx, MEMORY_INSERT_TABLE, rows);
         for (const finish of finishes) await finish();
         for (const join of later) {
-          if (join.ids.length > JOIN_AROUND_MAX) await threads.whole(join.agentId, join.thread);
+          // Many new memories inside a stored thread (the next chunk of a file whose lines are not in time order): the
+          // thread is re-indexed once before the transaction commits, not after every chunk (quadratic in a big file).
+          if (reindexPending(tx, join.agentId, join.thread)) continue;
+          if (join.ids.length > JOIN_AROUND_MAX) reindexBeforeCommit(tx, threads, join.agentId, join.thread);
           else for (const place of await threads.places(join.agentId, join.ids)) await threads.around(place);
         }
         return inserted;
@@ -395,6 +398,9 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
         ...(q.weights !== undefined ? { weights: q.weights } : {}),
       });
       if (!statement) return [];
+      // A search inside a transaction that bulk-loaded memories sees their contexts as they will be committed.
+      const tx = bound ?? session.current();
+      if (tx?.beforeCommit?.size) await session.settle(tx);
       const { rows } = await session.query<Record<string, unknown> & { score: number; headline: string; seq: number }>(
         statement.text,
         statement.values,

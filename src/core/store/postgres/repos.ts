@@ -10,7 +10,7 @@ import { STORE_TABLES } from '../port.js';
 import { UsageError } from '../../errors.js';
 import { threadsOf } from '../context.js';
 import { cursorRows, insertRows } from './bulk.js';
-import { PgThreads } from './threads.js';
+import { PgThreads, reindexBeforeCommit } from './threads.js';
 import type { Session, TxState } from './session.js';
 import {
   CANDIDATE_PUBLIC_COLUMNS,
@@ -251,10 +251,11 @@ export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
       for (const row of rows) toParams(spec, row);
       const run = async (tx: TxState) => {
         const inserted = await insertRows(session, tx, spec, rows);
-        // Memories arrive without their search context: the threads they joined are re-indexed.
+        // Memories arrive without their search context: the threads they joined are re-indexed, once each, before the
+        // transaction commits (a copy loads a thread in many batches).
         if (table === 'memories') {
           const threads = new PgThreads((text, values = []) => session.query(text, values, tx));
-          for (const { agentId, thread } of threadsOf(rows as readonly TableRows['memories'][])) await threads.whole(agentId, thread);
+          for (const { agentId, thread } of threadsOf(rows as readonly TableRows['memories'][])) reindexBeforeCommit(tx, threads, agentId, thread);
         }
         return inserted;
       };

@@ -24,6 +24,12 @@ export interface TxState {
   savepoints: number;
   /** Statements the server refused in it: after one, PostgreSQL refuses everything until a rollback (to a savepoint). */
   failures: number;
+  /**
+   * Work that must land before COMMIT, once per key, in the order added: the re-index of a thread a bulk load joined
+   * (threads.ts `reindexBeforeCommit`), done once for the whole transaction instead of once per batch. `settle` runs it
+   * early when something in the transaction is about to read what it writes (a search).
+   */
+  beforeCommit?: Map<string, () => Promise<unknown>>;
 }
 
 export interface QueryOptions {
@@ -139,6 +145,16 @@ export class Session {
     }
   }
 
+  /** Runs the transaction's deferred work now (see `TxState.beforeCommit`); work it adds runs too. */
+  async settle(tx: TxState): Promise<void> {
+    const pending = tx.beforeCommit;
+    if (!pending) return;
+    for (const [key, work] of pending) {
+      pending.delete(key);
+      await work();
+    }
+  }
+
   async connect(): Promise<PoolClient> {
     try {
       return await this.pool.connect();
@@ -164,6 +180,7 @@ export class Session {
         await client.query('BEGIN');
         for (const statement of options.setup ?? []) await client.query(statement);
         const result = await this.als.run(tx, () => fn(tx));
+        await this.als.run(tx, () => this.settle(tx));
         tx.closed = true;
         let commit: QueryResult;
         try {

@@ -180,21 +180,25 @@ export function keyOrder(spec: TableSpec, alias?: string): string {
   return `${alias ? `${alias}.` : ''}${spec.key} COLLATE "C"`;
 }
 
-/** The refusal of a NUL character, naming the field (never its content). */
-export function nulError(field: string): UsageError {
+/**
+ * The refusal of a NUL character, naming the field and, for a row, the table and its key (a memory's id: the row to
+ * fix at the source, say before a `db copy`) — never the content.
+ */
+export function nulError(field: string, row?: { table: string; key: string }): UsageError {
+  const where = row ? `${field} of ${JSON.stringify(row.key)}` : field;
   return new UsageError(
     'nul_in_text',
-    `${field} contains a NUL character (U+0000), which a PostgreSQL store cannot hold; remove it and try again (nothing was written)`,
-    { details: { field } },
+    `${where} contains a NUL character (U+0000), which a PostgreSQL store cannot hold; nothing was written — remove the character${row ? ' from that row' : ''} and try again`,
+    { details: row ? { field, table: row.table, key: row.key } : { field } },
   );
 }
 
 /** Throws `nul_in_text` if `value` (a string, or strings in an array) holds U+0000. */
-export function checkNoNul(value: unknown, field: string): void {
+export function checkNoNul(value: unknown, field: string, row?: { table: string; key: string }): void {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw nulError(field);
+    if (value.includes('\u0000')) throw nulError(field, row);
   } else if (Array.isArray(value)) {
-    for (const item of value) checkNoNul(item, field);
+    for (const item of value) checkNoNul(item, field, row);
   }
 }
 
@@ -211,21 +215,28 @@ export function fromRow<T = TableRow>(spec: TableSpec, row: Record<string, unkno
 /** A port object of any table (Memory, CandidateRecord, Run, HandoffRecord, {key, value}). */
 export type RowObject = object;
 
-function valueOf(row: RowObject, column: Column, table: string): unknown {
+/** The row a NUL was found in: its table and key (a memory's id), when the row has one. */
+function rowOf(spec: TableSpec, row: RowObject): { table: string; key: string } | undefined {
+  const key = (row as Record<string, unknown>)[spec.key];
+  return typeof key === 'string' && !key.includes('\u0000') ? { table: spec.name, key } : undefined;
+}
+
+function valueOf(row: RowObject, column: Column, spec: TableSpec): unknown {
+  const table = spec.name;
   const value = (row as Record<string, unknown>)[column.prop];
   if (value === undefined || value === null) return null;
   switch (column.type) {
     case 'text':
     case 'timestamptz':
       if (typeof value !== 'string') throw badValue(table, column, 'a string');
-      checkNoNul(value, `${table}.${column.prop}`);
+      checkNoNul(value, `${table}.${column.prop}`, rowOf(spec, row));
       return value;
     case 'integer':
       if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw badValue(table, column, 'a whole number');
       return value;
     case 'text[]':
       if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw badValue(table, column, 'a list of strings');
-      checkNoNul(value, `${table}.${column.prop}`);
+      checkNoNul(value, `${table}.${column.prop}`, rowOf(spec, row));
       return value;
     case 'json':
       return JSON.stringify(value);
@@ -238,7 +249,7 @@ function badValue(table: string, column: Column, what: string): UsageError {
 
 /** Statement parameters for a row, in the spec's column order (json as its text, lists as arrays). */
 export function toParams(spec: TableSpec, row: RowObject, columns: readonly Column[] = spec.columns): unknown[] {
-  return columns.map((column) => valueOf(row, column, spec.name));
+  return columns.map((column) => valueOf(row, column, spec));
 }
 
 /** `$1, $2, …` for `count` parameters starting after `offset`. */
@@ -266,7 +277,7 @@ export function copyLine(spec: TableSpec, row: RowObject, columns: readonly Colu
   let line = '';
   for (let index = 0; index < columns.length; index++) {
     const column = columns[index]!;
-    const value = valueOf(row, column, spec.name);
+    const value = valueOf(row, column, spec);
     if (index > 0) line += '\t';
     if (value === null) line += '\\N';
     else if (column.type === 'text[]') line += copyText(arrayLiteral(value as string[]));

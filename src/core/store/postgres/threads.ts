@@ -6,7 +6,11 @@
  * A thread's order is (created_at, seq): `seq` is the insertion order. `memories_thread` (agent_id, thread,
  * created_at, seq) over live threaded rows serves every look-up.
  */
-import { CONTEXT_AFTER, threadContexts, WINDOW, windowContexts, type Context } from '../context.js';
+import { CONTEXT_AFTER, CONTEXT_BEFORE, threadContexts, threadKey, WINDOW, windowContexts, type Context } from '../context.js';
+import type { TxState } from './session.js';
+
+/** Rows per UPDATE when a whole thread is re-indexed: each statement's parameters stay a few megabytes. */
+const REINDEX_BATCH = 5_000;
 
 interface ThreadRow {
   id: string;
@@ -25,7 +29,24 @@ export interface PgPlace {
   id: string;
 }
 
-type Query = <R extends Record<string, unknown>>(text: string, values?: readonly unknown[]) => Promise<{ rows: R[] }>;
+type Query = <R extends Record<string, unknown>>(text: string, values?: readonly unknown[]) => Promise<{ rows: R[]; rowCount?: number | null }>;
+
+/**
+ * Re-indexes a whole thread once, just before the transaction commits, however many batches of a bulk load joined it
+ * (an import of a file chunk by chunk, `db copy` batch by batch): re-reading the thread after every batch made a big
+ * import quadratic. Until then the new memories' context may be stale; a search in the same transaction settles it
+ * first (memories.ts). Nothing else reads a context.
+ */
+export function reindexBeforeCommit(tx: TxState, threads: PgThreads, agentId: string, thread: string): void {
+  tx.beforeCommit ??= new Map();
+  const key = `thread:${threadKey(agentId, thread)}`;
+  if (!tx.beforeCommit.has(key)) tx.beforeCommit.set(key, () => threads.whole(agentId, thread));
+}
+
+/** Whether the thread's re-index is already due before the commit (nothing finer is needed before then). */
+export function reindexPending(tx: TxState, agentId: string, thread: string): boolean {
+  return tx.beforeCommit?.has(`thread:${threadKey(agentId, thread)}`) ?? false;
+}
 
 const ROW = 'id, content, context_before, context_after';
 const LIVE = 'agent_id = $1 AND thread = $2 AND archived_at IS NULL';
@@ -96,14 +117,31 @@ export class PgThreads {
     };
   }
 
-  /** Re-indexes a whole thread of an agent. */
+  /**
+   * Re-indexes a whole thread of an agent: its contents read once in thread order, the contexts computed here
+   * (context.ts, the same code as SQLite's) and written in batches, each row only where its context changed (the
+   * server compares, so the stored contexts are not read back). Returns how many rows changed.
+   */
   async whole(agentId: string, thread: string): Promise<number> {
-    const { rows } = await this.query<ThreadRow & Record<string, unknown>>(`SELECT ${ROW} FROM memories WHERE ${LIVE} ORDER BY created_at, seq`, [
+    const { rows } = await this.query<{ id: string; content: string }>(`SELECT id, content FROM memories WHERE ${LIVE} ORDER BY created_at, seq`, [
       agentId,
       thread,
     ]);
-    const contexts = threadContexts(rows.map((row) => row.content));
-    return this.write(rows.map((row, index) => ({ row, context: contexts[index]! })));
+    let changed = 0;
+    for (let start = 0; start < rows.length; start += REINDEX_BATCH) {
+      const end = Math.min(rows.length, start + REINDEX_BATCH);
+      // The batch's rows with the neighbours their contexts reach.
+      const from = Math.max(0, start - CONTEXT_BEFORE);
+      const contexts = threadContexts(rows.slice(from, Math.min(rows.length, end + CONTEXT_AFTER)).map((row) => row.content)).slice(start - from, end - from);
+      const result = await this.query(
+        `UPDATE memories m SET context_before = u.before, context_after = u.after
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS u (id, before, after)
+         WHERE m.id = u.id AND (m.context_before <> u.before OR m.context_after <> u.after)`,
+        [rows.slice(start, end).map((row) => row.id), contexts.map((context) => context.before), contexts.map((context) => context.after)],
+      );
+      changed += result.rowCount ?? 0;
+    }
+    return changed;
   }
 
   /**

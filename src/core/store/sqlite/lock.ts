@@ -13,7 +13,7 @@ import type { SqliteRuns, SqliteSettings } from './tables.js';
 
 export const LOCK_KEY = 'nightly.lock';
 
-/** The holder a row names; a row that does not parse is a holder that is certainly dead. */
+/** The holder a row names; a row that does not parse is a holder that is certainly dead, and nothing is known of it. */
 function parseHolder(value: string): LockHolder {
   try {
     const holder = JSON.parse(value) as LockHolder;
@@ -21,7 +21,7 @@ function parseHolder(value: string): LockHolder {
   } catch {
     // fall through: an unreadable lock is stale
   }
-  return { pid: 0, hostname: '', startedAt: new Date(0).toISOString(), runId: '', kind: 'rem nightly run-once' };
+  return { pid: null, hostname: '', startedAt: null, runId: '', kind: 'rem nightly run-once' };
 }
 
 export class SqliteLock implements LockPort {

@@ -294,7 +294,14 @@ describe('the nightly lock', () => {
     expect(lock.lost.aborted).toBe(false);
     // The record gone (as between taking the lock and writing it): the session itself names the holder.
     await store.settings.delete('nightly.lock');
-    expect(await other.lock.holder()).toMatchObject({ pid: 0, runId: 'run_01JCCCCCCCCCCCCCCCCCCCCCCC', kind: 'rem restore' });
+    // Its pid on the client is unknown, and said to be: never a made-up pid 0 or a 1970 start.
+    const unrecorded = await other.lock.holder();
+    expect(unrecorded).toMatchObject({ pid: null, runId: 'run_01JCCCCCCCCCCCCCCCCCCCCCCC', kind: 'rem restore' });
+    expect(Date.parse(unrecorded!.startedAt!)).toBeGreaterThan(Date.parse('2020-01-01'));
+    const refused = await rejection(other.lock.acquire({ runId: newId('run'), kind: 'rem nightly run-once' }));
+    expect(refused.code).toBe('nightly_running');
+    expect(refused.message).toContain('rem restore run_01JCCCCCCCCCCCCCCCCCCCCCCC, pid unknown on ');
+    expect(refused.message).not.toMatch(/pid 0\b|1970/);
     await withClient(t.database.url, (client) =>
       client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'hippo rem restore %'"),
     );

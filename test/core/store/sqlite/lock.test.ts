@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../../src/core/ids.js';
-import { acquireLock, LOCK_STALE_AFTER_MS, processExists, type LockHolder } from '../../../../src/core/nightly/lock.js';
+import { acquireLock, describeHolder, LOCK_STALE_AFTER_MS, processExists, type LockHolder } from '../../../../src/core/nightly/lock.js';
 import { getRun, startRun } from '../../../../src/core/rem/runs.js';
 import { LOCK_KEY } from '../../../../src/core/store/sqlite/lock.js';
 import { tempStore } from '../../../helpers/store.js';
@@ -80,6 +80,9 @@ describe('the nightly lock on SQLite: a settings row naming the holder', () => {
     store.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(LOCK_KEY, 'not json');
     const lock = await acquireLock(store, owner());
     expect((await store.lock.read())?.runId).toBe(lock.holder.runId);
+    // Nothing is known of the holder it took over from, and that is what is said: no pid 0, no 1970.
+    expect(lock.takenOver).toEqual({ pid: null, hostname: '', startedAt: null, runId: '', kind: 'rem nightly run-once' });
+    expect(describeHolder(lock.takenOver!)).toBe('holder unknown');
   });
 
   it('releases only its own lock, never one taken over from it', async () => {
