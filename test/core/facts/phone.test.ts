@@ -256,3 +256,39 @@ describe('phone recogniser: the candidate list and merely possible numbers abroa
     expect(read('Anna 07700 900123', ['GB', 'IE'])).toEqual([]);
   });
 });
+
+describe('phone recogniser: false positives of labelled and foreign readings', () => {
+  const read = (text: string, region: string | null, regions?: string[]) =>
+    find('phone', text, { region, ...(regions === undefined ? {} : { regions }) }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('keeps no labelled number that is all one digit or outside the region’s number plan', () => {
+    // Possible by length (+1 and ten digits), but no NANP number starts with 0, and one digit repeated is a placeholder.
+    expect(read('Phone: 0000 000000', null)).toEqual([]);
+    expect(read('Phone: 0000 000000', 'US')).toEqual([]);
+    expect(read('Phone: 2222 222222', 'US')).toEqual([]);
+    expect(read('Phone: +1 000 000 0000', null)).toEqual([]);
+    // A real possible-only number with its label still stands (the drama range, possible in GB).
+    expect(read('Phone: 07700 900123', null, ['GB', 'IE'])).toEqual([['07700 900123', '+447700900123', 'labelled', 'GB']]);
+  });
+
+  it('lets no region claim a number grouped otherwise under a label of a language not written there', () => {
+    // French label, French pairs, a digit missing: valid as written only in Vienna (AT), whose groups it does not use.
+    expect(read('Tél. : 01 23 45 67 8', null)).toEqual([]);
+    expect(read('Tél. : 01 23 45 67 8', 'FR')).toEqual([]);
+    // The whole number, French-labelled and French-grouped, stays French.
+    expect(read('Tél. : 01 23 45 67 89', null)).toEqual([['01 23 45 67 89', '+33123456789', 'validated', 'FR']]);
+    // Written in the region's own groups, a foreign-labelled number is still that region's.
+    expect(read('Tél. : 01 2345678', null, ['AT'])).toEqual([['01 2345678', '+4312345678', 'validated', 'AT']]);
+    // The same grouping under a German label, a language written in AT, is Austrian.
+    expect(read('Telefon: 01 23 45 67 8', null, ['AT'])).toEqual([['01 23 45 67 8', '+4312345678', 'validated', 'AT']]);
+  });
+
+  it('keeps no labelled national run of more than 12 digits, at home or abroad', () => {
+    expect(read('Tel: 0301234567890', 'DE')).toEqual([]);
+    expect(read('Tel: 4930123456789', 'DE')).toEqual([]);
+    expect(read('Tel: 1699999999999', 'DE')).toEqual([]);
+    // Twelve digits under a label stay, and a grouped home number is libphonenumber's verdict at home, however long.
+    expect(read('Tel: 030123456789', 'DE')).toEqual([['030123456789', '+4930123456789', 'validated', 'DE']]);
+    expect(read('Tel: 030 1234567890', 'DE')).toEqual([['030 1234567890', '+493012345678' + '90', 'validated', 'DE']]);
+  });
+});
