@@ -267,6 +267,7 @@ describe('phone recogniser: false positives of labelled and foreign readings', (
     expect(read('Phone: 0000 000000', 'US')).toEqual([]);
     expect(read('Phone: 2222 222222', 'US')).toEqual([]);
     expect(read('Phone: +1 000 000 0000', null)).toEqual([]);
+    expect(read('Phone: 012 345 6789', 'US', [])).toEqual([]);
     // A real possible-only number with its label still stands (the drama range, possible in GB).
     expect(read('Phone: 07700 900123', null, ['GB', 'IE'])).toEqual([['07700 900123', '+447700900123', 'labelled', 'GB']]);
   });
@@ -279,14 +280,24 @@ describe('phone recogniser: false positives of labelled and foreign readings', (
     expect(read('Tél. : 01 23 45 67 89', null)).toEqual([['01 23 45 67 89', '+33123456789', 'validated', 'FR']]);
     // Written in the region's own groups, a foreign-labelled number is still that region's.
     expect(read('Tél. : 01 2345678', null, ['AT'])).toEqual([['01 2345678', '+4312345678', 'validated', 'AT']]);
-    // The same grouping under a German label, a language written in AT, is Austrian.
+    expect(read('Tél. : 01-2345678', null, ['AT'])).toEqual([['01-2345678', '+4312345678', 'validated', 'AT']]);
+    // The same grouping under a German label (written in AT), an English one (written everywhere) or one of no
+    // language is Austrian; and a home reading stands whatever the label.
     expect(read('Telefon: 01 23 45 67 8', null, ['AT'])).toEqual([['01 23 45 67 8', '+4312345678', 'validated', 'AT']]);
+    expect(read('Phone: 01 23 45 67 8', null, ['AT'])).toEqual([['01 23 45 67 8', '+4312345678', 'validated', 'AT']]);
+    expect(read('Tel: 01 23 45 67 8', null, ['AT'])).toEqual([['01 23 45 67 8', '+4312345678', 'validated', 'AT']]);
+    expect(read('Tél. : 01 23 45 67 8', 'AT')).toEqual([['01 23 45 67 8', '+4312345678', 'validated', 'AT']]);
   });
 
   it('keeps no labelled national run of more than 12 digits, at home or abroad', () => {
     expect(read('Tel: 0301234567890', 'DE')).toEqual([]);
     expect(read('Tel: 4930123456789', 'DE')).toEqual([]);
     expect(read('Tel: 1699999999999', 'DE')).toEqual([]);
+    // A year and a serial (fit 0) needs its label up to 12 digits, and is dropped beyond.
+    expect(read('Tel: 2024-00123456', 'DE')).toEqual([['2024-00123456', '+49202400123456', 'labelled', 'DE']]);
+    expect(read('Tel: 2024-001234567', 'DE')).toEqual([]);
+    // In international form the bound does not apply (the country code is written).
+    expect(read('Phone: +49 1234 567890123', null)).toEqual([['+49 1234 567890123', '+491234567890123', 'labelled', 'DE']]);
     // Twelve digits under a label stay, and a grouped home number is libphonenumber's verdict at home, however long.
     expect(read('Tel: 030123456789', 'DE')).toEqual([['030123456789', '+4930123456789', 'validated', 'DE']]);
     expect(read('Tel: 030 1234567890', 'DE')).toEqual([['030 1234567890', '+493012345678' + '90', 'validated', 'DE']]);

@@ -95,7 +95,8 @@ export function plausiblePlan(number: PhoneNumber): boolean {
   if (/^(\d)\1*$/.test(national)) return false;
   metadata ??= new Metadata();
   metadata.selectNumberingPlan(number.country as CountryCode, number.countryCallingCode);
-  return new RegExp(`^(?:${metadata.numberingPlan?.nationalNumberPattern() ?? '\\d+'})$`).test(national);
+  // A parsed number's calling code is always one the metadata knows, so the plan is there.
+  return new RegExp(`^(?:${metadata.numberingPlan!.nationalNumberPattern()})$`).test(national);
 }
 
 function digitsOf(written: string): string {
