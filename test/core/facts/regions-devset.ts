@@ -246,10 +246,14 @@ function validNumbers(region: CountryCode, count: number): PhoneNumber[] {
   return numbers;
 }
 
+/** Within the region's number plan (the metadata's general pattern; the typings declare neither the plan nor its methods). */
 function withinPlan(number: PhoneNumber): boolean {
-  const metadata = new Metadata();
-  metadata.selectNumberingPlan(number.country!, number.countryCallingCode);
-  return new RegExp(`^(?:${metadata.numberingPlan!.nationalNumberPattern()})$`).test(number.nationalNumber);
+  const plans = new Metadata() as unknown as {
+    selectNumberingPlan(country: string | undefined, callingCode: string): void;
+    numberingPlan: { nationalNumberPattern(): string };
+  };
+  plans.selectNumberingPlan(number.country, number.countryCallingCode);
+  return new RegExp(`^(?:${plans.numberingPlan.nationalNumberPattern()})$`).test(number.nationalNumber);
 }
 
 /**

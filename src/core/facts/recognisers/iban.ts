@@ -11,7 +11,8 @@ const CANDIDATE_RE = new RegExp(`${GROUPED}|${COMPACT}`, 'g');
 
 /** ibantools upper-cases and drops spaces and dashes itself (`electronicFormatIBAN`), so any case is read. */
 export function isValidIban(candidate: string): boolean {
-  return isValidIBAN(electronicFormatIBAN(candidate) ?? '');
+  // null only for a value that is not a string.
+  return isValidIBAN(electronicFormatIBAN(candidate)!);
 }
 
 /**

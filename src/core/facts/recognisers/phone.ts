@@ -83,7 +83,13 @@ const IPV4_RE = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\
 const DOTTED_VERSION_RE = /^\d+(?:\.\d+){2,}$/;
 const YEAR_FIRST_RE = /^(?:19|20)\d\d[-./]\d{3,}/;
 
-let metadata: Metadata | undefined;
+/** The metadata's numbering plans: the typings declare neither the calling-code argument nor the plan's methods. */
+interface Plans {
+  selectNumberingPlan(country: CountryCode | undefined, callingCode: string): void;
+  numberingPlan: { nationalNumberPattern(): string };
+}
+
+let plans: Plans | undefined;
 
 /**
  * True when a merely possible number could be one: its national number fits its region's number plan (the general
@@ -93,10 +99,10 @@ let metadata: Metadata | undefined;
 export function plausiblePlan(number: PhoneNumber): boolean {
   const national = number.nationalNumber;
   if (/^(\d)\1*$/.test(national)) return false;
-  metadata ??= new Metadata();
-  metadata.selectNumberingPlan(number.country as CountryCode, number.countryCallingCode);
-  // A parsed number's calling code is always one the metadata knows, so the plan is there.
-  return new RegExp(`^(?:${metadata.numberingPlan!.nationalNumberPattern()})$`).test(national);
+  plans ??= new Metadata() as unknown as Plans;
+  // A parsed number's calling code is one the metadata knows (a non-geographic one has no country).
+  plans.selectNumberingPlan(number.country, number.countryCallingCode);
+  return new RegExp(`^(?:${plans.numberingPlan.nationalNumberPattern()})$`).test(national);
 }
 
 function digitsOf(written: string): string {
