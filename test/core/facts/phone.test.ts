@@ -98,6 +98,12 @@ describe('phone recogniser', () => {
     expect(read('Hoi Tom, kun je Sanne morgenochtend even terugbellen? Het nummer is 06 12 34 56 78.')).toEqual(['+31612345678']);
     // Norwegian and Danish share most of their function words: not twice as Norwegian, so no choice.
     expect(read('Ola treffes på 40 61 23 45 etter klokken ni, og hun har det travelt i dag.')).toEqual([]);
+    // The bounds, on 07400 123456 (a British mobile, a German fixed line): a language needs a score of 2 (`nicht`,
+    // `auch`: 1 each), and twice the rival number's (`the`: 1; `of`, shared with Dutch: 0.5).
+    expect(read('Jonas nicht 07400 123456')).toEqual([]);
+    expect(read('Jonas nicht auch 07400 123456')).toEqual(['+497400123456']);
+    expect(read('nicht auch the 07400 123456')).toEqual(['+497400123456']);
+    expect(read('nicht auch the of 07400 123456')).toEqual([]);
     // Swiss as written (078 123 45 67); the one English-speaking reading (ZA) only joins groups.
     expect(read('Anna is at 078 123 45 67 until Friday, and she has the keys with her.')).toEqual([]);
   });
