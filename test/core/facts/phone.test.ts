@@ -309,3 +309,26 @@ describe('phone recogniser: false positives of labelled and foreign readings', (
     expect(read('Tel: 030 1234567890', 'DE')).toEqual([['030 1234567890', '+493012345678' + '90', 'validated', 'DE']]);
   });
 });
+
+describe('phone recogniser: the order of readings, the labelled bounds, relabelling only abroad', () => {
+  const read = (text: string, region: string | null, regions: string[]) =>
+    find('phone', text, { region, regions }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('decides the reading covering most of the text first, whatever the list order, and nothing overlapping it after', () => {
+    // `(912) 345-67-89` alone is a NANP number written loosely; with the trunk prefix 8 it is Russian.
+    const russian = [['8 (912) 345-67-89', '+79123456789', 'validated', 'RU']];
+    expect(read('call 8 (912) 345-67-89', null, ['US', 'RU'])).toEqual(russian);
+    expect(read('call 8 (912) 345-67-89', null, ['RU', 'US'])).toEqual(russian);
+    expect(read('call 8 (912) 345-67-89', 'US', ['RU'])).toEqual(russian);
+  });
+
+  it('reads a labelled possible number from seven digits', () => {
+    expect(read('Tel: 123-4567', 'DE', [])).toEqual([['123-4567', '+491234567', 'labelled', 'DE']]);
+    expect(read('Tel: 123-456', 'DE', [])).toEqual([]);
+  });
+
+  it('keeps a home reading under a label of another language at home (relabelling is for readings abroad)', () => {
+    expect(read('Ring 07700 900 123', 'DE', ['GB'])).toEqual([['07700 900 123', '+497700900123', 'validated', 'DE']]);
+    expect(read('Ring 07700 900 123', null, ['DE', 'GB'])).toEqual([['07700 900 123', '+447700900123', 'labelled', 'GB']]);
+  });
+});
