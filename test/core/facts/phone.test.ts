@@ -81,6 +81,9 @@ describe('phone recogniser', () => {
     ]);
     expect(read('IBAN DE89 3704 0044 0532 0130 00\nJonas 07400 123456')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
     expect(read('Our office in Germany: 07400 123456')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
+    // A place decides even a number grouped loosely (fit 1), where neither the language nor the grouping would.
+    expect(read('Thanks,\nJames\n07400 123 456 | james@weber-bau.de')).toEqual([['07400 123 456', '+497400123456', 'validated', 'DE']]);
+    expect(read('Thanks,\nJames\n07400 123 456')).toEqual([]);
     expect(read('Office: 10 Downing Street, London, SW1A 2AA, 07400 123456')).toEqual([['07400 123456', '+447400123456', 'validated', 'GB']]);
     // Only the paragraph counts: a blank line ends it.
     expect(read('james@whitfield.co.uk\n\nAnna 07400 123456')).toEqual([]);

@@ -326,7 +326,8 @@ function byPassage(rivals: readonly Candidate[], cues: PassageCues): Candidate |
     const runnerUp = Math.max(0, ...supported.filter((entry) => normalizePhone(entry.reading.number) !== number).map((entry) => entry.score));
     const bestFit = Math.max(...pool.map((reading) => reading.fit));
     const fitting = winners.filter((entry) => entry.language !== 'en' || entry.reading.fit === bestFit).map((entry) => entry.reading);
-    if (top >= LANGUAGE_MARGIN * runnerUp && fitting.length > 0 && agree(fitting)) return fitting[0];
+    // `agree` holds only for a non-empty list.
+    if (top >= LANGUAGE_MARGIN * runnerUp && agree(fitting)) return fitting[0];
   }
   return exactlyWritten(pool);
 }
@@ -435,10 +436,12 @@ function possibleReading(
   }
   const readings = (region: CountryCode): Candidate[] =>
     possibleHits(region).map((hit) => candidate(text, window.start, window.start + hit.endsAt, hit.number, region, false));
-  const first = (found: readonly Candidate[]): Reading | undefined => (found[0] === undefined ? undefined : { ...found[0], check: 'labelled' });
+  // Called with a list `agree` or a length check found non-empty.
+  const first = (found: readonly Candidate[]): Reading => ({ ...found[0]!, check: 'labelled' });
   // A window a region of the list validates whole (abroadFit ≥ 0, however it is grouped) is read as possible at home
   // only when it is written at least as well for home (`345-899-3560x4587` is NANP-grouped: +1 345, not an Italian
   // mobile), and never as a possible number abroad.
+  // Stryker disable next-line ConditionalExpression: equivalent — with no region libphonenumber finds no national number, so `readings(undefined)` is empty too.
   const atHome = home === undefined ? [] : readings(home).filter((reading) => reading.fit >= abroadFit);
   if (atHome.length > 0) return first(atHome);
   if (abroadFit >= 0) return undefined;
@@ -465,7 +468,7 @@ function relabelled(text: string, window: { start: number; written: string }, ch
         .map((hit) => candidate(text, chosen.start, chosen.end, hit.number, region, false)),
     )
     .filter((reading) => reading.fit >= chosen.fit);
-  return found.length > 0 && agree(found) ? { ...found[0]!, check: 'labelled' } : undefined;
+  return agree(found) ? { ...found[0]!, check: 'labelled' } : undefined;
 }
 
 /** True when a reading spans the whole window (an opening bracket left out). */
