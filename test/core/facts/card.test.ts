@@ -15,6 +15,10 @@ describe('card recogniser', () => {
 
   it('accepts UATP, which card-validator does not know', () => {
     expect(texts('card', 'my credit card: 122000000000003')).toEqual(['122000000000003']);
+    // Validated on its own (prefix 1, 15 digits, Luhn), with no card word; a prefix-1 run of another length, or 15
+    // digits with another prefix, are not UATP (each Luhn-valid).
+    expect(find('card', 'paid with 122000000000003').map((m) => [m.text, m.check ?? 'validated'])).toEqual([['122000000000003', 'validated']]);
+    expect(texts('card', 'paid with 1220000000000002 and 12200000000002 and 922000000000005')).toEqual([]);
   });
 
   it('rejects a failed Luhn checksum', () => {

@@ -81,6 +81,9 @@ describe('phone recogniser', () => {
     ]);
     expect(read('IBAN DE89 3704 0044 0532 0130 00\nJonas 07400 123456')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
     expect(read('Our office in Germany: 07400 123456')).toEqual([['07400 123456', '+497400123456', 'validated', 'DE']]);
+    // A place decides even a number grouped loosely (fit 1), where neither the language nor the grouping would.
+    expect(read('Thanks,\nJames\n07400 123 456 | james@weber-bau.de')).toEqual([['07400 123 456', '+497400123456', 'validated', 'DE']]);
+    expect(read('Thanks,\nJames\n07400 123 456')).toEqual([]);
     expect(read('Office: 10 Downing Street, London, SW1A 2AA, 07400 123456')).toEqual([['07400 123456', '+447400123456', 'validated', 'GB']]);
     // Only the paragraph counts: a blank line ends it.
     expect(read('james@whitfield.co.uk\n\nAnna 07400 123456')).toEqual([]);
@@ -98,6 +101,12 @@ describe('phone recogniser', () => {
     expect(read('Hoi Tom, kun je Sanne morgenochtend even terugbellen? Het nummer is 06 12 34 56 78.')).toEqual(['+31612345678']);
     // Norwegian and Danish share most of their function words: not twice as Norwegian, so no choice.
     expect(read('Ola treffes på 40 61 23 45 etter klokken ni, og hun har det travelt i dag.')).toEqual([]);
+    // The bounds, on 07400 123456 (a British mobile, a German fixed line): a language needs a score of 2 (`nicht`,
+    // `auch`: 1 each), and twice the rival number's (`the`: 1; `of`, shared with Dutch: 0.5).
+    expect(read('Jonas nicht 07400 123456')).toEqual([]);
+    expect(read('Jonas nicht auch 07400 123456')).toEqual(['+497400123456']);
+    expect(read('nicht auch the 07400 123456')).toEqual(['+497400123456']);
+    expect(read('nicht auch the of 07400 123456')).toEqual([]);
     // Swiss as written (078 123 45 67); the one English-speaking reading (ZA) only joins groups.
     expect(read('Anna is at 078 123 45 67 until Friday, and she has the keys with her.')).toEqual([]);
   });
@@ -254,5 +263,75 @@ describe('phone recogniser: the candidate list and merely possible numbers abroa
     // 07700 900123: the drama range, possible in GB, valid in no region of this list.
     expect(read('Phone: 07700 900123', ['GB', 'IE'])).toEqual([['07700 900123', '+447700900123', 'labelled', 'GB']]);
     expect(read('Anna 07700 900123', ['GB', 'IE'])).toEqual([]);
+  });
+});
+
+describe('phone recogniser: false positives of labelled and foreign readings', () => {
+  const read = (text: string, region: string | null, regions?: string[]) =>
+    find('phone', text, { region, ...(regions === undefined ? {} : { regions }) }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('keeps no labelled number that is all one digit or outside the region’s number plan', () => {
+    // Possible by length (+1 and ten digits), but no NANP number starts with 0, and one digit repeated is a placeholder.
+    expect(read('Phone: 0000 000000', null)).toEqual([]);
+    expect(read('Phone: 0000 000000', 'US')).toEqual([]);
+    expect(read('Phone: 2222 222222', 'US')).toEqual([]);
+    expect(read('Phone: +1 000 000 0000', null)).toEqual([]);
+    expect(read('Phone: 012 345 6789', 'US', [])).toEqual([]);
+    // A real possible-only number with its label still stands (the drama range, possible in GB).
+    expect(read('Phone: 07700 900123', null, ['GB', 'IE'])).toEqual([['07700 900123', '+447700900123', 'labelled', 'GB']]);
+  });
+
+  it('lets no region claim a number grouped otherwise under a label of a language not written there', () => {
+    // French label, French pairs, a digit missing: valid as written only in Vienna (AT), whose groups it does not use.
+    expect(read('Tél. : 01 23 45 67 8', null)).toEqual([]);
+    expect(read('Tél. : 01 23 45 67 8', 'FR')).toEqual([]);
+    // The whole number, French-labelled and French-grouped, stays French.
+    expect(read('Tél. : 01 23 45 67 89', null)).toEqual([['01 23 45 67 89', '+33123456789', 'validated', 'FR']]);
+    // Written in the region's own groups, a foreign-labelled number is still that region's.
+    expect(read('Tél. : 01 2345678', null, ['AT'])).toEqual([['01 2345678', '+4312345678', 'validated', 'AT']]);
+    expect(read('Tél. : 01-2345678', null, ['AT'])).toEqual([['01-2345678', '+4312345678', 'validated', 'AT']]);
+    // The same grouping under a German label (written in AT), an English one (written everywhere) or one of no
+    // language is Austrian; and a home reading stands whatever the label.
+    expect(read('Telefon: 01 23 45 67 8', null, ['AT'])).toEqual([['01 23 45 67 8', '+4312345678', 'validated', 'AT']]);
+    expect(read('Phone: 01 23 45 67 8', null, ['AT'])).toEqual([['01 23 45 67 8', '+4312345678', 'validated', 'AT']]);
+    expect(read('Tel: 01 23 45 67 8', null, ['AT'])).toEqual([['01 23 45 67 8', '+4312345678', 'validated', 'AT']]);
+    expect(read('Tél. : 01 23 45 67 8', 'AT')).toEqual([['01 23 45 67 8', '+4312345678', 'validated', 'AT']]);
+  });
+
+  it('keeps no labelled national run of more than 12 digits, at home or abroad', () => {
+    expect(read('Tel: 0301234567890', 'DE')).toEqual([]);
+    expect(read('Tel: 4930123456789', 'DE')).toEqual([]);
+    expect(read('Tel: 1699999999999', 'DE')).toEqual([]);
+    // A year and a serial (fit 0) needs its label up to 12 digits, and is dropped beyond.
+    expect(read('Tel: 2024-00123456', 'DE')).toEqual([['2024-00123456', '+49202400123456', 'labelled', 'DE']]);
+    expect(read('Tel: 2024-001234567', 'DE')).toEqual([]);
+    // In international form the bound does not apply (the country code is written).
+    expect(read('Phone: +49 1234 567890123', null)).toEqual([['+49 1234 567890123', '+491234567890123', 'labelled', 'DE']]);
+    // Twelve digits under a label stay, and a grouped home number is libphonenumber's verdict at home, however long.
+    expect(read('Tel: 030123456789', 'DE')).toEqual([['030123456789', '+4930123456789', 'validated', 'DE']]);
+    expect(read('Tel: 030 1234567890', 'DE')).toEqual([['030 1234567890', '+493012345678' + '90', 'validated', 'DE']]);
+  });
+});
+
+describe('phone recogniser: the order of readings, the labelled bounds, relabelling only abroad', () => {
+  const read = (text: string, region: string | null, regions: string[]) =>
+    find('phone', text, { region, regions }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('decides the reading covering most of the text first, whatever the list order, and nothing overlapping it after', () => {
+    // `(912) 345-67-89` alone is a NANP number written loosely; with the trunk prefix 8 it is Russian.
+    const russian = [['8 (912) 345-67-89', '+79123456789', 'validated', 'RU']];
+    expect(read('call 8 (912) 345-67-89', null, ['US', 'RU'])).toEqual(russian);
+    expect(read('call 8 (912) 345-67-89', null, ['RU', 'US'])).toEqual(russian);
+    expect(read('call 8 (912) 345-67-89', 'US', ['RU'])).toEqual(russian);
+  });
+
+  it('reads a labelled possible number from seven digits', () => {
+    expect(read('Tel: 123-4567', 'DE', [])).toEqual([['123-4567', '+491234567', 'labelled', 'DE']]);
+    expect(read('Tel: 123-456', 'DE', [])).toEqual([]);
+  });
+
+  it('keeps a home reading under a label of another language at home (relabelling is for readings abroad)', () => {
+    expect(read('Ring 07700 900 123', 'DE', ['GB'])).toEqual([['07700 900 123', '+497700900123', 'validated', 'DE']]);
+    expect(read('Ring 07700 900 123', null, ['DE', 'GB'])).toEqual([['07700 900 123', '+447700900123', 'labelled', 'GB']]);
   });
 });

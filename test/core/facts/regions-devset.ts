@@ -1,4 +1,4 @@
-import { getExampleNumber, parsePhoneNumber, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
+import { getExampleNumber, Metadata, parsePhoneNumber, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
 import examples from 'libphonenumber-js/mobile/examples';
 
 /**
@@ -246,9 +246,19 @@ function validNumbers(region: CountryCode, count: number): PhoneNumber[] {
   return numbers;
 }
 
+/** Within the region's number plan (the metadata's general pattern; the typings declare neither the plan nor its methods). */
+function withinPlan(number: PhoneNumber): boolean {
+  const plans = new Metadata() as unknown as {
+    selectNumberingPlan(country: string | undefined, callingCode: string): void;
+    numberingPlan: { nationalNumberPattern(): string };
+  };
+  plans.selectNumberingPlan(number.country, number.countryCallingCode);
+  return new RegExp(`^(?:${plans.numberingPlan.nationalNumberPattern()})$`).test(number.nationalNumber);
+}
+
 /**
  * A number libphonenumber calls possible but not valid in the region, and valid in none of the phone regions as
- * written: the example's first digit changed.
+ * written, and within the region's number plan: the example's first digit changed.
  */
 function possibleOnly(region: CountryCode): PhoneNumber | undefined {
   const example = getExampleNumber(region, examples);
@@ -256,7 +266,9 @@ function possibleOnly(region: CountryCode): PhoneNumber | undefined {
   const national = example.nationalNumber;
   for (const digit of '0123456789') {
     const candidate = parsePhoneNumber(digit + national.slice(1), region);
-    if (candidate.isValid() || !candidate.isPossible()) continue;
+    // Possible, not valid, and within the region's number plan (its general pattern): `001 555 0123` is the right
+    // length for the US, but no NANP number starts with 0, so no one would write it as a phone number.
+    if (candidate.isValid() || !candidate.isPossible() || !withinPlan(candidate)) continue;
     const written = candidate.formatNational();
     if (PHONE_REGIONS.some((other) => parsePhoneNumber(written, other)?.isValid() === true)) continue;
     return candidate;

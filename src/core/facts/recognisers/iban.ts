@@ -9,11 +9,10 @@ const COMPACT = '[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]{11,30}';
 const GROUPED = '[A-Za-z]{2}[0-9]{2}([ -])[A-Za-z0-9]{4}(?:\\1[A-Za-z0-9]{4}){1,6}(?:\\1[A-Za-z0-9]{1,4})?';
 const CANDIDATE_RE = new RegExp(`${GROUPED}|${COMPACT}`, 'g');
 
-const MIN_LENGTH = 15; // Norway, the shortest IBAN
-
+/** ibantools upper-cases and drops spaces and dashes itself (`electronicFormatIBAN`), so any case is read. */
 export function isValidIban(candidate: string): boolean {
-  const electronic = electronicFormatIBAN(candidate.toUpperCase());
-  return electronic !== null && electronic !== undefined && isValidIBAN(electronic);
+  // null only for a value that is not a string.
+  return isValidIBAN(electronicFormatIBAN(candidate)!);
 }
 
 /**
@@ -22,11 +21,12 @@ export function isValidIban(candidate: string): boolean {
  */
 function longestValidPrefix(candidate: string, separator: string | undefined): string | undefined {
   if (isValidIban(candidate)) return candidate;
+  // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent — without it, `lastIndexOf(undefined)` looks for the text "undefined": absent, the loop does not run; present, only a prefix followed by letters is cut, which the word-boundary check after it rejects.
   if (separator === undefined) return undefined;
   let prefix = candidate;
+  // Stryker disable next-line EqualityOperator: equivalent — a separator never stands at index 0 (a candidate starts with its country code).
   for (let cut = prefix.lastIndexOf(separator); cut > 0; cut = prefix.lastIndexOf(separator)) {
     prefix = prefix.slice(0, cut);
-    if (prefix.replaceAll(separator, '').length < MIN_LENGTH) return undefined;
     if (isValidIban(prefix)) return prefix;
   }
   return undefined;
@@ -54,7 +54,7 @@ export function recogniseIbans(text: string, _opts: RecogniserOptions = {}): Raw
     if (iban === undefined || !oneCase(iban)) continue;
     const end = start + iban.length;
     if (isWordChar(charAt(text, end))) continue;
-    matches.push(rawMatch('iban', text, start, end, electronicFormatIBAN(iban.toUpperCase()) ?? iban.toUpperCase()));
+    matches.push(rawMatch('iban', text, start, end, electronicFormatIBAN(iban) ?? iban));
   }
   return matches;
 }

@@ -1,4 +1,4 @@
-import { findPhoneNumbersInText, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
+import { findPhoneNumbersInText, Metadata, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
 import { phoneLabelLanguages, phoneLabelRegions } from '../context.js';
 import { isLanguageOf } from '../language.js';
 import { paragraphAround, PassageCues } from '../passage.js';
@@ -82,6 +82,28 @@ const DATE_TIME_RE = new RegExp(`^${DATE}[ T]\\d{1,2}(?:[:.]\\d{2})*$`);
 const IPV4_RE = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const DOTTED_VERSION_RE = /^\d+(?:\.\d+){2,}$/;
 const YEAR_FIRST_RE = /^(?:19|20)\d\d[-./]\d{3,}/;
+
+/** The metadata's numbering plans: the typings declare neither the calling-code argument nor the plan's methods. */
+interface Plans {
+  selectNumberingPlan(country: CountryCode | undefined, callingCode: string): void;
+  numberingPlan: { nationalNumberPattern(): string };
+}
+
+let plans: Plans | undefined;
+
+/**
+ * True when a merely possible number could be one: its national number fits its region's number plan (the general
+ * pattern of the metadata: no NANP number starts with 0) and is not one digit repeated (`0000 000000`, `2222 222222`:
+ * placeholders). A valid number always fits; a possible one is only the right length.
+ */
+export function plausiblePlan(number: PhoneNumber): boolean {
+  const national = number.nationalNumber;
+  if (/^(\d)\1*$/.test(national)) return false;
+  plans ??= new Metadata() as unknown as Plans;
+  // A parsed number's calling code is one the metadata knows (a non-geographic one has no country).
+  plans.selectNumberingPlan(number.country, number.countryCallingCode);
+  return new RegExp(`^(?:${plans.numberingPlan.nationalNumberPattern()})$`).test(national);
+}
 
 function digitsOf(written: string): string {
   return parseDigits(written);
@@ -304,7 +326,8 @@ function byPassage(rivals: readonly Candidate[], cues: PassageCues): Candidate |
     const runnerUp = Math.max(0, ...supported.filter((entry) => normalizePhone(entry.reading.number) !== number).map((entry) => entry.score));
     const bestFit = Math.max(...pool.map((reading) => reading.fit));
     const fitting = winners.filter((entry) => entry.language !== 'en' || entry.reading.fit === bestFit).map((entry) => entry.reading);
-    if (top >= LANGUAGE_MARGIN * runnerUp && fitting.length > 0 && agree(fitting)) return fitting[0];
+    // `agree` holds only for a non-empty list.
+    if (top >= LANGUAGE_MARGIN * runnerUp && agree(fitting)) return fitting[0];
   }
   return exactlyWritten(pool);
 }
@@ -316,6 +339,12 @@ function byPassage(rivals: readonly Candidate[], cues: PassageCues): Candidate |
 function exactlyWritten(readings: readonly Candidate[]): Candidate | undefined {
   const exact = readings.filter((reading) => reading.fit >= 2);
   return agree(exact) ? exact[0] : undefined;
+}
+
+/** True when the phone label right before a reading is in languages (English aside: written everywhere) none of which is written in its region. */
+function foreignLabel(text: string, reading: Candidate): boolean {
+  const languages = (phoneLabelLanguages(text, reading.start) ?? []).filter((language) => language !== 'en');
+  return languages.length > 0 && !languages.some((language) => isLanguageOf(language, reading.region));
 }
 
 /**
@@ -352,7 +381,10 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
     // libphonenumber's own verdict for the home region, as before regions were tried; unless it is short or is a
     // year and a serial (`211-227`, `2024-00123`: page ranges, order and invoice numbers).
     const weak = best.fit === 0 && (digitsOf(national).length < MIN_LABELLED_DIGITS || YEAR_FIRST_RE.test(national));
-    const certain = (best.fit > 0 || best.home) && agreed && !tooLong && !weak;
+    // A reading abroad not written in its region's own groups, under a phone label in a language not written there
+    // (`Tél. : 01 23 45 67 8`, French pairs a digit short, valid only in Vienna), is not that region's for sure.
+    const foreign = !best.home && best.fit < 2 && foreignLabel(text, best);
+    const certain = (best.fit > 0 || best.home) && agreed && !tooLong && !weak && !foreign;
     if (certain) {
       chosen.push({ ...best, check: 'validated' });
       continue;
@@ -363,10 +395,11 @@ function choose(text: string, candidates: readonly Candidate[], order: readonly 
       continue;
     }
     const label = phoneLabelRegions(text, best.start);
-    if (label === undefined) continue;
-    // Readings that disagree: the label's language must narrow them to one number (`Telefono:` → IT, CH).
+    // A national run of more than 12 digits is never kept for its label (a timestamp or a card number).
+    if (label === undefined || digitsOf(national).length > MAX_DIGITS) continue;
+    // Readings that disagree, or a foreign label: the label's language must narrow them to one number (`Telefono:` → IT, CH).
     const plausible = rivals.length > 0 ? rivals : [best];
-    const narrowed = agreed ? plausible : plausible.filter((reading) => label.includes(reading.region));
+    const narrowed = agreed && !foreign ? plausible : plausible.filter((reading) => label.includes(reading.region));
     const pick = agree(narrowed) ? narrowed[0] : exactlyWritten(narrowed);
     if (pick === undefined) continue;
     chosen.push({ ...pick, check: 'labelled' });
@@ -392,7 +425,10 @@ function possibleReading(
   const possibleHits = (region: CountryCode | undefined): NumberFound[] =>
     hits(window.written, region, true).filter((hit) => {
       const written = withoutExtension(window.written.slice(0, hit.endsAt), hit.number);
-      return hit.startsAt === 0 && hit.number.isPossible() && digitsOf(written).length >= MIN_LABELLED_DIGITS && !isOtherShape(written);
+      const digits = digitsOf(written).length;
+      // A national run of more than 12 digits is a timestamp or a card number, label or not; international form may be longer.
+      const inBounds = digits >= MIN_LABELLED_DIGITS && (digits <= MAX_DIGITS || isInternational(written));
+      return hit.startsAt === 0 && hit.number.isPossible() && inBounds && plausiblePlan(hit.number) && !isOtherShape(written);
     });
   if (isInternational(window.written)) {
     const [hit] = possibleHits(undefined);
@@ -400,10 +436,12 @@ function possibleReading(
   }
   const readings = (region: CountryCode): Candidate[] =>
     possibleHits(region).map((hit) => candidate(text, window.start, window.start + hit.endsAt, hit.number, region, false));
-  const first = (found: readonly Candidate[]): Reading | undefined => (found[0] === undefined ? undefined : { ...found[0], check: 'labelled' });
+  // Called with a list `agree` or a length check found non-empty.
+  const first = (found: readonly Candidate[]): Reading => ({ ...found[0]!, check: 'labelled' });
   // A window a region of the list validates whole (abroadFit ≥ 0, however it is grouped) is read as possible at home
   // only when it is written at least as well for home (`345-899-3560x4587` is NANP-grouped: +1 345, not an Italian
   // mobile), and never as a possible number abroad.
+  // Stryker disable next-line ConditionalExpression: equivalent — with no region libphonenumber finds no national number, so `readings(undefined)` is empty too.
   const atHome = home === undefined ? [] : readings(home).filter((reading) => reading.fit >= abroadFit);
   if (atHome.length > 0) return first(atHome);
   if (abroadFit >= 0) return undefined;
@@ -430,7 +468,7 @@ function relabelled(text: string, window: { start: number; written: string }, ch
         .map((hit) => candidate(text, chosen.start, chosen.end, hit.number, region, false)),
     )
     .filter((reading) => reading.fit >= chosen.fit);
-  return found.length > 0 && agree(found) ? { ...found[0]!, check: 'labelled' } : undefined;
+  return agree(found) ? { ...found[0]!, check: 'labelled' } : undefined;
 }
 
 /** True when a reading spans the whole window (an opening bracket left out). */
