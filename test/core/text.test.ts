@@ -1,5 +1,5 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -150,11 +150,18 @@ describe('bounded reads', () => {
     withDir((dir) => {
       const fifo = join(dir, 'fifo');
       execFileSync('mkfifo', [fifo]);
-      // A writer in another process: 4 KiB into the pipe, more than the 1 KiB limit. The read ends it (broken pipe).
-      spawn('sh', ['-c', `head -c 4096 /dev/zero > '${fifo}'`], { stdio: 'ignore' });
-      expect(() => readUtf8File(fifo, { limit })).toThrow(
-        expect.objectContaining({ code: 'input_too_large', message: expect.stringContaining(`${fifo} is over 1 KiB:`) }),
-      );
+      // A writer in another process puts 4 KiB into the pipe, more than the 1 KiB limit. A reader end held open here
+      // lets the writer open and finish before the read starts (a pipe nobody writes to reads as empty, by design),
+      // so the bytes wait in the pipe whatever the machine's load.
+      const held = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+      try {
+        execFileSync('sh', ['-c', `head -c 4096 /dev/zero > '${fifo}'`], { stdio: 'ignore' });
+        expect(() => readUtf8File(fifo, { limit })).toThrow(
+          expect.objectContaining({ code: 'input_too_large', message: expect.stringContaining(`${fifo} is over 1 KiB:`) }),
+        );
+      } finally {
+        closeSync(held);
+      }
     });
   });
 
