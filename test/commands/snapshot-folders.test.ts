@@ -39,7 +39,7 @@ interface Listing {
 }
 interface Night {
   run: { id: string };
-  snapshot: { path: string; name: string; pruned: string[] };
+  snapshot: { path: string; name: string; pruned: string[]; unchanged: boolean };
   unattributedSnapshots: Unattributed | null;
 }
 
@@ -75,12 +75,13 @@ describe('snapshot folders', () => {
     await seed(storeB(), `b: the key is ${SECRET}`);
     const nightA = await night(storeA());
     const nightB = await night(storeB());
-    expect(dirname(nightA.snapshot.path)).toBe(join(legacy(), 'a.db'));
-    expect(dirname(nightB.snapshot.path)).toBe(join(legacy(), 'b.db'));
-
+    // b's first night takes a snapshot of its own: a's, with the same change counter, is no stand-in for it.
+    expect(nightB.snapshot.unchanged).toBe(false);
     const [listedA, listedB] = [await listing(storeA()), await listing(storeB())];
     expect(listedA.snapshots.map((snapshot) => snapshot.runId)).toEqual([nightA.run.id]);
     expect(listedB.snapshots.map((snapshot) => snapshot.runId)).toEqual([nightB.run.id]);
+    expect(dirname(nightA.snapshot.path)).toBe(join(legacy(), 'a.db'));
+    expect(dirname(nightB.snapshot.path)).toBe(join(legacy(), 'b.db'));
     expect([listedA.unattributed, listedB.unattributed]).toEqual([null, null]);
 
     // b has older snapshots that a's thinning (the newest 3 only) would prune were they in a's folder.
@@ -122,12 +123,12 @@ describe('snapshot folders', () => {
     writeFileSync(join(legacy(), `.${older}.partial`), 'half');
 
     const listed = await listing(storeA());
-    expect(listed.unattributed).toBeNull();
-    expect(listed.stderr).not.toContain('shared folder');
     expect(listed.snapshots.map((snapshot) => [snapshot.name, snapshot.path])).toEqual([
       [taken.snapshot.name, join(legacy(), 'a.db', taken.snapshot.name)],
       [older, join(legacy(), 'a.db', older)],
     ]);
+    expect(listed.unattributed).toBeNull();
+    expect(listed.stderr).not.toContain('shared folder');
     expect(files(legacy())).toEqual(['a.db']);
     expect(files(join(legacy(), 'a.db'))).toEqual([older, taken.snapshot.name].sort());
     // Adopted snapshots are the store's own from now on: restored by name.
