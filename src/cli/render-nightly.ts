@@ -114,8 +114,12 @@ export function unattributedNote(unattributed: UnattributedSnapshots | null): st
   if (!unattributed) return false;
   const { dir, count, stores, target } = unattributed;
   const which = count === 1 ? '1 snapshot from an older hippo is' : `${count} snapshots from an older hippo are`;
+  const why =
+    stores.length === 1
+      ? "which hippo could not move into this store's folder"
+      : `which hippo cannot attribute to one store (${stores.length} stores there: ${stores.map(inline).join(', ')})`;
   return (
-    `note: ${which} still in the shared folder ${inline(dir)}, which hippo cannot attribute to one store (${stores.length} stores there: ${stores.map(inline).join(', ')}); ` +
+    `note: ${which} still in the shared folder ${inline(dir)}, ${why}; ` +
     `they are not listed, thinned, restored by name or purged here. Move this store's into ${inline(target)} by hand (mv ${inline(join(dir, '<name>'))} ${inline(target)}/), ` +
     `the others' into their own folders (docs/nightly.md, "Where snapshots live")`
   );

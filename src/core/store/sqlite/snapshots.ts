@@ -8,6 +8,7 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
+  existsSync,
   fsyncSync,
   mkdtempSync,
   openSync,
@@ -226,6 +227,8 @@ function adoptLegacySnapshots(path: string, target: string): UnattributedSnapsho
     try {
       ensureDirectory(target);
       for (const name of found) {
+        // A file of that name already in the store's folder is never overwritten: the old one stays, reported.
+        if (existsSync(join(target, name))) continue;
         try {
           renameSync(join(legacy, name), join(target, name));
         } catch (error) {
