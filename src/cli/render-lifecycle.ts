@@ -5,6 +5,7 @@ import type { ReopenResult } from '../core/rem/review.js';
 import type { PruneRunsResult } from '../core/rem/runs.js';
 import { safeText } from '../core/text.js';
 import { memoryTable } from './render-memory.js';
+import { unattributedNote } from './render-nightly.js';
 import { cut, table, timeColumn, type Column, type TextView, type View } from './output.js';
 
 /** One line of text, guarded: agent ids, paths and names inside a line. */
@@ -70,7 +71,7 @@ export const forgetPlanView: View<ForgetPlan & { dryRun: true }> = {
       lines.push(paint('red', `  ${inline(snapshot.name)} cannot be read (${snapshot.code}): what it holds is unknown`));
     return lines.join('\n');
   },
-  notes: (_plan, { json }) => [!json && 'nothing changed (dry run)'],
+  notes: (plan, { json }) => [!json && 'nothing changed (dry run)', unattributedNote(plan.unattributedSnapshots)],
 };
 
 export const forgetView: View<ForgetResult> = {
@@ -97,6 +98,7 @@ export const forgetView: View<ForgetResult> = {
     return lines.join('\n');
   },
   notes: (result) => [
+    unattributedNote(result.unattributedSnapshots),
     result.snapshotsNotChecked > 0 &&
       `note: ${plural(result.snapshotsNotChecked, 'snapshot')} taken earlier may still hold it; run the same forget with --purge-snapshots to rewrite them`,
     !result.reclaim.complete &&

@@ -2,11 +2,12 @@ import type { SnapshotListing } from '../core/nightly/snapshot.js';
 import type { NightlyDryRunResult, NightlyResult } from '../core/nightly/run-once.js';
 import type { RestorePlan } from '../core/nightly/restore.js';
 import type { MaintenanceCounts } from '../core/nightly/maintenance.js';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { ExitCode } from '../core/errors.js';
 import type { PauseState } from '../core/nightly/pause.js';
 import type { RestoreResult } from '../core/nightly/restore.js';
 import type { ScheduleText } from '../core/nightly/schedule.js';
+import type { UnattributedSnapshots } from '../core/store/port.js';
 import { safeText } from '../core/text.js';
 import type { Hint } from './hints.js';
 import { table, timeColumn, type Column, type Painter, type TextContext, type TextView, type View } from './output.js';
@@ -105,6 +106,25 @@ export function snapshotsText({ snapshots, totalBytes }: SnapshotListing, dir: s
   return [context.paint('dim', inline(dir)), painted, context.paint('dim', total)].join('\n');
 }
 
+/**
+ * One note for the snapshots an older hippo left in the folder every store of a directory shared, when more than one
+ * store lives there: which stores, and how to move a store's own into its folder by hand.
+ */
+export function unattributedNote(unattributed: UnattributedSnapshots | null): string | false {
+  if (!unattributed) return false;
+  const { dir, count, stores, target } = unattributed;
+  const which = count === 1 ? '1 snapshot from an older hippo is' : `${count} snapshots from an older hippo are`;
+  const why =
+    stores.length === 1
+      ? "which hippo could not move into this store's folder"
+      : `which hippo cannot attribute to one store (${stores.length} stores there: ${stores.map(inline).join(', ')})`;
+  return (
+    `note: ${which} still in the shared folder ${inline(dir)}, ${why}; ` +
+    `they are not listed, thinned, restored by name or purged here. Move this store's into ${inline(target)} by hand (mv ${inline(join(dir, '<name>'))} ${inline(target)}/), ` +
+    `the others' into their own folders (docs/nightly.md, "Where snapshots live")`
+  );
+}
+
 export function restorePlanText(plan: RestorePlan, applied: boolean): string {
   const whose = plan.agentId === null ? 'every agent' : `agent "${inline(plan.agentId)}"`;
   const head = applied ? `restored ${whose} from ${inline(plan.snapshot)}:` : `restoring ${whose} from ${inline(plan.snapshot)} would change:`;
@@ -122,7 +142,8 @@ export function restoreChanges(plan: RestorePlan): number {
 export function nightView(): View<NightlyResult> {
   return {
     text: (result, context) => nightText(result, context),
-    notes: ({ run }, { hint }) => [
+    notes: ({ run, unattributedSnapshots }, { hint }) => [
+      unattributedNote(unattributedSnapshots),
       run.status === 'partial' &&
         `distillation failed (${run.errors.join(', ')}); the snapshot and maintenance were kept — see ${hint(['rem', 'runs', 'show', run.id], { agent: null })}`,
     ],
@@ -132,8 +153,8 @@ export function nightView(): View<NightlyResult> {
 
 export const nightDryRunView: TextView<NightlyDryRunResult> = (result, { paint }) => dryRunText(result, paint);
 
-export function snapshotsView(dir: string): TextView<SnapshotListing> {
-  return (listing, context) => snapshotsText(listing, dir, context);
+export function snapshotsView(dir: string): View<SnapshotListing> {
+  return { text: (listing, context) => snapshotsText(listing, dir, context), notes: (listing) => [unattributedNote(listing.unattributed)] };
 }
 
 /** `hippo rem restore SNAPSHOT [--agent A] --apply`: narrowed to the restore's agent when it has one, else every agent's. */

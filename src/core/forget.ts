@@ -14,12 +14,12 @@ import { accessSync, constants } from 'node:fs';
 import { ConflictError, ExitCode, HippoError, NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
 import { acquireLock } from './nightly/lock.js';
-import { snapshotFiles } from './nightly/snapshot.js';
+import { snapshotFiles, unattributedSnapshots } from './nightly/snapshot.js';
 import type { Memory, Run } from './records.js';
 import { clip, TRUNCATION_MARKER } from './rem/gather.js';
 import { escapeXml, memoryBodies, PLACEHOLDER_OPEN, scrubPrompt, scrubRefs } from './rem/prompt.js';
 import { withRun } from './rem/runs.js';
-import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store } from './store/port.js';
+import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store, UnattributedSnapshots } from './store/port.js';
 import { requireWellFormed } from './text.js';
 
 /** What a prompt shows in place of a forgotten memory's text. */
@@ -61,6 +61,8 @@ export interface ForgetPlan {
   snapshots: SnapshotHolding[];
   /** Snapshots that cannot be read (damaged, or a newer hippo's): what they hold is unknown. */
   unreadableSnapshots: { name: string; code: string }[];
+  /** Snapshots an older hippo left in the shared folder that are not this store's: not read (null: none). */
+  unattributedSnapshots: UnattributedSnapshots | null;
 }
 
 export interface ForgetResult {
@@ -75,6 +77,8 @@ export interface ForgetResult {
   snapshotsRewritten: string[] | null;
   /** Without `purgeSnapshots`: how many snapshots exist that were taken before (they may hold it). */
   snapshotsNotChecked: number;
+  /** Snapshots an older hippo left in the shared folder that are not this store's: never read or rewritten (null: none). */
+  unattributedSnapshots: UnattributedSnapshots | null;
 }
 
 /**
@@ -200,6 +204,7 @@ export async function planForget(store: Store, options: ForgetOptions & { scanSn
     candidatesChanged: report.candidatesChanged,
     handoffsChanged: report.handoffsChanged,
     ...(options.scanSnapshots === false ? { snapshots: [], unreadableSnapshots: [] } : await scanSnapshots(store, snapshotSpec, rewriter)),
+    unattributedSnapshots: unattributedSnapshots(store),
   };
 }
 
@@ -221,7 +226,7 @@ export async function forgetMemories(store: Store, options: ForgetOptions): Prom
     if (missing.length > 0) throw notFound(options.agentId, missing);
     if (isEmpty(live)) throw nothingMatches(options.agentId);
     const forgotten = await forgetLive(store, spec, rewriter, options, null);
-    return { ...forgotten, snapshotsNotChecked: storeSnapshots(store).length };
+    return { ...forgotten, snapshotsNotChecked: storeSnapshots(store).length, unattributedSnapshots: unattributedSnapshots(store) };
   }
   const lock = await acquireLock(store, { runId: newId('run', store.clock().getTime()), kind: 'memory forget' });
   try {
@@ -242,7 +247,7 @@ export async function forgetMemories(store: Store, options: ForgetOptions): Prom
     if (nowhere.length > 0) throw notFound(options.agentId, nowhere);
     if (isEmpty(live) && scanned.snapshots.length === 0) throw nothingMatches(options.agentId);
     const forgotten = await forgetLive(store, spec, rewriter, options, { lock, snapshots: scanned.snapshots, snapshotSpec });
-    return { ...forgotten, snapshotsNotChecked: 0 };
+    return { ...forgotten, snapshotsNotChecked: 0, unattributedSnapshots: unattributedSnapshots(store) };
   } finally {
     await lock.release();
   }
@@ -283,7 +288,7 @@ async function forgetLive(
   rewriter: EraseRewriter,
   options: ForgetOptions,
   purge: { lock: HeldLock; snapshots: SnapshotHolding[]; snapshotSpec: EraseSpec } | null,
-): Promise<Omit<ForgetResult, 'snapshotsNotChecked'>> {
+): Promise<Omit<ForgetResult, 'snapshotsNotChecked' | 'unattributedSnapshots'>> {
   return withRun(
     store,
     'memory forget',

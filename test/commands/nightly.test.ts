@@ -80,7 +80,7 @@ const one = <T = unknown>(sql: string, ...params: unknown[]) => Object.values(qu
 const integrity = () => one<string>('PRAGMA integrity_check');
 const candidateCount = () => one<number>('SELECT count(*) FROM candidates');
 const snapshotsListed = async () => json<{ snapshots: SnapshotJson[] }>(await box.hippo(['rem', 'snapshots', '--json'])).snapshots;
-const snapshotDir = () => join(box.dir, 'data', 'snapshots');
+const snapshotDir = () => join(box.dir, 'data', 'snapshots', 'hippo.db');
 const nightRows = () =>
   query<{ id: string; status: string; errors: string; parent_run_id: string | null }>("SELECT * FROM runs WHERE kind = 'rem nightly run-once' ORDER BY id");
 /**

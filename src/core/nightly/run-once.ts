@@ -4,12 +4,20 @@ import type { ModelClient } from '../model/client.js';
 import { distill, distillDryRun } from '../rem/distill.js';
 import { DEFAULT_SINCE_MS } from '../rem/gather.js';
 import { finishRun, runErrorCode, startRun, withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../rem/runs.js';
-import type { Store } from '../store/port.js';
+import type { Store, UnattributedSnapshots } from '../store/port.js';
 import { iso } from '../time.js';
 import { acquireLock, describeHolder, lockHolder, type HeldLock, type LockHolder } from './lock.js';
 import { applyMaintenance, optimizeFullText, planMaintenance, type MaintenanceCounts, type MaintenancePlan } from './maintenance.js';
 import { pauseState, type PauseState } from './pause.js';
-import { checkRetention, DEFAULT_RETENTION, pruneSnapshots, takeSnapshot, type RetentionPolicy, type TakenSnapshot } from './snapshot.js';
+import {
+  checkRetention,
+  DEFAULT_RETENTION,
+  pruneSnapshots,
+  takeSnapshot,
+  unattributedSnapshots,
+  type RetentionPolicy,
+  type TakenSnapshot,
+} from './snapshot.js';
 
 /**
  * `hippo rem nightly run-once` (docs/design.md §7): lock → pause → snapshot (+ retention) → maintenance → distillation
@@ -57,6 +65,8 @@ export interface NightlyResult {
   run: Run;
   pause: PauseState;
   snapshot: (TakenSnapshot & { pruned: string[] }) | null;
+  /** Snapshots an older hippo left in the shared folder that this night neither lists nor thins (null: none). */
+  unattributedSnapshots: UnattributedSnapshots | null;
   maintenance: MaintenancePlan | null;
   agents: AgentDistillation[];
 }
@@ -129,7 +139,7 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
   if (pause.paused) {
     steps.pause = pause.by === 'HIPPO_REM_PAUSE' ? 'paused by HIPPO_REM_PAUSE' : `paused by hippo rem pause since ${pause.since}`;
     const paused = await scope.finish({ status: 'paused', steps });
-    return { dryRun: false, run: paused, pause, snapshot: null, maintenance: null, agents: [] };
+    return { dryRun: false, run: paused, pause, snapshot: null, unattributedSnapshots: null, maintenance: null, agents: [] };
   }
   steps.pause = 'not paused';
 
@@ -210,7 +220,7 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
     errors: [...new Set(failed.map((agent) => agent.error ?? 'unexpected'))],
     steps,
   });
-  return { dryRun: false, run: finished, pause, snapshot: { ...snapshot, pruned }, maintenance, agents };
+  return { dryRun: false, run: finished, pause, snapshot: { ...snapshot, pruned }, unattributedSnapshots: unattributedSnapshots(store), maintenance, agents };
 }
 
 /** Records the snapshot on the run row as soon as it exists, so even a night that dies later points at it. */

@@ -1,13 +1,13 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ExitCode, HippoError } from '../errors.js';
 import { requireCount } from '../limits.js';
 import type { RunKind } from '../records.js';
-import type { Store } from '../store/port.js';
+import type { Store, UnattributedSnapshots } from '../store/port.js';
 
 /**
- * Snapshots (docs/design.md §7 step 3) are files in the store's snapshot directory (SQLite: `snapshots/` beside the
- * database, so a `--db` elsewhere keeps its own), named `<UTC timestamp>-<run id><suffix>`: the engine writes each
+ * Snapshots (docs/design.md §7 step 3) are files in the store's snapshot directory (SQLite: `snapshots/<file name>/`
+ * beside the database, so every store keeps its own, two in one directory too; docs/nightly.md), named `<UTC timestamp>-<run id><suffix>`: the engine writes each
  * under a hidden temporary name, checks it, makes it durable, and only then gives it that name, so a file with such a
  * name is always complete and was verified when written, and a half-written one (a crash, a full disk) never has it.
  * Naming, listing and retention are here; writing and checking the files is the adapter's (store.snapshots).
@@ -65,9 +65,22 @@ export interface TakenSnapshot extends Snapshot {
   removedPartials: number;
 }
 
-/** The store's snapshot directory; given a SQLite file's path, that file's (`snapshots/` beside it). */
+/**
+ * The store's snapshot directory; given a SQLite file's path, that file's: `snapshots/<file name>/` beside it (file
+ * names in one directory are unique, so two stores there never share a folder; PostgreSQL's is
+ * `<data dir>/snapshots/<store>/`, the same shape).
+ */
 export function snapshotDir(store: Store | string): string {
-  return typeof store === 'string' ? join(dirname(store), 'snapshots') : store.snapshots.dir;
+  return typeof store === 'string' ? join(legacySnapshotDir(store), basename(store)) : store.snapshots.dir;
+}
+
+/**
+ * The folder every SQLite store in a directory shared before each got its own (`snapshots/` beside the file). The
+ * snapshots still in it are adopted by the one store of that directory, or left there, unattributed
+ * (docs/decisions.md, "Snapshot folders").
+ */
+export function legacySnapshotDir(path: string): string {
+  return join(dirname(path), 'snapshots');
 }
 
 /** `20261102T093000Z-run_….db` (UTC, sortable). */
@@ -234,11 +247,22 @@ export interface SnapshotListing {
   snapshots: ListedSnapshot[];
   /** The sum of their sizes. */
   totalBytes: number;
+  /** Snapshots an older hippo left in the shared folder that are not this store's to list (null: none). */
+  unattributed: UnattributedSnapshots | null;
 }
 
 export async function snapshotListing(store: Store, options: { check?: boolean } = {}): Promise<SnapshotListing> {
   const snapshots = await listSnapshots(store, options);
-  return { snapshots, totalBytes: snapshots.reduce((total, snapshot) => total + snapshot.sizeBytes, 0) };
+  return {
+    snapshots,
+    totalBytes: snapshots.reduce((total, snapshot) => total + snapshot.sizeBytes, 0),
+    unattributed: unattributedSnapshots(store),
+  };
+}
+
+/** The store's unattributed old snapshots (SQLite only), or null. */
+export function unattributedSnapshots(store: Store): UnattributedSnapshots | null {
+  return store.snapshots.unattributed?.() ?? null;
 }
 
 export async function listSnapshots(store: Store, options: { check?: boolean } = {}): Promise<ListedSnapshot[]> {

@@ -532,8 +532,26 @@ export interface LockPort {
 
 // ---- snapshots -------------------------------------------------------------------------------------------------
 
+/**
+ * Snapshots an older hippo wrote into the `snapshots/` folder every SQLite store of a directory shared, left there
+ * because more than one hippo store lives in that directory (docs/decisions.md, "Snapshot folders").
+ */
+export interface UnattributedSnapshots {
+  /** The old shared folder. */
+  dir: string;
+  /** How many snapshot files are still in it. */
+  count: number;
+  /** The hippo stores found in the directory (this one included), by file name. */
+  stores: string[];
+  /** This store's own folder, where the ones that are its own belong. */
+  target: string;
+}
+
 export interface SnapshotPort {
-  /** Where this store's snapshots live (SQLite: `snapshots/` beside the file; PostgreSQL: under the data dir). */
+  /**
+   * Where this store's snapshots live (SQLite: `snapshots/<file name>/` beside the file; PostgreSQL:
+   * `<data dir>/snapshots/<store>/`).
+   */
   readonly dir: string;
   /** File name suffix of this engine's snapshots (`.db`, `.jsonl.gz`). */
   readonly suffix: string;
@@ -571,6 +589,11 @@ export interface SnapshotPort {
    * snapshot that cannot be read throws `snapshot_damaged` (exit 2); a newer hippo's `snapshot_too_new`.
    */
   erase(path: string, spec: EraseSpec, rewriter: EraseRewriter, options?: { dryRun?: boolean }): Promise<EraseReport>;
+  /**
+   * SQLite only: the old shared folder's snapshots this store could not adopt (undefined: none). Reading `dir` the
+   * first time adopts them when this is the only hippo store in its directory (moved into `dir`, names kept).
+   */
+  unattributed?(): UnattributedSnapshots | undefined;
 }
 
 /** A snapshot opened for restoring. Methods taking `ops` run on it: the store, or the transaction handle inside one. */

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { copyFileSync, existsSync, openSync, readdirSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
 import { addMemory } from '../../../src/core/memory.js';
@@ -35,7 +35,7 @@ describe('snapshots', () => {
     const snapshot = await takeSnapshot(store, runId);
     expect(snapshot.name).toBe(`20261102T033000Z-${runId}.db`);
     expect(snapshot.name).toMatch(SNAPSHOT_FILE);
-    expect(snapshot.path).toBe(join(store.dir, 'snapshots', snapshot.name));
+    expect(snapshot.path).toBe(join(store.dir, 'snapshots', basename(store.path), snapshot.name));
     expect(statSync(snapshot.path).mode & 0o777).toBe(0o600);
     expect(statSync(snapshotDir(store.path)).mode & 0o777).toBe(0o700);
     expect(readdirSync(snapshotDir(store.path))).toEqual([snapshot.name]);

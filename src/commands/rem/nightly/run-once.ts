@@ -11,7 +11,7 @@ export default class RemNightlyRunOnce extends HippoCommand {
   static override description = `Steps, in order (docs/design.md §7):
 1. lock: if another run or restore holds this database's lock, exit 4 at once (a dead holder's lock is taken over)
 2. pause: if paused (hippo rem pause, or HIPPO_REM_PAUSE=1), record a "paused" run and exit 0
-3. snapshot: an online copy of the database into snapshots/ beside it, checked with quick_check — or none when nothing changed since the newest snapshot (recorded "unchanged"). Retention then thins the snapshots: the newest 3 always, the last --keep-last, the newest of each of the last --keep-hourly hours, --keep-daily days and --keep-weekly weeks (and none older than --keep-days, if given). A failure here stops the night (exit 1)
+3. snapshot: an online copy of the database into its own folder snapshots/<file name>/ beside it, checked with quick_check — or none when nothing changed since the newest snapshot (recorded "unchanged"). Retention then thins the snapshots: the newest 3 always, the last --keep-last, the newest of each of the last --keep-hourly hours, --keep-daily days and --keep-weekly weeks (and none older than --keep-days, if given). A failure here stops the night (exit 1)
 4. maintenance: expired memories archived; ephemeral ones older than 7 days and standard ones unused for 180 days archived (never persistent or permanent ones, never one younger than 7 days); full-text index optimized
 5. distillation (hippo rem rapid --scope recent --unreflected) for each agent with new memories, or only --agent; candidates are staged for review. No model configured: skipped, exit 0. The model failing: maintenance is kept, exit 7
 6. the run row is finalised with counts and candidate ids (hippo rem runs)`;

@@ -8,6 +8,7 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
+  existsSync,
   fsyncSync,
   mkdtempSync,
   openSync,
@@ -35,7 +36,9 @@ import type {
   StoreOps,
   TableChangeCounts,
   TakenSnapshotFile,
+  UnattributedSnapshots,
 } from '../port.js';
+import { legacySnapshotDir, SNAPSHOT_FILE, snapshotDir } from '../../nightly/snapshot.js';
 import { Connection, mapSqliteError } from './connection.js';
 import { eraseRows } from './erasure.js';
 import { SqliteThreads } from './threads.js';
@@ -253,13 +256,96 @@ function snapshotCounter(path: string): number | undefined {
   }
 }
 
+/** A regular file that starts with a SQLite header carrying hippo's application id: a hippo store. */
+function isHippoDatabase(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    if (!statSync(path).isFile()) return false;
+    fd = openSync(path, 'r');
+    const header = Buffer.alloc(72);
+    return readSync(fd, header, 0, 72, 0) === 72 && header.toString('latin1', 0, 16) === SQLITE_MAGIC && header.readUInt32BE(68) === APPLICATION_ID;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * The old shared `snapshots/` folder beside `path` (docs/decisions.md, "Snapshot folders"): its snapshot files are
+ * moved into `target` (names kept, a rename on the same disk; with the leftovers of interrupted ones removed) when
+ * `path` is the only hippo store in its directory; otherwise nothing is touched and they are reported unattributed.
+ * A file that cannot be moved stays where it is and is reported too. Never throws.
+ */
+function adoptLegacySnapshots(path: string, target: string): UnattributedSnapshots | undefined {
+  const legacy = legacySnapshotDir(path);
+  const names = (): string[] => {
+    try {
+      return readdirSync(legacy).filter((name) => SNAPSHOT_FILE.test(name) && statSync(join(legacy, name)).isFile());
+    } catch {
+      return [];
+    }
+  };
+  const found = names();
+  if (found.length === 0) return undefined;
+  let stores: string[];
+  try {
+    const self = realpathSync(path);
+    const others = readdirSync(dirname(path)).filter((name) => {
+      const file = join(dirname(path), name);
+      return isHippoDatabase(file) && realpathSync(file) !== self;
+    });
+    stores = [basename(path), ...others].sort();
+  } catch {
+    return undefined;
+  }
+  if (stores.length === 1) {
+    try {
+      ensureDirectory(target);
+      for (const name of found) {
+        // A file of that name already in the store's folder is never overwritten: the old one stays, reported.
+        if (existsSync(join(target, name))) continue;
+        try {
+          renameSync(join(legacy, name), join(target, name));
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error; // another process moved it first
+        }
+      }
+      removePartials(legacy);
+    } catch {
+      // What could not be moved is reported below as still unattributed.
+    }
+  }
+  const left = names().length;
+  return left === 0 ? undefined : { dir: legacy, count: left, stores, target };
+}
+
 export class SqliteSnapshots implements SnapshotPort {
-  readonly dir: string;
   readonly suffix = '.db';
+  private readonly folder: string;
+  private leftover: UnattributedSnapshots | undefined;
+  private settled = false;
 
   constructor(private readonly c: Connection) {
-    // Beside the database: a `--db` elsewhere keeps its own snapshots, so several stores never mix theirs.
-    this.dir = join(dirname(c.path), 'snapshots');
+    // `snapshots/<file name>/` beside the database: every store keeps its own, two in one directory too.
+    this.folder = snapshotDir(c.path);
+  }
+
+  /** The store's snapshot folder; the first read adopts the old shared folder's snapshots when they are this store's. */
+  get dir(): string {
+    this.settle();
+    return this.folder;
+  }
+
+  unattributed(): UnattributedSnapshots | undefined {
+    this.settle();
+    return this.leftover;
+  }
+
+  private settle(): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.c.path !== ':memory:') this.leftover = adoptLegacySnapshots(this.c.path, this.folder);
   }
 
   /**
