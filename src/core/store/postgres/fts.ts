@@ -164,6 +164,14 @@ export function finishSnippet(content: string, headline: string, highlight: High
   return `${before}${headline.trim()}${after}`;
 }
 
+/**
+ * A stored tsvector read (detoasted, decompressed) once per row: the same vector as a new in-memory value (`||` with
+ * the empty vector copies it unchanged). Without it, every function given the column (each rank, each length, each
+ * term's `@@`) detoasts it again: sixteen reads of a row's two vectors where two do (docs/postgres.md, "Search").
+ * The `OFFSET 0` around it keeps the planner from folding the copies back into each use.
+ */
+const DETOASTED = (column: string): string => `(${column} || ''::tsvector)`;
+
 export interface SearchSqlOptions {
   agentId: string;
   query: string;
@@ -231,7 +239,11 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
   const limit = param(options.limit);
   const headline = param(headlineOptions(options.highlight));
   const columns = options.columns.map((column) => `m.${column}`).join(', ');
-  const hits = termParams.map((term, index) => `, ${found(`plainto_tsquery('${TS_CONFIG}', ${term})`)} AS hit${index}`).join('');
+  // Each term's tsquery is built once (in `q`), not once per row; the hit columns test the row's vectors detoasted once
+  // (`v`, below), so a row's vectors are read once however many terms and ranks test them.
+  const termQueries = termParams.map((term, index) => `, plainto_tsquery('${TS_CONFIG}', ${term}) AS t${index}`).join('');
+  const foundIn = (query: string) => (useContext ? `(v.fts @@ ${query} OR v.fts_context @@ ${query})` : `v.fts @@ ${query}`);
+  const hits = termParams.map((_, index) => `, ${foundIn(`q.t${index}`)} AS hit${index}`).join('');
   const frequencies = termParams.map((_, index) => `, count(*) FILTER (WHERE hit${index})::float8 AS df${index}`).join('');
   const weight = `CASE v.src || w
       WHEN 'fA' THEN ${weights.content} WHEN 'fB' THEN ${weights.subject} WHEN 'fC' THEN ${weights.tags}
@@ -254,17 +266,18 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
       CROSS JOIN LATERAL (SELECT ${termFrequencies} FROM (${lexemes}) v, unnest(v.weights) w) f, stats, corpus`;
   // ts_rank's weights are {D, C, B, A}.
   const firstRank =
-    `ts_rank('{0, ${weights.tags}, ${weights.subject}, ${weights.content}}', m.fts, q.query, 1)` +
-    (useContext ? ` + ts_rank('{0, ${weights.date}, ${weights.contextAfter}, ${weights.contextBefore}}', m.fts_context, q.query, 1)` : '');
+    `ts_rank('{0, ${weights.tags}, ${weights.subject}, ${weights.content}}', v.fts, q.query, 1)` +
+    (useContext ? ` + ts_rank('{0, ${weights.date}, ${weights.contextAfter}, ${weights.contextBefore}}', v.fts_context, q.query, 1)` : '');
   const parts = Object.entries(PART_CLASSES)
     .map(([part, { vector, classes }]) => `, ts_filter(m.${vector}, '${classes}') @@ q.query AS in_${part}`)
     .join('');
   const text = `
-    WITH q AS MATERIALIZED (SELECT (${querySql}) AS query),
+    WITH q AS MATERIALIZED (SELECT (${querySql}) AS query${termQueries}),
     matches AS MATERIALIZED (
-      SELECT m.id, m.created_at, m.archived_at, m.expires_at, m.tags, m.durability, (length(m.fts) + length(m.fts_context))::float8 AS len,
+      SELECT m.id, m.created_at, m.archived_at, m.expires_at, m.tags, m.durability, (length(v.fts) + length(v.fts_context))::float8 AS len,
              ${firstRank} AS pre${hits}
-      FROM memories m, q
+      FROM memories m CROSS JOIN q
+      CROSS JOIN LATERAL (SELECT ${DETOASTED('m.fts')} AS fts, ${DETOASTED('m.fts_context')} AS fts_context OFFSET 0) v
       WHERE m.agent_id = $1 AND ${found('q.query')}
     ),
     stats AS MATERIALIZED (SELECT avg(len) AS avglen${frequencies} FROM matches),
