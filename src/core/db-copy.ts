@@ -25,11 +25,13 @@ export const NIGHTLY_LOCK_SETTING = 'nightly.lock';
 const BATCH = 1_000;
 
 /**
- * A copy stopped by an interruption. The word "interrupted" is the CLI's acknowledgement of the signal, printed at
- * once; this message says what it left behind instead of repeating it.
+ * A copy stopped by an interruption: the one message that says so (the CLI only says "stopping…" when the signal
+ * arrives) and what it left behind.
  */
 export function copyInterrupted(): InterruptedError {
-  return new InterruptedError('the copy was stopped before it finished: nothing was copied, the target is as it was (its transaction was rolled back)');
+  return new InterruptedError(
+    'interrupted: the copy was stopped before it finished: nothing was copied, the target is as it was (its transaction was rolled back)',
+  );
 }
 
 export interface TableCopy {

@@ -259,7 +259,7 @@ describe('a team store on PostgreSQL: concurrency, crashes, unreachable servers'
     expect(result.exitCode).toBe(130);
     const stderr = String(result.stderr);
     expect(stderr.match(/interrupted/g), stderr).toEqual(['interrupted']);
-    expect(stderr).toContain('Error: the copy was stopped before it finished: nothing was copied');
+    expect(stderr).toContain('Error: interrupted: the copy was stopped before it finished: nothing was copied');
     expect(await memoryCount(target.url)).toBe(0);
   });
 
