@@ -79,8 +79,9 @@ export interface ForgetResult {
 
 /**
  * The core's rewriter for an erase: prompts lose the erased memories' text (and any matched text) to `marker`,
- * candidates citing an erased memory record it in `forgottenSourceIds`, and with `match` a candidate whose claim,
- * edited claim or a tag holds the text is deleted.
+ * candidates citing an erased memory record it in `forgottenSourceIds`, a candidate promoted to an erased memory is
+ * deleted (its claim is the memory's text), and with `match` a candidate whose claim, edited claim or a tag holds the
+ * text is deleted.
  */
 export function forgetRewriter(match: string | undefined, marker = FORGOTTEN_MARKER, extraTexts: readonly string[] = []): EraseRewriter {
   return (erased) => {
@@ -102,12 +103,16 @@ export function forgetRewriter(match: string | undefined, marker = FORGOTTEN_MAR
       ...(contents.length > 0 ? [PLACEHOLDER_OPEN] : []),
       // A clipped memory whose last value straddled the cut was shown without it, so with no placeholder either.
       ...(contents.some((content) => clip(content).truncated) ? [TRUNCATION_MARKER] : []),
+      // A promoted candidate's claim (or edited claim) is its memory's text as written.
+      ...erased.map((memory) => memory.content),
     ];
     const holdsMatch = (text: string | null) => match !== undefined && text !== null && text.includes(match);
     return {
       needles,
       candidate(candidate) {
         if (holdsMatch(candidate.claim) || holdsMatch(candidate.editedClaim) || candidate.tags.some(holdsMatch)) return null;
+        // Promoted to an erased memory: its claim is that memory's text, and cannot be rewritten without changing what it says.
+        if (candidate.promotedMemoryId !== null && ids.has(candidate.promotedMemoryId)) return null;
         const prompt = scrubPrompt(candidate.prompt, shown, match, marker, contents);
         const cited = candidate.sourceMemoryIds.filter((id) => ids.has(id) && !candidate.forgottenSourceIds.includes(id));
         if (prompt === candidate.prompt && cited.length === 0) return candidate;
