@@ -312,6 +312,8 @@ describe('hippo memory unarchive, rem reopen, agents, rem runs prune', () => {
     expect([noReason.exitCode, errorOf(noReason).code]).toEqual([2, 'reason_required']);
     const essay = await hippo(['rem', 'reopen', billing!.id, '--reason', 'why '.repeat(2000), '--json']);
     expect([essay.exitCode, errorOf(essay).code]).toEqual([2, 'reason_too_long']);
+    const longName = await hippo(['rem', 'reopen', billing!.id, '--reason', 'why', '--reviewer', 'r'.repeat(129), '--json']);
+    expect([longName.exitCode, errorOf(longName).code]).toEqual([2, 'reviewer_too_long']);
     const promoted = await hippo(['rem', 'reopen', migrations!.id, billing!.id, '--reason', 'again', '--json']);
     expect([promoted.exitCode, errorOf(promoted).code]).toEqual([4, 'candidate_promoted']);
     const other = await box.hippo(['rem', 'reopen', billing!.id, '--reason', 'mine now', '--agent', 'other', '--json']);
