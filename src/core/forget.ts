@@ -103,8 +103,6 @@ export function forgetRewriter(match: string | undefined, marker = FORGOTTEN_MAR
       ...(contents.length > 0 ? [PLACEHOLDER_OPEN] : []),
       // A clipped memory whose last value straddled the cut was shown without it, so with no placeholder either.
       ...(contents.some((content) => clip(content).truncated) ? [TRUNCATION_MARKER] : []),
-      // A promoted candidate's claim (or edited claim) is its memory's text as written.
-      ...erased.map((memory) => memory.content),
     ];
     const holdsMatch = (text: string | null) => match !== undefined && text !== null && text.includes(match);
     return {
