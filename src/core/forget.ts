@@ -17,7 +17,7 @@ import { acquireLock } from './nightly/lock.js';
 import { snapshotFiles, unattributedSnapshots } from './nightly/snapshot.js';
 import type { Memory, Run } from './records.js';
 import { clip, TRUNCATION_MARKER } from './rem/gather.js';
-import { escapeXml, memoryBodies, PLACEHOLDER_OPEN, scrubPrompt, scrubRefs } from './rem/prompt.js';
+import { bracketsAsSent, escapeXml, memoryBodies, PLACEHOLDER_OPEN, scrubPrompt, scrubRefs } from './rem/prompt.js';
 import { withRun } from './rem/runs.js';
 import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store, UnattributedSnapshots } from './store/port.js';
 import { requireWellFormed } from './text.js';
@@ -83,15 +83,18 @@ export interface ForgetResult {
 
 /**
  * The core's rewriter for an erase: prompts lose the erased memories' text (and any matched text) to `marker`,
- * candidates citing an erased memory record it in `forgottenSourceIds`, and with `match` a candidate whose claim,
- * edited claim or a tag holds the text is deleted.
+ * candidates citing an erased memory record it in `forgottenSourceIds`, a candidate promoted to an erased memory is
+ * deleted (its claim is the memory's text), and with `match` a candidate whose claim, edited claim or a tag holds the
+ * text is deleted.
  */
 export function forgetRewriter(match: string | undefined, marker = FORGOTTEN_MARKER, extraTexts: readonly string[] = []): EraseRewriter {
   return (erased) => {
     const ids = new Set(erased.map((memory) => memory.id));
-    // What a prompt shows of each memory (`clip`), and what to look for: its escaped text without the cut marker.
+    // What a prompt shows of each memory (`clip`), and what to look for: its escaped text without the cut marker. A
+    // redacted prompt shows its brackets as ASCII ones (`bracketsAsSent`) even where it replaced no value, so with no
+    // placeholder to find it by: that form is looked for too.
     const contents = [...erased.map((memory) => memory.content), ...extraTexts];
-    const shown = new Set(contents.map((content) => clip(content).text));
+    const shown = new Set(contents.flatMap((content) => [clip(content).text, bracketsAsSent(clip(content).text)]));
     const bodies = [...shown].map((text) => escapeXml(text.endsWith(TRUNCATION_MARKER) ? text.slice(0, -TRUNCATION_MARKER.length) : text));
     const matchNeedles = match === undefined ? [] : [...new Set([match, escapeXml(match)])];
     // A body holding the matched text is found by that text already.
@@ -110,6 +113,8 @@ export function forgetRewriter(match: string | undefined, marker = FORGOTTEN_MAR
       needles,
       candidate(candidate) {
         if (holdsMatch(candidate.claim) || holdsMatch(candidate.editedClaim) || candidate.tags.some(holdsMatch)) return null;
+        // Promoted to an erased memory: its claim is that memory's text, and cannot be rewritten without changing what it says.
+        if (candidate.promotedMemoryId !== null && ids.has(candidate.promotedMemoryId)) return null;
         const prompt = scrubPrompt(candidate.prompt, shown, match, marker, contents);
         const cited = candidate.sourceMemoryIds.filter((id) => ids.has(id) && !candidate.forgottenSourceIds.includes(id));
         if (prompt === candidate.prompt && cited.length === 0) return candidate;

@@ -188,6 +188,25 @@ describe('hippo memory forget', () => {
     expect([again.exitCode, errorOf(again).code]).toEqual([3, 'memory_not_found']);
   });
 
+  it('deletes the candidate a forgotten memory was promoted from: its claim is the memory’s text', async () => {
+    const [billing] = await stage();
+    const claim = 'Billing runs at night.';
+    expect((await hippo(['rem', 'promote', billing!.id, '--rationale', 'seen twice'])).exitCode).toBe(0);
+    const [promoted] = query<{ id: string }>('SELECT id FROM memories WHERE promoted_from = ?', billing!.id);
+    const dry = json<{ candidatesDeleted: { id: string }[] }>(await hippo(['memory', 'forget', promoted!.id, '--dry-run', '--json']));
+    expect(dry.candidatesDeleted.map((candidate) => candidate.id)).toEqual([billing!.id]);
+
+    const forgotten = await hippo(['memory', 'forget', promoted!.id, '--yes', '--json']);
+    expect(forgotten.exitCode, String(forgotten.stderr)).toBe(0);
+    expect(json<{ candidatesDeleted: string[] }>(forgotten).candidatesDeleted).toEqual([billing!.id]);
+    expect(query('SELECT id FROM candidates WHERE id = ?', billing!.id)).toEqual([]);
+    // (Not the file: the command model's own text, kept as the candidates' and the run's model, holds the claim.)
+    expect(query('SELECT id FROM candidates WHERE instr(claim, ?) > 0 OR instr(prompt, ?) > 0', claim, claim)).toEqual([]);
+    expect(query('SELECT id FROM memories WHERE instr(content, ?) > 0', claim)).toEqual([]);
+    // The memory it was distilled from is not touched.
+    expect(query('SELECT id FROM memories WHERE id = ?', ids.billing)).toHaveLength(1);
+  });
+
   it('never forgets another agent’s memory, needs --yes off a terminal, and says what to forget', async () => {
     const theirs = await hippo(['memory', 'forget', ids.theirs!, '--yes', '--json']);
     expect([theirs.exitCode, errorOf(theirs).code]).toEqual([3, 'memory_not_found']);
@@ -293,6 +312,8 @@ describe('hippo memory unarchive, rem reopen, agents, rem runs prune', () => {
     expect([noReason.exitCode, errorOf(noReason).code]).toEqual([2, 'reason_required']);
     const essay = await hippo(['rem', 'reopen', billing!.id, '--reason', 'why '.repeat(2000), '--json']);
     expect([essay.exitCode, errorOf(essay).code]).toEqual([2, 'reason_too_long']);
+    const longName = await hippo(['rem', 'reopen', billing!.id, '--reason', 'why', '--reviewer', 'r'.repeat(129), '--json']);
+    expect([longName.exitCode, errorOf(longName).code]).toEqual([2, 'reviewer_too_long']);
     const promoted = await hippo(['rem', 'reopen', migrations!.id, billing!.id, '--reason', 'again', '--json']);
     expect([promoted.exitCode, errorOf(promoted).code]).toEqual([4, 'candidate_promoted']);
     const other = await box.hippo(['rem', 'reopen', billing!.id, '--reason', 'mine now', '--agent', 'other', '--json']);

@@ -299,6 +299,33 @@ describe('--prompt-only, then rem ingest', () => {
     expect(readFileSync(snapshot).includes(Buffer.from(TEXT))).toBe(false);
   });
 
+  it('forget finds a memory holding look-alike brackets and no value, which a redacted prompt shows with ASCII brackets', async () => {
+    await box.hippo(['memory', 'add', 'Vault combo ⟦7 8 9⟧ for the back office'], { env: { HIPPO_AGENT: 'ops' } });
+    // The candidate cites only the forged note: the vault note is in its prompt as "Vault combo [7 8 9] …".
+    server.respondWith(reply.json({ candidates: [{ claim: 'Pasted templates hold fake placeholders.', sources: ['m3'] }] }));
+    const rapid = await box.hippo(['rem', 'rapid', '--json'], { env: hostedEnv() });
+    expect(rapid.exitCode, String(rapid.stderr)).toBe(0);
+    const candidateId = json<RapidJson>(rapid).candidates[0]!.id;
+    const promptOf = () => {
+      const db = new Database(box.db, { readonly: true });
+      try {
+        return db.prepare('SELECT prompt FROM candidates WHERE id = ?').pluck().get(candidateId) as string;
+      } finally {
+        db.close();
+      }
+    };
+    expect(promptOf()).toContain('>Vault combo [7 8 9] for the back office</memory>'); // the premise
+    const list = await box.hippo(['memory', 'list', '--json'], { env: { HIPPO_AGENT: 'ops' } });
+    const vault = json<{ memories: { id: string; content: string }[] }>(list).memories.find((memory) => memory.content.startsWith('Vault'))!;
+
+    const forgot = await box.hippo(['memory', 'forget', vault.id, '--yes', '--json'], { env: { HIPPO_AGENT: 'ops' } });
+    expect(forgot.exitCode, String(forgot.stderr)).toBe(0);
+    expect(json<{ candidatesChanged: string[] }>(forgot).candidatesChanged).toEqual([candidateId]);
+    expect(promptOf()).not.toContain('Vault combo');
+    expect(promptOf()).toContain('A pasted template said');
+    expect(readFileSync(box.db).includes(Buffer.from('Vault combo'))).toBe(false);
+  });
+
   it('rejects an answer using a placeholder a memory forged (never issued): exit 6, the handoff stays open', async () => {
     const { body } = await promptOnly();
     const forged = JSON.stringify({ candidates: [{ claim: 'Mail ⟦email 2⟧ about refunds.', sources: ['m2'] }] });

@@ -63,6 +63,14 @@ const PLACEHOLDER = /⟦([a-z]+) [1-9]\d*⟧/;
 const LOOKALIKE = /[⟦⟧〚〛]/g;
 
 /**
+ * `text` as a redacted prompt shows it between values: our brackets and their look-alikes as ASCII ones (facts/redact.ts
+ * `escapeBrackets`, without loading the recognisers). A memory holding `⟦x⟧` and no value is shown as `[x]`.
+ */
+export function bracketsAsSent(text: string): string {
+  return text.replace(LOOKALIKE, (char) => ('⟦〚'.includes(char) ? '[' : ']'));
+}
+
+/**
  * Whether a memory element's text (unescaped) is `content` as a redacted prompt shows it (docs/redaction.md): the
  * content with some values replaced by placeholders, its brackets escaped, and when clipped, cut and marked. Decided
  * without a redactor, so it holds whatever kinds and regions were in force when the prompt was built: each placeholder
@@ -78,7 +86,7 @@ export function showsRedacted(shown: string, content: string): boolean {
   const literals = pieces.filter((_, i) => i % 2 === 0);
   const kinds = pieces.filter((_, i) => i % 2 === 1);
   if (literals.join('').trim() === '') return false;
-  const text = content.replace(LOOKALIKE, (char) => ('⟦〚'.includes(char) ? '[' : ']'));
+  const text = bracketsAsSent(content);
   if (!text.startsWith(literals[0]!)) return false;
   // No placeholder: a clipped text whose last value was left out whole (it straddled the cut) is a prefix.
   if (kinds.length === 0) return clipped && text.length > literals[0]!.length;

@@ -32,6 +32,20 @@ function requireText(value: string | undefined, option: 'rationale' | 'reason', 
   return text;
 }
 
+/** The longest reviewer name a decision keeps (as long as an agent id): a name, not a pasted file. */
+export const MAX_REVIEWER_CHARS = 128;
+
+/** The reviewer recorded on a decision (`defaultReviewer` when none is given), at most MAX_REVIEWER_CHARS. */
+function reviewerOf(value: string | undefined): string {
+  const reviewer = value?.trim() || defaultReviewer();
+  if (reviewer.length > MAX_REVIEWER_CHARS) {
+    throw new UsageError('reviewer_too_long', `the reviewer is ${reviewer.length} characters, over ${MAX_REVIEWER_CHARS}: give a name`, {
+      details: { option: 'reviewer', max: MAX_REVIEWER_CHARS },
+    });
+  }
+  return reviewer;
+}
+
 /** The fact of a `source_deleted` refusal, in words every caller (library, CLI, review screen) starts from. */
 export function sourcesGone(candidateId: string, missing: readonly string[]): string {
   return `candidate ${candidateId} cites ${missing.length} memor${missing.length === 1 ? 'y' : 'ies'} no longer in the database (${missing.join(', ')})`;
@@ -66,7 +80,7 @@ export async function promote(store: Store, options: PromoteOptions): Promise<Pr
       details: { option: 'durability', allowed: [...PROMOTE_DURABILITIES] },
     });
   }
-  const reviewer = options.reviewer?.trim() || defaultReviewer();
+  const reviewer = reviewerOf(options.reviewer);
   return store.transaction(async (tx) => {
     const now = tx.clock();
     const promotions: Promotion[] = [];
@@ -128,7 +142,7 @@ export interface RejectOptions {
 /** docs/design.md §4.8: reject with a reason, in one transaction. Rejecting a rejected candidate is a no-op; a promoted one → 4. */
 export async function reject(store: Store, options: RejectOptions): Promise<Candidate[]> {
   const reason = requireText(options.reason, 'reason', 'why this candidate is wrong or not worth keeping');
-  const reviewer = options.reviewer?.trim() || defaultReviewer();
+  const reviewer = reviewerOf(options.reviewer);
   return store.transaction(async (tx) => {
     const decidedAt = iso(tx.clock());
     const rejected: Candidate[] = [];
@@ -175,7 +189,7 @@ export interface ReopenResult {
  */
 export async function reopen(store: Store, options: ReopenOptions): Promise<ReopenResult> {
   const reason = requireText(options.reason, 'reason', 'why this candidate deserves another review');
-  const by = options.reviewer?.trim() || defaultReviewer();
+  const by = reviewerOf(options.reviewer);
   return store.transaction(async (tx) => {
     const at = iso(tx.clock());
     const result: ReopenResult = { reopened: [], alreadyPending: [] };

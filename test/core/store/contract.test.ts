@@ -1164,6 +1164,24 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       if (store.engine === 'sqlite') expect(readFileSync(taken.path).includes(Buffer.from('Jane Canary'))).toBe(false);
     });
 
+    it('deletes the candidate promoted to an erased memory, even when the memory no longer reads as its claim, live and in a snapshot', async () => {
+      const promoted = memory('a', 'Billing moved to the afternoon.'); // edited since it was promoted
+      await store.memories.insert(promoted);
+      const decided = candidate('a', 'Billing runs at night.', { status: 'promoted', promotedMemoryId: promoted.id, prompt: '<prompt>' });
+      const kept = candidate('a', 'Deploys stall.', { prompt: '<another prompt>' });
+      await store.candidates.insert(decided);
+      await store.candidates.insert(kept);
+      const taken = await store.snapshots.take(`20261102T120000Z-${newId('run')}${store.snapshots.suffix}`, {});
+      const spec = { agentId: 'a', memoryIds: [promoted.id] };
+      expect((await store.snapshots.erase(taken.path, spec, forgetRewriter(undefined), { dryRun: true })).candidatesDeleted).toEqual([decided.id]);
+      const report = await store.transaction((tx) => tx.erasure.erase(spec, forgetRewriter(undefined)));
+      expect([report.candidatesDeleted, report.candidatesChanged]).toEqual([[decided.id], []]);
+      expect(await store.candidates.get('a', decided.id)).toBeUndefined();
+      expect(await store.candidates.get('a', kept.id)).toBeDefined();
+      await store.snapshots.erase(taken.path, spec, forgetRewriter(undefined));
+      if (store.engine === 'sqlite') expect(readFileSync(taken.path).includes(Buffer.from('Billing runs at night.'))).toBe(false);
+    });
+
     it('an erase inside a transaction rolls back with it', async () => {
       const gone = memory('a', 'to be erased');
       await store.memories.insert(gone);

@@ -20,10 +20,14 @@ export function namedBy(spec: EraseSpec, memory: Memory, ids: ReadonlySet<string
   return match !== undefined && (memory.content.includes(match) || (memory.subject ?? '').includes(match) || memory.tags.some((tag) => tag.includes(match)));
 }
 
-/** Whether a candidate of the agent cites an erased memory or holds a needle (in its claim, edited claim, a tag, its prompt). */
+/**
+ * Whether a candidate of the agent cites an erased memory, was promoted to one, or holds a needle (in its claim, edited
+ * claim, a tag, its prompt).
+ */
 export function citesOrHolds(candidate: CandidateRecord, erased: ReadonlySet<string>, needles: readonly string[]): boolean {
   return (
     candidate.sourceMemoryIds.some((id) => erased.has(id)) ||
+    (candidate.promotedMemoryId !== null && erased.has(candidate.promotedMemoryId)) ||
     needles.some(
       (needle) =>
         candidate.claim.includes(needle) ||
@@ -73,6 +77,7 @@ async function eraseIn(session: Session, tx: TxState, spec: EraseSpec, rewriter:
   const { rows: candidateRows } = await query(
     `SELECT ${CANDIDATE_COLUMNS} FROM candidates c WHERE agent_id = $1 AND (
        source_memory_ids && $2::text[]
+       OR promoted_memory_id = ANY($2::text[])
        OR EXISTS (SELECT 1 FROM unnest($3::text[]) AS n (needle)
                   WHERE strpos(c.claim, n.needle) > 0 OR strpos(coalesce(c.edited_claim, ''), n.needle) > 0 OR strpos(c.prompt, n.needle) > 0
                      OR EXISTS (SELECT 1 FROM unnest(c.tags) AS t (tag) WHERE strpos(t.tag, n.needle) > 0)))

@@ -55,6 +55,7 @@ export function eraseRows(c: Connection, spec: EraseSpec, rewriter: EraseRewrite
       .statement(
         `SELECT ${CANDIDATE_RECORD_COLUMNS} FROM candidates WHERE agent_id = @agentId AND (
            EXISTS (SELECT 1 FROM json_each(candidates.source_memory_ids) s WHERE s.value IN (SELECT value FROM json_each(@erased)))
+           OR promoted_memory_id IN (SELECT value FROM json_each(@erased))
            OR EXISTS (SELECT 1 FROM json_each(@needles) n
                       WHERE instr(candidates.claim, n.value) > 0 OR instr(coalesce(candidates.edited_claim, ''), n.value) > 0
                          OR instr(candidates.prompt, n.value) > 0
