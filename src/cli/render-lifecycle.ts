@@ -102,7 +102,7 @@ export const forgetView: View<ForgetResult> = {
     result.snapshotsNotChecked > 0 &&
       `note: ${plural(result.snapshotsNotChecked, 'snapshot')} taken earlier may still hold it; run the same forget with --purge-snapshots to rewrite them`,
     !result.reclaim.complete &&
-      'note: another process is reading the store; its write-ahead log keeps copies until the next checkpoint (run the forget again later)',
+      'note: another process is reading the store, so the old copies stay in its files until the next checkpoint: once that process has ended, any hippo command on this store completes it',
   ],
 };
 
