@@ -54,6 +54,12 @@ const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.
 function editedTags(old: readonly string[], options: EditOptions): string[] | undefined {
   if (options.tags === undefined && options.addTags === undefined && options.removeTags === undefined) return undefined;
   const remove = new Set(validateTags([...(options.removeTags ?? [])]));
+  const asked = validateTags([...(options.tags ?? []), ...(options.addTags ?? [])]);
+  const both = asked.filter((tag) => remove.has(tag));
+  if (both.length > 0) {
+    // Adding and removing one tag in one edit has no single meaning: refused, nothing changed (docs/decisions.md).
+    throw new UsageError('tag_added_and_removed', `a tag cannot be both set and removed in one edit: ${both.join(', ')}`, { details: { tags: both } });
+  }
   const base = options.tags === undefined ? [...old] : validateTags([...options.tags]);
   return validateTags([...base, ...(options.addTags ?? [])]).filter((tag) => !remove.has(tag));
 }

@@ -56,11 +56,12 @@ export function contentHash(content: string): string {
 
 /**
  * Agent ids are 1–128 characters that show as themselves: no control, bidi control or invisible format character (the
- * text guard's own predicate), so `ops\u202Eagent` cannot pass for another agent in a list or a prompt.
+ * text guard's own predicate), so `ops\u202Eagent` cannot pass for another agent in a list or a prompt; and no white
+ * space at either end, so `ops ` is not a second agent that looks like `ops`.
  */
 export function validateAgentId(agentId: string): string {
-  if (agentId.trim() === '' || agentId.length > 128 || hasHiddenCharacters(agentId) || !isWellFormed(agentId)) {
-    throw new UsageError('bad_agent', 'the agent id must be 1–128 visible characters: no control, bidi or invisible format characters', {
+  if (agentId.trim() !== agentId || agentId === '' || agentId.length > 128 || hasHiddenCharacters(agentId) || !isWellFormed(agentId)) {
+    throw new UsageError('bad_agent', 'the agent id must be 1–128 visible characters, no space at either end: no control, bidi or invisible format characters', {
       details: { option: 'agentId' },
     });
   }

@@ -77,9 +77,12 @@ export function parseTimeWords(text: string, now: Date): Date | undefined {
 
 /** `--since`: a duration back from now, an ISO date/time, or a time in words (`yesterday`, `last monday`); never one ahead of now. */
 export function parseSince(text: string, flag: string, now: Date): Date {
-  // A signed duration is not words: chrono would read "-5d" as the start of the day five days ago, and "+5d" ahead.
-  if (/^\s*[+-]\s*\d+(?:\.\d+)?\s*[smhdw]\s*$/i.test(text)) {
-    throw new UsageError('bad_duration', `${flag} "${text}": a duration takes no sign (${text.replace(/[\s+-]/g, '')} already means that long ago)`);
+  // A signed duration is not words: chrono would read "-5d" or "-5 days" as five days ago or as five days ahead, a
+  // guess either way. Nothing valid here starts with a sign and a digit.
+  if (/^\s*[+-]\s*\d/.test(text)) {
+    const unsigned = text.trim().replace(/^[+-]\s*/, '');
+    const meant = parseDurationMs(unsigned) === undefined ? 'say how long ago without it, like 5d or 5 days ago' : `${unsigned} already means that long ago`;
+    throw new UsageError('bad_duration', `${flag} "${text}": a duration takes no sign (${meant})`);
   }
   const ms = parseDurationMs(text);
   if (ms !== undefined) return withinRange(now.getTime() - ms) ?? tooFar(text, flag);

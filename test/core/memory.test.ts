@@ -129,6 +129,13 @@ describe('text no UTF-8 can hold (a lone surrogate) is never written', () => {
     expect(error.message).not.toContain('note');
   });
 
+  it('refuses an agent id with white space at either end (it would list as another agent that looks the same)', async () => {
+    for (const padded of ['ops ', ' ops', 'ops\t', '\u00a0ops']) {
+      expect(await errorOf(() => validateAgentId(padded))).toMatchObject({ code: 'bad_agent', exitCode: ExitCode.usage });
+    }
+    expect(validateAgentId('ops agent')).toBe('ops agent');
+  });
+
   it('refuses one in an agent id, and keeps surrogate pairs (emoji) everywhere', async () => {
     expect(await errorOf(() => validateAgentId('ops\ud800'))).toMatchObject({ code: 'bad_agent' });
     expect(validateContent('deploy 🚀 done')).toBe('deploy 🚀 done');

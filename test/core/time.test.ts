@@ -49,10 +49,11 @@ describe('durations and dates', () => {
     expect(lastTuesday < now && now.getTime() - lastTuesday.getTime() < 8 * 86_400_000).toBe(true);
     expect(() => parseSince('tomorrow', '--since', now)).toThrow(expect.objectContaining({ code: 'bad_duration', exitCode: 2 }));
     // A signed duration is refused, not read as words ("-5d" was the start of the day five days ago).
-    for (const signed of ['-5d', '+5d', ' - 2w ']) {
+    for (const signed of ['-5d', '+5d', ' - 2w ', '-5 days', '+3 weeks', '- 2 hours ago']) {
       expect(() => parseSince(signed, '--older-than', now)).toThrow(expect.objectContaining({ code: 'bad_duration', exitCode: 2 }));
     }
     expect(() => parseSince('-5d', '--older-than', now)).toThrow('a duration takes no sign (5d already means that long ago)');
+    expect(() => parseSince('-5 days', '--older-than', now)).toThrow('a duration takes no sign (say how long ago without it, like 5d or 5 days ago)');
     expect(parseSince('0d', '--older-than', now)).toEqual(now);
     // One time and nothing else: words around it are not silently dropped.
     expect(() => parseSince('yesterday or so', '--since', now)).toThrow(expect.objectContaining({ code: 'bad_duration' }));
