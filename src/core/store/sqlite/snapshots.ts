@@ -153,6 +153,8 @@ function verifyCopy(path: string): CheckResult {
 
 /** Bytes read at a time while comparing a snapshot with the database (larger buffers read slower on Linux). */
 const COPY_CHUNK = 1024 * 1024;
+/** The memory map the snapshot's check reads through; SQLite caps it at its build's limit (2 GiB here). */
+const CHECK_MMAP_BYTES = 2 ** 40;
 /** The longest the snapshot's checkpoint waits for other connections before falling back to the online backup. */
 const CHECKPOINT_WAIT_MS = 1000;
 
@@ -426,6 +428,19 @@ export class SqliteSnapshots implements SnapshotPort {
    */
   private async copyWhole(temp: string, signal: AbortSignal | undefined): Promise<CheckResult | undefined> {
     if (!this.checkpoint()) return undefined;
+    // The check reads every page of every table once: through a memory map (as much of the file as SQLite's build
+    // allows, 2 GiB) it reads them in place instead of copying each into the page cache, about twice as fast at 100 k
+    // (bench/RESULTS.md). The read transaction keeps the file from shrinking under the map. Back to what it was after.
+    const mapped = this.c.db.pragma('mmap_size', { simple: true }) as number;
+    this.c.db.pragma(`mmap_size = ${CHECK_MMAP_BYTES}`);
+    try {
+      return await this.copyHeld(temp, signal);
+    } finally {
+      this.c.db.pragma(`mmap_size = ${mapped}`);
+    }
+  }
+
+  private async copyHeld(temp: string, signal: AbortSignal | undefined): Promise<CheckResult | undefined> {
     return this.c.readTransaction(async () => {
       // The first read takes the transaction's snapshot. With the WAL empty at that instant the transaction reads the
       // database file alone, and SQLite lets no checkpoint write into the file until it ends: the file stays as it is.
