@@ -36,6 +36,16 @@ import { jsonText, safeText } from '../core/text.js';
 import { errorSchema } from './schemas.js';
 import { hippoTools, REVIEW_BY_PERSON, type ToolDefinition } from './tools.js';
 
+/**
+ * tools/call with any `arguments`. The protocol layer parses a request with the schema its handler is registered
+ * under, and the SDK's own schema there turned arguments that are not an object into a bare parse failure, answered
+ * -32603 (internal error: a bug of ours, to the client). Registered under this one, the request reaches the SDK's
+ * tools/call check, which answers -32602 (invalid params) naming the arguments.
+ */
+const LooseCallToolRequestSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
+
 export interface HippoServerOptions {
   store: Store;
   /** The one agent this server serves. */
@@ -132,7 +142,7 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+  server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) =>
     track(
       (async (): Promise<CallToolResult> => {
         const definition = byName.get(request.params.name);

@@ -87,6 +87,27 @@ describe('hippo mcp: bad input', () => {
     ).toBe(true);
   });
 
+  it('answers arguments that are not an object with -32602 (invalid params) naming them, not an internal error, and keeps serving', async () => {
+    const server = rawServer();
+    await server.initialize();
+    const call = (id: number, args: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'memory_add', arguments: args } });
+    const cases: [number, unknown, RegExp][] = [
+      [21, 'remember this', /arguments.*expected record, received string/s],
+      [22, ['remember this'], /arguments.*expected record, received array/s],
+      [23, 42, /arguments.*expected record, received number/s],
+    ];
+    for (const [id, args] of cases) server.send(call(id, args));
+    for (const [id, , message] of cases) {
+      const answer = await server.waitFor((reply) => reply.id === id, `the answer to ${id}`);
+      expect(answer.error?.code).toBe(-32602);
+      expect(answer.error?.message).toMatch(message);
+    }
+    server.send(toolCall(24, 'memory_add', { content: 'still here' }));
+    expect((await server.waitFor((reply) => reply.id === 24, 'memory_add result')).result.structuredContent.memory.content).toBe('still here');
+    server.child.stdin!.end();
+    expect((await server.child).exitCode).toBe(0);
+  });
+
   it('skips a message over the size cap with an error and keeps serving', async () => {
     const server = rawServer();
     await server.initialize();
