@@ -4,7 +4,7 @@ import { summaryText } from './summary.js';
 import { ReviewApp } from './review-app.js';
 import type { Store } from '../../core/store/port.js';
 import { ReviewController, type ReviewControllerOptions } from './controller.js';
-import type { ReviewSummary } from './types.js';
+import type { ReviewOutcome, ReviewSummary } from './types.js';
 
 // The alternate screen, as `less` and editors use: the review gets the whole terminal, and the reviewer's scrollback
 // comes back untouched when it closes (the summary is printed after, so it stays).
@@ -15,12 +15,6 @@ export interface ReviewStreams {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
-}
-
-export interface ReviewOutcome {
-  summary: ReviewSummary;
-  /** Set when the screen failed; what was decided before it is in `summary` (and in the database). */
-  error?: unknown;
 }
 
 /**

@@ -1,7 +1,6 @@
 import type { View } from '../../cli/output.js';
 import { ExitCode } from '../../core/errors.js';
-import type { ReviewOutcome } from './run.js';
-import type { ReviewSummary } from './types.js';
+import type { ReviewOutcome, ReviewSummary } from './types.js';
 
 /** The lines printed after the review screen closes, so what was decided stays in the scrollback. */
 export function summaryText(summary: ReviewSummary): string {

@@ -54,3 +54,10 @@ export interface ReviewSummary {
   /** Ctrl-C rather than `q`. */
   interrupted: boolean;
 }
+
+/** What a review session ended with. */
+export interface ReviewOutcome {
+  summary: ReviewSummary;
+  /** Set when the screen failed; what was decided before it is in `summary` (and in the database). */
+  error?: unknown;
+}
