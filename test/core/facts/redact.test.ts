@@ -267,6 +267,12 @@ describe('Redactor: finds of one value merged', () => {
     expect(out.text).toBe('Tel ⟦phone 1⟧ ok; again ⟦phone 2⟧.');
     expect(r.map()).toEqual({ '⟦phone 1⟧': '030 123456\n78', '⟦phone 2⟧': '030 123456 78' });
     expect(r.restoreText(out.text)).toEqual({ ok: true, value: text });
+    // In IE, `1 234 5678` on the second line is a number too, ending where the whole one read across the break does.
+    const split = `Tel +353\n1 234 5678 ok; again ${PHONE}.`;
+    const ie = redactor();
+    expect(ie.redact(split).text).toBe('Tel ⟦phone 1⟧ ok; again ⟦phone 2⟧.');
+    expect(ie.map()).toEqual({ '⟦phone 1⟧': '+353\n1 234 5678', '⟦phone 2⟧': PHONE });
+    expect(ie.restoreText(ie.redact(split).text)).toEqual({ ok: true, value: split });
   });
 });
 
