@@ -170,6 +170,15 @@ describe('suggestKind', () => {
   });
 });
 
+describe('kindsInQuery with letters that only Unicode case folding matches', () => {
+  it('returns only kinds: a phrase spelled with the long s (which /iu folds to s, lower-casing does not) names none', () => {
+    // `addreſſ` matches the `address` phrase case-insensitively, but is no key of the lexicon once lower-cased.
+    const kinds = kindsInQuery('our addreſſ and e-mail');
+    expect(kinds).toContain('email');
+    for (const kind of kinds) expect(KINDS).toContain(kind);
+  });
+});
+
 describe('lexiconPhrases', () => {
   it('lists the query phrases with their kinds, for documentation', () => {
     const phrases = lexiconPhrases();
