@@ -75,6 +75,10 @@ const PHONE_WORDS: Record<string, string> = {
 };
 const PHONE_SYMBOLS = ['☎', '☏', '📞', '📱', '✆'];
 
+/** A word as a label writes it, lower-cased with every gap of spaces and dots as one space (`Tel. kom.` → `tel kom`). */
+const spelled = (word: string): string => word.toLowerCase().replace(/[\s.]+/g, ' ');
+const PHONE_WORD_LANGUAGES = new Map(Object.entries(PHONE_WORDS).map(([word, languages]) => [spelled(word), languages]));
+
 const CARD_WORDS = [
   'card',
   'card number',
@@ -149,11 +153,8 @@ export function phoneContextBefore(text: string, start: number): boolean {
 export function phoneLabelLanguages(text: string, start: number): string[] | undefined {
   const match = contextBefore(PHONE_CONTEXT_RE, text, start);
   if (match === null) return undefined;
-  const word = (match[1] ?? '')
-    .toLowerCase()
-    .replace(/[\s.]+/g, (gap) => (gap.includes('.') ? '. ' : ' '))
-    .trim();
-  const languages = PHONE_WORDS[word] ?? PHONE_WORDS[word.replace(/\. /g, ' ')] ?? '';
+  // A symbol (☎) has no word (group 1).
+  const languages = PHONE_WORD_LANGUAGES.get(spelled(match[1] ?? '')) ?? '';
   return languages === '' ? [] : languages.split(' ');
 }
 

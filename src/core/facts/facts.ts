@@ -145,7 +145,8 @@ const MAX_BLANKED_SPAN = 4096;
 
 /** Labels each match, blanking out the other matches of the passage that precede it on its line. */
 function labelled(text: string, matches: readonly RawMatch[]): Array<[RawMatch, string]> {
-  const sorted = [...matches].sort((a, b) => a.start - b.start || a.end - b.end);
+  // By start only: a match starting where this one does lies outside its label window either way.
+  const sorted = [...matches].sort((a, b) => a.start - b.start);
   let first = 0;
   return sorted.map((match, index) => {
     const from = labelWindowStart(match.start) - MAX_BLANKED_SPAN;

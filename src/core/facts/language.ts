@@ -45,17 +45,22 @@ export function isLanguageOf(language: string, region: string): boolean {
 }
 
 // The languages of the lexicon written in letters (stopwords-iso names them by ISO 639-1 code, as we do).
-const WORD_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'sv', 'da', 'no', 'fi', 'ru', 'tr', 'el'];
+const WORD_LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl', 'sv', 'da', 'no', 'fi', 'ru', 'tr', 'el'] as const;
 
 let index: Map<string, string[]> | undefined;
 
 /** Word → the languages whose list holds it, built on first use (the lists are loaded then, not at import). */
 function wordIndex(): Map<string, string[]> {
-  if (index !== undefined) return index;
-  const lists = createRequire(import.meta.url)('stopwords-iso') as Readonly<Record<string, readonly string[] | undefined>>;
-  index = new Map();
+  index ??= buildWordIndex();
+  return index;
+}
+
+function buildWordIndex(): Map<string, string[]> {
+  // stopwords-iso has a list for each of them.
+  const lists = createRequire(import.meta.url)('stopwords-iso') as Readonly<Record<(typeof WORD_LANGUAGES)[number], readonly string[]>>;
+  const index = new Map<string, string[]>();
   for (const language of WORD_LANGUAGES) {
-    for (const word of lists[language] ?? []) {
+    for (const word of lists[language]) {
       const key = word.toLowerCase();
       const languages = index.get(key) ?? [];
       if (!languages.includes(language)) languages.push(language);
@@ -84,7 +89,7 @@ export function languageScores(text: string): Map<string, number> {
     if (score > 0) scores.set(language, (scores.get(language) ?? 0) + score);
   };
   const words = wordIndex();
-  for (const token of text.toLowerCase().match(/\p{L}+/gu) ?? []) {
+  for (const [token] of text.toLowerCase().matchAll(/\p{L}+/gu)) {
     const languages = words.get(token);
     if (languages === undefined) continue;
     for (const language of languages) add(language, 1 / languages.length);

@@ -93,19 +93,18 @@ function kindOfMatch(matched: string): Kind | undefined {
 export function kindsInQuery(query: string): Kind[] {
   const kinds: Kind[] = [];
   for (const match of query.matchAll(QUERY_RE)) {
-    const kind = kindOfMatch(match[1] ?? '');
+    const kind = kindOfMatch(match[1]!);
     if (kind !== undefined && !kinds.includes(kind)) kinds.push(kind);
   }
   return kinds;
 }
 
+const WHOLE_RE = new RegExp(`^${QUERY_RE.source}$`, 'iu');
+
 /** The kind a whole input names when it is exactly one lexicon phrase (used for "did you mean" hints). */
 export function suggestKind(input: string): Kind | undefined {
-  const kinds = kindsInQuery(input);
-  const whole = input.trim();
-  if (kinds.length !== 1) return undefined;
-  const match = new RegExp(`^${QUERY_RE.source}$`, 'iu').exec(whole);
-  return match === null ? undefined : kinds[0];
+  const match = WHOLE_RE.exec(input.trim());
+  return match === null ? undefined : kindOfMatch(match[1]!);
 }
 
 /** The lexicon as data, for documentation and `--help` output. */

@@ -35,7 +35,7 @@ const TLD_REGION: Readonly<Record<string, string>> = { UK: 'GB' };
 /** Regions named by the country-code top-level domains of the e-mail and web addresses of a text. */
 export function domainRegions(text: string): string[] {
   return [...text.matchAll(HOST_TLD_RE)].map((match) => {
-    const tld = (match[1] ?? '').toUpperCase();
+    const tld = match[1]!.toUpperCase();
     return TLD_REGION[tld] ?? tld;
   });
 }
@@ -56,11 +56,13 @@ function namePattern(region: string): RegExp | null {
   for (const language of NAME_LANGUAGES) {
     for (const style of ['long', 'short'] as const) {
       const name = new Intl.DisplayNames([language], { type: 'region', style, fallback: 'none' }).of(region);
-      if (name !== undefined && name.length >= 2 && name !== region) found.add(name);
-      if (style === 'short' && name === region && region.length === 2 && ['UK', 'US'].includes(name)) found.add(name);
+      // Not a one-letter name (Korean 괌, Guam), nor one that is only the region's code, unless people write it as a
+      // name (English short `US`).
+      if (name !== undefined && name.length >= 2 && (name !== region || ['UK', 'US'].includes(name))) found.add(name);
     }
   }
-  const alternatives = [...found].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  // The pattern is only tested, never matched for its extent: the order of the alternatives does not matter.
+  const alternatives = [...found].map(escapeRegExp);
   const pattern = alternatives.length === 0 ? null : new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])(?:${alternatives.join('|')})(?![\\p{L}\\p{M}\\p{N}])`, 'u');
   names.set(region, pattern);
   return pattern;
@@ -73,8 +75,7 @@ export function namesRegion(text: string, region: string): boolean {
 
 /** What a paragraph says about its region; each part computed once, on first use. */
 export class PassageCues {
-  private named: Set<string> | undefined;
-  private vague: Set<string> | undefined;
+  private found: { named: Set<string>; vague: Set<string> } | undefined;
   private scores: Map<string, number> | undefined;
 
   /** `text` is the paragraph; `international` the regions of the international numbers found in it. */
@@ -83,15 +84,15 @@ export class PassageCues {
     private readonly international: readonly string[],
   ) {}
 
-  private findPlaces(): void {
+  private findPlaces(): { named: Set<string>; vague: Set<string> } {
     const addresses = addressCountries(this.text);
-    this.named = new Set([
+    const named = new Set([
       ...this.international,
       ...domainRegions(this.text),
       ...recogniseIbans(this.text).map((match) => match.normalized.slice(0, 2)),
       ...addresses.filter((countries) => countries.length === 1).flat(),
     ]);
-    this.vague = new Set(addresses.filter((countries) => countries.length > 1).flat());
+    return { named, vague: new Set(addresses.filter((countries) => countries.length > 1).flat()) };
   }
 
   /**
@@ -100,9 +101,10 @@ export class PassageCues {
    * countries share (`vague`: `1010 Wien` is an Austrian, Belgian or Swiss postcode, and so is `Auckland 1010`).
    */
   places(asked: readonly string[], strength: 'certain' | 'vague'): Set<string> {
-    if (this.named === undefined) this.findPlaces();
-    if (strength === 'vague') return new Set(asked.filter((region) => this.vague!.has(region)));
-    return new Set(asked.filter((region) => this.named!.has(region) || namesRegion(this.text, region)));
+    this.found ??= this.findPlaces();
+    const { named, vague } = this.found;
+    if (strength === 'vague') return new Set(asked.filter((region) => vague.has(region)));
+    return new Set(asked.filter((region) => named.has(region) || namesRegion(this.text, region)));
   }
 
   /** How strongly the paragraph is written in a language of the region (the best of its languages). */

@@ -105,16 +105,15 @@ export class Redactor {
    */
   redact(text: string, options: { cutAt?: number } = {}): RedactedText {
     const cutAt = Math.min(options.cutAt ?? text.length, text.length);
-    const found = this.find(text);
     const spans: RedactedSpan[] = [];
     let out = '';
     let at = 0;
-    for (const item of found) {
-      if (item.start >= cutAt) break;
+    // The text is sent up to `stop`: the cut, or the start of a value that straddles it.
+    let stop = cutAt;
+    for (const item of this.find(text)) {
       if (item.end > cutAt) {
-        out += escapeBrackets(text.slice(at, item.start));
-        this.noteLiterals(out);
-        return { text: out, spans };
+        stop = Math.min(item.start, cutAt);
+        break;
       }
       out += escapeBrackets(text.slice(at, item.start));
       const placeholder = this.placeholderFor(item, text.slice(item.start, item.end));
@@ -122,7 +121,7 @@ export class Redactor {
       out += placeholder;
       at = item.end;
     }
-    out += escapeBrackets(text.slice(at, cutAt));
+    out += escapeBrackets(text.slice(at, stop));
     this.noteLiterals(out);
     return { text: out, spans };
   }
@@ -139,11 +138,6 @@ export class Redactor {
     return counts;
   }
 
-  /** True when at least one value was replaced. */
-  get issued(): boolean {
-    return this.values.size > 0;
-  }
-
   /** The first placeholder issued (for the prompt's example), if any. */
   firstPlaceholder(): string | undefined {
     return this.values.keys().next().value;
@@ -154,13 +148,9 @@ export class Redactor {
    * one, a lone bracket of ours, or an ASCII-bracket look-alike that was not in the text sent.
    */
   restoreText(text: string): Restoration<string> {
-    let failed = false;
-    const replaced = text.replace(/[⟦〚][^⟦⟧〚〛]{0,40}[⟧〛]/g, (token) => {
-      const value = this.values.get(token);
-      if (value === undefined) failed = true;
-      return value ?? '';
-    });
-    if (failed || HAS_LOOKALIKE.test(replaced)) return { ok: false };
+    // A token never issued is left in place, where its brackets refuse the answer with any other stray bracket.
+    const replaced = text.replace(/[⟦〚][^⟦⟧〚〛]{0,40}[⟧〛]/g, (token) => this.values.get(token) ?? token);
+    if (HAS_LOOKALIKE.test(replaced)) return { ok: false };
     for (const match of text.matchAll(ASCII_LOOKALIKE)) if (!this.literals.has(match[0])) return { ok: false };
     return { ok: true, value: replaced };
   }
@@ -228,10 +218,12 @@ export class Redactor {
         }
       }
     }
-    matches.sort((a, b) => a.start - b.start || b.end - a.end);
+    // By start only: a group's span and its longest find do not depend on the order of finds that start together
+    // (of two finds of one length, the kind asked first is taken).
+    matches.sort((a, b) => a.start - b.start);
     const found: Found[] = [];
     let group: RawMatch[] = [];
-    let end = -1;
+    let end = 0;
     const flush = () => {
       if (group.length === 0) return;
       const longest = group.reduce((best, match) => (match.end - match.start > best.end - best.start ? match : best));

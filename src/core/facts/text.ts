@@ -15,7 +15,7 @@ export function isWordChar(char: string | undefined): boolean {
 
 /** The code point ending just before `index` (a whole surrogate pair when there is one). */
 export function charBefore(text: string, index: number): string | undefined {
-  if (index <= 0) return undefined;
+  // At or before 0 (or past the end) `charCodeAt` is NaN and `text[index - 1]` undefined.
   const low = text.charCodeAt(index - 1);
   if (low >= 0xdc00 && low <= 0xdfff && index >= 2) return text.slice(index - 2, index);
   return text[index - 1];
@@ -57,6 +57,7 @@ export interface LineCol {
  */
 export function createLineIndex(text: string): (offset: number) => LineCol {
   const starts = [0];
+  // Stryker disable next-line EqualityOperator: one step past the end reads NaN, which starts no line.
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === 10 || (code === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);

@@ -53,23 +53,25 @@ function pointerList(answer: unknown): unknown[] {
     try {
       value = JSON.parse(value) as unknown;
     } catch {
-      return [];
+      // Not JSON: the string itself is left, which holds no pointer.
     }
   }
   if (Array.isArray(value)) return value;
   if (typeof value === 'object' && value !== null && Array.isArray((value as { pointers?: unknown }).pointers)) {
     return (value as { pointers: unknown[] }).pointers;
   }
+  // Stryker disable next-line ArrayDeclaration: an item that is not a pointer is dropped by `locate`, so a list of anything but pointers is as good as none.
   return [];
 }
 
-/** Shrinks [start, end) past surrounding whitespace: the span stays a slice of the source, just tidier. */
+/**
+ * Shrinks [start, end) past surrounding whitespace (`trim`'s: the same as `\s`): the span stays a slice of the
+ * source, just tidier. An all-blank span becomes an empty one.
+ */
 function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
-  let from = start;
-  let to = end;
-  while (from < to && /\s/.test(text[from] ?? '')) from++;
-  while (to > from && /\s/.test(text[to - 1] ?? '')) to--;
-  return { start: from, end: to };
+  const span = text.slice(start, end);
+  const from = start + span.length - span.trimStart().length;
+  return { start: from, end: from + span.trim().length };
 }
 
 function locate(passages: readonly Passage[], shown: number, kind: Kind, pointer: unknown, redacted?: readonly RedactedText[]): LocatedMatch | undefined {
@@ -77,12 +79,13 @@ function locate(passages: readonly Passage[], shown: number, kind: Kind, pointer
   if (!parsed.success) return undefined;
   const { passage: index, text } = parsed.data;
   if (index >= shown || !passesStructuralBound(text)) return undefined;
-  const passage = passages[index];
-  if (passage === undefined) return undefined;
+  // index < shown ≤ passages.length: the passage is there.
+  const passage = passages[index]!;
   const view = redacted?.[index];
   if (redacted !== undefined && view === undefined) return undefined;
   const seen = view?.text ?? passage.text;
   const found = seen.indexOf(text);
+  // Stryker disable next-line ConditionalExpression: without it, -1 would trim to the slice [-1, length - 1), at most the passage's last character, which fails the 12-character bound below.
   if (found === -1) return undefined;
   const trimmed = trimSpan(seen, found, found + text.length);
   if (!passesStructuralBound(seen.slice(trimmed.start, trimmed.end))) return undefined;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cardContextBefore, phoneContextBefore, phoneLabelRegions } from '../../../src/core/facts/index.js';
+import { contextWords, phoneLabelLanguages } from '../../../src/core/facts/context.js';
 
 const at = (text: string) => text.indexOf('#');
 
@@ -38,5 +39,29 @@ describe('context words right before a value', () => {
     expect(cardContextBefore('Card number: #', 13)).toBe(true);
     expect(cardContextBefore('Kreditkarte: #', 13)).toBe(true);
     expect(cardContextBefore('Tracking #', 9)).toBe(false);
+  });
+});
+
+describe('the language of a phone label', () => {
+  it('reads a word of several parts however its gaps are written, and no language for a symbol', () => {
+    for (const text of ['Tel. kom. #', 'TEL. KOM.: #', 'Telefon komórkowy: #', 'Telefon  komórkowy: #', 'Telefon.komórkowy: #']) {
+      expect(phoneLabelLanguages(text, at(text)), text).toEqual(['pl']);
+    }
+    expect(phoneLabelLanguages('Telefon: #', 9)).toEqual(['de', 'sv', 'da', 'no', 'pl', 'tr']);
+    expect(phoneLabelLanguages('☎ #', 2)).toEqual([]);
+    expect(phoneLabelLanguages('Fax: #', 5)).toEqual([]);
+  });
+
+  it('looks for a label at most 48 characters back', () => {
+    const far = `Phone:${' '.repeat(50)}#`;
+    expect(phoneContextBefore(far, at(far))).toBe(false);
+    const near = `Phone:${' '.repeat(40)}#`;
+    expect(phoneContextBefore(near, at(near))).toBe(true);
+  });
+
+  it('lists the context words, for documentation', () => {
+    const words = contextWords();
+    expect(words.phone).toEqual(expect.arrayContaining(['phone', 'telefon komórkowy', 'tel. kom', '電話', '☎', '📱']));
+    expect(words.card).toEqual(expect.arrayContaining(['card number', 'kreditkarte', 'カード']));
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLineIndex, extractFacts, labelAt, lineCol, type Fact, type Passage } from '../../../src/core/facts/index.js';
 
 function expectGrounded(passages: readonly Passage[], facts: readonly Fact[]): void {
@@ -282,6 +282,76 @@ describe('extractFacts over a long text, a window at a time (docs/decisions.md, 
       expectGrounded(passages, whole);
       for (const windowChars of [333, 1000, 4000]) {
         expect(extractFacts(passages, { kinds, region: 'IE', windowChars })).toEqual(whole);
+      }
+    }
+  });
+});
+
+describe('the window geometry (docs/decisions.md, "Recognition in windows"), seen through a value longer than the overlap', () => {
+  // With windowChars 20 the overlap is 20 too: a window reads 20 characters past the text it owns, so a web address
+  // longer than that which starts in it is read only that far. Where the value is cut shows where the window ends.
+  const URL = `https://example.com/${'a'.repeat(60)}`;
+  const found = (text: string) =>
+    extractFacts([{ source: 's', text }], { kinds: ['url'], region: null, windowChars: 20 }).map((fact) => {
+      const [occurrence] = fact.occurrences;
+      return [occurrence?.start, occurrence?.end];
+    });
+
+  it('reads a text no longer than a window and its overlap whole, and a longer one a window at a time', () => {
+    expect(found(`${' '.repeat(10)}${URL}`)).toEqual([[10, 40]]);
+    const short = `${' '.repeat(4)}${URL.slice(0, 36)}`;
+    expect(short).toHaveLength(40);
+    expect(found(short)).toEqual([[4, 40]]);
+    expect(extractFacts([{ source: 's', text: `${' '.repeat(10)}${URL}` }], { kinds: ['url'], region: null, windowChars: 1000 })[0]?.value).toBe(URL);
+  });
+
+  it('gives a match to the window it starts in, the first one included', () => {
+    expect(found(`${URL} end`)).toEqual([[0, 40]]);
+  });
+
+  it('ends a window at a line end in its second half, and not at one in its first', () => {
+    // Line end at 15 (≥ 10, half a window): the first window owns [0, 16), the second [16, 36) reads to 56.
+    expect(found(`${'x'.repeat(15)}\n${URL}`)).toEqual([[16, 56]]);
+    // Exactly half a window in (10): still cut there; the second window owns [11, 31) and reads to 51.
+    expect(found(`${'x'.repeat(10)}\n${URL}`)).toEqual([[11, 51]]);
+    // Line end at 9: too early, the first window owns [0, 20) and reads to 40.
+    expect(found(`${'x'.repeat(9)}\n${URL}`)).toEqual([[10, 40]]);
+    // A line end right at the window's edge (20) is not looked at: the second window starts at 20 and reads to 60.
+    expect(found(`${'x'.repeat(20)}\n${URL}`)).toEqual([[21, 60]]);
+  });
+});
+
+describe('groupFacts and the check of a fact seen several times', () => {
+  it('keeps the strongest check of its occurrences, whatever their order', () => {
+    // Italian mobile number: national and labelled (no home region), then international (validated).
+    const labelled = { source: 'a', text: 'Telefono: 312 345 6789' };
+    const international = { source: 'b', text: 'Mobile +39 312 345 6789' };
+    const check = (passages: Passage[]) => extractFacts(passages, { kinds: ['phone'], region: null }).map((fact) => [fact.normalized, fact.check]);
+    expect(check([labelled])).toEqual([['+393123456789', 'labelled']]);
+    expect(check([international])).toEqual([['+393123456789', 'validated']]);
+    expect(check([labelled, international])).toEqual([['+393123456789', 'validated']]);
+    expect(check([international, labelled])).toEqual([['+393123456789', 'validated']]);
+  });
+
+  it('calls a fact whose recogniser states no check validated, and puts no region on it', () => {
+    const [fact] = extractFacts([{ source: 's', text: 'mail jane@example.ie' }], { kinds: ['email'] });
+    expect(fact?.check).toBe('validated');
+    expect(Object.keys(fact ?? {})).not.toContain('region');
+  });
+
+  it('reads national numbers of the locale’s region when no region is given', () => {
+    const national = [{ source: 's', text: 'call (415) 555-0132 today' }];
+    for (const [variable, locale, expected] of [
+      ['LC_ALL', 'en_US.UTF-8', ['(415) 555-0132']],
+      ['LC_ALL', 'C', []],
+    ] as const) {
+      vi.stubEnv('LC_MESSAGES', '');
+      vi.stubEnv('LANG', '');
+      vi.stubEnv(variable, locale);
+      try {
+        expect(extractFacts(national, { kinds: ['phone'], regions: [] }).map((fact) => fact.value)).toEqual(expected);
+      } finally {
+        vi.unstubAllEnvs();
       }
     }
   });

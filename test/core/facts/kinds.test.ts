@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, UsageError } from '../../../src/core/errors.js';
 import { KINDS, kindsInQuery, listKinds, parseKind, suggestKind, validated } from '../../../src/core/facts/index.js';
+import { lexiconPhrases } from '../../../src/core/facts/lexicon.js';
 
 describe('kinds', () => {
   it('lists every kind with whether it is validated and a description', () => {
@@ -166,5 +167,28 @@ describe('suggestKind', () => {
     expect(suggestKind('email phone')).toBeUndefined();
     expect(suggestKind('my phone')).toBeUndefined();
     expect(suggestKind('passport')).toBeUndefined();
+  });
+});
+
+describe('kindsInQuery with letters that only Unicode case folding matches', () => {
+  it('returns only kinds: a phrase spelled with the long s (which /iu folds to s, lower-casing does not) names none', () => {
+    // `addreſſ` matches the `address` phrase case-insensitively, but is no key of the lexicon once lower-cased.
+    const kinds = kindsInQuery('our addreſſ and e-mail');
+    expect(kinds).toContain('email');
+    for (const kind of kinds) expect(KINDS).toContain(kind);
+  });
+});
+
+describe('lexiconPhrases', () => {
+  it('lists the query phrases with their kinds, for documentation', () => {
+    const phrases = lexiconPhrases();
+    expect(phrases).toEqual(
+      expect.arrayContaining([
+        ['email address', 'email'],
+        ['bank details', 'iban'],
+        ['where is', 'address'],
+      ]),
+    );
+    for (const [phrase] of phrases) expect(kindsInQuery(phrase), phrase).toHaveLength(1);
   });
 });

@@ -54,3 +54,30 @@ describe('what a passage says about its region', () => {
     expect(cues.languageSupport('JP')).toEqual({ score: 0, language: undefined });
   });
 });
+
+describe('the names of a region', () => {
+  it('matches a name with regex characters as written', () => {
+    expect(namesRegion('office in St. Lucia', 'LC')).toBe(true);
+    expect(namesRegion('office in St Lucia', 'LC')).toBe(false);
+    expect(namesRegion('Büro in St. Kitts und Nevis', 'KN')).toBe(true);
+  });
+
+  it('knows no name for a region Intl does not name, and takes no one-letter name', () => {
+    expect(namesRegion('No country here, or there.', 'XX')).toBe(false);
+    expect(namesRegion('', 'XX')).toBe(false);
+    expect(namesRegion('Guam', 'GU')).toBe(true);
+    expect(namesRegion('괌', 'GU')).toBe(false);
+    expect(namesRegion('the US team', 'US')).toBe(true);
+    expect(namesRegion('the UK team', 'GB')).toBe(true);
+  });
+});
+
+describe('the language support of a passage for a region', () => {
+  it('is the best-scoring of the region’s languages, the first seen on a tie', () => {
+    // fr 2.5, es 0.5 (a word shared with French), de 1: for Switzerland, French.
+    expect(new PassageCues('bonjour nous avons les und', []).languageSupport('CH')).toEqual({ score: 2.5, language: 'fr' });
+    // de 1.5 and fr 1.5: German, seen first.
+    expect(new PassageCues('Die Nummer und les numéros nous', []).languageSupport('CH')).toEqual({ score: 1.5, language: 'de' });
+    expect(new PassageCues('Die Nummer und les numéros nous', []).languageSupport('FR')).toEqual({ score: 1.5, language: 'fr' });
+  });
+});

@@ -180,3 +180,171 @@ describe('toOriginal', () => {
     expect(toOriginal(out, inside, out.text.length)).toBeUndefined();
   });
 });
+
+describe('Redactor: values split across line breaks, in longer texts', () => {
+  const pad = (word: string) => `${word} `.repeat(100);
+
+  it('finds a split value with more than a window of text on either side, and one at the very end of the text', () => {
+    const text = `${pad('x')}card 4111 1111\n1111 1111 ok ${pad('y')}`;
+    const r = redactor();
+    const out = r.redact(text);
+    expect(out.text).toBe(`${pad('x')}card ⟦card 1⟧ ok ${pad('y')}`);
+    expect(r.restoreText(out.text)).toEqual({ ok: true, value: text });
+    const last = redactor();
+    expect(last.redact('card 4111 1111\n1111 1111').text).toBe('card ⟦card 1⟧');
+    expect(last.map()).toEqual({ '⟦card 1⟧': '4111 1111\n1111 1111' });
+  });
+
+  it('finds a value split across the second of two nearby line breaks', () => {
+    const text = `line one\n${pad('z').slice(0, 100)}card 4111 1111\n1111 1111 ok`;
+    const out = redactor().redact(text);
+    expect(out.text).toBe(`line one\n${pad('z').slice(0, 100)}card ⟦card 1⟧ ok`);
+  });
+
+  it('takes from the text read across a break only values that cross it: a card word on the line before does not label a number', () => {
+    // Read across the break, `Card number: 9012…` would be a labelled card (an unknown issuer needs its card word on
+    // the same line); the number does not cross the break, so it is not taken from that reading.
+    expect(redactor().redact('Card number: 9012 3456 7890 1238 ok').text).toBe('Card number: ⟦card 1⟧ ok');
+    for (const text of ['Card number:\n9012 3456 7890 1238 ok', 'Card number:\n9012 3456 7890 1238\nmore']) {
+      expect(redactor().redact(text).text).toBe(text);
+    }
+  });
+});
+
+describe('Redactor: overlapping finds merged into one span', () => {
+  // In DE, libphonenumber reads `9311 5212 3456 78, 12` (the IBAN's tail and the number after it) as a phone number.
+  const MERGED = 'IE29 AIBK 9311 5212 3456 78, 12';
+
+  it('covers the union of the finds, of the kind of the longest, and restores exactly what was written', () => {
+    const text = `IBAN ${MERGED} ok`;
+    expect(recognise('phone', text, { region: 'DE', regions: [] }).map((match) => match.text)).toEqual(['9311 5212 3456 78, 12']);
+    const r = redactor(DEFAULT_REDACT_KINDS, 'DE');
+    const out = r.redact(text);
+    expect(out.text).toBe('IBAN ⟦iban 1⟧ ok');
+    expect(r.map()).toEqual({ '⟦iban 1⟧': MERGED });
+    expect(r.restoreText(out.text)).toEqual({ ok: true, value: text });
+  });
+
+  it('keys a merged span by its text: the same IBAN written alone gets its own placeholder, so each restores as written', () => {
+    const text = `IBAN ${MERGED} ok; again IE29AIBK93115212345678 and again ${MERGED}.`;
+    const r = redactor(DEFAULT_REDACT_KINDS, 'DE');
+    const out = r.redact(text);
+    expect(out.text).toBe('IBAN ⟦iban 1⟧ ok; again ⟦iban 2⟧ and again ⟦iban 1⟧.');
+    expect(r.map()).toEqual({ '⟦iban 1⟧': MERGED, '⟦iban 2⟧': 'IE29AIBK93115212345678' });
+    expect(r.restoreText(out.text)).toEqual({ ok: true, value: text });
+  });
+
+  it('gives two merged spans written differently two placeholders', () => {
+    const other = 'IE29 AIBK 9311 5212 3456 78, 34';
+    const text = `IBAN ${MERGED} and ${other}`;
+    const r = redactor(DEFAULT_REDACT_KINDS, 'DE');
+    expect(r.redact(text).text).toBe('IBAN ⟦iban 1⟧ and ⟦iban 2⟧');
+    expect(r.map()).toEqual({ '⟦iban 1⟧': MERGED, '⟦iban 2⟧': other });
+  });
+});
+
+describe('Redactor: finds of one value merged', () => {
+  it('takes the kind of the longest find, whichever starts first', () => {
+    // In LU, libphonenumber reads the card's first group as a phone number: a shorter find at the same start.
+    const text = 'Paid with the company card 4111 1111 1111 1111 yesterday';
+    expect(recognise('phone', text, { region: 'LU', regions: [] }).map((match) => match.text)).toEqual(['4111']);
+    const r = redactor(DEFAULT_REDACT_KINDS, 'LU');
+    expect(r.redact(text).text).toBe('Paid with the company card ⟦card 1⟧ yesterday');
+    expect(r.counts()).toEqual({ card: 1 });
+  });
+
+  it('keeps two values that only touch as two', () => {
+    const r = redactor();
+    expect(r.redact(`mail ${EMAIL}${PHONE} ok`).text).toBe('mail ⟦email 1⟧⟦phone 1⟧ ok');
+    expect(r.map()).toEqual({ '⟦email 1⟧': EMAIL, '⟦phone 1⟧': PHONE });
+  });
+
+  it('keys a number found on one line and, longer, across the break by its text: the same number on one line restores as written', () => {
+    // In DE, `030 123456` is a number on its own, and `030 123456 78` read across the line break is a longer one.
+    const text = 'Tel 030 123456\n78 ok; again 030 123456 78.';
+    const r = redactor(DEFAULT_REDACT_KINDS, 'DE');
+    const out = r.redact(text);
+    expect(out.text).toBe('Tel ⟦phone 1⟧ ok; again ⟦phone 2⟧.');
+    expect(r.map()).toEqual({ '⟦phone 1⟧': '030 123456\n78', '⟦phone 2⟧': '030 123456 78' });
+    expect(r.restoreText(out.text)).toEqual({ ok: true, value: text });
+    // In IE, `1 234 5678` on the second line is a number too, ending where the whole one read across the break does.
+    const split = `Tel +353\n1 234 5678 ok; again ${PHONE}.`;
+    const ie = redactor();
+    expect(ie.redact(split).text).toBe('Tel ⟦phone 1⟧ ok; again ⟦phone 2⟧.');
+    expect(ie.map()).toEqual({ '⟦phone 1⟧': '+353\n1 234 5678', '⟦phone 2⟧': PHONE });
+    expect(ie.restoreText(ie.redact(split).text)).toEqual({ ok: true, value: split });
+  });
+});
+
+describe('Redactor options and accessors', () => {
+  it('reads national phone numbers in its home region and candidate regions, and none without either', () => {
+    // A Budapest number: valid in HU, which is not one of the default candidate regions.
+    const text = 'call 06 1 234 5678 now';
+    expect(new Redactor({ kinds: ['phone'], region: 'HU', regions: [] }).redact(text).text).toBe('call ⟦phone 1⟧ now');
+    expect(new Redactor({ kinds: ['phone'], regions: ['HU'] }).redact(text).text).toBe('call ⟦phone 1⟧ now');
+    expect(new Redactor({ kinds: ['phone'], regions: [] }).redact(text).text).toBe(text);
+  });
+
+  it('names the first placeholder issued, and none before any', () => {
+    const r = redactor();
+    expect(r.firstPlaceholder()).toBeUndefined();
+    r.redact(`mail ${EMAIL}, card ${CARD}`);
+    expect(r.firstPlaceholder()).toBe('⟦email 1⟧');
+  });
+
+  it('leaves a value that starts exactly at the cut out, with the text before it', () => {
+    const text = `mail ${EMAIL} end`;
+    const r = redactor();
+    expect(r.redact(text, { cutAt: text.indexOf(EMAIL) }).text).toBe('mail ');
+    expect(r.counts()).toEqual({});
+  });
+});
+
+describe('Redactor.restore of any JSON value', () => {
+  it('keeps numbers, booleans and null as they are, in objects and arrays', () => {
+    const r = redactor();
+    r.redact(`card ${CARD}`);
+    expect(r.restore(null)).toEqual({ ok: true, value: null });
+    expect(r.restore(42)).toEqual({ ok: true, value: 42 });
+    expect(r.restore({ n: 1, yes: true, none: null, list: [2, false, '⟦card 1⟧'] })).toEqual({
+      ok: true,
+      value: { n: 1, yes: true, none: null, list: [2, false, CARD] },
+    });
+  });
+});
+
+describe('Redactor.fromMap', () => {
+  it('takes only keys that are placeholders of a redactable kind, numbered from 1', () => {
+    const r = Redactor.fromMap({
+      '⟦card 12⟧': CARD,
+      '⟦date 1⟧': '2024-01-01',
+      'x⟦email 1⟧': EMAIL,
+      '⟦email 1⟧x': EMAIL,
+      '⟦phone 0⟧': PHONE,
+      junk: 'value',
+    });
+    expect(r.counts()).toEqual({ card: 12 });
+    expect(r.restoreText('paid with ⟦card 12⟧')).toEqual({ ok: true, value: `paid with ${CARD}` });
+    for (const bad of ['⟦date 1⟧', '⟦email 1⟧', '⟦phone 0⟧']) expect(r.restoreText(bad), bad).toEqual({ ok: false });
+  });
+
+  it('only restores: new text goes through it unredacted', () => {
+    const r = Redactor.fromMap({ '⟦card 1⟧': CARD });
+    expect(r.redact(`card ${CARD}, mail ${EMAIL}`).text).toBe(`card ${CARD}, mail ${EMAIL}`);
+  });
+});
+
+describe('toOriginal at a placeholder’s edges', () => {
+  it('maps a span that is exactly a placeholder to exactly its value, and spans that end or start at one', () => {
+    const original = `call ${PHONE} or mail ${EMAIL}`;
+    const out = redactor().redact(original);
+    expect(out.text).toBe('call ⟦phone 1⟧ or mail ⟦email 1⟧');
+    const at = out.text.indexOf('⟦phone 1⟧');
+    const end = at + '⟦phone 1⟧'.length;
+    const slice = (span: { start: number; end: number } | undefined) => original.slice(span!.start, span!.end);
+    expect(slice(toOriginal(out, at, end))).toBe(PHONE);
+    expect(slice(toOriginal(out, 0, at))).toBe('call ');
+    expect(slice(toOriginal(out, end, out.text.length))).toBe(` or mail ${EMAIL}`);
+    expect(slice(toOriginal(out, 0, out.text.length))).toBe(original);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildFallbackPrompt, fallbackAnswerJsonSchema, fallbackAnswerSchema, verifyPointers, type Passage } from '../../../src/core/facts/index.js';
+import { Redactor } from '../../../src/core/facts/redact.js';
 
 const passages: Passage[] = [
   { source: 'mem-a', text: 'Team offsite.\nOffice: 12 Fitzwilliam Square, Dublin 2, D02 AB12\nBring ID.' },
@@ -198,5 +199,72 @@ describe('fallback prompt and schema', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('verifyPointers over redacted passages (docs/redaction.md)', () => {
+  const original: Passage[] = [
+    { source: 'r0', text: 'Ship to: 4 Quay St, Galway, tel +353 1 234 5678. Thanks' },
+    { source: 'r1', text: 'Office: 9 Dock Rd, Cork, tel +353 1 234 5678' },
+  ];
+  const redactor = new Redactor({ kinds: ['phone'], region: 'IE', regions: [] });
+  const shown = original.map((passage) => redactor.redact(passage.text));
+
+  it('finds a pointer in the text as shown and slices the fact from the original span it stands for', () => {
+    expect(shown[0]?.text).toBe('Ship to: 4 Quay St, Galway, tel ⟦phone 1⟧. Thanks');
+    const facts = verifyPointers(
+      original,
+      { pointers: [{ passage: 0, text: '4 Quay St, Galway, tel ⟦phone 1⟧' }] },
+      { allowedPassageCount: 2, redacted: shown },
+    );
+    expect(facts.map((fact) => [fact.value, fact.occurrences[0]?.start])).toEqual([['4 Quay St, Galway, tel +353 1 234 5678', 9]]);
+    // A pointer at the text of the original that the model never saw is not found in what it was shown.
+    expect(verifyPointers(original, { pointers: [{ passage: 0, text: '4 Quay St, Galway, tel +353' }] }, { allowedPassageCount: 2, redacted: shown })).toEqual(
+      [],
+    );
+  });
+
+  it('refuses a pointer that cuts through a placeholder, and one into a passage with no redacted view', () => {
+    expect(verifyPointers(original, { pointers: [{ passage: 0, text: '4 Quay St, Galway, tel ⟦pho' }] }, { allowedPassageCount: 2, redacted: shown })).toEqual(
+      [],
+    );
+    const onlyFirst = shown.slice(0, 1);
+    expect(verifyPointers(original, { pointers: [{ passage: 1, text: '9 Dock Rd, Cork' }] }, { allowedPassageCount: 2, redacted: onlyFirst })).toEqual([]);
+    expect(verifyPointers(original, { pointers: [{ passage: 1, text: '9 Dock Rd, Cork' }] }, { allowedPassageCount: 2, redacted: shown })).toHaveLength(1);
+  });
+});
+
+describe('verifyPointers: offsets and order', () => {
+  it('finds a span at any offset, the second character included', () => {
+    const facts = verifyPointers(
+      [{ source: 's', text: '\n4 Quay St, Galway' }],
+      { pointers: [{ passage: 0, text: '4 Quay St, Galway' }] },
+      { allowedPassageCount: 1 },
+    );
+    expect(facts[0]?.occurrences[0]).toMatchObject({ start: 1, end: 18 });
+  });
+
+  it('orders the facts by where they stand in the passages, not by the order of the pointers', () => {
+    // '1 Main St, Cork' is first found where '1 Main St, Cork City' starts: same start, the shorter first.
+    const text = 'Sites: 1 Main St, Cork City; 7 High St, Kells';
+    const answer = {
+      pointers: [
+        { passage: 0, text: '7 High St, Kells' },
+        { passage: 0, text: '1 Main St, Cork City' },
+        { passage: 0, text: '1 Main St, Cork' },
+      ],
+    };
+    const facts = verifyPointers([{ source: 's', text }], answer, { allowedPassageCount: 1 });
+    expect(facts.map((fact) => fact.value)).toEqual(['1 Main St, Cork', '1 Main St, Cork City', '7 High St, Kells']);
+  });
+});
+
+describe('fallback prompt with several passages', () => {
+  it('separates the fenced passages by a blank line', () => {
+    const prompt = buildFallbackPrompt('address', [
+      { source: 'a', text: 'one' },
+      { source: 'b', text: 'two' },
+    ]);
+    expect(prompt).toContain('~~~ passage 0\none\n~~~\n\n~~~ passage 1\ntwo\n~~~\n');
   });
 });
