@@ -10,6 +10,7 @@ interface Section {
 }
 
 const sections: Record<string, () => Promise<Section>> = {
+  startup: () => import('./startup.js'),
   foundation: () => import('./foundation.js'),
   import: () => import('./import.js'),
   rem: () => import('./rem.js'),
