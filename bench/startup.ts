@@ -6,6 +6,7 @@
 // `npm run bench -- startup`. The store: BENCH_STARTUP_DB names an existing 100 k store (copied first, never written);
 // else bench/.data/hippo-100000.db if an earlier foundation run left one (copied); else the corpus is generated and
 // imported (bench/foundation.ts). BENCH_STARTUP_ROUNDS sets the rounds (default 11, after one warm-up round).
+// BENCH_STARTUP_BEFORE names another build's bin/run.js (e.g. main's) to time in the same rounds.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -120,6 +121,11 @@ export async function run(_options: SectionOptions = {}): Promise<void> {
     floor: ['node', [floor, db]],
     sqlite: ['sqlite3', [db, sqliteSql()]],
   };
+  const before = process.env.BENCH_STARTUP_BEFORE;
+  if (before) {
+    commands.beforeVersion = ['node', [before, '--version']];
+    commands.beforeSearch = ['node', [before, ...search]];
+  }
   const times: Record<string, Timed> = Object.fromEntries(Object.keys(commands).map((name) => [name, { wall: [], cpu: [] }]));
   const loadBefore = loadavg();
   const started = new Date();
@@ -157,6 +163,12 @@ export async function run(_options: SectionOptions = {}): Promise<void> {
     `sqlite3 CLI, same two-phase query / node -e 0: ${fmt(ratio('sqlite'), 2)}× wall`,
     `hippo search / floor: ${fmt(ratio('search', 'floor'), 2)}× wall, ${fmt(cpuRatio('search', 'floor'), 2)}× CPU`,
   ];
+  if (before) {
+    ratios.push(
+      `hippo --version / the build at ${before}: ${fmt(ratio('version', 'beforeVersion'), 2)}× wall, ${fmt(cpuRatio('version', 'beforeVersion'), 2)}× CPU`,
+      `hippo search / the build at ${before}: ${fmt(ratio('search', 'beforeSearch'), 2)}× wall, ${fmt(cpuRatio('search', 'beforeSearch'), 2)}× CPU`,
+    );
+  }
   const markdown = `## Startup (issue 14 target 1)
 
 Machine: ${machine()}, ${hhmm(started)}–${hhmm(ended)} UTC; load average (1 / 5 / 15 min) ${load(loadBefore)} at the start, ${load(loadAfter)} at the end —
@@ -172,9 +184,9 @@ ${row('`node -e 0`', 'node')}
 ${row('`hippo --version` (answered without oclif)', 'version')}
 ${row('`hippo --version --json` (oclif answers: the same line)', 'oclifVersion')}
 ${row(`\`hippo search "${QUERY}" --agent bench --json\``, 'search')}
-${row('floor: node + better-sqlite3 running hippo\'s statements (bench/.data/search-floor.mjs)', 'floor')}
+${row("floor: node + better-sqlite3 running hippo's statements (bench/.data/search-floor.mjs)", 'floor')}
 ${row('sqlite3 CLI, the same two-phase query on the same file', 'sqlite')}
-
+${before ? `${row(`\`--version\`, the build at ${before}`, 'beforeVersion')}\n${row(`the same search, the build at ${before}`, 'beforeSearch')}\n` : ''}
 The floor's phases in-process (median of 5): loading better-sqlite3 ${phase('load')} ms, opening with hippo's pragmas
 ${phase('open')} ms, **the rank window (FTS5's bm25 of every match, the best 40 kept) ${phase('rank')} ms**, the filters and the
 ten rows with snippets and matched parts ${phase('rows')} ms, the retrieval counters' write transaction ${phase('write')} ms, the JSON
