@@ -192,6 +192,24 @@ ${phase('open')} ms, **the rank window (FTS5's bm25 of every match, the best 40 
 ten rows with snippets and matched parts ${phase('rows')} ms, the retrieval counters' write transaction ${phase('write')} ms, the JSON
 and the close (its WAL checkpoint) ${phase('close')} ms.
 
+What stands in the way of the search's ≤ 3×: the query itself. The sqlite3 CLI running the same two-phase query on the
+same file takes ${fmt(ratio('sqlite'), 2)}× a bare \`node -e 0\` (${fmt(cpuRatio('sqlite'), 2)}× its CPU); node with better-sqlite3 running
+hippo's statements and nothing else, ${fmt(ratio('floor'), 2)}× (${fmt(cpuRatio('floor'), 2)}× CPU): that floor is above the target before
+any of hippo is loaded. Nearly all of it is ranking: FTS5 computes bm25 for every match (here every one of the agent's
+memories) before the best 40 can be kept, and offers no top-k that skips matches (no WAND/max-score); other forms of the
+same query (without the agent filter inside MATCH, without the column filter, \`bm25()\` in SQL instead of the stored
+rank) measured the same within the noise, and counting the matches alone takes about a quarter of ranking them. Only a
+different index (impact-ordered postings) or a narrower match (which changes which memories rank) would cut it. What
+hippo adds over that floor, ${fmt(ratio('search', 'floor'), 2)}× wall and ${fmt(cpuRatio('search', 'floor'), 2)}× CPU, is oclif's start and the commands'
+bundle: oclif's \`execute\` loads its help module, its Config finds the core plugins by matching every dependency with
+minimatch and reads their manifests, and Node 20 compiles the 360 KB oclif bundle afresh on every start (no module
+compile cache before Node 22.1). Cut in this round (docs/decisions.md, "Performance"): \`--version\` answers without
+oclif; the commands import oclif's parts instead of its index;
+string-width (an \`Intl.Segmenter\` and the RGI emoji property set built at load) and fast-levenshtein (an
+\`Intl.Collator\`) load only when used (these two together: loading the commands' bundle went from 59 to 29 ms of CPU). Tried and left: starting oclif without its two core plugins (no difference
+within GNU time's 10 ms), better-sqlite3's addon by path instead of through \`bindings\` (about 3 ms, at the cost of
+prebuilt-binary layouts), making the ulid factory lazy (no difference).
+
 Ratios (this run):
 
 ${ratios.map((line) => `- ${line}`).join('\n')}
