@@ -70,6 +70,21 @@ await execute({ dir: ${JSON.stringify(pathToFileURL(BIN).href)}, args: ['--versi
     expect(heavy(urls)).toEqual([]);
   });
 
+  it('string-width loads when a width is measured (a table), never for `search --json`', async () => {
+    // Loaded with require() at the first measure (src/cli/width.ts), which the import recorder does not see: Node's
+    // module debug log names every require.
+    const store = await openStore({ path: box.db });
+    await addMemory(store, { agentId: 'default', content: 'Deploys on Tuesdays, after the stand-up.' });
+    await store.close();
+    const requires = async (args: string[]) => {
+      const result = await execa('node', [BIN, ...args], { reject: false, input: '', env: { ...box.env, NODE_DEBUG: 'module' } });
+      expect(result.exitCode, String(result.stderr).slice(-500)).toBe(0);
+      return String(result.stderr).includes('/node_modules/string-width/');
+    };
+    expect(await requires(['memory', 'list'])).toBe(true);
+    expect(await requires(['search', 'deploys', '--json'])).toBe(false);
+  });
+
   it('`hippo rem candidates` off a terminal prints its list without loading them either', async () => {
     const urls = await modulesLoadedBy(['rem', 'candidates']);
     expect(urls.some((url) => url.includes('/dist/cli/commands.js'))).toBe(true);
