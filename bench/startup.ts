@@ -216,7 +216,9 @@ oclif; the commands import oclif's parts instead of its index;
 string-width (an \`Intl.Segmenter\` and the RGI emoji property set built at load) and fast-levenshtein (an
 \`Intl.Collator\`) load only when used (these two together: loading the commands' bundle went from 59 to 29 ms of CPU). Tried and left: starting oclif without its two core plugins (no difference
 within GNU time's 10 ms), better-sqlite3's addon by path instead of through \`bindings\` (about 3 ms, at the cost of
-prebuilt-binary layouts), making the ulid factory lazy (no difference).
+prebuilt-binary layouts), making the ulid factory lazy (no difference), and reading the ten hits' rows with
+snippets one \`rowid =\` lookup each instead of \`rowid IN (…)\` (FTS5 walks every match for the IN form, about 10 ms warm; the
+lookup form returned other rows' snippets and matched parts through the reused statement, so it was dropped).
 
 The foundation section's sqlite3 baseline searched four terms until this round, not hippo's five (\`because\` is no
 stopword), so it ranked about half the matches hippo ranks; it now searches the same five.
