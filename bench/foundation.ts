@@ -60,7 +60,9 @@ function sqliteImport(dir: string, size: number): number {
   return ms;
 }
 
-const TERMS = ['deploy', 'failed', 'migration', 'lock'].map((term) => `"${term}"`).join(' OR ');
+// hippo's terms for QUERY: "of" and "a" are stopwords, "because" is not (src/core/search-terms.ts); the baseline
+// searches for the same five, so it ranks the same matches.
+const TERMS = ['deploy', 'failed', 'because', 'migration', 'lock'].map((term) => `"${term}"`).join(' OR ');
 /** hippo's MATCH for QUERY: the agent inside the index, the words over every weighted column (src/core/store/sqlite/fts.ts). */
 const MATCH = `memories_fts MATCH 'agent_id : "bench" AND ({content tags subject context_before context_after date_words} : (${TERMS}))'`;
 const FILTERS = `m.agent_id = 'bench' AND m.archived_at IS NULL AND (m.expires_at IS NULL OR m.expires_at > '2026-12-01')`;

@@ -12,7 +12,15 @@ process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1';
 // which under NODE_ENV=test or development would load tsx on every start. bin/dev.js runs the sources.
 globalThis.oclif = { ...globalThis.oclif, enableAutoTranspile: false };
 
-// oclif as one bundled file (`npm run build`, scripts/bundle.mjs); the commands are a second bundle that oclif loads
-// only to run one (package.json's oclif config), so --version and --help never read them.
-const { execute } = await import('../dist/cli/main.js');
-await execute({ dir: import.meta.url });
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === '--version' && !process.env.DEBUG) {
+  // `hippo --version` alone: the line oclif would print, without loading oclif (docs/decisions.md, "`--version`
+  // without oclif"). With DEBUG set oclif answers, so its debug output stays.
+  const { versionLine } = await import('../dist/cli/version.js');
+  process.stdout.write(`${versionLine(new URL('..', import.meta.url))}\n`);
+} else {
+  // oclif as one bundled file (`npm run build`, scripts/bundle.mjs); the commands are a second bundle that oclif loads
+  // only to run one (package.json's oclif config), so --help never reads them.
+  const { execute } = await import('../dist/cli/main.js');
+  await execute({ dir: import.meta.url });
+}

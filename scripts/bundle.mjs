@@ -1,6 +1,7 @@
 // `npm run build`, after tsc: bundles the CLI's entry (src/cli/main.ts: oclif and the init hook) into dist/cli/main.js
 // and the commands (src/cli/commands.ts: every command and the command_not_found hook) into dist/cli/commands.js, over
-// tsc's output of those files, so a start reads one file instead of a few hundred. Code a command
+// tsc's output of those files, so a start reads one file instead of a few hundred; and, on its own, `hippo --version`'s
+// answer (src/cli/version-line.ts) into dist/cli/version.js, which bin/run.js loads instead of oclif. Code a command
 // imports lazily (`await import(…)`) becomes its own chunk in dist/chunks/, loaded only when that path runs. Heavy
 // or native libraries stay outside and load from node_modules where they are imported: the startup test
 // (test/commands/startup.test.ts) watches exactly those. The library surface (dist/index.js) is tsc's, unbundled.
@@ -50,6 +51,20 @@ const result = await build({
   minifySyntax: true,
   // oclif is CommonJS: give its require() calls of Node built-ins and of the externals a real require.
   banner: { js: "import { createRequire as __hippoCreateRequire } from 'node:module';\nconst require = __hippoCreateRequire(import.meta.url);" },
+});
+// `hippo --version`'s answer on its own, one self-contained file (no shared chunks to load): is-wsl and the line.
+await build({
+  absWorkingDir: new URL('.', root).pathname,
+  entryPoints: { 'cli/version': 'src/cli/version-line.ts' },
+  outdir: 'dist',
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
 });
 if (result.metafile) {
   // HIPPO_BUNDLE_META=1: what each output holds, by package (to see what a start pays for).

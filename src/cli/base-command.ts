@@ -1,4 +1,6 @@
-import { Command, Flags, type Interfaces } from '@oclif/core';
+import { Command } from '@oclif/core/command';
+import * as Flags from '@oclif/core/flags';
+import type { Interfaces } from '@oclif/core';
 import { configuredDb } from '../core/config.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
@@ -11,6 +13,15 @@ import { jsonText, safeText } from '../core/text.js';
 import { hintBuilder, type Hint, type HintContext } from './hints.js';
 import { flagMistake } from './flag-words.js';
 import { formatTime, painter, zoneOf, terminalWidth, type TextContext, type TextView, type View } from './output.js';
+
+// oclif's package index, when it loads, warns that the working directory is gone; the commands import oclif's parts
+// directly instead of its index (half the cost of loading them: docs/decisions.md, "oclif's parts, not its index"), so
+// the warning is given here, at the same moment: as the commands load.
+try {
+  process.cwd();
+} catch (error) {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') process.stderr.write('WARNING: current directory does not exist\n');
+}
 
 const INTERRUPTING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { DURABILITIES, type Durability } from '../core/memory.js';
 import { parseSince } from '../core/time.js';
 

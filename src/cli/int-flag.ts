@@ -3,7 +3,7 @@
  * exit 2 with code `bad_<flag>` (`bad_limit`, `bad_keep_days`, …) saying the range. oclif's own integer flag has no
  * upper bound: `--limit 99999999999999999999` became 1e20, which SQLite refused as a "datatype mismatch" (exit 1).
  */
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { UsageError } from '../core/errors.js';
 
 export type IntRange = {

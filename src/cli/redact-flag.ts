@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import type { RedactMode } from '../core/redaction.js';
 
 /** `--redact` / `--no-redact` (docs/redaction.md): the command's redaction mode, over config `redact` and `auto`. */

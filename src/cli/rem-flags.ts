@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import type { DistillOptions } from '../core/rem/distill.js';
 import { SCOPES, type Scope } from '../core/rem/gather.js';
 import { FOCUSES, type Focus } from '../core/rem/prompt.js';

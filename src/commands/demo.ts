@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../cli/base-command.js';
 import { confirmDestructive } from '../cli/confirm.js';
 import { demoView } from '../cli/render-memory.js';

@@ -1,4 +1,14 @@
-import levenshtein from 'fast-levenshtein';
+import { createRequire } from 'node:module';
+
+/** fast-levenshtein (CommonJS), loaded at the first suggestion: it builds an `Intl.Collator` (ICU collation data) when
+ * it loads, several milliseconds that every start paid, typo or not (docs/decisions.md, "oclif's parts, not its index"). */
+let levenshtein: { get(a: string, b: string): number } | undefined;
+
+/** Edit distance between two names, case-insensitive (what `closest` ranks by). */
+export function editDistance(a: string, b: string): number {
+  levenshtein ??= createRequire(import.meta.url)('fast-levenshtein') as { get(a: string, b: string): number };
+  return levenshtein.get(a.toLowerCase(), b.toLowerCase());
+}
 
 /**
  * "Did you mean …": the known name nearest to what was typed (Levenshtein distance, the measure
@@ -9,7 +19,7 @@ export function closest(typed: string, known: Iterable<string>): string | undefi
   const limit = Math.min(3, Math.max(2, Math.ceil(typed.length / 3)));
   let best: { name: string; distance: number } | undefined;
   for (const name of known) {
-    const distance = levenshtein.get(typed.toLowerCase(), name.toLowerCase());
+    const distance = editDistance(typed, name);
     if (distance <= limit && (best === undefined || distance < best.distance)) best = { name, distance };
   }
   return best?.name;

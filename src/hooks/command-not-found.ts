@@ -1,7 +1,6 @@
 import type { Hook } from '@oclif/core';
-import levenshtein from 'fast-levenshtein';
 import { ExitCode } from '../core/errors.js';
-import { closest } from '../core/suggest.js';
+import { closest, editDistance } from '../core/suggest.js';
 import { jsonText, safeText } from '../core/text.js';
 import { wantsJson } from '../cli/base-command.js';
 import { shellQuote } from '../cli/hints.js';
@@ -30,7 +29,7 @@ const hook: Hook<'command_not_found'> = async function ({ id, argv, config }) {
     const sameDepth = ids.filter((command) => command.split(':').length === length);
     const suggestion = closest(name.join(':'), sameDepth);
     if (suggestion === undefined) continue;
-    const distance = levenshtein.get(name.join(':').toLowerCase(), suggestion.toLowerCase());
+    const distance = editDistance(name.join(':'), suggestion);
     if (best === undefined || distance <= best.distance) best = { length, suggestion, distance };
   }
   // Without a suggestion, the name is the topic words typed and the word after them.

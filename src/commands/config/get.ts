@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { configGetView } from '../../cli/render-config.js';
 import { configFile, configKey } from '../../core/config.js';

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { configSetView } from '../../cli/render-config.js';
 import { setConfigValue } from '../../core/config.js';

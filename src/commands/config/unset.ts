@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { configUnsetView } from '../../cli/render-config.js';
 import { unsetConfigValue } from '../../core/config.js';

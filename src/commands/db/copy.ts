@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { progressBar } from '../../cli/progress.js';
 import { copyView } from '../../cli/render-db.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { intFlag } from '../../cli/int-flag.js';
 import { mcpHttpNotes, mcpStdioNote } from '../../cli/render-mcp.js';

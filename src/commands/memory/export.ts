@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryExportFileView, memoryExportStdoutView } from '../../cli/render-memory.js';
 import { exportMemoriesToFile, writeMemoryLines } from '../../core/export.js';

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { confirmDestructive } from '../../cli/confirm.js';
 import { forgetPlanView, forgetQuestion, forgetView } from '../../cli/render-lifecycle.js';

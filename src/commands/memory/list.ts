@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryFilterFlags, memoryFilters } from '../../cli/filter-flags.js';
 import { memoryListView } from '../../cli/render-memory.js';

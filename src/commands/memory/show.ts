@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryShowView } from '../../cli/render-memory.js';
 import { showMemory } from '../../core/memory.js';

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { unarchiveView } from '../../cli/render-lifecycle.js';
 import { unarchiveMemories } from '../../core/lifecycle.js';

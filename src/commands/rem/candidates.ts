@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { candidatesView } from '../../cli/render-rem.js';
 import { CANDIDATE_STATUSES, listCandidates, type CandidateStatus } from '../../core/rem/candidates.js';

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import * as Args from '@oclif/core/args';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { promoteView } from '../../cli/render-rem.js';
 import { promote, PROMOTE_DURABILITIES } from '../../core/rem/review.js';

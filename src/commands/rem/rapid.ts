@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { modelClient, resolveRunModel } from '../../cli/model.js';
 import { redactFlag, redactMode } from '../../cli/redact-flag.js';

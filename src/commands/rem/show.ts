@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { candidateShowView } from '../../cli/render-rem.js';
 import { getMemories } from '../../core/memory.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { snapshotsView } from '../../cli/render-nightly.js';
 import { snapshotDir, snapshotListing } from '../../core/nightly/snapshot.js';

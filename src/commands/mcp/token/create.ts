@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { tokenCreateView } from '../../../cli/render-mcp.js';
 import { createToken } from '../../../core/tokens.js';

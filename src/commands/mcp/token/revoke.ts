@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { tokenRevokeView } from '../../../cli/render-mcp.js';
 import { revokeTokens } from '../../../core/tokens.js';

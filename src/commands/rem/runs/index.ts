@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { runsView } from '../../../cli/render-rem.js';
 import { listRuns } from '../../../core/rem/runs.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { pruneRunsView } from '../../../cli/render-lifecycle.js';
 import { pruneRuns } from '../../../core/rem/runs.js';
