@@ -37,11 +37,40 @@ for (const hit of findPhoneNumbersInText(text, { defaultCountry: region })) {
   homePhones.push({ start: hit.startsAt, end: hit.endsAt });
 }
 // hippo's default candidate regions (src/core/facts/region.ts), the home region left out.
-const CANDIDATES = ['US', 'GB', 'IE', 'DE', 'FR', 'ES', 'IT', 'NL', 'BE', 'AT', 'CH', 'PT', 'PL', 'SE', 'DK', 'NO', 'FI', 'CA', 'AU', 'NZ', 'IN', 'BR', 'MX', 'AR', 'JP', 'CN', 'KR', 'RU', 'TR', 'ZA'].filter(
-  (code) => code !== region,
-) as CountryCode[];
+const CANDIDATES = [
+  'US',
+  'GB',
+  'IE',
+  'DE',
+  'FR',
+  'ES',
+  'IT',
+  'NL',
+  'BE',
+  'AT',
+  'CH',
+  'PT',
+  'PL',
+  'SE',
+  'DK',
+  'NO',
+  'FI',
+  'CA',
+  'AU',
+  'NZ',
+  'IN',
+  'BR',
+  'MX',
+  'AR',
+  'JP',
+  'CN',
+  'KR',
+  'RU',
+  'TR',
+  'ZA',
+].filter((code) => code !== region) as CountryCode[];
 let taken = 0;
-for (const match of text.matchAll(/(?<![\p{L}\p{N}_])\(?\d(?:[ ().\/-]{0,3}\d)*/gu)) {
+for (const match of text.matchAll(/(?<![\p{L}\p{N}_])\(?\d(?:[ ()./-]{0,3}\d)*/gu)) {
   const [run] = match;
   while (taken < homePhones.length && homePhones[taken]!.end <= match.index) taken++;
   if (taken < homePhones.length && homePhones[taken]!.start < match.index + run.length) continue;

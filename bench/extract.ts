@@ -90,7 +90,11 @@ export async function run(): Promise<void> {
   const rows: { size: number; hippo: Run; baseline: Run }[] = [];
   if (largeMegabytes !== undefined) {
     const largePath = await textFile(largeMegabytes);
-    const large = { size: statSync(largePath).size / (1024 * 1024), hippo: measure(hippoArgs(largePath), hippoOut), baseline: measure([baselineJs, largePath, REGION], baselineOut) };
+    const large = {
+      size: statSync(largePath).size / (1024 * 1024),
+      hippo: measure(hippoArgs(largePath), hippoOut),
+      baseline: measure([baselineJs, largePath, REGION], baselineOut),
+    };
     rows.push(large);
   }
   const rssMb = med(hippo, 'rssMb');
@@ -131,5 +135,7 @@ Ratios (this run):
 - peak RSS / (3 × input + 100 MB): ${[rssLine(size, rssMb), ...rows.map((row) => rssLine(row.size, row.hippo.rssMb))].join('; ')}
 `;
   writeSection('7-extract', markdown);
-  console.log(`extract / same work: wall ${fmt(wallRatio, 2)}×, CPU ${fmt(cpuRatio, 2)}×; peak RSS ${[rssLine(size, rssMb), ...rows.map((row) => rssLine(row.size, row.hippo.rssMb))].join('; ')}`);
+  console.log(
+    `extract / same work: wall ${fmt(wallRatio, 2)}×, CPU ${fmt(cpuRatio, 2)}×; peak RSS ${[rssLine(size, rssMb), ...rows.map((row) => rssLine(row.size, row.hippo.rssMb))].join('; ')}`,
+  );
 }

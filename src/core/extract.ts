@@ -383,7 +383,13 @@ export async function extractFrom(input: ExtractInput, request: ExtractFromReque
   const passages: Passage[] = [];
   if (input.files.length === 0) passages.push({ source: 'stdin', text: await input.stdin() });
   for (const file of input.files) passages.push(file === '-' ? { source: 'stdin', text: await input.stdin() } : filePassage(file));
-  const facts = await extract(passages, { kinds: request.kinds, region: setup.region ?? null, regions: setup.regions, limit: request.limit, fallback: setup.fallback });
+  const facts = await extract(passages, {
+    kinds: request.kinds,
+    region: setup.region ?? null,
+    regions: setup.regions,
+    limit: request.limit,
+    fallback: setup.fallback,
+  });
   return { passages, facts, warnings: setup.warnings };
 }
 

@@ -382,7 +382,9 @@ describe('hippo extract over a file larger than one window (docs/decisions.md, "
     const path = write('bad.txt', Buffer.concat([Buffer.from(text), Buffer.from([0xff]), Buffer.from('\nmore@example.ie\n')]));
     const result = await box.hippo(['extract', '--all', path, '--json']);
     expect(result.exitCode).toBe(2);
-    expect(json<{ error: { code: string; message: string } }>(result)).toEqual({ error: expect.objectContaining({ code: 'not_utf8', message: expect.stringContaining(path) }) });
+    expect(json<{ error: { code: string; message: string } }>(result)).toEqual({
+      error: expect.objectContaining({ code: 'not_utf8', message: expect.stringContaining(path) }),
+    });
   });
 });
 

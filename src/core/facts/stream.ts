@@ -114,7 +114,7 @@ function scan(rolling: Rolling, kinds: readonly Kind[], options: RecogniserOptio
   }
   const lastEnd = new Map<Kind, number>();
   let carried: Span[] = [];
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const total = rolling.fill(from + windowChars + overlap + 1);
     if (from >= total) return;
     let to = Math.min(total, from + windowChars);
@@ -168,7 +168,7 @@ function label(text: string, offset: number, matches: readonly RawMatch[], carri
 }
 
 // Characters above U+00FF: a string holding none is copied as one byte a character.
-const WIDE_RE = /[^\u0000-\u00ff]/;
+const WIDE_RE = /[\u0100-\uffff]/;
 
 /**
  * A copy of `text` that does not keep the string it was sliced from alive (V8: a slice of 13 characters or more shares
@@ -267,7 +267,7 @@ class Grouper {
       seen.add(occurrenceKey);
     }
     let facts = this.byKind.get(match.kind);
-    if (facts === undefined) this.byKind.set(match.kind, (facts = new Map()));
+    if (facts === undefined) this.byKind.set(match.kind, (facts = new Map<string, Fact>()));
     const check = match.check ?? 'validated';
     const kept = this.label(label);
     const fact = facts.get(match.normalized);

@@ -57,7 +57,9 @@ describe('extractFactsFromPieces: extractFacts over text read a piece at a time 
     expect(start).toBeLessThan(1000);
     expect(start + email.length).toBeGreaterThan(1000);
     const { facts } = extractFactsFromPieces([{ source: 'long', pieces: piecesOf(text, [999, 2]) }], { kinds: ['email'], region: 'IE', windowChars: 1000 });
-    expect(facts).toEqual([expect.objectContaining({ value: email, occurrences: [expect.objectContaining({ start, end: start + email.length, text: email })] })]);
+    expect(facts).toEqual([
+      expect.objectContaining({ value: email, occurrences: [expect.objectContaining({ start, end: start + email.length, text: email })] }),
+    ]);
   });
 
   it("blanks out the values of the window before when labelling (a date's month is a plain word)", () => {
@@ -86,7 +88,10 @@ describe('extractFactsFromPieces: extractFacts over text read a piece at a time 
     const texts: TextPieces[] = passages.map((passage) => ({ source: passage.source, pieces: piecesOf(passage.text, [333]) }));
     for (const limit of [undefined, 3]) {
       const whole = extractFacts(passages, { kinds, region: 'IE', windowChars: 700, limit });
-      const streamed = extractFactsFromPieces(texts.map((text) => ({ ...text, pieces: [...text.pieces] })), { kinds, region: 'IE', windowChars: 700, limit });
+      const streamed = extractFactsFromPieces(
+        texts.map((text) => ({ ...text, pieces: [...text.pieces] })),
+        { kinds, region: 'IE', windowChars: 700, limit },
+      );
       expect(streamed.facts).toEqual(whole);
     }
   });

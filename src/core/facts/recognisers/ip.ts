@@ -72,7 +72,7 @@ function isV6Char(code: number): boolean {
  * without one (every word made of the letters a–f) cost nothing; none of them can hold an address.
  */
 function* colonRuns(text: string): Generator<{ index: number; run: string }> {
-  for (let from = 0; ; ) {
+  for (let from = 0; ;) {
     const colon = text.indexOf(':', from);
     if (colon < 0) return;
     let start = colon;
