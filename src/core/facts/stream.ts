@@ -193,7 +193,7 @@ class Grouper {
   private source = '';
   private repeated = false;
   // Occurrences seen at the current start (any source), and for a source named more than once, all of its.
-  private atStart = new Set<string>();
+  private readonly atStart: Array<{ kind: Kind; end: number }> = [];
   private atStartOffset = -1;
   private readonly everSeen = new Map<string, Set<string>>();
   private readonly labels = new Map<string, string>();
@@ -213,7 +213,7 @@ class Grouper {
   startSource(source: string, rolling: Rolling): void {
     this.source = source;
     this.repeated = this.namedTwice(source);
-    this.atStart = new Set();
+    this.atStart.length = 0;
     this.atStartOffset = -1;
     this.position = 0;
     this.line = 1;
@@ -254,13 +254,13 @@ class Grouper {
     const start = match.start + offset;
     const end = match.end + offset;
     if (start !== this.atStartOffset) {
-      this.atStart = new Set();
+      this.atStart.length = 0;
       this.atStartOffset = start;
     }
-    const occurrenceKey = `${match.kind}\u0000${start}\u0000${end}`;
-    if (this.atStart.has(occurrenceKey)) return;
-    this.atStart.add(occurrenceKey);
+    if (this.atStart.some((seen) => seen.kind === match.kind && seen.end === end)) return;
+    this.atStart.push({ kind: match.kind, end });
     if (this.repeated) {
+      const occurrenceKey = `${match.kind}\u0000${start}\u0000${end}`;
       let seen = this.everSeen.get(this.source);
       if (seen === undefined) this.everSeen.set(this.source, (seen = new Set()));
       if (seen.has(occurrenceKey)) return;
