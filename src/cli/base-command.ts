@@ -9,7 +9,7 @@ import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';
 import { upgradeProgress } from './progress.js';
 import { openStore, type Store } from '../core/store/store.js';
-import { jsonText, safeText } from '../core/text.js';
+import { jsonText, jsonTextPieces, safeText } from '../core/text.js';
 import { hintBuilder, type Hint, type HintContext } from './hints.js';
 import { flagMistake } from './flag-words.js';
 import { formatTime, painter, zoneOf, terminalWidth, type TextContext, type TextView, type View } from './output.js';
@@ -155,7 +155,7 @@ export abstract class HippoCommand extends Command {
     const style = this.timeStyle;
     const time: TextContext['time'] = (isoTime, options) => formatTime(isoTime, style, options);
     if (this.jsonMode) {
-      if (!failure) process.stdout.write(`${jsonText(shown.json ? shown.json(result) : result)}\n`);
+      if (!failure) writeJsonDocument(shown.json ? shown.json(result) : result);
     } else {
       const text = shown.text?.(result, {
         paint: painter(process.stdout),
@@ -284,4 +284,24 @@ function oclifReason(full: string): string {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !/^See more help with --help$/.test(line) && line !== 'The following error occurred:')
     .join(' ');
+}
+
+// Pieces of the --json document are gathered up to this size before each write.
+const JSON_WRITE_CHUNK = 64 * 1024;
+
+/**
+ * The --json document and its newline on stdout, written in pieces (`jsonTextPieces`) so a large document (the facts
+ * of a large file) is never held as one string; the bytes are those of `jsonText(value)`. stdout is written
+ * synchronously to a file or pipe (Node on Linux), so nothing queues up.
+ */
+function writeJsonDocument(value: unknown): void {
+  let pending = '';
+  for (const piece of jsonTextPieces(value)) {
+    pending += piece;
+    if (pending.length >= JSON_WRITE_CHUNK) {
+      process.stdout.write(pending);
+      pending = '';
+    }
+  }
+  process.stdout.write(`${pending}\n`);
 }

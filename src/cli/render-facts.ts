@@ -9,19 +9,25 @@ import { displayWidth, padTo } from './width.js';
 const MAX_VALUE = 60;
 const MAX_LABEL = 30;
 
-/** `source:line:col` of a fact's first occurrence, with `+N` when it occurs N more times. */
-function locator(passages: readonly Passage[]): (fact: Fact) => string {
+/**
+ * `source:line:col` of a fact's first occurrence, with `+N` when it occurs N more times: from `firstAt` when the text
+ * was not held (a file read a window at a time), else counted in the passage.
+ */
+function locator(passages: readonly Passage[], firstAt?: ReadonlyMap<Fact, LineCol>): (fact: Fact) => string {
   const texts = new Map(passages.map((passage) => [passage.source, passage.text]));
   const indexes = new Map<string, (offset: number) => LineCol>();
   return (fact) => {
     const [first] = fact.occurrences;
     if (first === undefined) return '';
-    let index = indexes.get(first.source);
-    if (index === undefined) {
-      index = createLineIndex(texts.get(first.source) ?? '');
-      indexes.set(first.source, index);
-    }
-    const { line, col } = index(first.start);
+    const indexOf = (source: string) => {
+      let index = indexes.get(source);
+      if (index === undefined) {
+        index = createLineIndex(texts.get(source) ?? '');
+        indexes.set(source, index);
+      }
+      return index;
+    };
+    const { line, col } = firstAt?.get(fact) ?? indexOf(first.source)(first.start);
     const more = fact.occurrences.length > 1 ? ` +${fact.occurrences.length - 1}` : '';
     return `${safeText(first.source, { lines: 'join' })}:${line}:${col}${more}`;
   };
@@ -48,8 +54,8 @@ function columns(rows: readonly string[][]): string[] {
  * The fact table of `extract` and of the search fact box: kind, value, label, source:line:col, check (with a phone's
  * region). Values and labels are shown on one line (whitespace collapsed, long ones cut); `--json` has them exactly.
  */
-export function factTable(facts: readonly Fact[], passages: readonly Passage[], paint: Painter): string {
-  const locate = locator(passages);
+export function factTable(facts: readonly Fact[], passages: readonly Passage[], paint: Painter, firstAt?: ReadonlyMap<Fact, LineCol>): string {
+  const locate = locator(passages, firstAt);
   const rows = facts.map((fact) => [fact.kind, cut(fact.value, MAX_VALUE), cut(fact.label, MAX_LABEL), locate(fact), check(fact)]);
   const [header, ...body] = columns([['KIND', 'VALUE', 'LABEL', 'SOURCE', 'CHECK'], ...rows]);
   return [paint('dim', header ?? ''), ...body].join('\n');
@@ -102,7 +108,7 @@ export const warningNotes = ({ warnings }: { warnings: readonly string[] }) => w
 export function extractView(kinds: readonly Kind[]): View<ExtractOutcome> {
   return {
     json: ({ facts, warnings }) => ({ facts, warnings }),
-    text: ({ facts, passages }, { paint }) => (facts.length === 0 ? `no ${kinds.join(', ')} found` : factTable(facts, passages, paint)),
+    text: ({ facts, passages, firstAt }, { paint }) => (facts.length === 0 ? `no ${kinds.join(', ')} found` : factTable(facts, passages, paint, firstAt)),
     notes: warningNotes,
   };
 }

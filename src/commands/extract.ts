@@ -88,6 +88,8 @@ export default class Extract extends HippoCommand {
       redact: redactMode(flags.redact),
       timeoutMs: flags.timeout === undefined ? EXTRACT_FALLBACK_TIMEOUT_MS : parseTimeoutMs(flags.timeout, '--timeout'),
       signal: this.abortSignal,
+      // Under --json no table places the facts, so their lines are not counted.
+      lineCols: !this.jsonMode,
     });
     this.output(outcome, extractView(kinds));
   }

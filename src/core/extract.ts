@@ -10,6 +10,8 @@ import { HippoError, InterruptedError, NotFoundError } from './errors.js';
 import { capPerKind, extractFacts } from './facts/facts.js';
 import { listKinds, validated, type Kind, type KindInfo, type UnvalidatedKind } from './facts/kinds.js';
 import { DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions } from './facts/region.js';
+import { extractFactsFromPieces, type TextPieces } from './facts/stream.js';
+import type { LineCol } from './facts/text.js';
 import type { Fact, Passage } from './facts/types.js';
 import type { Redactor } from './facts/redact.js';
 import type { ModelClient } from './model/client.js';
@@ -17,7 +19,7 @@ import type { RedactMode } from './redaction.js';
 import { search, searchPassages, type SearchResult } from './search.js';
 import { elsewhereWarning, getMemories } from './memory.js';
 import type { Store } from './store/port.js';
-import { readUtf8File } from './text.js';
+import { readUtf8File, Utf8FileChunks } from './text.js';
 
 export {
   EXTRACT_FALLBACK_TIMEOUT_MS,
@@ -276,6 +278,15 @@ export interface FactsReport {
  * certifies, and a warning says why.
  */
 export async function extractReport(passages: readonly Passage[], request: FactsRequest): Promise<FactsReport> {
+  const { region, regions, warnings, fallback } = await factsSetup(request);
+  const facts = await extract(passages, { kinds: request.kinds, region: region ?? null, regions, limit: request.limit, fallback });
+  return { facts, warnings };
+}
+
+/** What `extractReport` sets up before reading: the regions in force, the model fallback (or a warning why none). */
+async function factsSetup(
+  request: FactsRequest,
+): Promise<{ region: CountryCode | undefined; regions: CountryCode[]; warnings: string[]; fallback: FallbackOptions | undefined }> {
   const { region, regions } = resolveRegions({ region: request.region });
   const warnings: string[] = [];
   const unvalidated = request.recognisersOnly === true ? [] : request.kinds.filter((kind) => !validated(kind));
@@ -291,8 +302,7 @@ export async function extractReport(passages: readonly Passage[], request: Facts
       fallback = { client, timeoutMs: request.timeoutMs, signal: request.signal, log: (line) => warnings.push(line), redactor };
     } else warnings.push(needsModel(unvalidated, request.ai ? 'no model is configured: see hippo model check' : 'model calls are turned off'));
   }
-  const facts = await extract(passages, { kinds: request.kinds, region: region ?? null, regions, limit: request.limit, fallback });
-  return { facts, warnings };
+  return { region, regions, warnings, fallback };
 }
 
 function needsModel(kinds: readonly Kind[], why: string): string {
@@ -330,16 +340,33 @@ export type ExtractInput =
   | { text: string };
 
 export interface ExtractOutcome extends FactsReport {
-  /** The passages read, in order (files, stdin, or search results): facts point into them. */
+  /**
+   * The passages read and held whole, in order (search results, memories, a text; files and stdin when a model
+   * fallback needs their text): facts point into them. Files and stdin read for the recognisers alone are read a
+   * window at a time and not held (docs/decisions.md, "Extraction in windows, held as facts"): `firstAt` places
+   * their facts instead.
+   */
   passages: Passage[];
+  /** Line and column of each fact's first occurrence, for facts found in text that was not held. */
+  firstAt?: ReadonlyMap<Fact, LineCol>;
 }
+
+/** `extractFrom`'s request: `FactsRequest` with an optional cap, and whether a table will place the facts. */
+export type ExtractFromRequest = Omit<FactsRequest, 'limit'> & {
+  limit?: number;
+  /**
+   * False: the facts will not be shown in a table, so text read a window at a time does not count lines for
+   * `firstAt` (the JSON document has offsets only). Default true.
+   */
+  lineCols?: boolean;
+};
 
 /**
  * `extract`: the passages from `input`, then `extractReport` over them. Over search results the facts per kind are
  * capped (5 unless `limit` says otherwise), and finding no result for the agent while other agents hold memories is
- * a warning too.
+ * a warning too. Files (and stdin) are read a window at a time unless a model fallback needs their text.
  */
-export async function extractFrom(input: ExtractInput, request: Omit<FactsRequest, 'limit'> & { limit?: number }): Promise<ExtractOutcome> {
+export async function extractFrom(input: ExtractInput, request: ExtractFromRequest): Promise<ExtractOutcome> {
   if ('query' in input) {
     const passages = await memoryPassages(input.store, input);
     const report = await extractReport(passages, { ...request, limit: request.limit ?? MEMORY_FACT_LIMIT });
@@ -351,10 +378,55 @@ export async function extractFrom(input: ExtractInput, request: Omit<FactsReques
     const passages = [{ source: 'text', text: input.text }];
     return { passages, ...(await extractReport(passages, request)) };
   }
+  const setup = await factsSetup(request);
+  if (setup.fallback === undefined) return extractFromFiles(input, request, setup);
   const passages: Passage[] = [];
   if (input.files.length === 0) passages.push({ source: 'stdin', text: await input.stdin() });
   for (const file of input.files) passages.push(file === '-' ? { source: 'stdin', text: await input.stdin() } : filePassage(file));
-  return { passages, ...(await extractReport(passages, request)) };
+  const facts = await extract(passages, {
+    kinds: request.kinds,
+    region: setup.region ?? null,
+    regions: setup.regions,
+    limit: request.limit,
+    fallback: setup.fallback,
+  });
+  return { passages, facts, warnings: setup.warnings };
+}
+
+/**
+ * Files and stdin for the recognisers alone: every file is opened and checked first (a missing, unreadable or
+ * over-large file is refused before anything is recognised), then each is read and recognised a window at a time;
+ * stdin is read whole (it is at most EXTRACT_READ_LIMIT, like a file).
+ */
+async function extractFromFiles(
+  input: { files: readonly string[]; stdin: () => Promise<string> },
+  request: ExtractFromRequest,
+  setup: { region: CountryCode | undefined; regions: CountryCode[]; warnings: string[] },
+): Promise<ExtractOutcome> {
+  const opened: Utf8FileChunks[] = [];
+  try {
+    const texts: TextPieces[] = [];
+    if (input.files.length === 0) texts.push({ source: 'stdin', pieces: [await input.stdin()] });
+    for (const file of input.files) {
+      if (file === '-') {
+        texts.push({ source: 'stdin', pieces: [await input.stdin()] });
+        continue;
+      }
+      const chunks = new Utf8FileChunks(file, { limit: EXTRACT_READ_LIMIT });
+      opened.push(chunks);
+      texts.push({ source: file, pieces: chunks });
+    }
+    const { facts, firstAt } = extractFactsFromPieces(texts, {
+      kinds: request.kinds,
+      region: setup.region ?? null,
+      regions: setup.regions,
+      limit: request.limit,
+      lineCols: request.lineCols,
+    });
+    return { passages: [], facts, ...(firstAt ? { firstAt } : {}), warnings: setup.warnings };
+  } finally {
+    for (const chunks of opened) chunks.close();
+  }
 }
 
 /**

@@ -91,6 +91,49 @@ export function jsonText(value: unknown): string {
   return JSON.stringify(value).replace(JSON_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+// Items of an array written whole go out this many to a piece.
+const JSON_BATCH = 256;
+
+/**
+ * `jsonText(value)` in pieces, for a large document: an object's members and an array's items are written one at a
+ * time down to `depth` levels (each piece below that is one `jsonText`), so the whole document is never one string.
+ * Joined, the pieces are exactly `jsonText(value)` for plain data (objects, arrays, strings, numbers, booleans, null).
+ */
+export function* jsonTextPieces(value: unknown, depth = 2): Generator<string> {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') {
+    // As JSON.stringify inside an array (an object's member of this kind is skipped before it gets here).
+    yield 'null';
+    return;
+  }
+  if (depth <= 0 || typeof value !== 'object' || value === null || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    yield jsonText(value);
+    return;
+  }
+  if (Array.isArray(value)) {
+    yield '[';
+    if (depth === 1) {
+      // Items written whole: a batch at a time, each batch one `jsonText` of its items with the brackets taken off.
+      for (let from = 0; from < value.length; from += JSON_BATCH) yield `${from > 0 ? ',' : ''}${jsonText(value.slice(from, from + JSON_BATCH)).slice(1, -1)}`;
+    } else {
+      for (const [index, item] of value.entries()) {
+        if (index > 0) yield ',';
+        yield* jsonTextPieces(item, depth - 1);
+      }
+    }
+    yield ']';
+    return;
+  }
+  yield '{';
+  let first = true;
+  for (const [key, item] of Object.entries(value)) {
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    yield `${first ? '' : ','}${jsonText(key)}:`;
+    first = false;
+    yield* jsonTextPieces(item, depth - 1);
+  }
+  yield '}';
+}
+
 /**
  * True when `text` is well-formed Unicode: it holds no lone surrogate (an unpaired U+D800–U+DFFF). JSON escapes such
  * as `"\ud800"` can put one in a string, but no UTF-8 can encode it: stored, it would become bytes that are not UTF-8
@@ -187,7 +230,7 @@ export function decodeUtf8(bytes: Uint8Array, path: string, options: { keepBom?:
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_STRING_TOO_LONG') throw inputTooLarge(path, DEFAULT_READ_LIMIT, bytes.byteLength);
-    throw new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and try again`);
+    throw notUtf8(path);
   }
   return text.charCodeAt(0) === 0xfeff && !options.keepBom ? text.slice(1) : text;
 }
@@ -199,6 +242,19 @@ export function decodeUtf8(bytes: Uint8Array, path: string, options: { keepBom?:
  */
 export function readUtf8File(path: string, options: { keepBom?: boolean; limit?: ReadLimit } = {}): string {
   const limit = options.limit ?? DEFAULT_READ_LIMIT;
+  const fd = openText(path, limit);
+  try {
+    return decodeUtf8(readBounded(fd, path, limit), path, options);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Opens `path` for reading as text with the checks of `readUtf8File` (unreadable, not a regular file, over the limit
+ * by its size): the descriptor, or a usage error naming the file.
+ */
+function openText(path: string, limit: ReadLimit): number {
   let fd: number;
   try {
     // A named pipe is opened without blocking: a plain open waits for a writer that may never come, and would hang
@@ -216,9 +272,26 @@ export function readUtf8File(path: string, options: { keepBom?: boolean; limit?:
       });
     }
     if (stats.isFile() && overLimit(stats.size, limit)) throw inputTooLarge(path, limit, stats.size);
-    return decodeUtf8(readBounded(fd, path, limit), path, options);
-  } finally {
+    return fd;
+  } catch (error) {
     closeSync(fd);
+    throw error;
+  }
+}
+
+/** The next bytes of `fd` into `chunk` (0 at the end), waiting on a non-blocking pipe that has nothing in it yet. */
+function readSome(fd: number, path: string, chunk: Buffer): number {
+  for (;;) {
+    try {
+      return readSync(fd, chunk, 0, chunk.length, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+        // A non-blocking pipe with nothing in it yet: wait a moment rather than spin.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+        continue;
+      }
+      throw unreadable(path, error);
+    }
   }
 }
 
@@ -228,22 +301,68 @@ function readBounded(fd: number, path: string, limit: ReadLimit): Buffer {
   let total = 0;
   for (;;) {
     const chunk = Buffer.allocUnsafe(1024 * 1024);
-    let read: number;
-    try {
-      read = readSync(fd, chunk, 0, chunk.length, null);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
-        // A non-blocking pipe with nothing in it yet: wait a moment rather than spin.
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-        continue;
-      }
-      throw unreadable(path, error);
-    }
+    const read = readSome(fd, path, chunk);
     if (read === 0) return Buffer.concat(chunks, total);
     total += read;
     if (overLimit(total, limit)) throw inputTooLarge(path, limit);
     chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
   }
+}
+
+/**
+ * A file read as text a piece at a time, with the checks and errors of `readUtf8File` (a byte-order mark is kept):
+ * the file is opened and checked when this is made, so a missing or over-large file is refused before anything is
+ * read; the text then comes in pieces of about `chunkBytes` bytes (a character split between reads is held back for
+ * the next piece), and text that is not UTF-8 is refused when it is reached. Joined, the pieces are exactly what
+ * `readUtf8File(path, { keepBom: true })` returns. Close it when done (reading to the end closes it too).
+ */
+export class Utf8FileChunks implements Iterable<string> {
+  private fd: number | undefined;
+  constructor(
+    readonly path: string,
+    private readonly options: { limit?: ReadLimit; chunkBytes?: number } = {},
+  ) {
+    this.fd = openText(path, options.limit ?? DEFAULT_READ_LIMIT);
+  }
+
+  *[Symbol.iterator](): Iterator<string> {
+    const fd = this.fd;
+    if (fd === undefined) return;
+    const limit = this.options.limit ?? DEFAULT_READ_LIMIT;
+    const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    const chunk = Buffer.allocUnsafe(this.options.chunkBytes ?? 1024 * 1024);
+    let total = 0;
+    try {
+      for (;;) {
+        const read = readSome(fd, this.path, chunk);
+        total += read;
+        if (overLimit(total, limit)) throw inputTooLarge(this.path, limit);
+        const text = this.decode(decoder, read === 0 ? undefined : chunk.subarray(0, read));
+        if (text !== '') yield text;
+        if (read === 0) return;
+      }
+    } finally {
+      this.close();
+    }
+  }
+
+  private decode(decoder: InstanceType<typeof TextDecoder>, bytes: Uint8Array | undefined): string {
+    try {
+      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+    } catch {
+      throw notUtf8(this.path);
+    }
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+function notUtf8(path: string): UsageError {
+  return new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and try again`);
 }
 
 function unreadable(path: string, error: unknown): UsageError {

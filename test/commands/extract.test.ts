@@ -1,7 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { extractFacts, lineCol } from '../../src/core/facts/facts.js';
+import { KINDS } from '../../src/core/facts/kinds.js';
+import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
+import { WINDOW_CHARS } from '../../src/core/facts/facts.js';
 import { addMemory } from '../../src/core/memory.js';
+import { jsonText } from '../../src/core/text.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 
@@ -323,6 +328,63 @@ describe('hippo extract --query over memories', () => {
     await store.close();
     expect(counts).toHaveLength(3);
     expect(counts.every((row) => row.retrieval_count === 0)).toBe(true);
+  });
+});
+
+describe('hippo extract over a file larger than one window (docs/decisions.md, "Extraction in windows, held as facts")', () => {
+  const note = (index: number) =>
+    `Note ${index}: Mobile: +353 86 ${String(100 + (index % 900)).padStart(3, '0')} ${String(1000 + index).padStart(4, '0')}, ops${index % 7}@example.ie, ` +
+    `IBAN IE29 AIBK 9311 5212 3456 78, on 2021-05-0${1 + (index % 9)}, https://status.example.com/i/${index}, host 10.20.0.${index % 250}, cost €${index}.\n`;
+  const filler = (index: number) => `${'lorem ipsum dolor sit amet '.repeat(40)}${index}\n`;
+
+  /**
+   * About 1.15 Mi characters: notes and filler lines to about half a window, then one long line across the window edge
+   * (no line end between half a window and the edge, so the edge falls at WINDOW_CHARS exactly) holding an e-mail that
+   * straddles it, then more lines.
+   */
+  function largeText(): { text: string; email: string } {
+    let head = '';
+    for (let index = 0; head.length < WINDOW_CHARS / 2 - 2000; index++) head += index % 4 === 0 ? note(index) : filler(index);
+    const email = 'straddle.me@example.ie';
+    let line = '';
+    while (head.length + line.length < WINDOW_CHARS - 10) line += 'word ';
+    let text = `${head}${line}${email} and ${'word '.repeat(1000)}\n`;
+    for (let index = 0; text.length < WINDOW_CHARS * 1.15; index++) text += index % 3 === 0 ? note(10_000 + index) : filler(index);
+    return { text, email };
+  }
+
+  it('finds a fact straddling the edge once, whole, and prints exactly what extraction over the whole text held at once prints', async () => {
+    const { text, email } = largeText();
+    const start = text.indexOf(email);
+    expect(start).toBeLessThan(WINDOW_CHARS);
+    expect(start + email.length).toBeGreaterThan(WINDOW_CHARS);
+    expect(text.length).toBeGreaterThan(WINDOW_CHARS + 4096);
+    const path = write('large.txt', text);
+    const result = await box.hippo(['extract', '--all', path, '--region', 'IE', '--json']);
+    expect(result.exitCode).toBe(0);
+    // The former output: the whole file read as one passage, recognised by extractFacts, one JSON document.
+    const whole = extractFacts([{ source: path, text }], { kinds: KINDS, region: 'IE', regions: DEFAULT_REGIONS.filter((region) => region !== 'IE') });
+    expect(String(result.stdout)).toBe(jsonText({ facts: whole, warnings: [] }));
+    const facts = factsOf(result);
+    expect(facts.length).toBeGreaterThan(500);
+    const straddling = facts.filter((fact) => fact.value === email);
+    expect(straddling).toHaveLength(1);
+    expect(straddling[0]?.occurrences).toEqual([{ source: path, start, end: start + email.length, text: email, label: '' }]);
+    for (const fact of facts) for (const occurrence of fact.occurrences) expect(text.slice(occurrence.start, occurrence.end)).toBe(occurrence.text);
+    // The table places it where it is in the whole file.
+    const table = await box.hippo(['extract', 'email', path, '--region', 'IE']);
+    const { line, col } = lineCol(text, start);
+    expect(String(table.stdout)).toMatch(new RegExp(`${email}\\s.*${path.replaceAll('/', '\\/')}:${line}:${col}\\s`));
+  });
+
+  it('refuses bytes that are not UTF-8 past the first window with one JSON error document and no facts', async () => {
+    const { text } = largeText();
+    const path = write('bad.txt', Buffer.concat([Buffer.from(text), Buffer.from([0xff]), Buffer.from('\nmore@example.ie\n')]));
+    const result = await box.hippo(['extract', '--all', path, '--json']);
+    expect(result.exitCode).toBe(2);
+    expect(json<{ error: { code: string; message: string } }>(result)).toEqual({
+      error: expect.objectContaining({ code: 'not_utf8', message: expect.stringContaining(path) }),
+    });
   });
 });
 

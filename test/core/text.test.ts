@@ -11,11 +11,13 @@ import {
   illFormedField,
   isWellFormed,
   jsonText,
+  jsonTextPieces,
   MARKER,
   readUtf8File,
   requireWellFormed,
   safeText,
   type ReadLimit,
+  Utf8FileChunks,
 } from '../../src/core/text.js';
 
 describe('safeText: the one text guard', () => {
@@ -80,6 +82,75 @@ describe('jsonText', () => {
     expect([...text].filter((char) => /[\u007f-\u009f\u202e\u2028]/u.test(char) || char === '\u001b')).toEqual([]);
     expect(text).toContain('\\u009b');
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('jsonTextPieces (a --json document written in pieces)', () => {
+  it('joins to exactly jsonText of the value, however large its arrays', () => {
+    const fact = (index: number) => ({ kind: 'email', value: `a${index}@x.ie\u2028\u202e`, occurrences: [{ start: index, label: '', gone: undefined }] });
+    const values: unknown[] = [
+      { facts: Array.from({ length: 1000 }, (_, index) => fact(index)), warnings: ['one \u009b', 'two'] },
+      { facts: [], warnings: [] },
+      { skipped: undefined, fn: () => 1, list: [undefined, () => 1, null, 1, 'x', [2, [3]], { deep: { er: [4] } }], when: new Date(0) },
+      [],
+      [1, [2, [3, [4]]]],
+      'text',
+      7,
+      null,
+    ];
+    for (const value of values) {
+      for (const depth of [0, 1, 2, 3]) expect([...jsonTextPieces(value, depth)].join('')).toBe(jsonText(value));
+    }
+    // Large arrays go out in several pieces, never as one string.
+    expect([...jsonTextPieces(values[0])].length).toBeGreaterThan(4);
+  });
+});
+
+describe('Utf8FileChunks (a file read a piece at a time)', () => {
+  const withFile = (content: Buffer | string, body: (path: string) => void) => {
+    const dir = mkdtempSync(join(tmpdir(), 'hippo-text-'));
+    try {
+      const path = join(dir, 'f.txt');
+      writeFileSync(path, content);
+      body(path);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('joins to exactly what readUtf8File keeps, a character split between reads held for the next piece, the BOM kept', () => {
+    const text = '\uFEFFhé €100 — 😀 done\r\nnext ✓\n'.repeat(50);
+    withFile(text, (path) => {
+      for (const chunkBytes of [1, 2, 3, 5, 64, 1 << 20]) {
+        const pieces = [...new Utf8FileChunks(path, { chunkBytes })];
+        expect(pieces.join('')).toBe(readUtf8File(path, { keepBom: true }));
+        if (chunkBytes < 64) expect(pieces.length).toBeGreaterThan(10);
+      }
+    });
+  });
+
+  it('refuses a file that cannot be read when made, and bytes that are not UTF-8 when they are reached', () => {
+    expect(() => new Utf8FileChunks('/nonexistent/f.txt')).toThrow(expect.objectContaining({ code: 'unreadable_file', exitCode: 2 }));
+    expect(() => new Utf8FileChunks(tmpdir())).toThrow(expect.objectContaining({ code: 'not_a_regular_file' }));
+    withFile(Buffer.concat([Buffer.from('x'.repeat(100)), Buffer.from([0xff]), Buffer.from('y')]), (path) => {
+      const chunks = new Utf8FileChunks(path, { chunkBytes: 16 });
+      const read: string[] = [];
+      expect(() => {
+        for (const piece of chunks) read.push(piece);
+      }).toThrow(expect.objectContaining({ code: 'not_utf8', message: expect.stringContaining('f.txt is not valid UTF-8') }));
+      // What came before the bad byte was read; nothing after it.
+      expect(read.join('')).toBe('x'.repeat(96));
+    });
+    // A sequence cut off by the end of the file.
+    withFile(Buffer.from([0x41, 0xe2, 0x82]), (path) => {
+      expect(() => [...new Utf8FileChunks(path)]).toThrow(expect.objectContaining({ code: 'not_utf8' }));
+    });
+  });
+
+  it('refuses a file over the limit by its size before reading it', () => {
+    withFile('x'.repeat(2048), (path) => {
+      expect(() => new Utf8FileChunks(path, { limit: { maxBytes: 1024, what: 'a probe' } })).toThrow(expect.objectContaining({ code: 'input_too_large' }));
+    });
   });
 });
 

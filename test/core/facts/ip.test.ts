@@ -40,6 +40,10 @@ describe('ip recogniser', () => {
     expect(texts('ip', 'text::ffff:192.0.2.1')).toEqual(['192.0.2.1']);
   });
 
+  it('reads a run of hex letters and colons whole, whatever words of the letters a–f stand around it', () => {
+    expect(texts('ip', 'cafe dead:beef::1 and face fade 2001:db8::2; decade: bead.cafe:1::2 ::1:')).toEqual(['dead:beef::1', '2001:db8::2', '::1']);
+  });
+
   it('finds the unspecified address on its own', () => {
     expect(texts('ip', 'src=:: dst=::1')).toEqual(['::', '::1']);
   });

@@ -46,18 +46,26 @@ function continental(code: string, prefix: string | undefined): string[] {
   return countries.filter((country) => country === named);
 }
 
-/** The postcodes of one line, as spans of the line (the town beside a bare 4–5 digit code included). */
-function postcodesIn(line: string): Postcode[] {
-  const found: Postcode[] = [];
-  const push = (match: RegExpMatchArray & { index: number }, countries: string[]): void => {
-    if (countries.length > 0) found.push({ start: match.index, end: match.index + match[0].length, countries });
+/**
+ * The postcodes of the text, each with the start of its line and its span in that line, line by line and in each line
+ * in the order of the patterns (Eircode, UK, US, code and town, town and code): each pattern is run once over the whole
+ * text. No pattern matches a line break, and each one's look-arounds see a line break as they see a line's end, so
+ * this finds what running the patterns over each line finds.
+ */
+function postcodesIn(text: string): Array<{ lineStart: number; postcode: Postcode }> {
+  const found: Array<{ lineStart: number; postcode: Postcode; pattern: number }> = [];
+  const push = (pattern: number, match: RegExpMatchArray & { index: number }, countries: string[]): void => {
+    if (countries.length === 0) return;
+    const lineStart = Math.max(text.lastIndexOf('\n', match.index - 1), text.lastIndexOf('\r', match.index - 1)) + 1;
+    found.push({ lineStart, pattern, postcode: { start: match.index - lineStart, end: match.index - lineStart + match[0].length, countries } });
   };
-  for (const match of line.matchAll(EIRCODE_RE)) push(match, postcodeValidator(match[0], 'IE') ? ['IE'] : []);
-  for (const match of line.matchAll(UK_RE)) push(match, postcodeValidator(match[0], 'GB') ? ['GB'] : []);
-  for (const match of line.matchAll(US_RE)) push(match, postcodeValidator(match[1] ?? '', 'US') ? ['US'] : []);
-  for (const match of line.matchAll(CODE_TOWN_RE)) push(match, continental(match[2] ?? '', match[1]));
-  for (const match of line.matchAll(TOWN_CODE_RE)) push(match, continental(match[3] ?? '', match[2]));
-  return found;
+  for (const match of text.matchAll(EIRCODE_RE)) push(0, match, postcodeValidator(match[0], 'IE') ? ['IE'] : []);
+  for (const match of text.matchAll(UK_RE)) push(1, match, postcodeValidator(match[0], 'GB') ? ['GB'] : []);
+  for (const match of text.matchAll(US_RE)) push(2, match, postcodeValidator(match[1] ?? '', 'US') ? ['US'] : []);
+  for (const match of text.matchAll(CODE_TOWN_RE)) push(3, match, continental(match[2] ?? '', match[1]));
+  for (const match of text.matchAll(TOWN_CODE_RE)) push(4, match, continental(match[3] ?? '', match[2]));
+  // Line by line, each line's postcodes in pattern order, then text order (as when each line was read on its own).
+  return found.sort((a, b) => a.lineStart - b.lineStart || a.pattern - b.pattern || a.postcode.start - b.postcode.start);
 }
 
 // Street types, whole words (EN, FR, IT, ES, and the German and Dutch ones written apart), and the endings of German
@@ -315,11 +323,9 @@ function addressEndingAt(text: string, lineStart: number, postcode: Postcode): R
 
 /** Addresses certified by a postcode, each with the countries its postcode's format fits. */
 function* certified(text: string): Generator<{ address: RawMatch; countries: string[] }> {
-  for (const line of text.matchAll(/[^\r\n]+/g)) {
-    for (const postcode of postcodesIn(line[0])) {
-      const address = addressEndingAt(text, line.index, postcode);
-      if (address !== undefined) yield { address, countries: postcode.countries };
-    }
+  for (const { lineStart, postcode } of postcodesIn(text)) {
+    const address = addressEndingAt(text, lineStart, postcode);
+    if (address !== undefined) yield { address, countries: postcode.countries };
   }
 }
 

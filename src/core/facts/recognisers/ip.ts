@@ -2,10 +2,9 @@ import ipaddr from 'ipaddr.js';
 import { charAt, charBefore, dropOverlaps, isWordChar, rawMatch } from '../text.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
-// Maximal runs of the characters an IPv6 address is written with; a run is an IPv6 candidate when it has two
-// colons or more. Maximal runs of dot-separated digits are IPv4 candidates: exactly four parts, so a version
-// string such as `1.2.3.4.5` is rejected whole rather than mined for an address.
-const V6_RUN_RE = /[0-9A-Fa-f:.]+/g;
+// Maximal runs of the characters an IPv6 address is written with (`[0-9A-Fa-f:.]+`, found by `colonRuns`); a run is
+// an IPv6 candidate when it has two colons or more. Maximal runs of dot-separated digits are IPv4 candidates: exactly
+// four parts, so a version string such as `1.2.3.4.5` is rejected whole rather than mined for an address.
 const V4_RUN_RE = /\d+(?:\.\d+)*/g;
 const ZONE_RE = /%[A-Za-z0-9_-]+/y;
 const PREFIX_RE = /\/(\d{1,3})/y;
@@ -63,14 +62,35 @@ function looksLikeV6(candidate: string): boolean {
   return colons >= 2 && (candidate === '::' || /[0-9]/.test(candidate));
 }
 
+/** Whether a UTF-16 code unit is one an IPv6 address is written with: `[0-9A-Fa-f:.]`. */
+function isV6Char(code: number): boolean {
+  return (code >= 48 && code <= 58) || code === 46 || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+}
+
+/**
+ * The maximal runs of `[0-9A-Fa-f:.]` that hold a colon, in text order: found from each colon outwards, so the many runs
+ * without one (every word made of the letters a–f) cost nothing; none of them can hold an address.
+ */
+function* colonRuns(text: string): Generator<{ index: number; run: string }> {
+  for (let from = 0; ;) {
+    const colon = text.indexOf(':', from);
+    if (colon < 0) return;
+    let start = colon;
+    while (start > from && isV6Char(text.charCodeAt(start - 1))) start--;
+    let end = colon + 1;
+    while (end < text.length && isV6Char(text.charCodeAt(end))) end++;
+    yield { index: start, run: text.slice(start, end) };
+    from = end;
+  }
+}
+
 function ipv6Matches(text: string): RawMatch[] {
   const matches: RawMatch[] = [];
-  for (const run of text.matchAll(V6_RUN_RE)) {
-    const start = run.index;
-    const candidate = trimRun(run[0]);
+  for (const { index: start, run } of colonRuns(text)) {
+    const candidate = trimRun(run);
     if (!looksLikeV6(candidate) || isWordChar(charBefore(text, start))) continue;
     let end = start + candidate.length;
-    if (candidate.length === run[0].length) {
+    if (candidate.length === run.length) {
       ZONE_RE.lastIndex = end;
       end += ZONE_RE.exec(text)?.[0].length ?? 0;
     }
@@ -87,7 +107,8 @@ function ipv4Matches(text: string): RawMatch[] {
   for (const run of text.matchAll(V4_RUN_RE)) {
     const start = run.index;
     const address = run[0];
-    if (!ipaddr.IPv4.isValidFourPartDecimal(address)) continue;
+    // A run without a dot is one part, never four (and most runs of digits in a text are such).
+    if (!address.includes('.') || !ipaddr.IPv4.isValidFourPartDecimal(address)) continue;
     if (isWordChar(charBefore(text, start))) continue;
     // `host.10.0.0.1` or `v.1.2.3.4`: a dot glued to a word before the run makes it part of a longer name.
     if (charBefore(text, start) === '.' && isWordChar(charBefore(text, start - 1))) continue;
