@@ -107,6 +107,31 @@ describe('extractFactsFromPieces: extractFacts over text read a piece at a time 
     }
   });
 
+  it('matches extractFacts where a later occurrence brings the label, read with and without a home region and candidate lists', () => {
+    // The same numbers and addresses again and again, first bare and later labelled (the fact takes the first label
+    // it sees), national numbers of several regions read with no home region, and values that touch the window edges.
+    const line = (index: number) =>
+      [
+        index % 3 === 0 ? 'Ring 030 901820 today' : 'Tel.: 030 901820',
+        index % 2 === 0 ? 'call 0612345678' : 'Mobile: 06 12 34 56 78',
+        `mail ${index % 5}@example.de`,
+        index % 4 === 0 ? 'Card: 4242 4242 4242 4242' : 'use 4242 4242 4242 4242',
+        `Lindenstraße ${index % 7}, 80331 München`,
+        `at 192.0.2.${index % 9} on 2024-0${1 + (index % 9)}-1${index % 9}`,
+      ].join('; ');
+    const joined = Array.from({ length: 60 }, (_, index) => line(index)).join('\n');
+    for (const options of [{ region: 'DE' }, { regions: ['DE', 'FR', 'NL'] }, { region: 'FR', regions: ['DE'] }] as const) {
+      for (const windowChars of [150, 333, 1000]) {
+        const whole = extractFacts([{ source: 's', text: joined }], { kinds, windowChars, ...options });
+        expect(whole.some((fact) => fact.occurrences.length > 1 && fact.label !== '')).toBe(true);
+        for (const sizes of [[joined.length], [5, 77, 301]]) {
+          const streamed = extractFactsFromPieces([{ source: 's', pieces: piecesOf(joined, sizes) }], { kinds, windowChars, ...options });
+          expect(streamed.facts).toEqual(whole);
+        }
+      }
+    }
+  });
+
   it('an empty text has no facts; lineCols: false keeps no places', () => {
     expect(extractFactsFromPieces([{ source: 'empty', pieces: [] }], { kinds, region: 'IE' }).facts).toEqual([]);
     const streamed = extractFactsFromPieces([{ source: 'n', pieces: [note(1)] }], { kinds, region: 'IE', lineCols: false });
