@@ -46,17 +46,22 @@ function continental(code: string, prefix: string | undefined): string[] {
   return countries.filter((country) => country === named);
 }
 
+/** `[country]` when `code` fits the country's postcode format, else none. */
+function fits(code: string, country: string): string[] {
+  return postcodeValidator(code, country) ? [country] : [];
+}
+
 /** The postcodes of one line, as spans of the line (the town beside a bare 4–5 digit code included). */
 function postcodesIn(line: string): Postcode[] {
   const found: Postcode[] = [];
   const push = (match: RegExpMatchArray & { index: number }, countries: string[]): void => {
     if (countries.length > 0) found.push({ start: match.index, end: match.index + match[0].length, countries });
   };
-  for (const match of line.matchAll(EIRCODE_RE)) push(match, postcodeValidator(match[0], 'IE') ? ['IE'] : []);
-  for (const match of line.matchAll(UK_RE)) push(match, postcodeValidator(match[0], 'GB') ? ['GB'] : []);
-  for (const match of line.matchAll(US_RE)) push(match, postcodeValidator(match[1] ?? '', 'US') ? ['US'] : []);
-  for (const match of line.matchAll(CODE_TOWN_RE)) push(match, continental(match[2] ?? '', match[1]));
-  for (const match of line.matchAll(TOWN_CODE_RE)) push(match, continental(match[3] ?? '', match[2]));
+  for (const match of line.matchAll(EIRCODE_RE)) push(match, fits(match[0], 'IE'));
+  for (const match of line.matchAll(UK_RE)) push(match, fits(match[0], 'GB'));
+  for (const match of line.matchAll(US_RE)) push(match, fits(match[1]!, 'US'));
+  for (const match of line.matchAll(CODE_TOWN_RE)) push(match, continental(match[2]!, match[1]));
+  for (const match of line.matchAll(TOWN_CODE_RE)) push(match, continental(match[3]!, match[2]));
   return found;
 }
 
@@ -225,16 +230,16 @@ function streetStart(part: string): number | undefined {
   const words = [...nameFirst[0].matchAll(new RegExp(NAME_WORD, 'gu'))];
   const numberAt = nameFirst[0].search(new RegExp(`,? ${HOUSE_NUMBER}`));
   let first: number | undefined;
-  for (let index = words.length - 1; index >= 0; index--) {
-    const word = words[index];
-    if (word === undefined || word.index >= numberAt) continue;
+  for (const word of words.reverse()) {
+    if (word.index >= numberAt) continue;
     const text = word[0];
     if (/^\p{Lu}/u.test(text) || isStreetWord(text)) first = word.index;
     else if (!PARTICLES.has(text.toLowerCase())) break;
   }
   if (first === undefined) return undefined;
   const name = nameFirst[0].slice(first, numberAt);
-  if (!name.split(/\s+/).some(isStreetWord)) return undefined;
+  // The name's words stand one space apart (NAME_FIRST_RE).
+  if (!name.split(' ').some(isStreetWord)) return undefined;
   return nameFirst.index + first;
 }
 
@@ -278,8 +283,8 @@ function partsBefore(text: string, lineStart: number, postcodeStart: number): Pa
 /** Trims a part to its text (spaces and a trailing comma out); undefined when nothing is left. */
 function trimmed(text: string, part: Part): Part | undefined {
   let { start, end } = part;
-  while (start < end && /\s/.test(text[start] ?? '')) start++;
-  while (end > start && /[\s,]/.test(text[end - 1] ?? '')) end--;
+  while (start < end && /\s/.test(text.charAt(start))) start++;
+  while (end > start && /[\s,]/.test(text.charAt(end - 1))) end--;
   return start < end ? { start, end } : undefined;
 }
 
@@ -297,9 +302,8 @@ function addressEndingAt(text: string, lineStart: number, postcode: Postcode): R
     .map((part) => trimmed(text, part))
     .filter((part): part is Part => part !== undefined);
   let start: number | undefined;
-  for (let index = parts.length - 1, used = 0; index >= 0 && used < MAX_PARTS; index--, used++) {
-    const part = parts[index];
-    if (part === undefined) break;
+  // The last MAX_PARTS parts, from the postcode back.
+  for (const part of parts.slice(-MAX_PARTS).reverse()) {
     const written = text.slice(part.start, part.end);
     const street = streetStart(written);
     if (street !== undefined) start = part.start + street;
