@@ -127,4 +127,8 @@ describe('date recogniser', () => {
   it('does not swap a month and a day written year-first out of order', () => {
     expect(texts('date', 'batch 2021/25/05 and 2021.31.12', { region: 'IE' })).toEqual([]);
   });
+
+  it('reads a date after a separator that follows no digit (a dash bullet)', () => {
+    expect(texts('date', 'Changes:\n-2021-05-01 first release\n-2021-06-01 second', { region: 'IE' })).toEqual(['2021-05-01', '2021-06-01']);
+  });
 });

@@ -367,6 +367,12 @@ describe('phone recogniser: windows, groups and the home pass', () => {
 
   it('keeps a home number followed by a colon and digits when it is no date and hour', () => {
     expect(read('call 01 234 5678:30', 'IE')).toEqual([['01 234 5678', '+35312345678', 'validated', 'IE']]);
+    // A date and hour ends the text: libphonenumber's verdict at home stands, whatever times stand before it.
+    expect(read('Meeting 10:30; ref 2012-01-02 08', 'US')).toEqual([['2012-01-02 08', '+12012010208', 'validated', 'US']]);
+  });
+
+  it('reads a number libphonenumber finds inside a window, with its own span', () => {
+    expect(read('Liste 1. 06 12 34 56 78')).toEqual([['06 12 34 56 78', '+33612345678', 'validated', 'FR']]);
   });
 
   it('reads no dotted version with a one-digit part under a label, at home', () => {

@@ -135,10 +135,11 @@ const DIGIT_GROUP_RE = new RegExp(`${DIGIT}+`, 'g');
 
 /** Digit offsets (within the digits) where a new group of digits starts: where each group but the last ends. */
 function groupStarts(written: string): { digits: string; starts: number[] } {
-  const groups = written.match(DIGIT_GROUP_RE) ?? [];
+  // A written number has digits.
+  const groups = written.match(DIGIT_GROUP_RE)!;
   let end = 0;
   const starts = groups.slice(0, -1).map((group) => (end += group.length));
-  return { digits: digitsOf(groups.join('')), starts };
+  return { digits: digitsOf(written), starts };
 }
 
 const isSubset = (small: readonly number[], large: readonly number[]): boolean => small.every((value) => large.includes(value));
