@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addressCountries } from '../../../src/core/facts/recognisers/address.js';
 import { find, texts } from './helpers.js';
 
 describe('address recogniser (certified by a postcode)', () => {
@@ -47,5 +48,58 @@ describe('address recogniser (certified by a postcode)', () => {
   it('reaches at most four lines or parts back', () => {
     expect(texts('address', '4 Grand Canal Square\nBlock A\nFloor 3\nDublin 2\nD02 X525')).toEqual([]);
     expect(texts('address', '4 Grand Canal Square\nFloor 3\nDublin 2\nD02 X525')).toEqual(['4 Grand Canal Square\nFloor 3\nDublin 2\nD02 X525']);
+  });
+
+  it('takes the four parts before the postcode, and no fifth one', () => {
+    expect(texts('address', '4 Grand Canal Square, Block A, Floor 3, Dublin 2, D02 X525')).toEqual([
+      '4 Grand Canal Square, Block A, Floor 3, Dublin 2, D02 X525',
+    ]);
+    expect(texts('address', '4 Grand Canal Square, Unit 5, Block A, Floor 3, Dublin 2, D02 X525')).toEqual([]);
+  });
+
+  it('stops at a blank or whitespace-only line, whatever the line breaks', () => {
+    expect(texts('address', '4 Grand Canal Square\r\rD02 X525')).toEqual([]);
+    expect(texts('address', '4 Grand Canal Square\r\rDublin 2\rD02 X525')).toEqual([]);
+    expect(texts('address', '4 Grand Canal Square\n   \nD02 X525')).toEqual([]);
+    expect(texts('address', '4 Grand Canal Square\rDublin 2\rD02 X525')).toEqual(['4 Grand Canal Square\rDublin 2\rD02 X525']);
+  });
+
+  it('reads parts without the spaces around them: a long indentation, trailing spaces after the street', () => {
+    const pad = ' '.repeat(56);
+    expect(texts('address', `${pad}4 Grand Canal Square\n${pad}Dublin 2\n${pad}D02 X525`)).toEqual([`4 Grand Canal Square\n${pad}Dublin 2\n${pad}D02 X525`]);
+    expect(texts('address', '4 Grand Canal Square  \nDublin 2\nD02 X525')).toEqual(['4 Grand Canal Square  \nDublin 2\nD02 X525']);
+  });
+
+  it('reads an abbreviated street type with its full stop', () => {
+    expect(texts('address', '350 Fifth Ave., New York, NY 10118')).toEqual(['350 Fifth Ave., New York, NY 10118']);
+    expect(texts('address', 'Bahnhofstr. 5, 10115 Berlin')).toEqual(['Bahnhofstr. 5, 10115 Berlin']);
+  });
+
+  it('takes a word ending like a compound street name only with a stem of three letters or more', () => {
+    expect(texts('address', 'Ostring 5, 10115 Berlin')).toEqual(['Ostring 5, 10115 Berlin']);
+    expect(texts('address', 'Spring 5, 10115 Berlin')).toEqual([]);
+    expect(texts('address', 'Bring 3, 80331 München')).toEqual([]);
+  });
+
+  it('starts a name-first street at its first capitalised word, and needs the street word before the number', () => {
+    expect(texts('address', 'Paket für eBay Hauptstraße 5, 10115 Berlin')).toEqual(['Hauptstraße 5, 10115 Berlin']);
+    expect(texts('address', 'Station Road annex 5, 10115 Berlin')).toEqual([]);
+    expect(texts('address', 'Road works near Kiosk 5, 10115 Berlin')).toEqual([]);
+    expect(texts('address', 'Calle de Alcalá 42 3º\n28014 Madrid')).toEqual(['Calle de Alcalá 42 3º\n28014 Madrid']);
+  });
+
+  it('needs the postcode to fit the country its prefix names', () => {
+    expect(texts('address', 'Hauptstraße 5, D-1234 Berlin')).toEqual([]);
+    expect(texts('address', 'Hauptstraße 5, 1234 Berlin')).toEqual(['Hauptstraße 5, 1234 Berlin']);
+  });
+
+  it('gives each address the countries its postcode fits', () => {
+    expect(addressCountries('4 Grand Canal Square, Dublin 2, D02 X525')).toEqual([['IE']]);
+    expect(addressCountries('10 Downing Street, London SW1A 2AA')).toEqual([['GB']]);
+    expect(addressCountries('1600 Amphitheatre Pkwy, Mountain View, CA 94043')).toEqual([['US']]);
+    expect(addressCountries('Bahnhofstrasse 21, CH-8001 Zürich')).toEqual([['CH']]);
+    expect(addressCountries('Hauptstraße 5, D-10115 Berlin')).toEqual([['DE']]);
+    expect(addressCountries('1 Rue X, 1010 Wien')).toEqual([['BE', 'AT', 'CH']]);
+    expect(addressCountries('Hauptstraße 5, D-1234 Berlin')).toEqual([]);
   });
 });

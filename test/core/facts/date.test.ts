@@ -2,6 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { texts, values } from './helpers.js';
 
 describe('date recogniser', () => {
+  // First in the file: the parsers are built once per module, on first use (month first without a region, day first
+  // in IE), so this test sees how they are built: only the full-date parsers, no range merger, overlaps removed.
+  it('reads written full dates only, each once, a range as two, in both orders of day and month', () => {
+    for (const region of [null, 'IE']) {
+      expect(texts('date', 'from 2021-05-01 to 2021-05-03', { region }), String(region)).toEqual(['2021-05-01', '2021-05-03']);
+      expect(texts('date', 'the cron finished in 34 minutes, two weeks ago, see you next Tuesday', { region }), String(region)).toEqual([]);
+      expect(texts('date', 'batch 2021/25/05', { region }), String(region)).toEqual([]);
+      expect(texts('date', 'due 12 March 2024 at 10pm', { region }), String(region)).toEqual(['12 March 2024']);
+    }
+    expect(values('date', '05/06/2021', { region: 'IE' })).toEqual(['2021-06-05']);
+  });
+
   it('finds full calendar dates in common forms and normalises to YYYY-MM-DD', () => {
     const text = 'On 2021-05-21, 5/20/2021, 21.5.2021, 5-May-2021, March 5, 2021 and Tuesday, 12 March 2024.';
     expect(values('date', text, { region: null })).toEqual(['2021-05-21', '2021-05-20', '2021-05-21', '2021-05-05', '2021-03-05', '2024-03-12']);
@@ -106,5 +118,17 @@ describe('date recogniser', () => {
   it('needs a four-digit year with a month name wherever the date stands', () => {
     expect(texts('date', 'moved to May 21, 2022 today', { region: null })).toEqual(['May 21, 2022']);
     expect(texts('date', 'Mayday 21, 22 people', { region: null })).toEqual([]);
+  });
+
+  it('rejects a numeric date without a year, whatever the region', () => {
+    for (const region of [null, 'IE', 'US']) expect(texts('date', 'due 5/21 or by 12/31, not later', { region }), String(region)).toEqual([]);
+  });
+
+  it('does not swap a month and a day written year-first out of order', () => {
+    expect(texts('date', 'batch 2021/25/05 and 2021.31.12', { region: 'IE' })).toEqual([]);
+  });
+
+  it('reads a date after a separator that follows no digit (a dash bullet)', () => {
+    expect(texts('date', 'Changes:\n-2021-05-01 first release\n-2021-06-01 second', { region: 'IE' })).toEqual(['2021-05-01', '2021-06-01']);
   });
 });

@@ -54,4 +54,21 @@ describe('email recogniser', () => {
   it('treats any run of leading quote-like characters as punctuation, and a local part made only of them as none', () => {
     expect(texts('email', "''jane@example.ie'' and --@example.ie")).toEqual(['jane@example.ie']);
   });
+
+  it('rejects a domain that is a public suffix alone', () => {
+    expect(texts('email', 'jane@co.uk, jane@com.au')).toEqual([]);
+  });
+
+  it('reads a domain of up to 253 characters, the DNS limit, and nothing in a longer one', () => {
+    const longest = `${'b'.repeat(62)}.${'b'.repeat(62)}.${'b'.repeat(61)}.${'b'.repeat(61)}.com`;
+    expect(longest).toHaveLength(253);
+    expect(texts('email', `write to jane@${longest} today`)).toEqual([`jane@${longest}`]);
+    const tooLong = `${'ab.ie.'.repeat(43)}ab.ie`;
+    expect(tooLong.length).toBeGreaterThan(253);
+    expect(texts('email', `write to jane@${tooLong} today`)).toEqual([]);
+  });
+
+  it('unglues only a trailing run of non-ASCII letters from an internationalised domain', () => {
+    expect(texts('email', 'メールはjane@bücher.deです')).toEqual(['jane@bücher.de']);
+  });
 });

@@ -71,4 +71,8 @@ describe('ip recogniser', () => {
   it('accepts the longest prefix of each family', () => {
     expect(texts('ip', 'host 10.0.0.1/32 and ::1/128')).toEqual(['10.0.0.1/32', '::1/128']);
   });
+
+  it('finds an address after an ellipsis: a dot not glued to a word', () => {
+    expect(texts('ip', 'Trace: gateway ...10.0.0.1 next')).toEqual(['10.0.0.1']);
+  });
 });

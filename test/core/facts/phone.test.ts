@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parsePhoneNumber } from 'libphonenumber-js/max';
 import { groupingFit } from '../../../src/core/facts/recognisers/phone.js';
+import { recognisePhones } from '../../../src/core/facts/index.js';
 import { find, texts, values } from './helpers.js';
 
 describe('phone recogniser', () => {
@@ -333,5 +334,80 @@ describe('phone recogniser: the order of readings, the labelled bounds, relabell
   it('keeps a home reading under a label of another language at home (relabelling is for readings abroad)', () => {
     expect(read('Ring 07700 900 123', 'DE', ['GB'])).toEqual([['07700 900 123', '+497700900123', 'validated', 'DE']]);
     expect(read('Ring 07700 900 123', null, ['DE', 'GB'])).toEqual([['07700 900 123', '+447700900123', 'labelled', 'GB']]);
+  });
+});
+
+describe('phone recogniser: windows, groups and the home pass', () => {
+  const read = (text: string, region: string | null = null, regions?: string[]) =>
+    recognisePhones(text, { region, ...(regions === undefined ? {} : { regions }) }).map((m) => [m.text, m.normalized, m.check, m.region]);
+
+  it('reads each international number once, not again as a labelled window, and in text order', () => {
+    expect(read('Tel: +353 1 234 5678, Tel: +44 20 7946 0018')).toEqual([
+      ['+353 1 234 5678', '+35312345678', 'validated', 'IE'],
+      ['+44 20 7946 0018', '+442079460018', 'validated', 'GB'],
+    ]);
+    expect(read('home 01 234 5678, office +353 1 234 5679', 'IE')).toEqual([
+      ['01 234 5678', '+35312345678', 'validated', 'IE'],
+      ['+353 1 234 5679', '+35312345679', 'validated', 'IE'],
+    ]);
+  });
+
+  it('reads an international number with its calling code in brackets, spaces inside or not', () => {
+    expect(read('ring (+353) 1 234 5678')).toEqual([['(+353) 1 234 5678', '+35312345678', 'validated', 'IE']]);
+    expect(read('ring ( +44 ) 20 7946 0018')).toEqual([['( +44 ) 20 7946 0018', '+442079460018', 'validated', 'GB']]);
+  });
+
+  it('reads no number glued to a # (an order number) or run into letters, at home or abroad', () => {
+    for (const region of [null, 'FR']) {
+      expect(read('order #06 12 34 56 78', region), String(region)).toEqual([]);
+      expect(read('ref 06 12 34 56 78ab', region), String(region)).toEqual([]);
+    }
+    expect(read('ref 06 12 34 56 78', 'FR')).toEqual([['06 12 34 56 78', '+33612345678', 'validated', 'FR']]);
+  });
+
+  it('keeps a home number followed by a colon and digits when it is no date and hour', () => {
+    expect(read('call 01 234 5678:30', 'IE')).toEqual([['01 234 5678', '+35312345678', 'validated', 'IE']]);
+    // A date and hour ends the text: libphonenumber's verdict at home stands, whatever times stand before it.
+    expect(read('Meeting 10:30; ref 2012-01-02 08', 'US')).toEqual([['2012-01-02 08', '+12012010208', 'validated', 'US']]);
+  });
+
+  it('reads a number libphonenumber finds inside a window, with its own span', () => {
+    expect(read('Liste 1. 06 12 34 56 78')).toEqual([['06 12 34 56 78', '+33612345678', 'validated', 'FR']]);
+  });
+
+  it('reads no dotted version with a one-digit part under a label, at home', () => {
+    for (const region of ['DE', 'GB']) {
+      expect(read('Tel: 10.0.19041.1', region), region).toEqual([]);
+      expect(read('Tel: 1.2.345.6789', region), region).toEqual([]);
+    }
+  });
+
+  it('asks the list about a home reading written badly for home, and takes the region that writes it as written', () => {
+    // Valid in DE but grouped otherwise there (fit 0); France writes it exactly so.
+    expect(read('Marie 06 12 34 56 78', 'DE')).toEqual([['06 12 34 56 78', '+33612345678', 'validated', 'FR']]);
+  });
+
+  it('reads windows of 6 to 12 digits abroad', () => {
+    expect(read('Anna 644 583', null, ['PL'])).toEqual([['644 583', '+48644583', 'validated', 'PL']]);
+    expect(read('Anna 030 12345678 9', null, ['DE'])).toEqual([['030 12345678 9', '+4930123456789', 'validated', 'DE']]);
+  });
+
+  it('chooses a home number no window starts at (after an underscore) on its own, before the windows after it', () => {
+    expect(read('call_01 234 5678, or 01 234 5679', 'IE')).toEqual([
+      ['01 234 5678', '+35312345678', 'validated', 'IE'],
+      ['01 234 5679', '+35312345679', 'validated', 'IE'],
+    ]);
+  });
+
+  it('records no region for an international number no country claims', () => {
+    const [match] = recognisePhones('Tel: +44 7700 900123', { region: null });
+    expect(match).toMatchObject({ check: 'labelled', normalized: '+447700900123' });
+    expect(match).not.toHaveProperty('region');
+  });
+
+  it('scores a grouping that splits the last group and another one as not written for the region', () => {
+    expect(groupingFit('07 400 123 456', parsePhoneNumber('07400 123456', 'GB'))).toBe(0);
+    expect(groupingFit('0740 0123456', parsePhoneNumber('07400 123456', 'GB'))).toBe(0);
+    expect(groupingFit('07400 12 34 56', parsePhoneNumber('07400 123456', 'GB'))).toBe(1);
   });
 });

@@ -43,4 +43,31 @@ describe('regions', () => {
     expect(candidateRegions(undefined, undefined)).toEqual([...DEFAULT_REGIONS]);
     expect(candidateRegions('GB', [])).toEqual(['GB']);
   });
+
+  it('reads a locale name with spaces around it, and skips a blank locale variable', () => {
+    expect(regionFromLocale('  en_IE.UTF-8 ')).toBe('IE');
+    expect(defaultRegion({ LC_ALL: '  ', LANG: 'en_IE.UTF-8' })).toBe('IE');
+    expect(defaultRegion({ LC_ALL: ' ', LC_MESSAGES: '\t', LANG: ' de_AT ' })).toBe('AT');
+  });
+
+  it('names no source, in the message or the details, when none is given', () => {
+    const error = (input: string, source?: string): unknown => {
+      try {
+        parseRegion(input, source);
+      } catch (caught) {
+        return caught;
+      }
+      throw new Error('no error');
+    };
+    const bare = error('XX') as { message: string; details: unknown };
+    expect(bare.message).toBe('unknown region "XX": use an ISO 3166 alpha-2 code such as IE or US');
+    expect(bare.details).toStrictEqual({ region: 'XX' });
+    const sourced = error('XX', 'HIPPO_REGION') as { message: string; details: unknown };
+    expect(sourced.details).toStrictEqual({ region: 'XX', source: 'HIPPO_REGION' });
+  });
+
+  it('skips blank items of a region list', () => {
+    expect(parseRegions('ie, ,gb,  ')).toEqual(['IE', 'GB']);
+    expect(parseRegions(['de', ' ', 'at'])).toEqual(['DE', 'AT']);
+  });
 });

@@ -2,6 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { texts } from './helpers.js';
 
 describe('url recogniser', () => {
+  // First in the file: the linkifiers are built once per module, on first use, so this test sees how they are built.
+  it('reads the added schemes, and no // or mailto: link, e-mail or bare IP', () => {
+    expect(texts('url', 'get sftp://files.example.com/a and ftps://files.example.com/b, git://example.com/r.git, ws://example.com/s')).toEqual([
+      'sftp://files.example.com/a',
+      'ftps://files.example.com/b',
+      'git://example.com/r.git',
+      'ws://example.com/s',
+    ]);
+    expect(texts('url', 'sftp://files.example.com_ and ssh://')).toEqual([]);
+    expect(texts('url', 'see //example.com/x or mailto:jane@example.com, jane@example.com')).toEqual([]);
+    expect(texts('url', 'www.example.org/docs, 192.168.1.1/abc')).toEqual(['www.example.org/docs']);
+  });
+
   it('finds links with a scheme or starting with www., value as written', () => {
     expect(texts('url', 'See https://Example.com/A?b=1 and www.example.org/docs and HTTP://GOOGLE.COM')).toEqual([
       'https://Example.com/A?b=1',

@@ -46,6 +46,11 @@ function continental(code: string, prefix: string | undefined): string[] {
   return countries.filter((country) => country === named);
 }
 
+/** `[country]` when `code` fits the country's postcode format, else none. */
+function fits(code: string, country: string): string[] {
+  return postcodeValidator(code, country) ? [country] : [];
+}
+
 /**
  * The postcodes of the text, each with the start of its line and its span in that line, line by line and in each line
  * in the order of the patterns (Eircode, UK, US, code and town, town and code): each pattern is run once over the whole
@@ -59,11 +64,11 @@ function postcodesIn(text: string): Array<{ lineStart: number; postcode: Postcod
     const lineStart = Math.max(text.lastIndexOf('\n', match.index - 1), text.lastIndexOf('\r', match.index - 1)) + 1;
     found.push({ lineStart, pattern, postcode: { start: match.index - lineStart, end: match.index - lineStart + match[0].length, countries } });
   };
-  for (const match of text.matchAll(EIRCODE_RE)) push(0, match, postcodeValidator(match[0], 'IE') ? ['IE'] : []);
-  for (const match of text.matchAll(UK_RE)) push(1, match, postcodeValidator(match[0], 'GB') ? ['GB'] : []);
-  for (const match of text.matchAll(US_RE)) push(2, match, postcodeValidator(match[1] ?? '', 'US') ? ['US'] : []);
-  for (const match of text.matchAll(CODE_TOWN_RE)) push(3, match, continental(match[2] ?? '', match[1]));
-  for (const match of text.matchAll(TOWN_CODE_RE)) push(4, match, continental(match[3] ?? '', match[2]));
+  for (const match of text.matchAll(EIRCODE_RE)) push(0, match, fits(match[0], 'IE'));
+  for (const match of text.matchAll(UK_RE)) push(1, match, fits(match[0], 'GB'));
+  for (const match of text.matchAll(US_RE)) push(2, match, fits(match[1]!, 'US'));
+  for (const match of text.matchAll(CODE_TOWN_RE)) push(3, match, continental(match[2]!, match[1]));
+  for (const match of text.matchAll(TOWN_CODE_RE)) push(4, match, continental(match[3]!, match[2]));
   // Line by line, each line's postcodes in pattern order, then text order (as when each line was read on its own).
   return found.sort((a, b) => a.lineStart - b.lineStart || a.pattern - b.pattern || a.postcode.start - b.postcode.start);
 }
@@ -233,16 +238,16 @@ function streetStart(part: string): number | undefined {
   const words = [...nameFirst[0].matchAll(new RegExp(NAME_WORD, 'gu'))];
   const numberAt = nameFirst[0].search(new RegExp(`,? ${HOUSE_NUMBER}`));
   let first: number | undefined;
-  for (let index = words.length - 1; index >= 0; index--) {
-    const word = words[index];
-    if (word === undefined || word.index >= numberAt) continue;
+  for (const word of words.reverse()) {
+    if (word.index >= numberAt) continue;
     const text = word[0];
     if (/^\p{Lu}/u.test(text) || isStreetWord(text)) first = word.index;
     else if (!PARTICLES.has(text.toLowerCase())) break;
   }
   if (first === undefined) return undefined;
   const name = nameFirst[0].slice(first, numberAt);
-  if (!name.split(/\s+/).some(isStreetWord)) return undefined;
+  // The name's words stand one space apart (NAME_FIRST_RE).
+  if (!name.split(' ').some(isStreetWord)) return undefined;
   return nameFirst.index + first;
 }
 
@@ -286,8 +291,8 @@ function partsBefore(text: string, lineStart: number, postcodeStart: number): Pa
 /** Trims a part to its text (spaces and a trailing comma out); undefined when nothing is left. */
 function trimmed(text: string, part: Part): Part | undefined {
   let { start, end } = part;
-  while (start < end && /\s/.test(text[start] ?? '')) start++;
-  while (end > start && /[\s,]/.test(text[end - 1] ?? '')) end--;
+  while (start < end && /\s/.test(text.charAt(start))) start++;
+  while (end > start && /[\s,]/.test(text.charAt(end - 1))) end--;
   return start < end ? { start, end } : undefined;
 }
 
@@ -305,9 +310,8 @@ function addressEndingAt(text: string, lineStart: number, postcode: Postcode): R
     .map((part) => trimmed(text, part))
     .filter((part): part is Part => part !== undefined);
   let start: number | undefined;
-  for (let index = parts.length - 1, used = 0; index >= 0 && used < MAX_PARTS; index--, used++) {
-    const part = parts[index];
-    if (part === undefined) break;
+  // The last MAX_PARTS parts, from the postcode back.
+  for (const part of parts.slice(-MAX_PARTS).reverse()) {
     const written = text.slice(part.start, part.end);
     const street = streetStart(written);
     if (street !== undefined) start = part.start + street;

@@ -39,11 +39,8 @@ function createParser(littleEndian: boolean): chrono.Chrono {
 const parsers = new Map<boolean, chrono.Chrono>();
 function parserFor(region: string | undefined): chrono.Chrono {
   const littleEndian = region !== undefined && !MONTH_FIRST_REGIONS.has(region);
-  let parser = parsers.get(littleEndian);
-  if (parser === undefined) {
-    parser = createParser(littleEndian);
-    parsers.set(littleEndian, parser);
-  }
+  const parser = parsers.get(littleEndian) ?? createParser(littleEndian);
+  parsers.set(littleEndian, parser);
   return parser;
 }
 
@@ -62,11 +59,6 @@ function isoEnd(text: string, start: number, end: number): number {
 
 function pad(value: number, width: number): string {
   return String(value).padStart(width, '0');
-}
-
-function isFullDate(result: ParsedResult): boolean {
-  const start = result.start;
-  return start.isCertain('year') && start.isCertain('month') && start.isCertain('day');
 }
 
 // With a month name, a two-digit "year" is usually a count: `May 21, 22 people` is not 21 May 2022. Two-digit
@@ -93,23 +85,22 @@ function isInLongerDigitRun(text: string, start: number, end: number): boolean {
   return DATE_SEPARATORS.some(
     (separator) =>
       written.includes(separator) &&
-      ((text[start - 1] === separator && DIGIT_RE.test(text[start - 2] ?? '')) || (text[end] === separator && DIGIT_RE.test(text[end + 1] ?? ''))),
+      ((text[start - 1] === separator && DIGIT_RE.test(text.charAt(start - 2))) || (text[end] === separator && DIGIT_RE.test(text.charAt(end + 1)))),
   );
 }
 
+/** `YYYY-MM-DD` when year, month and day are all written (certain), else undefined (the reference would fill them in). */
 function isoDate(result: ParsedResult): string | undefined {
-  const year = result.start.get('year');
-  const month = result.start.get('month');
-  const day = result.start.get('day');
-  if (year === null || month === null || day === null) return undefined;
-  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+  const start = result.start;
+  if (!start.isCertain('year') || !start.isCertain('month') || !start.isCertain('day')) return undefined;
+  // A certain component always has a value: the `?? 0` only satisfies the type.
+  return `${pad(start.get('year') ?? 0, 4)}-${pad(start.get('month') ?? 0, 2)}-${pad(start.get('day') ?? 0, 2)}`;
 }
 
 /** Full calendar dates (year, month and day all written), word-bounded, normalised `YYYY-MM-DD`. */
 export function recogniseDates(text: string, opts: RecogniserOptions = {}): RawMatch[] {
   const matches: RawMatch[] = [];
   for (const result of parserFor(asRegion(opts.region)).parse(text, REFERENCE)) {
-    if (!isFullDate(result)) continue;
     const normalized = isoDate(result);
     if (normalized === undefined) continue;
     const start = result.index + (LEADING_ON_RE.exec(result.text)?.[0].length ?? 0);

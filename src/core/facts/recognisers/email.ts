@@ -42,20 +42,21 @@ function longestRegistrable(domain: string): string | undefined {
  */
 function registrableDomain(domain: string): string | undefined {
   const found = longestRegistrable(domain);
+  // Stryker disable next-line ConditionalExpression: ungluing changes only a domain ending in an ASCII letter or digit and non-ASCII letters, which no public suffix does, so a registrable domain stays as found
   if (found !== undefined) return found;
-  const unglued = domain.replace(/(?<=[A-Za-z0-9])[^\p{ASCII}]+$/u, '');
-  return unglued === domain ? undefined : longestRegistrable(unglued);
+  // Nothing to unglue leaves the domain as it was, which longestRegistrable has just refused.
+  return longestRegistrable(domain.replace(/(?<=[A-Za-z0-9])[^\p{ASCII}]+$/u, ''));
 }
 
 export function recogniseEmails(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
   const matches: RawMatch[] = [];
   for (const match of text.matchAll(EMAIL_RE)) {
-    const local = match[1] ?? '';
-    const domain = registrableDomain(match[2] ?? '');
+    const local = match[1]!;
+    const domain = registrableDomain(match[2]!);
     if (domain === undefined) continue;
     // Quote-like characters are legal in a local part but, leading one in prose, they are punctuation: `'a@b.ie'`.
-    const lead = /^[!#$%&'*+/=?^`{|}~.-]*/.exec(local)?.[0].length ?? 0;
-    if (lead === local.length) continue;
+    const lead = local.search(/[^!#$%&'*+/=?^`{|}~.-]/);
+    if (lead === -1) continue;
     const start = match.index + lead;
     const end = match.index + local.length + 1 + domain.length;
     matches.push(rawMatch('email', text, start, end, text.slice(start, end).toLowerCase()));

@@ -57,9 +57,12 @@ function trimRun(run: string): string {
 }
 
 // `abc::def` is as likely to be C++ as an address: apart from `::` itself, an address must contain a digit.
+// The colon count is a cheap pre-filter only: ipaddr.js refuses any run with fewer than two colons itself.
 function looksLikeV6(candidate: string): boolean {
-  const colons = candidate.split(':').length - 1;
-  return colons >= 2 && (candidate === '::' || /[0-9]/.test(candidate));
+  // Two colons make three pieces.
+  // Stryker disable next-line BooleanLiteral,ConditionalExpression: equivalent — the pre-filter above; a run let through is refused by ipaddr.js
+  if (candidate.split(':').length < 3) return false;
+  return candidate === '::' || /[0-9]/.test(candidate);
 }
 
 /** Whether a UTF-16 code unit is one an IPv6 address is written with: `[0-9A-Fa-f:.]`. */
@@ -90,10 +93,9 @@ function ipv6Matches(text: string): RawMatch[] {
     const candidate = trimRun(run);
     if (!looksLikeV6(candidate) || isWordChar(charBefore(text, start))) continue;
     let end = start + candidate.length;
-    if (candidate.length === run.length) {
-      ZONE_RE.lastIndex = end;
-      end += ZONE_RE.exec(text)?.[0].length ?? 0;
-    }
+    // A zone index follows the address directly: after a trimmed dot or colon the sticky match fails.
+    ZONE_RE.lastIndex = end;
+    end += ZONE_RE.exec(text)?.[0].length ?? 0;
     const address = text.slice(start, end);
     if (!ipaddr.IPv6.isValid(address)) continue;
     const match = withPrefix(text, { start, end }, address, 128);

@@ -34,21 +34,19 @@ export function normalizePhone(number: PhoneNumber): string {
 
 const OPENERS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '（': '）', '［': '］' };
 
-function count(text: string, char: string): number {
-  return text.split(char).length - 1;
-}
-
 /**
  * libphonenumber-js keeps an opening bracket that wraps the whole number (`(+353 1 234 5678)` → `(+353 1 234 5678`).
  * A leading opener left unbalanced inside the span is trimmed, with the spaces after it.
  */
 function trimUnbalancedOpener(text: string, start: number, end: number): number {
-  const opener = text[start] ?? '';
+  const opener = text.charAt(start);
   const closer = OPENERS[opener];
   const span = text.slice(start, end);
-  if (closer === undefined || count(span, opener) <= count(span, closer)) return start;
+  // As many pieces as occurrences plus one, on both sides.
+  if (closer === undefined || span.split(opener).length <= span.split(closer).length) return start;
+  // The span holds digits after the opener, so the spaces end before it does.
   let from = start + 1;
-  while (from < end && /\s/.test(text[from] ?? '')) from++;
+  while (/\s/.test(text.charAt(from))) from++;
   return from;
 }
 
@@ -111,45 +109,37 @@ function digitsOf(written: string): string {
 
 /** True when a national number valid in the home region is written as a date or an IPv4 address. */
 function isDateOrIp(written: string): boolean {
-  const trimmed = written.trim();
-  return DATE_RE.test(trimmed) || IPV4_RE.test(trimmed);
+  return DATE_RE.test(written) || IPV4_RE.test(written);
 }
 
 /**
  * True when a written national number read outside the home region (or kept for its label) is a date, a date and
  * hour, an IP address or a version rather than a phone number: we have less evidence there, so we ask for more.
+ * Written numbers here and in isDateOrIp are spans of the text or of a window: no spaces around them.
  */
 function isOtherShape(written: string): boolean {
-  const trimmed = written.trim();
-  if (isDateOrIp(trimmed) || DATE_TIME_RE.test(trimmed)) return true;
-  return DOTTED_VERSION_RE.test(trimmed) && trimmed.split('.').some((part) => part.length === 1);
+  if (isDateOrIp(written) || DATE_TIME_RE.test(written)) return true;
+  return DOTTED_VERSION_RE.test(written) && written.split('.').some((part) => part.length === 1);
 }
 
 const isInternational = (written: string): boolean => /^[(\uFF08[]?\s*[+\uFF0B]/.test(written);
 
 /** The written number without its extension. */
 function withoutExtension(written: string, number: PhoneNumber): string {
-  if (number.ext === undefined) return written;
-  const match = EXTENSION_RE.exec(written);
-  return match === null ? written : written.slice(0, match.index);
+  // EXTENSION_RE, all optional, always matches at the end.
+  return number.ext === undefined ? written : written.replace(EXTENSION_RE, '');
 }
 
-/** Digit offsets (within the digits) where a new group of digits starts. */
+// A run of the digits libphonenumber reads (parseDigits knows exactly DIGIT's characters).
+const DIGIT_GROUP_RE = new RegExp(`${DIGIT}+`, 'g');
+
+/** Digit offsets (within the digits) where a new group of digits starts: where each group but the last ends. */
 function groupStarts(written: string): { digits: string; starts: number[] } {
-  let digits = '';
-  const starts: number[] = [];
-  let previousWasDigit = false;
-  for (const char of written) {
-    const digit = digitsOf(char);
-    if (digit === '') {
-      previousWasDigit = false;
-      continue;
-    }
-    if (!previousWasDigit && digits.length > 0) starts.push(digits.length);
-    digits += digit;
-    previousWasDigit = true;
-  }
-  return { digits, starts };
+  // A written number has digits.
+  const groups = written.match(DIGIT_GROUP_RE)!;
+  let end = 0;
+  const starts = groups.slice(0, -1).map((group) => (end += group.length));
+  return { digits: digitsOf(written), starts };
 }
 
 const isSubset = (small: readonly number[], large: readonly number[]): boolean => small.every((value) => large.includes(value));
@@ -162,7 +152,7 @@ const isSubset = (small: readonly number[], large: readonly number[]): boolean =
  */
 export function groupingFit(written: string, number: PhoneNumber): 0 | 1 | 2 | 3 {
   const formatted = number.formatNational({ formatExtension: (national) => national });
-  if (written.trim() === formatted) return 3;
+  if (written === formatted) return 3;
   const ours = groupStarts(written);
   const theirs = groupStarts(formatted);
   if (ours.digits !== theirs.digits) return 0;
@@ -200,8 +190,7 @@ function toMatch(text: string, reading: Reading): RawMatch {
 }
 
 function hits(written: string, region: CountryCode | undefined, possible: boolean): NumberFound[] {
-  const options = { ...(region === undefined ? {} : { defaultCountry: region }), ...(possible ? { extended: true } : {}) };
-  return findPhoneNumbersInText(written, options);
+  return findPhoneNumbersInText(written, { defaultCountry: region, extended: possible });
 }
 
 function candidate(text: string, start: number, end: number, number: PhoneNumber, region: CountryCode, home: boolean): Candidate {
@@ -216,8 +205,8 @@ function candidate(text: string, start: number, end: number, number: PhoneNumber
 function homePass(text: string, home: CountryCode | undefined): { international: Reading[]; national: Candidate[] } {
   const international: Reading[] = [];
   const national: Candidate[] = [];
-  for (const hit of findPhoneNumbersInText(text, home === undefined ? {} : { defaultCountry: home })) {
-    if (!hit.number.isValid()) continue;
+  // Without `extended`, libphonenumber finds valid numbers only.
+  for (const hit of findPhoneNumbersInText(text, { defaultCountry: home })) {
     const start = trimUnbalancedOpener(text, hit.startsAt, hit.endsAt);
     const written = text.slice(start, hit.endsAt);
     if (isInternational(written)) international.push({ start, end: hit.endsAt, number: hit.number, check: 'validated', region: undefined });
@@ -233,7 +222,7 @@ function homePass(text: string, home: CountryCode | undefined): { international:
  * A date and hour that ends the text stays libphonenumber's verdict at home (`2012-01-02 08` is +1 201 201 0208).
  */
 function isCutTime(text: string, written: string, end: number): boolean {
-  return DATE_TIME_RE.test(written.trim()) && /^[:.]\d/.test(text.slice(end, end + 2));
+  return DATE_TIME_RE.test(written) && /[:.]\d/.test(text.slice(end, end + 2));
 }
 
 /** `#123456789` is an order, ticket or issue number: a national number glued to a `#` is not a phone number. */
@@ -246,7 +235,7 @@ function* windows(text: string, taken: readonly Span[]): Generator<{ start: numb
   let next = 0;
   for (const match of text.matchAll(WINDOW_RE)) {
     const span = { start: match.index, end: match.index + match[0].length };
-    while (next < taken.length && (taken[next]?.end ?? 0) <= span.start) next++;
+    while (next < taken.length && taken[next]!.end <= span.start) next++;
     const blocker = taken[next];
     if (blocker !== undefined && overlaps(span, blocker)) continue;
     if (isWordChar(charAt(text, span.end)) || isIdentifier(text, span.start)) continue;
@@ -271,9 +260,9 @@ function readable(written: string): boolean {
  */
 function listReadings(text: string, window: { start: number; written: string }, regions: readonly CountryCode[]): Candidate[] {
   const found: Candidate[] = [];
+  // Without `extended`, libphonenumber finds valid numbers only; a readable window is not in international form.
   for (const region of regions) {
     for (const hit of hits(window.written, region, false)) {
-      if (!hit.number.isValid() || isInternational(window.written.slice(hit.startsAt, hit.endsAt))) continue;
       const end = window.start + hit.endsAt;
       found.push(candidate(text, trimUnbalancedOpener(text, window.start + hit.startsAt, end), end, hit.number, region, false));
     }
@@ -507,12 +496,13 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
   const pending: Candidate[] = [];
   let next = 0;
   for (const window of windows(text, international)) {
-    while (next < national.length && (national[next]?.end ?? 0) <= window.start) pending.push(national[next++]!);
+    while (next < national.length && national[next]!.end <= window.start) pending.push(national[next++]!);
     const inside: Candidate[] = [];
-    while (next < national.length && (national[next]?.start ?? 0) < window.end) inside.push(national[next++]!);
+    while (next < national.length && national[next]!.start < window.end) inside.push(national[next++]!);
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
     const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
-    const valid = !settled && readable(window.written) ? listReadings(text, window, list).filter((reading) => covers(reading, window) || reading.fit > 0) : [];
+    // Only the readings written as there (fromList) or covering the window (abroadFit) count.
+    const valid = !settled && readable(window.written) ? listReadings(text, window, list) : [];
     const fromList = valid.filter((reading) => plausibleAbroad(text, reading));
     const chosen = choose(text, [...inside, ...fromList], order, () => passageCues(text, window, international));
     if (chosen.length > 0) {

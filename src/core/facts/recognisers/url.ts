@@ -3,13 +3,14 @@ import { rawMatch } from '../text.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
 /**
- * linkify-it configured for our url kind: `urlAuth` so `http://user@host` is not cut at the `@`, no fuzzy e-mails or
- * IPs (their own kinds), and no protocol-relative `//host` or `mailto:` links. A few common hierarchical schemes are
+ * linkify-it configured for our url kind: `urlAuth` so `http://user@host` is not cut at the `@`, no protocol-relative
+ * `//host` links, and no `mailto:` links, which also leaves out its fuzzy e-mails (e-mails and IPs are their own kinds;
+ * fuzzy IPs are off by default). A few common hierarchical schemes are
  * added beside http(s)/ftp. `fuzzyLink` (links without a scheme) is on only for the `www.` windows below: its search
  * is ten times slower than the scheme search, and we keep no other scheme-less link anyway.
  */
 function createLinkify(fuzzyLink: boolean): LinkifyIt {
-  const linkify = new LinkifyIt({ fuzzyLink, fuzzyEmail: false, fuzzyIP: false, urlAuth: true });
+  const linkify = new LinkifyIt({ fuzzyLink, urlAuth: true });
   linkify.add('//', null).add('mailto:', null);
   // Same tail rules as http: (linkify-it's string aliases are not in its types; delegating is equivalent).
   const likeHttp = { validate: (text: string, pos: number, self: LinkifyIt) => self.testSchemaAt(text, 'http:', pos) };
@@ -19,11 +20,8 @@ function createLinkify(fuzzyLink: boolean): LinkifyIt {
 
 const linkifiers = new Map<boolean, LinkifyIt>();
 function linkify(fuzzyLink: boolean): LinkifyIt {
-  let shared = linkifiers.get(fuzzyLink);
-  if (shared === undefined) {
-    shared = createLinkify(fuzzyLink);
-    linkifiers.set(fuzzyLink, shared);
-  }
+  const shared = linkifiers.get(fuzzyLink) ?? createLinkify(fuzzyLink);
+  linkifiers.set(fuzzyLink, shared);
   return shared;
 }
 
@@ -38,6 +36,7 @@ function wwwLinks(text: string): Array<{ index: number; lastIndex: number }> {
   const links: Array<{ index: number; lastIndex: number }> = [];
   for (const www of text.matchAll(WWW_RE)) {
     TOKEN_END_RE.lastIndex = www.index;
+    // Stryker disable next-line LogicalOperator: only bounds the work: linkify-it's first link, at the www., ends at that whitespace anyway
     const end = TOKEN_END_RE.exec(text)?.index ?? text.length;
     const hit = linkify(true).match(text.slice(www.index, end))?.[0];
     if (hit?.index === 0) links.push({ index: www.index, lastIndex: www.index + hit.lastIndex });
