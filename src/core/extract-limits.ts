@@ -10,8 +10,9 @@ export const FALLBACK_PASSAGE_BUDGET = 24_000;
 /** §5.2: facts per kind when the passages are memories, unless the caller says otherwise. */
 export const MEMORY_FACT_LIMIT = 5;
 /**
- * extract reads each file (and stdin) whole, and its peak memory is many times the text (docs/decisions.md, "Bounded
- * reads"): past 64 MiB an input is refused by name and size rather than read until the machine runs out of memory.
+ * The most extract reads from one input (docs/decisions.md, "Bounded reads"): past 64 MiB a file or stdin is refused by
+ * name and size. Files are read a window at a time, stdin whole; either way the facts found are held until the last
+ * (docs/decisions.md, "Extraction in windows, held as facts"), and they grow with the text.
  */
 export const MAX_EXTRACT_BYTES = 64 * 1024 * 1024;
 export const EXTRACT_READ_LIMIT: ReadLimit = {
