@@ -94,7 +94,7 @@ describe('the SQLite snapshot copy', () => {
     expect(checkTables(store.db)).toEqual({ ok: true, violations: ['CHECK constraint failed in memories'] });
   });
 
-  it('reads through a memory map only while it checks: the connection\'s mmap_size is as it was after a snapshot, taken or interrupted', async () => {
+  it("reads through a memory map only while it checks: the connection's mmap_size is as it was after a snapshot, taken or interrupted", async () => {
     expect(store.db.pragma('mmap_size', { simple: true })).toBe(0);
     await takeSnapshot(store, newId('run'));
     expect(store.db.pragma('mmap_size', { simple: true })).toBe(0);
