@@ -95,7 +95,8 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   snapshot_damaged: (error, _details, hint) => `${error.message} (${hint(['rem', 'snapshots', '--check'], { agent: null })})`,
 
   // The memory lifecycle.
-  tag_added_and_removed: (_error, details) => `a tag cannot be both added (--tag / --add-tag) and removed (--remove-tag) in one edit: ${texts(details.tags)?.join(', ') ?? ''}`,
+  tag_added_and_removed: (_error, details) =>
+    `a tag cannot be both added (--tag / --add-tag) and removed (--remove-tag) in one edit: ${texts(details.tags)?.join(', ') ?? ''}`,
   nothing_to_edit: () => 'say what to change: --content, --tag / --add-tag / --remove-tag, --subject, --durability or --expires',
   nothing_to_forget: () => 'say what to forget: memory ids, or --match TEXT (--match - reads it from stdin)',
   snapshot_not_rewritable: (error) => error.message.replace('forget without purging snapshots', 'forget without --purge-snapshots'),

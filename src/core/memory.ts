@@ -61,9 +61,13 @@ export function contentHash(content: string): string {
  */
 export function validateAgentId(agentId: string): string {
   if (agentId.trim() !== agentId || agentId === '' || agentId.length > 128 || hasHiddenCharacters(agentId) || !isWellFormed(agentId)) {
-    throw new UsageError('bad_agent', 'the agent id must be 1–128 visible characters, no space at either end: no control, bidi or invisible format characters', {
-      details: { option: 'agentId' },
-    });
+    throw new UsageError(
+      'bad_agent',
+      'the agent id must be 1–128 visible characters, no space at either end: no control, bidi or invisible format characters',
+      {
+        details: { option: 'agentId' },
+      },
+    );
   }
   return agentId;
 }

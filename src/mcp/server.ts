@@ -37,14 +37,22 @@ import { errorSchema } from './schemas.js';
 import { hippoTools, REVIEW_BY_PERSON, type ToolDefinition } from './tools.js';
 
 /**
- * tools/call with any `arguments`. The protocol layer parses a request with the schema its handler is registered
- * under, and the SDK's own schema there turned arguments that are not an object into a bare parse failure, answered
- * -32603 (internal error: a bug of ours, to the client). Registered under this one, the request reaches the SDK's
- * tools/call check, which answers -32602 (invalid params) naming the arguments.
+ * A request schema with any `params`. The protocol layer parses a request with the schema its handler is registered
+ * under, and a failure there (params missing, a name, uri or cursor that is not a string, tools/call arguments that are
+ * not an object) is a bare parse failure, answered -32603 (internal error: a bug of ours, to the client). Registered
+ * under the loose schema, the handler checks the request itself (`strict`), answering -32602 (invalid params) naming
+ * what is wrong; for tools/call the SDK's own check does so before the handler is called.
  */
-const LooseCallToolRequestSchema = CallToolRequestSchema.extend({
-  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
-});
+function loose<S extends z.ZodObject<{ method: z.ZodLiteral<string> }>>(schema: S) {
+  return schema.extend({ params: z.unknown().optional() });
+}
+
+/** `request` parsed with the method's own schema, or -32602 (invalid params) naming what does not fit. */
+function strict<T>(schema: z.ZodType<T>, request: { method: string }): T {
+  const parsed = schema.safeParse(request);
+  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid ${request.method} request: ${parsed.error.message}`);
+  return parsed.data;
+}
 
 export interface HippoServerOptions {
   store: Store;
@@ -129,22 +137,27 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
     return cut(text === '' ? 'mcp client' : text, 128);
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools.map((definition) => ({
-      name: definition.name,
-      title: definition.title,
-      description: definition.description,
-      inputSchema: jsonSchema(definition.input, 'input'),
-      // A result is the command's document or, with isError, its error document: clients (the SDK's own Client among
-      // them) check every structuredContent against this schema, a failure's too, and would drop the error code.
-      outputSchema: jsonSchema(z.union([definition.output, errorSchema]), 'output'),
-      annotations: { title: definition.title, ...definition.annotations },
-    })),
-  }));
+  server.setRequestHandler(loose(ListToolsRequestSchema), async (unchecked) => {
+    strict(ListToolsRequestSchema, unchecked);
+    return {
+      tools: tools.map((definition) => ({
+        name: definition.name,
+        title: definition.title,
+        description: definition.description,
+        inputSchema: jsonSchema(definition.input, 'input'),
+        // A result is the command's document or, with isError, its error document: clients (the SDK's own Client among
+        // them) check every structuredContent against this schema, a failure's too, and would drop the error code.
+        outputSchema: jsonSchema(z.union([definition.output, errorSchema]), 'output'),
+        annotations: { title: definition.title, ...definition.annotations },
+      })),
+    };
+  });
 
-  server.setRequestHandler(LooseCallToolRequestSchema, (request, extra) =>
+  server.setRequestHandler(loose(CallToolRequestSchema), (unchecked, extra) =>
     track(
       (async (): Promise<CallToolResult> => {
+        // The SDK checked the request against its tools/call schema before calling this: this check cannot fail.
+        const request = strict(CallToolRequestSchema, unchecked);
         const definition = byName.get(request.params.name);
         if (!definition) {
           const review = !options.allowReview && /^candidate_(promote|reject)$/.test(request.params.name) ? ` ${REVIEW_BY_PERSON}` : '';
@@ -173,21 +186,25 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
     ),
   );
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: `${MEMORY_URI_PREFIX}{id}`,
-        name: 'memory',
-        title: 'A memory',
-        description: `One memory of agent "${options.agentId}" as JSON (the memory object of hippo memory show --json).`,
-        mimeType: 'application/json',
-      },
-    ],
-  }));
+  server.setRequestHandler(loose(ListResourceTemplatesRequestSchema), async (unchecked) => {
+    strict(ListResourceTemplatesRequestSchema, unchecked);
+    return {
+      resourceTemplates: [
+        {
+          uriTemplate: `${MEMORY_URI_PREFIX}{id}`,
+          name: 'memory',
+          title: 'A memory',
+          description: `One memory of agent "${options.agentId}" as JSON (the memory object of hippo memory show --json).`,
+          mimeType: 'application/json',
+        },
+      ],
+    };
+  });
 
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
+  server.setRequestHandler(loose(ListResourcesRequestSchema), (unchecked) =>
     track(
       (async () => {
+        strict(ListResourcesRequestSchema, unchecked);
         const memories = await listMemories(options.store, { agentId: options.agentId, limit: LISTED_MEMORIES });
         return {
           resources: memories.map((memory) => ({
@@ -201,10 +218,10 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
     ),
   );
 
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
+  server.setRequestHandler(loose(ReadResourceRequestSchema), (unchecked) =>
     track(
       (async () => {
-        const { uri } = request.params;
+        const { uri } = strict(ReadResourceRequestSchema, unchecked).params;
         if (!uri.startsWith(MEMORY_URI_PREFIX)) {
           throw new McpError(RESOURCE_NOT_FOUND, `unknown resource; memories are ${MEMORY_URI_PREFIX}{id}`, { uri: cut(uri, 200) });
         }
@@ -221,22 +238,26 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
     ),
   );
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: [
-      {
-        name: 'distill',
-        title: 'Distill my memories',
-        description: 'Walks the model through distilling recent memories into candidate insights: rem_prompt, answer, rem_ingest.',
-        arguments: [
-          { name: 'focus', description: `what to look for: ${FOCUSES.join(', ')} (default lessons)`, required: false },
-          { name: 'scope', description: `which memories: ${SCOPES.join(', ')} (default recent)`, required: false },
-          { name: 'since', description: 'recent scope: how far back (90m, 24h, 7d, or an ISO date; default 24h)', required: false },
-        ],
-      },
-    ],
-  }));
+  server.setRequestHandler(loose(ListPromptsRequestSchema), async (unchecked) => {
+    strict(ListPromptsRequestSchema, unchecked);
+    return {
+      prompts: [
+        {
+          name: 'distill',
+          title: 'Distill my memories',
+          description: 'Walks the model through distilling recent memories into candidate insights: rem_prompt, answer, rem_ingest.',
+          arguments: [
+            { name: 'focus', description: `what to look for: ${FOCUSES.join(', ')} (default lessons)`, required: false },
+            { name: 'scope', description: `which memories: ${SCOPES.join(', ')} (default recent)`, required: false },
+            { name: 'since', description: 'recent scope: how far back (90m, 24h, 7d, or an ISO date; default 24h)', required: false },
+          ],
+        },
+      ],
+    };
+  });
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler(loose(GetPromptRequestSchema), async (unchecked) => {
+    const request = strict(GetPromptRequestSchema, unchecked);
     if (request.params.name !== 'distill')
       throw new McpError(ErrorCode.InvalidParams, `unknown prompt "${cut(request.params.name, 64)}"; the prompt is distill`);
     const parsed = distillArguments.safeParse(request.params.arguments ?? {});

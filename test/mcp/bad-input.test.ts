@@ -108,6 +108,34 @@ describe('hippo mcp: bad input', () => {
     expect((await server.child).exitCode).toBe(0);
   });
 
+  it('answers any request whose params are malformed otherwise (a name, uri or cursor not a string, no params) with -32602 too', async () => {
+    const server = rawServer();
+    await server.initialize();
+    const request = (id: number, method: string, params: unknown) =>
+      JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+    const cases: [number, string, unknown, RegExp][] = [
+      [31, 'tools/call', { name: 5, arguments: {} }, /name.*expected string, received number/s],
+      [32, 'tools/call', { arguments: { content: 'x' } }, /name.*expected string, received undefined/s],
+      [33, 'tools/call', undefined, /params.*expected object, received undefined/s],
+      [35, 'prompts/get', { name: 5 }, /name.*expected string, received number/s],
+      [36, 'prompts/get', { name: 'distill', arguments: [] }, /arguments.*expected record, received array/s],
+      [37, 'resources/read', undefined, /params.*expected object, received undefined/s],
+      [38, 'resources/read', { uri: 5 }, /uri.*expected string, received number/s],
+      [39, 'tools/list', { cursor: 5 }, /cursor.*expected string, received number/s],
+      [40, 'resources/list', { cursor: 5 }, /cursor.*expected string, received number/s],
+    ];
+    for (const [id, method, params] of cases) server.send(request(id, method, params));
+    for (const [id, , , message] of cases) {
+      const answer = await server.waitFor((reply) => reply.id === id, `the answer to ${id}`);
+      expect(answer.error?.code).toBe(-32602);
+      expect(answer.error?.message).toMatch(message);
+    }
+    server.send(toolCall(34, 'memory_add', { content: 'still here' }));
+    expect((await server.waitFor((reply) => reply.id === 34, 'memory_add result')).result.structuredContent.memory.content).toBe('still here');
+    server.child.stdin!.end();
+    expect((await server.child).exitCode).toBe(0);
+  });
+
   it('skips a message over the size cap with an error and keeps serving', async () => {
     const server = rawServer();
     await server.initialize();

@@ -94,6 +94,19 @@ describe('the SQLite snapshot copy', () => {
     expect(checkTables(store.db)).toEqual({ ok: true, violations: ['CHECK constraint failed in memories'] });
   });
 
+  it("reads through a memory map only while it checks: the connection's mmap_size is as it was after a snapshot, taken or interrupted", async () => {
+    expect(store.db.pragma('mmap_size', { simple: true })).toBe(0);
+    await takeSnapshot(store, newId('run'));
+    expect(store.db.pragma('mmap_size', { simple: true })).toBe(0);
+    store.db.pragma('mmap_size = 65536');
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(takeSnapshot(store, newId('run'), { signal: aborted.signal })).rejects.toThrow();
+    expect(store.db.pragma('mmap_size', { simple: true })).toBe(65536);
+    await takeSnapshot(store, newId('run'));
+    expect(store.db.pragma('mmap_size', { simple: true })).toBe(65536);
+  });
+
   it('while another process holds a read of the WAL (the file cannot be held still) is taken with the online backup, whole', async () => {
     await addMemory(store, { agentId: 'ops', content: 'written last, still in the WAL' });
     const reader = new Database(store.path, { readonly: true });
