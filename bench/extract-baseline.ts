@@ -36,7 +36,8 @@ for (const hit of findPhoneNumbersInText(text, { defaultCountry: region })) {
   add('phone', hit.startsAt, text.slice(hit.startsAt, hit.endsAt));
   homePhones.push({ start: hit.startsAt, end: hit.endsAt });
 }
-// hippo's default candidate regions (src/core/facts/region.ts), the home region left out.
+// hippo's default candidate regions (src/core/facts/region.ts), the home region left out. A copy on purpose: the
+// baseline must not load hippo (its startup and memory would count against the libraries); a test keeps them equal.
 const CANDIDATES = [
   'US',
   'GB',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { asRegion, candidateRegions, DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions, regionFromLocale } from '../../../src/core/facts/index.js';
 
@@ -69,5 +70,13 @@ describe('regions', () => {
   it('skips blank items of a region list', () => {
     expect(parseRegions('ie, ,gb,  ')).toEqual(['IE', 'GB']);
     expect(parseRegions(['de', ' ', 'at'])).toEqual(['DE', 'AT']);
+  });
+});
+
+describe('the extract benchmark baseline (bench/extract-baseline.ts)', () => {
+  it('tries the same default candidate regions as hippo (it keeps a copy so that it never loads hippo)', () => {
+    const source = readFileSync(new URL('../../../bench/extract-baseline.ts', import.meta.url), 'utf8');
+    const list = /const CANDIDATES = \[([^\]]*)\]/.exec(source)?.[1];
+    expect(list?.match(/'([A-Z]{2})'/g)?.map((quoted) => quoted.slice(1, -1))).toEqual([...DEFAULT_REGIONS]);
   });
 });
