@@ -80,13 +80,20 @@ export function groupFacts(located: readonly LocatedMatch[], origin: Fact['origi
     if (fact === undefined) {
       facts.set(identity, newFact(match, occurrence, origin, model));
     } else {
-      fact.occurrences.push(occurrence);
-      if (fact.label === '') fact.label = label;
-      const check = checkOf(match, origin);
-      if (CHECK_STRENGTH[check] > CHECK_STRENGTH[fact.check]) fact.check = check;
+      addOccurrence(fact, occurrence, checkOf(match, origin));
     }
   }
   return [...facts.values()];
+}
+
+/**
+ * A further occurrence of a fact: listed, its label taken when the fact has none yet, its check kept when stronger
+ * (the rule groupFacts and the streamed grouper in stream.ts share).
+ */
+export function addOccurrence(fact: Fact, occurrence: Occurrence, check: Check): void {
+  fact.occurrences.push(occurrence);
+  if (fact.label === '') fact.label = occurrence.label;
+  if (CHECK_STRENGTH[check] > CHECK_STRENGTH[fact.check]) fact.check = check;
 }
 
 // A fact seen once as validated and once only thanks to its label is validated.
@@ -96,7 +103,7 @@ function checkOf(match: RawMatch, origin: Fact['origin']): Check {
   return origin === 'model' ? 'model' : (match.check ?? 'validated');
 }
 
-function newFact(match: RawMatch, occurrence: Occurrence, origin: Fact['origin'], model?: string): Fact {
+export function newFact(match: RawMatch, occurrence: Occurrence, origin: Fact['origin'], model?: string): Fact {
   const fact: Fact = {
     kind: match.kind,
     value: match.text,

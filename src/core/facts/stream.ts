@@ -3,13 +3,13 @@
  * over the whole texts, found while holding one window of text, not the input (docs/decisions.md, "Extraction in
  * windows, held as facts"). Pure: the pieces come from the caller.
  */
-import { WINDOW_CHARS, WINDOW_OVERLAP, capPerKind, type ExtractOptions } from './facts.js';
+import { WINDOW_CHARS, WINDOW_OVERLAP, addOccurrence, capPerKind, newFact, type ExtractOptions } from './facts.js';
 import type { Kind } from './kinds.js';
 import { labelAt, labelWindowStart, type Span } from './label.js';
 import { recognise } from './recognisers/index.js';
 import { defaultRegion } from './region.js';
 import type { LineCol } from './text.js';
-import type { Check, Fact, RawMatch, RecogniserOptions } from './types.js';
+import type { Fact, RawMatch, RecogniserOptions } from './types.js';
 
 /** A text by its source name, as the pieces it arrives in (joined, they are the text). */
 export interface TextPieces {
@@ -25,8 +25,6 @@ export interface StreamedFacts {
 
 // As in facts.ts's labelling: a value longer than this that starts before a label window is not blanked out of it.
 const MAX_BLANKED_SPAN = 4096;
-// As in facts.ts's grouping: a fact seen once as validated and once only thanks to its label is validated.
-const CHECK_STRENGTH: Record<Check, number> = { validated: 3, postcode: 2, labelled: 1, model: 0 };
 
 /**
  * `extractFacts` over texts given in pieces: equal to `extractFacts(texts joined, opts)`, facts, occurrences, labels and
@@ -274,25 +272,14 @@ class Grouper {
     if (fact === undefined) {
       const normalized = detached(match.normalized);
       const text = match.text === match.normalized ? normalized : detached(match.text);
-      const created: Fact = {
-        kind: match.kind,
-        value: text,
-        normalized,
-        label: kept,
-        origin: 'validated',
-        check,
-        occurrences: [{ source: this.source, start, end, text, label: kept }],
-      };
-      if (match.region !== undefined) created.region = match.region;
+      const created = newFact({ ...match, text, normalized }, { source: this.source, start, end, text, label: kept }, 'validated');
       facts.set(normalized, created);
       this.found.push(created);
       this.firstAt?.set(created, this.lineColAt(start));
       return;
     }
     const text = match.text === fact.value ? fact.value : detached(match.text);
-    fact.occurrences.push({ source: this.source, start, end, text, label: kept });
-    if (fact.label === '') fact.label = kept;
-    if (CHECK_STRENGTH[check] > CHECK_STRENGTH[fact.check]) fact.check = check;
+    addOccurrence(fact, { source: this.source, start, end, text, label: kept }, check);
   }
 
   facts(): Fact[] {
