@@ -10,9 +10,9 @@ import { cliMessage } from './error-words.js';
 import { upgradeProgress } from './progress.js';
 import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, jsonTextPieces, safeText } from '../core/text.js';
-import { hintBuilder, type Hint, type HintContext } from './hints.js';
+import { hintBuilder, type Hint, type HintContext } from '../views/hints.js';
 import { flagMistake } from './flag-words.js';
-import { formatTime, painter, zoneOf, terminalWidth, type TextContext, type TextView, type View } from './output.js';
+import { formatTime, painter, zoneOf, terminalWidth, type TextContext, type TextView, type View } from '../views/output.js';
 
 // oclif's package index, when it loads, warns that the working directory is gone; the commands import oclif's parts
 // directly instead of its index (half the cost of loading them: docs/decisions.md, "oclif's parts, not its index"), so
@@ -134,7 +134,7 @@ export abstract class HippoCommand extends Command {
     }
   }
 
-  /** Builds the follow-up commands this command prints (src/cli/hints.ts). */
+  /** Builds the follow-up commands this command prints (src/views/hints.ts). */
   protected get hint(): Hint {
     return hintBuilder(this.inEffect, this.config?.bin ?? 'hippo');
   }

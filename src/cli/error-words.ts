@@ -6,7 +6,7 @@
  */
 import { HippoError } from '../core/errors.js';
 import { sourcesGone } from '../core/rem/review.js';
-import { hintBuilder, type Hint } from './hints.js';
+import { hintBuilder, type Hint } from '../views/hints.js';
 
 type Details = Record<string, unknown>;
 
@@ -141,7 +141,7 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
 
 /**
  * The message the CLI shows for an error: its own words where the fix is a flag or a command, else core's. Commands
- * it names carry the `--agent` and `--db` in effect (`hint`, src/cli/hints.ts).
+ * it names carry the `--agent` and `--db` in effect (`hint`, src/views/hints.ts).
  */
 export function cliMessage(error: HippoError, hint: Hint = hintBuilder({})): string {
   const details = error.details ?? {};

@@ -1,6 +1,6 @@
 import { UsageError, type HippoError } from '../core/errors.js';
 import { closest } from '../core/suggest.js';
-import { shellQuote } from './hints.js';
+import { shellQuote } from '../views/hints.js';
 
 interface FlagShape {
   char?: string;

@@ -1,5 +1,5 @@
 import { HippoCommand } from '../cli/base-command.js';
-import { agentsView } from '../cli/render-lifecycle.js';
+import { agentsView } from '../views/render-lifecycle.js';
 import { listAgents } from '../core/lifecycle.js';
 
 export default class Agents extends HippoCommand {

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../cli/base-command.js';
 import { confirmDestructive } from '../cli/confirm.js';
-import { demoView } from '../cli/render-memory.js';
+import { demoView } from '../views/render-memory.js';
 import { demoDbPath } from '../core/paths.js';
 
 export default class Demo extends HippoCommand {

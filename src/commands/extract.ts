@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../cli/base-command.js';
 import { lazyModel } from '../cli/model.js';
 import { redactFlag, redactMode } from '../cli/redact-flag.js';
-import { extractView, kindsView, regionsHelp } from '../cli/render-facts.js';
+import { extractView, kindsView, regionsHelp } from '../views/render-facts.js';
 import { pipedStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
 import type { ExtractInput } from '../core/extract.js';

@@ -4,7 +4,7 @@ import { HippoCommand } from '../cli/base-command.js';
 import { memoryFilterFlags, memoryFilters } from '../cli/filter-flags.js';
 import { lazyModel } from '../cli/model.js';
 import { redactFlag, redactMode } from '../cli/redact-flag.js';
-import { searchView, snippetMarks } from '../cli/render-search.js';
+import { searchView, snippetMarks } from '../views/render-search.js';
 import { searchWithFacts } from '../core/search.js';
 import { intFlag, RANGES } from '../cli/int-flag.js';
 

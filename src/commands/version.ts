@@ -1,5 +1,5 @@
 import { HippoCommand } from '../cli/base-command.js';
-import { versionView } from '../cli/render-about.js';
+import { versionView } from '../views/render-about.js';
 
 export default class Version extends HippoCommand {
   static override summary = 'Print the version of hippo, Node.js and the platform (--version prints the same line).';

@@ -3,7 +3,7 @@ import { ExitCode } from '../core/errors.js';
 import { closest, editDistance } from '../core/suggest.js';
 import { jsonText, safeText } from '../core/text.js';
 import { wantsJson } from '../cli/base-command.js';
-import { shellQuote } from '../cli/hints.js';
+import { shellQuote } from '../views/hints.js';
 
 /**
  * An unknown command is a usage error (exit 2) with a "did you mean" when a command is near (`hippo serch foo` →

@@ -24,7 +24,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { cut } from '../cli/output.js';
+import { cut } from '../views/output.js';
 import { lazyModel } from '../cli/model.js';
 import { HippoError } from '../core/errors.js';
 import type { ModelSource } from '../core/extract.js';

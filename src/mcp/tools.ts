@@ -4,12 +4,12 @@
  * so the shapes cannot drift) plus a short text rendering for a model to read, passed through the text guard.
  */
 import { z } from 'zod';
-import { formatTime, zoneOf, type Painter, type TextContext, type View } from '../cli/output.js';
-import { hintBuilder } from '../cli/hints.js';
-import { candidateShowView, candidatesView, handoffView, ingestView, promoteView, rejectView } from '../cli/render-rem.js';
-import { memoryAddView, memoryListView, memoryShowView } from '../cli/render-memory.js';
-import { searchView } from '../cli/render-search.js';
-import { extractView } from '../cli/render-facts.js';
+import { formatTime, zoneOf, type Painter, type TextContext, type View } from '../views/output.js';
+import { hintBuilder } from '../views/hints.js';
+import { candidateShowView, candidatesView, handoffView, ingestView, promoteView, rejectView } from '../views/render-rem.js';
+import { memoryAddView, memoryListView, memoryShowView } from '../views/render-memory.js';
+import { searchView } from '../views/render-search.js';
+import { extractView } from '../views/render-facts.js';
 import { EXTRACT_FALLBACK_TIMEOUT_MS, extractFrom, type ModelSource } from '../core/extract.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { UsageError } from '../core/errors.js';

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { hintBuilder } from '../../src/cli/hints.js';
-import { formatTime, table, type TextContext } from '../../src/cli/output.js';
-import { cutAtWord, displayWidth } from '../../src/cli/width.js';
+import { hintBuilder } from '../../src/views/hints.js';
+import { formatTime, table, type TextContext } from '../../src/views/output.js';
+import { cutAtWord, displayWidth } from '../../src/views/width.js';
 import { closest } from '../../src/core/suggest.js';
 
 const plain = Object.assign((_style: unknown, text: string) => text, { enabled: false }) as TextContext['paint'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cut } from '../../src/cli/output.js';
+import { cut } from '../../src/views/output.js';
 
 describe('cut', () => {
   it('cuts to one line: line breaks (CRLF too) become a space, not a replacement character', () => {

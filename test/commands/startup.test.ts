@@ -71,7 +71,7 @@ await execute({ dir: ${JSON.stringify(pathToFileURL(BIN).href)}, args: ['--versi
   });
 
   it('string-width loads when a width is measured (a table), never for `search --json`', async () => {
-    // Loaded with require() at the first measure (src/cli/width.ts), which the import recorder does not see: Node's
+    // Loaded with require() at the first measure (src/views/width.ts), which the import recorder does not see: Node's
     // module debug log names every require.
     const store = await openStore({ path: box.db });
     await addMemory(store, { agentId: 'default', content: 'Deploys on Tuesdays, after the stand-up.' });

@@ -38,8 +38,8 @@ describe('npm run lint', () => {
   });
 
   it.each([
-    ['src/cli from src/core', 'src/core/probe.ts', "import { printable } from '../cli/output.js';\n\nexport const text = printable;\n"],
-    ['src/cli from src/core/rem', 'src/core/rem/probe.ts', "import { printable } from '../../cli/output.js';\n\nexport const text = printable;\n"],
+    ['src/cli from src/core', 'src/core/probe.ts', "import { printable } from '../views/output.js';\n\nexport const text = printable;\n"],
+    ['src/cli from src/core/rem', 'src/core/rem/probe.ts', "import { printable } from '../../views/output.js';\n\nexport const text = printable;\n"],
     ['src/ui, dynamically', 'src/core/probe.ts', "export const screen = () => import('../ui/review/run.js');\n"],
     ['@oclif/core', 'src/core/probe.ts', "import { Command } from '@oclif/core';\n\nexport const base = Command;\n"],
     ['ink', 'src/core/nightly/probe.ts', "import { render } from 'ink';\n\nexport const draw = render;\n"],
@@ -51,11 +51,11 @@ describe('npm run lint', () => {
   });
 
   it.each([
-    ['src/cli, through core and back out', 'src/core/probe.ts', "import { printable } from '../core/../cli/output.js';\n\nexport const text = printable;\n"],
-    ['src/cli, spelled ./../', 'src/core/nightly/probe.ts', "import { printable } from './../../cli/output.js';\n\nexport const text = printable;\n"],
+    ['src/cli, through core and back out', 'src/core/probe.ts', "import { printable } from '../core/../views/output.js';\n\nexport const text = printable;\n"],
+    ['src/cli, spelled ./../', 'src/core/nightly/probe.ts', "import { printable } from './../../views/output.js';\n\nexport const text = printable;\n"],
     ['src/commands, re-exported', 'src/core/probe.ts', "export { default } from '../commands/search.js';\n"],
     ['src/ui, as a type', 'src/core/rem/probe.ts', "export type Screen = typeof import('../../ui/review/run.js');\n"],
-    ['src/cli, in a template literal', 'src/core/probe.ts', 'export const load = () => import(`../cli/output.js`);\n'],
+    ['src/cli, in a template literal', 'src/core/probe.ts', 'export const load = () => import(`../views/output.js`);\n'],
   ])('fails when core imports %s (any spelling of the path)', async (_what, path, code) => {
     const result = await eslint(path, code);
     expect(result.exitCode).toBe(1);
@@ -190,7 +190,7 @@ describe('npm run lint', () => {
 
   it('lets src/mcp import the MCP SDK, core and the CLI views (so the failures above are the rule)', async () => {
     const code =
-      "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nimport { memoryListView } from '../cli/render-memory.js';\nimport { search } from '../core/search.js';\n\nexport const all = [Server, memoryListView, search];\n";
+      "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nimport { memoryListView } from '../views/render-memory.js';\nimport { search } from '../core/search.js';\n\nexport const all = [Server, memoryListView, search];\n";
     const result = await eslint('src/mcp/probe.ts', code);
     expect(result.exitCode, String(result.stdout)).toBe(0);
   });

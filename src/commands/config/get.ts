@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
-import { configGetView } from '../../cli/render-config.js';
+import { configGetView } from '../../views/render-config.js';
 import { configFile, configKey } from '../../core/config.js';
 
 export default class ConfigGet extends HippoCommand {

@@ -1,5 +1,5 @@
 import { HippoCommand } from '../../cli/base-command.js';
-import { configListView } from '../../cli/render-config.js';
+import { configListView } from '../../views/render-config.js';
 import { configFile } from '../../core/config.js';
 
 export default class ConfigList extends HippoCommand {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { HippoCommand } from '../../cli/base-command.js';
-import { configPathView } from '../../cli/render-config.js';
+import { configPathView } from '../../views/render-config.js';
 import { configFilePath } from '../../core/paths.js';
 
 export default class ConfigPath extends HippoCommand {

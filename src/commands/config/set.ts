@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
-import { configSetView } from '../../cli/render-config.js';
+import { configSetView } from '../../views/render-config.js';
 import { setConfigValue } from '../../core/config.js';
 import { configFilePath } from '../../core/paths.js';
 

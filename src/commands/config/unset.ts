@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
-import { configUnsetView } from '../../cli/render-config.js';
+import { configUnsetView } from '../../views/render-config.js';
 import { unsetConfigValue } from '../../core/config.js';
 import { configFilePath } from '../../core/paths.js';
 

@@ -1,5 +1,5 @@
 import { HippoCommand } from '../../cli/base-command.js';
-import { checkView } from '../../cli/render-db.js';
+import { checkView } from '../../views/render-db.js';
 import { checkStore } from '../../core/db-copy.js';
 
 export default class DbCheck extends HippoCommand {

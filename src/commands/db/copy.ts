@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { progressBar } from '../../cli/progress.js';
-import { copyView } from '../../cli/render-db.js';
+import { copyView } from '../../views/render-db.js';
 import { copyBetween, copyInterrupted } from '../../core/db-copy.js';
 import { resolveDbPath } from '../../core/paths.js';
 

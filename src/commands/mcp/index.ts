@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { intFlag } from '../../cli/int-flag.js';
-import { mcpHttpNotes, mcpStdioNote } from '../../cli/render-mcp.js';
+import { mcpHttpNotes, mcpStdioNote } from '../../views/render-mcp.js';
 import { listTokens } from '../../core/tokens.js';
 
 export default class Mcp extends HippoCommand {

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { memoryAddView } from '../../cli/render-memory.js';
+import { memoryAddView } from '../../views/render-memory.js';
 import { pipedStdin } from '../../cli/stdin.js';
 import { addMemory, DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory.js';
 import type { ReadLimit } from '../../core/text.js';

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { memoryArchiveView } from '../../cli/render-memory.js';
+import { memoryArchiveView } from '../../views/render-memory.js';
 import { archiveMemories } from '../../core/memory.js';
 
 export default class MemoryArchive extends HippoCommand {

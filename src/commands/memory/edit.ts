@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { editView } from '../../cli/render-lifecycle.js';
+import { editView } from '../../views/render-lifecycle.js';
 import { pipedStdin } from '../../cli/stdin.js';
 import { editMemory } from '../../core/lifecycle.js';
 import { DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory.js';

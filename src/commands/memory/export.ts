@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { memoryExportFileView, memoryExportStdoutView } from '../../cli/render-memory.js';
+import { memoryExportFileView, memoryExportStdoutView } from '../../views/render-memory.js';
 import { exportMemoriesToFile, writeMemoryLines } from '../../core/export.js';
 import { iterateMemories } from '../../core/memory.js';
 

@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { confirmDestructive } from '../../cli/confirm.js';
-import { forgetPlanView, forgetQuestion, forgetView } from '../../cli/render-lifecycle.js';
+import { forgetPlanView, forgetQuestion, forgetView } from '../../views/render-lifecycle.js';
 import { pipedStdin } from '../../cli/stdin.js';
 import { forgetMemories, planForget } from '../../core/forget.js';
 import { MAX_CONTENT_BYTES } from '../../core/memory.js';

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { progressBar } from '../../cli/progress.js';
-import { memoryImportView } from '../../cli/render-memory.js';
+import { memoryImportView } from '../../views/render-memory.js';
 
 export default class MemoryImport extends HippoCommand {
   static override summary = 'Import memories from .jsonl, .md/.txt (one per paragraph) or directories; one transaction per file.';

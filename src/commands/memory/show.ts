@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
-import { memoryShowView } from '../../cli/render-memory.js';
+import { memoryShowView } from '../../views/render-memory.js';
 import { showMemory } from '../../core/memory.js';
 
 export default class MemoryShow extends HippoCommand {

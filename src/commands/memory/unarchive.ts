@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
-import { unarchiveView } from '../../cli/render-lifecycle.js';
+import { unarchiveView } from '../../views/render-lifecycle.js';
 import { unarchiveMemories } from '../../core/lifecycle.js';
 
 export default class MemoryUnarchive extends HippoCommand {

@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { resolveModel } from '../../cli/model.js';
 import { redactFlag, redactMode } from '../../cli/redact-flag.js';
-import { modelCheckView } from '../../cli/render-model.js';
+import { modelCheckView } from '../../views/render-model.js';
 
 export default class ModelCheck extends HippoCommand {
   static override summary = 'Show the resolved model configuration, where content would be sent, and make one tiny test call.';

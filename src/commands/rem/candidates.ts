@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { candidatesView } from '../../cli/render-rem.js';
+import { candidatesView } from '../../views/render-rem.js';
 import { CANDIDATE_STATUSES, listCandidates, type CandidateStatus } from '../../core/rem/candidates.js';
 import { PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 import { intFlag, RANGES } from '../../cli/int-flag.js';

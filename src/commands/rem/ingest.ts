@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { ingestView } from '../../cli/render-rem.js';
+import { ingestView } from '../../views/render-rem.js';
 import { fileOrStdin } from '../../cli/stdin.js';
 import { ingest } from '../../core/rem/handoff.js';
 import type { ReadLimit } from '../../core/text.js';

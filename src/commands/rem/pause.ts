@@ -1,5 +1,5 @@
 import { HippoCommand } from '../../cli/base-command.js';
-import { pauseView } from '../../cli/render-nightly.js';
+import { pauseView } from '../../views/render-nightly.js';
 import { pauseNightly } from '../../core/nightly/pause.js';
 
 export default class RemPause extends HippoCommand {

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { promoteView } from '../../cli/render-rem.js';
+import { promoteView } from '../../views/render-rem.js';
 import { promote, PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 
 export default class RemPromote extends HippoCommand {

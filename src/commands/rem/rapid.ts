@@ -3,7 +3,7 @@ import { HippoCommand } from '../../cli/base-command.js';
 import { modelClient, resolveRunModel } from '../../cli/model.js';
 import { redactFlag, redactMode } from '../../cli/redact-flag.js';
 import { distillFlags, distillOptions } from '../../cli/rem-flags.js';
-import { distillDryRunView, distillView, handoffView } from '../../cli/render-rem.js';
+import { distillDryRunView, distillView, handoffView } from '../../views/render-rem.js';
 import { distill, distillDryRun } from '../../core/rem/distill.js';
 import { createHandoff } from '../../core/rem/handoff.js';
 import type { Destination } from '../../core/redaction.js';

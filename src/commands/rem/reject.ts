@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { rejectView } from '../../cli/render-rem.js';
+import { rejectView } from '../../views/render-rem.js';
 import { reject } from '../../core/rem/review.js';
 
 export default class RemReject extends HippoCommand {

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { reopenView } from '../../cli/render-lifecycle.js';
+import { reopenView } from '../../views/render-lifecycle.js';
 import { reopen } from '../../core/rem/review.js';
 
 export default class RemReopen extends HippoCommand {

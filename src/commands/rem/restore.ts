@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { confirmDestructive } from '../../cli/confirm.js';
-import { restoreAppliedView, restorePlanView, restoreQuestion } from '../../cli/render-nightly.js';
+import { restoreAppliedView, restorePlanView, restoreQuestion } from '../../views/render-nightly.js';
 import { applyRestore, planRestore, resolveSnapshot } from '../../core/nightly/restore.js';
 
 export default class RemRestore extends HippoCommand {

@@ -1,5 +1,5 @@
 import { HippoCommand } from '../../cli/base-command.js';
-import { resumeView } from '../../cli/render-nightly.js';
+import { resumeView } from '../../views/render-nightly.js';
 import { pausedByEnv, resumeNightly } from '../../core/nightly/pause.js';
 
 export default class RemResume extends HippoCommand {

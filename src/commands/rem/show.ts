@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
-import { candidateShowView } from '../../cli/render-rem.js';
+import { candidateShowView } from '../../views/render-rem.js';
 import { getMemories } from '../../core/memory.js';
 import { getCandidate } from '../../core/rem/candidates.js';
 

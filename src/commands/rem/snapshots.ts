@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { snapshotsView } from '../../cli/render-nightly.js';
+import { snapshotsView } from '../../views/render-nightly.js';
 import { snapshotDir, snapshotListing } from '../../core/nightly/snapshot.js';
 
 export default class RemSnapshots extends HippoCommand {

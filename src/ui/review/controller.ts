@@ -12,7 +12,7 @@ export interface ReviewControllerOptions {
   allowMissingSources?: boolean;
   /** At most this many pending candidates are loaded (newest first). */
   limit?: number;
-  /** The command that reviews again allowing missing sources, with the --agent and --db in effect (src/cli/hints.ts). */
+  /** The command that reviews again allowing missing sources, with the --agent and --db in effect (src/views/hints.ts). */
   allowMissingSourcesCommand?: string;
 }
 

@@ -1,5 +1,5 @@
-import { age } from '../../cli/render-rem.js';
-import { shortDate } from '../../cli/output.js';
+import { age } from '../../views/render-rem.js';
+import { shortDate } from '../../views/output.js';
 import type { LineValue } from './line-editor.js';
 import { charWidth, cutTo, displayWidth, fitTo, oneLine, wrap } from './text.js';
 import type { ReviewItem } from './types.js';

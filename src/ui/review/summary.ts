@@ -1,4 +1,4 @@
-import type { View } from '../../cli/output.js';
+import type { View } from '../../views/output.js';
 import { ExitCode } from '../../core/errors.js';
 import type { ReviewOutcome, ReviewSummary } from './types.js';
 

@@ -1,6 +1,6 @@
 import stringWidth from 'string-width';
 import { safeText } from '../../core/text.js';
-import { displayWidth, graphemes } from '../../cli/width.js';
+import { displayWidth, graphemes } from '../../views/width.js';
 /**
  * Plain-text helpers for the review screen. The screen wraps and cuts text itself (rather than leaving it to ink) so
  * it knows how many lines the evidence takes — that is what makes the detail pane scrollable with a position shown.
@@ -19,11 +19,11 @@ export function oneLine(text: string): string {
 }
 
 /*
- * Widths are measured exactly as ink measures them, with the same string-width package (src/cli/width.ts): if the two
+ * Widths are measured exactly as ink measures them, with the same string-width package (src/views/width.ts): if the two
  * disagreed, ink would cut a line this module believes fits and text would silently vanish behind "…".
  * test/ui/review/text.test.ts checks that ink resolves the very same copy.
  */
-export { cutTo, displayWidth, fitTo, graphemes } from '../../cli/width.js';
+export { cutTo, displayWidth, fitTo, graphemes } from '../../views/width.js';
 
 /** Terminal columns one grapheme cluster takes: ink's own measure (string-width), so what we cut is what it draws. */
 export function graphemeWidth(segment: string): number {

@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
-import { tokenCreateView } from '../../../cli/render-mcp.js';
+import { tokenCreateView } from '../../../views/render-mcp.js';
 import { createToken } from '../../../core/tokens.js';
 
 export default class McpTokenCreate extends HippoCommand {

@@ -1,5 +1,5 @@
 import { HippoCommand } from '../../../cli/base-command.js';
-import { tokenListView } from '../../../cli/render-mcp.js';
+import { tokenListView } from '../../../views/render-mcp.js';
 import { listTokens } from '../../../core/tokens.js';
 
 export default class McpTokenList extends HippoCommand {

@@ -1,6 +1,6 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../../cli/base-command.js';
-import { tokenRevokeView } from '../../../cli/render-mcp.js';
+import { tokenRevokeView } from '../../../views/render-mcp.js';
 import { revokeTokens } from '../../../core/tokens.js';
 
 export default class McpTokenRevoke extends HippoCommand {

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { modelClient, resolveModel } from '../../../cli/model.js';
-import { nightDryRunView, nightView } from '../../../cli/render-nightly.js';
+import { nightDryRunView, nightView } from '../../../views/render-nightly.js';
 import { runNightly } from '../../../core/nightly/run-once.js';
 import { DEFAULT_RETENTION, MAX_RETENTION_COUNT } from '../../../core/nightly/snapshot.js';
 import { intFlag } from '../../../cli/int-flag.js';

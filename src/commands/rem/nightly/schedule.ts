@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { HippoCommand } from '../../../cli/base-command.js';
-import { scheduleNote, scheduleView } from '../../../cli/render-nightly.js';
+import { scheduleNote, scheduleView } from '../../../views/render-nightly.js';
 import { configFilePath, hippoDataDir } from '../../../core/paths.js';
 import { scheduleText } from '../../../core/nightly/schedule.js';
 

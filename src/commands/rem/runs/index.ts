@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
-import { runsView } from '../../../cli/render-rem.js';
+import { runsView } from '../../../views/render-rem.js';
 import { listRuns } from '../../../core/rem/runs.js';
 import { intFlag, RANGES } from '../../../cli/int-flag.js';
 

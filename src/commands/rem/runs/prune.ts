@@ -1,6 +1,6 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
-import { pruneRunsView } from '../../../cli/render-lifecycle.js';
+import { pruneRunsView } from '../../../views/render-lifecycle.js';
 import { pruneRuns } from '../../../core/rem/runs.js';
 import { parseSince } from '../../../core/time.js';
 

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
-import { runShowView } from '../../../cli/render-rem.js';
+import { runShowView } from '../../../views/render-rem.js';
 import { getRun } from '../../../core/rem/runs.js';
 
 export default class RemRunsShow extends HippoCommand {

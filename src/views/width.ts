@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 /*
  * Terminal columns, measured with string-width — the package ink measures with too — so a CJK label or an emoji takes
  * the two columns the terminal gives it, and what is cut is what the terminal draws. One set of helpers for the text
- * renderers (`src/cli/render-*.ts`) and the review screen (`src/ui/review/text.ts`).
+ * renderers (`src/views/render-*.ts`) and the review screen (`src/ui/review/text.ts`).
  *
  * string-width builds an Intl.Segmenter and its Unicode property expressions (the RGI emoji set) when it loads: tens of
  * milliseconds of a start. So it loads at the first measure, not with the commands, and a command that prints no text

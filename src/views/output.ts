@@ -87,7 +87,7 @@ export interface TextContext {
   time: (isoTime: string, options?: { seconds?: boolean; zone?: boolean }) => string;
   /** The zone `time` shows for a stored time: `+05:30`, or `UTC` with --utc. */
   zone: (isoTime: string) => string;
-  /** Follow-up commands carrying the --agent and --db in effect (src/cli/hints.ts). */
+  /** Follow-up commands carrying the --agent and --db in effect (src/views/hints.ts). */
   hint: Hint;
 }
 
@@ -177,7 +177,7 @@ export function table(columns: readonly Column[], rows: readonly string[][], con
 /**
  * How one command's result is shown (docs/output.md): the JSON document under `--json`, the text on stdout otherwise,
  * lines for stderr, and an error or exit code the result implies. A command computes the result with one call and
- * hands it to `HippoCommand.output` with its view; the views live in `src/cli/render-*.ts`.
+ * hands it to `HippoCommand.output` with its view; the views live in `src/views/render-*.ts`.
  */
 export interface View<T> {
   /** The `--json` document (default: the result itself). */
