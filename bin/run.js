@@ -16,11 +16,11 @@ const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === '--version' && !process.env.DEBUG) {
   // `hippo --version` alone: the line oclif would print, without loading oclif (docs/decisions.md, "`--version`
   // without oclif"). With DEBUG set oclif answers, so its debug output stays.
-  const { versionLine } = await import('../dist/cli/version.js');
+  const { versionLine } = await import('../dist/entry/version.js');
   process.stdout.write(`${versionLine(new URL('..', import.meta.url))}\n`);
 } else {
   // oclif as one bundled file (`npm run build`, scripts/bundle.mjs); the commands are a second bundle that oclif loads
   // only to run one (package.json's oclif config), so --help never reads them.
-  const { execute } = await import('../dist/cli/main.js');
+  const { execute } = await import('../dist/entry/main.js');
   await execute({ dir: import.meta.url });
 }

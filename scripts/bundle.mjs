@@ -1,7 +1,7 @@
-// `npm run build`, after tsc: bundles the CLI's entry (src/cli/main.ts: oclif and the init hook) into dist/cli/main.js
-// and the commands (src/cli/commands.ts: every command and the command_not_found hook) into dist/cli/commands.js, over
+// `npm run build`, after tsc: bundles the CLI's entry (src/entry/main.ts: oclif and the init hook) into dist/entry/main.js
+// and the commands (src/entry/commands.ts: every command and the command_not_found hook) into dist/entry/commands.js, over
 // tsc's output of those files, so a start reads one file instead of a few hundred; and, on its own, `hippo --version`'s
-// answer (src/cli/version-line.ts) into dist/cli/version.js, which bin/run.js loads instead of oclif. Code a command
+// answer (src/entry/version-line.ts) into dist/entry/version.js, which bin/run.js loads instead of oclif. Code a command
 // imports lazily (`await import(…)`) becomes its own chunk in dist/chunks/, loaded only when that path runs. Heavy
 // or native libraries stay outside and load from node_modules where they are imported: the startup test
 // (test/commands/startup.test.ts) watches exactly those. The library surface (dist/index.js) is tsc's, unbundled.
@@ -35,7 +35,7 @@ const external = [
 rmSync(new URL('dist/chunks', root), { recursive: true, force: true });
 const result = await build({
   absWorkingDir: new URL('.', root).pathname,
-  entryPoints: { 'cli/main': 'src/cli/main.ts', 'cli/commands': 'src/cli/commands.ts' },
+  entryPoints: { 'entry/main': 'src/entry/main.ts', 'entry/commands': 'src/entry/commands.ts' },
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
@@ -55,7 +55,7 @@ const result = await build({
 // `hippo --version`'s answer on its own, one self-contained file (no shared chunks to load): is-wsl and the line.
 await build({
   absWorkingDir: new URL('.', root).pathname,
-  entryPoints: { 'cli/version': 'src/cli/version-line.ts' },
+  entryPoints: { 'entry/version': 'src/entry/version-line.ts' },
   outdir: 'dist',
   bundle: true,
   format: 'esm',

@@ -20,7 +20,7 @@ describe('bin/dev.js: the CLI from the TypeScript sources', () => {
     const added = await execa(DEV, ['memory', 'add', 'The dev entry runs from the sources', '--agent', 'me'], { reject: false, input: '', env });
     expect(added.exitCode, String(added.stderr)).toBe(0);
     const urls = readFileSync(file, 'utf8').trim().split('\n');
-    expect(urls.some((url) => url.endsWith('/src/cli/commands.ts'))).toBe(true);
+    expect(urls.some((url) => url.endsWith('/src/entry/commands.ts'))).toBe(true);
     expect(urls.filter((url) => url.includes(`${ROOT}/dist/`))).toEqual([]);
 
     const found = await execa(DEV, ['search', 'dev entry', '--agent', 'me', '--json'], { reject: false, input: '', env: box.env });

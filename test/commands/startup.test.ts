@@ -40,7 +40,7 @@ describe('startup cost (docs/design.md §11): ink and React load only for the re
 
   it('`hippo --version` answers without loading oclif or the commands: a handful of small files', async () => {
     const urls = (await modulesLoadedBy(['--version'])).filter((url) => url.startsWith('file:'));
-    expect(urls.some((url) => url.endsWith('/dist/cli/version.js'))).toBe(true);
+    expect(urls.some((url) => url.endsWith('/dist/entry/version.js'))).toBe(true);
     expect(urls.filter((url) => /\/dist\/cli\/(main|commands)\.js$/.test(url) || url.includes('/node_modules/'))).toEqual([]);
     // No chunk holding oclif's code (its CommonJS wrappers keep the package path).
     expect(urls.filter((url) => url.includes('/dist/chunks/') && readFileSync(new URL(url), 'utf8').includes('node_modules/@oclif/core/'))).toEqual([]);
@@ -50,7 +50,7 @@ describe('startup cost (docs/design.md §11): ink and React load only for the re
 
   it('`hippo --version` prints byte for byte what oclif prints for the same build, and oclif still answers otherwise', async () => {
     // oclif's own answer: its execute() from the built entry, given `--version` as the whole command line.
-    const script = `const { execute } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'cli', 'main.js')).href)});
+    const script = `const { execute } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist', 'entry', 'main.js')).href)});
 await execute({ dir: ${JSON.stringify(pathToFileURL(BIN).href)}, args: ['--version'] });`;
     const oclif = await execa('node', ['--input-type=module', '-e', script], { env: box.env, stripFinalNewline: false });
     expect(oclif.stdout).toMatch(/^hippo\/\d+\.\d+\.\d+\S* \S+-\S+ node-v\d+/);
@@ -66,7 +66,7 @@ await execute({ dir: ${JSON.stringify(pathToFileURL(BIN).href)}, args: ['--versi
 
   it('`hippo search` loads neither ink nor React nor the review screen', async () => {
     const urls = await modulesLoadedBy(['search', 'deploy']);
-    expect(urls.some((url) => url.includes('/dist/cli/commands.js'))).toBe(true);
+    expect(urls.some((url) => url.includes('/dist/entry/commands.js'))).toBe(true);
     expect(heavy(urls)).toEqual([]);
   });
 
@@ -87,7 +87,7 @@ await execute({ dir: ${JSON.stringify(pathToFileURL(BIN).href)}, args: ['--versi
 
   it('`hippo rem candidates` off a terminal prints its list without loading them either', async () => {
     const urls = await modulesLoadedBy(['rem', 'candidates']);
-    expect(urls.some((url) => url.includes('/dist/cli/commands.js'))).toBe(true);
+    expect(urls.some((url) => url.includes('/dist/entry/commands.js'))).toBe(true);
     expect(heavy(urls)).toEqual([]);
   });
   it('`hippo search` loads the recognisers and the model layer only when the query names a kind of fact', async () => {

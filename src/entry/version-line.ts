@@ -1,5 +1,5 @@
 // `hippo --version` without oclif (docs/decisions.md, "`--version` without oclif"): bin/run.js imports this module,
-// bundled on its own as dist/cli/version.js (scripts/bundle.mjs), when `--version` is the whole command line. It
+// bundled on its own as dist/entry/version.js (scripts/bundle.mjs), when `--version` is the whole command line. It
 // prints exactly the line oclif prints for `--version` — its Config's `userAgent` — which
 // test/commands/startup.test.ts compares with oclif's own answer for the same build.
 import isWsl from 'is-wsl';

@@ -45,7 +45,7 @@ import RemSnapshots from '../commands/rem/snapshots.js';
 import Search from '../commands/search.js';
 import Version from '../commands/version.js';
 
-export { default as commandNotFound } from '../hooks/command-not-found.js';
+export { default as commandNotFound } from './command-not-found.js';
 
 /** Every command by its oclif id (test/cli/commands.test.ts checks this against src/commands/). */
 export const COMMANDS = {
