@@ -3,20 +3,22 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import { dirname, relative, resolve, sep } from 'node:path';
 
-// The floors of the house (docs/design.md §9 and the layout in README.md): src/core is the domain and knows nothing of
-// the command line or the terminal UI; src/core/facts is pure (plain data in, facts out) and knows no store, model or
-// library surface. Packages are matched by name (no-restricted-imports); relative imports by where they land, resolved
+// The floors of the house (docs/design.md §9 and the layout in README.md), top to bottom: src/entry (the command
+// registry, oclif's entry and hooks: nothing imports it); src/commands; the three faces src/cli, src/mcp and src/ui,
+// which never import one another; src/views, the views all three share (they import only the core); src/core, the
+// domain, which knows nothing of the command line, the terminal UI or the MCP server; src/core/facts is pure (plain
+// data in, facts out) and knows no store, model or library surface. Packages are matched by name (no-restricted-imports); relative imports by where they land, resolved
 // from the importing file, so every spelling of a path (`../store/x.js`, `../../core/store/x.js`, `./../store/x.js`,
 // `../facts/../model/x.js`) is the same import. The storage port (docs/store.md) adds its own floors below: each driver
 // only in its adapter, and an adapter only through openStore.
 const uiPackages = ['@oclif/*', 'ink', 'ink/*', 'ink-*', 'react', 'react/*', 'react-dom', 'react-dom/*'];
 const coreMessage =
-  'src/core must not depend on the CLI or the terminal UI, nor on the MCP server (oclif, ink, React, src/cli, src/ui, src/commands, src/mcp).';
+  'src/core must not depend on the CLI or the terminal UI, nor on the MCP server (oclif, ink, React, src/cli, src/ui, src/commands, src/mcp, src/views, src/entry).';
 const indexMessage = 'src/core must not import the library surface (src/index.ts): import the module itself.';
 const factsMessage = 'src/core/facts is pure: it must not import the store or the model layer.';
 /** Areas of src/ (a directory, or a module without its extension; '' is src itself) and why core may not import them. */
 const coreAreas = [
-  { areas: ['cli', 'ui', 'commands', 'hooks', 'mcp'], message: coreMessage },
+  { areas: ['cli', 'ui', 'commands', 'mcp', 'views', 'entry'], message: coreMessage },
   { areas: ['', 'index'], message: indexMessage },
 ];
 const factsAreas = [...coreAreas, { areas: ['core/store', 'core/model'], message: factsMessage }];
@@ -38,7 +40,14 @@ const mcpSdk = {
   group: ['@modelcontextprotocol/*'],
   message: 'the MCP SDK belongs to the MCP server: import it only under src/mcp/ (commands load src/mcp lazily).',
 };
-const mcpMessage = 'src/mcp is a front end beside the commands: it uses src/core and the views of src/cli, never oclif, ink, React, src/commands or src/ui.';
+const mcpMessage =
+  'src/mcp is a front end beside the CLI and the review screen: it uses src/core and src/views, never oclif, ink, React, src/cli, src/ui, src/commands or src/entry.';
+const cliMessage = 'src/cli is the command line toolkit below the commands: it uses src/core and src/views, never src/mcp, src/ui, src/commands or src/entry.';
+const uiMessage = 'src/ui is the review screen: it uses src/core and src/views, never oclif, the MCP SDK, src/cli, src/mcp, src/commands or src/entry.';
+const viewsMessage =
+  'src/views serves the CLI, the MCP server and the review screen alike: it uses src/core only, never oclif, ink, React, src/cli, src/mcp, src/ui, src/commands or src/entry.';
+const entryMessage = "src/entry is the top floor (the command registry, oclif's entry and hooks): nothing below it imports it.";
+const entryArea = { areas: ['entry'], message: entryMessage };
 const adapterMessage = 'open a store with openStore (src/core/store/store.ts): only src/core/store/ imports an adapter.';
 const anyAdapter = { areas: ['core/store/sqlite', 'core/store/postgres'], message: adapterMessage };
 const sqliteAdapter = { areas: ['core/store/sqlite'], message: 'the PostgreSQL adapter must not use the SQLite adapter.' };
@@ -158,17 +167,44 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     plugins: { hippo: layering },
+    rules: importRules({ groups: [sqliteDriver, pgDriver, mcpSdk], areas: [anyAdapter, entryArea] }),
+  },
+  {
+    // The top floor imports every floor below it (and its own files).
+    files: ['src/entry/**/*.ts'],
     rules: importRules({ groups: [sqliteDriver, pgDriver, mcpSdk], areas: [anyAdapter] }),
   },
   {
-    files: ['src/commands/**/*.ts', 'src/cli/**/*.ts'],
-    rules: importRules({ groups: [sqliteDriver, pgDriver, mcpSdk], areas: [anyAdapter], syntax: [rangedIntegerFlags] }),
+    files: ['src/commands/**/*.ts'],
+    rules: importRules({ groups: [sqliteDriver, pgDriver, mcpSdk], areas: [anyAdapter, entryArea], syntax: [rangedIntegerFlags] }),
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: importRules({
+      groups: [sqliteDriver, pgDriver, mcpSdk],
+      areas: [{ areas: ['mcp', 'ui', 'commands', 'entry'], message: cliMessage }, anyAdapter],
+      syntax: [rangedIntegerFlags],
+    }),
   },
   {
     files: ['src/mcp/**/*.ts'],
     rules: importRules({
       groups: [{ group: uiPackages, message: mcpMessage }, sqliteDriver, pgDriver],
-      areas: [{ areas: ['commands', 'ui', 'hooks'], message: mcpMessage }, anyAdapter],
+      areas: [{ areas: ['cli', 'ui', 'commands', 'entry'], message: mcpMessage }, anyAdapter],
+    }),
+  },
+  {
+    files: ['src/ui/**/*.ts', 'src/ui/**/*.tsx'],
+    rules: importRules({
+      groups: [{ group: ['@oclif/*'], message: uiMessage }, sqliteDriver, pgDriver, { ...mcpSdk, message: uiMessage }],
+      areas: [{ areas: ['cli', 'mcp', 'commands', 'entry'], message: uiMessage }, anyAdapter],
+    }),
+  },
+  {
+    files: ['src/views/**/*.ts'],
+    rules: importRules({
+      groups: [{ group: uiPackages, message: viewsMessage }, sqliteDriver, pgDriver, { ...mcpSdk, message: viewsMessage }],
+      areas: [{ areas: ['cli', 'mcp', 'ui', 'commands', 'entry'], message: viewsMessage }, anyAdapter],
     }),
   },
   {

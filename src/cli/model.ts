@@ -1,10 +1,14 @@
+// The model set-up of a command: core's lazy resolution (src/core/model/lazy.ts), with the flag named as the command
+// line names it.
 import type { ModelClient } from '../core/model/client.js';
 import type { ModelConfig } from '../core/model/config.js';
+import { lazyModel as lazyModelFor, modelClient, resolveModel as resolveModelFor } from '../core/model/lazy.js';
+
+export { modelClient };
 
 /** Resolves the model config (flag > env > file); malformed settings are exit 2 even when no model is needed yet. */
-export async function resolveModel(flag: string | undefined, flagName?: string): Promise<ModelConfig | undefined> {
-  const { resolveModelConfig } = await import('../core/model/config.js');
-  return resolveModelConfig({ flag, flagName: flagName ?? '--model', env: process.env });
+export async function resolveModel(flag: string | undefined, flagName = '--model'): Promise<ModelConfig | undefined> {
+  return resolveModelFor(flag, flagName);
 }
 
 /** `--via CMD` stands for the model `command:CMD`; otherwise `--model` (or the environment and config file). */
@@ -12,17 +16,7 @@ export async function resolveRunModel(flags: { model?: string; via?: string }): 
   return flags.via === undefined ? resolveModel(flags.model) : resolveModel(`command:${flags.via}`, '--via');
 }
 
-/** The client for a config, loading the provider SDKs only now (they cost startup time for every other command). */
-export async function modelClient(config: ModelConfig | undefined): Promise<ModelClient | undefined> {
-  if (!config) return undefined;
-  const { createModelClient } = await import('../core/model/client.js');
-  return createModelClient(config);
-}
-
-/**
- * The client for `--model` (or the environment and config file), resolved only when called: a command passes this to
- * work that needs a model only sometimes (the fact box, extract's fallback), so the rest never reads the settings.
- */
+/** The client for `--model` (or the environment and config file), resolved only when called (src/core/model/lazy.ts). */
 export function lazyModel(flag: string | undefined): () => Promise<ModelClient | undefined> {
-  return async () => modelClient(await resolveModel(flag));
+  return lazyModelFor(flag, '--model');
 }

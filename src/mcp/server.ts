@@ -25,7 +25,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { cut } from '../views/output.js';
-import { lazyModel } from '../cli/model.js';
+import { lazyModel } from '../core/model/lazy.js';
 import { HippoError } from '../core/errors.js';
 import type { ModelSource } from '../core/extract.js';
 import { getMemory, listMemories } from '../core/memory.js';

@@ -38,8 +38,9 @@ describe('npm run lint', () => {
   });
 
   it.each([
-    ['src/cli from src/core', 'src/core/probe.ts', "import { printable } from '../views/output.js';\n\nexport const text = printable;\n"],
-    ['src/cli from src/core/rem', 'src/core/rem/probe.ts', "import { printable } from '../../views/output.js';\n\nexport const text = printable;\n"],
+    ['src/cli from src/core', 'src/core/probe.ts', "import { cliMessage } from '../cli/error-words.js';\n\nexport const words = cliMessage;\n"],
+    ['src/views from src/core/rem', 'src/core/rem/probe.ts', "import { printable } from '../../views/output.js';\n\nexport const text = printable;\n"],
+    ['src/entry from src/core', 'src/core/probe.ts', "export { COMMANDS } from '../entry/commands.js';\n"],
     ['src/ui, dynamically', 'src/core/probe.ts', "export const screen = () => import('../ui/review/run.js');\n"],
     ['@oclif/core', 'src/core/probe.ts', "import { Command } from '@oclif/core';\n\nexport const base = Command;\n"],
     ['ink', 'src/core/nightly/probe.ts', "import { render } from 'ink';\n\nexport const draw = render;\n"],
@@ -51,11 +52,15 @@ describe('npm run lint', () => {
   });
 
   it.each([
-    ['src/cli, through core and back out', 'src/core/probe.ts', "import { printable } from '../core/../views/output.js';\n\nexport const text = printable;\n"],
-    ['src/cli, spelled ./../', 'src/core/nightly/probe.ts', "import { printable } from './../../views/output.js';\n\nexport const text = printable;\n"],
+    [
+      'src/views, through core and back out',
+      'src/core/probe.ts',
+      "import { printable } from '../core/../views/output.js';\n\nexport const text = printable;\n",
+    ],
+    ['src/cli, spelled ./../', 'src/core/nightly/probe.ts', "import { cliMessage } from './../../cli/error-words.js';\n\nexport const words = cliMessage;\n"],
     ['src/commands, re-exported', 'src/core/probe.ts', "export { default } from '../commands/search.js';\n"],
     ['src/ui, as a type', 'src/core/rem/probe.ts', "export type Screen = typeof import('../../ui/review/run.js');\n"],
-    ['src/cli, in a template literal', 'src/core/probe.ts', 'export const load = () => import(`../views/output.js`);\n'],
+    ['src/views, in a template literal', 'src/core/probe.ts', 'export const load = () => import(`../views/output.js`);\n'],
   ])('fails when core imports %s (any spelling of the path)', async (_what, path, code) => {
     const result = await eslint(path, code);
     expect(result.exitCode).toBe(1);
@@ -182,13 +187,75 @@ describe('npm run lint', () => {
     ['src/mcp from core', 'src/core/probe.ts', "export const serve = () => import('../mcp/index.js');\n", /nor on the MCP server/],
     ['oclif from src/mcp', 'src/mcp/probe.ts', "import { Command } from '@oclif/core';\n\nexport const base = Command;\n", /src\/mcp is a front end/],
     ['a command from src/mcp', 'src/mcp/probe.ts', "export { default } from '../commands/search.js';\n", /src\/mcp is a front end/],
+    [
+      'src/cli from src/mcp',
+      'src/mcp/probe.ts',
+      "import { lazyModel } from '../cli/model.js';\n\nexport const model = lazyModel;\n",
+      /src\/mcp is a front end/,
+    ],
   ])('fails when %s is imported', async (_what, path, code, message) => {
     const result = await eslint(path, code);
     expect(result.exitCode).toBe(1);
     expect(String(result.stdout)).toMatch(message);
   });
 
-  it('lets src/mcp import the MCP SDK, core and the CLI views (so the failures above are the rule)', async () => {
+  it.each([
+    [
+      'src/cli from a view',
+      'src/views/probe.ts',
+      "import { cliMessage } from '../cli/error-words.js';\n\nexport const words = cliMessage;\n",
+      /src\/views serves the CLI/,
+    ],
+    ['src/mcp from a view', 'src/views/probe.ts', "export const tools = () => import('../mcp/tools.js');\n", /src\/views serves the CLI/],
+    ['src/ui from a view, as a type', 'src/views/probe.ts', "export type Screen = typeof import('../ui/review/run.js');\n", /src\/views serves the CLI/],
+    ['a command from a view', 'src/views/probe.ts', "export { default } from '../commands/search.js';\n", /src\/views serves the CLI/],
+    ['src/entry from a view', 'src/views/probe.ts', "export { COMMANDS } from '../entry/commands.js';\n", /src\/views serves the CLI/],
+    ['ink from a view', 'src/views/probe.ts', "import { Text } from 'ink';\n\nexport const text = Text;\n", /src\/views serves the CLI/],
+    ['oclif from a view', 'src/views/probe.ts', "import { Command } from '@oclif/core';\n\nexport const base = Command;\n", /src\/views serves the CLI/],
+    ['src/entry from src/cli', 'src/cli/probe.ts', "export { COMMANDS } from '../entry/commands.js';\n", /src\/cli is the command line toolkit/],
+    ['a command from src/cli', 'src/cli/probe.ts', "export { default } from '../commands/search.js';\n", /src\/cli is the command line toolkit/],
+    ['src/mcp from src/cli', 'src/cli/probe.ts', "export const serve = () => import('../mcp/index.js');\n", /src\/cli is the command line toolkit/],
+    ['src/ui from src/cli', 'src/cli/probe.ts', "export const screen = () => import('../ui/review/run.js');\n", /src\/cli is the command line toolkit/],
+    ['src/entry from src/mcp', 'src/mcp/probe.ts', "export { COMMANDS } from '../entry/commands.js';\n", /src\/mcp is a front end/],
+    [
+      'src/cli from src/ui',
+      'src/ui/probe.ts',
+      "import { cliMessage } from '../cli/error-words.js';\n\nexport const words = cliMessage;\n",
+      /src\/ui is the review screen/,
+    ],
+    ['a command from src/ui', 'src/ui/probe.ts', "export { default } from '../commands/search.js';\n", /src\/ui is the review screen/],
+    ['src/entry from src/ui', 'src/ui/probe.ts', "export const entry = () => import('../entry/main.js');\n", /src\/ui is the review screen/],
+    ['oclif from src/ui', 'src/ui/probe.ts', "import { Command } from '@oclif/core';\n\nexport const base = Command;\n", /src\/ui is the review screen/],
+    ['src/entry from a command', 'src/commands/probe.ts', "export { COMMANDS } from '../entry/commands.js';\n", /src\/entry is the top floor/],
+  ])('fails when %s is imported (views below the faces, the entry on top)', async (_what, path, code, message) => {
+    const result = await eslint(path, code);
+    expect(result.exitCode).toBe(1);
+    expect(String(result.stdout)).toMatch(message);
+  });
+
+  it('lets each floor import the floors below it (so the failures above are the rule)', async () => {
+    for (const [path, code] of [
+      ['src/views/probe.ts', "import { safeText } from '../core/text.js';\nimport { table } from './output.js';\n\nexport const all = [safeText, table];\n"],
+      [
+        'src/cli/probe.ts',
+        "import { hintBuilder } from '../views/hints.js';\nimport { ExitCode } from '../core/errors.js';\n\nexport const all = [hintBuilder, ExitCode];\n",
+      ],
+      ['src/ui/probe.ts', "import { shortDate } from '../views/output.js';\n\nexport const date = shortDate;\n"],
+      [
+        'src/commands/probe.ts',
+        "import { HippoCommand } from '../cli/base-command.js';\nimport { searchView } from '../views/render-search.js';\n\nexport const all = [HippoCommand, searchView];\n",
+      ],
+      [
+        'src/entry/probe.ts',
+        "import Search from '../commands/search.js';\nimport { wantsJson } from '../cli/base-command.js';\nimport { jsonGuard } from './main.js';\n\nexport const all = [Search, wantsJson, jsonGuard];\n",
+      ],
+    ]) {
+      const result = await eslint(path!, code!);
+      expect(result.exitCode, `${path}: ${String(result.stdout)}`).toBe(0);
+    }
+  });
+
+  it('lets src/mcp import the MCP SDK, core and the views (so the failures above are the rule)', async () => {
     const code =
       "import { Server } from '@modelcontextprotocol/sdk/server/index.js';\nimport { memoryListView } from '../views/render-memory.js';\nimport { search } from '../core/search.js';\n\nexport const all = [Server, memoryListView, search];\n";
     const result = await eslint('src/mcp/probe.ts', code);
