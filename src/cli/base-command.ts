@@ -6,7 +6,7 @@ import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/erro
 import { validateAgentId } from '../core/memory.js';
 import { defaultDbPath, isPostgresLocation, resolveDbPath, withoutPassword } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
-import { cliMessage } from './error-words.js';
+import { cliWords } from './error-words.js';
 import { upgradeProgress } from './progress.js';
 import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, jsonTextPieces, safeText } from '../core/text.js';
@@ -233,13 +233,15 @@ export abstract class HippoCommand extends Command {
   private showError(hippoError: HippoError): void {
     if (this.errorShown) return;
     this.errorShown = true;
-    const message = cliMessage(hippoError, this.hint);
+    const { message, actions } = cliWords(hippoError, this.hint);
     if (this.jsonMode) {
       const body: Record<string, unknown> = { code: hippoError.code, message };
       if (hippoError.details) body.details = hippoError.details;
+      if (actions) body.actions = actions;
       process.stdout.write(`${jsonText({ error: body })}\n`);
     } else {
-      process.stderr.write(`Error: ${safeText(message)}\n`);
+      // The next steps follow the message, one a line (cliMessage's text).
+      process.stderr.write(`Error: ${safeText([message, ...(actions ?? [])].join('\n'))}\n`);
     }
   }
 

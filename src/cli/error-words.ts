@@ -4,11 +4,20 @@
  * CLI rewords the errors whose fix is a flag or a command — same `code`, same exit code, same `details`; only the
  * message changes. The review screen words its own (src/ui/review/controller.ts): it cannot take a flag.
  */
-import { HippoError } from '../core/errors.js';
+import type { ErrorCode, HippoError } from '../core/errors.js';
 import { sourcesGone } from '../core/rem/review.js';
 import { hintBuilder, type Hint } from '../views/hints.js';
 
 type Details = Record<string, unknown>;
+
+/** The CLI's words for one error: the message, and the next steps a person can take (after core's own, if any). */
+export interface CliWords {
+  message: string;
+  actions?: string[];
+}
+
+/** A rewording: a new message, or the message (default: core's) with next steps; undefined keeps core's words. */
+type Words = (error: HippoError, details: Details, hint: Hint) => string | { message?: string; actions: string[] } | undefined;
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const texts = (value: unknown): string[] | undefined => (Array.isArray(value) && value.every((item) => typeof item === 'string') ? value : undefined);
@@ -39,9 +48,9 @@ const unlessFromFlag =
 /** What a CLI user can do instead of calling a model: hand the prompt over. */
 const PROMPT_ONLY = 'Without a model, use --prompt-only to hand the prompt to any LLM and bring the answer back with `hippo rem ingest`.';
 
-const withPromptOnly = (error: HippoError): string => `${error.message} ${PROMPT_ONLY}`;
+const withPromptOnly: Words = () => ({ actions: [PROMPT_ONLY] });
 
-const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) => string | undefined> = {
+const WORDS: Partial<Record<ErrorCode, Words>> = {
   // Options of rem rapid, search, rem candidates, nightly: usually caught by the flag parser first.
   // From the flag parser (details.flag set) the message already names the flag and its range.
   bad_limit: unlessFromFlag('--limit'),
@@ -60,7 +69,7 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   tag_required: () => '--scope tagged needs --tag TAG (it never means "everything")',
   rationale_required: required('--rationale'),
   reason_required: required('--reason'),
-  bad_agent: (error) => `${error.message} (set --agent or HIPPO_AGENT)`,
+  bad_agent: () => ({ actions: ['Set --agent or HIPPO_AGENT.'] }),
   expires_on_durable: (_error, details) => {
     const durability = text(details.durability);
     return durability && `a ${durability} memory never expires: give no --expires, or make it standard or ephemeral`;
@@ -76,23 +85,25 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
   // REM.
   nothing_to_distill: (_error, details) => {
     const elsewhere = text(details.elsewhere);
-    return elsewhere ? `no memories in scope to distill: ${elsewhere} (give --agent)` : 'no memories in scope to distill (try --since 7d or --scope all)';
+    return elsewhere
+      ? { message: `no memories in scope to distill: ${elsewhere}`, actions: ['Give --agent.'] }
+      : { message: 'no memories in scope to distill', actions: ['Try --since 7d or --scope all.'] };
   },
   handoff_expired: (_error, details, hint) => {
     const [id, expiresAt] = [text(details.handoffId), text(details.expiresAt)];
-    return id && expiresAt && `handoff ${id} expired at ${expiresAt}; run ${hint(['rem', 'rapid', '--prompt-only'])} again`;
+    return id && expiresAt && { message: `handoff ${id} expired at ${expiresAt}`, actions: [`Run ${hint(['rem', 'rapid', '--prompt-only'])} again.`] };
   },
   source_deleted: (_error, details) => {
     const [id, missing] = [text(details.candidateId), texts(details.missing)];
-    return id && missing && `${sourcesGone(id, missing)}; pass --allow-missing-sources to promote anyway`;
+    return id && missing && { message: sourcesGone(id, missing), actions: ['Pass --allow-missing-sources to promote anyway.'] };
   },
 
   // Snapshots and restore.
   snapshot_not_found: (_error, details, hint) => {
     const snapshot = text(details.snapshot);
-    return snapshot && `no snapshot "${snapshot}" (list them with: ${hint(['rem', 'snapshots'], { agent: null })})`;
+    return snapshot && { message: `no snapshot "${snapshot}"`, actions: [`List them with: ${hint(['rem', 'snapshots'], { agent: null })}`] };
   },
-  snapshot_damaged: (error, _details, hint) => `${error.message} (${hint(['rem', 'snapshots', '--check'], { agent: null })})`,
+  snapshot_damaged: (_error, _details, hint) => ({ actions: [`Check the snapshots with: ${hint(['rem', 'snapshots', '--check'], { agent: null })}`] }),
 
   // The memory lifecycle.
   tag_added_and_removed: (_error, details) =>
@@ -105,46 +116,64 @@ const WORDS: Record<string, (error: HippoError, details: Details, hint: Hint) =>
 
   // The database file.
   // db copy's FROM is an argument, not --db: the store to copy must be given as it is (check the path).
-  store_not_found: (error, details) =>
-    details.copySource === true
-      ? `${error.message} (check the path)`
-      : `${error.message} (check --db and HIPPO_DB; only memory add, memory import and demo create a store)`,
+  store_not_found: (_error, details) => ({
+    actions: [details.copySource === true ? 'Check the path.' : 'Check --db and HIPPO_DB; only memory add, memory import and demo create a store.'],
+  }),
   not_a_database: (_error, details) => {
     const path = text(details.path);
-    return details.directory === true && path ? `${path} is a directory, not a hippo database file; pass a file path with --db` : undefined;
+    return details.directory === true && path
+      ? { message: `${path} is a directory, not a hippo database file`, actions: ['Pass a file path with --db.'] }
+      : undefined;
   },
-  empty_db_path: (error, details) =>
-    details.from === 'path' ? '--db is empty; give a database file path or a postgres:// URL, or leave --db out for the default store' : error.message,
+  empty_db_path: (_error, details) =>
+    details.from === 'path'
+      ? { message: '--db is empty', actions: ['Give a database file path or a postgres:// URL, or leave --db out for the default store.'] }
+      : undefined,
   not_a_hippo_database: (_error, details) => {
     const path = text(details.path);
-    return path && `${path} is a SQLite database, but not a hippo one; it was not changed. Pass another path with --db.`;
+    return path && { message: `${path} is a SQLite database, but not a hippo one; it was not changed`, actions: ['Pass another path with --db.'] };
   },
   unsupported_database: (_error, details) => {
     const scheme = text(details.scheme);
     const from = details.from === 'HIPPO_DB' ? 'HIPPO_DB' : '--db';
-    return scheme && `${from} is a ${scheme}:// URL; give a SQLite file path or a postgres:// URL`;
+    return scheme && { message: `${from} is a ${scheme}:// URL`, actions: ['Give a SQLite file path or a postgres:// URL.'] };
   },
   database_not_empty: (_error, details) => {
     const memories = details.memories;
     return typeof memories === 'number'
-      ? `the database already holds ${memories} ${memories === 1 ? 'memory' : 'memories'}; the demo loads only into an empty one (--force replaces earlier demo data; without --db and HIPPO_DB the demo gets a store of its own)`
+      ? {
+          message: `the database already holds ${memories} ${memories === 1 ? 'memory' : 'memories'}; the demo loads only into an empty one`,
+          actions: ['Pass --force to replace earlier demo data.', 'Without --db and HIPPO_DB, the demo gets a store of its own.'],
+        }
       : undefined;
   },
 
   // The model: the core's fix, plus what the CLI offers instead (core says nothing about flags).
-  model_not_configured: (error) => `${error.message} Pass --model to choose one for a single command. ${PROMPT_ONLY}`,
+  model_not_configured: () => ({ actions: ['Pass --model to choose one for a single command.', PROMPT_ONLY] }),
   model_unreachable: withPromptOnly,
   model_timeout: withPromptOnly,
   // A rejected answer to a handoff already came from outside: no --prompt-only to suggest.
-  model_output_invalid: (error, details) => (details.handoffId === undefined ? withPromptOnly(error) : undefined),
+  model_output_invalid: (_error, details) => (details.handoffId === undefined ? { actions: [PROMPT_ONLY] } : undefined),
 };
 
+/** The codes the CLI words itself (besides `http_status_5xx`, worded like model_unreachable); every other keeps core's words. */
+export const CLI_WORDED: ReadonlySet<ErrorCode> = new Set(Object.keys(WORDS) as ErrorCode[]);
+
 /**
- * The message the CLI shows for an error: its own words where the fix is a flag or a command, else core's. Commands
- * it names carry the `--agent` and `--db` in effect (`hint`, src/views/hints.ts).
+ * The CLI's words for an error: its own message where the fix is a flag or a command, else core's; and the next
+ * steps, core's own first (`HippoError.actions`), then the CLI's. Commands it names carry the `--agent` and `--db` in
+ * effect (`hint`, src/views/hints.ts). `--json` shows both (`message`, `actions`).
  */
-export function cliMessage(error: HippoError, hint: Hint = hintBuilder({})): string {
-  const details = error.details ?? {};
+export function cliWords(error: HippoError, hint: Hint = hintBuilder({})): CliWords {
   const words = WORDS[error.code] ?? (/^http_status_5\d\d$/.test(error.code) ? withPromptOnly : undefined);
-  return words?.(error, details, hint) ?? error.message;
+  const worded = words?.(error, error.details ?? {}, hint);
+  const reworded: { message?: string; actions?: string[] } | undefined = typeof worded === 'string' ? { message: worded } : worded;
+  const actions = [...(error.actions ?? []), ...(reworded?.actions ?? [])];
+  return { message: reworded?.message ?? error.message, ...(actions.length > 0 ? { actions } : {}) };
+}
+
+/** What a person reads for an error: the message, then each next step on a line of its own. */
+export function cliMessage(error: HippoError, hint?: Hint): string {
+  const { message, actions } = cliWords(error, hint);
+  return [message, ...(actions ?? [])].join('\n');
 }

@@ -4,7 +4,7 @@
  * upper bound: `--limit 99999999999999999999` became 1e20, which SQLite refused as a "datatype mismatch" (exit 1).
  */
 import * as Flags from '@oclif/core/flags';
-import { UsageError } from '../core/errors.js';
+import { isErrorCode, UsageError } from '../core/errors.js';
 
 export type IntRange = {
   min: number;
@@ -16,7 +16,9 @@ export function parseIntFlag(input: string, name: string, range: IntRange): numb
   const value = /^[+-]?\d+$/.test(input.trim()) ? Number(input.trim()) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
     const shown = input.length > 32 ? `${input.slice(0, 32)}…` : input;
-    throw new UsageError(`bad_${name.replaceAll('-', '_')}`, `--${name} must be a whole number from ${range.min} to ${range.max} (got "${shown}")`, {
+    // Every integer flag's code is listed in ERROR_CODES (test/cli/int-flag.test.ts checks each command's).
+    const code = `bad_${name.replaceAll('-', '_')}`;
+    throw new UsageError(isErrorCode(code) ? code : 'bad_value', `--${name} must be a whole number from ${range.min} to ${range.max} (got "${shown}")`, {
       details: { flag: name, min: range.min, max: range.max },
     });
   }

@@ -1,4 +1,4 @@
-import { UsageError } from '../core/errors.js';
+import { UsageError, type ErrorCode } from '../core/errors.js';
 import { decodeUtf8, DEFAULT_READ_LIMIT, inputTooLarge, overLimit, readUtf8File, type ReadLimit } from '../core/text.js';
 
 /**
@@ -21,12 +21,12 @@ export async function readStdin(limit: ReadLimit = DEFAULT_READ_LIMIT): Promise<
  * Stdin, when something is piped in: on a terminal nobody is typing the input, so the command stops with `message`
  * (exit 2) instead of waiting for it.
  */
-export async function pipedStdin(code: string, message: string, limit?: ReadLimit): Promise<string> {
+export async function pipedStdin(code: ErrorCode, message: string, limit?: ReadLimit): Promise<string> {
   if (process.stdin.isTTY) throw new UsageError(code, message);
   return readStdin(limit);
 }
 
 /** A file as strict UTF-8, or piped stdin for `-` or no file at all; either read within `limit`. */
-export async function fileOrStdin(file: string | undefined, noInput: { code: string; message: string }, limit?: ReadLimit): Promise<string> {
+export async function fileOrStdin(file: string | undefined, noInput: { code: ErrorCode; message: string }, limit?: ReadLimit): Promise<string> {
   return file === undefined || file === '-' ? pipedStdin(noInput.code, noInput.message, limit) : readUtf8File(file, { limit });
 }

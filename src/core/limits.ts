@@ -4,7 +4,7 @@
  * 2, `bad_<option>`) rather than the engine's "datatype mismatch" (exit 1). The command line checks the same ranges
  * on its flags first (src/cli/int-flag.ts).
  */
-import { UsageError } from './errors.js';
+import { UsageError, type ErrorCode } from './errors.js';
 
 export interface CountRange {
   min: number;
@@ -15,11 +15,24 @@ export interface CountRange {
 export const MAX_ROWS = 1_000_000;
 export const ROWS: CountRange = { min: 1, max: MAX_ROWS };
 
+/** Each count option and its error code, `bad_<snake case of option>`. */
+const COUNT_CODES = {
+  limit: 'bad_limit',
+  maxCandidates: 'bad_max_candidates',
+  maxMemories: 'bad_max_memories',
+  charBudget: 'bad_char_budget',
+  keepLast: 'bad_keep_last',
+  keepHourly: 'bad_keep_hourly',
+  keepDaily: 'bad_keep_daily',
+  keepWeekly: 'bad_keep_weekly',
+  maxAgeDays: 'bad_max_age_days',
+} as const satisfies Record<string, ErrorCode>;
+export type CountOption = keyof typeof COUNT_CODES;
+
 /** `value` when it is a whole number inside `range`; else UsageError `bad_<snake case of option>` naming the range. */
-export function requireCount(value: number, option: string, range: CountRange = ROWS): number {
+export function requireCount(value: number, option: CountOption, range: CountRange = ROWS): number {
   if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
-    const code = `bad_${option.replace(/([A-Z])/g, '_$1').toLowerCase()}`;
-    throw new UsageError(code, `${option} must be a whole number from ${range.min} to ${range.max}`, {
+    throw new UsageError(COUNT_CODES[option], `${option} must be a whole number from ${range.min} to ${range.max}`, {
       details: { option, min: range.min, max: range.max },
     });
   }

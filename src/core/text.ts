@@ -3,7 +3,7 @@
  * a terminal (the one text guard, docs/output.md). Nothing else decides which characters are safe to show.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { UsageError } from './errors.js';
+import { UsageError, type ErrorCode } from './errors.js';
 
 /** What the guard shows in place of a control or invisible format character. */
 export const MARKER = '\uFFFD';
@@ -184,7 +184,7 @@ export interface ReadLimit {
   /** What the limit is for, in words that end "… is at most N": "memory text", "extract's input (a file or stdin)". */
   what: string;
   /** The error code (default `input_too_large`, exit 2). */
-  code?: string;
+  code?: ErrorCode;
   /** Extra bytes read past `maxBytes` and not counted in the message (stdin's one trailing newline, CRLF included). */
   slack?: number;
   /** What to do instead, after the reason. */

@@ -95,5 +95,7 @@ export const warningsSchema = z.array(z.string()).describe('why a result may be 
 
 export const distillSchema = z.object({ run: runSchema, model: nullableString, candidates: z.array(candidateSchema), counts: countsSchema });
 
-/** `{error: {code, message, details?}}`: the commands' `--json` error document, as a failed tool's structured content. */
-export const errorSchema = z.object({ error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }) });
+/** `{error: {code, message, details?, actions?}}`: the commands' `--json` error document, as a failed tool's structured content. */
+export const errorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional(), actions: z.array(z.string()).optional() }),
+});

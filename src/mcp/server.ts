@@ -7,7 +7,7 @@
  * Errors: an unknown tool, prompt or resource is a protocol error (JSON-RPC -32602; a memory that is not there is
  * -32002, resource not found); arguments that do not fit a tool's schema, and every failure of the core, are tool
  * errors (`isError: true`) whose structured content is the commands' `--json` error document `{error: {code,
- * message, details?}}` with the same code (`usage` for arguments). Nothing here writes to stdout or logs memory
+ * message, details?, actions?}}` with the same code (`usage` for arguments). Nothing here writes to stdout or logs memory
  * text, prompts or answers.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -85,7 +85,9 @@ const RESOURCE_NOT_FOUND = -32002;
 export function toolError(error: HippoError): CallToolResult {
   const body: Record<string, unknown> = { code: error.code, message: error.message };
   if (error.details) body.details = error.details;
-  return { isError: true, content: [{ type: 'text', text: safeText(`error ${error.code}: ${error.message}`) }], structuredContent: { error: body } };
+  if (error.actions) body.actions = error.actions;
+  const text = [`error ${error.code}: ${error.message}`, ...(error.actions ?? [])].join('\n');
+  return { isError: true, content: [{ type: 'text', text: safeText(text) }], structuredContent: { error: body } };
 }
 
 /** Anything thrown, as a HippoError: a bug keeps exit 1's code `unexpected`, as the commands report it. */

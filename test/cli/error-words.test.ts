@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cliMessage } from '../../src/cli/error-words.js';
+import { CLI_WORDED, cliMessage, cliWords } from '../../src/cli/error-words.js';
+import { ERROR_CODES, ExitCode, HippoError, type ErrorCode } from '../../src/core/errors.js';
 import { forgetMemories } from '../../src/core/forget.js';
 import { addMemory, buildMemory, listMemories, validateAgentId } from '../../src/core/memory.js';
 import { modelNotConfigured, modelTimeout } from '../../src/core/model/errors.js';
@@ -53,7 +54,7 @@ describe('core errors in their own words, and the CLI in its', () => {
     [
       'bad_agent',
       () => validateAgentId(' '),
-      'the agent id must be 1–128 visible characters, no space at either end: no control, bidi or invisible format characters (set --agent or HIPPO_AGENT)',
+      'the agent id must be 1–128 visible characters, no space at either end: no control, bidi or invisible format characters\nSet --agent or HIPPO_AGENT.',
     ],
     [
       'expires_on_durable',
@@ -67,8 +68,8 @@ describe('core errors in their own words, and the CLI in its', () => {
     ],
     ['bad_limit', () => listMemories(store, { agentId: 'a', limit: 2 ** 60 }), '--limit must be a whole number from 1 to 1000000'],
     ['nothing_to_forget', () => forgetMemories(store, { agentId: 'a' }), 'say what to forget: memory ids, or --match TEXT (--match - reads it from stdin)'],
-    ['nothing_to_distill', () => createHandoff(store, { agentId: 'a' }), 'no memories in scope to distill (try --since 7d or --scope all)'],
-    ['snapshot_not_found', () => resolveSnapshot(store, 'nope.db'), 'no snapshot "nope.db" (list them with: hippo rem snapshots)'],
+    ['nothing_to_distill', () => createHandoff(store, { agentId: 'a' }), 'no memories in scope to distill\nTry --since 7d or --scope all.'],
+    ['snapshot_not_found', () => resolveSnapshot(store, 'nope.db'), 'no snapshot "nope.db"\nList them with: hippo rem snapshots'],
   ])('%s', async (code, fn, cli) => {
     expectWorded(await errorOf(fn), code, cli);
   });
@@ -106,7 +107,7 @@ describe('core errors in their own words, and the CLI in its', () => {
     expectWorded(
       await errorOf(() => promote(store, { agentId: 'ops', ids: [first!.id], rationale: 'seen twice' })),
       'source_deleted',
-      `candidate ${first!.id} cites 1 memory no longer in the database (${source}); pass --allow-missing-sources to promote anyway`,
+      `candidate ${first!.id} cites 1 memory no longer in the database (${source})\nPass --allow-missing-sources to promote anyway.`,
     );
   });
 
@@ -116,12 +117,12 @@ describe('core errors in their own words, and the CLI in its', () => {
     expectWorded(
       await errorOf(() => openSqliteStore({ path: directory })),
       'not_a_database',
-      `${directory} is a directory, not a hippo database file; pass a file path with --db`,
+      `${directory} is a directory, not a hippo database file\nPass a file path with --db.`,
     );
     expectWorded(
       await errorOf(() => resolveDbPath('mysql://db/hippo', {})),
       'unsupported_database',
-      '--db is a mysql:// URL; give a SQLite file path or a postgres:// URL',
+      '--db is a mysql:// URL\nGive a SQLite file path or a postgres:// URL.',
     );
     expect(cliMessage(await errorOf(() => resolveDbPath(undefined, { HIPPO_DB: 'mysql://db/hippo' })))).toMatch(/^HIPPO_DB is a mysql:\/\/ URL/);
     // A PostgreSQL URL a slash short is refused, never made a SQLite file in the current directory.
@@ -136,19 +137,52 @@ describe('core errors in their own words, and the CLI in its', () => {
     const none = modelNotConfigured();
     expect(none.message).toContain('export HIPPO_MODEL=ollama:llama3.2');
     expect(none.message).not.toMatch(FLAG);
-    expect(cliMessage(none)).toContain('Pass --model to choose one for a single command.');
-    expect(cliMessage(none)).toContain('use --prompt-only to hand the prompt to any LLM');
+    // Core's message and its fix stay the message; the CLI's ways out are next steps, one a line.
+    expect(cliWords(none)).toEqual({
+      message: none.message,
+      actions: [
+        'Pass --model to choose one for a single command.',
+        'Without a model, use --prompt-only to hand the prompt to any LLM and bring the answer back with `hippo rem ingest`.',
+      ],
+    });
+    expect(cliMessage(none)).toBe(`${none.message}\nPass --model to choose one for a single command.\n${cliWords(none).actions![1]}`);
     for (const error of [modelTimeout(800), answerRejected({ reason: 'invalid_json', message: 'it contained no JSON object' })]) {
       expect(error.message).not.toMatch(FLAG);
-      expect(cliMessage(error)).toMatch(/--prompt-only/);
+      expect(cliWords(error).message).toBe(error.message);
+      expect(cliWords(error).actions).toEqual([expect.stringMatching(/--prompt-only/)]);
     }
     // An ingested answer is already the prompt-only route: nothing to add.
     const ingested = answerRejected({ reason: 'invalid_json', message: 'no' }, { details: { handoffId: 'hof_x' } });
-    expect(cliMessage(ingested)).toBe(ingested.message);
+    expect(cliWords(ingested)).toEqual({ message: ingested.message });
   });
 
-  it('leaves every other message as core wrote it', async () => {
+  it('leaves every other message as core wrote it: each code the CLI does not word, with or without details', async () => {
     const error = await errorOf(() => addMemory(store, { agentId: 'a', content: ' ' }));
+    expect(CLI_WORDED.has(error.code)).toBe(false);
     expect(cliMessage(error)).toBe(error.message);
+    const others = ERROR_CODES.filter((code) => !CLI_WORDED.has(code));
+    expect(others.length).toBeGreaterThan(80);
+    for (const code of [...others, 'http_status_404' as const, 'http_status_429' as const]) {
+      for (const details of [undefined, { path: '/x', what: 'w', allowed: ['a', 'b'], handoffId: 'h', min: 1, max: 2 }]) {
+        const other = new HippoError(code, `core words for ${code}`, ExitCode.usage, { details });
+        expect(cliWords(other), code).toEqual({ message: `core words for ${code}` });
+      }
+    }
+  });
+
+  it('shows core’s own next steps before the CLI’s, and an error without any has no actions', () => {
+    const core = new HippoError('model_unreachable', 'could not get an answer', ExitCode.modelUnavailable, { actions: ['Start the server.'] });
+    expect(cliWords(core).actions).toEqual(['Start the server.', expect.stringMatching(/^Without a model, use --prompt-only/)]);
+    expect(cliMessage(core).split('\n')).toEqual(['could not get an answer', 'Start the server.', expect.stringMatching(/--prompt-only/)]);
+    expect(new HippoError('usage', 'x', ExitCode.usage, { actions: [] }).actions).toBeUndefined();
+    expect(cliWords(new HippoError('usage', 'x', ExitCode.usage))).toEqual({ message: 'x' });
+  });
+
+  it('is keyed by ErrorCode: a code hippo does not give does not compile', () => {
+    // @ts-expect-error a misspelt code (`npm run typecheck` fails if this ever compiles)
+    const typo: ErrorCode = 'memory_not_fond';
+    expect(ERROR_CODES).not.toContain(typo);
+    expect(ERROR_CODES).toContain('memory_not_found');
+    expect([...CLI_WORDED].every((code) => (ERROR_CODES as readonly string[]).includes(code))).toBe(true);
   });
 });

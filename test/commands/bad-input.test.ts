@@ -214,7 +214,7 @@ describe('an empty store path is refused (exit 2), never the default store', () 
 
   it('says which one was empty', async () => {
     expect((await box.hippo(['memory', 'list', '--db', ''])).stderr).toContain(
-      '--db is empty; give a database file path or a postgres:// URL, or leave --db out for the default store',
+      'Error: --db is empty\nGive a database file path or a postgres:// URL, or leave --db out for the default store.',
     );
     expect((await box.hippo(['memory', 'list'], { env: { HIPPO_DB: '' } })).stderr).toContain(
       'HIPPO_DB is set but empty; set it to a file path or a postgres:// URL, or unset it',

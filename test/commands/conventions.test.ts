@@ -407,14 +407,21 @@ describe('the default agent finds nothing while others have memories', () => {
     expect((await box.hippo(['demo'])).exitCode).toBe(0);
     const result = await box.hippo(['rem', 'rapid', '--prompt-only', '--json']);
     expect(result.exitCode).toBe(3);
-    expect(json(result)).toMatchObject({
+    // The next step is its own field under --json (`actions`), after the message in text.
+    expect(json(result)).toEqual({
       error: {
         code: 'nothing_to_distill',
-        message: 'no memories in scope to distill: no memories for agent default; other agents have memories: ops-agent (122), alice (81) (give --agent)',
+        message: 'no memories in scope to distill: no memories for agent default; other agents have memories: ops-agent (122), alice (81)',
+        details: expect.any(Object),
+        actions: ['Give --agent.'],
       },
     });
     // An agent that has memories, only none in scope, is still told to widen the scope.
     const narrow = await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'alice', '--since', '1m']);
-    expect(String(narrow.stderr)).toContain('no memories in scope to distill (try --since 7d or --scope all)');
+    expect(String(narrow.stderr)).toBe('Error: no memories in scope to distill\nTry --since 7d or --scope all.');
+    const narrowJson = json<{ error: { message: string; actions: string[] } }>(
+      await box.hippo(['rem', 'rapid', '--prompt-only', '--agent', 'alice', '--since', '1m', '--json']),
+    );
+    expect(narrowJson.error).toMatchObject({ message: 'no memories in scope to distill', actions: ['Try --since 7d or --scope all.'] });
   });
 });

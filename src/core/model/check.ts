@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { describeModelConfig, type ModelConfig, type ModelConfigDescription } from './config.js';
 import { createModelClient, type ModelClientOptions } from './client.js';
 import { isModelCallError, ModelCallAbortedError, modelNotConfigured } from './errors.js';
+import type { ErrorCode } from '../errors.js';
 import { destinationOf, redactionApplies, resolveRedaction, type Destination, type RedactionPolicy, type RedactMode } from '../redaction.js';
 
 /** The redaction policy in force for this model (docs/redaction.md): the mode, the kinds, and whether it applies. */
@@ -15,7 +16,7 @@ export interface ModelCheckRedaction extends RedactionPolicy {
 }
 
 export interface ModelCheckError {
-  code: string;
+  code: ErrorCode;
   /** One line, fixed text. */
   message: string;
   /** What to do about it. */

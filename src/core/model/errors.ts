@@ -17,7 +17,7 @@
  * model_output_invalid      6     the answer was rejected; `details.reason` is an AnswerProblem (answer-problem.ts):
  *                                 `invalid_json`, `shape_mismatch`, `response_too_large` here, more in REM validation
  */
-import { InterruptedError, ModelOutputError, ModelUnavailableError } from '../errors.js';
+import { InterruptedError, type ErrorCode, ModelOutputError, ModelUnavailableError } from '../errors.js';
 
 export const OLLAMA_RECIPE =
   'To use a local model: install Ollama (https://ollama.com), run `ollama pull llama3.2`, then ' +
@@ -35,7 +35,7 @@ type Options = { details?: Record<string, unknown> };
 export class ModelCallUnavailableError extends ModelUnavailableError implements ModelErrorInfo {
   readonly summary: string;
   readonly fix: string;
-  constructor(code: string, summary: string, fix: string, options?: Options) {
+  constructor(code: ErrorCode, summary: string, fix: string, options?: Options) {
     super(code, `${summary}\n${fix}`, options);
     this.summary = summary;
     this.fix = fix;
@@ -46,7 +46,7 @@ export class ModelCallUnavailableError extends ModelUnavailableError implements 
 export class ModelCallOutputError extends ModelOutputError implements ModelErrorInfo {
   readonly summary: string;
   readonly fix: string;
-  constructor(code: string, summary: string, fix: string, options?: Options) {
+  constructor(code: ErrorCode, summary: string, fix: string, options?: Options) {
     super(code, `${summary}\n${fix}`, options);
     this.summary = summary;
     this.fix = fix;

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ExitCode, HippoError, InterruptedError, NotFoundError, UsageError } from '../errors.js';
+import { ExitCode, HippoError, InterruptedError, NotFoundError, UsageError, type ErrorCode } from '../errors.js';
 import { faultPoint } from '../faults.js';
 import { newId } from '../ids.js';
 import type { Run, RunCounts } from '../records.js';
@@ -116,7 +116,7 @@ export async function applyRestore(store: Store, file: string, options: { agentI
  * A failure once the restore has begun is exit 1 under its own code; an interruption stays an interruption (exit 130)
  * and bad input stays bad input (exit 2: a snapshot found damaged only while its rows are read, say).
  */
-function restoreFailure(error: unknown, code: string, message: (original: string | undefined) => string): unknown {
+function restoreFailure(error: unknown, code: ErrorCode, message: (original: string | undefined) => string): unknown {
   if (error instanceof InterruptedError) return error;
   if (error instanceof HippoError && error.exitCode === ExitCode.usage) return error;
   const hippo = error instanceof HippoError ? error : undefined;

@@ -48,13 +48,13 @@ describe('withRun: a run is a scope', () => {
     const error = await thrown(() =>
       withRun(store, 'rem nightly run-once', null, async (scope) => {
         scope.record.steps = { snapshot: 'failed' };
-        throw new ConflictError('some_conflict', 'no');
+        throw new ConflictError('nightly_running', 'no');
       }),
     );
     expect(error).toBeInstanceOf(ConflictError);
-    expect(error).toMatchObject({ code: 'some_conflict', exitCode: 4 });
+    expect(error).toMatchObject({ code: 'nightly_running', exitCode: 4 });
     expect(error.details?.runId).toBe(runOf(error).id);
-    expect(runOf(error)).toMatchObject({ status: 'failed', errors: ['some_conflict'], steps: { snapshot: 'failed' } });
+    expect(runOf(error)).toMatchObject({ status: 'failed', errors: ['nightly_running'], steps: { snapshot: 'failed' } });
     expect(await getRun(store, runOf(error).id)).toEqual(runOf(error));
   });
 

@@ -834,7 +834,7 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
         store.transaction(async (tx) => {
           await tx.tokens.insert(row);
           expect(await tx.tokens.get(row.id)).toEqual(publicPart(row));
-          throw new ConflictError('test', 'roll back');
+          throw new ConflictError('nightly_running', 'roll back');
         }),
       ).rejects.toThrow('roll back');
       expect(await store.tokens.get(row.id)).toBeUndefined();
@@ -870,7 +870,7 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
         .transaction(async (tx) => {
           await tx.memories.insert(memory('a', 'outer'));
           await store.transaction(async (inner) => inner.memories.insert(memory('a', 'inner')));
-          throw new ConflictError('stop', 'stop');
+          throw new ConflictError('nightly_running', 'stop');
         })
         .catch(() => undefined);
       expect(await store.rows.count('memories', null)).toBe(0);

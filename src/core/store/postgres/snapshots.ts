@@ -30,7 +30,7 @@ import { basename, dirname, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { constants as zlibConstants, createGunzip, createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import { ensureDirectory } from '../../dirs.js';
-import { ExitCode, HippoError, InterruptedError, UsageError } from '../../errors.js';
+import { ExitCode, HippoError, InterruptedError, UsageError, type ErrorCode } from '../../errors.js';
 import type { Memory } from '../../records.js';
 import type {
   CandidateRecord,
@@ -99,7 +99,7 @@ export function sameRestorableRows(a: Manifest, b: Manifest): boolean {
 
 const PARTIAL_FILE = /^\..+\.partial$/;
 
-function snapshotFailed(code: string, message: string): HippoError {
+function snapshotFailed(code: ErrorCode, message: string): HippoError {
   return new HippoError(code, message, ExitCode.unexpected);
 }
 

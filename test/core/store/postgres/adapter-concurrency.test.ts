@@ -52,7 +52,7 @@ describe('transaction()', () => {
   });
 
   it('rolls everything back when fn throws, passing the error through unchanged', async () => {
-    const thrown = new HippoError('my_failure', 'stop', ExitCode.conflict);
+    const thrown = new HippoError('nightly_running', 'stop', ExitCode.conflict);
     const m = memory('alice', 'm');
     const caught = await store
       .transaction(async (tx) => {
