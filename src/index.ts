@@ -6,7 +6,6 @@
 export * from './core/errors.js';
 export {
   openStore,
-  inTransaction,
   SCHEMA_VERSION,
   buildMatchExpression,
   type Store,

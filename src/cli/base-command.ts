@@ -1,6 +1,5 @@
 import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
-import type { Interfaces } from '@oclif/core';
 import { configuredDb } from '../core/config.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory.js';
@@ -24,8 +23,6 @@ try {
 }
 
 const INTERRUPTING_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof HippoCommand)['baseFlags'] & T['flags']>;
 
 /**
  * The one base of every hippo command: the global flags of docs/design.md §3, one JSON document on stdout under `--json`,

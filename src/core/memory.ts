@@ -188,11 +188,6 @@ export function getMemories(store: StoreOps, agentId: string, ids: readonly stri
   return store.memories.getMany(agentId, ids);
 }
 
-/** Ids of this agent's memories with this content hash, oldest first (except `exceptId`). */
-export function findDuplicateIds(store: StoreOps, agentId: string, hash: string, exceptId?: string): Promise<string[]> {
-  return store.memories.idsWithHash(agentId, hash, exceptId);
-}
-
 export async function addMemory(store: Store, input: NewMemory): Promise<AddMemoryResult> {
   const memory = buildMemory(input, store.clock());
   return store.transaction(async (tx) => {

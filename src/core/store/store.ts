@@ -6,7 +6,7 @@
 import { UsageError } from '../errors.js';
 import { isPostgresLocation } from '../paths.js';
 import type { Clock } from '../time.js';
-import type { Store, StoreOps } from './port.js';
+import type { Store } from './port.js';
 
 export type { Engine, Store, StoreDescription, StoreOps } from './port.js';
 /** The SQLite schema version this hippo writes (`PRAGMA user_version`). */
@@ -63,9 +63,4 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     onProgress: options.onProgress,
     mustExist: options.mustExist,
   });
-}
-
-/** `store.transaction(fn)`, by its old name: one write transaction, committed when `fn` resolves. */
-export function inTransaction<T>(store: Store, fn: (tx: StoreOps) => Promise<T>): Promise<T> {
-  return store.transaction(fn);
 }

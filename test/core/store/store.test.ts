@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { inTransaction, openStore } from '../../../src/core/store/store.js';
+import { openStore } from '../../../src/core/store/store.js';
 import { errorOf } from '../../helpers/errors.js';
 import { freshDatabase } from '../../helpers/postgres.js';
 
@@ -13,11 +13,11 @@ beforeEach(async () => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('openStore: the one door to the adapters', () => {
-  it('opens a SQLite store for a path, and keeps the old inTransaction name working', async () => {
+  it('opens a SQLite store for a path, whose transaction commits', async () => {
     const store = await openStore({ path: join(dir, 'hippo.db') });
     try {
       expect([store.engine, store.location]).toEqual(['sqlite', join(dir, 'hippo.db')]);
-      await inTransaction(store, (tx) => tx.settings.set('k', 'v'));
+      await store.transaction((tx) => tx.settings.set('k', 'v'));
       expect(await store.settings.get('k')).toBe('v');
     } finally {
       await store.close();
@@ -32,7 +32,7 @@ describe('openStore: the one door to the adapters', () => {
         try {
           expect(store.engine).toBe('postgres');
           expect(store.location).toMatch(/^postgres:\/\/[^:]+:\*\*\*@/);
-          await inTransaction(store, (tx) => tx.settings.set('k', 'v'));
+          await store.transaction((tx) => tx.settings.set('k', 'v'));
           expect(await store.settings.get('k')).toBe('v');
         } finally {
           await store.close();
