@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { execa } from 'execa';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory.js';
@@ -37,7 +37,7 @@ describe('output', () => {
     expect(result.stdout.trim()).toBe('3000');
   });
 
-  it('refuses an --output it cannot write with exit 2, and never clobbers an old backup on failure', async () => {
+  it('refuses an --output it cannot write with exit 2, and never clobbers an old backup when an export fails midway', async () => {
     await seed(2);
     const bad = await box.hippo(['memory', 'export', '--agent', 'ops', '--output', '/nonexistent/dir/x.jsonl', '--json']);
     expect(bad.exitCode).toBe(2);
@@ -45,7 +45,19 @@ describe('output', () => {
     expect((await box.hippo(['memory', 'export', '--agent', 'ops', '--output', box.dir])).exitCode).toBe(2);
     const path = join(box.dir, 'backup.jsonl');
     expect((await box.hippo(['memory', 'export', '--agent', 'ops', '--output', path])).exitCode).toBe(0);
-    expect(readFileSync(path, 'utf8').trim().split('\n')).toHaveLength(2);
+    const oldBackup = readFileSync(path, 'utf8');
+    expect(oldBackup.trim().split('\n')).toHaveLength(2);
+    // An export that fails after it began writing (a row it cannot read, past the first) leaves the old backup byte
+    // for byte, and no temp file beside it.
+    await seed(3000);
+    const db = new Database(box.db);
+    db.pragma('ignore_check_constraints = ON');
+    db.prepare("UPDATE memories SET tags = 'not json' WHERE id = (SELECT id FROM memories ORDER BY created_at DESC, id DESC LIMIT 1)").run();
+    db.close();
+    const failed = await box.hippo(['memory', 'export', '--agent', 'ops', '--output', path]);
+    expect(failed.exitCode).not.toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(oldBackup);
+    expect(readdirSync(box.dir).filter((name) => name.includes('backup.jsonl'))).toEqual(['backup.jsonl']);
   });
 
   it('exports every agent with --all-agents', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,8 +14,22 @@ describe('ensureDirectory (no recursive mkdir)', () => {
   it('creates every missing level with the mode given and leaves existing ones alone', () => {
     ensureDirectory(join(dir, 'a', 'b', 'c'));
     for (const level of ['a', 'a/b', 'a/b/c']) expect(statSync(join(dir, level)).mode & 0o777).toBe(0o700);
-    ensureDirectory(join(dir, 'a', 'b', 'c'));
-    expect(statSync(join(dir, 'a', 'b', 'c')).isDirectory()).toBe(true);
+    // Existing levels keep their mode and what they hold; only the missing ones below are made, with the mode given.
+    chmodSync(join(dir, 'a'), 0o755);
+    chmodSync(join(dir, 'a', 'b'), 0o750);
+    writeFileSync(join(dir, 'a', 'b', 'kept.txt'), 'kept');
+    const before = statSync(join(dir, 'a', 'b')).ino;
+    ensureDirectory(join(dir, 'a', 'b', 'c', 'd'), 0o711);
+    expect(statSync(join(dir, 'a')).mode & 0o777).toBe(0o755);
+    expect(statSync(join(dir, 'a', 'b')).mode & 0o777).toBe(0o750);
+    expect(statSync(join(dir, 'a', 'b', 'c')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'a', 'b', 'c', 'd')).mode & 0o777).toBe(0o711);
+    expect(statSync(join(dir, 'a', 'b')).ino).toBe(before);
+    expect(readFileSync(join(dir, 'a', 'b', 'kept.txt'), 'utf8')).toBe('kept');
+    expect(readdirSync(join(dir, 'a', 'b')).sort()).toEqual(['c', 'kept.txt']);
+    // All there already: nothing changes.
+    ensureDirectory(join(dir, 'a', 'b'));
+    expect(statSync(join(dir, 'a', 'b')).mode & 0o777).toBe(0o750);
   });
 
   it('refuses a path below a file (ENOTDIR), creating nothing', () => {

@@ -11,15 +11,22 @@ describe('iban recogniser', () => {
   it('rejects a wrong checksum', () => {
     expect(texts('iban', 'AT61 1904 3002 3457 3202')).toEqual([]);
     expect(texts('iban', 'DE89 3704 0044 0532 0130 01')).toEqual([]);
+    // The same numbers with their right check digits are found.
+    expect(texts('iban', 'AT61 1904 3002 3457 3201 and DE89 3704 0044 0532 0130 00')).toEqual(['AT61 1904 3002 3457 3201', 'DE89 3704 0044 0532 0130 00']);
   });
 
   it('rejects a wrong length for the country', () => {
     expect(texts('iban', 'IL15 0120 6900 0000 3111 0120 6900 0000 3111 141')).toEqual([]);
     expect(texts('iban', 'AL47 212A 1009 0000 0002 3569 874')).toEqual([]);
+    expect(texts('iban', 'IL62 0108 0000 0009 9999 999 and AL47 2121 1009 0000 0002 3569 8741')).toEqual([
+      'IL62 0108 0000 0009 9999 999',
+      'AL47 2121 1009 0000 0002 3569 8741',
+    ]);
   });
 
   it('rejects an unknown country code', () => {
     expect(texts('iban', 'AB150120690000003111141')).toEqual([]);
+    expect(texts('iban', 'IL620108000000099999999')).toEqual(['IL620108000000099999999']);
   });
 
   it('never runs into adjacent letters or digits', () => {
@@ -27,6 +34,7 @@ describe('iban recogniser', () => {
     expect(texts('iban', 'AL47212110090000000235698741X')).toEqual([]);
     expect(texts('iban', '9AL47212110090000000235698741')).toEqual([]);
     expect(texts('iban', 'AL472121100900000002356987410')).toEqual([]);
+    expect(texts('iban', 'X AL47212110090000000235698741 X')).toEqual(['AL47212110090000000235698741']);
   });
 
   it('does not absorb a following word or a short trailing token', () => {
@@ -38,6 +46,10 @@ describe('iban recogniser', () => {
     expect(texts('iban', 'EE38 2200 2210  014 5686')).toEqual([]);
     expect(texts('iban', 'G T82 TRAJ 0102 0000 0012 1002 9690')).toEqual([]);
     expect(texts('iban', 'NL91 ABNA-0417 1643 00')).toEqual([]);
+    expect(texts('iban', 'EE38 2200 2210 2014 5685, GT82 TRAJ 0102 0000 0012 1002 9690')).toEqual([
+      'EE38 2200 2210 2014 5685',
+      'GT82 TRAJ 0102 0000 0012 1002 9690',
+    ]);
   });
 
   it('matches any case, as written, normalised to upper case; full-width forms are not matched', () => {
@@ -53,6 +65,7 @@ describe('iban recogniser', () => {
 
   it('rejects an IBAN run into a lower-case or non-ASCII letter', () => {
     expect(texts('iban', 'IE29AIBK93115212345678x IE29 AIBK 9311 5212 3456 78é')).toEqual([]);
+    expect(texts('iban', 'IE29AIBK93115212345678 x IE29 AIBK 9311 5212 3456 78 é')).toEqual(['IE29AIBK93115212345678', 'IE29 AIBK 9311 5212 3456 78']);
   });
 
   it('rejects an IBAN glued to a letter outside the basic plane', () => {

@@ -23,17 +23,20 @@ describe('ip recogniser', () => {
 
   it('rejects version strings and dotted runs that are not exactly four parts', () => {
     expect(texts('ip', 'Version 1.2.3, release 1.2.3.4.5, 192.168.1.1.1, v1.2.3.4, host.10.0.0.1')).toEqual([]);
+    expect(texts('ip', 'release 1.2.3.4, host 10.0.0.1')).toEqual(['1.2.3.4', '10.0.0.1']);
   });
 
   it('rejects octets out of range, leading zeros and numbers inside longer numbers', () => {
     expect(texts('ip', '256.256.256.256 192.168.1.256 1000.2.3.4 192.168.001.001')).toEqual([]);
     expect(texts('ip', 'a1.2.3.4 1.2.3.4a IP192.168.1.1text')).toEqual([]);
+    expect(texts('ip', '255.255.255.255 192.168.1.255 a 1.2.3.4 a')).toEqual(['255.255.255.255', '192.168.1.255', '1.2.3.4']);
   });
 
   it('rejects malformed IPv6 and things with colons that are not addresses', () => {
     expect(texts('ip', '12345:db8::1 2001::db8::1 gggg:hhhh::1234 684D:1111:222:3333:4444:5555:77')).toEqual([]);
     expect(texts('ip', 'MAC aa:bb:cc:dd:ee:ff, time 12:34:56, ratio 1:2:3:4, std::cout, Abc::Def, :::')).toEqual([]);
     expect(texts('ip', 'fe80::1text text2001:db8::1')).toEqual([]);
+    expect(texts('ip', 'fe80::1 text 2001:db8::1 684D:1111:222:3333:4444:5555:6:77')).toEqual(['fe80::1', '2001:db8::1', '684D:1111:222:3333:4444:5555:6:77']);
   });
 
   it('falls back to the IPv4 part when an IPv6 form is glued to a word', () => {
@@ -50,6 +53,7 @@ describe('ip recogniser', () => {
 
   it('does not match full-width digits', () => {
     expect(texts('ip', '１９２.１６８.１.１')).toEqual([]);
+    expect(texts('ip', '192.168.1.1')).toEqual(['192.168.1.1']);
   });
 
   it('keeps the prefix length in the normalised value', () => {
