@@ -59,7 +59,7 @@ export {
 export { distill, distillDryRun, preparePrompt, type DistillOptions, type DistillResult, type PreparedPrompt } from './core/rem/distill.js';
 export { createHandoff, ingest, type Handoff, type IngestOptions } from './core/rem/handoff.js';
 export { promote, reject, type PromoteOptions, type RejectOptions, type Promotion } from './core/rem/review.js';
-export { listRuns, getRun, RUN_STATUSES, type Run, type RunStatus, type RunKind } from './core/rem/runs.js';
+export { listRuns, getRun, RUN_STATUSES, type Run, type RunStatus, type RunKind } from './core/runs.js';
 
 // Model providers (docs/design.md §8).
 export { resolveModelConfig, describeModelConfig, type ModelConfig } from './core/model/config.js';

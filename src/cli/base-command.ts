@@ -204,7 +204,7 @@ export abstract class HippoCommand extends Command {
     setTimeout(() => {
       // Loaded only now: every command would otherwise pay for the run module (and the model vocabulary it names) at
       // startup. A command that never loaded it has no run open, so loading it here finds none.
-      const finishOpenRuns = import('../core/rem/runs.js').then(({ interruptOpenRuns }) => interruptOpenRuns());
+      const finishOpenRuns = import('../core/runs.js').then(({ interruptOpenRuns }) => interruptOpenRuns());
       const giveUp = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000).unref());
       void Promise.race([finishOpenRuns, giveUp])
         .catch(() => undefined)

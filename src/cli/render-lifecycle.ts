@@ -2,7 +2,7 @@
 import type { ForgetPlan, ForgetResult } from '../core/forget.js';
 import type { AgentSummary, EditResult, UnarchiveResult } from '../core/lifecycle.js';
 import type { ReopenResult } from '../core/rem/review.js';
-import type { PruneRunsResult } from '../core/rem/runs.js';
+import type { PruneRunsResult } from '../core/runs.js';
 import { safeText } from '../core/text.js';
 import { memoryTable } from './render-memory.js';
 import { unattributedNote } from './render-nightly.js';

@@ -18,7 +18,7 @@ import { snapshotFiles, unattributedSnapshots } from './nightly/snapshot.js';
 import type { Memory, Run } from './records.js';
 import { clip, TRUNCATION_MARKER } from './rem/gather.js';
 import { bracketsAsSent, escapeXml, memoryBodies, PLACEHOLDER_OPEN, scrubPrompt, scrubRefs } from './rem/prompt.js';
-import { withRun } from './rem/runs.js';
+import { withRun } from './runs.js';
 import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store, UnattributedSnapshots } from './store/port.js';
 import { requireWellFormed } from './text.js';
 

@@ -21,7 +21,7 @@ import type { Store, StoreOps } from '../store/port.js';
 import { stageCandidates, stampReflected, type Candidate } from './candidates.js';
 import { gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
 import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
-import { withRun, type Run, type RunCounts, type RunKind, type RunScope } from './runs.js';
+import { withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../runs.js';
 import { validateAnswer, type ValidCandidate } from './validate.js';
 
 /** §4.3: low temperature and a bounded answer. */

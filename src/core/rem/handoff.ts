@@ -15,7 +15,7 @@ import { iso } from '../time.js';
 import { commitStaging, gatherCounts, preparePrompt, restoreAnswer, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
 import { gather } from './gather.js';
 import { answerJsonSchema, DEFAULT_MAX_CANDIDATES, sha256 } from './prompt.js';
-import { withRun } from './runs.js';
+import { withRun } from '../runs.js';
 import { validateAnswer } from './validate.js';
 
 export const HANDOFF_TTL_MS = 7 * 86_400_000;
