@@ -31,8 +31,8 @@ export {
   type Durability,
   type AddMemoryResult,
   type ArchiveResult,
-} from './core/memory.js';
-export { importFiles, collectImportFiles, parseImportFile, type ImportResult, type FileImportResult } from './core/import.js';
+} from './core/memory/memory.js';
+export { importFiles, collectImportFiles, parseImportFile, type ImportResult, type FileImportResult } from './core/memory/import.js';
 export { search, searchWithFacts, type SearchOptions, type SearchResult, type SearchReport } from './core/search.js';
 export { SEARCH_PARTS, type SearchPart, type SearchWeights } from './core/store/port.js';
 export { dateWords, CONTEXT_BEFORE, CONTEXT_AFTER } from './core/store/context.js';

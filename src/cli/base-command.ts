@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import type { Interfaces } from '@oclif/core';
 import { configuredDb } from '../core/config.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
-import { validateAgentId } from '../core/memory.js';
+import { validateAgentId } from '../core/memory/memory.js';
 import { defaultDbPath, isPostgresLocation, resolveDbPath, withoutPassword } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';

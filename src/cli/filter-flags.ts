@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags';
-import { DURABILITIES, type Durability } from '../core/memory.js';
+import { DURABILITIES, type Durability } from '../core/memory/memory.js';
 import { parseSince } from '../core/time.js';
 
 /** `--since` as every command describes it: a duration, an ISO date, or words. */

@@ -1,6 +1,6 @@
 /** Views of the memory lifecycle: `memory edit`, `memory forget`, `memory unarchive`, `agents`, `rem reopen`, `rem runs prune`. */
-import type { ForgetPlan, ForgetResult } from '../core/forget.js';
-import type { AgentSummary, EditResult, UnarchiveResult } from '../core/lifecycle.js';
+import type { ForgetPlan, ForgetResult } from '../core/memory/forget.js';
+import type { AgentSummary, EditResult, UnarchiveResult } from '../core/memory/lifecycle.js';
 import type { ReopenResult } from '../core/rem/review.js';
 import type { PruneRunsResult } from '../core/runs.js';
 import { safeText } from '../core/text.js';

@@ -1,7 +1,7 @@
 import type { DemoResult } from '../core/demo.js';
 import { UsageError } from '../core/errors.js';
-import type { ImportResult } from '../core/import.js';
-import type { AddMemoryResult, ArchiveResult, Memory } from '../core/memory.js';
+import type { ImportResult } from '../core/memory/import.js';
+import type { AddMemoryResult, ArchiveResult, Memory } from '../core/memory/memory.js';
 import { safeText } from '../core/text.js';
 import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
 

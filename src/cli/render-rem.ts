@@ -1,4 +1,4 @@
-import type { Memory } from '../core/memory.js';
+import type { Memory } from '../core/memory/memory.js';
 import type { Candidate } from '../core/rem/candidates.js';
 import type { DistillResult, DryRunResult } from '../core/rem/distill.js';
 import type { PromptOnlyResult } from '../core/rem/handoff.js';

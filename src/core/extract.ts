@@ -17,7 +17,7 @@ import type { Redactor } from './facts/redact.js';
 import type { ModelClient } from './model/client.js';
 import type { RedactMode } from './redaction.js';
 import { search, searchPassages, type SearchResult } from './search.js';
-import { elsewhereWarning, getMemories } from './memory.js';
+import { elsewhereWarning, getMemories } from './memory/memory.js';
 import type { Store } from './store/port.js';
 import { readUtf8File, Utf8FileChunks } from './text.js';
 

@@ -2,7 +2,7 @@ import { UsageError } from './errors.js';
 import { requireCount } from './limits.js';
 import { kindsInQuery } from './facts/lexicon.js';
 import type { Fact, Passage } from './facts/types.js';
-import { elsewhereWarning } from './memory.js';
+import { elsewhereWarning } from './memory/memory.js';
 import type { ModelClient } from './model/client.js';
 import type { RedactMode } from './redaction.js';
 import { DURABILITIES, type Durability, type Memory } from './records.js';

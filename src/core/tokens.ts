@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
-import { validateAgentId } from './memory.js';
+import { validateAgentId } from './memory/memory.js';
 import type { McpToken } from './records.js';
 import type { Store, StoreOps } from './store/port.js';
 import { hasHiddenCharacters, isWellFormed } from './text.js';

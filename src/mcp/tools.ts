@@ -13,7 +13,7 @@ import { extractView } from '../cli/render-facts.js';
 import { EXTRACT_FALLBACK_TIMEOUT_MS, extractFrom, type ModelSource } from '../core/extract.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { UsageError } from '../core/errors.js';
-import { addMemory, getMemories, getMemory, listMemories } from '../core/memory.js';
+import { addMemory, getMemories, getMemory, listMemories } from '../core/memory/memory.js';
 import { CANDIDATE_STATUSES, DURABILITIES, FOCUSES } from '../core/records.js';
 import { getCandidate, listCandidates } from '../core/rem/candidates.js';
 import { SCOPES } from '../core/rem/gather.js';

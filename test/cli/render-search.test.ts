@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Painter } from '../../src/cli/output.js';
 import { hintBuilder } from '../../src/cli/hints.js';
 import { searchView, snippetMarks } from '../../src/cli/render-search.js';
-import { addMemory } from '../../src/core/memory.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import { searchWithFacts } from '../../src/core/search.js';
 import { openStore, type Store } from '../../src/core/store/store.js';
 

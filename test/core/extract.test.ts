@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { extract, extractFrom, FALLBACK_PASSAGE_BUDGET, passagesWithin } from '../../src/core/extract.js';
-import { addMemory } from '../../src/core/memory.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import { tempStore } from '../helpers/store.js';
 import type { Passage } from '../../src/core/facts/index.js';
 import { createModelClient, type ModelConfig } from '../../src/core/model/index.js';

@@ -9,7 +9,7 @@ import {
   MAX_CONTENT_BYTES,
   validateAgentId,
   validateContent,
-} from '../../src/core/memory.js';
+} from '../../src/core/memory/memory.js';
 import { search } from '../../src/core/search.js';
 import { errorOf } from '../helpers/errors.js';
 import { fixedClock, tempStore } from '../helpers/store.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HippoError } from '../../src/core/errors.js';
 import { newId } from '../../src/core/ids.js';
-import { contentHash, type Memory } from '../../src/core/memory.js';
+import { contentHash, type Memory } from '../../src/core/memory/memory.js';
 import type { Run } from '../../src/core/runs.js';
 import { openPostgresStore } from '../../src/core/store/postgres/adapter.js';
 import { parsePostgresUrl } from '../../src/core/store/postgres/connect.js';

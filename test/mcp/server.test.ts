@@ -7,7 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../src/core/memory.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import { createToken, revokeTokens } from '../../src/core/tokens.js';
 import { createHippoServer } from '../../src/mcp/server.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http.js';

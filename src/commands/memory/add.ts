@@ -3,7 +3,7 @@ import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryAddView } from '../../cli/render-memory.js';
 import { pipedStdin } from '../../cli/stdin.js';
-import { addMemory, DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory.js';
+import { addMemory, DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory/memory.js';
 import type { ReadLimit } from '../../core/text.js';
 import { iso, parseExpires } from '../../core/time.js';
 

@@ -10,7 +10,7 @@ import { extractJsonObject } from '../model/json.js';
 import { redactionRunCounts, type RedactionReport } from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
 import type { Handoff } from '../records.js';
-import { elsewhereWarning } from '../memory.js';
+import { elsewhereWarning } from '../memory/memory.js';
 import { iso } from '../time.js';
 import { commitStaging, gatherCounts, preparePrompt, restoreAnswer, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
 import { gather } from './gather.js';

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HippoError } from '../../../src/core/errors.js';
-import { addMemory, archiveMemories } from '../../../src/core/memory.js';
+import { addMemory, archiveMemories } from '../../../src/core/memory/memory.js';
 import { clip, gather, TRUNCATION_MARKER } from '../../../src/core/rem/gather.js';
 import { answerJsonSchema, buildPrompt, escapeXml, FOCUSES } from '../../../src/core/rem/prompt.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';

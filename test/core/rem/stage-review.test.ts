@@ -1,7 +1,7 @@
 import { decodeTime } from 'ulidx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/core/errors.js';
-import { addMemory, getMemories, getMemory } from '../../../src/core/memory.js';
+import { addMemory, getMemories, getMemory } from '../../../src/core/memory/memory.js';
 import { getCandidate, getCandidatePrompt, listCandidates } from '../../../src/core/rem/candidates.js';
 import { createHandoff, ingest } from '../../../src/core/rem/handoff.js';
 import { promote, reject } from '../../../src/core/rem/review.js';

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import { NotFoundError, UsageError } from './errors.js';
-import { requireCount } from './limits.js';
-import { newId } from './ids.js';
-import { DURABILITIES, type Durability, type Memory } from './records.js';
-import type { Store, StoreOps } from './store/port.js';
-import { hasHiddenCharacters, isWellFormed, requireWellFormed } from './text.js';
-import { iso } from './time.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { requireCount } from '../limits.js';
+import { newId } from '../ids.js';
+import { DURABILITIES, type Durability, type Memory } from '../records.js';
+import type { Store, StoreOps } from '../store/port.js';
+import { hasHiddenCharacters, isWellFormed, requireWellFormed } from '../text.js';
+import { iso } from '../time.js';
 
-export { DURABILITIES, type Durability, type Memory } from './records.js';
+export { DURABILITIES, type Durability, type Memory } from '../records.js';
 
 /** docs/design.md §2.1: content is at most 64 KiB of UTF-8. */
 export const MAX_CONTENT_BYTES = 64 * 1024;

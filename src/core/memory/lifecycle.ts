@@ -2,14 +2,14 @@
  * The memory lifecycle besides adding and forgetting (docs/design.md §2.1, §3): `memory edit`, `memory unarchive`, and
  * `agents` (what each agent holds). Forgetting is forget.ts.
  */
-import { ConflictError, NotFoundError, UsageError } from './errors.js';
+import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { forgetRewriter } from './forget.js';
-import { newId } from './ids.js';
+import { newId } from '../ids.js';
 import { contentHash, EPHEMERAL_TTL_MS, getMemory, reindexNeighbours, validateContent, validateTags } from './memory.js';
-import { DURABILITIES, type Durability, type Memory } from './records.js';
-import type { ReclaimResult, Store } from './store/port.js';
-import { requireWellFormed } from './text.js';
-import { iso } from './time.js';
+import { DURABILITIES, type Durability, type Memory } from '../records.js';
+import type { ReclaimResult, Store } from '../store/port.js';
+import { requireWellFormed } from '../text.js';
+import { iso } from '../time.js';
 
 /** What a prompt shows in place of a memory's text an edit replaced (without history). */
 export const EDITED_MARKER = '[replaced by an edit]';
