@@ -20,7 +20,6 @@ export {
   getMemories,
   listMemories,
   iterateMemories,
-  archiveMemories,
   buildMemory,
   contentHash,
   normalizeWhitespace,
@@ -30,8 +29,8 @@ export {
   type NewMemory,
   type Durability,
   type AddMemoryResult,
-  type ArchiveResult,
 } from './core/memory/memory.js';
+export { archiveMemories, type ArchiveResult } from './core/memory/lifecycle.js';
 export { importFiles, collectImportFiles, parseImportFile, type ImportResult, type FileImportResult } from './core/memory/import.js';
 export { search, searchWithFacts, type SearchOptions, type SearchResult, type SearchReport } from './core/search.js';
 export { SEARCH_PARTS, type SearchPart, type SearchWeights } from './core/store/port.js';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/core/errors.js';
+import { archiveMemories } from '../../src/core/memory/lifecycle.js';
 import {
   addMemory,
-  archiveMemories,
   buildMemory,
   getMemory,
   listMemories,

@@ -1,6 +1,6 @@
 /**
- * The memory lifecycle besides adding and forgetting (docs/design.md §2.1, §3): `memory edit`, `memory unarchive`, and
- * `agents` (what each agent holds). Forgetting is forget.ts.
+ * The memory lifecycle besides adding and forgetting (docs/design.md §2.1, §3): `memory edit`, `memory archive`,
+ * `memory unarchive`, and `agents` (what each agent holds). Adding is memory.ts, forgetting forget.ts.
  */
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { forgetRewriter } from './forget.js';
@@ -144,6 +144,34 @@ export async function editMemory(store: Store, options: EditOptions): Promise<Ed
   });
   const { scrubbed, ...edited } = result;
   return { ...edited, reclaim: scrubbed ? await store.reclaim() : null };
+}
+
+export interface ArchiveResult {
+  archived: Memory[];
+  alreadyArchived: string[];
+}
+
+/** Soft-deletes memories in one transaction. Any unknown id → exit 3 and nothing is archived. */
+export async function archiveMemories(store: Store, agentId: string, ids: readonly string[], reason = 'archived by hand'): Promise<ArchiveResult> {
+  const now = iso(store.clock());
+  return store.transaction(async (tx) => {
+    const found = new Map((await tx.memories.getMany(agentId, ids)).map((memory) => [memory.id, memory]));
+    const archived: Memory[] = [];
+    const alreadyArchived: string[] = [];
+    const toArchive: string[] = [];
+    for (const id of ids) {
+      const memory = found.get(id);
+      if (!memory) throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"`);
+      if (memory.archivedAt || toArchive.includes(id)) {
+        alreadyArchived.push(id);
+        continue;
+      }
+      toArchive.push(id);
+      archived.push({ ...memory, archivedAt: now, archivedReason: reason, updatedAt: now });
+    }
+    await tx.memories.archive(agentId, toArchive, reason, now);
+    return { archived, alreadyArchived };
+  });
 }
 
 export interface UnarchiveResult {

@@ -252,34 +252,6 @@ export function iterateMemories(store: StoreOps, agentId?: string): AsyncIterabl
   return store.memories.iterate(agentId);
 }
 
-export interface ArchiveResult {
-  archived: Memory[];
-  alreadyArchived: string[];
-}
-
-/** Soft-deletes memories in one transaction. Any unknown id → exit 3 and nothing is archived. */
-export async function archiveMemories(store: Store, agentId: string, ids: readonly string[], reason = 'archived by hand'): Promise<ArchiveResult> {
-  const now = iso(store.clock());
-  return store.transaction(async (tx) => {
-    const found = new Map((await tx.memories.getMany(agentId, ids)).map((memory) => [memory.id, memory]));
-    const archived: Memory[] = [];
-    const alreadyArchived: string[] = [];
-    const toArchive: string[] = [];
-    for (const id of ids) {
-      const memory = found.get(id);
-      if (!memory) throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"`);
-      if (memory.archivedAt || toArchive.includes(id)) {
-        alreadyArchived.push(id);
-        continue;
-      }
-      toArchive.push(id);
-      archived.push({ ...memory, archivedAt: now, archivedReason: reason, updatedAt: now });
-    }
-    await tx.memories.archive(agentId, toArchive, reason, now);
-    return { archived, alreadyArchived };
-  });
-}
-
 /**
  * The one hook for what depends on a memory's neighbours (docs/design.md §6: a threaded memory's search entry carries
  * the text of the memories around it in its thread). Called inside the transaction of a change that alters a
