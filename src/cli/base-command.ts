@@ -9,7 +9,7 @@ import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';
 import { upgradeProgress } from './progress.js';
 import { openStore, type Store } from '../core/store/store.js';
-import { jsonText, jsonTextPieces, safeText } from '../core/text.js';
+import { jsonText, jsonTextPieces, safeText } from '../core/read-text.js';
 import { hintBuilder, type Hint, type HintContext } from './hints.js';
 import { flagMistake } from './flag-words.js';
 import { formatTime, painter, zoneOf, terminalWidth, type TextContext, type TextView, type View } from './output.js';

@@ -19,7 +19,7 @@ import type { RedactMode } from './redaction.js';
 import { search, searchPassages, type SearchResult } from './search.js';
 import { elsewhereWarning, getMemories } from './memory/memory.js';
 import type { Store } from './store/port.js';
-import { readUtf8File, Utf8FileChunks } from './text.js';
+import { readUtf8File, Utf8FileChunks } from './read-text.js';
 
 export {
   EXTRACT_FALLBACK_TIMEOUT_MS,

@@ -18,7 +18,7 @@ import {
   safeText,
   type ReadLimit,
   Utf8FileChunks,
-} from '../../src/core/text.js';
+} from '../../src/core/read-text.js';
 
 describe('safeText: the one text guard', () => {
   it('replaces C0 and C1 controls (ESC, BEL, the 8-bit CSI, NEL) with U+FFFD, keeping tabs and newlines', () => {

@@ -5,7 +5,7 @@ import { ExitCode, HippoError, InterruptedError, UsageError } from '../errors.js
 import { buildMemory, type NewMemory } from './memory.js';
 import { DURABILITIES, type Memory } from '../records.js';
 import type { Store, StoreOps } from '../store/port.js';
-import { illFormedField, LONE_SURROGATE, MARKER, readUtf8File, safeText } from '../text.js';
+import { illFormedField, LONE_SURROGATE, MARKER, readUtf8File, safeText } from '../read-text.js';
 
 export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
 

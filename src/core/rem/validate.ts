@@ -1,5 +1,5 @@
 import type { AnswerProblem, AnswerRejection } from '../model/answer-problem.js';
-import { hasControlCharacters, isWellFormed } from '../text.js';
+import { hasControlCharacters, isWellFormed } from '../read-text.js';
 import { DEFAULT_MAX_CANDIDATES, MAX_CLAIM_CHARS } from './prompt.js';
 
 export interface ValidCandidate {
