@@ -35,7 +35,7 @@ export { importFiles, collectImportFiles, parseImportFile, type ImportResult, ty
 export { search, searchWithFacts, type SearchOptions, type SearchResult, type SearchReport } from './core/search.js';
 export { SEARCH_PARTS, type SearchPart, type SearchWeights } from './core/store/port.js';
 export { dateWords, CONTEXT_BEFORE, CONTEXT_AFTER } from './core/store/context.js';
-export { safeText, hasControlCharacters, type SafeTextOptions } from './core/read-text.js';
+export { safeText, hasControlCharacters, type SafeTextOptions } from './core/text-guard.js';
 export { loadDemo, type DemoResult } from './core/demo.js';
 export { resolveDbPath, hippoDataDir, configFilePath } from './core/paths.js';
 export { parseSince, parseDurationMs, type Clock } from './core/time.js';

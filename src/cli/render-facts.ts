@@ -2,7 +2,7 @@ import type { ExtractOutcome, KindsReport, RegionSettings } from '../core/extrac
 import type { Kind, KindInfo } from '../core/facts/kinds.js';
 import { createLineIndex, type LineCol } from '../core/facts/text.js';
 import type { Fact, Passage } from '../core/facts/types.js';
-import { safeText } from '../core/read-text.js';
+import { safeText } from '../core/text-guard.js';
 import { cut, type Painter, type TextView, type View } from './output.js';
 import { displayWidth, padTo } from './width.js';
 

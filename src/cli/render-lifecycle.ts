@@ -3,7 +3,7 @@ import type { ForgetPlan, ForgetResult } from '../core/memory/forget.js';
 import type { AgentSummary, EditResult, UnarchiveResult } from '../core/memory/lifecycle.js';
 import type { ReopenResult } from '../core/rem/review.js';
 import type { PruneRunsResult } from '../core/runs.js';
-import { safeText } from '../core/read-text.js';
+import { safeText } from '../core/text-guard.js';
 import { memoryTable } from './render-memory.js';
 import { unattributedNote } from './render-nightly.js';
 import { cut, table, timeColumn, type Column, type TextView, type View } from './output.js';

@@ -32,7 +32,8 @@ import { getMemory, listMemories } from '../core/memory/memory.js';
 import { FOCUSES } from '../core/records.js';
 import { SCOPES } from '../core/rem/gather.js';
 import type { Store } from '../core/store/port.js';
-import { jsonText, safeText } from '../core/read-text.js';
+import { jsonText } from '../core/json-text.js';
+import { safeText } from '../core/text-guard.js';
 import { errorSchema } from './schemas.js';
 import { hippoTools, REVIEW_BY_PERSON, type ToolDefinition } from './tools.js';
 

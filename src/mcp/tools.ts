@@ -21,7 +21,7 @@ import { createHandoff, ingest } from '../core/rem/handoff.js';
 import { promote, PROMOTE_DURABILITIES, reject } from '../core/rem/review.js';
 import { searchWithFacts } from '../core/search.js';
 import type { Store } from '../core/store/port.js';
-import { safeText } from '../core/read-text.js';
+import { safeText } from '../core/text-guard.js';
 import { iso, parseExpires, parseSince } from '../core/time.js';
 import { candidateSchema, distillSchema, factSchema, handoffSchema, LIMITS, memorySchema, warningsSchema } from './schemas.js';
 

@@ -62,9 +62,9 @@ describe('npm run lint', () => {
     expect(String(result.stdout)).toMatch(/src\/core must not depend on the CLI or the terminal UI/);
   });
 
-  it('passes a facts module importing facts and the shared core leaves (errors, text)', async () => {
+  it('passes a facts module importing facts and the shared core leaves (errors, the text guard)', async () => {
     const code =
-      "import { UsageError } from '../../errors.js';\nimport { MARKER } from '../../text.js';\nimport { KINDS } from '../kinds.js';\n\nexport const all = [UsageError, MARKER, KINDS];\n";
+      "import { UsageError } from '../../errors.js';\nimport { MARKER } from '../../text-guard.js';\nimport { KINDS } from '../kinds.js';\n\nexport const all = [UsageError, MARKER, KINDS];\n";
     expect((await eslint('src/core/facts/recognisers/probe.ts', code)).exitCode).toBe(0);
   });
 

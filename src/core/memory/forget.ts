@@ -20,7 +20,7 @@ import { clip, TRUNCATION_MARKER } from '../rem/gather.js';
 import { bracketsAsSent, escapeXml, memoryBodies, PLACEHOLDER_OPEN, scrubPrompt, scrubRefs } from '../rem/prompt.js';
 import { withRun } from '../runs.js';
 import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store, UnattributedSnapshots } from '../store/port.js';
-import { requireWellFormed } from '../read-text.js';
+import { requireWellFormed } from '../well-formed.js';
 
 /** What a prompt shows in place of a forgotten memory's text. */
 export const FORGOTTEN_MARKER = '[forgotten]';

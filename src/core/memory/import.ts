@@ -5,7 +5,9 @@ import { ExitCode, HippoError, InterruptedError, UsageError } from '../errors.js
 import { buildMemory, type NewMemory } from './memory.js';
 import { DURABILITIES, type Memory } from '../records.js';
 import type { Store, StoreOps } from '../store/port.js';
-import { illFormedField, LONE_SURROGATE, MARKER, readUtf8File, safeText } from '../read-text.js';
+import { readUtf8File } from '../read-text.js';
+import { MARKER, safeText } from '../text-guard.js';
+import { illFormedField, LONE_SURROGATE } from '../well-formed.js';
 
 export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
 

@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { contentHash, EPHEMERAL_TTL_MS, getMemory, reindexNeighbours, validateContent, validateTags } from './memory.js';
 import { DURABILITIES, type Durability, type Memory } from '../records.js';
 import type { ReclaimResult, Store } from '../store/port.js';
-import { requireWellFormed } from '../read-text.js';
+import { requireWellFormed } from '../well-formed.js';
 import { iso } from '../time.js';
 
 /** What a prompt shows in place of a memory's text an edit replaced (without history). */

@@ -4,7 +4,8 @@ import { requireCount } from '../limits.js';
 import { newId } from '../ids.js';
 import { DURABILITIES, type Durability, type Memory } from '../records.js';
 import type { Store, StoreOps } from '../store/port.js';
-import { hasHiddenCharacters, isWellFormed, requireWellFormed } from '../read-text.js';
+import { hasHiddenCharacters } from '../text-guard.js';
+import { isWellFormed, requireWellFormed } from '../well-formed.js';
 import { iso } from '../time.js';
 
 export { DURABILITIES, type Durability, type Memory } from '../records.js';
