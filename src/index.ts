@@ -111,7 +111,7 @@ export {
   type FallbackOptions,
   type FactsRequest,
   type FactsReport,
-} from './core/extract.js';
+} from './core/extract/extract.js';
 export {
   KINDS,
   listKinds,

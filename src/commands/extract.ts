@@ -6,8 +6,8 @@ import { redactFlag, redactMode } from '../cli/redact-flag.js';
 import { extractView, kindsView, regionsHelp } from '../cli/render-facts.js';
 import { pipedStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
-import type { ExtractInput } from '../core/extract.js';
-import { EXTRACT_FALLBACK_TIMEOUT_MS, EXTRACT_READ_LIMIT, MEMORY_FACT_LIMIT } from '../core/extract-limits.js';
+import type { ExtractInput } from '../core/extract/extract.js';
+import { EXTRACT_FALLBACK_TIMEOUT_MS, EXTRACT_READ_LIMIT, MEMORY_FACT_LIMIT } from '../core/extract/limits.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { parseTimeoutMs } from '../core/time.js';
 import { intFlag, RANGES } from '../cli/int-flag.js';
@@ -67,7 +67,7 @@ export default class Extract extends HippoCommand {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Extract);
     // The recognisers and their libraries load only when a command runs (docs/decisions.md, "One bundled entry").
-    const { extractFrom, kindsReport } = await import('../core/extract.js');
+    const { extractFrom, kindsReport } = await import('../core/extract/extract.js');
     if (flags.kinds) return this.output(kindsReport({ region: flags.region }), kindsView);
     const positional = argv as string[];
     const kinds: readonly Kind[] = flags.all ? KINDS : parseKinds(positional[0] ?? '');

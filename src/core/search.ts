@@ -129,6 +129,6 @@ export async function searchWithFacts(
   const elsewhere = results.length === 0 && options.nameOtherAgents !== false ? await elsewhereWarning(store, options.agentId) : undefined;
   const kinds = kindsInQuery(options.query);
   if (kinds.length === 0 || results.length === 0) return { results, facts: [], warnings: elsewhere ? [elsewhere] : [] };
-  const { factBox } = await import('./extract.js');
+  const { factBox } = await import('./extract/extract.js');
   return { results, ...(await factBox(kinds, results, options.facts)) };
 }

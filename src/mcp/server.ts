@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { cut } from '../cli/output.js';
 import { lazyModel } from '../cli/model.js';
 import { HippoError } from '../core/errors.js';
-import type { ModelSource } from '../core/extract.js';
+import type { ModelSource } from '../core/extract/extract.js';
 import { getMemory, listMemories } from '../core/memory/memory.js';
 import { FOCUSES } from '../core/records.js';
 import { SCOPES } from '../core/rem/gather.js';

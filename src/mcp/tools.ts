@@ -10,7 +10,7 @@ import { candidateShowView, candidatesView, handoffView, ingestView, promoteView
 import { memoryAddView, memoryListView, memoryShowView } from '../cli/render-memory.js';
 import { searchView } from '../cli/render-search.js';
 import { extractView } from '../cli/render-facts.js';
-import { EXTRACT_FALLBACK_TIMEOUT_MS, extractFrom, type ModelSource } from '../core/extract.js';
+import { EXTRACT_FALLBACK_TIMEOUT_MS, extractFrom, type ModelSource } from '../core/extract/extract.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { UsageError } from '../core/errors.js';
 import { addMemory, getMemories, getMemory, listMemories } from '../core/memory/memory.js';

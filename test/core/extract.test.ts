@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extract, extractFrom, FALLBACK_PASSAGE_BUDGET, passagesWithin } from '../../src/core/extract.js';
+import { extract, extractFrom, FALLBACK_PASSAGE_BUDGET, passagesWithin } from '../../src/core/extract/extract.js';
 import { addMemory } from '../../src/core/memory/memory.js';
 import { tempStore } from '../helpers/store.js';
 import type { Passage } from '../../src/core/facts/index.js';

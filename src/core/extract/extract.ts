@@ -5,21 +5,21 @@
  * model said is logged, returned or stored.
  */
 import type { CountryCode } from 'libphonenumber-js/max';
-import { loadConfig, type HippoConfig } from './config.js';
-import { HippoError, InterruptedError, NotFoundError } from './errors.js';
-import { capPerKind, extractFacts } from './facts/facts.js';
-import { listKinds, validated, type Kind, type KindInfo, type UnvalidatedKind } from './facts/kinds.js';
-import { DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions } from './facts/region.js';
-import { extractFactsFromPieces, type TextPieces } from './facts/stream.js';
-import type { LineCol } from './facts/text.js';
-import type { Fact, Passage } from './facts/types.js';
-import type { Redactor } from './facts/redact.js';
-import type { ModelClient } from './model/client.js';
-import type { RedactMode } from './redaction.js';
-import { search, searchPassages, type SearchResult } from './search.js';
-import { elsewhereWarning, getMemories } from './memory/memory.js';
-import type { Store } from './store/port.js';
-import { readUtf8File, Utf8FileChunks } from './read-text.js';
+import { loadConfig, type HippoConfig } from '../config.js';
+import { HippoError, InterruptedError, NotFoundError } from '../errors.js';
+import { capPerKind, extractFacts } from '../facts/facts.js';
+import { listKinds, validated, type Kind, type KindInfo, type UnvalidatedKind } from '../facts/kinds.js';
+import { DEFAULT_REGIONS, defaultRegion, parseRegion, parseRegions } from '../facts/region.js';
+import { extractFactsFromPieces, type TextPieces } from '../facts/stream.js';
+import type { LineCol } from '../facts/text.js';
+import type { Fact, Passage } from '../facts/types.js';
+import type { Redactor } from '../facts/redact.js';
+import type { ModelClient } from '../model/client.js';
+import type { RedactMode } from '../redaction.js';
+import { search, searchPassages, type SearchResult } from '../search.js';
+import { elsewhereWarning, getMemories } from '../memory/memory.js';
+import type { Store } from '../store/port.js';
+import { readUtf8File, Utf8FileChunks } from '../read-text.js';
 
 export {
   EXTRACT_FALLBACK_TIMEOUT_MS,
@@ -28,8 +28,8 @@ export {
   MAX_EXTRACT_BYTES,
   MEMORY_FACT_LIMIT,
   SEARCH_FALLBACK_TIMEOUT_MS,
-} from './extract-limits.js';
-import { EXTRACT_READ_LIMIT, FALLBACK_PASSAGE_BUDGET, MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS } from './extract-limits.js';
+} from './limits.js';
+import { EXTRACT_READ_LIMIT, FALLBACK_PASSAGE_BUDGET, MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS } from './limits.js';
 
 // Room for the verifier's 100 pointers of a line or two each; a longer answer is cut by the provider and then rejected as truncated.
 const MAX_OUTPUT_TOKENS = 4096;
@@ -178,7 +178,7 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
   const shown = passagesWithin(passages, FALLBACK_PASSAGE_BUDGET);
   if (shown.length === 0) return [];
   // Loaded here: the verifier's schema is zod, which a fact box of validated kinds never needs (docs/decisions.md, "Fact box").
-  const { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } = await import('./facts/verify.js');
+  const { buildFallbackPrompt, fallbackAnswerJsonSchema, verifyPointers } = await import('../facts/verify.js');
   const { $schema: _dialect, ...pointersJsonSchema } = fallbackAnswerJsonSchema as Record<string, unknown>;
   try {
     // Redacted passages go out; pointers are verified against them and mapped back to the source (verifyPointers).
@@ -203,7 +203,7 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
     if (error instanceof InterruptedError) throw error;
     const code = error instanceof HippoError ? error.code : 'unexpected';
     // Loaded here: a search that names no kind must not load the model layer (test/commands/startup.test.ts).
-    const { answerProblemOf } = await import('./model/answer-problem.js');
+    const { answerProblemOf } = await import('../model/answer-problem.js');
     const reason = answerProblemOf(error);
     const status = `${code}${reason ? ` (${reason})` : ''}`;
     options.log(`model fallback for ${kind}: ${status} (${fallbackFailure(code, reason)}); no model rows, validated facts unchanged`);
@@ -295,7 +295,7 @@ async function factsSetup(
     const client = request.ai ? await request.model() : undefined;
     if (client) {
       // Resolved now, so a malformed setting is an error rather than a failed fallback.
-      const { destinationOf, redactorFor, resolveRedaction } = await import('./redaction.js');
+      const { destinationOf, redactorFor, resolveRedaction } = await import('../redaction.js');
       const policy = resolveRedaction({ mode: request.redact });
       const destination = destinationOf(client.config);
       const redactor = () => redactorFor(policy, destination);
