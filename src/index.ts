@@ -68,13 +68,12 @@ export { extractJsonObject, stripThinking } from './core/model/json.js';
 export { ANSWER_PROBLEMS, AnswerRejectedError, answerProblemOf, isMalformed, type AnswerProblem, type AnswerRejection } from './core/model/answer-problem.js';
 
 // Egress redaction (docs/redaction.md).
+export { REDACT_MODES, type RedactMode } from './core/config-values.js';
 export {
-  REDACT_MODES,
   resolveRedaction,
   redactionApplies,
   destinationOf,
   redactorFor,
-  type RedactMode,
   type RedactionPolicy,
   type RedactionReport,
   type Destination,

@@ -4,7 +4,7 @@ import { kindsInQuery } from './facts/lexicon.js';
 import type { Fact, Passage } from './facts/types.js';
 import { elsewhereWarning } from './memory/memory.js';
 import type { ModelClient } from './model/client.js';
-import type { RedactMode } from './redaction.js';
+import type { RedactMode } from './config-values.js';
 import { DURABILITIES, type Durability, type Memory } from './records.js';
 import type { SearchPart, SearchWeights, Store } from './store/port.js';
 import { iso } from './time.js';

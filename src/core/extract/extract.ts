@@ -15,7 +15,7 @@ import type { LineCol } from '../facts/text.js';
 import type { Fact, Passage } from '../facts/types.js';
 import type { Redactor } from '../facts/redact.js';
 import type { ModelClient } from '../model/client.js';
-import type { RedactMode } from '../redaction.js';
+import type { RedactMode } from '../config-values.js';
 import { search, searchPassages, type SearchResult } from '../search.js';
 import { elsewhereWarning, getMemories } from '../memory/memory.js';
 import type { Store } from '../store/port.js';
