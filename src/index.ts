@@ -32,7 +32,8 @@ export {
 } from './core/memory/memory.js';
 export { archiveMemories, type ArchiveResult } from './core/memory/lifecycle.js';
 export { importFiles, collectImportFiles, parseImportFile, type ImportResult, type FileImportResult } from './core/memory/import.js';
-export { search, searchWithFacts, type SearchOptions, type SearchResult, type SearchReport } from './core/search.js';
+export { search, type SearchOptions, type SearchResult } from './core/search.js';
+export { searchWithFacts, type SearchReport } from './core/search-facts.js';
 export { SEARCH_PARTS, type SearchPart, type SearchWeights } from './core/store/port.js';
 export { dateWords, CONTEXT_BEFORE, CONTEXT_AFTER } from './core/store/context.js';
 export { safeText, hasControlCharacters, type SafeTextOptions } from './core/text-guard.js';
@@ -99,18 +100,10 @@ export { planMaintenance, applyMaintenance, optimizeFullText } from './core/nigh
 export { scheduleText } from './core/nightly/schedule.js';
 
 // Grounded fact extraction (docs/design.md §5).
-export {
-  extract,
-  extractReport,
-  memoryPassages,
-  filePassage,
-  resolveRegions,
-  type RegionSettings,
-  type ExtractRequest,
-  type FallbackOptions,
-  type FactsRequest,
-  type FactsReport,
-} from './core/extract/extract.js';
+export { extract, extractReport, type ExtractRequest, type FactsRequest, type FactsReport } from './core/extract/extract.js';
+export { type FallbackOptions } from './core/extract/fallback.js';
+export { memoryPassages, filePassage } from './core/extract/sources.js';
+export { resolveRegions, type RegionSettings } from './core/regions.js';
 export {
   KINDS,
   listKinds,

@@ -1,4 +1,6 @@
-import type { ExtractOutcome, KindsReport, RegionSettings } from '../core/extract/extract.js';
+import type { KindsReport } from '../core/extract/kinds-report.js';
+import type { ExtractOutcome } from '../core/extract/sources.js';
+import type { RegionSettings } from '../core/regions.js';
 import type { Kind, KindInfo } from '../core/facts/kinds.js';
 import { createLineIndex, type LineCol } from '../core/facts/text.js';
 import type { Fact, Passage } from '../core/facts/types.js';
@@ -94,7 +96,7 @@ export const kindsView: TextView<KindsReport> = ({ kinds, regions }, { paint }) 
  */
 export async function regionsHelp(): Promise<string> {
   try {
-    const { resolveRegions } = await import('../core/extract/extract.js');
+    const { resolveRegions } = await import('../core/regions.js');
     return regionsInForce(resolveRegions());
   } catch (error) {
     return `cannot tell: ${safeText(error instanceof Error ? error.message : String(error), { lines: 'join' })}`;

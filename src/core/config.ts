@@ -3,7 +3,7 @@
  * with its type, what it means, and how its value is checked. Read once per process and path; every key is
  * type-checked, and a key the schema does not know is refused (exit 2) naming the nearest known key — a typo such as
  * `"modle"` silently ignored is the bug this prevents. Each consumer resolves its own precedence (flag > environment >
- * this file > default): the model in `model/config.ts`, the regions in `extract.ts`. `hippo config` reads and writes
+ * this file > default): the model in `model/config.ts`, the regions in `regions.ts`. `hippo config` reads and writes
  * the file through `configFile`, `setConfigValue` and `unsetConfigValue`.
  *
  *   { "model": "ollama:llama3.2", "baseUrl": "http://127.0.0.1:11434", "timeoutMs": 120000, "maxBytes": 1048576,

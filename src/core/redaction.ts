@@ -66,8 +66,9 @@ export function redactionApplies(policy: Pick<RedactionPolicy, 'mode'>, destinat
  */
 export async function redactorFor(policy: RedactionPolicy, destination: Destination | 'none'): Promise<Redactor | undefined> {
   if (!redactionApplies(policy, destination)) return undefined;
-  // Loaded here: extract.ts pulls in search, and this module is loaded by every command that may call a model.
-  const [{ resolveRegions }, { Redactor }] = await Promise.all([import('./extract/extract.js'), import('./facts/redact.js')]);
+  // Loaded here: the regions bring libphonenumber's metadata and the redactor the recognisers, and this module is
+  // loaded by every command that may call a model.
+  const [{ resolveRegions }, { Redactor }] = await Promise.all([import('./regions.js'), import('./facts/redact.js')]);
   const { region, regions } = resolveRegions();
   return new Redactor({ kinds: policy.kinds, region: region ?? null, regions });
 }

@@ -12,7 +12,7 @@ import type { Painter } from '../../src/cli/output.js';
 import { hintBuilder } from '../../src/cli/hints.js';
 import { searchView, snippetMarks } from '../../src/cli/render-search.js';
 import { addMemory } from '../../src/core/memory/memory.js';
-import { searchWithFacts } from '../../src/core/search.js';
+import { searchWithFacts } from '../../src/core/search-facts.js';
 import { openStore, type Store } from '../../src/core/store/store.js';
 
 /** What stored text could hold to fake a highlight: the private-use characters hippo once used as fixed markers. */
