@@ -195,6 +195,31 @@ describe('npm run lint', () => {
     expect(result.exitCode, String(result.stdout)).toBe(0);
   });
 
+  describe('import cycles between files of src/ (issue 24)', () => {
+    // The probe stands in for src/core/ids.ts, which src/core/memory/memory.ts imports: an import of memory.ts from
+    // it closes a loop through the files on disk.
+    const probe = 'src/core/ids.ts';
+    it('the loop the probes close is there (memory.ts imports ids.ts), so the failures below are the rule', () => {
+      expect(readFileSync(join(ROOT, 'src/core/memory/memory.ts'), 'utf8')).toMatch(/from '\.\.\/ids\.js'/);
+    });
+
+    it.each([
+      ['a static import', "import { addMemory } from './memory/memory.js';\n\nexport const add = addMemory;\n"],
+      ['a re-export', "export { addMemory } from './memory/memory.js';\n"],
+      ['a dynamic import', "export const load = () => import('./memory/memory.js');\n"],
+    ])('fails on %s closing a cycle', async (_what, code) => {
+      const result = await eslint(probe, code);
+      expect(result.exitCode).toBe(1);
+      expect(String(result.stdout)).toMatch(/import-x\/no-cycle: Dependency cycle/);
+    });
+
+    it('lets a type-only import close the loop: it is erased before the code runs', async () => {
+      const code = "import type { Memory } from './memory/memory.js';\n\nexport type Stored = Memory;\n";
+      const result = await eslint(probe, code);
+      expect(result.exitCode, String(result.stdout)).toBe(0);
+    });
+  });
+
   it('fails on a store call left unawaited (type-aware rules)', async () => {
     const code = "import type { Store } from './store/port.js';\n\nexport function forget(store: Store): void {\n  store.close();\n}\n";
     const result = await eslint('src/core/probe.ts', code);
