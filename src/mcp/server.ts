@@ -31,6 +31,7 @@ import type { ModelSource } from '../core/extract/extract.js';
 import { getMemory, listMemories } from '../core/memory/memory.js';
 import { FOCUSES } from '../core/records.js';
 import { SCOPES } from '../core/rem/gather.js';
+import { SINCE_HELP } from '../core/time.js';
 import type { Store } from '../core/store/port.js';
 import { jsonText } from '../core/json-text.js';
 import { safeText } from '../core/text-guard.js';
@@ -250,7 +251,7 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
           arguments: [
             { name: 'focus', description: `what to look for: ${FOCUSES.join(', ')} (default lessons)`, required: false },
             { name: 'scope', description: `which memories: ${SCOPES.join(', ')} (default recent)`, required: false },
-            { name: 'since', description: 'recent scope: how far back (90m, 24h, 7d, or an ISO date; default 24h)', required: false },
+            { name: 'since', description: `recent scope: how far back (${SINCE_HELP}; default 24h)`, required: false },
           ],
         },
       ],
