@@ -4,7 +4,8 @@ import type { Interfaces } from '@oclif/core';
 import { configuredDb } from '../core/config.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory/memory.js';
-import { defaultDbPath, isPostgresLocation, resolveDbPath, withoutPassword } from '../core/paths.js';
+import { resolveDb } from '../core/db-location.js';
+import { defaultDbPath, isPostgresLocation, withoutPassword } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliMessage } from './error-words.js';
 import { upgradeProgress } from './progress.js';
@@ -115,13 +116,11 @@ export abstract class HippoCommand extends Command {
    * PostgreSQL URL. Hints carry it when it is not the default — a URL without its password, which is never printed.
    */
   protected dbPath(dbFlag: string | undefined): string {
-    // The config file is read only when neither --db nor HIPPO_DB names the store.
-    const configured = dbFlag === undefined && process.env.HIPPO_DB === undefined ? configuredDb() : undefined;
-    const path = resolveDbPath(dbFlag, process.env, configured);
+    const { location: path, source } = resolveDb(dbFlag);
     // The default file is left out of hints only when a hint without --db would open it again: not with HIPPO_DB
     // set, nor with a `db` in the config file (read here only for `--db <the default file>`; unreadable → carry it).
     const defaultAgain =
-      path === defaultDbPath() && process.env.HIPPO_DB === undefined && configured === undefined && (dbFlag === undefined || !this.configNamesDb());
+      path === defaultDbPath() && (source === 'default' || (source === 'flag' && process.env.HIPPO_DB === undefined && !this.configNamesDb()));
     this.inEffect.db = defaultAgain ? undefined : isPostgresLocation(path) ? withoutPassword(path) : path;
     return path;
   }
