@@ -19,7 +19,6 @@ export {
   getMemories,
   listMemories,
   iterateMemories,
-  archiveMemories,
   buildMemory,
   contentHash,
   normalizeWhitespace,
@@ -29,13 +28,14 @@ export {
   type NewMemory,
   type Durability,
   type AddMemoryResult,
-  type ArchiveResult,
-} from './core/memory.js';
-export { importFiles, collectImportFiles, parseImportFile, type ImportResult, type FileImportResult } from './core/import.js';
-export { search, searchWithFacts, type SearchOptions, type SearchResult, type SearchReport } from './core/search.js';
+} from './core/memory/memory.js';
+export { archiveMemories, type ArchiveResult } from './core/memory/lifecycle.js';
+export { importFiles, collectImportFiles, parseImportFile, type ImportResult, type FileImportResult } from './core/memory/import.js';
+export { search, type SearchOptions, type SearchResult } from './core/search.js';
+export { searchWithFacts, type SearchReport } from './core/search-facts.js';
 export { SEARCH_PARTS, type SearchPart, type SearchWeights } from './core/store/port.js';
 export { dateWords, CONTEXT_BEFORE, CONTEXT_AFTER } from './core/store/context.js';
-export { safeText, hasControlCharacters, type SafeTextOptions } from './core/text.js';
+export { safeText, hasControlCharacters, type SafeTextOptions } from './core/text-guard.js';
 export { loadDemo, type DemoResult } from './core/demo.js';
 export { resolveDbPath, hippoDataDir, configFilePath } from './core/paths.js';
 export { parseSince, parseDurationMs, type Clock } from './core/time.js';
@@ -58,7 +58,7 @@ export {
 export { distill, distillDryRun, preparePrompt, type DistillOptions, type DistillResult, type PreparedPrompt } from './core/rem/distill.js';
 export { createHandoff, ingest, type Handoff, type IngestOptions } from './core/rem/handoff.js';
 export { promote, reject, type PromoteOptions, type RejectOptions, type Promotion } from './core/rem/review.js';
-export { listRuns, getRun, RUN_STATUSES, type Run, type RunStatus, type RunKind } from './core/rem/runs.js';
+export { listRuns, getRun, RUN_STATUSES, type Run, type RunStatus, type RunKind } from './core/runs.js';
 
 // Model providers (docs/design.md §8).
 export { resolveModelConfig, describeModelConfig, type ModelConfig } from './core/model/config.js';
@@ -68,13 +68,12 @@ export { extractJsonObject, stripThinking } from './core/model/json.js';
 export { ANSWER_PROBLEMS, AnswerRejectedError, answerProblemOf, isMalformed, type AnswerProblem, type AnswerRejection } from './core/model/answer-problem.js';
 
 // Egress redaction (docs/redaction.md).
+export { REDACT_MODES, type RedactMode } from './core/config-values.js';
 export {
-  REDACT_MODES,
   resolveRedaction,
   redactionApplies,
   destinationOf,
   redactorFor,
-  type RedactMode,
   type RedactionPolicy,
   type RedactionReport,
   type Destination,
@@ -100,18 +99,10 @@ export { planMaintenance, applyMaintenance, optimizeFullText } from './core/nigh
 export { scheduleText } from './core/nightly/schedule.js';
 
 // Grounded fact extraction (docs/design.md §5).
-export {
-  extract,
-  extractReport,
-  memoryPassages,
-  filePassage,
-  resolveRegions,
-  type RegionSettings,
-  type ExtractRequest,
-  type FallbackOptions,
-  type FactsRequest,
-  type FactsReport,
-} from './core/extract.js';
+export { extract, extractReport, type ExtractRequest, type FactsRequest, type FactsReport } from './core/extract/extract.js';
+export { type FallbackOptions } from './core/extract/fallback.js';
+export { memoryPassages, filePassage } from './core/extract/sources.js';
+export { resolveRegions, type RegionSettings } from './core/regions.js';
 export {
   KINDS,
   listKinds,

@@ -2,13 +2,15 @@ import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
 import { configuredDb } from '../core/config.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
-import { validateAgentId } from '../core/memory.js';
-import { defaultDbPath, isPostgresLocation, resolveDbPath, withoutPassword } from '../core/paths.js';
+import { validateAgentId } from '../core/memory/memory.js';
+import { resolveDb } from '../core/db-location.js';
+import { defaultDbPath, isPostgresLocation, withoutPassword } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliWords } from './error-words.js';
 import { upgradeProgress } from './progress.js';
 import { openStore, type Store } from '../core/store/store.js';
-import { jsonText, jsonTextPieces, safeText } from '../core/text.js';
+import { jsonText, jsonTextPieces } from '../core/json-text.js';
+import { safeText } from '../core/text-guard.js';
 import { hintBuilder, type Hint, type HintContext } from '../views/hints.js';
 import { flagMistake } from './flag-words.js';
 import { formatTime, painter, zoneOf, terminalWidth, type TextContext, type TextView, type View } from '../views/output.js';
@@ -111,13 +113,11 @@ export abstract class HippoCommand extends Command {
    * PostgreSQL URL. Hints carry it when it is not the default — a URL without its password, which is never printed.
    */
   protected dbPath(dbFlag: string | undefined): string {
-    // The config file is read only when neither --db nor HIPPO_DB names the store.
-    const configured = dbFlag === undefined && process.env.HIPPO_DB === undefined ? configuredDb() : undefined;
-    const path = resolveDbPath(dbFlag, process.env, configured);
+    const { location: path, source } = resolveDb(dbFlag);
     // The default file is left out of hints only when a hint without --db would open it again: not with HIPPO_DB
     // set, nor with a `db` in the config file (read here only for `--db <the default file>`; unreadable → carry it).
     const defaultAgain =
-      path === defaultDbPath() && process.env.HIPPO_DB === undefined && configured === undefined && (dbFlag === undefined || !this.configNamesDb());
+      path === defaultDbPath() && (source === 'default' || (source === 'flag' && process.env.HIPPO_DB === undefined && !this.configNamesDb()));
     this.inEffect.db = defaultAgain ? undefined : isPostgresLocation(path) ? withoutPassword(path) : path;
     return path;
   }
@@ -201,7 +201,7 @@ export abstract class HippoCommand extends Command {
     setTimeout(() => {
       // Loaded only now: every command would otherwise pay for the run module (and the model vocabulary it names) at
       // startup. A command that never loaded it has no run open, so loading it here finds none.
-      const finishOpenRuns = import('../core/rem/runs.js').then(({ interruptOpenRuns }) => interruptOpenRuns());
+      const finishOpenRuns = import('../core/runs.js').then(({ interruptOpenRuns }) => interruptOpenRuns());
       const giveUp = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1000).unref());
       void Promise.race([finishOpenRuns, giveUp])
         .catch(() => undefined)

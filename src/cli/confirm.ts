@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { ConflictError, UsageError } from '../core/errors.js';
-import { safeText } from '../core/text.js';
+import { safeText } from '../core/text-guard.js';
 
 /**
  * A destructive action asks on a terminal; `--yes` skips the question; without a terminal it needs `--yes` (exit 2

@@ -1,9 +1,6 @@
 import * as Flags from '@oclif/core/flags';
-import { DURABILITIES, type Durability } from '../core/memory.js';
-import { parseSince } from '../core/time.js';
-
-/** `--since` as every command describes it: a duration, an ISO date, or words. */
-export const SINCE_HELP = '90m, 24h, 7d, an ISO date, or words: yesterday, last monday, 3 days ago';
+import { DURABILITIES, type Durability } from '../core/memory/memory.js';
+import { parseSince, SINCE_HELP } from '../core/time.js';
 
 /** The filters `search` and `memory list` share: the same flags, the same meaning. */
 export const memoryFilterFlags = {

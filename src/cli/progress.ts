@@ -1,4 +1,4 @@
-import { formatBytes } from '../core/text.js';
+import { formatBytes } from '../core/read-text.js';
 
 /** A progress bar on stderr, or nothing: cli-progress is loaded only when a terminal will show it. */
 export interface Progress {

@@ -1,5 +1,5 @@
 import * as Flags from '@oclif/core/flags';
-import type { RedactMode } from '../core/redaction.js';
+import type { RedactMode } from '../core/config-values.js';
 
 /** `--redact` / `--no-redact` (docs/redaction.md): the command's redaction mode, over config `redact` and `auto`. */
 export const redactFlag = Flags.boolean({

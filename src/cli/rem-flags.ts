@@ -2,8 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import type { DistillOptions } from '../core/rem/distill.js';
 import { SCOPES, type Scope } from '../core/rem/gather.js';
 import { FOCUSES, type Focus } from '../core/rem/prompt.js';
-import { parseSince } from '../core/time.js';
-import { SINCE_HELP } from './filter-flags.js';
+import { parseSince, SINCE_HELP } from '../core/time.js';
 import { intFlag } from './int-flag.js';
 
 /** The gather and prompt flags shared by `rem rapid` (and its --prompt-only / --via forms). */

@@ -1,5 +1,5 @@
 import { UsageError, type ErrorCode } from '../core/errors.js';
-import { decodeUtf8, DEFAULT_READ_LIMIT, inputTooLarge, overLimit, readUtf8File, type ReadLimit } from '../core/text.js';
+import { decodeUtf8, DEFAULT_READ_LIMIT, inputTooLarge, overLimit, readUtf8File, type ReadLimit } from '../core/read-text.js';
 
 /**
  * Reads stdin as strict UTF-8 (non-UTF-8 input is refused, never mangled), with a bound: once more than `limit` allows

@@ -1,6 +1,6 @@
 import { HippoCommand } from '../cli/base-command.js';
 import { agentsView } from '../views/render-lifecycle.js';
-import { listAgents } from '../core/lifecycle.js';
+import { listAgents } from '../core/memory/lifecycle.js';
 
 export default class Agents extends HippoCommand {
   static override summary = 'List every agent in the store: its memories (live and archived), newest memory and pending candidates.';

@@ -2,6 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../cli/base-command.js';
 import { confirmDestructive } from '../cli/confirm.js';
 import { demoView } from '../views/render-memory.js';
+import { resolveDb } from '../core/db-location.js';
 import { demoDbPath } from '../core/paths.js';
 
 export default class Demo extends HippoCommand {
@@ -22,8 +23,9 @@ export default class Demo extends HippoCommand {
     const { loadDemo } = await import('../core/demo.js');
     // Only a store named by --db or HIPPO_DB receives the demo; otherwise it gets a store of its own. A HIPPO_DB set but
     // empty is refused here as everywhere (empty_db_path), not taken for "unset".
-    const demoStore = flags.db === undefined && process.env.HIPPO_DB === undefined;
-    const store = await this.store(demoStore ? demoDbPath() : flags.db);
+    const { location, source } = resolveDb(flags.db, { unnamed: demoDbPath });
+    const demoStore = source === 'default';
+    const store = await this.store(demoStore ? location : flags.db);
     if (flags.force) await confirmDestructive(`replace the demo data in ${store.location}?`, flags.yes);
     this.output({ ...(await loadDemo(store, { force: flags.force, ownStore: demoStore })), path: store.location, demoStore }, demoView(store.location));
   }

@@ -6,8 +6,8 @@ import { redactFlag, redactMode } from '../cli/redact-flag.js';
 import { extractView, kindsView, regionsHelp } from '../views/render-facts.js';
 import { pipedStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
-import type { ExtractInput } from '../core/extract.js';
-import { EXTRACT_FALLBACK_TIMEOUT_MS, EXTRACT_READ_LIMIT, MEMORY_FACT_LIMIT } from '../core/extract-limits.js';
+import type { ExtractInput } from '../core/extract/sources.js';
+import { EXTRACT_FALLBACK_TIMEOUT_MS, EXTRACT_READ_LIMIT, MEMORY_FACT_LIMIT } from '../core/extract/limits.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { parseTimeoutMs } from '../core/time.js';
 import { intFlag, RANGES } from '../cli/int-flag.js';
@@ -67,8 +67,11 @@ export default class Extract extends HippoCommand {
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(Extract);
     // The recognisers and their libraries load only when a command runs (docs/decisions.md, "One bundled entry").
-    const { extractFrom, kindsReport } = await import('../core/extract.js');
-    if (flags.kinds) return this.output(kindsReport({ region: flags.region }), kindsView);
+    if (flags.kinds) {
+      const { kindsReport } = await import('../core/extract/kinds-report.js');
+      return this.output(kindsReport({ region: flags.region }), kindsView);
+    }
+    const { extractFrom } = await import('../core/extract/sources.js');
     const positional = argv as string[];
     const kinds: readonly Kind[] = flags.all ? KINDS : parseKinds(positional[0] ?? '');
     const files = flags.all ? positional : positional.slice(1);

@@ -5,7 +5,7 @@ import { memoryFilterFlags, memoryFilters } from '../cli/filter-flags.js';
 import { lazyModel } from '../cli/model.js';
 import { redactFlag, redactMode } from '../cli/redact-flag.js';
 import { searchView, snippetMarks } from '../views/render-search.js';
-import { searchWithFacts } from '../core/search.js';
+import { searchWithFacts } from '../core/search-facts.js';
 import { intFlag, RANGES } from '../cli/int-flag.js';
 
 export default class Search extends HippoCommand {

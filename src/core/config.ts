@@ -3,7 +3,7 @@
  * with its type, what it means, and how its value is checked. Read once per process and path; every key is
  * type-checked, and a key the schema does not know is refused (exit 2) naming the nearest known key — a typo such as
  * `"modle"` silently ignored is the bug this prevents. Each consumer resolves its own precedence (flag > environment >
- * this file > default): the model in `model/config.ts`, the regions in `extract.ts`. `hippo config` reads and writes
+ * this file > default): the model in `model/config.ts`, the regions in `regions.ts`. `hippo config` reads and writes
  * the file through `configFile`, `setConfigValue` and `unsetConfigValue`.
  *
  *   { "model": "ollama:llama3.2", "baseUrl": "http://127.0.0.1:11434", "timeoutMs": 120000, "maxBytes": 1048576,
@@ -15,6 +15,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { parseBaseUrl, parseModelSpec, parsePositiveInt, parseRedactKinds, parseRedactMode } from './config-values.js';
 import { UsageError } from './errors.js';
 import { writeFileAtomically } from './files.js';
 import { configFilePath, isPostgresLocation, maskPassword, withoutPassword } from './paths.js';
@@ -33,7 +34,8 @@ export interface ConfigKey<T extends KeyType = KeyType> {
   code: 'bad_model_config' | 'bad_config';
   /**
    * Checks a value of the right type when it is set (`config set`), returning it as stored (normalised: `ie` → `IE`);
-   * throws a UsageError naming `label`. Loaded lazily: the checks live with the code that uses the key.
+   * throws a UsageError naming `label`. The checks live in config-values.ts, below this file; the region checks load
+   * lazily (libphonenumber's metadata is large).
    */
   check?(value: ValueOf<T>, label: string): Promise<ValueOf<T>>;
 }
@@ -48,7 +50,7 @@ export const CONFIG_KEYS = {
     example: 'ollama:llama3.2',
     code: 'bad_model_config',
     check: async (value, label) => {
-      (await import('./model/config.js')).parseModelSpec(value, label);
+      parseModelSpec(value, label);
       return value;
     },
   }),
@@ -57,21 +59,21 @@ export const CONFIG_KEYS = {
     description: "the model server's address, for the file's own model provider; HIPPO_BASE_URL beats it",
     example: 'http://127.0.0.1:11434',
     code: 'bad_model_config',
-    check: async (value, label) => (await import('./model/config.js')).parseBaseUrl(value, label),
+    check: async (value, label) => parseBaseUrl(value, label),
   }),
   timeoutMs: key({
     type: 'integer',
     description: 'deadline of a model call in milliseconds (default 120000); HIPPO_MODEL_TIMEOUT_MS beats it',
     example: '120000',
     code: 'bad_model_config',
-    check: async (value, label) => (await import('./model/config.js')).parsePositiveInt(value, label, 86_400_000),
+    check: async (value, label) => parsePositiveInt(value, label, 86_400_000),
   }),
   maxBytes: key({
     type: 'integer',
     description: 'largest model response in bytes (default 1048576); HIPPO_MODEL_MAX_BYTES beats it',
     example: '1048576',
     code: 'bad_model_config',
-    check: async (value, label) => (await import('./model/config.js')).parsePositiveInt(value, label, 1024 ** 3),
+    check: async (value, label) => parsePositiveInt(value, label, 1024 ** 3),
   }),
   region: key({
     type: 'string',
@@ -93,14 +95,14 @@ export const CONFIG_KEYS = {
       'replace emails, phones, IBANs and cards in prompts by placeholders: auto (when text may leave the machine), always, never; --redact/--no-redact beat it',
     example: 'auto',
     code: 'bad_config',
-    check: async (value, label) => (await import('./redaction.js')).parseRedactMode(value.trim(), label),
+    check: async (value, label) => parseRedactMode(value.trim(), label),
   }),
   redactKinds: key({
     type: 'string[]',
     description: 'the kinds redaction replaces (default email phone iban card; also ip, url)',
     example: 'email phone iban card ip',
     code: 'bad_config',
-    check: async (value, label) => (await import('./redaction.js')).parseRedactKinds(value, label),
+    check: async (value, label) => parseRedactKinds(value, label),
   }),
   db: key({
     type: 'string',

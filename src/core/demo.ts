@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConflictError } from './errors.js';
-import { buildMemory } from './memory.js';
+import { buildMemory } from './memory/memory.js';
 import { DURABILITIES } from './records.js';
 import type { Store, StoreOps } from './store/port.js';
 

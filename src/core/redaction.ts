@@ -9,14 +9,11 @@
  * `never` say what they mean. Kinds: config `redactKinds`, else email, phone, iban and card.
  */
 import { loadConfig, type HippoConfig } from './config.js';
-import { UsageError } from './errors.js';
-import { DEFAULT_REDACT_KINDS, isRedactKind, REDACTABLE_KINDS, type RedactKind } from './facts/kinds.js';
+import { parseRedactKinds, parseRedactMode, type RedactMode } from './config-values.js';
+import { DEFAULT_REDACT_KINDS, type RedactKind } from './facts/kinds.js';
 import type { RedactionCounts, Redactor } from './facts/redact.js';
 import type { ModelConfig } from './model/config.js';
 import { isLoopbackUrl } from './model/config.js';
-
-export const REDACT_MODES = ['auto', 'always', 'never'] as const;
-export type RedactMode = (typeof REDACT_MODES)[number];
 
 /** Where a prompt goes: a model server on loopback, one elsewhere, a command, or a person (a prompt-only handoff). */
 export type Destination = 'loopback' | 'remote' | 'command' | 'handoff';
@@ -39,29 +36,6 @@ export interface RedactionReport {
   applies: boolean;
   /** Distinct values per kind replaced (or, in a dry run, that would be): numbers only, never the values. */
   counts: RedactionCounts;
-}
-
-export function parseRedactMode(value: string, label: string): RedactMode {
-  if (!(REDACT_MODES as readonly string[]).includes(value)) {
-    throw new UsageError('bad_config', `${label}: "${value}" is not a redaction mode (auto, always, never)`, {
-      details: { option: 'redact', allowed: [...REDACT_MODES] },
-    });
-  }
-  return value as RedactMode;
-}
-
-export function parseRedactKinds(values: readonly string[], label: string): RedactKind[] {
-  const kinds: RedactKind[] = [];
-  for (const raw of values) {
-    const value = raw.trim().toLowerCase();
-    if (!isRedactKind(value)) {
-      throw new UsageError('bad_config', `${label}: "${raw}" cannot be redacted (kinds: ${REDACTABLE_KINDS.join(', ')})`, {
-        details: { option: 'redactKinds', allowed: [...REDACTABLE_KINDS] },
-      });
-    }
-    if (!kinds.includes(value)) kinds.push(value);
-  }
-  return kinds;
 }
 
 /** The policy in force: `mode` (the caller's choice) > config `redact` > `auto`; kinds from config `redactKinds`. */
@@ -92,8 +66,9 @@ export function redactionApplies(policy: Pick<RedactionPolicy, 'mode'>, destinat
  */
 export async function redactorFor(policy: RedactionPolicy, destination: Destination | 'none'): Promise<Redactor | undefined> {
   if (!redactionApplies(policy, destination)) return undefined;
-  // Loaded here: extract.ts pulls in search, and this module is loaded by every command that may call a model.
-  const [{ resolveRegions }, { Redactor }] = await Promise.all([import('./extract.js'), import('./facts/redact.js')]);
+  // Loaded here: the regions bring libphonenumber's metadata and the redactor the recognisers, and this module is
+  // loaded by every command that may call a model.
+  const [{ resolveRegions }, { Redactor }] = await Promise.all([import('./regions.js'), import('./facts/redact.js')]);
   const { region, regions } = resolveRegions();
   return new Redactor({ kinds: policy.kinds, region: region ?? null, regions });
 }

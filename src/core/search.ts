@@ -1,10 +1,6 @@
 import { UsageError } from './errors.js';
 import { requireCount } from './limits.js';
-import { kindsInQuery } from './facts/lexicon.js';
-import type { Fact, Passage } from './facts/types.js';
-import { elsewhereWarning } from './memory.js';
-import type { ModelClient } from './model/client.js';
-import type { RedactMode } from './redaction.js';
+import type { Passage } from './facts/types.js';
 import { DURABILITIES, type Durability, type Memory } from './records.js';
 import type { SearchPart, SearchWeights, Store } from './store/port.js';
 import { iso } from './time.js';
@@ -102,33 +98,4 @@ async function recordRetrieval(store: Store, agentId: string, ids: string[], now
 /** Search results as fact passages: each memory's whole text under its id, best first (the fact box reads these). */
 export function searchPassages(results: readonly SearchResult[]): Passage[] {
   return results.map(({ memory }) => ({ source: memory.id, text: memory.content }));
-}
-
-/** `search` with its fact box and warnings: what the command prints, and its --json document. */
-export interface SearchReport {
-  results: SearchResult[];
-  /** The fact box: facts of the kinds the query names (`[]` when it names none). */
-  facts: Fact[];
-  /** Why the results or the box may be empty; `[]` when there is nothing to say. */
-  warnings: string[];
-}
-
-/**
- * §6: the search, then — when the query names a kind of fact and something matched — the fact box over the results.
- * The recognisers and the model layer load only then: most queries name no kind.
- */
-export async function searchWithFacts(
-  store: Store,
-  options: SearchOptions & {
-    facts: { region?: string; ai: boolean; model: () => Promise<ModelClient | undefined>; signal?: AbortSignal; redact?: RedactMode };
-    /** False: an empty result never names other agents (a server serving one agent of many, docs/mcp.md). */
-    nameOtherAgents?: boolean;
-  },
-): Promise<SearchReport> {
-  const results = await search(store, options);
-  const elsewhere = results.length === 0 && options.nameOtherAgents !== false ? await elsewhereWarning(store, options.agentId) : undefined;
-  const kinds = kindsInQuery(options.query);
-  if (kinds.length === 0 || results.length === 0) return { results, facts: [], warnings: elsewhere ? [elsewhere] : [] };
-  const { factBox } = await import('./extract.js');
-  return { results, ...(await factBox(kinds, results, options.facts)) };
 }

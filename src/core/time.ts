@@ -75,6 +75,12 @@ export function parseTimeWords(text: string, now: Date): Date | undefined {
   return withinRange(date.getTime());
 }
 
+/**
+ * What `since` takes, in words, wherever it is asked for — the CLI's `--since` and the MCP tools' and prompt's `since`:
+ * exactly what `parseSince` reads.
+ */
+export const SINCE_HELP = '90m, 24h, 7d, an ISO date, or words: yesterday, last monday, 3 days ago';
+
 /** `--since`: a duration back from now, an ISO date/time, or a time in words (`yesterday`, `last monday`); never one ahead of now. */
 export function parseSince(text: string, flag: string, now: Date): Date {
   // A signed duration is not words: chrono would read "-5d" or "-5 days" as five days ago or as five days ahead, a

@@ -6,10 +6,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
-import { validateAgentId } from './memory.js';
+import { validateAgentId } from './memory/memory.js';
 import type { McpToken } from './records.js';
 import type { Store, StoreOps } from './store/port.js';
-import { hasHiddenCharacters, isWellFormed } from './text.js';
+import { hasHiddenCharacters } from './text-guard.js';
+import { isWellFormed } from './well-formed.js';
 import { iso } from './time.js';
 
 export type { McpToken } from './records.js';

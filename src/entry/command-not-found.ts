@@ -1,7 +1,8 @@
 import type { Hook } from '@oclif/core';
 import { ExitCode } from '../core/errors.js';
 import { closest, editDistance } from '../core/suggest.js';
-import { jsonText, safeText } from '../core/text.js';
+import { jsonText } from '../core/json-text.js';
+import { safeText } from '../core/text-guard.js';
 import { wantsJson } from '../cli/base-command.js';
 import { shellQuote } from '../views/hints.js';
 

@@ -1,6 +1,6 @@
 import type { Hook } from '@oclif/core';
 import { ExitCode } from '../core/errors.js';
-import { jsonText } from '../core/text.js';
+import { jsonText } from '../core/json-text.js';
 
 /**
  * Under --json stdout holds exactly one JSON document, also where oclif itself would answer in text: a topic named

@@ -22,7 +22,7 @@ import ipaddr from 'ipaddr.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { UsageError } from '../core/errors.js';
-import type { ModelSource } from '../core/extract.js';
+import type { ModelSource } from '../core/extract/extract.js';
 import type { Store } from '../core/store/port.js';
 import { authenticateToken } from '../core/tokens.js';
 import { createHippoServer, type HippoServer } from './server.js';

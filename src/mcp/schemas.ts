@@ -3,7 +3,7 @@
  * documents as the commands' `--json` (docs/design.md §3.2), records loose so a field added later breaks no client.
  */
 import { z } from 'zod';
-import { MAX_CONTENT_BYTES } from '../core/memory.js';
+import { MAX_CONTENT_BYTES } from '../core/memory/memory.js';
 import { CANDIDATE_STATUSES, DURABILITIES, FOCUSES } from '../core/records.js';
 
 /** Caps on arguments: far past any real call, and a clear `usage` error instead of work on a 10 MB argument. */

@@ -27,12 +27,14 @@ import { z } from 'zod';
 import { cut } from '../views/output.js';
 import { lazyModel } from '../core/model/lazy.js';
 import { HippoError } from '../core/errors.js';
-import type { ModelSource } from '../core/extract.js';
-import { getMemory, listMemories } from '../core/memory.js';
+import type { ModelSource } from '../core/extract/extract.js';
+import { getMemory, listMemories } from '../core/memory/memory.js';
 import { FOCUSES } from '../core/records.js';
 import { SCOPES } from '../core/rem/gather.js';
+import { SINCE_HELP } from '../core/time.js';
 import type { Store } from '../core/store/port.js';
-import { jsonText, safeText } from '../core/text.js';
+import { jsonText } from '../core/json-text.js';
+import { safeText } from '../core/text-guard.js';
 import { errorSchema } from './schemas.js';
 import { hippoTools, REVIEW_BY_PERSON, type ToolDefinition } from './tools.js';
 
@@ -251,7 +253,7 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
           arguments: [
             { name: 'focus', description: `what to look for: ${FOCUSES.join(', ')} (default lessons)`, required: false },
             { name: 'scope', description: `which memories: ${SCOPES.join(', ')} (default recent)`, required: false },
-            { name: 'since', description: 'recent scope: how far back (90m, 24h, 7d, or an ISO date; default 24h)', required: false },
+            { name: 'since', description: `recent scope: how far back (${SINCE_HELP}; default 24h)`, required: false },
           ],
         },
       ],

@@ -8,7 +8,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { jsonText } from '../core/text.js';
+import { jsonText } from '../core/json-text.js';
 import { createHippoServer, type HippoServerOptions } from './server.js';
 
 /** A message larger than this is refused (and skipped up to its newline): 16 MiB, far past any tool call hippo takes. */

@@ -10,19 +10,21 @@ import { candidateShowView, candidatesView, handoffView, ingestView, promoteView
 import { memoryAddView, memoryListView, memoryShowView } from '../views/render-memory.js';
 import { searchView } from '../views/render-search.js';
 import { extractView } from '../views/render-facts.js';
-import { EXTRACT_FALLBACK_TIMEOUT_MS, extractFrom, type ModelSource } from '../core/extract.js';
+import type { ModelSource } from '../core/extract/extract.js';
+import { EXTRACT_FALLBACK_TIMEOUT_MS } from '../core/extract/limits.js';
+import { extractFrom } from '../core/extract/sources.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { UsageError } from '../core/errors.js';
-import { addMemory, getMemories, getMemory, listMemories } from '../core/memory.js';
+import { addMemory, getMemories, getMemory, listMemories } from '../core/memory/memory.js';
 import { CANDIDATE_STATUSES, DURABILITIES, FOCUSES } from '../core/records.js';
 import { getCandidate, listCandidates } from '../core/rem/candidates.js';
 import { SCOPES } from '../core/rem/gather.js';
 import { createHandoff, ingest } from '../core/rem/handoff.js';
 import { promote, PROMOTE_DURABILITIES, reject } from '../core/rem/review.js';
-import { searchWithFacts } from '../core/search.js';
+import { searchWithFacts } from '../core/search-facts.js';
 import type { Store } from '../core/store/port.js';
-import { safeText } from '../core/text.js';
-import { iso, parseExpires, parseSince } from '../core/time.js';
+import { safeText } from '../core/text-guard.js';
+import { iso, parseExpires, parseSince, SINCE_HELP } from '../core/time.js';
 import { candidateSchema, distillSchema, factSchema, handoffSchema, LIMITS, memorySchema, warningsSchema } from './schemas.js';
 
 /** What a tool call runs with: the store, the one agent it serves, who the client is, and its cancellation. */
@@ -89,11 +91,7 @@ const memoryId = z.string().min(1).max(LIMITS.id).describe('a memory id (mem_…
 const candidateId = z.string().min(1).max(LIMITS.id).describe('a candidate id (cand_…), as returned by rem_ingest or candidates_list');
 const tag = z.string().min(1).max(LIMITS.short);
 const limit = (fallback: number, max: number) => z.number().int().min(1).max(max).default(fallback);
-const since = z
-  .string()
-  .min(1)
-  .max(LIMITS.short)
-  .describe('only memories created since: a duration back from now (90m, 24h, 7d, 2w) or an ISO date (2026-11-02)');
+const since = z.string().min(1).max(LIMITS.short).describe(`only memories created since then (${SINCE_HELP})`);
 
 /** A durations-or-date argument, parsed by the core as the command parses its flag (messages name the argument). */
 const sinceDate = (value: string | undefined, context: ToolContext, name = 'since') =>
@@ -280,7 +278,7 @@ const remPrompt = tool({
   input: z.strictObject({
     focus: z.enum(FOCUSES).default('lessons').describe('what to look for'),
     scope: z.enum(SCOPES).default('recent').describe('which memories: recent (since), tagged (tag), or all'),
-    since: since.default('24h').describe('recent scope: how far back (90m, 24h, 7d, or an ISO date; default 24h)'),
+    since: since.default('24h').describe(`recent scope: how far back (${SINCE_HELP}; default 24h)`),
     tag: tag.optional().describe('tagged scope: the tag'),
     maxMemories: z.number().int().min(1).max(10_000).default(50).describe('at most this many memories in the prompt'),
     maxCandidates: z.number().int().min(1).max(100).default(10).describe('an answer with more candidates is rejected whole'),

@@ -1,5 +1,5 @@
 import { styleText } from 'node:util';
-import { safeText } from '../core/text.js';
+import { safeText } from '../core/text-guard.js';
 import type { Hint } from './hints.js';
 import { cutAtWord, cutTo, displayWidth, padTo } from './width.js';
 

@@ -1,5 +1,5 @@
 import type { ConfigEntry, ConfigFileReport } from '../core/config.js';
-import { safeText } from '../core/text.js';
+import { safeText } from '../core/text-guard.js';
 import { table, type Column, type TextView, type View } from './output.js';
 
 const inline = (text: string) => safeText(text, { lines: 'join' });

@@ -1,5 +1,5 @@
 import type { CheckResult, CopyResult } from '../core/db-copy.js';
-import { safeText } from '../core/text.js';
+import { safeText } from '../core/text-guard.js';
 import type { TextView } from './output.js';
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;

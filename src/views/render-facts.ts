@@ -1,8 +1,10 @@
-import type { ExtractOutcome, KindsReport, RegionSettings } from '../core/extract.js';
+import type { KindsReport } from '../core/extract/kinds-report.js';
+import type { ExtractOutcome } from '../core/extract/sources.js';
+import type { RegionSettings } from '../core/regions.js';
 import type { Kind, KindInfo } from '../core/facts/kinds.js';
 import { createLineIndex, type LineCol } from '../core/facts/text.js';
 import type { Fact, Passage } from '../core/facts/types.js';
-import { safeText } from '../core/text.js';
+import { safeText } from '../core/text-guard.js';
 import { cut, type Painter, type TextView, type View } from './output.js';
 import { displayWidth, padTo } from './width.js';
 
@@ -94,7 +96,7 @@ export const kindsView: TextView<KindsReport> = ({ kinds, regions }, { paint }) 
  */
 export async function regionsHelp(): Promise<string> {
   try {
-    const { resolveRegions } = await import('../core/extract.js');
+    const { resolveRegions } = await import('../core/regions.js');
     return regionsInForce(resolveRegions());
   } catch (error) {
     return `cannot tell: ${safeText(error instanceof Error ? error.message : String(error), { lines: 'join' })}`;

@@ -1,9 +1,9 @@
 /** Views of the memory lifecycle: `memory edit`, `memory forget`, `memory unarchive`, `agents`, `rem reopen`, `rem runs prune`. */
-import type { ForgetPlan, ForgetResult } from '../core/forget.js';
-import type { AgentSummary, EditResult, UnarchiveResult } from '../core/lifecycle.js';
+import type { ForgetPlan, ForgetResult } from '../core/memory/forget.js';
+import type { AgentSummary, EditResult, UnarchiveResult } from '../core/memory/lifecycle.js';
 import type { ReopenResult } from '../core/rem/review.js';
-import type { PruneRunsResult } from '../core/rem/runs.js';
-import { safeText } from '../core/text.js';
+import type { PruneRunsResult } from '../core/runs.js';
+import { safeText } from '../core/text-guard.js';
 import { memoryTable } from './render-memory.js';
 import { unattributedNote } from './render-nightly.js';
 import { cut, table, timeColumn, type Column, type TextView, type View } from './output.js';

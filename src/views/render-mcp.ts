@@ -1,5 +1,5 @@
 import type { McpToken, RevokeTokensResult } from '../core/tokens.js';
-import { safeText } from '../core/text.js';
+import { safeText } from '../core/text-guard.js';
 import { shortDate, type View } from './output.js';
 
 const inline = (text: string) => safeText(text, { lines: 'join' });

@@ -1,8 +1,9 @@
 import type { DemoResult } from '../core/demo.js';
 import { UsageError } from '../core/errors.js';
-import type { ImportResult } from '../core/import.js';
-import type { AddMemoryResult, ArchiveResult, Memory } from '../core/memory.js';
-import { safeText } from '../core/text.js';
+import type { ImportResult } from '../core/memory/import.js';
+import type { ArchiveResult } from '../core/memory/lifecycle.js';
+import type { AddMemoryResult, Memory } from '../core/memory/memory.js';
+import { safeText } from '../core/text-guard.js';
 import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
 
 /** `memory list`: one row per memory — id, creation time, durability, tags, and the content cut to the width left. */

@@ -1,7 +1,7 @@
 import { HippoError, type ExitCode } from '../core/errors.js';
 import type { ModelCheckResult } from '../core/model/check.js';
 import type { ModelConfigSource } from '../core/model/config.js';
-import { safeText } from '../core/text.js';
+import { safeText } from '../core/text-guard.js';
 import type { View } from './output.js';
 import { redactionLine } from './render-redaction.js';
 

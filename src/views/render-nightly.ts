@@ -8,7 +8,7 @@ import type { PauseState } from '../core/nightly/pause.js';
 import type { RestoreResult } from '../core/nightly/restore.js';
 import type { ScheduleText } from '../core/nightly/schedule.js';
 import type { UnattributedSnapshots } from '../core/store/port.js';
-import { safeText } from '../core/text.js';
+import { safeText } from '../core/text-guard.js';
 import type { Hint } from './hints.js';
 import { table, timeColumn, type Column, type Painter, type TextContext, type TextView, type View } from './output.js';
 

@@ -1,4 +1,5 @@
-import type { Destination, RedactionPolicy, RedactMode } from '../core/redaction.js';
+import type { RedactMode } from '../core/config-values.js';
+import type { Destination, RedactionPolicy } from '../core/redaction.js';
 import type { RedactionCounts } from '../core/facts/redact.js';
 
 /** Where the mode came from, in the command line's words. */

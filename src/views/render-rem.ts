@@ -1,10 +1,10 @@
-import type { Memory } from '../core/memory.js';
+import type { Memory } from '../core/memory/memory.js';
 import type { Candidate } from '../core/rem/candidates.js';
 import type { DistillResult, DryRunResult } from '../core/rem/distill.js';
 import type { PromptOnlyResult } from '../core/rem/handoff.js';
 import type { Promotion } from '../core/rem/review.js';
-import type { Run } from '../core/rem/runs.js';
-import { safeText } from '../core/text.js';
+import type { Run } from '../core/runs.js';
+import { safeText } from '../core/text-guard.js';
 import { redactionLine } from './render-redaction.js';
 import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
 

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { kindsInQuery } from '../core/facts/lexicon.js';
-import { searchPassages, type SearchReport, type SearchResult } from '../core/search.js';
+import type { SearchReport } from '../core/search-facts.js';
+import { searchPassages, type SearchResult } from '../core/search.js';
 import { dateWords } from '../core/store/context.js';
-import { safeText } from '../core/text.js';
+import { safeText } from '../core/text-guard.js';
 import type { Painter, TextContext, View } from './output.js';
 import { factTable, warningNotes } from './render-facts.js';
 

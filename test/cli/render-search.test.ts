@@ -11,8 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Painter } from '../../src/views/output.js';
 import { hintBuilder } from '../../src/views/hints.js';
 import { searchView, snippetMarks } from '../../src/views/render-search.js';
-import { addMemory } from '../../src/core/memory.js';
-import { searchWithFacts } from '../../src/core/search.js';
+import { addMemory } from '../../src/core/memory/memory.js';
+import { searchWithFacts } from '../../src/core/search-facts.js';
 import { openStore, type Store } from '../../src/core/store/store.js';
 
 /** What stored text could hold to fake a highlight: the private-use characters hippo once used as fixed markers. */

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Result } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../src/core/memory.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { engineSandbox, json, type EngineSandbox, type SandboxEngine } from '../helpers/cli.js';
 import { reply, useModelServer } from '../helpers/model-server.js';

@@ -5,8 +5,8 @@ import { extractFacts, lineCol } from '../../src/core/facts/facts.js';
 import { KINDS } from '../../src/core/facts/kinds.js';
 import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
 import { WINDOW_CHARS } from '../../src/core/facts/facts.js';
-import { addMemory } from '../../src/core/memory.js';
-import { jsonText } from '../../src/core/text.js';
+import { addMemory } from '../../src/core/memory/memory.js';
+import { jsonText } from '../../src/core/json-text.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Result, ResultPromise } from 'execa';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../src/core/memory.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { json, ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';

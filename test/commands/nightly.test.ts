@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Result, ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../src/core/memory.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, startModelServer, useModelServer } from '../helpers/model-server.js';

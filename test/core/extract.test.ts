@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extract, extractFrom, FALLBACK_PASSAGE_BUDGET, passagesWithin } from '../../src/core/extract.js';
-import { addMemory } from '../../src/core/memory.js';
+import { extract } from '../../src/core/extract/extract.js';
+import { passagesWithin } from '../../src/core/extract/fallback.js';
+import { FALLBACK_PASSAGE_BUDGET } from '../../src/core/extract/limits.js';
+import { extractFrom } from '../../src/core/extract/sources.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import { tempStore } from '../helpers/store.js';
 import type { Passage } from '../../src/core/facts/index.js';
 import { createModelClient, type ModelConfig } from '../../src/core/model/index.js';

@@ -1,8 +1,9 @@
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHUNK_MEMORIES, collectImportFiles, importFiles, parseImportFile } from '../../src/core/import.js';
-import { addMemory, archiveMemories, iterateMemories, listMemories } from '../../src/core/memory.js';
+import { CHUNK_MEMORIES, collectImportFiles, importFiles, parseImportFile } from '../../src/core/memory/import.js';
+import { archiveMemories } from '../../src/core/memory/lifecycle.js';
+import { addMemory, iterateMemories, listMemories } from '../../src/core/memory/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { all, fixedClock, tempStore } from '../helpers/store.js';
 

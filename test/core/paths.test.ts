@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkDbSetting } from '../../src/core/config.js';
+import { resolveDb } from '../../src/core/db-location.js';
 import { isPostgresLocation, resolveDbPath, withoutPassword } from '../../src/core/paths.js';
 
 describe('choosing the store', () => {
@@ -12,6 +16,30 @@ describe('choosing the store', () => {
     expect(resolveDbPath(' POSTGRESQL://db/x ', env)).toBe('POSTGRESQL://db/x');
     expect(isPostgresLocation('postgres:/not-a-url')).toBe(false);
     expect(() => resolveDbPath('sqlite://x.db', env)).toThrow(/sqlite:\/\/ URL/);
+  });
+
+  it('resolveDb says where the store came from, and reads the config file only when neither --db nor HIPPO_DB names one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hippo-db-location-'));
+    try {
+      const env = { HOME: dir, XDG_DATA_HOME: join(dir, 'data'), XDG_CONFIG_HOME: join(dir, 'good') };
+      mkdirSync(join(dir, 'good', 'hippo'), { recursive: true });
+      writeFileSync(join(dir, 'good', 'hippo', 'config.json'), JSON.stringify({ db: '/c.db' }));
+      expect(resolveDb('/a.db', { env: { ...env, HIPPO_DB: '/b.db' } })).toEqual({ location: '/a.db', source: 'flag' });
+      expect(resolveDb(undefined, { env: { ...env, HIPPO_DB: '/b.db' } })).toEqual({ location: '/b.db', source: 'HIPPO_DB' });
+      expect(resolveDb(undefined, { env })).toEqual({ location: '/c.db', source: 'config' });
+      expect(resolveDb(undefined, { env, unnamed: () => '/demo.db' })).toEqual({ location: '/demo.db', source: 'default' });
+      // A broken config file is not read when --db or HIPPO_DB names the store, and is an error when it would be.
+      const broken = { ...env, XDG_CONFIG_HOME: join(dir, 'broken') };
+      mkdirSync(join(dir, 'broken', 'hippo'), { recursive: true });
+      writeFileSync(join(dir, 'broken', 'hippo', 'config.json'), '{');
+      expect(resolveDb('/a.db', { env: broken }).source).toBe('flag');
+      expect(resolveDb(undefined, { env: { ...broken, HIPPO_DB: '/b.db' } }).source).toBe('HIPPO_DB');
+      expect(() => resolveDb(undefined, { env: broken })).toThrow(/not valid JSON/);
+      const none = { ...env, XDG_CONFIG_HOME: join(dir, 'none') };
+      expect(resolveDb(undefined, { env: none })).toEqual({ location: join(dir, 'data', 'hippo', 'hippo.db'), source: 'default' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('prints a URL without its password (user-info and parameter), keeping everything else', () => {

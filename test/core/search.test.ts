@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HippoError } from '../../src/core/errors.js';
-import { addMemory, getMemory } from '../../src/core/memory.js';
+import { addMemory, getMemory } from '../../src/core/memory/memory.js';
 import { search } from '../../src/core/search.js';
 import { buildMatchExpression } from '../../src/core/store/store.js';
 import { fixedClock, tempStore } from '../helpers/store.js';

@@ -3,22 +3,10 @@ import { closeSync, constants, mkdtempSync, openSync, rmSync, truncateSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  decodeUtf8,
-  formatBytes,
-  hasControlCharacters,
-  hasHiddenCharacters,
-  illFormedField,
-  isWellFormed,
-  jsonText,
-  jsonTextPieces,
-  MARKER,
-  readUtf8File,
-  requireWellFormed,
-  safeText,
-  type ReadLimit,
-  Utf8FileChunks,
-} from '../../src/core/text.js';
+import { jsonText, jsonTextPieces } from '../../src/core/json-text.js';
+import { decodeUtf8, formatBytes, readUtf8File, type ReadLimit, Utf8FileChunks } from '../../src/core/read-text.js';
+import { hasControlCharacters, hasHiddenCharacters, MARKER, safeText } from '../../src/core/text-guard.js';
+import { illFormedField, isWellFormed, requireWellFormed } from '../../src/core/well-formed.js';
 
 describe('safeText: the one text guard', () => {
   it('replaces C0 and C1 controls (ESC, BEL, the 8-bit CSI, NEL) with U+FFFD, keeping tabs and newlines', () => {

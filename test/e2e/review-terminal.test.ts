@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getMemory } from '../../src/core/memory.js';
+import { getMemory } from '../../src/core/memory/memory.js';
 import { getCandidate, type Candidate } from '../../src/core/rem/candidates.js';
 import { openSqliteStore, type SqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { stageCandidates } from '../helpers/candidates.js';

@@ -1,4 +1,4 @@
-import { addMemory } from '../../src/core/memory.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import type { Candidate } from '../../src/core/rem/candidates.js';
 import { createHandoff, ingest } from '../../src/core/rem/handoff.js';
 import type { Store } from '../../src/core/store/store.js';

@@ -5,7 +5,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { execa, type ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listMemories } from '../../src/core/memory.js';
+import { listMemories } from '../../src/core/memory/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { BIN, sandbox, type Sandbox } from '../helpers/cli.js';
 import { call, callError, CLIENT_INFO, stdioClient, type StdioSession, type Json } from '../helpers/mcp.js';

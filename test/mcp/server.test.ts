@@ -7,7 +7,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../src/core/memory.js';
+import { memoryFilterFlags } from '../../src/cli/filter-flags.js';
+import { distillFlags } from '../../src/cli/rem-flags.js';
+import { addMemory } from '../../src/core/memory/memory.js';
+import { SINCE_HELP } from '../../src/core/time.js';
 import { createToken, revokeTokens } from '../../src/core/tokens.js';
 import { createHippoServer } from '../../src/mcp/server.js';
 import { serveHttp, type RunningHttpServer } from '../../src/mcp/http.js';
@@ -94,6 +97,20 @@ describe.each(ENGINES)('the MCP server on %s', (engine) => {
     const reviewer = await connect('me', true);
     const promoted = await call(reviewer, 'candidate_promote', { ids: [staged.candidates[0].id], rationale: 'true' });
     expect(promoted.promoted[0].candidate).toMatchObject({ status: 'promoted', reviewer: `${CLIENT_INFO.name} ${CLIENT_INFO.version}` });
+  });
+
+  it('describes `since` in the words of the CLI flag: every tool and the distill prompt take what --since takes', async () => {
+    const me = await connect('me');
+    const { tools } = await me.listTools();
+    const since = (name: string) => (tools.find((tool) => tool.name === name)?.inputSchema.properties?.since as { description?: string }).description;
+    expect(memoryFilterFlags.since.description).toBe(`only memories created since then (${SINCE_HELP})`);
+    expect(since('memory_search')).toBe(memoryFilterFlags.since.description);
+    expect(distillFlags.since.description).toBe(`recent scope: how far back (${SINCE_HELP})`);
+    expect(since('rem_prompt')).toBe(`${distillFlags.since.description?.slice(0, -1)}; default 24h)`);
+    const { prompts } = await me.listPrompts();
+    expect(prompts.find((prompt) => prompt.name === 'distill')?.arguments?.find((argument) => argument.name === 'since')?.description).toBe(
+      since('rem_prompt'),
+    );
   });
 
   it('serves HTTP sessions as their token’s agent, and refuses a revoked token', async () => {

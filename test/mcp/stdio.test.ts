@@ -5,7 +5,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../src/core/memory.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { BIN, json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { call, callError, CLIENT_INFO, stdioClient, textOf, type StdioSession, type Json } from '../helpers/mcp.js';

@@ -3,7 +3,7 @@ import { HippoCommand } from '../../cli/base-command.js';
 import { progressBar } from '../../cli/progress.js';
 import { copyView } from '../../views/render-db.js';
 import { copyBetween, copyInterrupted } from '../../core/db-copy.js';
-import { resolveDbPath } from '../../core/paths.js';
+import { resolveDb } from '../../core/db-location.js';
 
 export default class DbCopy extends HippoCommand {
   static override summary = 'Copy a whole store into a new, empty one: SQLite → PostgreSQL, PostgreSQL → SQLite, or the same engine.';
@@ -22,7 +22,7 @@ export default class DbCopy extends HippoCommand {
     const { args } = await this.parse(DbCopy);
     this.interruptedError = copyInterrupted;
     const bar = await progressBar('rows', !this.jsonMode, 'copying');
-    const result = await copyBetween(resolveDbPath(args.from), resolveDbPath(args.to), {
+    const result = await copyBetween(resolveDb(args.from).location, resolveDb(args.to).location, {
       signal: this.abortSignal,
       onStart: (total) => bar.start(total),
       onRows: (done) => bar.update(done),

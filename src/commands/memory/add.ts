@@ -3,8 +3,8 @@ import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryAddView } from '../../views/render-memory.js';
 import { pipedStdin } from '../../cli/stdin.js';
-import { addMemory, DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory.js';
-import type { ReadLimit } from '../../core/text.js';
+import { addMemory, DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory/memory.js';
+import type { ReadLimit } from '../../core/read-text.js';
 import { iso, parseExpires } from '../../core/time.js';
 
 /** Memory text on stdin: read no further than the content limit, plus the one trailing newline (CRLF) dropped below. */

@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryArchiveView } from '../../views/render-memory.js';
-import { archiveMemories } from '../../core/memory.js';
+import { archiveMemories } from '../../core/memory/lifecycle.js';
 
 export default class MemoryArchive extends HippoCommand {
   static override summary = 'Archive (soft-delete) memories; all or nothing.';

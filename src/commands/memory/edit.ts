@@ -3,9 +3,9 @@ import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { editView } from '../../views/render-lifecycle.js';
 import { pipedStdin } from '../../cli/stdin.js';
-import { editMemory } from '../../core/lifecycle.js';
-import { DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory.js';
-import type { ReadLimit } from '../../core/text.js';
+import { editMemory } from '../../core/memory/lifecycle.js';
+import { DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory/memory.js';
+import type { ReadLimit } from '../../core/read-text.js';
 import { iso, parseExpires } from '../../core/time.js';
 
 /** New text on stdin (`--content -`): no further than the content limit, plus the one trailing newline dropped. */

@@ -1,8 +1,8 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryExportFileView, memoryExportStdoutView } from '../../views/render-memory.js';
-import { exportMemoriesToFile, writeMemoryLines } from '../../core/export.js';
-import { iterateMemories } from '../../core/memory.js';
+import { exportMemoriesToFile, writeMemoryLines } from '../../core/memory/export.js';
+import { iterateMemories } from '../../core/memory/memory.js';
 
 export default class MemoryExport extends HippoCommand {
   static override summary = 'Export memories (archived too) as JSONL that `memory import` reads back losslessly.';

@@ -4,8 +4,8 @@ import { HippoCommand } from '../../cli/base-command.js';
 import { confirmDestructive } from '../../cli/confirm.js';
 import { forgetPlanView, forgetQuestion, forgetView } from '../../views/render-lifecycle.js';
 import { pipedStdin } from '../../cli/stdin.js';
-import { forgetMemories, planForget } from '../../core/forget.js';
-import { MAX_CONTENT_BYTES } from '../../core/memory.js';
+import { forgetMemories, planForget } from '../../core/memory/forget.js';
+import { MAX_CONTENT_BYTES } from '../../core/memory/memory.js';
 
 export default class MemoryForget extends HippoCommand {
   static override summary = 'Forget memories for good: the rows, their search entries, their text in candidates and handoffs (and, asked, in snapshots).';

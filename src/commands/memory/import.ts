@@ -13,7 +13,7 @@ export default class MemoryImport extends HippoCommand {
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryImport);
-    const { importPaths } = await import('../../core/import.js');
+    const { importPaths } = await import('../../core/memory/import.js');
     // The bar counts bytes, so one large file moves it as well as many small ones.
     const bar = await progressBar('bytes', !this.jsonMode);
     const result = await importPaths(() => this.store(flags.db), argv as string[], {

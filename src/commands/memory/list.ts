@@ -2,7 +2,7 @@ import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryFilterFlags, memoryFilters } from '../../cli/filter-flags.js';
 import { memoryListView } from '../../views/render-memory.js';
-import { elsewhereWarning, listMemories } from '../../core/memory.js';
+import { elsewhereWarning, listMemories } from '../../core/memory/memory.js';
 import { intFlag, RANGES } from '../../cli/int-flag.js';
 
 export default class MemoryList extends HippoCommand {

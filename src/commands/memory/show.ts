@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryShowView } from '../../views/render-memory.js';
-import { showMemory } from '../../core/memory.js';
+import { showMemory } from '../../core/memory/memory.js';
 
 export default class MemoryShow extends HippoCommand {
   static override summary = 'Show one memory in full.';

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { unarchiveView } from '../../views/render-lifecycle.js';
-import { unarchiveMemories } from '../../core/lifecycle.js';
+import { unarchiveMemories } from '../../core/memory/lifecycle.js';
 
 export default class MemoryUnarchive extends HippoCommand {
   static override summary = 'Bring archived memories back (search, lists and distillation see them again); all or nothing.';

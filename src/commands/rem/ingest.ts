@@ -4,7 +4,7 @@ import { HippoCommand } from '../../cli/base-command.js';
 import { ingestView } from '../../views/render-rem.js';
 import { fileOrStdin } from '../../cli/stdin.js';
 import { ingest } from '../../core/rem/handoff.js';
-import type { ReadLimit } from '../../core/text.js';
+import type { ReadLimit } from '../../core/read-text.js';
 
 /** An answer to a handoff is a few kilobytes of JSON; 16 MiB is far past any real one, and a bound on the read. */
 const ANSWER_LIMIT: ReadLimit = { maxBytes: 16 * 1024 * 1024, what: 'an answer to a handoff' };

@@ -1,7 +1,7 @@
 import * as Args from '@oclif/core/args';
 import { HippoCommand } from '../../cli/base-command.js';
 import { candidateShowView } from '../../views/render-rem.js';
-import { getMemories } from '../../core/memory.js';
+import { getMemories } from '../../core/memory/memory.js';
 import { getCandidate } from '../../core/rem/candidates.js';
 
 export default class RemShow extends HippoCommand {

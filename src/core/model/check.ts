@@ -7,7 +7,8 @@ import { describeModelConfig, type ModelConfig, type ModelConfigDescription } fr
 import { createModelClient, type ModelClientOptions } from './client.js';
 import { isModelCallError, ModelCallAbortedError, modelNotConfigured } from './errors.js';
 import type { ErrorCode } from '../errors.js';
-import { destinationOf, redactionApplies, resolveRedaction, type Destination, type RedactionPolicy, type RedactMode } from '../redaction.js';
+import type { RedactMode } from '../config-values.js';
+import { destinationOf, redactionApplies, resolveRedaction, type Destination, type RedactionPolicy } from '../redaction.js';
 
 /** The redaction policy in force for this model (docs/redaction.md): the mode, the kinds, and whether it applies. */
 export interface ModelCheckRedaction extends RedactionPolicy {

@@ -13,12 +13,9 @@
  */
 import { isIP } from 'node:net';
 import { loadConfig } from '../config.js';
+import { parseBaseUrl, parseModelSpec, parsePositiveInt, type HttpProviderName, type ProviderName } from '../config-values.js';
 import { UsageError } from '../errors.js';
 import { configFilePath } from '../paths.js';
-
-export const PROVIDERS = ['ollama', 'openai', 'anthropic', 'command'] as const;
-export type ProviderName = (typeof PROVIDERS)[number];
-export type HttpProviderName = Exclude<ProviderName, 'command'>;
 
 export const DEFAULT_BASE_URLS: Record<HttpProviderName, string> = {
   ollama: 'http://127.0.0.1:11434',
@@ -56,53 +53,9 @@ function badConfig(message: string): UsageError {
   return new UsageError('bad_model_config', message);
 }
 
-/** A short, quoted echo of a user value for error messages (these values are provider:model strings, not keys). */
-function quote(value: string): string {
-  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
-}
-
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value.trim() === '' ? undefined : value.trim();
-}
-
-/** Parses `provider:model`; `label` names the flag, variable or file in errors. */
-export function parseModelSpec(spec: string, label: string): { provider: ProviderName; model: string } {
-  const colon = spec.indexOf(':');
-  if (colon < 0) {
-    throw badConfig(
-      `${label}: ${quote(spec)} is not provider:model (e.g. ollama:llama3.2, openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, command:'llm -m mymodel')`,
-    );
-  }
-  const provider = spec.slice(0, colon).trim().toLowerCase();
-  const model = spec.slice(colon + 1).trim();
-  if (!(PROVIDERS as readonly string[]).includes(provider)) {
-    throw badConfig(`${label}: unknown provider ${quote(provider)} (expected ${PROVIDERS.join(', ')})`);
-  }
-  if (model === '') throw badConfig(`${label}: the ${provider} model name is empty`);
-  return { provider: provider as ProviderName, model };
-}
-
-export function parsePositiveInt(raw: string | number, label: string, max: number): number {
-  const n = typeof raw === 'number' ? raw : /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0 || n > max) {
-    throw badConfig(`${label}: expected a whole number between 1 and ${max}, got ${quote(String(raw))}`);
-  }
-  return n;
-}
-
-export function parseBaseUrl(raw: string, label: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw badConfig(`${label}: ${quote(raw)} is not a URL (e.g. http://127.0.0.1:11434)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw badConfig(`${label}: the base URL must be http:// or https://`);
-  }
-  if (url.search || url.hash) throw badConfig(`${label}: the base URL must not have a query or fragment`);
-  return url.toString().replace(/\/+$/, '');
 }
 
 export interface ResolveModelConfigInput {

@@ -2,23 +2,20 @@
 export {
   resolveModelConfig,
   describeModelConfig,
-  parseModelSpec,
   isLoopbackUrl,
   maskKey,
   displayBaseUrl,
-  PROVIDERS,
   DEFAULT_BASE_URLS,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_MAX_BYTES,
   type ModelConfig,
   type HttpModelConfig,
   type CommandModelConfig,
-  type ProviderName,
-  type HttpProviderName,
   type ModelConfigSource,
   type ModelConfigDescription,
   type ResolveModelConfigInput,
 } from './config.js';
+export { parseModelSpec, PROVIDERS, type ProviderName, type HttpProviderName } from '../config-values.js';
 export {
   createModelClient,
   type ModelClient,

@@ -4,7 +4,7 @@ import { ExitCode, HippoError, InterruptedError, NotFoundError, UsageError, type
 import { faultPoint } from '../faults.js';
 import { newId } from '../ids.js';
 import type { Run, RunCounts } from '../records.js';
-import { withRun, type RunScope } from '../rem/runs.js';
+import { withRun, type RunScope } from '../runs.js';
 import type { HeldLock, RestoredTable, SnapshotSource, Store, TableChangeCounts } from '../store/port.js';
 import { acquireLock } from './lock.js';
 import { snapshotFiles, snapshotNamePattern, takeSnapshot } from './snapshot.js';

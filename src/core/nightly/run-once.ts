@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import type { ModelClient } from '../model/client.js';
 import { distill, distillDryRun } from '../rem/distill.js';
 import { DEFAULT_SINCE_MS } from '../rem/gather.js';
-import { finishRun, runErrorCode, startRun, withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../rem/runs.js';
+import { finishRun, runErrorCode, startRun, withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../runs.js';
 import type { Store, UnattributedSnapshots } from '../store/port.js';
 import { iso } from '../time.js';
 import { acquireLock, describeHolder, lockHolder, type HeldLock, type LockHolder } from './lock.js';

@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { faultPoint } from '../faults.js';
 import { requireCount } from '../limits.js';
 import { newId } from '../ids.js';
-import { contentHash, normalizeWhitespace } from '../memory.js';
+import { contentHash, normalizeWhitespace } from '../memory/memory.js';
 import { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
 import type { StoreOps } from '../store/port.js';
 import { iso } from '../time.js';

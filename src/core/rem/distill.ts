@@ -7,21 +7,13 @@ import { answerRejected, AnswerRejectedError, isMalformed, type AnswerRejection 
 import type { ModelClient } from '../model/client.js';
 import { modelNotConfigured } from '../model/errors.js';
 import { requireCount } from '../limits.js';
-import {
-  destinationOf,
-  redactionReport,
-  redactionRunCounts,
-  redactorFor,
-  resolveRedaction,
-  type Destination,
-  type RedactionReport,
-  type RedactMode,
-} from '../redaction.js';
+import type { RedactMode } from '../config-values.js';
+import { destinationOf, redactionReport, redactionRunCounts, redactorFor, resolveRedaction, type Destination, type RedactionReport } from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
 import { stageCandidates, stampReflected, type Candidate } from './candidates.js';
 import { gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
 import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
-import { withRun, type Run, type RunCounts, type RunKind, type RunScope } from './runs.js';
+import { withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../runs.js';
 import { validateAnswer, type ValidCandidate } from './validate.js';
 
 /** §4.3: low temperature and a bounded answer. */

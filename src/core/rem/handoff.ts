@@ -10,12 +10,12 @@ import { extractJsonObject } from '../model/json.js';
 import { redactionRunCounts, type RedactionReport } from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
 import type { Handoff } from '../records.js';
-import { elsewhereWarning } from '../memory.js';
+import { elsewhereWarning } from '../memory/memory.js';
 import { iso } from '../time.js';
 import { commitStaging, gatherCounts, preparePrompt, restoreAnswer, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
 import { gather } from './gather.js';
 import { answerJsonSchema, DEFAULT_MAX_CANDIDATES, sha256 } from './prompt.js';
-import { withRun } from './runs.js';
+import { withRun } from '../runs.js';
 import { validateAnswer } from './validate.js';
 
 export const HANDOFF_TTL_MS = 7 * 86_400_000;

@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { ConflictError, UsageError } from '../errors.js';
-import { buildMemory } from '../memory.js';
+import { buildMemory } from '../memory/memory.js';
 import type { Durability, Memory } from '../records.js';
 import type { Store } from '../store/port.js';
 import { iso } from '../time.js';

@@ -1,5 +1,6 @@
 import type { AnswerProblem, AnswerRejection } from '../model/answer-problem.js';
-import { hasControlCharacters, isWellFormed } from '../text.js';
+import { hasControlCharacters } from '../text-guard.js';
+import { isWellFormed } from '../well-formed.js';
 import { DEFAULT_MAX_CANDIDATES, MAX_CLAIM_CHARS } from './prompt.js';
 
 export interface ValidCandidate {

@@ -1,5 +1,5 @@
 import { HippoError, NotFoundError } from '../../core/errors.js';
-import { getMemories } from '../../core/memory.js';
+import { getMemories } from '../../core/memory/memory.js';
 import { getCandidate, listCandidates, type Candidate } from '../../core/rem/candidates.js';
 import { defaultReviewer, promote, reject, sourcesGone, type PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 import type { Store } from '../../core/store/port.js';

@@ -1,5 +1,5 @@
 import stringWidth from 'string-width';
-import { safeText } from '../../core/text.js';
+import { safeText } from '../../core/text-guard.js';
 import { displayWidth, graphemes } from '../../views/width.js';
 /**
  * Plain-text helpers for the review screen. The screen wraps and cuts text itself (rather than leaving it to ink) so

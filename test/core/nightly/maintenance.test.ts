@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory, type NewMemory } from '../../../src/core/memory.js';
+import { addMemory, type NewMemory } from '../../../src/core/memory/memory.js';
 import { applyMaintenance, ARCHIVE_REASONS, optimizeFullText, planMaintenance } from '../../../src/core/nightly/maintenance.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 

@@ -3,7 +3,7 @@ import { copyFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
-import { addMemory } from '../../../src/core/memory.js';
+import { addMemory } from '../../../src/core/memory/memory.js';
 import { applyRestore, planRestore, resolveSnapshot } from '../../../src/core/nightly/restore.js';
 import { takeSnapshot } from '../../../src/core/nightly/snapshot.js';
 import { APPLICATION_ID, MIGRATIONS, migrationSql, SCHEMA_VERSION } from '../../../src/core/store/sqlite/migrations.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../../src/core/memory.js';
+import { addMemory } from '../../../src/core/memory/memory.js';
 import { agentsWithNewMemories } from '../../../src/core/nightly/run-once.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 

@@ -3,7 +3,7 @@ import { copyFileSync, existsSync, openSync, readdirSync, statSync, truncateSync
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
-import { addMemory } from '../../../src/core/memory.js';
+import { addMemory } from '../../../src/core/memory/memory.js';
 import {
   listSnapshots,
   planRetention,

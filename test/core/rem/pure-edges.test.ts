@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HippoError } from '../../../src/core/errors.js';
-import { addMemory } from '../../../src/core/memory.js';
+import { addMemory } from '../../../src/core/memory/memory.js';
 import { clip, gather, MAX_MEMORY_CHARS } from '../../../src/core/rem/gather.js';
 import { answerJsonSchema, buildPrompt, FOCUSES, parseFocus, sha256 } from '../../../src/core/rem/prompt.js';
 import { ANSWER_PROBLEMS, isMalformed } from '../../../src/core/model/answer-problem.js';

@@ -1,11 +1,11 @@
 import { decodeTime } from 'ulidx';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../../src/core/errors.js';
-import { addMemory, getMemories, getMemory } from '../../../src/core/memory.js';
+import { addMemory, getMemories, getMemory } from '../../../src/core/memory/memory.js';
 import { getCandidate, getCandidatePrompt, listCandidates } from '../../../src/core/rem/candidates.js';
 import { createHandoff, ingest } from '../../../src/core/rem/handoff.js';
 import { promote, reject } from '../../../src/core/rem/review.js';
-import { getRun } from '../../../src/core/rem/runs.js';
+import { getRun } from '../../../src/core/runs.js';
 import { errorOf } from '../../helpers/errors.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 

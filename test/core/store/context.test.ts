@@ -1,6 +1,6 @@
 /** The search context rules (src/core/store/context.ts), shared by both adapters. */
 import { describe, expect, it } from 'vitest';
-import { buildMemory } from '../../../src/core/memory.js';
+import { buildMemory } from '../../../src/core/memory/memory.js';
 import { batchContexts, dateWords, NEIGHBOUR_CHARS, neighbourText, threadContexts, windowContexts } from '../../../src/core/store/context.js';
 
 describe('the search context of a thread', () => {

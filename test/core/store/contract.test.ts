@@ -7,11 +7,11 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { basename, dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConflictError, HippoError } from '../../../src/core/errors.js';
-import { forgetRewriter } from '../../../src/core/forget.js';
+import { forgetRewriter } from '../../../src/core/memory/forget.js';
 import { preparePrompt } from '../../../src/core/rem/distill.js';
 import { clip } from '../../../src/core/rem/gather.js';
 import { newId } from '../../../src/core/ids.js';
-import { buildMemory, type NewMemory } from '../../../src/core/memory.js';
+import { buildMemory, type NewMemory } from '../../../src/core/memory/memory.js';
 import { ARCHIVE_REASONS, maintenanceCutoffs } from '../../../src/core/nightly/maintenance.js';
 import type { Candidate, Memory, Run } from '../../../src/core/records.js';
 import {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getMemory } from '../../../src/core/memory.js';
+import { getMemory } from '../../../src/core/memory/memory.js';
 import { getCandidate, type Candidate } from '../../../src/core/rem/candidates.js';
 import { reject } from '../../../src/core/rem/review.js';
 import { openStore } from '../../../src/core/store/store.js';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { safeText } from '../../../src/core/text.js';
+import { safeText } from '../../../src/core/text-guard.js';
 import { cutTo, displayWidth, oneLine, wrap } from '../../../src/ui/review/text.js';
 
 const SAMPLES = [

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { runsView } from '../../../views/render-rem.js';
-import { listRuns } from '../../../core/rem/runs.js';
+import { listRuns } from '../../../core/runs.js';
 import { intFlag, RANGES } from '../../../cli/int-flag.js';
 
 export default class RemRuns extends HippoCommand {

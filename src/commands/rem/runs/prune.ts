@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { pruneRunsView } from '../../../views/render-lifecycle.js';
-import { pruneRuns } from '../../../core/rem/runs.js';
+import { pruneRuns } from '../../../core/runs.js';
 import { parseSince } from '../../../core/time.js';
 
 export default class RemRunsPrune extends HippoCommand {

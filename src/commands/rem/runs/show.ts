@@ -2,7 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../../cli/base-command.js';
 import { runShowView } from '../../../views/render-rem.js';
-import { getRun } from '../../../core/rem/runs.js';
+import { getRun } from '../../../core/runs.js';
 
 export default class RemRunsShow extends HippoCommand {
   static override summary = 'Show one run of the audit log.';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../../src/core/ids.js';
-import { contentHash, type Memory } from '../../../../src/core/memory.js';
+import { contentHash, type Memory } from '../../../../src/core/memory/memory.js';
 import { at, collect, memory, openAdapterStore, type AdapterStore } from '../../../helpers/postgres-store.js';
 
 const WORDS = 'deploy failed migration lock billing cron invoice kubernetes dublin office phone rollback hotfix staging backup pager vendor'.split(' ');

@@ -6,7 +6,8 @@
  */
 import type { Pool } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMemory, archiveMemories } from '../../../../src/core/memory.js';
+import { archiveMemories } from '../../../../src/core/memory/lifecycle.js';
+import { addMemory } from '../../../../src/core/memory/memory.js';
 import { createPool, parsePostgresUrl } from '../../../../src/core/store/postgres/connect.js';
 import { searchSql, type SearchSqlOptions } from '../../../../src/core/store/postgres/fts.js';
 import { MEMORY_TABLE } from '../../../../src/core/store/postgres/tables.js';

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../../src/core/ids.js';
 import { acquireLock, describeHolder, LOCK_STALE_AFTER_MS, processExists, type LockHolder } from '../../../../src/core/nightly/lock.js';
-import { getRun, startRun } from '../../../../src/core/rem/runs.js';
+import { getRun, startRun } from '../../../../src/core/runs.js';
 import { LOCK_KEY } from '../../../../src/core/store/sqlite/lock.js';
 import { tempStore } from '../../../helpers/store.js';
 

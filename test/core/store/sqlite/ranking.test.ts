@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory, archiveMemories } from '../../../../src/core/memory.js';
+import { archiveMemories } from '../../../../src/core/memory/lifecycle.js';
+import { addMemory } from '../../../../src/core/memory/memory.js';
 import { SEARCH_PARTS, type SearchPart, type SearchQuery, type SearchWeights } from '../../../../src/core/store/port.js';
 import { openSqliteStore, type SqliteStore } from '../../../../src/core/store/sqlite/adapter.js';
 import {

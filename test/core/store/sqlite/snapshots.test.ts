@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../../src/core/ids.js';
-import { addMemory } from '../../../../src/core/memory.js';
+import { addMemory } from '../../../../src/core/memory/memory.js';
 import { takeSnapshot } from '../../../../src/core/nightly/snapshot.js';
 import { checkTables, headerIsWhole, sameBytes } from '../../../../src/core/store/sqlite/snapshots.js';
 import { fixedClock, tempStore } from '../../../helpers/store.js';

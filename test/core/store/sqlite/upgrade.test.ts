@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../../../src/core/memory.js';
+import { addMemory } from '../../../../src/core/memory/memory.js';
 import { search } from '../../../../src/core/search.js';
 import { dateWords } from '../../../../src/core/store/context.js';
 import { openSqliteStore } from '../../../../src/core/store/sqlite/adapter.js';

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { NotFoundError, UsageError } from './errors.js';
-import { requireCount } from './limits.js';
-import { newId } from './ids.js';
-import { DURABILITIES, type Durability, type Memory } from './records.js';
-import type { Store, StoreOps } from './store/port.js';
-import { hasHiddenCharacters, isWellFormed, requireWellFormed } from './text.js';
-import { iso } from './time.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { requireCount } from '../limits.js';
+import { newId } from '../ids.js';
+import { DURABILITIES, type Durability, type Memory } from '../records.js';
+import type { Store, StoreOps } from '../store/port.js';
+import { hasHiddenCharacters } from '../text-guard.js';
+import { isWellFormed, requireWellFormed } from '../well-formed.js';
+import { iso } from '../time.js';
 
-export { DURABILITIES, type Durability, type Memory } from './records.js';
+export { DURABILITIES, type Durability, type Memory } from '../records.js';
 
 /** docs/design.md §2.1: content is at most 64 KiB of UTF-8. */
 export const MAX_CONTENT_BYTES = 64 * 1024;
@@ -245,34 +246,6 @@ export async function elsewhereWarning(store: StoreOps, agentId: string, found: 
 /** Every memory of the agent — or of every agent when none is given — archived too, oldest first: the export order. */
 export function iterateMemories(store: StoreOps, agentId?: string): AsyncIterable<Memory> {
   return store.memories.iterate(agentId);
-}
-
-export interface ArchiveResult {
-  archived: Memory[];
-  alreadyArchived: string[];
-}
-
-/** Soft-deletes memories in one transaction. Any unknown id → exit 3 and nothing is archived. */
-export async function archiveMemories(store: Store, agentId: string, ids: readonly string[], reason = 'archived by hand'): Promise<ArchiveResult> {
-  const now = iso(store.clock());
-  return store.transaction(async (tx) => {
-    const found = new Map((await tx.memories.getMany(agentId, ids)).map((memory) => [memory.id, memory]));
-    const archived: Memory[] = [];
-    const alreadyArchived: string[] = [];
-    const toArchive: string[] = [];
-    for (const id of ids) {
-      const memory = found.get(id);
-      if (!memory) throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"`);
-      if (memory.archivedAt || toArchive.includes(id)) {
-        alreadyArchived.push(id);
-        continue;
-      }
-      toArchive.push(id);
-      archived.push({ ...memory, archivedAt: now, archivedReason: reason, updatedAt: now });
-    }
-    await tx.memories.archive(agentId, toArchive, reason, now);
-    return { archived, alreadyArchived };
-  });
 }
 
 /**

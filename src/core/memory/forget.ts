@@ -11,16 +11,16 @@
  * rules on the live store and in every snapshot.
  */
 import { accessSync, constants } from 'node:fs';
-import { ConflictError, ExitCode, HippoError, NotFoundError, UsageError } from './errors.js';
-import { newId } from './ids.js';
-import { acquireLock } from './nightly/lock.js';
-import { snapshotFiles, unattributedSnapshots } from './nightly/snapshot.js';
-import type { Memory, Run } from './records.js';
-import { clip, TRUNCATION_MARKER } from './rem/gather.js';
-import { bracketsAsSent, escapeXml, memoryBodies, PLACEHOLDER_OPEN, scrubPrompt, scrubRefs } from './rem/prompt.js';
-import { withRun } from './rem/runs.js';
-import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store, UnattributedSnapshots } from './store/port.js';
-import { requireWellFormed } from './text.js';
+import { ConflictError, ExitCode, HippoError, NotFoundError, UsageError } from '../errors.js';
+import { newId } from '../ids.js';
+import { acquireLock } from '../nightly/lock.js';
+import { snapshotFiles, unattributedSnapshots } from '../nightly/snapshot.js';
+import type { Memory, Run } from '../records.js';
+import { clip, TRUNCATION_MARKER } from '../rem/gather.js';
+import { bracketsAsSent, escapeXml, memoryBodies, PLACEHOLDER_OPEN, scrubPrompt, scrubRefs } from '../rem/prompt.js';
+import { withRun } from '../runs.js';
+import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store, UnattributedSnapshots } from '../store/port.js';
+import { requireWellFormed } from '../well-formed.js';
 
 /** What a prompt shows in place of a forgotten memory's text. */
 export const FORGOTTEN_MARKER = '[forgotten]';

@@ -3,9 +3,9 @@
  * file that is replaced only once the export is complete.
  */
 import { once } from 'node:events';
-import { writeFileAtomically } from './files.js';
-import type { Memory } from './records.js';
-import { jsonText } from './text.js';
+import { writeFileAtomically } from '../files.js';
+import type { Memory } from '../records.js';
+import { jsonText } from '../json-text.js';
 
 /** Writes one JSON line per memory, waiting for the stream to drain (a slow pipe must not cut the export short). */
 export async function writeMemoryLines(stream: NodeJS.WritableStream, memories: Iterable<Memory> | AsyncIterable<Memory>): Promise<number> {

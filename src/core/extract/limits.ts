@@ -1,6 +1,6 @@
 // extract's deadlines and limits, apart from the recognisers so a command can name them in its flags' help without
 // loading the recognisers' libraries at startup (docs/decisions.md, "One bundled entry").
-import type { ReadLimit } from './text.js';
+import type { ReadLimit } from '../read-text.js';
 
 /** §5.3 deadlines: a search must stay interactive; `extract` may wait (its `--timeout`). */
 export const SEARCH_FALLBACK_TIMEOUT_MS = 800;

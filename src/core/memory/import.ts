@@ -1,11 +1,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { ExitCode, HippoError, InterruptedError, UsageError } from './errors.js';
+import { ExitCode, HippoError, InterruptedError, UsageError } from '../errors.js';
 import { buildMemory, type NewMemory } from './memory.js';
-import { DURABILITIES, type Memory } from './records.js';
-import type { Store, StoreOps } from './store/port.js';
-import { illFormedField, LONE_SURROGATE, MARKER, readUtf8File, safeText } from './text.js';
+import { DURABILITIES, type Memory } from '../records.js';
+import type { Store, StoreOps } from '../store/port.js';
+import { readUtf8File } from '../read-text.js';
+import { MARKER, safeText } from '../text-guard.js';
+import { illFormedField, LONE_SURROGATE } from '../well-formed.js';
 
 export const IMPORTABLE_EXTENSIONS = ['.jsonl', '.md', '.markdown', '.txt'] as const;
 

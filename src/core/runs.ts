@@ -1,12 +1,12 @@
-import { ExitCode, HippoError, InterruptedError, NotFoundError } from '../errors.js';
-import { newId } from '../ids.js';
-import { requireCount } from '../limits.js';
-import { answerProblemOf } from '../model/answer-problem.js';
-import type { Store, StoreOps } from '../store/port.js';
-import type { Run, RunCounts, RunKind, RunStatus } from '../records.js';
-import { iso } from '../time.js';
+import { ExitCode, HippoError, InterruptedError, NotFoundError } from './errors.js';
+import { newId } from './ids.js';
+import { requireCount } from './limits.js';
+import { answerProblemOf } from './model/answer-problem.js';
+import type { Store, StoreOps } from './store/port.js';
+import type { Run, RunCounts, RunKind, RunStatus } from './records.js';
+import { iso } from './time.js';
 
-export { RUN_KINDS, RUN_STATUSES, type Run, type RunCounts, type RunKind, type RunStatus } from '../records.js';
+export { RUN_KINDS, RUN_STATUSES, type Run, type RunCounts, type RunKind, type RunStatus } from './records.js';
 
 export interface StartRunOptions {
   /** A run id made beforehand (nightly takes its lock under the id before the row exists). */

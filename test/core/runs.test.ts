@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConflictError, HippoError, InterruptedError } from '../../../src/core/errors.js';
-import { answerRejected } from '../../../src/core/model/answer-problem.js';
-import { getRun, interruptOpenRuns, listRuns, runErrorCode, withRun, type Run } from '../../../src/core/rem/runs.js';
-import { fixedClock, tempStore } from '../../helpers/store.js';
+import { ConflictError, HippoError, InterruptedError } from '../../src/core/errors.js';
+import { answerRejected } from '../../src/core/model/answer-problem.js';
+import { getRun, interruptOpenRuns, listRuns, runErrorCode, withRun, type Run } from '../../src/core/runs.js';
+import { fixedClock, tempStore } from '../helpers/store.js';
 
 let store: Awaited<ReturnType<typeof tempStore>>;
 beforeEach(async () => {

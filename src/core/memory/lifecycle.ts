@@ -1,15 +1,15 @@
 /**
- * The memory lifecycle besides adding and forgetting (docs/design.md §2.1, §3): `memory edit`, `memory unarchive`, and
- * `agents` (what each agent holds). Forgetting is forget.ts.
+ * The memory lifecycle besides adding and forgetting (docs/design.md §2.1, §3): `memory edit`, `memory archive`,
+ * `memory unarchive`, and `agents` (what each agent holds). Adding is memory.ts, forgetting forget.ts.
  */
-import { ConflictError, NotFoundError, UsageError } from './errors.js';
+import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { forgetRewriter } from './forget.js';
-import { newId } from './ids.js';
+import { newId } from '../ids.js';
 import { contentHash, EPHEMERAL_TTL_MS, getMemory, reindexNeighbours, validateContent, validateTags } from './memory.js';
-import { DURABILITIES, type Durability, type Memory } from './records.js';
-import type { ReclaimResult, Store } from './store/port.js';
-import { requireWellFormed } from './text.js';
-import { iso } from './time.js';
+import { DURABILITIES, type Durability, type Memory } from '../records.js';
+import type { ReclaimResult, Store } from '../store/port.js';
+import { requireWellFormed } from '../well-formed.js';
+import { iso } from '../time.js';
 
 /** What a prompt shows in place of a memory's text an edit replaced (without history). */
 export const EDITED_MARKER = '[replaced by an edit]';
@@ -144,6 +144,34 @@ export async function editMemory(store: Store, options: EditOptions): Promise<Ed
   });
   const { scrubbed, ...edited } = result;
   return { ...edited, reclaim: scrubbed ? await store.reclaim() : null };
+}
+
+export interface ArchiveResult {
+  archived: Memory[];
+  alreadyArchived: string[];
+}
+
+/** Soft-deletes memories in one transaction. Any unknown id → exit 3 and nothing is archived. */
+export async function archiveMemories(store: Store, agentId: string, ids: readonly string[], reason = 'archived by hand'): Promise<ArchiveResult> {
+  const now = iso(store.clock());
+  return store.transaction(async (tx) => {
+    const found = new Map((await tx.memories.getMany(agentId, ids)).map((memory) => [memory.id, memory]));
+    const archived: Memory[] = [];
+    const alreadyArchived: string[] = [];
+    const toArchive: string[] = [];
+    for (const id of ids) {
+      const memory = found.get(id);
+      if (!memory) throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"`);
+      if (memory.archivedAt || toArchive.includes(id)) {
+        alreadyArchived.push(id);
+        continue;
+      }
+      toArchive.push(id);
+      archived.push({ ...memory, archivedAt: now, archivedReason: reason, updatedAt: now });
+    }
+    await tx.memories.archive(agentId, toArchive, reason, now);
+    return { archived, alreadyArchived };
+  });
 }
 
 export interface UnarchiveResult {

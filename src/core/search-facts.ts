@@ -1,0 +1,54 @@
+/**
+ * Search with its fact box (docs/design.md §6): the search, then — when the query names a kind of fact and something
+ * matched — the facts of that kind in the results. Above both search.ts and extract/: the fact box reads search
+ * results and runs extraction over them.
+ */
+import type { RedactMode } from './config-values.js';
+import type { FactsReport, FactsRequest } from './extract/extract.js';
+import { MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS } from './extract/limits.js';
+import type { Kind } from './facts/kinds.js';
+import { kindsInQuery } from './facts/lexicon.js';
+import type { Fact } from './facts/types.js';
+import { elsewhereWarning } from './memory/memory.js';
+import type { ModelClient } from './model/client.js';
+import { search, searchPassages, type SearchOptions, type SearchResult } from './search.js';
+import type { Store } from './store/port.js';
+
+/** Search's fact box (§6): the named kinds in the results, at most 5 facts a kind, the model given 800 ms. */
+export async function factBox(
+  kinds: readonly Kind[],
+  results: readonly SearchResult[],
+  options: Pick<FactsRequest, 'region' | 'ai' | 'model' | 'signal' | 'redact'>,
+): Promise<FactsReport> {
+  // Loaded here: the recognisers and the model layer load only for a query that names a kind (most name none).
+  const { extractReport } = await import('./extract/extract.js');
+  return extractReport(searchPassages(results), { ...options, kinds, limit: MEMORY_FACT_LIMIT, timeoutMs: SEARCH_FALLBACK_TIMEOUT_MS });
+}
+
+/** `search` with its fact box and warnings: what the command prints, and its --json document. */
+export interface SearchReport {
+  results: SearchResult[];
+  /** The fact box: facts of the kinds the query names (`[]` when it names none). */
+  facts: Fact[];
+  /** Why the results or the box may be empty; `[]` when there is nothing to say. */
+  warnings: string[];
+}
+
+/**
+ * §6: the search, then — when the query names a kind of fact and something matched — the fact box over the results.
+ * The recognisers and the model layer load only then: most queries name no kind.
+ */
+export async function searchWithFacts(
+  store: Store,
+  options: SearchOptions & {
+    facts: { region?: string; ai: boolean; model: () => Promise<ModelClient | undefined>; signal?: AbortSignal; redact?: RedactMode };
+    /** False: an empty result never names other agents (a server serving one agent of many, docs/mcp.md). */
+    nameOtherAgents?: boolean;
+  },
+): Promise<SearchReport> {
+  const results = await search(store, options);
+  const elsewhere = results.length === 0 && options.nameOtherAgents !== false ? await elsewhereWarning(store, options.agentId) : undefined;
+  const kinds = kindsInQuery(options.query);
+  if (kinds.length === 0 || results.length === 0) return { results, facts: [], warnings: elsewhere ? [elsewhere] : [] };
+  return { results, ...(await factBox(kinds, results, options.facts)) };
+}
