@@ -1,15 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExitCode } from '../../src/core/errors.js';
 import { archiveMemories } from '../../src/core/memory/lifecycle.js';
-import {
-  addMemory,
-  buildMemory,
-  getMemory,
-  listMemories,
-  MAX_CONTENT_BYTES,
-  validateAgentId,
-  validateContent,
-} from '../../src/core/memory/memory.js';
+import { addMemory, buildMemory, getMemory, listMemories, MAX_CONTENT_BYTES, validateAgentId, validateContent } from '../../src/core/memory/memory.js';
 import { search } from '../../src/core/search.js';
 import { errorOf } from '../helpers/errors.js';
 import { fixedClock, tempStore } from '../helpers/store.js';
