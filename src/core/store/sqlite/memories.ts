@@ -28,10 +28,10 @@ import {
   partColumns,
   partFlags,
   rankFunction,
-  rankWeights,
   searchedColumns,
   STORED_RANK,
 } from './fts.js';
+import { rankWeights } from '../../search-terms.js';
 import { SqliteThreads, type Place } from './threads.js';
 
 export interface MemoryRow {
