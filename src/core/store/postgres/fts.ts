@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../../errors.js';
 import { queryTerms, rankWeights } from '../../search-terms.js';
-import type { SearchPart, SearchWeights } from '../port.js';
+import { rawSyntaxError, type SearchPart, type SearchWeights } from '../port.js';
 
 /** The text search configuration made by the schema (English stemming without stopwords, diacritics folded). */
 export const TS_CONFIG = 'hippo';
@@ -24,15 +24,12 @@ export interface TsQuery {
  */
 export function rawTsQuery(query: string, firstParameter = 1): TsQuery | undefined {
   if (query.trim() === '') return undefined;
-  if (query.includes('\u0000')) throw rawSyntaxError('it contains a NUL character');
+  if (query.includes('\u0000')) throw tsquerySyntaxError('it contains a NUL character');
   return { sql: `to_tsquery('${TS_CONFIG}', $${firstParameter})`, values: [query] };
 }
 
-function rawSyntaxError(why: string): UsageError {
-  // Core words it without the flag's name; src/cli/error-words.ts names --raw.
-  return new UsageError('fts_syntax', `the raw query is not valid PostgreSQL tsquery syntax (${why}); search without raw to match the words as plain text`, {
-    details: { syntaxError: why, engine: 'postgres' },
-  });
+function tsquerySyntaxError(why: string): UsageError {
+  return rawSyntaxError('PostgreSQL tsquery', why, { engine: 'postgres' });
 }
 
 /**
@@ -41,7 +38,7 @@ function rawSyntaxError(why: string): UsageError {
  */
 export function mapRawQueryError(error: unknown): unknown {
   const shape = error as { code?: unknown; message?: unknown };
-  if (shape.code === '42601' && typeof shape.message === 'string' && /tsquery/i.test(shape.message)) return rawSyntaxError(shape.message);
+  if (shape.code === '42601' && typeof shape.message === 'string' && /tsquery/i.test(shape.message)) return tsquerySyntaxError(shape.message);
   return error;
 }
 

@@ -629,6 +629,8 @@ export function snapshotPort(deps: SnapshotDeps): SnapshotPort {
   return {
     dir,
     suffix: SNAPSHOT_SUFFIX,
+    // A logical snapshot's read-back of every table against its manifest's counts and sha256 (docs/postgres.md).
+    verifiedBy: 'manifest counts and sha256',
 
     async take(name, options) {
       const file = name.endsWith(SNAPSHOT_SUFFIX) ? name : `${name}${SNAPSHOT_SUFFIX}`;

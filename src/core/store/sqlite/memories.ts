@@ -2,10 +2,10 @@
  * Memories on SQLite: rows, the FTS5 search, REM's gather, the nightly maintenance statements and the incremental
  * merge of the full-text index. The rules themselves (cut-offs, reasons, eligibility) come from the core.
  */
-import { UsageError } from '../../errors.js';
 import type { Durability, Memory } from '../../records.js';
 import { batchContexts, CONTEXT_AFTER, CONTEXT_BEFORE, NO_CONTEXT, threadKey, threadsOf, type Context } from '../context.js';
 import {
+  rawSyntaxError,
   SEARCH_PARTS,
   type AgentCount,
   type GatherQuery,
@@ -20,17 +20,7 @@ import {
   type SearchWeights,
 } from '../port.js';
 import { mapSqliteError, type Connection } from './connection.js';
-import {
-  agentExpression,
-  bm25Sql,
-  buildMatchExpression,
-  everyPart,
-  partColumns,
-  partFlags,
-  rankFunction,
-  searchedColumns,
-  STORED_RANK,
-} from './fts.js';
+import { agentExpression, bm25Sql, buildMatchExpression, everyPart, partColumns, partFlags, rankFunction, searchedColumns, STORED_RANK } from './fts.js';
 import { rankWeights } from '../../search-terms.js';
 import { SqliteThreads, type Place } from './threads.js';
 
@@ -628,10 +618,7 @@ export class SqliteMemories implements MemoryRepo {
       rows = this.hitRows(top, match, query.highlight, flagged);
     } catch (error) {
       if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
-        const syntaxError = (error as Error).message;
-        throw new UsageError('fts_syntax', `the raw query is not valid FTS5 syntax (${syntaxError}); search without raw to match the words as plain text`, {
-          details: { option: 'raw', syntaxError },
-        });
+        throw rawSyntaxError('FTS5', (error as Error).message, { option: 'raw' });
       }
       throw mapSqliteError(error, this.c.path);
     }
