@@ -13,7 +13,7 @@ import { SqliteMemories } from './memories.js';
 import { openDatabase, type OpenProgress } from './open.js';
 import { SqliteRows } from './rows.js';
 import { SqliteSnapshots } from './snapshots.js';
-import { SqliteCandidates, SqliteHandoffs, SqliteRuns, SqliteSettings } from './tables.js';
+import { SqliteCandidates, SqliteHandoffs, SqliteRuns, SqliteSettings } from './repos.js';
 import { SqliteTokens } from './tokens.js';
 
 export interface SqliteStoreOptions {

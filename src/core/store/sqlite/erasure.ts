@@ -23,7 +23,7 @@ import {
   INSERT_HANDOFF,
   type CandidateRow,
   type HandoffRow,
-} from './tables.js';
+} from './repos.js';
 import { SqliteThreads } from './threads.js';
 
 /** A memory the spec names: by id, or (with a match) by its content, subject or a tag holding the text. */

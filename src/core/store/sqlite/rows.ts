@@ -17,7 +17,7 @@ import {
   RUN_COLUMNS,
   runFromRow,
   runParams,
-} from './tables.js';
+} from './repos.js';
 
 const PAGE = 1000;
 
