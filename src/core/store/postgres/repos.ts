@@ -24,7 +24,7 @@ import {
   TABLE_SPECS,
   toParams,
   type TableSpec,
-} from './tables.js';
+} from '../tables.js';
 
 const CANDIDATE_COLUMNS = columnList(CANDIDATE_PUBLIC_COLUMNS);
 

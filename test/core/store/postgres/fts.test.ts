@@ -16,7 +16,7 @@ import { MAX_TERMS, queryTerms } from '../../../../src/core/search-terms.js';
 import { migrate } from '../../../../src/core/store/postgres/migrate.js';
 import { buildMatchExpression } from '../../../../src/core/store/sqlite/fts.js';
 import { openStore, type Store } from '../../../../src/core/store/store.js';
-import { columnList, MEMORY_TABLE, placeholders, toParams } from '../../../../src/core/store/postgres/tables.js';
+import { columnList, MEMORY_TABLE, placeholders, toParams } from '../../../../src/core/store/tables.js';
 import { cliMessage } from '../../../../src/cli/error-words.js';
 import { freshDatabase, type FreshDatabase } from '../../../helpers/postgres.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMemory, archiveMemories } from '../../../../src/core/memory.js';
 import { createPool, parsePostgresUrl } from '../../../../src/core/store/postgres/connect.js';
 import { searchSql, type SearchSqlOptions } from '../../../../src/core/store/postgres/fts.js';
-import { MEMORY_TABLE } from '../../../../src/core/store/postgres/tables.js';
+import { MEMORY_TABLE } from '../../../../src/core/store/tables.js';
 import { openStore, type Store } from '../../../../src/core/store/store.js';
 import { freshDatabase, type FreshDatabase } from '../../../helpers/postgres.js';
 import { fixedClock } from '../../../helpers/store.js';

@@ -7,8 +7,8 @@
  * PostgreSQL's `text` cannot hold NUL (U+0000); every text value is checked here, before the server sees it, and
  * refused with a UsageError naming the field.
  */
-import { UsageError } from '../../errors.js';
-import type { StoreTable, TableRow } from '../port.js';
+import { UsageError } from '../errors.js';
+import type { StoreTable, TableRow } from './port.js';
 
 /** How a column is stored: its PostgreSQL type as hippo uses it. */
 export type ColumnType = 'text' | 'timestamptz' | 'integer' | 'text[]' | 'json';
