@@ -1,24 +1,38 @@
 /**
- * The tables hippo owns, column by column: how a row of each crosses the port (the engine-neutral objects of port.ts:
- * Memory, CandidateRecord, Run, HandoffRecord, and settings as {key, value}), how it is sent as statement parameters
- * and as `COPY … FROM STDIN` text, and how it is read back. One description per table, so inserts, bulk loads,
- * dumps, snapshots and restores cannot disagree about a column.
- *
- * PostgreSQL's `text` cannot hold NUL (U+0000); every text value is checked here, before the server sees it, and
- * refused with a UsageError naming the field.
+ * The tables hippo owns, column by column, once for both engines (docs/store.md "Tables"): each column's name, the
+ * property of the port's object it carries (Memory, CandidateRecord, Run, HandoffRecord, {key, value}, a token), its
+ * logical type and what that is on each engine, whether it may be NULL; each table's keys and whose rows it holds.
+ * Both adapters derive their column lists, row mapping and statement parameters from here (sqlite/codec.ts,
+ * postgres/codec.ts), and test/core/store/tables.test.ts holds each engine's live schema, the records and the MCP
+ * schemas to it. Migrations stay hand-written SQL per engine (sqlite/migrations.ts, postgres/schema.ts): a change of a
+ * table is a new migration on each engine and a change here, and that test fails until all three agree.
  */
-import { UsageError } from '../errors.js';
-import type { StoreTable, TableRow } from './port.js';
+import type { Engine, StoreTable } from './port.js';
 
-/** How a column is stored: its PostgreSQL type as hippo uses it. */
-export type ColumnType = 'text' | 'timestamptz' | 'integer' | 'text[]' | 'json';
+/**
+ * A column's logical type. `time`: ISO-8601 UTC text with milliseconds across the port; `list`: a list of strings;
+ * `json`: a stored document (run counts, a handoff's refs), kept as its exact text.
+ */
+export type LogicalType = 'text' | 'time' | 'integer' | 'bigint' | 'list' | 'json';
+
+/** What each logical type is on each engine (SQLite's declared type; PostgreSQL's `format_type`). */
+export const ENGINE_TYPES: Record<LogicalType, Record<Engine, string>> = {
+  text: { sqlite: 'TEXT', postgres: 'text' },
+  time: { sqlite: 'TEXT', postgres: 'timestamp with time zone' },
+  integer: { sqlite: 'INTEGER', postgres: 'integer' },
+  bigint: { sqlite: 'INTEGER', postgres: 'bigint' },
+  // SQLite keeps lists and documents as JSON text.
+  list: { sqlite: 'TEXT', postgres: 'text[]' },
+  json: { sqlite: 'TEXT', postgres: 'json' },
+};
 
 export interface Column {
   /** The column's SQL name. */
   name: string;
-  /** The property of the port's object. */
+  /** The property of the port's object (camelCase of the name unless given). */
   prop: string;
-  type: ColumnType;
+  type: LogicalType;
+  nullable: boolean;
   /**
    * What a row of an older snapshot, written before the column existed, holds in it (a logical snapshot of an older
    * schema is read with this filled in). Absent for the columns of the first schema.
@@ -26,87 +40,136 @@ export interface Column {
   since?: { version: number; value: unknown };
 }
 
-export interface TableSpec {
-  name: StoreTable;
-  /** The key column (`id`, or `key` for settings). */
-  key: string;
-  /** Whether rows carry `agent_id` (every table but settings). */
-  perAgent: boolean;
-  columns: readonly Column[];
+/**
+ * Whose rows a table holds. `agent`: every row is one agent's (`agent_id NOT NULL`; every statement names the agent).
+ * `store`: rows of the whole store, with the reason. `agent-or-store`: today's runs, an agent's or (agent_id NULL) a
+ * run over every agent; issue 25 splits them.
+ */
+export type Ownership = 'agent' | 'store' | 'agent-or-store';
+
+/** A column an engine keeps for itself (an index's helper, a generated search vector): never crosses the port. */
+export interface EngineColumn {
+  name: string;
+  /** The engine's type, as its catalogue spells it. */
+  type: string;
+  nullable: boolean;
+  why: string;
 }
 
-const col = (name: string, type: ColumnType = 'text', since?: Column['since']): Column => ({
+export interface TableSpec {
+  name: StoreTable | 'mcp_tokens';
+  owner: Ownership;
+  /** Why the table is owned as it is. */
+  ownerReason: string;
+  /** The primary key's columns (the key a dump pages by and orders by: `id`, or `key` for settings). */
+  key: string;
+  /** Unique keys besides the primary key. */
+  unique: readonly (readonly string[])[];
+  /** The columns that cross the port, in the port's order (inserts, dumps, logical snapshots). */
+  columns: readonly Column[];
+  /** Columns of every engine that the adapter writes but that do not cross the port as such (a memory's search context). */
+  stored: readonly Column[];
+  /** Columns and keys one engine has and the other does not. */
+  engine: Partial<Record<Engine, { columns?: readonly EngineColumn[]; key?: readonly string[]; unique?: readonly (readonly string[])[] }>>;
+}
+
+const col = (name: string, type: LogicalType = 'text', nullable = false, since?: Column['since']): Column => ({
   name,
   prop: name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
   type,
+  nullable,
   ...(since ? { since } : {}),
 });
+/** A column that may be NULL. */
+const opt = (name: string, type: LogicalType = 'text', since?: Column['since']): Column => col(name, type, true, since);
 
 export const MEMORY_TABLE: TableSpec = {
   name: 'memories',
+  owner: 'agent',
+  ownerReason: 'a memory is one agent’s',
   key: 'id',
-  perAgent: true,
+  unique: [],
   columns: [
     col('id'),
     col('agent_id'),
     col('content'),
     col('durability'),
-    col('tags', 'text[]'),
-    col('subject'),
+    col('tags', 'list'),
+    opt('subject'),
     col('source'),
-    col('created_at', 'timestamptz'),
-    col('updated_at', 'timestamptz'),
-    col('expires_at', 'timestamptz'),
-    col('archived_at', 'timestamptz'),
-    col('archived_reason'),
-    col('derived_from', 'text[]'),
-    col('promoted_from'),
+    col('created_at', 'time'),
+    col('updated_at', 'time'),
+    opt('expires_at', 'time'),
+    opt('archived_at', 'time'),
+    opt('archived_reason'),
+    col('derived_from', 'list'),
+    opt('promoted_from'),
     col('content_hash'),
-    col('last_reflected_at', 'timestamptz'),
+    opt('last_reflected_at', 'time'),
     col('retrieval_count', 'integer'),
-    col('last_retrieved_at', 'timestamptz'),
-    col('thread', 'text', { version: 2, value: null }),
-    col('version_of', 'text', { version: 3, value: null }),
+    opt('last_retrieved_at', 'time'),
+    opt('thread', 'text', { version: 2, value: null }),
+    opt('version_of', 'text', { version: 3, value: null }),
   ],
+  // The text of a threaded memory's neighbours (store/context.ts), kept by the adapter for the search.
+  stored: [col('context_before'), col('context_after')],
+  engine: {
+    sqlite: {
+      columns: [
+        { name: 'rowid', type: 'INTEGER', nullable: true, why: 'the full-text table’s content_rowid; a thread’s order among equal times' },
+        { name: 'date_words', type: 'TEXT', nullable: true, why: 'generated: the creation date in words, for the full-text table' },
+      ],
+      key: ['rowid'],
+      unique: [['id']],
+    },
+    postgres: {
+      columns: [
+        { name: 'seq', type: 'bigint', nullable: false, why: 'insertion order: a thread’s order among equal times' },
+        { name: 'fts', type: 'tsvector', nullable: true, why: 'generated: the weighted search vector of content, subject and tags' },
+        { name: 'fts_context', type: 'tsvector', nullable: true, why: 'generated: the search vector of the context and the date in words' },
+      ],
+    },
+  },
 };
 
 /**
  * A memory with its search context, as the bulk path writes it (store/context.ts): the memory's columns, then the
  * neighbours' text. Rows are `Memory & { contextBefore, contextAfter }`.
  */
-export const MEMORY_INSERT_TABLE: TableSpec = {
-  ...MEMORY_TABLE,
-  columns: [...MEMORY_TABLE.columns, col('context_before'), col('context_after')],
-};
+export const MEMORY_INSERT_TABLE: TableSpec = { ...MEMORY_TABLE, columns: [...MEMORY_TABLE.columns, ...MEMORY_TABLE.stored] };
 
 export const CANDIDATE_TABLE: TableSpec = {
   name: 'candidates',
+  owner: 'agent',
+  ownerReason: 'a candidate is distilled from one agent’s memories',
   key: 'id',
-  perAgent: true,
+  unique: [],
   columns: [
     col('id'),
     col('agent_id'),
     col('claim'),
-    col('edited_claim'),
+    opt('edited_claim'),
     col('status'),
-    col('source_memory_ids', 'text[]'),
-    col('tags', 'text[]'),
+    col('source_memory_ids', 'list'),
+    col('tags', 'list'),
     col('generated_by'),
     col('provider'),
-    col('generated_at', 'timestamptz'),
+    col('generated_at', 'time'),
     col('run_id'),
     col('prompt_sha256'),
-    col('reviewer'),
-    col('review_rationale'),
-    col('decided_at', 'timestamptz'),
-    col('promoted_memory_id'),
-    { ...col('forgotten_sources', 'text[]', { version: 3, value: [] }), prop: 'forgottenSourceIds' },
-    col('reopened_by', 'text', { version: 3, value: null }),
-    col('reopened_at', 'timestamptz', { version: 3, value: null }),
-    col('reopen_reason', 'text', { version: 3, value: null }),
+    opt('reviewer'),
+    opt('review_rationale'),
+    opt('decided_at', 'time'),
+    opt('promoted_memory_id'),
+    { ...col('forgotten_sources', 'list', false, { version: 3, value: [] }), prop: 'forgottenSourceIds' },
+    opt('reopened_by', 'text', { version: 3, value: null }),
+    opt('reopened_at', 'time', { version: 3, value: null }),
+    opt('reopen_reason', 'text', { version: 3, value: null }),
     col('claim_norm'),
     col('prompt'),
   ],
+  stored: [],
+  engine: {},
 };
 
 /** A candidate's public columns (everything but the normalised claim and the prompt). */
@@ -114,54 +177,86 @@ export const CANDIDATE_PUBLIC_COLUMNS = CANDIDATE_TABLE.columns.filter((column) 
 
 export const RUN_TABLE: TableSpec = {
   name: 'runs',
+  owner: 'agent-or-store',
+  ownerReason:
+    'an agent’s run carries its agent; a nightly run over every agent, a restore of all agents and a prune of the audit log carry none (agent_id NULL)',
   key: 'id',
-  perAgent: true,
+  unique: [],
   columns: [
     col('id'),
     col('kind'),
-    col('agent_id'),
-    col('started_at', 'timestamptz'),
-    col('finished_at', 'timestamptz'),
+    opt('agent_id'),
+    col('started_at', 'time'),
+    opt('finished_at', 'time'),
     col('status'),
-    col('snapshot_path'),
+    opt('snapshot_path'),
     col('counts', 'json'),
-    col('candidate_ids', 'text[]'),
-    col('model'),
+    col('candidate_ids', 'list'),
+    opt('model'),
     col('errors', 'json'),
-    col('duration_ms', 'integer'),
-    col('parent_run_id'),
+    opt('duration_ms', 'bigint'),
+    opt('parent_run_id'),
     col('steps', 'json'),
-    col('memory_ids', 'text[]', { version: 3, value: [] }),
+    col('memory_ids', 'list', false, { version: 3, value: [] }),
   ],
+  stored: [],
+  engine: {},
 };
 
 export const HANDOFF_TABLE: TableSpec = {
   name: 'handoffs',
+  owner: 'agent',
+  ownerReason: 'a prompt-only handoff is one agent’s distillation',
   key: 'id',
-  perAgent: true,
+  unique: [],
   columns: [
     col('id'),
     col('agent_id'),
-    col('created_at', 'timestamptz'),
+    col('created_at', 'time'),
     col('focus'),
     col('refs', 'json'),
     col('prompt_sha256'),
-    col('expires_at', 'timestamptz'),
+    col('expires_at', 'time'),
     col('max_candidates', 'integer'),
-    col('ingested_at', 'timestamptz'),
-    col('ingest_run_id'),
+    opt('ingested_at', 'time'),
+    opt('ingest_run_id'),
     col('prompt'),
-    col('placeholders', 'json'),
+    opt('placeholders', 'json'),
   ],
+  stored: [],
+  engine: {},
 };
 
 export const SETTINGS_TABLE: TableSpec = {
   name: 'settings',
+  owner: 'store',
+  ownerReason: 'flags and locks of the whole store (the nightly lock, the pause, a pending vacuum)',
   key: 'key',
-  perAgent: false,
+  unique: [],
   columns: [col('key'), col('value')],
+  stored: [],
+  engine: {},
 };
 
+/**
+ * The bearer tokens of `hippo mcp --http` (docs/mcp.md). Not one of the tables a dump, a copy or a snapshot walks:
+ * tokens are credentials of the server, not data.
+ */
+export const TOKEN_TABLE: TableSpec = {
+  name: 'mcp_tokens',
+  owner: 'store',
+  ownerReason: 'a request is looked up by its token’s hash before its agent is known; each row names the agent it acts for',
+  key: 'id',
+  unique: [['token_hash']],
+  columns: [col('id'), col('agent_id'), opt('label'), col('token_hash'), col('created_at', 'time'), opt('revoked_at', 'time')],
+  stored: [],
+  engine: {},
+};
+
+/** A token's public columns (everything but the hash). */
+export const TOKEN_PUBLIC_COLUMNS = TOKEN_TABLE.columns.filter((column) => column.name !== 'token_hash');
+
+/** The tables a dump, `db copy` and a logical snapshot walk, by name. */
 export const TABLE_SPECS: Record<StoreTable, TableSpec> = {
   memories: MEMORY_TABLE,
   candidates: CANDIDATE_TABLE,
@@ -170,119 +265,40 @@ export const TABLE_SPECS: Record<StoreTable, TableSpec> = {
   settings: SETTINGS_TABLE,
 };
 
+/** Every table hippo owns, tokens included. */
+export const ALL_TABLES: readonly TableSpec[] = [...Object.values(TABLE_SPECS), TOKEN_TABLE];
+
+/**
+ * Tables an engine keeps for its own bookkeeping, with why: they hold no row of hippo's data.
+ */
+export const ENGINE_TABLES: Record<Engine, Record<string, string>> = {
+  sqlite: {
+    hippo_state: 'the change counter a nightly compares with its newest snapshot’s',
+    memories_fts: 'the FTS5 index of memories (and its shadow tables memories_fts_*)',
+  },
+  postgres: { hippo_schema: 'the marker and schema version' },
+};
+
 /** `a, b, c` for a SELECT or an INSERT column list (with an optional table alias). */
 export function columnList(columns: readonly Column[], alias?: string): string {
   return columns.map((column) => (alias ? `${alias}.${column.name}` : column.name)).join(', ');
 }
 
-/** `ORDER BY` of a dump: byte order of the key (the `C` collation), as SQLite's BINARY orders it, whatever the database's collation. */
-export function keyOrder(spec: TableSpec, alias?: string): string {
-  return `${alias ? `${alias}.` : ''}${spec.key} COLLATE "C"`;
+/** The spec's columns of these names, in the order given (a statement's SET list, say). */
+export function columnsNamed(spec: TableSpec, names: readonly string[]): Column[] {
+  return names.map((name) => {
+    const column = [...spec.columns, ...spec.stored].find((candidate) => candidate.name === name);
+    if (!column) throw new Error(`${spec.name} has no column ${name}`);
+    return column;
+  });
 }
 
-/**
- * The refusal of a NUL character, naming the field and, for a row, the table and its key (a memory's id: the row to
- * fix at the source, say before a `db copy`) — never the content.
- */
-export function nulError(field: string, row?: { table: string; key: string }): UsageError {
-  const where = row ? `${field} of ${JSON.stringify(row.key)}` : field;
-  return new UsageError(
-    'nul_in_text',
-    `${where} contains a NUL character (U+0000), which a PostgreSQL store cannot hold; nothing was written — remove the character${row ? ' from that row' : ''} and try again`,
-    { details: row ? { field, table: row.table, key: row.key } : { field } },
-  );
-}
-
-/** Throws `nul_in_text` if `value` (a string, or strings in an array) holds U+0000. */
-export function checkNoNul(value: unknown, field: string, row?: { table: string; key: string }): void {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) throw nulError(field, row);
-  } else if (Array.isArray(value)) {
-    for (const item of value) checkNoNul(item, field, row);
-  }
-}
-
-/** A port object from a row as `pg` returns it (text[] and json already parsed, times as ISO strings, bigint as number). */
-export function fromRow<T = TableRow>(spec: TableSpec, row: Record<string, unknown>, columns: readonly Column[] = spec.columns): T {
+/** A port object from a row, given how each column's stored value is read back. */
+export function objectOf<T>(columns: readonly Column[], row: Record<string, unknown>, read: (value: unknown, column: Column) => unknown): T {
   const result: Record<string, unknown> = {};
   for (const column of columns) {
     const value = row[column.name];
-    result[column.prop] = value === undefined ? null : value;
+    result[column.prop] = value === undefined || value === null ? null : read(value, column);
   }
   return result as T;
-}
-
-/** A port object of any table (Memory, CandidateRecord, Run, HandoffRecord, {key, value}). */
-export type RowObject = object;
-
-/** The row a NUL was found in: its table and key (a memory's id), when the row has one. */
-function rowOf(spec: TableSpec, row: RowObject): { table: string; key: string } | undefined {
-  const key = (row as Record<string, unknown>)[spec.key];
-  return typeof key === 'string' && !key.includes('\u0000') ? { table: spec.name, key } : undefined;
-}
-
-function valueOf(row: RowObject, column: Column, spec: TableSpec): unknown {
-  const table = spec.name;
-  const value = (row as Record<string, unknown>)[column.prop];
-  if (value === undefined || value === null) return null;
-  switch (column.type) {
-    case 'text':
-    case 'timestamptz':
-      if (typeof value !== 'string') throw badValue(table, column, 'a string');
-      checkNoNul(value, `${table}.${column.prop}`, rowOf(spec, row));
-      return value;
-    case 'integer':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw badValue(table, column, 'a whole number');
-      return value;
-    case 'text[]':
-      if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw badValue(table, column, 'a list of strings');
-      checkNoNul(value, `${table}.${column.prop}`, rowOf(spec, row));
-      return value;
-    case 'json':
-      return JSON.stringify(value);
-  }
-}
-
-function badValue(table: string, column: Column, what: string): UsageError {
-  return new UsageError('bad_row', `${table}.${column.prop} must be ${what}`, { details: { table, field: column.prop } });
-}
-
-/** Statement parameters for a row, in the spec's column order (json as its text, lists as arrays). */
-export function toParams(spec: TableSpec, row: RowObject, columns: readonly Column[] = spec.columns): unknown[] {
-  return columns.map((column) => valueOf(row, column, spec));
-}
-
-/** `$1, $2, …` for `count` parameters starting after `offset`. */
-export function placeholders(count: number, offset = 0): string {
-  return Array.from({ length: count }, (_, index) => `$${offset + index + 1}`).join(', ');
-}
-
-// ---- COPY text format -----------------------------------------------------------------------------------------------
-
-const COPY_SPECIAL = /[\\\n\r\t]/g;
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/** A value as a field of COPY's text format: backslash, newline, carriage return and tab escaped. */
-function copyText(text: string): string {
-  return text.replace(COPY_SPECIAL, (char) => COPY_ESCAPES[char]!);
-}
-
-/** A text[] literal: every element double-quoted, `"` and `\` escaped inside the quotes. */
-export function arrayLiteral(items: readonly string[]): string {
-  return `{${items.map((item) => `"${item.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-}
-
-/** One line of `COPY table (columns) FROM STDIN` (text format, `\N` for null), newline included. */
-export function copyLine(spec: TableSpec, row: RowObject, columns: readonly Column[] = spec.columns): string {
-  let line = '';
-  for (let index = 0; index < columns.length; index++) {
-    const column = columns[index]!;
-    const value = valueOf(row, column, spec);
-    if (index > 0) line += '\t';
-    if (value === null) line += '\\N';
-    else if (column.type === 'text[]') line += copyText(arrayLiteral(value as string[]));
-    else if (column.type === 'integer') line += (value as number).toString();
-    else line += copyText(value as string);
-  }
-  return `${line}\n`;
 }

@@ -22,7 +22,8 @@ import { SEARCH_PARTS, type SearchPart } from '../port.js';
 import { cursorRows, insertRows } from './bulk.js';
 import { finishSnippet, mapRawQueryError, nearbySql, searchSql } from './fts.js';
 import type { Session, TxState } from './session.js';
-import { columnList, fromRow, MEMORY_INSERT_TABLE, MEMORY_TABLE, placeholders, toParams } from '../tables.js';
+import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE } from '../tables.js';
+import { fromRow, placeholders, toParams } from './codec.js';
 import { PgThreads, reindexBeforeCommit, reindexPending } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);

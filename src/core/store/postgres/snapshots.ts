@@ -50,7 +50,8 @@ import { PgThreads } from './threads.js';
 import { citesOrHolds, namedBy, refersToOrHolds, usableNeedles } from './erasure.js';
 import { dumpSql } from './repos.js';
 import type { Session, TxState } from './session.js';
-import { fromRow, TABLE_SPECS, type TableSpec } from '../tables.js';
+import { TABLE_SPECS, type TableSpec } from '../tables.js';
+import { fromRow } from './codec.js';
 
 export const SNAPSHOT_SUFFIX = '.jsonl.gz';
 export const SNAPSHOT_FORMAT = 'hippo-logical-snapshot';

@@ -2,7 +2,7 @@
  * Memories on SQLite: rows, the FTS5 search, REM's gather, the nightly maintenance statements and the incremental
  * merge of the full-text index. The rules themselves (cut-offs, reasons, eligibility) come from the core.
  */
-import type { Durability, Memory } from '../../records.js';
+import type { Memory } from '../../records.js';
 import { batchContexts, CONTEXT_AFTER, CONTEXT_BEFORE, NO_CONTEXT, threadKey, threadsOf, type Context } from '../context.js';
 import {
   rawSyntaxError,
@@ -19,36 +19,17 @@ import {
   type SearchQuery,
   type SearchWeights,
 } from '../port.js';
+import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE } from '../tables.js';
+import { fromRow, rowMarks, toParams } from './codec.js';
 import { mapSqliteError, type Connection } from './connection.js';
 import { agentExpression, bm25Sql, buildMatchExpression, everyPart, partColumns, partFlags, rankFunction, searchedColumns, STORED_RANK } from './fts.js';
 import { rankWeights } from '../../search-terms.js';
 import { SqliteThreads, type Place } from './threads.js';
 
-export interface MemoryRow {
-  id: string;
-  agent_id: string;
-  content: string;
-  durability: Durability;
-  tags: string;
-  subject: string | null;
-  source: string;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
-  archived_at: string | null;
-  archived_reason: string | null;
-  derived_from: string;
-  promoted_from: string | null;
-  content_hash: string;
-  last_reflected_at: string | null;
-  retrieval_count: number;
-  last_retrieved_at: string | null;
-  thread: string | null;
-  version_of: string | null;
-}
+/** A memory's row as SQLite returns it: the spec's columns by name (those a statement reads by name, typed). */
+export type MemoryRow = Record<string, unknown> & { id: string; agent_id: string; thread: string | null; created_at: string };
 
-export const MEMORY_COLUMNS =
-  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread, version_of';
+export const MEMORY_COLUMNS = columnList(MEMORY_TABLE.columns);
 
 /** A hit as ranked: its rowid (`ord`), creation time (the tie-break) and score (higher is better). */
 type Ranked = { ord: number; created_at: string; score: number };
@@ -77,65 +58,18 @@ function bySearchOrder(a: Ranked, b: Ranked): number {
 }
 
 /** The memory's columns plus its search context (the bulk path writes both at once). */
-const INSERT_COLUMNS = `${MEMORY_COLUMNS}, context_before, context_after`;
-const PARAMS_PER_ROW = 22;
-const PLACEHOLDERS = `(${Array(PARAMS_PER_ROW).fill('?').join(', ')})`;
+const INSERT_COLUMNS = columnList(MEMORY_INSERT_TABLE.columns);
+const PLACEHOLDERS = rowMarks(MEMORY_INSERT_TABLE.columns);
 
-export function memoryFromRow(row: MemoryRow): Memory {
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    content: row.content,
-    durability: row.durability,
-    tags: JSON.parse(row.tags) as string[],
-    subject: row.subject,
-    source: row.source,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at,
-    archivedAt: row.archived_at,
-    archivedReason: row.archived_reason,
-    derivedFrom: JSON.parse(row.derived_from) as string[],
-    promotedFrom: row.promoted_from,
-    contentHash: row.content_hash,
-    lastReflectedAt: row.last_reflected_at,
-    retrievalCount: row.retrieval_count,
-    lastRetrievedAt: row.last_retrieved_at,
-    thread: row.thread,
-    versionOf: row.version_of,
-  };
-}
+export const memoryFromRow = (row: Record<string, unknown>): Memory => fromRow<Memory>(MEMORY_TABLE, row);
 
 /** The row's parameters in INSERT_COLUMNS order: the memory, then its search context. */
 export function memoryParams(memory: Memory, context: Context = NO_CONTEXT): unknown[] {
-  return [
-    memory.id,
-    memory.agentId,
-    memory.content,
-    memory.durability,
-    JSON.stringify(memory.tags),
-    memory.subject,
-    memory.source,
-    memory.createdAt,
-    memory.updatedAt,
-    memory.expiresAt,
-    memory.archivedAt,
-    memory.archivedReason,
-    JSON.stringify(memory.derivedFrom),
-    memory.promotedFrom,
-    memory.contentHash,
-    memory.lastReflectedAt,
-    memory.retrievalCount,
-    memory.lastRetrievedAt,
-    memory.thread,
-    memory.versionOf,
-    context.before,
-    context.after,
-  ];
+  return toParams({ ...memory, contextBefore: context.before, contextAfter: context.after }, MEMORY_INSERT_TABLE.columns);
 }
 
-/** Rows per multi-row INSERT: 22 parameters each, well under SQLite's 32 766 parameter limit. */
-const INSERT_BATCH = 500;
+/** Rows per multi-row INSERT: well under SQLite's 32 766 parameter limit. */
+const INSERT_BATCH = Math.min(500, Math.floor(32_766 / MEMORY_INSERT_TABLE.columns.length));
 
 /**
  * Inserts memories with multi-row INSERTs and returns how many were new (existing ids are skipped). Batching matters
@@ -237,6 +171,10 @@ function storedIds(c: Connection, memories: readonly { id: string }[]): Set<stri
     .all(JSON.stringify(memories.map((memory) => memory.id))) as string[];
   return new Set(ids);
 }
+
+/** What `update` sets: everything but identity, creation and thread (the memory's place). */
+const UPDATE_COLUMNS = MEMORY_TABLE.columns.filter((column) => !['id', 'agent_id', 'created_at', 'thread'].includes(column.name));
+const UPDATE_MEMORY = `UPDATE memories SET ${UPDATE_COLUMNS.map((column) => `${column.name} = ?`).join(', ')} WHERE id = ? AND agent_id = ?`;
 
 /** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
 const JOIN_AROUND_MAX = 64;
@@ -475,37 +413,7 @@ export class SqliteMemories implements MemoryRepo {
     // place) stay; the caller re-indexes the neighbours when the text changed (refreshContext).
     return this.c.transaction(async () =>
       this.c.mapped(() =>
-        withFtsSecureDelete(
-          this.c,
-          () =>
-            this.c
-              .statement(
-                `UPDATE memories SET content = ?, durability = ?, tags = ?, subject = ?, source = ?, updated_at = ?, expires_at = ?, archived_at = ?,
-                   archived_reason = ?, derived_from = ?, promoted_from = ?, content_hash = ?, last_reflected_at = ?, retrieval_count = ?,
-                   last_retrieved_at = ?, version_of = ?
-                 WHERE id = ? AND agent_id = ?`,
-              )
-              .run(
-                memory.content,
-                memory.durability,
-                JSON.stringify(memory.tags),
-                memory.subject,
-                memory.source,
-                memory.updatedAt,
-                memory.expiresAt,
-                memory.archivedAt,
-                memory.archivedReason,
-                JSON.stringify(memory.derivedFrom),
-                memory.promotedFrom,
-                memory.contentHash,
-                memory.lastReflectedAt,
-                memory.retrievalCount,
-                memory.lastRetrievedAt,
-                memory.versionOf,
-                memory.id,
-                memory.agentId,
-              ).changes === 1,
-        ),
+        withFtsSecureDelete(this.c, () => this.c.statement(UPDATE_MEMORY).run(...toParams(memory, UPDATE_COLUMNS), memory.id, memory.agentId).changes === 1),
       ),
     );
   }
@@ -677,7 +585,7 @@ export class SqliteMemories implements MemoryRepo {
          FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
          WHERE memories_fts MATCH @match AND memories_fts.rowid IN (SELECT value FROM json_each(@ords))`,
       )
-      .all({ match, open: highlight.open, close: highlight.close, ords: JSON.stringify(top.map((hit) => hit.ord)) }) as Omit<HitRow, 'score'>[];
+      .all({ match, open: highlight.open, close: highlight.close, ords: JSON.stringify(top.map((hit) => hit.ord)) }) as HitRow[];
     const byOrd = new Map(rows.map((row) => [row.ord, row]));
     return top.map((hit) => ({ ...byOrd.get(hit.ord)!, score: hit.score }));
   }
