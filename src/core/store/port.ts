@@ -177,7 +177,7 @@ export interface SearchQuery extends MemoryFilter {
   highlight: { open: string; close: string };
   /**
    * Tuning only (benchmarks, docs/store.md): weights for some parts of the search entry instead of the engine's own
-   * (each adapter's fts.ts holds them). A part weighted 0 is not searched at all.
+   * (src/core/search-terms.ts holds them). A part weighted 0 is not searched at all.
    */
   weights?: Partial<SearchWeights>;
 }

@@ -83,6 +83,15 @@ export function toParams(spec: TableSpec, row: RowObject, columns: readonly Colu
   return columns.map((column) => valueOf(row, column, spec));
 }
 
+/** Builds `$n` parameters in order. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown, cast?: string): string {
+    this.values.push(value);
+    return `$${this.values.length}${cast ? `::${cast}` : ''}`;
+  }
+}
+
 /** `$1, $2, …` for `count` parameters starting after `offset`. */
 export function placeholders(count: number, offset = 0): string {
   return Array.from({ length: count }, (_, index) => `$${offset + index + 1}`).join(', ');

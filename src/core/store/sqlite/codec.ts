@@ -3,7 +3,8 @@
  * it crosses the port. Column lists, statement parameters and the port's objects all come from the spec, so no
  * statement counts its own columns.
  */
-import { columnList, objectOf, type Column, type TableSpec } from '../tables.js';
+import type { Memory } from '../../records.js';
+import { columnList, MEMORY_TABLE, objectOf, type Column, type TableSpec } from '../tables.js';
 
 /** The port's object from a row (lists and documents parsed from their JSON text). */
 export function fromRow<T>(spec: TableSpec, row: Record<string, unknown>, columns: readonly Column[] = spec.columns): T {
@@ -28,3 +29,10 @@ export function rowMarks(columns: readonly Column[]): string {
 export function insertSql(spec: TableSpec, columns: readonly Column[] = spec.columns): string {
   return `INSERT INTO ${spec.name} (${columnList(columns)}) VALUES ${rowMarks(columns)} ON CONFLICT (${spec.key}) DO NOTHING`;
 }
+
+/** A memory's row as SQLite returns it: the spec's columns by name (those a statement reads by name, typed). */
+export type MemoryRow = Record<string, unknown> & { id: string; agent_id: string; thread: string | null; created_at: string };
+
+export const MEMORY_COLUMNS = columnList(MEMORY_TABLE.columns);
+
+export const memoryFromRow = (row: Record<string, unknown>): Memory => fromRow<Memory>(MEMORY_TABLE, row);

@@ -11,7 +11,8 @@
  */
 import type { CandidateRecord, EraseReport, EraseRewriter, EraseSpec, ErasureRepo, HandoffRecord } from '../port.js';
 import type { Connection } from './connection.js';
-import { forgetRows, MEMORY_COLUMNS, memoryFromRow } from './memories.js';
+import { MEMORY_COLUMNS, memoryFromRow } from './codec.js';
+import { forgetRows } from './memories.js';
 import {
   CANDIDATE_RECORD_COLUMNS,
   candidateParams,
