@@ -4,7 +4,7 @@
  *   import { openStore, addMemory, search, gather, buildPrompt, validateAnswer, distill, promote, reject } from 'hippo';
  */
 export * from './core/errors.js';
-export { openStore, SCHEMA_VERSION, buildMatchExpression, type Store, type StoreOps, type StoreOptions, type Engine } from './core/store/store.js';
+export { openStore, type Store, type StoreDescription, type StoreOps, type StoreOptions, type Engine } from './core/store/store.js';
 export {
   addMemory,
   getMemory,

@@ -78,8 +78,8 @@ const WORDS: Partial<Record<ErrorCode, Words>> = {
   unknown_region: (error, details) => (details.source === undefined ? `--region: ${error.message}` : undefined),
   fts_syntax: (_error, details) => {
     const syntaxError = text(details.syntaxError);
-    const syntax = details.engine === 'postgres' ? 'PostgreSQL tsquery' : 'FTS5';
-    return syntaxError && `the --raw query is not valid ${syntax} syntax (${syntaxError}); drop --raw to search the words as plain text`;
+    const syntax = text(details.syntax);
+    return syntaxError && syntax && `the --raw query is not valid ${syntax} syntax (${syntaxError}); drop --raw to search the words as plain text`;
   },
 
   // REM.

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HippoError } from '../../src/core/errors.js';
 import { addMemory, getMemory } from '../../src/core/memory/memory.js';
 import { search } from '../../src/core/search.js';
-import { buildMatchExpression } from '../../src/core/store/store.js';
+import { MAX_TERMS } from '../../src/core/search-terms.js';
+import { buildMatchExpression } from '../../src/core/store/sqlite/fts.js';
 import { fixedClock, tempStore } from '../helpers/store.js';
 
 let store: Awaited<ReturnType<typeof tempStore>>;
@@ -74,6 +75,17 @@ describe('search', () => {
   it('keeps stopwords only when nothing else is left', async () => {
     expect(buildMatchExpression('when did we move the cron')).toBe('"move" OR "cron"');
     expect(buildMatchExpression('the')).toBe('"the"');
+  });
+
+  it('searches at most MAX_TERMS distinct terms of a huge paste, the first ones, as PostgreSQL does', async () => {
+    const paste = Array.from({ length: MAX_TERMS + 50 }, (_, index) => `word${index}`).join(' ');
+    const match = buildMatchExpression(paste)!;
+    expect(match.split(' OR ')).toHaveLength(MAX_TERMS);
+    expect(match.startsWith('"word0" OR "word1" OR ')).toBe(true);
+    expect(match.endsWith(`"word${MAX_TERMS - 1}"`)).toBe(true);
+    // A word past the cap is not searched: the paste finds only what its first terms match.
+    expect(await hitIds(`${paste} billing`)).toEqual([]);
+    expect(await hitIds(`billing ${paste}`)).not.toEqual([]);
   });
 
   it('passes FTS5 syntax through with --raw, and reports bad raw syntax as a usage error', async () => {

@@ -38,6 +38,9 @@ it('runs the README example through the package entry', async () => {
     expect(hippo.validateAnswer({ candidates: [{ claim: 'x', sources: ['m2'] }] }, { refs: ['m1'] })).toMatchObject({ ok: false, reason: 'source_out_of_set' });
     const facts = await hippo.extract([{ source: 'note', text: 'Office: +353 1 234 5678' }], { kinds: ['phone'], region: 'IE' });
     expect(facts.map((fact) => [fact.normalized, fact.label])).toEqual([['+35312345678', 'Office']]);
+    // The schema version is the store's own (describe()); no engine's internals are part of the library.
+    expect(await store.describe()).toMatchObject({ engine: 'sqlite', schemaVersion: expect.any(Number) });
+    for (const internal of ['SCHEMA_VERSION', 'buildMatchExpression']) expect(internal in hippo, internal).toBe(false);
     await store.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -7,7 +7,8 @@ import type { Run, RunCounts } from '../records.js';
 import { withRun, type RunScope } from '../runs.js';
 import type { HeldLock, RestoredTable, SnapshotSource, Store, TableChangeCounts } from '../store/port.js';
 import { acquireLock } from './lock.js';
-import { snapshotFiles, snapshotNamePattern, takeSnapshot } from './snapshot.js';
+import { snapshotNamePattern } from '../store/snapshot-files.js';
+import { snapshotFiles, takeSnapshot } from './snapshot.js';
 
 /**
  * `hippo rem restore` (docs/design.md §7). What a restore puts back: memories (the full-text index follows),

@@ -147,7 +147,8 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
   try {
     snapshot = await takeSnapshot(store, run.id, { signal: options.signal, skipUnchanged: true });
   } catch (error) {
-    if (error instanceof HippoError && error.code === 'snapshot_verify_failed') steps.integrity = liveCheckStep(error.details?.live);
+    if (error instanceof HippoError && error.code === 'snapshot_verify_failed')
+      steps.integrity = liveCheckStep(error.details?.live, store.snapshots.verifiedBy);
     steps.snapshot = error instanceof InterruptedError ? 'interrupted' : 'failed';
     throw error;
   }
@@ -158,9 +159,8 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
     counts.snapshotUnchanged = 1;
   } else {
     steps.snapshot = 'written and verified';
-    // What "verified" means is the engine's: SQLite's quick_check of the copy; a logical snapshot's read-back of every
-    // table against its manifest's counts and sha256 (docs/postgres.md, Logical snapshots).
-    const check = store.engine === 'postgres' ? 'manifest counts and sha256' : 'quick_check';
+    // What "verified" means is the engine's (port.ts SnapshotPort.verifiedBy).
+    const check = store.snapshots.verifiedBy;
     steps.integrity = snapshot.violations.length === 0 ? `${check} ok` : `${check}: structure ok; constraint violations: ${snapshot.violations.join('; ')}`;
   }
   steps.retention = describeRetention(retention);
@@ -229,11 +229,14 @@ async function recordSnapshotPath(store: Store, scope: RunScope, path: string): 
   scope.record.snapshotPath = path;
 }
 
-/** After a snapshot failed its check: was it the live database (the copy is page for page the same) or the copy? */
-function liveCheckStep(live: unknown): string {
-  if (live === 'ok') return 'database quick_check ok';
-  if (live === 'failed') return 'database quick_check FAILED';
-  return 'database quick_check could not run';
+/**
+ * After a snapshot failed its check: was it the live database (the copy is page for page the same) or the copy? The
+ * same check (`verifiedBy`, the engine's) run on the live store, when the engine can.
+ */
+function liveCheckStep(live: unknown, check: string): string {
+  if (live === 'ok') return `database ${check} ok`;
+  if (live === 'failed') return `database ${check} FAILED`;
+  return `database ${check} could not run`;
 }
 
 const emptyDistillation = (agentId: string): AgentDistillation => ({

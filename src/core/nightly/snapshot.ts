@@ -1,22 +1,19 @@
-import { readdirSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { ExitCode, HippoError } from '../errors.js';
-import { requireCount } from '../limits.js';
-import type { RunKind } from '../records.js';
-import type { Store, UnattributedSnapshots } from '../store/port.js';
-
 /**
  * Snapshots (docs/design.md §7 step 3) are files in the store's snapshot directory (SQLite: `snapshots/<file name>/`
  * beside the database, so every store keeps its own, two in one directory too; docs/nightly.md), named `<UTC timestamp>-<run id><suffix>`: the engine writes each
  * under a hidden temporary name, checks it, makes it durable, and only then gives it that name, so a file with such a
  * name is always complete and was verified when written, and a half-written one (a crash, a full disk) never has it.
- * Naming, listing and retention are here; writing and checking the files is the adapter's (store.snapshots).
+ * Listing and retention are here; the file names and folders are store/snapshot-files.ts's; writing and checking the
+ * files is the adapter's (store.snapshots).
  */
-export function snapshotNamePattern(suffix: string): RegExp {
-  return new RegExp(`^(\\d{8}T\\d{6}Z)-(run_[0-9A-HJKMNP-TV-Z]{26})${suffix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-}
-/** A SQLite snapshot's name. */
-export const SNAPSHOT_FILE = snapshotNamePattern('.db');
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ExitCode, HippoError } from '../errors.js';
+import { requireCount } from '../limits.js';
+import type { RunKind } from '../records.js';
+import type { Store, UnattributedSnapshots } from '../store/port.js';
+import { snapshotNamePattern, sqliteSnapshotDir } from '../store/snapshot-files.js';
+
 /** Retention never removes the newest few, however old (or damaged) they are. */
 export const KEEP_NEWEST = 3;
 const DAY_MS = 86_400_000;
@@ -65,22 +62,9 @@ export interface TakenSnapshot extends Snapshot {
   removedPartials: number;
 }
 
-/**
- * The store's snapshot directory; given a SQLite file's path, that file's: `snapshots/<file name>/` beside it (file
- * names in one directory are unique, so two stores there never share a folder; PostgreSQL's is
- * `<data dir>/snapshots/<store>/`, the same shape).
- */
+/** The store's snapshot directory; given a SQLite file's path, that file's (store/snapshot-files.ts). */
 export function snapshotDir(store: Store | string): string {
-  return typeof store === 'string' ? join(legacySnapshotDir(store), basename(store)) : store.snapshots.dir;
-}
-
-/**
- * The folder every SQLite store in a directory shared before each got its own (`snapshots/` beside the file). The
- * snapshots still in it are adopted by the one store of that directory, or left there, unattributed
- * (docs/decisions.md, "Snapshot folders").
- */
-export function legacySnapshotDir(path: string): string {
-  return join(dirname(path), 'snapshots');
+  return typeof store === 'string' ? sqliteSnapshotDir(store) : store.snapshots.dir;
 }
 
 /** `20261102T093000Z-run_….db` (UTC, sortable). */

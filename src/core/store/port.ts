@@ -1,7 +1,12 @@
 /**
  * The storage port (docs/design.md §2, docs/store.md): everything the core needs from a store, in the core's own
  * words. Two adapters implement it — `store/sqlite/` (better-sqlite3, the embedded default) and `store/postgres/`
- * (node-postgres, the team store). Nothing engine-specific leaks above this file: no SQL, no driver types, no rowids.
+ * (node-postgres, the team store). Nothing engine-specific leaks above this file: no SQL, no driver types, no rowids,
+ * no schema version (`describe()` gives the store's own). Where the core must word something the engine decides, the
+ * port says it in words instead of the core asking which engine it has: what a snapshot's check is
+ * (`SnapshotPort.verifiedBy`), how the raw query syntax is called (`rawSyntaxError`'s `details.syntax`). `engine` is
+ * for display and for telling two stores apart (`db copy`), never for choosing behaviour. The tables, their columns
+ * and keys are described once for both engines in tables.ts.
  *
  * Rules every adapter keeps (the contract tests in test/core/store/contract.test.ts run against both):
  * - Every method that reads or writes an agent's rows takes the agent id and never touches another agent's rows.
@@ -16,6 +21,7 @@
  * Drafted by the lead, refined while the SQLite adapter was written. A change here is a commit of its own whose message
  * starts with "port:" and says why; both adapters and the contract tests move with it.
  */
+import { UsageError } from '../errors.js';
 import type { Candidate, CandidateStatus, Durability, Handoff, McpToken, Memory, Run, RunKind } from '../records.js';
 import type { Clock } from '../time.js';
 
@@ -111,6 +117,17 @@ export interface StoreDescription {
   counts: Record<StoreTable, number>;
 }
 
+/**
+ * The refusal of a `raw` search whose text is not valid in the engine's own query syntax (`syntax`: how that syntax is
+ * called, `FTS5` or `PostgreSQL tsquery`; `reason`: the engine's own words). Exit 2. Core words it without the flag's
+ * name; src/cli/error-words.ts names --raw from `details.syntax` and `details.syntaxError`.
+ */
+export function rawSyntaxError(syntax: string, reason: string, details: Record<string, unknown> = {}): UsageError {
+  return new UsageError('fts_syntax', `the raw query is not valid ${syntax} syntax (${reason}); search without raw to match the words as plain text`, {
+    details: { ...details, syntax, syntaxError: reason },
+  });
+}
+
 // ---- memories ---------------------------------------------------------------------------------------------------
 
 export interface MemoryFilter {
@@ -151,13 +168,16 @@ export interface GatherQuery {
 export interface SearchQuery extends MemoryFilter {
   /** The user's text; the adapter turns it into a safe query of its engine (terms quoted and OR-ed, stopwords dropped). */
   text: string;
-  /** Pass `text` as the engine's own query syntax (FTS5 MATCH / to_tsquery); a syntax error → UsageError `fts_syntax`. */
+  /**
+   * Pass `text` as the engine's own query syntax (FTS5 MATCH / to_tsquery); a syntax error → UsageError `fts_syntax`
+   * (`rawSyntaxError`: its details name the syntax, so no caller needs to know the engine to word it).
+   */
   raw: boolean;
   limit: number;
   highlight: { open: string; close: string };
   /**
    * Tuning only (benchmarks, docs/store.md): weights for some parts of the search entry instead of the engine's own
-   * (each adapter's fts.ts holds them). A part weighted 0 is not searched at all.
+   * (src/core/search-terms.ts holds them). A part weighted 0 is not searched at all.
    */
   weights?: Partial<SearchWeights>;
 }
@@ -555,6 +575,11 @@ export interface SnapshotPort {
   readonly dir: string;
   /** File name suffix of this engine's snapshots (`.db`, `.jsonl.gz`). */
   readonly suffix: string;
+  /**
+   * What `take` checks before it keeps a snapshot, in words for a run's steps (`quick_check`; `manifest counts and
+   * sha256`): the nightly says "<this> ok" without knowing the engine.
+   */
+  readonly verifiedBy: string;
   /**
    * Writes a verified snapshot named `name` into `dir` (temp name, check, fsync, rename, mode 0600), first removing the
    * temporary files an earlier interrupted snapshot left (call it holding the lock). A failed check throws

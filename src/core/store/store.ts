@@ -8,10 +8,8 @@ import { isPostgresLocation } from '../paths.js';
 import type { Clock } from '../time.js';
 import type { Store } from './port.js';
 
+/** The store's schema version is `describe().schemaVersion`: each engine numbers its own migrations. */
 export type { Engine, Store, StoreDescription, StoreOps } from './port.js';
-/** The SQLite schema version this hippo writes (`PRAGMA user_version`). */
-export { SCHEMA_VERSION } from './sqlite/migrations.js';
-export { buildMatchExpression } from './sqlite/fts.js';
 
 export interface StoreOptions {
   /** A SQLite file path, or `:memory:` for a throwaway store (library use and unit tests). */

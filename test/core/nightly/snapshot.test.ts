@@ -8,12 +8,12 @@ import {
   listSnapshots,
   planRetention,
   pruneSnapshots,
-  SNAPSHOT_FILE,
   snapshotDir,
   snapshotFileName,
   snapshotFiles,
   takeSnapshot,
 } from '../../../src/core/nightly/snapshot.js';
+import { SNAPSHOT_FILE } from '../../../src/core/store/snapshot-files.js';
 import { headerIsWhole } from '../../../src/core/store/sqlite/snapshots.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 

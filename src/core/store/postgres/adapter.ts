@@ -27,7 +27,7 @@ import { candidateRepo, handoffRepo, rowsRepo, runRepo, settingsRepo } from './r
 import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 import { Session, type TxState } from './session.js';
 import { snapshotPort } from './snapshots.js';
-import { tokenRepo } from './tokens.js';
+import { tokenRepo, type SqlRunner } from '../tokens.js';
 
 export interface OpenPostgresOptions {
   clock?: Clock;
@@ -42,6 +42,19 @@ export interface OpenPostgresOptions {
 /** How long `tryTransaction` waits by default, as SQLite's best-effort writes do. */
 const TRY_WAIT_MS = 250;
 
+/** Statements written once for both engines (`?` placeholders, numbered here) on this session or transaction. */
+function sqlRunner(session: Session, bound?: TxState): SqlRunner {
+  const numbered = (sql: string) => {
+    let count = 0;
+    return sql.replace(/\?/g, () => `$${++count}`);
+  };
+  return {
+    all: async (sql, params) => (await session.query(numbered(sql), params, bound)).rows,
+    run: async (sql, params) => (await session.query(numbered(sql), params, bound)).rowCount ?? 0,
+    byteOrder: (column) => `${column} COLLATE "C"`,
+  };
+}
+
 function opsFor(session: Session, clock: Clock, bound?: TxState): StoreOps {
   const ops: StoreOps = {
     clock,
@@ -50,7 +63,7 @@ function opsFor(session: Session, clock: Clock, bound?: TxState): StoreOps {
     runs: runRepo(session, bound),
     handoffs: handoffRepo(session, bound),
     settings: settingsRepo(session, bound),
-    tokens: tokenRepo(session, bound),
+    tokens: tokenRepo(sqlRunner(session, bound)),
     rows: rowsRepo(session, bound),
     erasure: erasureRepo(session, bound),
   };

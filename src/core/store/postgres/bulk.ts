@@ -7,7 +7,8 @@ import type { PoolClient, QueryResultRow } from 'pg';
 import type { HippoError } from '../../errors.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { columnList, copyLine, type Column, type RowObject, type TableSpec } from './tables.js';
+import { columnList, type Column, type TableSpec } from '../tables.js';
+import { copyLine, type RowObject } from './codec.js';
 import type { Session, TxState } from './session.js';
 
 /** Rows per COPY statement: each statement stays far inside the statement timeout, and the text built per batch small. */

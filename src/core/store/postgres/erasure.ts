@@ -10,7 +10,8 @@ import type { CandidateRecord, EraseReport, EraseRewriter, EraseSpec, ErasureRep
 import type { Memory } from '../../records.js';
 import { memoryRepo } from './memories.js';
 import type { Session, TxState } from './session.js';
-import { CANDIDATE_TABLE, columnList, fromRow, HANDOFF_TABLE, MEMORY_TABLE, placeholders, toParams } from './tables.js';
+import { CANDIDATE_TABLE, columnList, HANDOFF_TABLE, MEMORY_TABLE } from '../tables.js';
+import { fromRow, placeholders, toParams } from './codec.js';
 
 /** Whether the spec names a memory itself (by id, or by its content, subject or a tag holding the text). */
 export function namedBy(spec: EraseSpec, memory: Memory, ids: ReadonlySet<string>): boolean {

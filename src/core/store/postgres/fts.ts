@@ -5,40 +5,11 @@
  * input as plain words, and the terms are OR-ed with tsquery's `||` operator. See docs/postgres.md.
  */
 import { UsageError } from '../../errors.js';
-import type { SearchPart, SearchWeights } from '../port.js';
+import { queryTerms, rankWeights } from '../../search-terms.js';
+import { rawSyntaxError, type SearchPart, type SearchWeights } from '../port.js';
 
 /** The text search configuration made by the schema (English stemming without stopwords, diacritics folded). */
 export const TS_CONFIG = 'hippo';
-
-/**
- * Words dropped from natural-language queries while another term remains: the same list as SQLite's search, so both
- * engines search the same words. (The PostgreSQL index keeps them, as SQLite's does, so a query made only of such
- * words still finds them.)
- */
-export const STOPWORDS: ReadonlySet<string> = new Set(
-  (
-    'a an and are as at be but by can could did do does for from had has have how i if in into is it its me my no not of ' +
-    'on or our so than that the their them then there these they this to us was we were what when where which who whom ' +
-    'why will with would you your about after again all am any been before being both each few more most other same ' +
-    'should some such too very just over under up down out off once only own here hers his him her she he'
-  ).split(' '),
-);
-
-/** Letters, digits and combining marks of any script: what SQLite's unicode61 tokenizer calls a term. */
-const TERM = /[\p{L}\p{N}\p{M}]+/gu;
-
-/** More distinct terms than this are cut (the first ones are kept): a bound on the SQL built for a huge paste. */
-export const MAX_TERMS = 256;
-
-/**
- * The distinct terms of a natural-language query, lower-cased after NFKC, stopwords dropped while another term
- * remains: exactly what SQLite's `buildMatchExpression` quotes and OR-s. Empty when the text has no term at all.
- */
-export function queryTerms(query: string): string[] {
-  const terms = [...new Set((query.normalize('NFKC').match(TERM) ?? []).map((term) => term.toLowerCase()))];
-  const topical = terms.filter((term) => !STOPWORDS.has(term));
-  return (topical.length > 0 ? topical : terms).slice(0, MAX_TERMS);
-}
 
 export interface TsQuery {
   /** A SQL expression of type tsquery using `$first`… placeholders. */
@@ -53,15 +24,12 @@ export interface TsQuery {
  */
 export function rawTsQuery(query: string, firstParameter = 1): TsQuery | undefined {
   if (query.trim() === '') return undefined;
-  if (query.includes('\u0000')) throw rawSyntaxError('it contains a NUL character');
+  if (query.includes('\u0000')) throw tsquerySyntaxError('it contains a NUL character');
   return { sql: `to_tsquery('${TS_CONFIG}', $${firstParameter})`, values: [query] };
 }
 
-function rawSyntaxError(why: string): UsageError {
-  // Core words it without the flag's name; src/cli/error-words.ts names --raw.
-  return new UsageError('fts_syntax', `the raw query is not valid PostgreSQL tsquery syntax (${why}); search without raw to match the words as plain text`, {
-    details: { syntaxError: why, engine: 'postgres' },
-  });
+function tsquerySyntaxError(why: string): UsageError {
+  return rawSyntaxError('PostgreSQL tsquery', why, { engine: 'postgres' });
 }
 
 /**
@@ -70,7 +38,7 @@ function rawSyntaxError(why: string): UsageError {
  */
 export function mapRawQueryError(error: unknown): unknown {
   const shape = error as { code?: unknown; message?: unknown };
-  if (shape.code === '42601' && typeof shape.message === 'string' && /tsquery/i.test(shape.message)) return rawSyntaxError(shape.message);
+  if (shape.code === '42601' && typeof shape.message === 'string' && /tsquery/i.test(shape.message)) return tsquerySyntaxError(shape.message);
   return error;
 }
 
@@ -83,25 +51,6 @@ export const BM25_B = 0.75;
  * tsvector's positions, dearer): at least this many, and ten times the limit.
  */
 export const RERANK_AT_LEAST = 200;
-
-/**
- * The ranking, in one place (docs/design.md §6; tuned on bench/search-context.ts's dev set): the weight of each part
- * of the search entry in BM25's term frequency, as SQLite's bm25() gets them. `fts` holds content (A), subject (B)
- * and tags (C); `fts_context` the neighbours before (A) and after (B) and the date in words (C).
- */
-export const RANK_WEIGHTS: Readonly<SearchWeights> = {
-  content: 1.0,
-  subject: 0.75,
-  tags: 0.5,
-  contextBefore: 0.4,
-  contextAfter: 0.15,
-  date: 0.3,
-};
-
-/** The engine's weights with a tuning override (port.ts `SearchQuery.weights`). */
-export function rankWeights(override?: Partial<SearchWeights>): SearchWeights {
-  return { ...RANK_WEIGHTS, ...override };
-}
 
 /** Which tsvector and weight class holds each part (`{a,b}`: ts_filter's spelling). */
 export const PART_CLASSES: Record<SearchPart, { vector: 'fts' | 'fts_context'; classes: string }> = {

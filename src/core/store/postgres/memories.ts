@@ -3,48 +3,27 @@
  * all agents by contract (`existingIds`, `agentsWithNew`, `agentCounts`, maintenance, `demoCounts`). The rules the
  * core owns (eligibility for distillation, docs/design.md §4.1; the maintenance verdicts, src/core/nightly/maintenance.ts)
  * are written here in PostgreSQL's SQL clause for clause as the SQLite adapter writes them (store/sqlite/memories.ts).
+ * The search is search.ts's, the nightly maintenance maintenance.ts's.
  */
 import type { Memory } from '../../records.js';
-import { UsageError } from '../../errors.js';
-import type {
-  AgentCount,
-  GatherQuery,
-  ListQuery,
-  MaintenanceCountsByAgent,
-  MaintenanceCutoffs,
-  MaintenanceRule,
-  MemoryRepo,
-  SearchHit,
-  SearchQuery,
-} from '../port.js';
-import { batchContexts, CONTEXT_AFTER, CONTEXT_BEFORE, threadKey, threadsOf } from '../context.js';
-import { SEARCH_PARTS, type SearchPart } from '../port.js';
+import type { AgentCount, GatherQuery, ListQuery, MemoryRepo, SearchQuery } from '../port.js';
+import { batchContexts, threadKey, threadsOf } from '../context.js';
 import { cursorRows, insertRows } from './bulk.js';
-import { finishSnippet, mapRawQueryError, nearbySql, searchSql } from './fts.js';
 import type { Session, TxState } from './session.js';
-import { columnList, fromRow, MEMORY_INSERT_TABLE, MEMORY_TABLE, placeholders, toParams } from './tables.js';
+import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE } from '../tables.js';
+import { fromRow, Params, placeholders, toParams } from './codec.js';
+import { applyMaintenance, optimizeSearchIndex, planMaintenance } from './maintenance.js';
+import { searchMemories } from './search.js';
 import { PgThreads, reindexBeforeCommit, reindexPending } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
-const COLUMN_NAMES = MEMORY_TABLE.columns.map((column) => column.name);
-/** The columns an update leaves alone. */
 /** What `update` leaves as it is: the memory's identity and its place in a thread (created_at, thread). */
 const IDENTITY = new Set(['id', 'agent_id', 'created_at', 'thread']);
-const MAINTENANCE_RULES: readonly MaintenanceRule[] = ['expired', 'archivedEphemeral', 'archivedUnused'];
 /** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
 const JOIN_AROUND_MAX = 64;
 
-function toMemory(row: Record<string, unknown>): Memory {
+export function toMemory(row: Record<string, unknown>): Memory {
   return fromRow<Memory>(MEMORY_TABLE, row);
-}
-
-/** Builds `$n` parameters in order. */
-class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown, cast?: string): string {
-    this.values.push(value);
-    return `$${this.values.length}${cast ? `::${cast}` : ''}`;
-  }
 }
 
 /**
@@ -67,29 +46,6 @@ function eligible(
   if (options.scope === 'tagged') where.push(`${a}tags @> ARRAY[${p.add(options.tag ?? '', 'text')}]`);
   if (options.unreflected) where.push(`${a}last_reflected_at IS NULL`);
   return where;
-}
-
-/** The maintenance verdict of a row (nightly/maintenance.ts's VERDICT): which rule archives it, or NULL. */
-function verdict(p: Params, cutoffs: MaintenanceCutoffs): string {
-  const now = p.add(cutoffs.now, 'timestamptz');
-  const youth = p.add(cutoffs.youth, 'timestamptz');
-  const ephemeral = p.add(cutoffs.ephemeralCutoff, 'timestamptz');
-  const unused = p.add(cutoffs.unusedCutoff, 'timestamptz');
-  return `CASE
-    WHEN expires_at IS NOT NULL AND expires_at < ${now} AND durability IN ('standard', 'ephemeral') THEN 'expired'
-    WHEN created_at < ${youth} AND durability = 'ephemeral' AND created_at < ${ephemeral} THEN 'archivedEphemeral'
-    WHEN created_at < ${youth} AND durability = 'standard' AND created_at < ${unused} AND retrieval_count <= 1
-         AND (last_retrieved_at IS NULL OR last_retrieved_at < ${unused}) THEN 'archivedUnused'
-  END`;
-}
-
-function countsByAgent(rows: { agent_id: string; verdict: MaintenanceRule; n: number }[]): MaintenanceCountsByAgent {
-  const result: MaintenanceCountsByAgent = {};
-  for (const row of rows) {
-    result[row.agent_id] ??= { expired: 0, archivedEphemeral: 0, archivedUnused: 0 };
-    result[row.agent_id]![row.verdict] = row.n;
-  }
-  return result;
 }
 
 export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
@@ -380,106 +336,10 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       return rows.map((row) => ({ agentId: row.agent_id, memories: row.memories, archived: row.archived, newest: row.newest }));
     },
 
-    async search(q: SearchQuery): Promise<SearchHit[]> {
-      if (!Number.isInteger(q.limit) || q.limit < 1)
-        throw new UsageError('bad_limit', 'the limit must be a whole number of at least 1', { details: { option: 'limit' } });
-      const statement = searchSql({
-        agentId: q.agentId,
-        query: q.text,
-        raw: q.raw,
-        limit: q.limit,
-        now: q.now,
-        ...(q.tag !== undefined ? { tag: q.tag } : {}),
-        ...(q.since !== undefined ? { since: q.since } : {}),
-        ...(q.durability !== undefined ? { durability: q.durability } : {}),
-        includeArchived: q.includeArchived ?? false,
-        highlight: q.highlight,
-        columns: COLUMN_NAMES,
-        ...(q.weights !== undefined ? { weights: q.weights } : {}),
-      });
-      if (!statement) return [];
-      // A search inside a transaction that bulk-loaded memories sees their contexts as they will be committed.
-      const tx = bound ?? session.current();
-      if (tx?.beforeCommit?.size) await session.settle(tx);
-      const { rows } = await session.query<Record<string, unknown> & { score: number; headline: string; seq: number }>(
-        statement.text,
-        statement.values,
-        bound,
-        {
-          ...(q.raw ? { mapError: mapRawQueryError } : {}),
-        },
-      );
-      const hits: SearchHit[] = [];
-      for (const row of rows) {
-        const memory = toMemory(row);
-        const matched = SEARCH_PARTS.filter((part: SearchPart) => row[`in_${part}`] === true);
-        const own = matched.some((part) => part === 'content' || part === 'subject' || part === 'tags');
-        let nearby: SearchHit['nearby'] = null;
-        if (!own && matched.includes('context') && memory.thread !== null) {
-          const sql = nearbySql({
-            agentId: q.agentId,
-            thread: memory.thread,
-            createdAt: memory.createdAt,
-            seq: Number(row.seq),
-            query: q.text,
-            raw: q.raw,
-            highlight: q.highlight,
-            before: CONTEXT_BEFORE,
-            after: CONTEXT_AFTER,
-          });
-          const found = sql ? (await query<{ id: string; content: string; headline: string }>(sql.text, sql.values)).rows[0] : undefined;
-          if (found) nearby = { memoryId: found.id, snippet: finishSnippet(found.content, found.headline, q.highlight) };
-        }
-        hits.push({ memory, score: row.score, snippet: finishSnippet(memory.content, row.headline, q.highlight), matched, nearby });
-      }
-      return hits;
-    },
-
-    async planMaintenance(cutoffs) {
-      const p = new Params();
-      const { rows } = await query<{ agent_id: string; verdict: MaintenanceRule; n: number }>(
-        `SELECT agent_id, verdict, count(*)::int AS n
-         FROM (SELECT agent_id, ${verdict(p, cutoffs)} AS verdict FROM memories WHERE archived_at IS NULL) v
-         WHERE verdict IS NOT NULL GROUP BY agent_id, verdict ORDER BY agent_id COLLATE "C", verdict`,
-        p.values,
-      );
-      return countsByAgent(rows);
-    },
-
-    async applyMaintenance(cutoffs, reasons) {
-      const p = new Params();
-      const rule = verdict(p, cutoffs);
-      const reason = `CASE ${rule} ${MAINTENANCE_RULES.map((name) => `WHEN '${name}' THEN ${p.add(reasons[name], 'text')}`).join(' ')} END`;
-      const now = p.add(cutoffs.now, 'timestamptz');
-      // One statement: the rows are archived and reported together. The verdict reads columns the update leaves as
-      // they were, so RETURNING computes the same rule the update applied. Then the threads it took memories out of
-      // are re-indexed, in the same transaction.
-      return atomic(async (_tx, q, threads) => {
-        const { rows } = await q<{ agent_id: string; verdict: MaintenanceRule | null; n: number; threads: string[] | null }>(
-          `WITH archived AS (
-             UPDATE memories SET archived_reason = ${reason}, archived_at = ${now}, updated_at = ${now}, context_before = '', context_after = ''
-             WHERE archived_at IS NULL AND (${rule}) IS NOT NULL
-             RETURNING agent_id, ${rule} AS verdict, thread
-           )
-           SELECT agent_id, verdict, count(*)::int AS n, array_agg(DISTINCT thread) FILTER (WHERE thread IS NOT NULL) AS threads
-           FROM archived GROUP BY agent_id, verdict ORDER BY agent_id COLLATE "C", verdict`,
-          p.values,
-        );
-        const touched = new Map<string, { agentId: string; thread: string }>();
-        for (const row of rows) for (const thread of row.threads ?? []) touched.set(threadKey(row.agent_id, thread), { agentId: row.agent_id, thread });
-        for (const { agentId, thread } of touched.values()) await threads.whole(agentId, thread);
-        return countsByAgent(rows as { agent_id: string; verdict: MaintenanceRule; n: number }[]);
-      });
-    },
-
-    async optimizeSearchIndex() {
-      // The GIN index takes new entries into a pending list (fastupdate) that searches scan linearly; merging it into
-      // the index proper is what FTS5's merge is on SQLite. ANALYZE refreshes the planner's statistics after a night's
-      // archiving. One step: neither holds a lock that blocks readers or writers for long.
-      await query("SELECT gin_clean_pending_list(to_regclass('memories_fts'))");
-      await query('ANALYZE memories');
-      return 1;
-    },
+    search: (q: SearchQuery) => searchMemories(session, bound, q),
+    planMaintenance: (cutoffs) => planMaintenance(query, cutoffs),
+    applyMaintenance: (cutoffs, reasons) => applyMaintenance(atomic, cutoffs, reasons),
+    optimizeSearchIndex: () => optimizeSearchIndex(query),
 
     async demoCounts(source) {
       const { rows } = await query<{ total: number; demo: number }>(

@@ -12,19 +12,8 @@ import { threadsOf } from '../context.js';
 import { cursorRows, insertRows } from './bulk.js';
 import { PgThreads, reindexBeforeCommit } from './threads.js';
 import type { Session, TxState } from './session.js';
-import {
-  CANDIDATE_PUBLIC_COLUMNS,
-  CANDIDATE_TABLE,
-  columnList,
-  fromRow,
-  HANDOFF_TABLE,
-  keyOrder,
-  placeholders,
-  RUN_TABLE,
-  TABLE_SPECS,
-  toParams,
-  type TableSpec,
-} from './tables.js';
+import { CANDIDATE_PUBLIC_COLUMNS, CANDIDATE_TABLE, columnList, HANDOFF_TABLE, RUN_TABLE, TABLE_SPECS, type TableSpec } from '../tables.js';
+import { fromRow, keyOrder, placeholders, toParams } from './codec.js';
 
 const CANDIDATE_COLUMNS = columnList(CANDIDATE_PUBLIC_COLUMNS);
 
@@ -223,7 +212,7 @@ function specOf(table: StoreTable): TableSpec {
  */
 function scopeOf(spec: TableSpec, agentId: string | null, alias?: string): { where: string; values: unknown[] } | undefined {
   if (agentId === null) return { where: 'TRUE', values: [] };
-  if (!spec.perAgent) return undefined;
+  if (spec.owner === 'store') return undefined;
   return { where: `${alias ? `${alias}.` : ''}agent_id = $1`, values: [agentId] };
 }
 

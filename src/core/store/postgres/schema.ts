@@ -1,6 +1,7 @@
 /**
  * The PostgreSQL schema: forward migrations, applied in order in one transaction by `migrate()` (migrate.ts). The
- * same logical tables as SQLite's (store/migrations.ts), in PostgreSQL's own types; see docs/postgres.md.
+ * same logical tables as SQLite's (store/sqlite/migrations.ts), in PostgreSQL's own types, both described column by column
+ * in store/tables.ts (test/core/store/tables.test.ts holds the live schema to it); see docs/postgres.md.
  *
  * - Times are `timestamptz`. hippo writes ISO-8601 UTC with milliseconds and reads them back through a type parser
  *   (connect.ts) as the same string, so a copy between engines is lossless.

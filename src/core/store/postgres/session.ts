@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
 import { BusyError, ExitCode, HippoError, UsageError } from '../../errors.js';
 import { mapPgError, redact, type PostgresTarget } from './connect.js';
-import { nulError } from './tables.js';
+import { nulError } from './codec.js';
 
 /** A transaction in progress: its client, and whether it is over (statements bound to it then fail). */
 export interface TxState {

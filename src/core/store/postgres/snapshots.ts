@@ -50,7 +50,8 @@ import { PgThreads } from './threads.js';
 import { citesOrHolds, namedBy, refersToOrHolds, usableNeedles } from './erasure.js';
 import { dumpSql } from './repos.js';
 import type { Session, TxState } from './session.js';
-import { fromRow, TABLE_SPECS, type TableSpec } from './tables.js';
+import { TABLE_SPECS, type TableSpec } from '../tables.js';
+import { fromRow } from './codec.js';
 
 export const SNAPSHOT_SUFFIX = '.jsonl.gz';
 export const SNAPSHOT_FORMAT = 'hippo-logical-snapshot';
@@ -629,6 +630,8 @@ export function snapshotPort(deps: SnapshotDeps): SnapshotPort {
   return {
     dir,
     suffix: SNAPSHOT_SUFFIX,
+    // A logical snapshot's read-back of every table against its manifest's counts and sha256 (docs/postgres.md).
+    verifiedBy: 'manifest counts and sha256',
 
     async take(name, options) {
       const file = name.endsWith(SNAPSHOT_SUFFIX) ? name : `${name}${SNAPSHOT_SUFFIX}`;

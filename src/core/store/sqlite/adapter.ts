@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../time.js';
-import type { Engine, ReclaimResult, Store, StoreDescription, StoreOps, StoreTable } from '../port.js';
+import type { Engine, ReclaimResult, Store, StoreDescription, StoreOps, StoreTable, TokenRepo } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { Connection } from './connection.js';
 import { SqliteErasure } from './erasure.js';
@@ -13,8 +13,8 @@ import { SqliteMemories } from './memories.js';
 import { openDatabase, type OpenProgress } from './open.js';
 import { SqliteRows } from './rows.js';
 import { SqliteSnapshots } from './snapshots.js';
-import { SqliteCandidates, SqliteHandoffs, SqliteRuns, SqliteSettings } from './tables.js';
-import { SqliteTokens } from './tokens.js';
+import { SqliteCandidates, SqliteHandoffs, SqliteRuns, SqliteSettings } from './repos.js';
+import { tokenRepo } from '../tokens.js';
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:` for a throwaway store (library use and unit tests). */
@@ -40,7 +40,7 @@ export class SqliteStore implements Store {
   readonly runs: SqliteRuns;
   readonly handoffs: SqliteHandoffs;
   readonly settings: SqliteSettings;
-  readonly tokens: SqliteTokens;
+  readonly tokens: TokenRepo;
   readonly rows: SqliteRows;
   readonly erasure: SqliteErasure;
   readonly lock: SqliteLock;
@@ -56,7 +56,11 @@ export class SqliteStore implements Store {
     this.runs = new SqliteRuns(connection);
     this.handoffs = new SqliteHandoffs(connection);
     this.settings = new SqliteSettings(connection);
-    this.tokens = new SqliteTokens(connection);
+    this.tokens = tokenRepo({
+      all: (sql, params) => connection.use(() => connection.statement(sql).all(...params) as Record<string, unknown>[]),
+      run: (sql, params) => connection.use(() => connection.statement(sql).run(...params).changes),
+      byteOrder: (column) => column,
+    });
     this.rows = new SqliteRows(connection);
     this.erasure = new SqliteErasure(connection);
     this.lock = new SqliteLock(connection, this.settings, this.runs, clock);

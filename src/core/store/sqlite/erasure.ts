@@ -11,7 +11,8 @@
  */
 import type { CandidateRecord, EraseReport, EraseRewriter, EraseSpec, ErasureRepo, HandoffRecord } from '../port.js';
 import type { Connection } from './connection.js';
-import { forgetRows, MEMORY_COLUMNS, memoryFromRow, type MemoryRow } from './memories.js';
+import { MEMORY_COLUMNS, memoryFromRow } from './codec.js';
+import { forgetRows } from './memories.js';
 import {
   CANDIDATE_RECORD_COLUMNS,
   candidateParams,
@@ -21,9 +22,7 @@ import {
   handoffParams,
   INSERT_CANDIDATE,
   INSERT_HANDOFF,
-  type CandidateRow,
-  type HandoffRow,
-} from './tables.js';
+} from './repos.js';
 import { SqliteThreads } from './threads.js';
 
 /** A memory the spec names: by id, or (with a match) by its content, subject or a tag holding the text. */
@@ -43,7 +42,7 @@ export function eraseRows(c: Connection, spec: EraseSpec, rewriter: EraseRewrite
            OR version_of IN (SELECT id FROM memories WHERE agent_id = @agentId AND ${NAMED}))
          ORDER BY created_at, id`,
       )
-      .all(params) as MemoryRow[]
+      .all(params) as Record<string, unknown>[]
   ).map(memoryFromRow);
   const rewrite = rewriter(memories);
   const erased = JSON.stringify(memories.map((memory) => memory.id));
@@ -62,7 +61,7 @@ export function eraseRows(c: Connection, spec: EraseSpec, rewriter: EraseRewrite
                          OR EXISTS (SELECT 1 FROM json_each(candidates.tags) t WHERE instr(t.value, n.value) > 0)))
          ORDER BY id`,
       )
-      .all({ agentId: spec.agentId, erased, needles }) as CandidateRow[]
+      .all({ agentId: spec.agentId, erased, needles }) as Record<string, unknown>[]
   ).map(candidateRecordFromRow);
   const rewrittenCandidates: CandidateRecord[] = [];
   for (const candidate of candidates) {
@@ -82,7 +81,7 @@ export function eraseRows(c: Connection, spec: EraseSpec, rewriter: EraseRewrite
            OR EXISTS (SELECT 1 FROM json_each(@needles) n WHERE instr(handoffs.prompt, n.value) > 0))
          ORDER BY id`,
       )
-      .all({ agentId: spec.agentId, erased, needles }) as HandoffRow[]
+      .all({ agentId: spec.agentId, erased, needles }) as Record<string, unknown>[]
   ).map(handoffFromRow);
   const rewrittenHandoffs: HandoffRecord[] = [];
   for (const handoff of handoffs) {

@@ -22,20 +22,6 @@ export function agentExpression(agentId: string): string | undefined {
   return terms ? `agent_id : "${terms.join(' ')}"` : undefined;
 }
 
-/**
- * The ranking, in one place (docs/design.md §6; tuned on bench/search-context.ts's dev set): bm25 weights of the
- * search entry's columns. The neighbours before a memory weigh more than those after it (an answer follows its
- * question); both, and the date, weigh little: they rank, the memory's own words decide.
- */
-export const RANK_WEIGHTS: Readonly<SearchWeights> = {
-  content: 1.0,
-  subject: 0.75,
-  tags: 0.5,
-  contextBefore: 0.4,
-  contextAfter: 0.15,
-  date: 0.3,
-};
-
 /** The FTS5 columns of `memories_fts`, in order, with the weight each takes (agent_id is only a filter: 0). */
 const COLUMNS: readonly { name: string; weight: keyof SearchWeights | null; part: SearchPart | null }[] = [
   { name: 'content', weight: 'content', part: 'content' },
@@ -46,11 +32,6 @@ const COLUMNS: readonly { name: string; weight: keyof SearchWeights | null; part
   { name: 'context_after', weight: 'contextAfter', part: 'context' },
   { name: 'date_words', weight: 'date', part: 'date' },
 ];
-
-/** The engine's weights with a tuning override (port.ts `SearchQuery.weights`). */
-export function rankWeights(override?: Partial<SearchWeights>): SearchWeights {
-  return { ...RANK_WEIGHTS, ...override };
-}
 
 /** The weights as bm25's arguments, in column order. */
 function bm25Arguments(weights: SearchWeights): string {

@@ -9,7 +9,7 @@ import { iso, type Clock } from '../../time.js';
 import { isHolderAlive, lockConflict } from '../lock.js';
 import type { HeldLock, LockHolder, LockPort } from '../port.js';
 import type { Connection } from './connection.js';
-import type { SqliteRuns, SqliteSettings } from './tables.js';
+import type { SqliteRuns, SqliteSettings } from './repos.js';
 
 export const LOCK_KEY = 'nightly.lock';
 

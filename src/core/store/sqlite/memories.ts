@@ -1,151 +1,38 @@
 /**
- * Memories on SQLite: rows, the FTS5 search, REM's gather, the nightly maintenance statements and the incremental
- * merge of the full-text index. The rules themselves (cut-offs, reasons, eligibility) come from the core.
+ * Memories on SQLite: rows in and out, threads' search context kept, REM's gather. The search is search.ts's, the
+ * nightly maintenance maintenance.ts's. The rules themselves (cut-offs, reasons, eligibility) come from the core.
  */
-import { UsageError } from '../../errors.js';
-import type { Durability, Memory } from '../../records.js';
-import { batchContexts, CONTEXT_AFTER, CONTEXT_BEFORE, NO_CONTEXT, threadKey, threadsOf, type Context } from '../context.js';
-import {
-  SEARCH_PARTS,
-  type AgentCount,
-  type GatherQuery,
-  type ListQuery,
-  type MaintenanceCountsByAgent,
-  type MaintenanceCutoffs,
-  type MaintenanceRule,
-  type MemoryRepo,
-  type SearchHit,
-  type SearchPart,
-  type SearchQuery,
-  type SearchWeights,
+import type { Memory } from '../../records.js';
+import { batchContexts, NO_CONTEXT, threadKey, threadsOf, type Context } from '../context.js';
+import type {
+  AgentCount,
+  GatherQuery,
+  ListQuery,
+  MaintenanceCountsByAgent,
+  MaintenanceCutoffs,
+  MaintenanceRule,
+  MemoryRepo,
+  SearchHit,
+  SearchQuery,
 } from '../port.js';
-import { mapSqliteError, type Connection } from './connection.js';
-import {
-  agentExpression,
-  bm25Sql,
-  buildMatchExpression,
-  everyPart,
-  partColumns,
-  partFlags,
-  rankFunction,
-  rankWeights,
-  searchedColumns,
-  STORED_RANK,
-} from './fts.js';
+import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE } from '../tables.js';
+import { MEMORY_COLUMNS, memoryFromRow, rowMarks, toParams, type MemoryRow } from './codec.js';
+import type { Connection } from './connection.js';
+import { SqliteMaintenance } from './maintenance.js';
+import { SqliteSearch } from './search.js';
 import { SqliteThreads, type Place } from './threads.js';
 
-export interface MemoryRow {
-  id: string;
-  agent_id: string;
-  content: string;
-  durability: Durability;
-  tags: string;
-  subject: string | null;
-  source: string;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
-  archived_at: string | null;
-  archived_reason: string | null;
-  derived_from: string;
-  promoted_from: string | null;
-  content_hash: string;
-  last_reflected_at: string | null;
-  retrieval_count: number;
-  last_retrieved_at: string | null;
-  thread: string | null;
-  version_of: string | null;
-}
-
-export const MEMORY_COLUMNS =
-  'id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread, version_of';
-
-/** A hit as ranked: its rowid (`ord`), creation time (the tie-break) and score (higher is better). */
-type Ranked = { ord: number; created_at: string; score: number };
-
-/** A hit's row: the memory, its rank, its snippet and (when read with them) the parts the query matched in it. */
-type HitRow = MemoryRow & Ranked & { snippet: string } & Partial<Record<`part_${SearchPart}`, number>>;
-
-/** The bound values of a search's queries. */
-type SearchParams = Record<string, string | number | null> & { match: string; limit: number };
-
-/** The memory's columns of a search, from the join's `m`. */
-const SEARCH_COLUMNS = `${MEMORY_COLUMNS.split(', ')
-  .map((column) => `m.${column}`)
-  .join(', ')}, m.rowid AS ord`;
-
-/**
- * How many of FTS5's best matches the search's first phase keeps: `limit` times this, at least RANK_WINDOW_MIN, so a few
- * archived, expired or filtered-out rows (or another agent's sharing the id's words) among them still leave `limit`.
- */
-const RANK_WINDOW_FACTOR = 4;
-const RANK_WINDOW_MIN = 40;
-
-/** The search's order: score (higher first), then the newer, then the earlier stored (FTS5's own scan order). */
-function bySearchOrder(a: Ranked, b: Ranked): number {
-  return b.score - a.score || (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0) || a.ord - b.ord;
-}
-
 /** The memory's columns plus its search context (the bulk path writes both at once). */
-const INSERT_COLUMNS = `${MEMORY_COLUMNS}, context_before, context_after`;
-const PARAMS_PER_ROW = 22;
-const PLACEHOLDERS = `(${Array(PARAMS_PER_ROW).fill('?').join(', ')})`;
-
-export function memoryFromRow(row: MemoryRow): Memory {
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    content: row.content,
-    durability: row.durability,
-    tags: JSON.parse(row.tags) as string[],
-    subject: row.subject,
-    source: row.source,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at,
-    archivedAt: row.archived_at,
-    archivedReason: row.archived_reason,
-    derivedFrom: JSON.parse(row.derived_from) as string[],
-    promotedFrom: row.promoted_from,
-    contentHash: row.content_hash,
-    lastReflectedAt: row.last_reflected_at,
-    retrievalCount: row.retrieval_count,
-    lastRetrievedAt: row.last_retrieved_at,
-    thread: row.thread,
-    versionOf: row.version_of,
-  };
-}
+const INSERT_COLUMNS = columnList(MEMORY_INSERT_TABLE.columns);
+const PLACEHOLDERS = rowMarks(MEMORY_INSERT_TABLE.columns);
 
 /** The row's parameters in INSERT_COLUMNS order: the memory, then its search context. */
 export function memoryParams(memory: Memory, context: Context = NO_CONTEXT): unknown[] {
-  return [
-    memory.id,
-    memory.agentId,
-    memory.content,
-    memory.durability,
-    JSON.stringify(memory.tags),
-    memory.subject,
-    memory.source,
-    memory.createdAt,
-    memory.updatedAt,
-    memory.expiresAt,
-    memory.archivedAt,
-    memory.archivedReason,
-    JSON.stringify(memory.derivedFrom),
-    memory.promotedFrom,
-    memory.contentHash,
-    memory.lastReflectedAt,
-    memory.retrievalCount,
-    memory.lastRetrievedAt,
-    memory.thread,
-    memory.versionOf,
-    context.before,
-    context.after,
-  ];
+  return toParams({ ...memory, contextBefore: context.before, contextAfter: context.after }, MEMORY_INSERT_TABLE.columns);
 }
 
-/** Rows per multi-row INSERT: 22 parameters each, well under SQLite's 32 766 parameter limit. */
-const INSERT_BATCH = 500;
+/** Rows per multi-row INSERT: well under SQLite's 32 766 parameter limit. */
+const INSERT_BATCH = Math.min(500, Math.floor(32_766 / MEMORY_INSERT_TABLE.columns.length));
 
 /**
  * Inserts memories with multi-row INSERTs and returns how many were new (existing ids are skipped). Batching matters
@@ -209,21 +96,6 @@ export function forgetRows(c: Connection, threads: SqliteThreads, agentId: strin
   });
 }
 
-/** Which rule (if any) archives a row: one expression shared by the plan and the update, so they cannot disagree. */
-const VERDICT = `CASE
-  WHEN expires_at IS NOT NULL AND expires_at < @now AND durability IN ('standard', 'ephemeral') THEN 'expired'
-  WHEN created_at < @youth AND durability = 'ephemeral' AND created_at < @ephemeralCutoff THEN 'archivedEphemeral'
-  WHEN created_at < @youth AND durability = 'standard' AND created_at < @unusedCutoff AND retrieval_count <= 1
-       AND (last_retrieved_at IS NULL OR last_retrieved_at < @unusedCutoff) THEN 'archivedUnused'
-END`;
-
-/** The reason the core gives for the rule a row falls under. */
-const REASON = `CASE ${VERDICT} WHEN 'expired' THEN @expiredReason WHEN 'archivedEphemeral' THEN @archivedEphemeralReason WHEN 'archivedUnused' THEN @archivedUnusedReason END`;
-
-/** Pages of merge work per transaction: a concurrent writer never waits for more than one step. */
-export const MERGE_PAGES_PER_STEP = 1000;
-const MAX_MERGE_STEPS = 100_000;
-
 /**
  * The SQL conditions (over `memories`, with `@now`, `@since`, `@tag`) that make a memory eligible for distillation
  * (docs/design.md §4.1): not archived, expired, permanent or derived, and in scope.
@@ -236,8 +108,6 @@ function eligibleConditions(scope: GatherQuery['scope'], unreflected: boolean): 
   return where;
 }
 
-const zero = (): Record<MaintenanceRule, number> => ({ expired: 0, archivedEphemeral: 0, archivedUnused: 0 });
-
 /** Which of these memories' ids the store holds: one statement for the whole list, each id looked up on its index. */
 function storedIds(c: Connection, memories: readonly { id: string }[]): Set<string> {
   if (memories.length === 0) return new Set();
@@ -248,14 +118,23 @@ function storedIds(c: Connection, memories: readonly { id: string }[]): Set<stri
   return new Set(ids);
 }
 
+/** What `update` sets: everything but identity, creation and thread (the memory's place). */
+const UPDATE_COLUMNS = MEMORY_TABLE.columns.filter((column) => !['id', 'agent_id', 'created_at', 'thread'].includes(column.name));
+const UPDATE_MEMORY = `UPDATE memories SET ${UPDATE_COLUMNS.map((column) => `${column.name} = ?`).join(', ')} WHERE id = ? AND agent_id = ?`;
+
 /** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
 const JOIN_AROUND_MAX = 64;
 
 export class SqliteMemories implements MemoryRepo {
   readonly threads: SqliteThreads;
 
+  private readonly searcher: SqliteSearch;
+  private readonly maintenance: SqliteMaintenance;
+
   constructor(private readonly c: Connection) {
     this.threads = new SqliteThreads(c);
+    this.searcher = new SqliteSearch(c);
+    this.maintenance = new SqliteMaintenance(c, this.threads);
   }
 
   async insert(memory: Memory): Promise<boolean> {
@@ -485,37 +364,7 @@ export class SqliteMemories implements MemoryRepo {
     // place) stay; the caller re-indexes the neighbours when the text changed (refreshContext).
     return this.c.transaction(async () =>
       this.c.mapped(() =>
-        withFtsSecureDelete(
-          this.c,
-          () =>
-            this.c
-              .statement(
-                `UPDATE memories SET content = ?, durability = ?, tags = ?, subject = ?, source = ?, updated_at = ?, expires_at = ?, archived_at = ?,
-                   archived_reason = ?, derived_from = ?, promoted_from = ?, content_hash = ?, last_reflected_at = ?, retrieval_count = ?,
-                   last_retrieved_at = ?, version_of = ?
-                 WHERE id = ? AND agent_id = ?`,
-              )
-              .run(
-                memory.content,
-                memory.durability,
-                JSON.stringify(memory.tags),
-                memory.subject,
-                memory.source,
-                memory.updatedAt,
-                memory.expiresAt,
-                memory.archivedAt,
-                memory.archivedReason,
-                JSON.stringify(memory.derivedFrom),
-                memory.promotedFrom,
-                memory.contentHash,
-                memory.lastReflectedAt,
-                memory.retrievalCount,
-                memory.lastRetrievedAt,
-                memory.versionOf,
-                memory.id,
-                memory.agentId,
-              ).changes === 1,
-        ),
+        withFtsSecureDelete(this.c, () => this.c.statement(UPDATE_MEMORY).run(...toParams(memory, UPDATE_COLUMNS), memory.id, memory.agentId).changes === 1),
       ),
     );
   }
@@ -591,239 +440,20 @@ export class SqliteMemories implements MemoryRepo {
     );
   }
 
-  /**
-   * The top `limit` matches by score (ties: the newer first, then the earlier stored), then their rows (docs/decisions.md,
-   * "Search ranks inside FTS5"). The top comes from FTS5's rank over the index alone (`topByRank`), or, when that window
-   * cannot prove it holds the true top, from ranking every match with its row (`rankEveryMatch`): either way exactly the
-   * result of one query ranking every match. Rows, snippets and the matched parts are read for those few hits only.
-   */
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    const weights = rankWeights(query.weights);
-    const terms = query.raw ? (query.text.trim() === '' ? undefined : `(${query.text})`) : buildMatchExpression(query.text);
-    if (terms === undefined) return [];
-    const columns = searchedColumns(weights);
-    const text = query.raw ? terms : `${columns} : (${terms})`;
-    const agent = agentExpression(query.agentId);
-    const match = agent ? `${agent} AND (${text})` : text;
-    const filters = ['m.agent_id = @agentId'];
-    if (!query.includeArchived) filters.push('m.archived_at IS NULL', '(m.expires_at IS NULL OR m.expires_at > @now)');
-    if (query.tag !== undefined) filters.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = @tag)');
-    if (query.since !== undefined) filters.push('m.created_at >= @since');
-    if (query.durability !== undefined) filters.push('m.durability = @durability');
-    const params = {
-      match,
-      agentId: query.agentId,
-      now: query.now,
-      tag: query.tag ?? null,
-      since: query.since ?? null,
-      durability: query.durability ?? null,
-      limit: query.limit,
-    };
-    // The matched parts come with the rows (highlight()) when the query searched every part; else one query per part.
-    const flagged = !query.raw && columns === everyPart();
-    await this.c.ready();
-    let rows: HitRow[];
-    try {
-      const top = this.topByRank(rankFunction(weights), filters, params) ?? this.rankEveryMatch(weights, filters, params);
-      rows = this.hitRows(top, match, query.highlight, flagged);
-    } catch (error) {
-      if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
-        const syntaxError = (error as Error).message;
-        throw new UsageError('fts_syntax', `the raw query is not valid FTS5 syntax (${syntaxError}); search without raw to match the words as plain text`, {
-          details: { option: 'raw', syntaxError },
-        });
-      }
-      throw mapSqliteError(error, this.c.path);
-    }
-    const explained = this.c.mapped(() => this.explain(rows, terms, query, flagged));
-    return rows.map((row, index) => ({ memory: memoryFromRow(row), score: row.score, snippet: row.snippet, ...explained[index]! }));
-  }
-
-  /**
-   * The best `window` rowids by FTS5's rank, from the index alone (the store's rank, migration 8; other weights pass
-   * theirs with `rank MATCH`), then those of them that pass the filters, in the search's order. Returns undefined when
-   * the window cannot prove that its top `limit` is the true one (too few pass, or a tie reaches the window's edge).
-   */
-  private topByRank(rank: string, filters: readonly string[], params: SearchParams): Ranked[] | undefined {
-    const window = Math.max(params.limit * RANK_WINDOW_FACTOR, RANK_WINDOW_MIN);
-    // `+rank`, not `rank`: FTS5 would take a plain `ORDER BY rank` itself and sort every match in full (an inner
-    // statement); as an expression SQLite's own sorter keeps only the best `window` (half the time at 1 M: decisions.md).
-    const custom = rank !== STORED_RANK;
-    const ranked = this.c
-      .statement(
-        `SELECT rowid AS ord, rank FROM memories_fts WHERE memories_fts MATCH @match ${custom ? 'AND rank MATCH @rank' : ''} ORDER BY +rank LIMIT @window`,
-      )
-      .all(custom ? { match: params.match, rank, window } : { match: params.match, window }) as { ord: number; rank: number }[];
-    if (ranked.length === 0) return [];
-    const rankOf = new Map(ranked.map((row) => [row.ord, row.rank]));
-    const kept = (
-      this.c
-        .statement(`SELECT m.rowid AS ord, m.created_at FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(@ords)) AND ${filters.join(' AND ')}`)
-        .all({ ...params, ords: JSON.stringify(ranked.map((row) => row.ord)) }) as { ord: number; created_at: string }[]
-    ).map((row) => ({ ...row, score: -rankOf.get(row.ord)! }));
-    kept.sort(bySearchOrder);
-    const top = kept.slice(0, params.limit);
-    // Every match outside the window ranks at least as low as the window's last: the top is proven when it ends above it.
-    const complete = ranked.length < window || (top.length === params.limit && -top[top.length - 1]!.score < ranked[ranked.length - 1]!.rank);
-    return complete ? top : undefined;
-  }
-
-  /** Every match ranked with its row, filtered and sorted in one query (the window's fallback). */
-  private rankEveryMatch(weights: SearchWeights, filters: readonly string[], params: SearchParams): Ranked[] {
-    return this.c
-      .statement(
-        `SELECT m.rowid AS ord, m.created_at, -${bm25Sql(weights)} AS score
-         FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
-         WHERE memories_fts MATCH @match AND ${filters.join(' AND ')}
-         ORDER BY score DESC, m.created_at DESC, m.rowid
-         LIMIT @limit`,
-      )
-      .all(params) as Ranked[];
-  }
-
-  /** The rows of the hits, in their order, with a snippet of each and (`flagged`) the parts the query matched in it. */
-  private hitRows(top: readonly Ranked[], match: string, highlight: SearchQuery['highlight'], flagged: boolean): HitRow[] {
-    if (top.length === 0) return [];
-    const rows = this.c
-      .statement(
-        `SELECT ${SEARCH_COLUMNS}, snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet${flagged ? `, ${partFlags()}` : ''}
-         FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
-         WHERE memories_fts MATCH @match AND memories_fts.rowid IN (SELECT value FROM json_each(@ords))`,
-      )
-      .all({ match, open: highlight.open, close: highlight.close, ords: JSON.stringify(top.map((hit) => hit.ord)) }) as Omit<HitRow, 'score'>[];
-    const byOrd = new Map(rows.map((row) => [row.ord, row]));
-    return top.map((hit) => ({ ...byOrd.get(hit.ord)!, score: hit.score }));
-  }
-
-  /**
-   * Why each hit matched: the parts of its search entry the query matches (from the row's flags, or else one small
-   * FTS5 query per part over the hits' rowids), and for a hit whose own parts did not match, the neighbour whose text
-   * did, with a snippet of it. A `--raw` query with column filters of its own may not combine with a part's filter:
-   * its hits then say nothing.
-   */
-  private explain(rows: readonly HitRow[], terms: string, query: SearchQuery, flagged: boolean): Pick<SearchHit, 'matched' | 'nearby'>[] {
-    const none = rows.map(() => ({ matched: [] as SearchPart[], nearby: null }));
-    if (rows.length === 0) return none;
-    let inPart: (row: HitRow, part: SearchPart) => boolean;
-    if (flagged) inPart = (row, part) => row[`part_${part}`] === 1;
-    else {
-      const ords = JSON.stringify(rows.map((row) => row.ord));
-      const hitsOf = new Map<SearchPart, Set<number>>();
-      try {
-        for (const part of SEARCH_PARTS) {
-          const hits = this.c
-            .statement('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
-            .pluck()
-            .all(`${partColumns(part)} : (${terms})`, ords) as number[];
-          hitsOf.set(part, new Set(hits));
-        }
-      } catch (error) {
-        if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') return none;
-        throw error;
-      }
-      inPart = (row, part) => hitsOf.get(part)!.has(row.ord);
-    }
-    return rows.map((row) => {
-      const matched = SEARCH_PARTS.filter((part) => inPart(row, part));
-      const own = matched.some((part) => part === 'content' || part === 'subject' || part === 'tags');
-      const nearby = !own && matched.includes('context') && row.thread !== null ? this.nearby(row, terms, query) : null;
-      return { matched, nearby };
-    });
-  }
-
-  /** The neighbour (of those lending `row` its context) whose own text matches best, with a snippet of it. */
-  private nearby(row: MemoryRow & { ord: number }, terms: string, query: SearchQuery): SearchHit['nearby'] {
-    const place = { agentId: row.agent_id, thread: row.thread, createdAt: row.created_at, ord: row.ord };
-    const live = 'agent_id = @agentId AND thread = @thread AND archived_at IS NULL';
-    const neighbours = [
-      ...(this.c
-        .statement(
-          `SELECT rowid FROM memories WHERE ${live} AND (created_at, rowid) < (@createdAt, @ord) ORDER BY created_at DESC, rowid DESC LIMIT ${CONTEXT_BEFORE}`,
-        )
-        .pluck()
-        .all(place) as number[]),
-      ...(this.c
-        .statement(`SELECT rowid FROM memories WHERE ${live} AND (created_at, rowid) > (@createdAt, @ord) ORDER BY created_at, rowid LIMIT ${CONTEXT_AFTER}`)
-        .pluck()
-        .all(place) as number[]),
-    ];
-    if (neighbours.length === 0) return null;
-    const best = this.c
-      .statement(
-        `SELECT m.id AS memoryId, snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet
-         FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
-         WHERE memories_fts MATCH @match AND memories_fts.rowid IN (SELECT value FROM json_each(@rowids))
-         ORDER BY bm25(memories_fts), m.created_at DESC LIMIT 1`,
-      )
-      .get({ match: `{content} : (${terms})`, rowids: JSON.stringify(neighbours), open: query.highlight.open, close: query.highlight.close }) as
-      { memoryId: string; snippet: string } | undefined;
-    return best ?? null;
+    return this.searcher.search(query);
   }
 
   async planMaintenance(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent> {
-    return this.c.use(() => {
-      const rows = this.c
-        .statement(
-          `SELECT agent_id AS agentId, verdict, count(*) AS n
-           FROM (SELECT agent_id, ${VERDICT} AS verdict FROM memories WHERE archived_at IS NULL)
-           WHERE verdict IS NOT NULL GROUP BY agent_id, verdict ORDER BY agent_id`,
-        )
-        .all({ ...cutoffs }) as { agentId: string; verdict: MaintenanceRule; n: number }[];
-      const counts: MaintenanceCountsByAgent = {};
-      for (const row of rows) (counts[row.agentId] ??= zero())[row.verdict] = row.n;
-      return counts;
-    });
+    return this.maintenance.plan(cutoffs);
   }
 
   async applyMaintenance(cutoffs: MaintenanceCutoffs, reasons: Record<MaintenanceRule, string>): Promise<MaintenanceCountsByAgent> {
-    // One pass over the table: the update reports each row's agent and rule as it archives it; then the threads it
-    // took memories out of are re-indexed, in the same transaction.
-    return this.c.transaction(async () =>
-      this.c.mapped(() => {
-        const archived = this.c
-          .statement(
-            `UPDATE memories SET archived_reason = ${REASON}, archived_at = @now, updated_at = @now, context_before = '', context_after = ''
-           WHERE archived_at IS NULL AND (${VERDICT}) IS NOT NULL
-           RETURNING agent_id, ${VERDICT}, thread`,
-          )
-          .raw();
-        const params = {
-          ...cutoffs,
-          expiredReason: reasons.expired,
-          archivedEphemeralReason: reasons.archivedEphemeral,
-          archivedUnusedReason: reasons.archivedUnused,
-        };
-        const counts: MaintenanceCountsByAgent = {};
-        const threads = new Map<string, { agentId: string; thread: string }>();
-        for (const [agentId, verdict, thread] of archived.iterate(params) as IterableIterator<[string, MaintenanceRule, string | null]>) {
-          (counts[agentId] ??= zero())[verdict]++;
-          if (thread !== null) threads.set(threadKey(agentId, thread), { agentId, thread });
-        }
-        for (const { agentId, thread } of threads.values()) this.threads.whole(agentId, thread);
-        return counts;
-      }),
-    );
+    return this.maintenance.apply(cutoffs, reasons);
   }
 
-  /**
-   * Merges the full-text index into one b-tree, like FTS5's `optimize`, but incrementally: `merge` with a negative
-   * page count (every segment eligible) in short transactions until a step finds nothing left to merge. A single
-   * `optimize` at 1 M memories is one write transaction of several seconds, long enough to make other processes'
-   * writes wait. Returns the number of steps taken (1 = the index was already merged).
-   */
   async optimizeSearchIndex(): Promise<number> {
-    const totalChanges = this.c.statement('SELECT total_changes()').pluck();
-    const merge = this.c.statement("INSERT INTO memories_fts (memories_fts, rank) VALUES ('merge', ?)");
-    for (let step = 1; step < MAX_MERGE_STEPS; step++) {
-      // FTS5: a merge that changed fewer than 2 rows found nothing to merge.
-      const worked = await this.c.transaction(async () => {
-        const before = totalChanges.get() as number;
-        merge.run(-MERGE_PAGES_PER_STEP);
-        return (totalChanges.get() as number) - before >= 2;
-      });
-      if (!worked) return step;
-    }
-    return MAX_MERGE_STEPS;
+    return this.maintenance.optimizeSearchIndex();
   }
 
   async demoCounts(source: string): Promise<{ total: number; demo: number }> {

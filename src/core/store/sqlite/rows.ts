@@ -1,59 +1,21 @@
 /** Whole tables on SQLite (db copy, contract tests): rows in id order, paged so a caller may await between them. */
-import type { RowsRepo, Setting, StoreTable, TableRows } from '../port.js';
+import type { RowsRepo, StoreTable, TableRows } from '../port.js';
 import type { Connection } from './connection.js';
 import { threadsOf } from '../context.js';
-import { insertMemoryRows, MEMORY_COLUMNS, memoryFromRow } from './memories.js';
+import { columnList, TABLE_SPECS } from '../tables.js';
+import { fromRow, insertSql, toParams } from './codec.js';
+import { insertMemoryRows } from './memories.js';
 import { SqliteThreads } from './threads.js';
-import {
-  CANDIDATE_RECORD_COLUMNS,
-  candidateParams,
-  candidateRecordFromRow,
-  HANDOFF_COLUMNS,
-  handoffFromRow,
-  handoffParams,
-  INSERT_CANDIDATE,
-  INSERT_HANDOFF,
-  INSERT_RUN,
-  RUN_COLUMNS,
-  runFromRow,
-  runParams,
-} from './tables.js';
 
 const PAGE = 1000;
 
-interface TableSpec<T extends StoreTable> {
-  /** The key the pages follow. */
-  key: 'id' | 'key';
-  columns: string;
-  fromRow(row: never): TableRows[T];
-  /** Inserts rows (existing keys skipped); returns how many were new. */
-  insert(connection: Connection, rows: readonly TableRows[T][]): number;
+/** Inserts rows (existing keys skipped); returns how many were new. Memories go in batches, with their search context. */
+function insertRows<T extends StoreTable>(connection: Connection, table: T, rows: readonly TableRows[T][]): number {
+  if (table === 'memories') return insertMemoryRows(connection, rows as readonly TableRows['memories'][]);
+  const spec = TABLE_SPECS[table];
+  const statement = connection.statement(insertSql(spec));
+  return rows.reduce((inserted, row) => inserted + statement.run(...toParams(row, spec.columns)).changes, 0);
 }
-
-function eachRow<T extends StoreTable>(sql: string, params: (row: TableRows[T]) => unknown[]): TableSpec<T>['insert'] {
-  return (connection, rows) => {
-    const statement = connection.statement(sql);
-    return rows.reduce((inserted, row) => inserted + statement.run(...params(row)).changes, 0);
-  };
-}
-
-const TABLES: { [T in StoreTable]: TableSpec<T> } = {
-  memories: { key: 'id', columns: MEMORY_COLUMNS, fromRow: memoryFromRow, insert: insertMemoryRows },
-  candidates: {
-    key: 'id',
-    columns: CANDIDATE_RECORD_COLUMNS,
-    fromRow: candidateRecordFromRow,
-    insert: eachRow<'candidates'>(INSERT_CANDIDATE, candidateParams),
-  },
-  runs: { key: 'id', columns: RUN_COLUMNS, fromRow: runFromRow, insert: eachRow<'runs'>(INSERT_RUN, runParams) },
-  handoffs: { key: 'id', columns: HANDOFF_COLUMNS, fromRow: handoffFromRow, insert: eachRow<'handoffs'>(INSERT_HANDOFF, handoffParams) },
-  settings: {
-    key: 'key',
-    columns: 'key, value',
-    fromRow: (row: Setting) => ({ key: row.key, value: row.value }),
-    insert: eachRow<'settings'>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', (row: Setting) => [row.key, row.value]),
-  },
-};
 
 /**
  * The scope of a table for one agent (or all): settings hold no agent's rows. `+agent_id` keeps the planner on the
@@ -61,7 +23,7 @@ const TABLES: { [T in StoreTable]: TableSpec<T> } = {
  */
 function scope(table: StoreTable, agentId: string | null): { where: string; params: unknown[] } | null {
   if (agentId === null) return { where: '1', params: [] };
-  if (table === 'settings') return null;
+  if (TABLE_SPECS[table].owner === 'store') return null;
   return { where: '+agent_id = ?', params: [agentId] };
 }
 
@@ -69,7 +31,8 @@ export class SqliteRows implements RowsRepo {
   constructor(private readonly c: Connection) {}
 
   async *dump<T extends StoreTable>(table: T, agentId: string | null): AsyncIterable<TableRows[T]> {
-    const spec = TABLES[table] as TableSpec<T>;
+    const spec = TABLE_SPECS[table];
+    const columns = columnList(spec.columns);
     const scoped = scope(table, agentId);
     if (!scoped) return;
     let after: string | null = null;
@@ -78,11 +41,11 @@ export class SqliteRows implements RowsRepo {
         () =>
           this.c
             .statement(
-              `SELECT ${spec.columns} FROM ${table} WHERE ${scoped.where}${after === null ? '' : ` AND ${spec.key} > ?`} ORDER BY ${spec.key} LIMIT ${PAGE}`,
+              `SELECT ${columns} FROM ${table} WHERE ${scoped.where}${after === null ? '' : ` AND ${spec.key} > ?`} ORDER BY ${spec.key} LIMIT ${PAGE}`,
             )
             .all(...scoped.params, ...(after === null ? [] : [after])) as Record<string, unknown>[],
       );
-      for (const row of page) yield spec.fromRow(row as never);
+      for (const row of page) yield fromRow<TableRows[T]>(spec, row);
       if (page.length < PAGE) return;
       after = String(page.at(-1)![spec.key]);
     }
@@ -90,10 +53,9 @@ export class SqliteRows implements RowsRepo {
 
   async load<T extends StoreTable>(table: T, rows: readonly TableRows[T][]): Promise<number> {
     if (rows.length === 0) return 0;
-    const spec = TABLES[table] as TableSpec<T>;
     return this.c.transaction(async () =>
       this.c.mapped(() => {
-        const inserted = spec.insert(this.c, rows);
+        const inserted = insertRows(this.c, table, rows);
         // Memories arrive without their search context: the threads they joined are re-indexed.
         if (table === 'memories') {
           const threads = new SqliteThreads(this.c);

@@ -38,7 +38,7 @@ import type {
   TakenSnapshotFile,
   UnattributedSnapshots,
 } from '../port.js';
-import { legacySnapshotDir, SNAPSHOT_FILE, snapshotDir } from '../../nightly/snapshot.js';
+import { legacySnapshotDir, SNAPSHOT_FILE, sqliteSnapshotDir } from '../snapshot-files.js';
 import { Connection, mapSqliteError } from './connection.js';
 import { eraseRows } from './erasure.js';
 import { SqliteThreads } from './threads.js';
@@ -324,13 +324,15 @@ function adoptLegacySnapshots(path: string, target: string): UnattributedSnapsho
 
 export class SqliteSnapshots implements SnapshotPort {
   readonly suffix = '.db';
+  /** The copy's quick_check (docs/nightly.md). */
+  readonly verifiedBy = 'quick_check';
   private readonly folder: string;
   private leftover: UnattributedSnapshots | undefined;
   private settled = false;
 
   constructor(private readonly c: Connection) {
     // `snapshots/<file name>/` beside the database: every store keeps its own, two in one directory too.
-    this.folder = snapshotDir(c.path);
+    this.folder = sqliteSnapshotDir(c.path);
   }
 
   /** The store's snapshot folder; the first read adopts the old shared folder's snapshots when they are this store's. */

@@ -8,13 +8,12 @@ import {
   BM25_K1,
   headlineOptions,
   PART_CLASSES,
-  queryTerms,
-  rankWeights,
   rawTsQuery,
   RERANK_AT_LEAST,
   TS_CONFIG,
   type SearchSqlOptions,
 } from '../../../../src/core/store/postgres/fts.js';
+import { queryTerms, rankWeights } from '../../../../src/core/search-terms.js';
 
 /**
  * The whole search as one statement over parameters, ranked like SQLite's BM25 (see docs/postgres.md):

@@ -4,19 +4,13 @@ import { loadDemo } from '../../../../src/core/demo.js';
 import { UsageError } from '../../../../src/core/errors.js';
 import { search } from '../../../../src/core/search.js';
 import { createPool, parsePostgresUrl } from '../../../../src/core/store/postgres/connect.js';
-import {
-  finishSnippet,
-  headlineOptions,
-  mapRawQueryError,
-  MAX_TERMS,
-  queryTerms,
-  rawTsQuery,
-  searchSql,
-  type SearchSqlOptions,
-} from '../../../../src/core/store/postgres/fts.js';
+import { finishSnippet, headlineOptions, mapRawQueryError, rawTsQuery, searchSql, type SearchSqlOptions } from '../../../../src/core/store/postgres/fts.js';
+import { MAX_TERMS, queryTerms } from '../../../../src/core/search-terms.js';
 import { migrate } from '../../../../src/core/store/postgres/migrate.js';
-import { buildMatchExpression, openStore, type Store } from '../../../../src/core/store/store.js';
-import { columnList, MEMORY_TABLE, placeholders, toParams } from '../../../../src/core/store/postgres/tables.js';
+import { buildMatchExpression } from '../../../../src/core/store/sqlite/fts.js';
+import { openStore, type Store } from '../../../../src/core/store/store.js';
+import { columnList, MEMORY_TABLE } from '../../../../src/core/store/tables.js';
+import { placeholders, toParams } from '../../../../src/core/store/postgres/codec.js';
 import { cliMessage } from '../../../../src/cli/error-words.js';
 import { freshDatabase, type FreshDatabase } from '../../../helpers/postgres.js';
 
@@ -48,18 +42,14 @@ async function copyMemories(store: Store, pool: Pool): Promise<number> {
 }
 
 describe('queryTerms', () => {
-  it.each([
-    'when did we move the billing cron?',
-    'deploy failed migration lock',
-    'the',
-    'Crème BRÛLÉE ﬁle',
-    'café-au-lait@example.com v2.3',
-    ...HOSTILE.slice(0, 10),
-  ])('picks the same terms as the SQLite search for %j', (query) => {
-    const sqlite = buildMatchExpression(query);
-    const terms = queryTerms(query);
-    expect(terms.length === 0 ? undefined : terms.map((term) => `"${term}"`).join(' OR ')).toBe(sqlite);
-  });
+  it.each(['when did we move the billing cron?', 'deploy failed migration lock', 'the', 'Crème BRÛLÉE ﬁle', 'café-au-lait@example.com v2.3', ...HOSTILE])(
+    'picks the same terms as the SQLite search for %j',
+    (query) => {
+      const sqlite = buildMatchExpression(query);
+      const terms = queryTerms(query);
+      expect(terms.length === 0 ? undefined : terms.map((term) => `"${term}"`).join(' OR ')).toBe(sqlite);
+    },
+  );
 
   it('keeps at most MAX_TERMS distinct terms of a huge paste', () => {
     expect(queryTerms(HOSTILE[11]!)).toHaveLength(MAX_TERMS);

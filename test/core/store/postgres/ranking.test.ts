@@ -10,7 +10,7 @@ import { archiveMemories } from '../../../../src/core/memory/lifecycle.js';
 import { addMemory } from '../../../../src/core/memory/memory.js';
 import { createPool, parsePostgresUrl } from '../../../../src/core/store/postgres/connect.js';
 import { searchSql, type SearchSqlOptions } from '../../../../src/core/store/postgres/fts.js';
-import { MEMORY_TABLE } from '../../../../src/core/store/postgres/tables.js';
+import { MEMORY_TABLE } from '../../../../src/core/store/tables.js';
 import { openStore, type Store } from '../../../../src/core/store/store.js';
 import { freshDatabase, type FreshDatabase } from '../../../helpers/postgres.js';
 import { fixedClock } from '../../../helpers/store.js';

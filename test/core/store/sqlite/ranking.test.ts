@@ -17,12 +17,11 @@ import {
   bm25Sql,
   buildMatchExpression,
   partColumns,
-  RANK_WEIGHTS,
   rankFunction,
-  rankWeights,
   searchedColumns,
   STORED_RANK,
 } from '../../../../src/core/store/sqlite/fts.js';
+import { RANK_WEIGHTS, rankWeights } from '../../../../src/core/search-terms.js';
 import { APPLICATION_ID, MIGRATIONS, migrationSql, SCHEMA_VERSION } from '../../../../src/core/store/sqlite/migrations.js';
 import { fixedClock } from '../../../helpers/store.js';
 

@@ -1,104 +1,28 @@
 /** Candidates, runs, handoffs and settings on SQLite: rows in and out, and the guarded updates. */
-import type { Candidate, CandidateStatus, Focus, Run, RunKind, RunStatus } from '../../records.js';
+import type { Candidate, CandidateStatus, Run, RunKind } from '../../records.js';
 import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RunRepo, SettingsRepo } from '../port.js';
+import { CANDIDATE_PUBLIC_COLUMNS, CANDIDATE_TABLE, columnList, columnsNamed, HANDOFF_TABLE, RUN_TABLE } from '../tables.js';
+import { fromRow, insertSql, toParams } from './codec.js';
 import type { Connection } from './connection.js';
 
 // ---- candidates -------------------------------------------------------------------------------------------------
 
-export interface CandidateRow {
-  id: string;
-  agent_id: string;
-  claim: string;
-  claim_norm: string;
-  edited_claim: string | null;
-  status: CandidateStatus;
-  source_memory_ids: string;
-  tags: string;
-  generated_by: string;
-  provider: string;
-  generated_at: string;
-  run_id: string;
-  prompt_sha256: string;
-  prompt: string;
-  reviewer: string | null;
-  review_rationale: string | null;
-  decided_at: string | null;
-  promoted_memory_id: string | null;
-  forgotten_sources: string;
-  reopened_by: string | null;
-  reopened_at: string | null;
-  reopen_reason: string | null;
-}
+const CANDIDATE_COLUMNS = columnList(CANDIDATE_PUBLIC_COLUMNS);
+export const CANDIDATE_RECORD_COLUMNS = columnList(CANDIDATE_TABLE.columns);
 
-const CANDIDATE_COLUMNS =
-  'id, agent_id, claim, edited_claim, status, source_memory_ids, tags, generated_by, provider, generated_at, run_id, prompt_sha256, reviewer, review_rationale, decided_at, promoted_memory_id, forgotten_sources, reopened_by, reopened_at, reopen_reason';
-export const CANDIDATE_RECORD_COLUMNS = `${CANDIDATE_COLUMNS}, claim_norm, prompt`;
-
-export function candidateFromRow(row: Omit<CandidateRow, 'claim_norm' | 'prompt'>): Candidate {
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    claim: row.claim,
-    editedClaim: row.edited_claim,
-    status: row.status,
-    sourceMemoryIds: JSON.parse(row.source_memory_ids) as string[],
-    tags: JSON.parse(row.tags) as string[],
-    generatedBy: row.generated_by,
-    provider: row.provider,
-    generatedAt: row.generated_at,
-    runId: row.run_id,
-    promptSha256: row.prompt_sha256,
-    reviewer: row.reviewer,
-    reviewRationale: row.review_rationale,
-    decidedAt: row.decided_at,
-    promotedMemoryId: row.promoted_memory_id,
-    forgottenSourceIds: JSON.parse(row.forgotten_sources) as string[],
-    reopenedBy: row.reopened_by,
-    reopenedAt: row.reopened_at,
-    reopenReason: row.reopen_reason,
-  };
-}
-
-export function candidateRecordFromRow(row: CandidateRow): CandidateRecord {
-  return { ...candidateFromRow(row), claimNorm: row.claim_norm, prompt: row.prompt };
-}
-
-/** The parameters of an INSERT over CANDIDATE_RECORD_COLUMNS. */
-export function candidateParams(candidate: CandidateRecord): unknown[] {
-  return [
-    candidate.id,
-    candidate.agentId,
-    candidate.claim,
-    candidate.editedClaim,
-    candidate.status,
-    JSON.stringify(candidate.sourceMemoryIds),
-    JSON.stringify(candidate.tags),
-    candidate.generatedBy,
-    candidate.provider,
-    candidate.generatedAt,
-    candidate.runId,
-    candidate.promptSha256,
-    candidate.reviewer,
-    candidate.reviewRationale,
-    candidate.decidedAt,
-    candidate.promotedMemoryId,
-    JSON.stringify(candidate.forgottenSourceIds),
-    candidate.reopenedBy,
-    candidate.reopenedAt,
-    candidate.reopenReason,
-    candidate.claimNorm,
-    candidate.prompt,
-  ];
-}
-
-export const INSERT_CANDIDATE = `INSERT INTO candidates (${CANDIDATE_RECORD_COLUMNS}) VALUES (${Array(22).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`;
+export const candidateFromRow = (row: Record<string, unknown>): Candidate => fromRow<Candidate>(CANDIDATE_TABLE, row, CANDIDATE_PUBLIC_COLUMNS);
+export const candidateRecordFromRow = (row: Record<string, unknown>): CandidateRecord => fromRow<CandidateRecord>(CANDIDATE_TABLE, row);
+/** The parameters of INSERT_CANDIDATE. */
+export const candidateParams = (candidate: CandidateRecord): unknown[] => toParams(candidate, CANDIDATE_TABLE.columns);
+export const INSERT_CANDIDATE = insertSql(CANDIDATE_TABLE);
 
 export class SqliteCandidates implements CandidateRepo {
   constructor(private readonly c: Connection) {}
 
   async get(agentId: string, id: string): Promise<Candidate | undefined> {
     return this.c.use(() => {
-      const row = this.c.statement(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE id = ? AND agent_id = ?`).get(id, agentId) as CandidateRow | undefined;
+      const row = this.c.statement(`SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE id = ? AND agent_id = ?`).get(id, agentId) as
+        Record<string, unknown> | undefined;
       return row ? candidateFromRow(row) : undefined;
     });
   }
@@ -115,7 +39,7 @@ export class SqliteCandidates implements CandidateRepo {
             `SELECT ${CANDIDATE_COLUMNS} FROM candidates WHERE agent_id = @agentId ${options.status === 'all' ? '' : 'AND status = @status'}
              ORDER BY generated_at DESC, id DESC LIMIT @limit`,
           )
-          .all({ agentId: options.agentId, status: options.status, limit: options.limit }) as CandidateRow[]
+          .all({ agentId: options.agentId, status: options.status, limit: options.limit }) as Record<string, unknown>[]
       ).map(candidateFromRow),
     );
   }
@@ -192,68 +116,25 @@ export class SqliteCandidates implements CandidateRepo {
 
 // ---- runs -------------------------------------------------------------------------------------------------------
 
-export interface RunRow {
-  id: string;
-  kind: RunKind;
-  agent_id: string | null;
-  started_at: string;
-  finished_at: string | null;
-  status: RunStatus;
-  snapshot_path: string | null;
-  counts: string;
-  candidate_ids: string;
-  model: string | null;
-  errors: string;
-  duration_ms: number | null;
-  parent_run_id: string | null;
-  steps: string;
-  memory_ids: string;
-}
-
-export const RUN_COLUMNS =
-  'id, kind, agent_id, started_at, finished_at, status, snapshot_path, counts, candidate_ids, model, errors, duration_ms, parent_run_id, steps, memory_ids';
-
-export function runFromRow(row: RunRow): Run {
-  return {
-    id: row.id,
-    kind: row.kind,
-    agentId: row.agent_id,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    status: row.status,
-    snapshotPath: row.snapshot_path,
-    counts: JSON.parse(row.counts) as Run['counts'],
-    candidateIds: JSON.parse(row.candidate_ids) as string[],
-    model: row.model,
-    errors: JSON.parse(row.errors) as string[],
-    durationMs: row.duration_ms,
-    parentRunId: row.parent_run_id,
-    steps: JSON.parse(row.steps) as Record<string, string>,
-    memoryIds: JSON.parse(row.memory_ids) as string[],
-  };
-}
-
-export function runParams(run: Run): unknown[] {
-  return [
-    run.id,
-    run.kind,
-    run.agentId,
-    run.startedAt,
-    run.finishedAt,
-    run.status,
-    run.snapshotPath,
-    JSON.stringify(run.counts),
-    JSON.stringify(run.candidateIds),
-    run.model,
-    JSON.stringify(run.errors),
-    run.durationMs,
-    run.parentRunId,
-    JSON.stringify(run.steps),
-    JSON.stringify(run.memoryIds),
-  ];
-}
-
-export const INSERT_RUN = `INSERT INTO runs (${RUN_COLUMNS}) VALUES (${Array(15).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`;
+export const RUN_COLUMNS = columnList(RUN_TABLE.columns);
+export const runFromRow = (row: Record<string, unknown>): Run => fromRow<Run>(RUN_TABLE, row);
+/** The parameters of INSERT_RUN. */
+export const runParams = (run: Run): unknown[] => toParams(run, RUN_TABLE.columns);
+export const INSERT_RUN = insertSql(RUN_TABLE);
+/** What a run's final row sets. */
+const FINISH_COLUMNS = columnsNamed(RUN_TABLE, [
+  'finished_at',
+  'status',
+  'counts',
+  'candidate_ids',
+  'model',
+  'errors',
+  'snapshot_path',
+  'steps',
+  'duration_ms',
+  'memory_ids',
+]);
+const FINISH_RUN = `UPDATE runs SET ${FINISH_COLUMNS.map((column) => `${column.name} = ?`).join(', ')} WHERE id = ? AND status = 'running'`;
 
 export class SqliteRuns implements RunRepo {
   constructor(private readonly c: Connection) {}
@@ -263,28 +144,7 @@ export class SqliteRuns implements RunRepo {
   }
 
   async finish(run: Run): Promise<boolean> {
-    return this.c.use(
-      () =>
-        this.c
-          .statement(
-            `UPDATE runs SET finished_at = ?, status = ?, counts = ?, candidate_ids = ?, model = ?, errors = ?, snapshot_path = ?, steps = ?, duration_ms = ?,
-                    memory_ids = ?
-             WHERE id = ? AND status = 'running'`,
-          )
-          .run(
-            run.finishedAt,
-            run.status,
-            JSON.stringify(run.counts),
-            JSON.stringify(run.candidateIds),
-            run.model,
-            JSON.stringify(run.errors),
-            run.snapshotPath,
-            JSON.stringify(run.steps),
-            run.durationMs,
-            JSON.stringify(run.memoryIds),
-            run.id,
-          ).changes === 1,
-    );
+    return this.c.use(() => this.c.statement(FINISH_RUN).run(...toParams(run, FINISH_COLUMNS), run.id).changes === 1);
   }
 
   async setSnapshotPath(id: string, path: string): Promise<void> {
@@ -295,7 +155,7 @@ export class SqliteRuns implements RunRepo {
     return this.c.use(() => {
       const row = this.c
         .statement(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = @id AND (@agentId IS NULL OR agent_id = @agentId OR agent_id IS NULL)`)
-        .get({ id, agentId: agentId ?? null }) as RunRow | undefined;
+        .get({ id, agentId: agentId ?? null }) as Record<string, unknown> | undefined;
       return row ? runFromRow(row) : undefined;
     });
   }
@@ -307,7 +167,7 @@ export class SqliteRuns implements RunRepo {
           .statement(
             `SELECT ${RUN_COLUMNS} FROM runs ${options.agentId === undefined ? '' : 'WHERE agent_id = @agentId OR agent_id IS NULL'} ORDER BY started_at DESC, id DESC LIMIT @limit`,
           )
-          .all({ agentId: options.agentId ?? null, limit: options.limit }) as RunRow[]
+          .all({ agentId: options.agentId ?? null, limit: options.limit }) as Record<string, unknown>[]
       ).map(runFromRow),
     );
   }
@@ -340,59 +200,11 @@ export class SqliteRuns implements RunRepo {
 
 // ---- handoffs ---------------------------------------------------------------------------------------------------
 
-export interface HandoffRow {
-  id: string;
-  agent_id: string;
-  created_at: string;
-  focus: Focus;
-  refs: string;
-  prompt_sha256: string;
-  prompt: string;
-  max_candidates: number;
-  expires_at: string;
-  ingested_at: string | null;
-  ingest_run_id: string | null;
-  placeholders: string | null;
-}
-
-export const HANDOFF_COLUMNS =
-  'id, agent_id, created_at, focus, refs, prompt_sha256, prompt, max_candidates, expires_at, ingested_at, ingest_run_id, placeholders';
-
-export function handoffFromRow(row: HandoffRow): HandoffRecord {
-  return {
-    id: row.id,
-    agentId: row.agent_id,
-    createdAt: row.created_at,
-    focus: row.focus,
-    refs: JSON.parse(row.refs) as Record<string, string>,
-    promptSha256: row.prompt_sha256,
-    prompt: row.prompt,
-    maxCandidates: row.max_candidates,
-    expiresAt: row.expires_at,
-    ingestedAt: row.ingested_at,
-    ingestRunId: row.ingest_run_id,
-    placeholders: row.placeholders === null ? null : (JSON.parse(row.placeholders) as Record<string, string>),
-  };
-}
-
-export function handoffParams(handoff: HandoffRecord): unknown[] {
-  return [
-    handoff.id,
-    handoff.agentId,
-    handoff.createdAt,
-    handoff.focus,
-    JSON.stringify(handoff.refs),
-    handoff.promptSha256,
-    handoff.prompt,
-    handoff.maxCandidates,
-    handoff.expiresAt,
-    handoff.ingestedAt,
-    handoff.ingestRunId,
-    handoff.placeholders === null || handoff.placeholders === undefined ? null : JSON.stringify(handoff.placeholders),
-  ];
-}
-
-export const INSERT_HANDOFF = `INSERT INTO handoffs (${HANDOFF_COLUMNS}) VALUES (${Array(12).fill('?').join(', ')}) ON CONFLICT (id) DO NOTHING`;
+export const HANDOFF_COLUMNS = columnList(HANDOFF_TABLE.columns);
+export const handoffFromRow = (row: Record<string, unknown>): HandoffRecord => fromRow<HandoffRecord>(HANDOFF_TABLE, row);
+/** The parameters of INSERT_HANDOFF. */
+export const handoffParams = (handoff: HandoffRecord): unknown[] => toParams(handoff, HANDOFF_TABLE.columns);
+export const INSERT_HANDOFF = insertSql(HANDOFF_TABLE);
 
 export class SqliteHandoffs implements HandoffRepo {
   constructor(private readonly c: Connection) {}
@@ -403,7 +215,8 @@ export class SqliteHandoffs implements HandoffRepo {
 
   async get(agentId: string, id: string): Promise<HandoffRecord | undefined> {
     return this.c.use(() => {
-      const row = this.c.statement(`SELECT ${HANDOFF_COLUMNS} FROM handoffs WHERE id = ? AND agent_id = ?`).get(id, agentId) as HandoffRow | undefined;
+      const row = this.c.statement(`SELECT ${HANDOFF_COLUMNS} FROM handoffs WHERE id = ? AND agent_id = ?`).get(id, agentId) as
+        Record<string, unknown> | undefined;
       return row ? handoffFromRow(row) : undefined;
     });
   }

@@ -1,0 +1,91 @@
+/**
+ * The nightly maintenance of memories on PostgreSQL (docs/design.md §7): the core's archiving rules as one verdict
+ * expression (clause for clause as sqlite/maintenance.ts writes them), planned and applied with the threads they
+ * leave re-indexed, and the search index's housekeeping.
+ */
+import type { QueryResult, QueryResultRow } from 'pg';
+import { threadKey } from '../context.js';
+import type { MaintenanceCountsByAgent, MaintenanceCutoffs, MaintenanceRule } from '../port.js';
+import { Params } from './codec.js';
+import type { TxState } from './session.js';
+import type { PgThreads } from './threads.js';
+
+/** A statement on the repo's session or transaction. */
+export type Query = <R extends QueryResultRow = QueryResultRow>(text: string, values?: readonly unknown[]) => Promise<QueryResult<R>>;
+/** Work that must land together: in the caller's transaction, or one of its own. */
+export type Atomic = <T>(fn: (tx: TxState, q: Query, threads: PgThreads) => Promise<T>) => Promise<T>;
+
+const MAINTENANCE_RULES: readonly MaintenanceRule[] = ['expired', 'archivedEphemeral', 'archivedUnused'];
+
+/** The maintenance verdict of a row (nightly/maintenance.ts's VERDICT): which rule archives it, or NULL. */
+function verdict(p: Params, cutoffs: MaintenanceCutoffs): string {
+  const now = p.add(cutoffs.now, 'timestamptz');
+  const youth = p.add(cutoffs.youth, 'timestamptz');
+  const ephemeral = p.add(cutoffs.ephemeralCutoff, 'timestamptz');
+  const unused = p.add(cutoffs.unusedCutoff, 'timestamptz');
+  return `CASE
+    WHEN expires_at IS NOT NULL AND expires_at < ${now} AND durability IN ('standard', 'ephemeral') THEN 'expired'
+    WHEN created_at < ${youth} AND durability = 'ephemeral' AND created_at < ${ephemeral} THEN 'archivedEphemeral'
+    WHEN created_at < ${youth} AND durability = 'standard' AND created_at < ${unused} AND retrieval_count <= 1
+         AND (last_retrieved_at IS NULL OR last_retrieved_at < ${unused}) THEN 'archivedUnused'
+  END`;
+}
+
+function countsByAgent(rows: { agent_id: string; verdict: MaintenanceRule; n: number }[]): MaintenanceCountsByAgent {
+  const result: MaintenanceCountsByAgent = {};
+  for (const row of rows) {
+    result[row.agent_id] ??= { expired: 0, archivedEphemeral: 0, archivedUnused: 0 };
+    result[row.agent_id]![row.verdict] = row.n;
+  }
+  return result;
+}
+
+export async function planMaintenance(query: Query, cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent> {
+  const p = new Params();
+  const { rows } = await query<{ agent_id: string; verdict: MaintenanceRule; n: number }>(
+    `SELECT agent_id, verdict, count(*)::int AS n
+     FROM (SELECT agent_id, ${verdict(p, cutoffs)} AS verdict FROM memories WHERE archived_at IS NULL) v
+     WHERE verdict IS NOT NULL GROUP BY agent_id, verdict ORDER BY agent_id COLLATE "C", verdict`,
+    p.values,
+  );
+  return countsByAgent(rows);
+}
+
+export async function applyMaintenance(
+  atomic: Atomic,
+  cutoffs: MaintenanceCutoffs,
+  reasons: Record<MaintenanceRule, string>,
+): Promise<MaintenanceCountsByAgent> {
+  const p = new Params();
+  const rule = verdict(p, cutoffs);
+  const reason = `CASE ${rule} ${MAINTENANCE_RULES.map((name) => `WHEN '${name}' THEN ${p.add(reasons[name], 'text')}`).join(' ')} END`;
+  const now = p.add(cutoffs.now, 'timestamptz');
+  // One statement: the rows are archived and reported together. The verdict reads columns the update leaves as
+  // they were, so RETURNING computes the same rule the update applied. Then the threads it took memories out of
+  // are re-indexed, in the same transaction.
+  return atomic(async (_tx, q, threads) => {
+    const { rows } = await q<{ agent_id: string; verdict: MaintenanceRule | null; n: number; threads: string[] | null }>(
+      `WITH archived AS (
+         UPDATE memories SET archived_reason = ${reason}, archived_at = ${now}, updated_at = ${now}, context_before = '', context_after = ''
+         WHERE archived_at IS NULL AND (${rule}) IS NOT NULL
+         RETURNING agent_id, ${rule} AS verdict, thread
+       )
+       SELECT agent_id, verdict, count(*)::int AS n, array_agg(DISTINCT thread) FILTER (WHERE thread IS NOT NULL) AS threads
+       FROM archived GROUP BY agent_id, verdict ORDER BY agent_id COLLATE "C", verdict`,
+      p.values,
+    );
+    const touched = new Map<string, { agentId: string; thread: string }>();
+    for (const row of rows) for (const thread of row.threads ?? []) touched.set(threadKey(row.agent_id, thread), { agentId: row.agent_id, thread });
+    for (const { agentId, thread } of touched.values()) await threads.whole(agentId, thread);
+    return countsByAgent(rows as { agent_id: string; verdict: MaintenanceRule; n: number }[]);
+  });
+}
+
+export async function optimizeSearchIndex(query: Query): Promise<number> {
+  // The GIN index takes new entries into a pending list (fastupdate) that searches scan linearly; merging it into
+  // the index proper is what FTS5's merge is on SQLite. ANALYZE refreshes the planner's statistics after a night's
+  // archiving. One step: neither holds a lock that blocks readers or writers for long.
+  await query("SELECT gin_clean_pending_list(to_regclass('memories_fts'))");
+  await query('ANALYZE memories');
+  return 1;
+}

@@ -1,0 +1,33 @@
+/**
+ * Where snapshot files live and what they are called: below both the nightly (which names, lists and thins them:
+ * nightly/snapshot.ts) and the adapters (which write and check them), so neither reaches up into the other.
+ *
+ * A snapshot is named `<UTC timestamp>-<run id><suffix>` (`20261102T093000Z-run_….db`); the engine writes it under a
+ * hidden temporary name and gives it that name only once it is complete and verified.
+ */
+import { basename, dirname, join } from 'node:path';
+
+/** A snapshot's file name with this suffix (`.db`, `.jsonl.gz`): the timestamp and the run id as groups 1 and 2. */
+export function snapshotNamePattern(suffix: string): RegExp {
+  return new RegExp(`^(\\d{8}T\\d{6}Z)-(run_[0-9A-HJKMNP-TV-Z]{26})${suffix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
+
+/** A SQLite snapshot's name. */
+export const SNAPSHOT_FILE = snapshotNamePattern('.db');
+
+/**
+ * A SQLite file's snapshot folder: `snapshots/<file name>/` beside it (file names in one directory are unique, so two
+ * stores there never share a folder; PostgreSQL's is `<data dir>/snapshots/<store>/`, the same shape).
+ */
+export function sqliteSnapshotDir(path: string): string {
+  return join(legacySnapshotDir(path), basename(path));
+}
+
+/**
+ * The folder every SQLite store in a directory shared before each got its own (`snapshots/` beside the file). The
+ * snapshots still in it are adopted by the one store of that directory, or left there, unattributed
+ * (docs/decisions.md, "Snapshot folders").
+ */
+export function legacySnapshotDir(path: string): string {
+  return join(dirname(path), 'snapshots');
+}

@@ -1,0 +1,207 @@
+/**
+ * The FTS5 search of memories on SQLite (docs/decisions.md, "Search ranks inside FTS5"): the best matches by FTS5's
+ * rank, their rows and snippets, and why each matched. The terms and weights are core/search-terms.ts's; the FTS5
+ * expressions are fts.ts's.
+ */
+import { CONTEXT_AFTER, CONTEXT_BEFORE } from '../context.js';
+import { rawSyntaxError, SEARCH_PARTS, type SearchHit, type SearchPart, type SearchQuery, type SearchWeights } from '../port.js';
+import { rankWeights } from '../../search-terms.js';
+import { mapSqliteError, type Connection } from './connection.js';
+import { agentExpression, bm25Sql, buildMatchExpression, everyPart, partColumns, partFlags, rankFunction, searchedColumns, STORED_RANK } from './fts.js';
+import { MEMORY_COLUMNS, memoryFromRow, type MemoryRow } from './codec.js';
+
+/** A hit as ranked: its rowid (`ord`), creation time (the tie-break) and score (higher is better). */
+type Ranked = { ord: number; created_at: string; score: number };
+
+/** A hit's row: the memory, its rank, its snippet and (when read with them) the parts the query matched in it. */
+type HitRow = MemoryRow & Ranked & { snippet: string } & Partial<Record<`part_${SearchPart}`, number>>;
+
+/** The bound values of a search's queries. */
+type SearchParams = Record<string, string | number | null> & { match: string; limit: number };
+
+/** The memory's columns of a search, from the join's `m`. */
+const SEARCH_COLUMNS = `${MEMORY_COLUMNS.split(', ')
+  .map((column) => `m.${column}`)
+  .join(', ')}, m.rowid AS ord`;
+
+/**
+ * How many of FTS5's best matches the search's first phase keeps: `limit` times this, at least RANK_WINDOW_MIN, so a few
+ * archived, expired or filtered-out rows (or another agent's sharing the id's words) among them still leave `limit`.
+ */
+const RANK_WINDOW_FACTOR = 4;
+const RANK_WINDOW_MIN = 40;
+
+/** The search's order: score (higher first), then the newer, then the earlier stored (FTS5's own scan order). */
+function bySearchOrder(a: Ranked, b: Ranked): number {
+  return b.score - a.score || (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0) || a.ord - b.ord;
+}
+
+export class SqliteSearch {
+  constructor(private readonly c: Connection) {}
+
+  /**
+   * The top `limit` matches by score (ties: the newer first, then the earlier stored), then their rows (docs/decisions.md,
+   * "Search ranks inside FTS5"). The top comes from FTS5's rank over the index alone (`topByRank`), or, when that window
+   * cannot prove it holds the true top, from ranking every match with its row (`rankEveryMatch`): either way exactly the
+   * result of one query ranking every match. Rows, snippets and the matched parts are read for those few hits only.
+   */
+  async search(query: SearchQuery): Promise<SearchHit[]> {
+    const weights = rankWeights(query.weights);
+    const terms = query.raw ? (query.text.trim() === '' ? undefined : `(${query.text})`) : buildMatchExpression(query.text);
+    if (terms === undefined) return [];
+    const columns = searchedColumns(weights);
+    const text = query.raw ? terms : `${columns} : (${terms})`;
+    const agent = agentExpression(query.agentId);
+    const match = agent ? `${agent} AND (${text})` : text;
+    const filters = ['m.agent_id = @agentId'];
+    if (!query.includeArchived) filters.push('m.archived_at IS NULL', '(m.expires_at IS NULL OR m.expires_at > @now)');
+    if (query.tag !== undefined) filters.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = @tag)');
+    if (query.since !== undefined) filters.push('m.created_at >= @since');
+    if (query.durability !== undefined) filters.push('m.durability = @durability');
+    const params = {
+      match,
+      agentId: query.agentId,
+      now: query.now,
+      tag: query.tag ?? null,
+      since: query.since ?? null,
+      durability: query.durability ?? null,
+      limit: query.limit,
+    };
+    // The matched parts come with the rows (highlight()) when the query searched every part; else one query per part.
+    const flagged = !query.raw && columns === everyPart();
+    await this.c.ready();
+    let rows: HitRow[];
+    try {
+      const top = this.topByRank(rankFunction(weights), filters, params) ?? this.rankEveryMatch(weights, filters, params);
+      rows = this.hitRows(top, match, query.highlight, flagged);
+    } catch (error) {
+      if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
+        throw rawSyntaxError('FTS5', (error as Error).message, { option: 'raw' });
+      }
+      throw mapSqliteError(error, this.c.path);
+    }
+    const explained = this.c.mapped(() => this.explain(rows, terms, query, flagged));
+    return rows.map((row, index) => ({ memory: memoryFromRow(row), score: row.score, snippet: row.snippet, ...explained[index]! }));
+  }
+
+  /**
+   * The best `window` rowids by FTS5's rank, from the index alone (the store's rank, migration 8; other weights pass
+   * theirs with `rank MATCH`), then those of them that pass the filters, in the search's order. Returns undefined when
+   * the window cannot prove that its top `limit` is the true one (too few pass, or a tie reaches the window's edge).
+   */
+  private topByRank(rank: string, filters: readonly string[], params: SearchParams): Ranked[] | undefined {
+    const window = Math.max(params.limit * RANK_WINDOW_FACTOR, RANK_WINDOW_MIN);
+    // `+rank`, not `rank`: FTS5 would take a plain `ORDER BY rank` itself and sort every match in full (an inner
+    // statement); as an expression SQLite's own sorter keeps only the best `window` (half the time at 1 M: decisions.md).
+    const custom = rank !== STORED_RANK;
+    const ranked = this.c
+      .statement(
+        `SELECT rowid AS ord, rank FROM memories_fts WHERE memories_fts MATCH @match ${custom ? 'AND rank MATCH @rank' : ''} ORDER BY +rank LIMIT @window`,
+      )
+      .all(custom ? { match: params.match, rank, window } : { match: params.match, window }) as { ord: number; rank: number }[];
+    if (ranked.length === 0) return [];
+    const rankOf = new Map(ranked.map((row) => [row.ord, row.rank]));
+    const kept = (
+      this.c
+        .statement(`SELECT m.rowid AS ord, m.created_at FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(@ords)) AND ${filters.join(' AND ')}`)
+        .all({ ...params, ords: JSON.stringify(ranked.map((row) => row.ord)) }) as { ord: number; created_at: string }[]
+    ).map((row) => ({ ...row, score: -rankOf.get(row.ord)! }));
+    kept.sort(bySearchOrder);
+    const top = kept.slice(0, params.limit);
+    // Every match outside the window ranks at least as low as the window's last: the top is proven when it ends above it.
+    const complete = ranked.length < window || (top.length === params.limit && -top[top.length - 1]!.score < ranked[ranked.length - 1]!.rank);
+    return complete ? top : undefined;
+  }
+
+  /** Every match ranked with its row, filtered and sorted in one query (the window's fallback). */
+  private rankEveryMatch(weights: SearchWeights, filters: readonly string[], params: SearchParams): Ranked[] {
+    return this.c
+      .statement(
+        `SELECT m.rowid AS ord, m.created_at, -${bm25Sql(weights)} AS score
+         FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH @match AND ${filters.join(' AND ')}
+         ORDER BY score DESC, m.created_at DESC, m.rowid
+         LIMIT @limit`,
+      )
+      .all(params) as Ranked[];
+  }
+
+  /** The rows of the hits, in their order, with a snippet of each and (`flagged`) the parts the query matched in it. */
+  private hitRows(top: readonly Ranked[], match: string, highlight: SearchQuery['highlight'], flagged: boolean): HitRow[] {
+    if (top.length === 0) return [];
+    const rows = this.c
+      .statement(
+        `SELECT ${SEARCH_COLUMNS}, snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet${flagged ? `, ${partFlags()}` : ''}
+         FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH @match AND memories_fts.rowid IN (SELECT value FROM json_each(@ords))`,
+      )
+      .all({ match, open: highlight.open, close: highlight.close, ords: JSON.stringify(top.map((hit) => hit.ord)) }) as HitRow[];
+    const byOrd = new Map(rows.map((row) => [row.ord, row]));
+    return top.map((hit) => ({ ...byOrd.get(hit.ord)!, score: hit.score }));
+  }
+
+  /**
+   * Why each hit matched: the parts of its search entry the query matches (from the row's flags, or else one small
+   * FTS5 query per part over the hits' rowids), and for a hit whose own parts did not match, the neighbour whose text
+   * did, with a snippet of it. A `--raw` query with column filters of its own may not combine with a part's filter:
+   * its hits then say nothing.
+   */
+  private explain(rows: readonly HitRow[], terms: string, query: SearchQuery, flagged: boolean): Pick<SearchHit, 'matched' | 'nearby'>[] {
+    const none = rows.map(() => ({ matched: [] as SearchPart[], nearby: null }));
+    if (rows.length === 0) return none;
+    let inPart: (row: HitRow, part: SearchPart) => boolean;
+    if (flagged) inPart = (row, part) => row[`part_${part}`] === 1;
+    else {
+      const ords = JSON.stringify(rows.map((row) => row.ord));
+      const hitsOf = new Map<SearchPart, Set<number>>();
+      try {
+        for (const part of SEARCH_PARTS) {
+          const hits = this.c
+            .statement('SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))')
+            .pluck()
+            .all(`${partColumns(part)} : (${terms})`, ords) as number[];
+          hitsOf.set(part, new Set(hits));
+        }
+      } catch (error) {
+        if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') return none;
+        throw error;
+      }
+      inPart = (row, part) => hitsOf.get(part)!.has(row.ord);
+    }
+    return rows.map((row) => {
+      const matched = SEARCH_PARTS.filter((part) => inPart(row, part));
+      const own = matched.some((part) => part === 'content' || part === 'subject' || part === 'tags');
+      const nearby = !own && matched.includes('context') && row.thread !== null ? this.nearby(row, terms, query) : null;
+      return { matched, nearby };
+    });
+  }
+
+  /** The neighbour (of those lending `row` its context) whose own text matches best, with a snippet of it. */
+  private nearby(row: MemoryRow & { ord: number }, terms: string, query: SearchQuery): SearchHit['nearby'] {
+    const place = { agentId: row.agent_id, thread: row.thread, createdAt: row.created_at, ord: row.ord };
+    const live = 'agent_id = @agentId AND thread = @thread AND archived_at IS NULL';
+    const neighbours = [
+      ...(this.c
+        .statement(
+          `SELECT rowid FROM memories WHERE ${live} AND (created_at, rowid) < (@createdAt, @ord) ORDER BY created_at DESC, rowid DESC LIMIT ${CONTEXT_BEFORE}`,
+        )
+        .pluck()
+        .all(place) as number[]),
+      ...(this.c
+        .statement(`SELECT rowid FROM memories WHERE ${live} AND (created_at, rowid) > (@createdAt, @ord) ORDER BY created_at, rowid LIMIT ${CONTEXT_AFTER}`)
+        .pluck()
+        .all(place) as number[]),
+    ];
+    if (neighbours.length === 0) return null;
+    const best = this.c
+      .statement(
+        `SELECT m.id AS memoryId, snippet(memories_fts, 0, @open, @close, '…', 16) AS snippet
+         FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
+         WHERE memories_fts MATCH @match AND memories_fts.rowid IN (SELECT value FROM json_each(@rowids))
+         ORDER BY bm25(memories_fts), m.created_at DESC LIMIT 1`,
+      )
+      .get({ match: `{content} : (${terms})`, rowids: JSON.stringify(neighbours), open: query.highlight.open, close: query.highlight.close }) as
+      { memoryId: string; snippet: string } | undefined;
+    return best ?? null;
+  }
+}
