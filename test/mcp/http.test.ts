@@ -201,7 +201,7 @@ describe('hippo mcp --http: session limits per token and per agent (issue 27)', 
   const initialize = async (url: string, secret: string) => {
     const response = await post(url, INITIALIZE, { authorization: `Bearer ${secret}` });
     const text = await response.text();
-    return { status: response.status, retryAfter: response.headers.get('retry-after'), text, body: text === '' ? undefined : (JSON.parse(text) as Json) };
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), text, body: text === '' ? undefined : JSON.parse(text) };
   };
   const ADDRESS = { kinds: ['address'], text: 'Our office: 1 Harbour Road, by the sea, blue door.' };
 
