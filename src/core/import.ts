@@ -351,9 +351,8 @@ export async function importFiles(store: Store, files: readonly string[], option
           error.code,
           `${error.message} while importing ${path}; ${result.imported} memories from ${index} earlier files were imported, nothing from this one`,
           error.exitCode,
-          {
-            details: { ...result },
-          },
+          // The cause's details stay (an unavailable store's `reason`), beside what landed.
+          { details: { ...error.details, ...result } },
         );
       } else throw error;
       fileResult.imported = 0;
