@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ExitCode, HippoError, InterruptedError, UsageError } from './errors.js';
 import { buildMemory, type NewMemory } from './memory.js';
 import { DURABILITIES, type Memory } from './records.js';
+import { checkNewAgents } from './agent-ids.js';
 import type { Store, StoreOps } from './store/port.js';
 import { illFormedField, LONE_SURROGATE, MARKER, readUtf8File, safeText } from './text.js';
 
@@ -199,7 +200,7 @@ function parseJsonlLine(path: string, lineNumber: number, line: string, agentId:
   const illFormed = illFormedField(parsed.data);
   if (illFormed !== undefined) throw lineError(path, lineNumber, `field "${illFormed}" holds ${LONE_SURROGATE}`);
   const { agent, ...fields } = parsed.data;
-  if (agent !== undefined && fields.agentId !== undefined && agent !== fields.agentId) {
+  if (agent !== undefined && fields.agentId !== undefined && agent.normalize('NFC') !== fields.agentId.normalize('NFC')) {
     throw lineError(path, lineNumber, `fields "agent" and "agentId" name different agents`);
   }
   const record: NewMemory = { ...fields, agentId: fields.agentId ?? agent ?? agentId, thread: importThread(fields, path) };
@@ -325,6 +326,8 @@ export async function importFiles(store: Store, files: readonly string[], option
           }
           // Lineage stays within an agent: a derivedFrom naming another agent's memory fails the file (file:line).
           await checkLineage(tx, path, memories, lines);
+          // A new agent that looks like an existing one fails the file too (file:line of its first memory).
+          await checkFileAgents(tx, path, memories, lines);
           // Then inserted in thread order, so each chunk joins its threads at their end (docs/store.md, "Import").
           const unique = givenIds ? firstOfEachId(memories) : memories;
           const ordered = threadOrder(unique);
@@ -403,6 +406,21 @@ async function checkLineage(tx: StoreOps, path: string, memories: readonly Memor
         throw lineError(path, lines[index]!, `field "derivedFrom" names ${ref}, which is not a memory of agent "${memory.agentId}"`);
       }
     }
+  }
+}
+
+/** `checkNewAgents` for the agents of a file's lines: a refusal names the first line of the look-alike agent. */
+async function checkFileAgents(tx: StoreOps, path: string, memories: readonly Memory[], lines: readonly number[]): Promise<void> {
+  const first = new Map<string, number>();
+  for (const [index, memory] of memories.entries()) if (!first.has(memory.agentId)) first.set(memory.agentId, lines[index]!);
+  try {
+    await checkNewAgents(tx, first.keys());
+  } catch (error) {
+    if (!(error instanceof UsageError) || error.code !== 'confusable_agent') throw error;
+    const line = first.get(String(error.details?.agentId)) ?? 1;
+    throw new UsageError('confusable_agent', `${path}:${line}: ${error.message}; nothing from this file was imported`, {
+      details: { ...error.details, path, line },
+    });
   }
 }
 

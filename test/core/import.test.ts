@@ -6,6 +6,7 @@ import { CHUNK_MEMORIES, collectImportFiles, importFiles, parseImportFile } from
 import { addMemory, archiveMemories, iterateMemories, listMemories } from '../../src/core/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { newId } from '../../src/core/ids.js';
+import { createToken } from '../../src/core/tokens.js';
 import { all, ENGINES, fixedClock, openTestStore, tempStore, type TestStore } from '../helpers/store.js';
 
 let store: Awaited<ReturnType<typeof tempStore>>;
@@ -270,6 +271,36 @@ describe.each(ENGINES)('import on %s: lineage and agent ids (issue 27)', (engine
     ]);
     expect((await listMemories(shared, { agentId: 'ana' })).map((memory) => memory.content)).toEqual(['ana’s own note']);
     expect((await listMemories(shared, { agentId: 'bob' })).map((memory) => memory.content)).toEqual(['bob’s private note']);
+  });
+
+  it('normalises agent ids, threads and tags to NFC, and refuses a new agent that looks like an existing one, naming it', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    await addMemory(shared, { agentId: nfc, content: 'first', thread: `t-${nfd}`, tags: [nfd] });
+    // The same agent, thread and tag, typed the other way: one agent, one thread, one tag.
+    const again = await addMemory(shared, { agentId: nfd, content: 'second', thread: `t-${nfc}`, tags: [nfc] });
+    expect(again.memory).toMatchObject({ agentId: nfc, thread: `t-${nfc}`, tags: [nfc] });
+    const path = write('nfd.jsonl', [{ agentId: nfd, content: 'third', tags: [nfd] }]);
+    expect((await importFiles(shared, [path], { agentId: 'x' })).imported).toBe(1);
+    expect((await shared.memories.agentCounts()).map((agent) => [agent.agentId, agent.memories])).toEqual([[nfc, 3]]);
+
+    // Cyrillic о (U+043E) in "ops" looks like the Latin one: refused once "ops" exists, naming it; nothing written.
+    await addMemory(shared, { agentId: 'ops', content: 'ops note' });
+    const lookalike = '\u043eps';
+    await expect(addMemory(shared, { agentId: lookalike, content: 'spoof' })).rejects.toMatchObject({
+      code: 'confusable_agent',
+      exitCode: 2,
+      message: 'the agent id "\u043eps" (U+043E U+0070 U+0073) looks like the existing agent "ops"; use that agent, or an id that does not look like it',
+      details: { agentId: lookalike, existing: 'ops' },
+    });
+    await expect(createToken(shared, { agentId: lookalike })).rejects.toMatchObject({ code: 'confusable_agent' });
+    const spoof = write('spoof.jsonl', [{ content: 'fine' }, { agent: lookalike, content: 'spoof' }]);
+    const result = await importFiles(shared, [spoof], { agentId: 'ops' });
+    expect(result.files[0]?.error).toEqual({
+      code: 'confusable_agent',
+      message: `${spoof}:2: the agent id "\u043eps" (U+043E U+0070 U+0073) looks like the existing agent "ops"; use that agent, or an id that does not look like it; nothing from this file was imported`,
+    });
+    expect((await shared.memories.agentCounts()).map((agent) => agent.agentId).sort()).toEqual([nfc, 'ops']);
   });
 
   it('keeps a derivedFrom naming the agent’s own memories (stored or in the file) and one found nowhere (forgotten since)', async () => {
