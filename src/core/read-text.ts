@@ -73,9 +73,9 @@ export function decodeUtf8(bytes: Uint8Array, path: string, options: { keepBom?:
  * read, a pipe (`<(…)`, /dev/stdin) is read until it passes the limit; a directory, a device (/dev/zero) or a socket
  * is not a file to read text from. A file that cannot be read is a usage error naming it and the system's reason.
  */
-export function readUtf8File(path: string, options: { keepBom?: boolean; limit?: ReadLimit } = {}): string {
+export function readUtf8File(path: string, options: { keepBom?: boolean; limit?: ReadLimit; regularOnly?: boolean } = {}): string {
   const limit = options.limit ?? DEFAULT_READ_LIMIT;
-  const fd = openText(path, limit);
+  const fd = openText(path, limit, options.regularOnly ?? false);
   try {
     return decodeUtf8(readBounded(fd, path, limit), path, options);
   } finally {
@@ -83,28 +83,36 @@ export function readUtf8File(path: string, options: { keepBom?: boolean; limit?:
   }
 }
 
+/** `path` is not a regular file (a directory, a device, a socket, a named pipe where none is read): exit 2. */
+function notRegular(path: string, stats: Stats): UsageError {
+  return new UsageError('not_a_regular_file', `${path} is ${fileKind(stats)}, not a regular file`, { details: { path } });
+}
+
 /**
  * Opens `path` for reading as text with the checks of `readUtf8File` (unreadable, not a regular file, over the limit
- * by its size): the descriptor, or a usage error naming the file.
+ * by its size): the descriptor, or a usage error naming the file. With `regularOnly`, a named pipe is refused like a
+ * device — by what the file is, never by its name — and is not opened at all.
  */
-function openText(path: string, limit: ReadLimit): number {
+function openText(path: string, limit: ReadLimit, regularOnly = false): number {
   let fd: number;
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    throw unreadable(path, error);
+  }
+  if (regularOnly && !stats.isFile()) throw notRegular(path, stats);
   try {
     // A named pipe is opened without blocking: a plain open waits for a writer that may never come, and would hang
     // the command past Ctrl-C. A pipe with no writer then reads as empty; one with a writer is read to its end.
-    const fifo = statSync(path).isFIFO();
-    fd = openSync(path, fifo ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
+    fd = openSync(path, stats.isFIFO() ? constants.O_RDONLY | constants.O_NONBLOCK : 'r');
   } catch (error) {
     throw unreadable(path, error);
   }
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile() && !stats.isFIFO()) {
-      throw new UsageError('not_a_regular_file', `${path} is ${fileKind(stats)}, not a regular file`, {
-        details: { path },
-      });
-    }
-    if (stats.isFile() && overLimit(stats.size, limit)) throw inputTooLarge(path, limit, stats.size);
+    const opened = fstatSync(fd);
+    if (regularOnly ? !opened.isFile() : !opened.isFile() && !opened.isFIFO()) throw notRegular(path, opened);
+    if (opened.isFile() && overLimit(opened.size, limit)) throw inputTooLarge(path, limit, opened.size);
     return fd;
   } catch (error) {
     closeSync(fd);
@@ -208,5 +216,6 @@ function fileKind(stats: Stats): string {
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';
   if (stats.isSocket()) return 'a socket';
+  if (stats.isFIFO()) return 'a named pipe';
   return 'not a file';
 }

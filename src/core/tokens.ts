@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { NotFoundError, UsageError } from './errors.js';
 import { newId } from './ids.js';
+import { checkNewAgents } from './agent-ids.js';
 import { validateAgentId } from './memory/memory.js';
 import type { McpToken } from './records.js';
 import type { Store, StoreOps } from './store/port.js';
@@ -47,6 +48,7 @@ function validateLabel(label: string | undefined): string | null {
 export async function createToken(store: StoreOps, options: { agentId: string; label?: string }): Promise<CreatedToken> {
   const agentId = validateAgentId(options.agentId);
   const label = validateLabel(options.label);
+  await checkNewAgents(store, [agentId]);
   const now = store.clock();
   const secret = `${TOKEN_PREFIX}${randomBytes(SECRET_BYTES).toString('base64url')}`;
   const token: McpToken = { id: newId('tok', now.getTime()), agentId, label, createdAt: iso(now), revokedAt: null };

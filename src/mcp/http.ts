@@ -31,8 +31,17 @@ import { createHippoServer, type HippoServer } from './server.js';
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** A session nobody used for this long is closed (its client starts a new one). */
 export const SESSION_IDLE_MS = 30 * 60_000;
-/** Open sessions at most: past it a new client gets 503 until an idle one is closed. */
+/** Open sessions at most, for the whole server: past it a new client gets 503 (docs/mcp.md, "Caps"). */
 export const MAX_SESSIONS = 1_000;
+/** Open sessions at most per bearer token: one token holder cannot fill the server (issue 27). */
+export const MAX_SESSIONS_PER_TOKEN = 32;
+/** Open sessions at most per agent, whatever tokens it holds (without tokens: the one agent served). */
+export const MAX_SESSIONS_PER_AGENT = 128;
+/** How long a client refused for too many sessions is told to wait (Retry-After, seconds). */
+const RETRY_AFTER_SECONDS = 60;
+
+/** The limits a new session may hit, in the order they are checked. */
+export type SessionLimit = 'token' | 'agent' | 'server';
 export const MCP_PATH = '/mcp';
 
 export interface HttpServeOptions {
@@ -50,6 +59,8 @@ export interface HttpServeOptions {
   version: string;
   maxBodyBytes?: number;
   model?: ModelSource;
+  /** The session caps (tests and embedders); the constants above by default. */
+  sessionLimits?: Partial<Record<SessionLimit, number>>;
 }
 
 export interface RunningHttpServer {
@@ -64,7 +75,11 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   hippo: HippoServer;
   agentId: string;
+  /** The id (never the secret) of the token that opened it; undefined when tokens are not required. */
+  tokenId: string | undefined;
   lastUsed: number;
+  /** Requests of this session being answered now (POST, DELETE): a session with none is idle and may be evicted. */
+  busy: number;
 }
 
 /** Whether `host` (an address or a name) is this machine's loopback: `localhost`, 127.0.0.0/8, ::1. */
@@ -93,14 +108,20 @@ function plain(res: ServerResponse, status: number, body = '', headers: Record<s
 }
 
 /** A JSON-RPC error as the Streamable HTTP transport writes its own (no id: the request could not be read). */
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, data?: object, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message } }));
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data === undefined ? {} : { data }) } }));
 }
+
+const LIMIT_WORDS: Record<SessionLimit, string> = {
+  token: 'this token',
+  agent: 'this agent',
+  server: 'the server',
+};
 
 /** The body, or `undefined` when it is over `maxBytes` (refused from Content-Length before anything is read). */
 async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
@@ -127,7 +148,54 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   const requireTokens = options.requireTokens || !loopback;
   const allowedOrigins = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/+$/, '')));
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const limits: Record<SessionLimit, number> = {
+    token: options.sessionLimits?.token ?? MAX_SESSIONS_PER_TOKEN,
+    agent: options.sessionLimits?.agent ?? MAX_SESSIONS_PER_AGENT,
+    server: options.sessionLimits?.server ?? MAX_SESSIONS,
+  };
   const sessions = new Map<string, Session>();
+  /** Sessions whose initialize is being answered: not in `sessions` yet (no id), but counted against every limit. */
+  const opening = new Set<Session>();
+
+  /**
+   * Makes room for a new session of `agentId` opened with `tokenId`, or says which limit stands in the way. Each
+   * limit in turn (the token's, the agent's, the server's): when it is full, the oldest idle session it counts is
+   * closed — the caller's own token's first, then its agent's, then (the server's limit only) anyone's; when every
+   * session it counts is busy with a call, that limit is the answer. One token can fill neither its agent's share nor
+   * the server, and evicts only its own sessions until the whole server is full.
+   */
+  const admit = (agentId: string, tokenId: string | undefined): SessionLimit | undefined => {
+    const scopes: [SessionLimit, (session: Session) => boolean][] = [
+      ['token', (session) => session.tokenId === tokenId],
+      ['agent', (session) => session.agentId === agentId],
+      ['server', () => true],
+    ];
+    const preference = (session: Session) => (tokenId !== undefined && session.tokenId === tokenId ? 0 : session.agentId === agentId ? 1 : 2);
+    for (const [limit, counted] of scopes) {
+      if (limit === 'token' && tokenId === undefined) continue;
+      for (;;) {
+        const open = [...sessions.values(), ...opening].filter(counted);
+        if (open.length < limits[limit]) break;
+        const idle = open.filter((session) => session.busy === 0).sort((a, b) => preference(a) - preference(b) || a.lastUsed - b.lastUsed)[0];
+        if (!idle) return limit;
+        void closeSession(idle);
+      }
+    }
+    return undefined;
+  };
+
+  /** Runs one request of `session`, counting it as busy until its answer is written (or the client left). */
+  const serve = (session: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+    // A GET is the client's standing event stream: it never makes a session busy (it would never be idle again).
+    if (req.method !== 'GET') {
+      session.busy++;
+      res.once('close', () => {
+        session.busy--;
+        session.lastUsed = Date.now();
+      });
+    }
+    return session.transport.handleRequest(req, res, body);
+  };
   const inFlight = new Set<Promise<void>>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -141,11 +209,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (origin !== undefined && !allowedOrigins.has(origin)) return plain(res, 403, 'forbidden: Origin not allowed\n');
 
     let agentId = options.agentId;
+    let tokenId: string | undefined;
     if (requireTokens) {
       const secret = bearer(req);
       const token = secret === undefined ? undefined : await authenticateToken(options.store, secret);
       if (!token) return plain(res, 401, '', { 'www-authenticate': 'Bearer' });
       agentId = token.agentId;
+      tokenId = token.id;
     }
 
     let body: unknown;
@@ -167,9 +237,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       if (req.method !== 'POST' || !isInitializeRequest(body)) {
         return jsonRpcError(res, 400, -32000, 'bad request: no Mcp-Session-Id; start a session with an initialize request');
       }
-      if (sessions.size >= MAX_SESSIONS) return plain(res, 503, 'too many open sessions; try again later\n', { 'retry-after': '60' });
+      const full = admit(agentId, tokenId);
+      if (full !== undefined) {
+        // 429 when it is the caller's own limit (its token's or its agent's), 503 when the server is full. The body
+        // names the limit and its size, never the token.
+        return jsonRpcError(
+          res,
+          full === 'server' ? 503 : 429,
+          -32000,
+          `too many open sessions for ${LIMIT_WORDS[full]} (at most ${limits[full]}, each busy with a call); close one or try again later`,
+          { limit: full, max: limits[full], retryAfterSeconds: RETRY_AFTER_SECONDS },
+          { 'retry-after': String(RETRY_AFTER_SECONDS) },
+        );
+      }
       const hippo = createHippoServer({ store: options.store, agentId, allowReview: options.allowReview, version: options.version, model: options.model });
-      const session: Session = { hippo, agentId, lastUsed: Date.now(), transport: undefined as unknown as StreamableHTTPServerTransport };
+      const session: Session = { hippo, agentId, tokenId, lastUsed: Date.now(), busy: 0, transport: undefined as unknown as StreamableHTTPServerTransport };
       session.transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,
@@ -178,15 +260,21 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       hippo.server.onclose = () => {
         if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
       };
-      await hippo.server.connect(session.transport);
-      return session.transport.handleRequest(req, res, body);
+      opening.add(session);
+      try {
+        await hippo.server.connect(session.transport);
+        await serve(session, req, res, body);
+      } finally {
+        opening.delete(session);
+      }
+      return;
     }
 
     const session = sessions.get(sessionId);
     // Another agent's session is simply not there: session ids do not cross agents.
     if (!session || session.agentId !== agentId) return jsonRpcError(res, 404, -32001, 'session not found');
     session.lastUsed = Date.now();
-    return session.transport.handleRequest(req, res, body);
+    return serve(session, req, res, body);
   };
 
   const http: NodeHttpServer = createServer((req, res) => {

@@ -153,17 +153,31 @@ describe('reads are bounded and say what is wrong', () => {
     expect(errorOf(result)).toMatchObject({ code: 'not_a_regular_file', message: '/dev/zero is a character device, not a regular file' });
   });
 
-  it('a named pipe nobody writes to never hangs extract or import: it reads as empty', async () => {
-    const fifo = join(box.dir, 'pipe.jsonl');
-    await execa('mkfifo', [fifo]);
-    const extracted = await box.hippo(['extract', 'email', fifo, '--json'], { timeout: 30_000 });
-    expect(extracted.timedOut).toBe(false);
-    expect(extracted.exitCode).toBe(0);
-    expect(json<{ facts: unknown[] }>(extracted).facts).toEqual([]);
-    const imported = await box.hippo(['memory', 'import', fifo, '--json'], { timeout: 30_000 });
-    expect(imported.timedOut).toBe(false);
-    expect(imported.exitCode).toBe(0);
-    expect(json<{ imported: number }>(imported).imported).toBe(0);
+  it('a named pipe nobody writes to never hangs extract: it reads as empty, whatever its name', async () => {
+    for (const name of ['pipe.jsonl', 'pipe']) {
+      const fifo = join(box.dir, name);
+      await execa('mkfifo', [fifo]);
+      const extracted = await box.hippo(['extract', 'email', fifo, '--json'], { timeout: 30_000 });
+      expect(extracted.timedOut).toBe(false);
+      expect(extracted.exitCode).toBe(0);
+      expect(json<{ facts: unknown[] }>(extracted).facts).toEqual([]);
+    }
+  });
+
+  it('memory import refuses a named pipe by what it is, never by its name: x.jsonl, x.md and x alike (exit 2), other files land', async () => {
+    const good = join(box.dir, 'good.md');
+    writeFileSync(good, 'A note from a file.\n');
+    for (const name of ['x.jsonl', 'x.md', 'x']) {
+      const fifo = join(box.dir, name);
+      await execa('mkfifo', [fifo]);
+      const result = await box.hippo(['memory', 'import', fifo, good, '--json'], { timeout: 30_000 });
+      expect(result.timedOut).toBe(false);
+      expect(result.exitCode).toBe(2);
+      expect(errorOf(result).details?.files).toEqual([
+        expect.objectContaining({ path: fifo, imported: 0, error: { code: 'not_a_regular_file', message: `${fifo} is a named pipe, not a regular file` } }),
+        expect.objectContaining({ path: good, imported: 1 }),
+      ]);
+    }
   });
 
   it('extract from stdin stops past 64 MiB; a pipe given as a file (process substitution) is still read', async () => {

@@ -86,6 +86,21 @@ describe('a model command that leaves a background child', () => {
     expect((await runs()).map((run) => run.status)).toEqual(['interrupted']);
   });
 
+  it('kill -9 of hippo while the command runs: the command and every child of it die with hippo (issue 27)', async () => {
+    const [first, second] = [join(box.dir, 'background.pid'), join(box.dir, 'foreground.pid')];
+    // The shell waits on its children: nothing ends this call but hippo's death.
+    const script = `cat > /dev/null; sleep 300 & echo $! > '${first}'; sleep 300 & echo $! > '${second}'; wait`;
+    const child = box.hippo(['rem', 'rapid', '--agent', 'ops', '--json', '--via', script], {
+      env: { HIPPO_MODEL_TIMEOUT_MS: '120000' },
+      ...HANG_GUARD,
+    }) as unknown as ResultPromise;
+    const pids = [await pidFrom(first), await pidFrom(second)];
+    child.kill('SIGKILL');
+    const result = (await child) as Result;
+    expect(result.signal).toBe('SIGKILL');
+    for (const pid of pids) expect(await goneWithin(pid, 5_000)).toBe(true);
+  });
+
   it('Ctrl-C during a night waiting for it: exit 130, the child killed, every run row interrupted, the lock released', async () => {
     const pidFile = join(box.dir, 'night-interrupted-orphan.pid');
     const child = box.hippo(['rem', 'nightly', 'run-once', '--json'], {

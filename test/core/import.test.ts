@@ -1,11 +1,14 @@
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHUNK_MEMORIES, collectImportFiles, importFiles, parseImportFile } from '../../src/core/memory/import.js';
 import { archiveMemories } from '../../src/core/memory/lifecycle.js';
 import { addMemory, iterateMemories, listMemories } from '../../src/core/memory/memory.js';
 import { openStore } from '../../src/core/store/store.js';
-import { all, fixedClock, tempStore } from '../helpers/store.js';
+import { newId } from '../../src/core/ids.js';
+import { createToken } from '../../src/core/tokens.js';
+import { all, ENGINES, fixedClock, openTestStore, tempStore, type TestStore } from '../helpers/store.js';
 
 let store: Awaited<ReturnType<typeof tempStore>>;
 const clock = fixedClock('2026-11-02T09:30:00.000Z');
@@ -226,5 +229,93 @@ describe('parseImportFile: a lone surrogate in a line', () => {
   it('in a field hippo ignores is not looked at (it is never stored), and an escaped pair is a character', () => {
     expect(parse('{"content":"ok","note":"\\ud800"}')()).toHaveLength(1);
     expect(parse('{"content":"rocket \\ud83d\\ude80"}')()[0]!.content).toBe('rocket 🚀');
+  });
+});
+
+describe.each(ENGINES)('import on %s: lineage and agent ids (issue 27)', (engine) => {
+  let shared: TestStore;
+  let dir: string;
+  beforeEach(async () => {
+    shared = await openTestStore(engine, clock);
+    dir = mkdtempSync(join(tmpdir(), 'hippo-import-'));
+  });
+  afterEach(async () => {
+    await shared.done();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const write = (name: string, lines: readonly object[]): string => {
+    const path = join(dir, name);
+    writeFileSync(path, lines.map((line) => JSON.stringify(line)).join('\n') + '\n');
+    return path;
+  };
+
+  it('refuses a derivedFrom naming another agent’s memory (stored, or given to another agent in the same file): file:line, nothing from that file', async () => {
+    const theirs = (await addMemory(shared, { agentId: 'bob', content: 'bob’s private note' })).memory;
+    const mine = (await addMemory(shared, { agentId: 'ana', content: 'ana’s own note' })).memory;
+    const stolen = write('stolen.jsonl', [{ content: 'fine' }, { content: 'an insight', derivedFrom: [mine.id, theirs.id] }]);
+    const inFile = newId('mem');
+    const crossFile = write('cross.jsonl', [
+      { id: inFile, agentId: 'bob', content: 'bob line' },
+      { content: 'derived from bob’s line', derivedFrom: [inFile] },
+    ]);
+    const result = await importFiles(shared, [stolen, crossFile], { agentId: 'ana' });
+    expect(result.imported).toBe(0);
+    expect(result.files.map((file) => file.error)).toEqual([
+      {
+        code: 'bad_import_line',
+        message: `${stolen}:2: field "derivedFrom" names ${theirs.id}, which is not a memory of agent "ana"; nothing from this file was imported`,
+      },
+      {
+        code: 'bad_import_line',
+        message: `${crossFile}:2: field "derivedFrom" names ${inFile}, which is not a memory of agent "ana"; nothing from this file was imported`,
+      },
+    ]);
+    expect((await listMemories(shared, { agentId: 'ana' })).map((memory) => memory.content)).toEqual(['ana’s own note']);
+    expect((await listMemories(shared, { agentId: 'bob' })).map((memory) => memory.content)).toEqual(['bob’s private note']);
+  });
+
+  it('normalises agent ids, threads and tags to NFC, and refuses a new agent that looks like an existing one, naming it', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    await addMemory(shared, { agentId: nfc, content: 'first', thread: `t-${nfd}`, tags: [nfd] });
+    // The same agent, thread and tag, typed the other way: one agent, one thread, one tag.
+    const again = await addMemory(shared, { agentId: nfd, content: 'second', thread: `t-${nfc}`, tags: [nfc] });
+    expect(again.memory).toMatchObject({ agentId: nfc, thread: `t-${nfc}`, tags: [nfc] });
+    const path = write('nfd.jsonl', [{ agentId: nfd, content: 'third', tags: [nfd] }]);
+    expect((await importFiles(shared, [path], { agentId: 'x' })).imported).toBe(1);
+    expect((await shared.memories.agentCounts()).map((agent) => [agent.agentId, agent.memories])).toEqual([[nfc, 3]]);
+
+    // Cyrillic о (U+043E) in "ops" looks like the Latin one: refused once "ops" exists, naming it; nothing written.
+    await addMemory(shared, { agentId: 'ops', content: 'ops note' });
+    const lookalike = '\u043eps';
+    await expect(addMemory(shared, { agentId: lookalike, content: 'spoof' })).rejects.toMatchObject({
+      code: 'confusable_agent',
+      exitCode: 2,
+      message: 'the agent id "\u043eps" (U+043E U+0070 U+0073) looks like the existing agent "ops"; use that agent, or an id that does not look like it',
+      details: { agentId: lookalike, existing: 'ops' },
+    });
+    await expect(createToken(shared, { agentId: lookalike })).rejects.toMatchObject({ code: 'confusable_agent' });
+    const spoof = write('spoof.jsonl', [{ content: 'fine' }, { agent: lookalike, content: 'spoof' }]);
+    const result = await importFiles(shared, [spoof], { agentId: 'ops' });
+    expect(result.files[0]?.error).toEqual({
+      code: 'confusable_agent',
+      message: `${spoof}:2: the agent id "\u043eps" (U+043E U+0070 U+0073) looks like the existing agent "ops"; use that agent, or an id that does not look like it; nothing from this file was imported`,
+    });
+    expect((await shared.memories.agentCounts()).map((agent) => agent.agentId).sort()).toEqual([nfc, 'ops']);
+  });
+
+  it('keeps a derivedFrom naming the agent’s own memories (stored or in the file) and one found nowhere (forgotten since)', async () => {
+    const mine = (await addMemory(shared, { agentId: 'ana', content: 'ana’s own note' })).memory;
+    const sibling = newId('mem');
+    const gone = newId('mem');
+    const path = write('mine.jsonl', [
+      { content: 'insight', derivedFrom: [mine.id, sibling, gone] },
+      { id: sibling, content: 'a sibling line' },
+    ]);
+    const result = await importFiles(shared, [path], { agentId: 'ana' });
+    expect(result.files[0]?.error).toBeUndefined();
+    expect(result.imported).toBe(2);
+    const insight = (await listMemories(shared, { agentId: 'ana' })).find((memory) => memory.content === 'insight');
+    expect(insight?.derivedFrom).toEqual([mine.id, sibling, gone]);
   });
 });

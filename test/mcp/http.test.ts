@@ -7,6 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { call, callError, httpClient, INITIALIZE, post, startHttpServer, type HttpServer, type Json } from '../helpers/mcp.js';
 import { startModelServer } from '../helpers/model-server.js';
+import { MAX_SESSIONS_PER_TOKEN } from '../../src/mcp/http.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 let box: Sandbox;
 let server: HttpServer | undefined;
@@ -190,6 +192,99 @@ describe('hippo mcp --http', () => {
       expect(await model.requests[0]!.closed).toBe(true);
     } finally {
       await model.close();
+    }
+  });
+});
+
+describe('hippo mcp --http: session limits per token and per agent (issue 27)', () => {
+  /** Opens a session with a raw initialize and returns its status and JSON body (no SDK: the refusal is the subject). */
+  const initialize = async (url: string, secret: string) => {
+    const response = await post(url, INITIALIZE, { authorization: `Bearer ${secret}` });
+    const text = await response.text();
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), text, body: text === '' ? undefined : JSON.parse(text) };
+  };
+  const ADDRESS = { kinds: ['address'], text: 'Our office: 1 Harbour Road, by the sea, blue door.' };
+
+  it('one token whose sessions are all busy gets 429 naming the token limit; another token’s client is served', async () => {
+    const model = await startModelServer();
+    const clients: Client[] = [];
+    try {
+      model.respondWith({ kind: 'hang' });
+      const greedy = await token('greedy');
+      const other = await token('other');
+      server = await startHttpServer(box, ['--require-token'], { HIPPO_MODEL: 'ollama:test-model', HIPPO_BASE_URL: model.baseUrl('ollama') });
+      // Every one of the token's 32 sessions busy with a call that waits on the (hanging) model.
+      const pending: Promise<unknown>[] = [];
+      for (let index = 0; index < MAX_SESSIONS_PER_TOKEN; index++) {
+        const client = await httpClient(server.url, greedy.secret);
+        clients.push(client);
+        pending.push(client.callTool({ name: 'facts_extract', arguments: ADDRESS }).catch((error: unknown) => error));
+      }
+      for (let waited = 0; model.requests.length < MAX_SESSIONS_PER_TOKEN && waited < 30_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(model.requests).toHaveLength(MAX_SESSIONS_PER_TOKEN);
+
+      const refused = await initialize(server.url, greedy.secret);
+      expect(refused.status).toBe(429);
+      expect(refused.retryAfter).toBe('60');
+      expect(refused.body.error).toMatchObject({ code: -32000, data: { limit: 'token', max: MAX_SESSIONS_PER_TOKEN } });
+      expect(refused.body.error.message).toMatch(/too many open sessions for this token \(at most 32/);
+      expect(refused.text).not.toContain(greedy.secret);
+
+      const served = await httpClient(server.url, other.secret);
+      clients.push(served);
+      expect((await call(served, 'memory_add', { content: 'still served' })).memory).toMatchObject({ agentId: 'other', content: 'still served' });
+      for (const client of clients) await client.close();
+      clients.length = 0;
+      await Promise.all(pending);
+    } finally {
+      for (const client of clients) await client.close().catch(() => undefined);
+      await server?.stop();
+      server = undefined;
+      await model.close();
+    }
+  });
+
+  it('a token opening more sessions than its cap closes its own oldest idle one, never another token’s', async () => {
+    const greedy = await token('greedy');
+    const other = await token('other');
+    server = await startHttpServer(box, ['--require-token']);
+    const bystander = await httpClient(server.url, other.secret);
+    const first = await httpClient(server.url, greedy.secret);
+    await call(first, 'memory_list');
+    const later: Client[] = [];
+    for (let index = 0; index < MAX_SESSIONS_PER_TOKEN + 8; index++) later.push(await httpClient(server.url, greedy.secret));
+    // The oldest idle session of that token was closed to make room: its id is not found any more.
+    await expect(first.callTool({ name: 'memory_list', arguments: {} })).rejects.toThrow(/404|session not found/i);
+    expect((await call(later.at(-1)!, 'memory_list')).memories).toEqual([]);
+    expect((await call(bystander, 'memory_add', { content: 'untouched' })).memory.agentId).toBe('other');
+    for (const client of [bystander, ...later]) await client.close();
+  });
+
+  it('serves 50 clients of 5 tokens at once, each whole and each as its own agent', async () => {
+    const tokens = await Promise.all(['t0', 't1', 't2', 't3', 't4'].map((agent) => token(agent)));
+    server = await startHttpServer(box, ['--require-token']);
+    const url = server.url;
+    const results = await Promise.all(
+      Array.from({ length: 50 }, async (_, index) => {
+        const agent = `t${index % 5}`;
+        const client = await httpClient(url, tokens[index % 5]!.secret);
+        try {
+          const added = await call(client, 'memory_add', { content: `note ${index} from ${agent}` });
+          const listed = await call(client, 'memory_list', { limit: 100 });
+          return { agent, added: added.memory.agentId, listedAgents: new Set(listed.memories.map((memory: Json) => memory.agentId)) };
+        } finally {
+          await client.close();
+        }
+      }),
+    );
+    for (const result of results) {
+      expect(result.added).toBe(result.agent);
+      expect([...result.listedAgents]).toEqual([result.agent]);
+    }
+    for (const [index] of tokens.entries()) {
+      const listed = json<Json>(await box.hippo(['memory', 'list', '--agent', `t${index}`, '--json']));
+      expect(listed.memories).toHaveLength(10);
     }
   });
 });

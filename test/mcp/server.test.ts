@@ -138,4 +138,50 @@ describe.each(ENGINES)('the MCP server on %s', (engine) => {
     expect((await post(http.url, INITIALIZE, { authorization: `Bearer ${alice.secret}` })).status).toBe(401);
     expect((await call(asBob, 'memory_add', { content: 'Bob owns billing.' })).memory.agentId).toBe('bob');
   });
+
+  it('caps open sessions per token, per agent and for the server, and says which limit was hit (issue 27)', async () => {
+    // Calls that need a model wait on this gate: their sessions stay busy (not idle, so never evicted) until it opens.
+    let open!: () => void;
+    const gate = new Promise<undefined>((resolve) => (open = () => resolve(undefined)));
+    const [a1, a2, b1, c1] = await Promise.all(['alice', 'alice', 'bob', 'carol'].map((agentId) => createToken(store, { agentId })));
+    http = await serveHttp({
+      store,
+      host: '127.0.0.1',
+      port: 0,
+      agentId: 'ignored',
+      requireTokens: true,
+      allowReview: false,
+      allowedOrigins: [],
+      version: 'test',
+      model: () => gate,
+      sessionLimits: { token: 2, agent: 3, server: 5 },
+    });
+    const url = http.url;
+    const pending: Promise<unknown>[] = [];
+    const busy = async (secret: string) => {
+      const client = await httpClient(url, secret);
+      clients.push(client);
+      pending.push(client.callTool({ name: 'facts_extract', arguments: { kinds: ['address'], text: 'Our office: 1 Harbour Road, by the sea.' } }));
+    };
+    const refusal = async (secret: string) => {
+      const response = await post(url, INITIALIZE, { authorization: `Bearer ${secret}` });
+      const text = await response.text();
+      expect(text).not.toContain(secret);
+      return { status: response.status, error: (JSON.parse(text) as { error: { data: unknown } }).error.data };
+    };
+    await busy(a1!.secret);
+    await busy(a1!.secret);
+    expect(await refusal(a1!.secret)).toEqual({ status: 429, error: { limit: 'token', max: 2, retryAfterSeconds: 60 } });
+    await busy(a2!.secret);
+    expect(await refusal(a2!.secret)).toEqual({ status: 429, error: { limit: 'agent', max: 3, retryAfterSeconds: 60 } });
+    await busy(b1!.secret);
+    await busy(b1!.secret);
+    expect(await refusal(c1!.secret)).toEqual({ status: 503, error: { limit: 'server', max: 5, retryAfterSeconds: 60 } });
+    open();
+    await Promise.all(pending);
+    // Once idle, a full limit makes room by closing the caller's own oldest idle session.
+    const asCarol = await httpClient(url, c1!.secret);
+    clients.push(asCarol);
+    expect((await call(asCarol, 'memory_add', { content: 'Carol got in.' })).memory.agentId).toBe('carol');
+  });
 });

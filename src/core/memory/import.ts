@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../errors.js';
 import { buildMemory, type NewMemory } from './memory.js';
 import { DURABILITIES, type Memory } from '../records.js';
+import { checkNewAgents } from '../agent-ids.js';
 import type { Store, StoreOps } from '../store/port.js';
 import { readUtf8File } from '../read-text.js';
 import { MARKER, safeText } from '../text-guard.js';
@@ -135,6 +136,8 @@ export function parseImportFile(path: string, text: string, agentId: string, now
 /** A chunk of parsed memories, and how far into the text (characters) it reached. */
 interface ParsedChunk {
   memories: Memory[];
+  /** The line each memory starts on (1-based), for errors found once the whole file is read. */
+  lines: number[];
   offset: number;
   /** Whether a line of the chunk gave its memory's id (an exported memory): only such ids can repeat in a file. */
   givenIds: boolean;
@@ -156,6 +159,7 @@ function* parseChunks(path: string, text: string, agentId: string, now: Date, si
 
 function* parseJsonl(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
   let memories: Memory[] = [];
+  let lines: number[] = [];
   let givenIds = false;
   let start = 0;
   for (let index = 0; start <= text.length; index++) {
@@ -166,16 +170,18 @@ function* parseJsonl(path: string, text: string, agentId: string, now: Date, siz
     if (line !== '') {
       const { memory, givenId } = parseJsonlLine(path, index + 1, line, agentId, now);
       memories.push(memory);
+      lines.push(index + 1);
       givenIds ||= givenId;
     }
     if (memories.length >= size) {
-      yield { memories, offset: Math.min(start, text.length), givenIds };
+      yield { memories, lines, offset: Math.min(start, text.length), givenIds };
       memories = [];
+      lines = [];
       givenIds = false;
     }
     if (newline < 0) break;
   }
-  yield { memories, offset: text.length, givenIds };
+  yield { memories, lines, offset: text.length, givenIds };
 }
 
 function parseJsonlLine(path: string, lineNumber: number, line: string, agentId: string, now: Date): { memory: Memory; givenId: boolean } {
@@ -196,7 +202,7 @@ function parseJsonlLine(path: string, lineNumber: number, line: string, agentId:
   const illFormed = illFormedField(parsed.data);
   if (illFormed !== undefined) throw lineError(path, lineNumber, `field "${illFormed}" holds ${LONE_SURROGATE}`);
   const { agent, ...fields } = parsed.data;
-  if (agent !== undefined && fields.agentId !== undefined && agent !== fields.agentId) {
+  if (agent !== undefined && fields.agentId !== undefined && agent.normalize('NFC') !== fields.agentId.normalize('NFC')) {
     throw lineError(path, lineNumber, `fields "agent" and "agentId" name different agents`);
   }
   const record: NewMemory = { ...fields, agentId: fields.agentId ?? agent ?? agentId, thread: importThread(fields, path) };
@@ -209,6 +215,7 @@ function parseJsonlLine(path: string, lineNumber: number, line: string, agentId:
 
 function* parseParagraphs(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
   let memories: Memory[] = [];
+  let starts: number[] = [];
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
   let paragraph: string[] = [];
   let startLine = 0;
@@ -218,6 +225,7 @@ function* parseParagraphs(path: string, text: string, agentId: string, now: Date
     if (content !== '') {
       try {
         memories.push(buildMemory({ agentId, content, source: path, thread: fileThread(path) }, now));
+        starts.push(startLine);
       } catch (error) {
         throw lineError(path, startLine, error);
       }
@@ -232,12 +240,13 @@ function* parseParagraphs(path: string, text: string, agentId: string, now: Date
       paragraph.push(line);
     }
     if (memories.length >= size) {
-      yield { memories, offset: Math.min(offset, text.length), givenIds: false };
+      yield { memories, lines: starts, offset: Math.min(offset, text.length), givenIds: false };
       memories = [];
+      starts = [];
     }
   }
   flush();
-  yield { memories, offset: text.length, givenIds: false };
+  yield { memories, lines: starts, offset: text.length, givenIds: false };
 }
 
 /** The first memory of each id, in file order (a later line repeating an id is skipped, as the store would). */
@@ -296,7 +305,9 @@ export async function importFiles(store: Store, files: readonly string[], option
     if (options.signal?.aborted) throw interrupted(result, index, files.length);
     const fileResult: FileImportResult = { path, imported: 0, existing: 0, duplicates: 0 };
     try {
-      const text = readUtf8File(path);
+      // Only regular files: a named pipe or a device is refused by what it is, whatever its name says (a pipe with no
+      // writer would read as an empty file and "import" nothing).
+      const text = readUtf8File(path, { regularOnly: true });
       const size = sizes[index]!;
       const report = (fraction: number) => options.onProgress?.(doneBytes + Math.round(size * fraction), totalBytes);
       Object.assign(
@@ -304,15 +315,21 @@ export async function importFiles(store: Store, files: readonly string[], option
         await store.transaction(async (tx) => {
           // Every line is read first, so a bad line fails the file before anything is written to the store.
           const memories: Memory[] = [];
+          const lines: number[] = [];
           let givenIds = false;
           for (const chunk of parseChunks(path, text, options.agentId, store.clock(), CHUNK_MEMORIES)) {
             for (const memory of chunk.memories) memories.push(memory);
+            for (const line of chunk.lines) lines.push(line);
             givenIds ||= chunk.givenIds;
             report(PARSE_SHARE * (text.length === 0 ? 1 : chunk.offset / text.length));
             // The only awaits inside the transaction besides the store: a tick for the signal and the progress bar.
             await breathe();
             if (options.signal?.aborted) throw interrupted(result, index, files.length, path);
           }
+          // Lineage stays within an agent: a derivedFrom naming another agent's memory fails the file (file:line).
+          await checkLineage(tx, path, memories, lines);
+          // A new agent that looks like an existing one fails the file too (file:line of its first memory).
+          await checkFileAgents(tx, path, memories, lines);
           // Then inserted in thread order, so each chunk joins its threads at their end (docs/store.md, "Import").
           const unique = givenIds ? firstOfEachId(memories) : memories;
           const ordered = threadOrder(unique);
@@ -339,9 +356,8 @@ export async function importFiles(store: Store, files: readonly string[], option
           error.code,
           `${error.message} while importing ${path}; ${result.imported} memories from ${index} earlier files were imported, nothing from this one`,
           error.exitCode,
-          {
-            details: { ...result },
-          },
+          // The cause's details stay (an unavailable store's `reason`), beside what landed.
+          { details: { ...error.details, ...result } },
         );
       } else throw error;
       fileResult.imported = 0;
@@ -357,6 +373,57 @@ export async function importFiles(store: Store, files: readonly string[], option
     options.onFile?.(index + 1, files.length, fileResult);
   }
   return result;
+}
+
+/**
+ * Refuses (file:line, nothing from the file) a line whose `derivedFrom` names a memory of another agent — one in the
+ * store, or one the same file gives to another agent — as `rem ingest` refuses sources that are not the agent's: an
+ * insight's lineage never crosses agents. An id found nowhere (its memory forgotten since the export) is kept: it
+ * points at nothing, and names nobody's memory (docs/decisions.md, "Issue 27").
+ */
+async function checkLineage(tx: StoreOps, path: string, memories: readonly Memory[], lines: readonly number[]): Promise<void> {
+  const refs = new Set<string>();
+  for (const memory of memories) for (const ref of memory.derivedFrom) refs.add(ref);
+  if (refs.size === 0) return;
+  const stored = await tx.memories.existingIds([...refs]);
+  const owned = new Set<string>();
+  const wanted = new Map<string, Set<string>>();
+  for (const memory of memories) {
+    for (const ref of memory.derivedFrom) {
+      if (!stored.has(ref)) continue;
+      let ids = wanted.get(memory.agentId);
+      if (!ids) wanted.set(memory.agentId, (ids = new Set()));
+      ids.add(ref);
+    }
+  }
+  for (const [agentId, ids] of wanted) for (const found of await tx.memories.getMany(agentId, [...ids])) owned.add(`${agentId}\u0000${found.id}`);
+  // A line's id that the store already holds is skipped at insert: the store's row is the one that counts.
+  const inFile = new Map<string, string>();
+  for (const memory of memories) if (!stored.has(memory.id) && !inFile.has(memory.id)) inFile.set(memory.id, memory.agentId);
+  for (const [index, memory] of memories.entries()) {
+    for (const ref of memory.derivedFrom) {
+      const foreign = stored.has(ref) ? !owned.has(`${memory.agentId}\u0000${ref}`) : inFile.has(ref) && inFile.get(ref) !== memory.agentId;
+      if (foreign) {
+        // `ref` is a stored or imported memory id here (mem_ + ULID), so naming it prints nothing from outside.
+        throw lineError(path, lines[index]!, `field "derivedFrom" names ${ref}, which is not a memory of agent "${memory.agentId}"`);
+      }
+    }
+  }
+}
+
+/** `checkNewAgents` for the agents of a file's lines: a refusal names the first line of the look-alike agent. */
+async function checkFileAgents(tx: StoreOps, path: string, memories: readonly Memory[], lines: readonly number[]): Promise<void> {
+  const first = new Map<string, number>();
+  for (const [index, memory] of memories.entries()) if (!first.has(memory.agentId)) first.set(memory.agentId, lines[index]!);
+  try {
+    await checkNewAgents(tx, first.keys());
+  } catch (error) {
+    if (!(error instanceof UsageError) || error.code !== 'confusable_agent') throw error;
+    const line = first.get(String(error.details?.agentId)) ?? 1;
+    throw new UsageError('confusable_agent', `${path}:${line}: ${error.message}; nothing from this file was imported`, {
+      details: { ...error.details, path, line },
+    });
+  }
 }
 
 /** What a file's chunks share: the texts seen so far in the file (per agent), and the counts. */

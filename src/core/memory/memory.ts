@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { checkNewAgents } from '../agent-ids.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { requireCount } from '../limits.js';
 import { newId } from '../ids.js';
@@ -58,9 +59,12 @@ export function contentHash(content: string): string {
 /**
  * Agent ids are 1–128 characters that show as themselves: no control, bidi control or invisible format character (the
  * text guard's own predicate), so `ops\u202Eagent` cannot pass for another agent in a list or a prompt; and no white
- * space at either end, so `ops ` is not a second agent that looks like `ops`.
+ * space at either end, so `ops ` is not a second agent that looks like `ops`. Returned in NFC (issue 27): `café`
+ * typed precomposed or as `cafe` + U+0301 is one agent. (A new id that merely looks like an existing one is refused
+ * when it is first written: agent-ids.ts.)
  */
-export function validateAgentId(agentId: string): string {
+export function validateAgentId(given: string): string {
+  const agentId = isWellFormed(given) ? given.normalize('NFC') : given;
   if (agentId.trim() !== agentId || agentId === '' || agentId.length > 128 || hasHiddenCharacters(agentId) || !isWellFormed(agentId)) {
     throw new UsageError(
       'bad_agent',
@@ -94,7 +98,7 @@ export const MAX_THREAD_LENGTH = 4096;
  * character, like an agent id), so two threads cannot look the same in a list.
  */
 export function validateThread(thread: string): string {
-  const trimmed = requireWellFormed(thread, 'the thread').trim();
+  const trimmed = requireWellFormed(thread, 'the thread').trim().normalize('NFC');
   if (trimmed === '' || trimmed.length > MAX_THREAD_LENGTH || hasHiddenCharacters(trimmed)) {
     throw new UsageError('bad_thread', `a thread name must be 1–${MAX_THREAD_LENGTH} visible characters: no control, bidi or invisible format characters`, {
       details: { option: 'thread' },
@@ -104,7 +108,7 @@ export function validateThread(thread: string): string {
 }
 
 export function validateTags(tags: string[]): string[] {
-  const cleaned = [...new Set(tags.map((tag) => requireWellFormed(tag, 'a tag').trim()))];
+  const cleaned = [...new Set(tags.map((tag) => requireWellFormed(tag, 'a tag').trim().normalize('NFC')))];
   if (cleaned.some((tag) => tag === '' || tag.length > 64)) throw new UsageError('bad_tag', 'tags must be 1–64 characters');
   return cleaned;
 }
@@ -192,6 +196,7 @@ export function getMemories(store: StoreOps, agentId: string, ids: readonly stri
 export async function addMemory(store: Store, input: NewMemory): Promise<AddMemoryResult> {
   const memory = buildMemory(input, store.clock());
   return store.transaction(async (tx) => {
+    await checkNewAgents(tx, [memory.agentId]);
     const duplicateOf = await tx.memories.idsWithHash(memory.agentId, memory.contentHash);
     if (!(await tx.memories.insert(memory))) throw new UsageError('id_exists', `memory ${memory.id} already exists`);
     return { memory, duplicateOf };

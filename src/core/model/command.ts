@@ -9,7 +9,10 @@
  *   stdout pipe open, so the read would otherwise wait for an end of file that never comes;
  * - the read stops at the deadline: our end of the pipe is destroyed rather than waiting for that end of file;
  * - after a normal answer, whatever is left in the group is killed too, and when hippo exits (a forced exit after
- *   Ctrl-C included) every group still tracked is sent SIGKILL.
+ *   Ctrl-C included) every group still tracked is sent SIGKILL;
+ * - when hippo dies without running any code at all (SIGKILL, the OOM killer), a small supervisor kills the group: the
+ *   shell that leads the group keeps a watcher reading a pipe (fd 3) whose other end only hippo holds; the kernel
+ *   closes that end when hippo dies, the read ends, and the watcher sends SIGKILL to its own group (`SUPERVISOR`).
  * stdout is read as a stream and counted, so going past the byte cap kills the group at once instead of buffering
  * megabytes (execa's own maxBuffer waits for the process to end).
  */
@@ -18,6 +21,23 @@ import { responseTooLarge } from './answer-problem.js';
 import { modelUnreachable } from './errors.js';
 
 const FORCE_KILL_AFTER_MS = 1000;
+
+/**
+ * The group's leader (`sh -c SUPERVISOR hippo-model COMMAND`): starts the watcher in the background — it reads fd 3,
+ * hippo's lifeline, which nothing ever writes to, so the read ends only when hippo's end closes: then it kills the
+ * whole group, itself included — closes its own copy of fd 3 (the command never sees it), runs the command in the
+ * foreground with our stdin and stdout, and when the command is done stops the watcher and exits with the command's
+ * status. The watcher's own stdin, stdout and stderr are /dev/null, so it never holds our stdout pipe open.
+ */
+export const SUPERVISOR = [
+  '{ read -r _ <&3; kill -KILL 0; } </dev/null >/dev/null 2>&1 &',
+  'watcher=$!',
+  'exec 3<&-',
+  '/bin/sh -c "$1"',
+  'status=$?',
+  'kill "$watcher" 2>/dev/null',
+  'exit "$status"',
+].join('\n');
 
 export interface CommandOutcome {
   /** The command's stdout, decoded as UTF-8. */
@@ -28,12 +48,11 @@ export interface CommandOutcome {
 export async function runCommandModel(config: CommandModelConfig, input: string, signal: AbortSignal): Promise<CommandOutcome> {
   signal.throwIfAborted();
   const { execa } = await import('execa');
-  const child = execa(config.model, {
-    shell: true,
+  const child = execa('/bin/sh', ['-c', SUPERVISOR, 'hippo-model', config.model], {
     detached: true,
     input,
-    stdout: 'pipe',
-    stderr: 'ignore',
+    // stdin (the prompt), stdout (the answer), no stderr, and fd 3: the lifeline the supervisor watches.
+    stdio: ['pipe', 'pipe', 'ignore', 'pipe'],
     buffer: false,
     reject: false,
     // execa's `cancelSignal`, `cleanup` and `forceKillAfterDelay` act on the shell only (and `cleanup` is off for a

@@ -12,7 +12,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pool, PoolClient, QueryResult, QueryResultRow } from 'pg';
-import { BusyError, ExitCode, HippoError, UsageError } from '../../errors.js';
+import { BusyError, ExitCode, HippoError, StoreUnavailableError, UsageError } from '../../errors.js';
 import { mapPgError, redact, type PostgresTarget } from './connect.js';
 import { nulError } from './codec.js';
 
@@ -202,13 +202,18 @@ export class Session {
         return result;
       } catch (error) {
         tx.closed = true;
+        const mapped = error instanceof HippoError ? error : storeError(error, this.target);
+        // The server stopped answering or the connection broke (exit 8): a ROLLBACK would queue behind the statement
+        // that never came back and wait a whole timeout again (issue 27: two waits back to back). The connection is
+        // dropped instead; the server rolls back a transaction whose connection is gone.
+        if (broken === false && mapped instanceof StoreUnavailableError) broken = mapped;
         if (broken === false) {
           await client.query('ROLLBACK').catch((rollbackError: unknown) => {
             // The connection is gone: the server rolls the transaction back itself; the client is dropped.
             broken = rollbackError instanceof Error ? rollbackError : true;
           });
         }
-        throw error instanceof HippoError ? error : storeError(error, this.target);
+        throw mapped;
       } finally {
         client.release(broken);
       }
@@ -282,10 +287,15 @@ export class Session {
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw error instanceof HippoError ? error : storeError(error, this.target);
+      const mapped = error instanceof HippoError ? error : storeError(error, this.target);
+      // As in `transaction`: no ROLLBACK on a connection that stopped answering; it is dropped.
+      if (mapped instanceof StoreUnavailableError) broken = true;
+      else {
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+      }
+      throw mapped;
     } finally {
       tx.closed = true;
       client.release(broken);
