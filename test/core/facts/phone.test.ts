@@ -438,6 +438,9 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     // Valid, in the region's own groups or in international form: a phone whatever the word before it.
     expect(read('Order: (212) 555-0147', 'US')).toEqual([['(212) 555-0147', '+12125550147', 'validated']]);
     expect(read('Kundenkonto: 030 1234567', 'DE')).toEqual([['030 1234567', '+49301234567', 'validated']]);
+    // The region's groups with other separators (fit 2) are a phone's grouping too.
+    expect(read('Kundenkonto: 030-1234567', 'DE')).toEqual([['030-1234567', '+49301234567', 'validated']]);
+    expect(read('Order: 0041 44 668 18 00')).toEqual([]);
     expect(read('Reference: +44 20 7946 0958')).toEqual([['+44 20 7946 0958', '+442079460958', 'validated']]);
     // A phone word between them: the word of another kind is not right before the number.
     expect(read('Ticket 4471 – Handy 0171 2345678')).toEqual([['0171 2345678', '+491712345678', 'validated']]);
@@ -474,8 +477,9 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
   it('reads no ZIP+4 code after a US state as a phone', () => {
     expect(read('77 Massachusetts Ave, Cambridge, MA 02139-4307')).toEqual([]);
     expect(read('Mountain View, CA 94043-1351', 'US')).toEqual([]);
-    // Without the state, or not in ZIP+4 form, the rule does not apply.
+    // Without the state before it, the rule does not apply.
     expect(read('Ring 02139-4307', 'DE')).toEqual([['02139-4307', '+4921394307', 'validated']]);
+    expect(read('Ring 02139-4307 MA', 'DE')).toEqual([['02139-4307', '+4921394307', 'validated']]);
   });
 
   it('reads no digits with letters glued on, but a phone label glued to a phone', () => {
@@ -489,6 +493,7 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
       ['Ref: AB/020 7946 0958', 'GB'],
       ['Zending NL-0201234567-B is onderweg.', 'NL'],
       ['Lot 7#0301234567', 'DE'],
+      ['Lot 7_0301234567', 'DE'],
     ] as const) {
       expect(read(text, region), text).toEqual([]);
     }
