@@ -106,16 +106,238 @@ const CARD_WORDS = [
   '卡号',
 ];
 
+/**
+ * Words that label a value of another kind (issue 28): identity and tax numbers, accounts, orders, invoices, tickets,
+ * references, credit notes, customer and policy numbers, PO boxes and postcodes, in English and the lexicon's
+ * languages. Right before a number (with the same fillers as a phone word, and `is`/`was` after the word: `his social
+ * security number is …`), one vetoes a phone reading unless the number is written as a phone (phone.ts,
+ * `otherKindAllows`). Singular only: `Reservations:` or `Bookings:` before a number is a phone line.
+ */
+const OTHER_KIND_WORDS = [
+  // English
+  'ssn',
+  'social security',
+  'social security no',
+  'tax id',
+  'tax',
+  'tin',
+  'ein',
+  'vat',
+  'vat id',
+  'vat reg',
+  'national insurance',
+  'passport',
+  'licence',
+  'license',
+  'id',
+  'customer',
+  'customer id',
+  'client',
+  'member',
+  'membership',
+  'account',
+  'acct',
+  'a/c',
+  'order',
+  'order id',
+  'purchase order',
+  'po',
+  'invoice',
+  'inv',
+  'receipt',
+  'ticket',
+  'case',
+  'incident',
+  'reference',
+  'ref',
+  'credit note',
+  'debit note',
+  'po box',
+  'p o box',
+  'box',
+  'postcode',
+  'post code',
+  'postal code',
+  'zip',
+  'zip code',
+  'tracking',
+  'shipment',
+  'serial',
+  'sku',
+  'part',
+  'booking',
+  'confirmation',
+  'reservation',
+  'policy',
+  'claim',
+  'routing',
+  'sort code',
+  'contract',
+  // German
+  'steuernummer',
+  'steuer-id',
+  'steuer-nr',
+  'ust-idnr',
+  'ust-id',
+  'kundennummer',
+  'kunden-nr',
+  'kundennr',
+  'rechnung',
+  'rechnungsnummer',
+  'rechnungs-nr',
+  'bestellung',
+  'bestellnummer',
+  'bestell-nr',
+  'auftrag',
+  'auftragsnummer',
+  'auftrags-nr',
+  'vorgang',
+  'vorgangsnummer',
+  'aktenzeichen',
+  'konto',
+  'kontonummer',
+  'postfach',
+  'plz',
+  'postleitzahl',
+  'referenz',
+  'vertragsnummer',
+  'versicherungsnummer',
+  'sozialversicherungsnummer',
+  'gutschrift',
+  'lieferschein',
+  'sendungsnummer',
+  'seriennummer',
+  // French
+  'facture',
+  'numéro de facture',
+  'commande',
+  'numéro de commande',
+  'numéro client',
+  'référence',
+  'réf',
+  'siret',
+  'siren',
+  'tva',
+  'boîte postale',
+  'code postal',
+  'dossier',
+  'compte',
+  'sécurité sociale',
+  // Spanish
+  'factura',
+  'pedido',
+  'cliente',
+  'referencia',
+  'nif',
+  'nie',
+  'dni',
+  'cif',
+  'cuenta',
+  'apartado',
+  'código postal',
+  'expediente',
+  // Italian
+  'fattura',
+  'ordine',
+  'codice cliente',
+  'riferimento',
+  'rif',
+  'codice fiscale',
+  'partita iva',
+  'p iva',
+  'conto',
+  'casella postale',
+  'pratica',
+  // Dutch
+  'factuur',
+  'factuurnummer',
+  'bestelling',
+  'bestelnummer',
+  'klantnummer',
+  'klant',
+  'referentie',
+  'kenmerk',
+  'bsn',
+  'btw',
+  'postbus',
+  'rekening',
+  'rekeningnummer',
+  'dossiernummer',
+  // Portuguese
+  'fatura',
+  'nº de fatura',
+  'cpf',
+  'cnpj',
+  'referência',
+  'conta',
+  'caixa postal',
+  'encomenda',
+  // Polish
+  'faktura',
+  'zamówienie',
+  'numer zamówienia',
+  'nip',
+  'pesel',
+  'regon',
+  'numer konta',
+  'kod pocztowy',
+  // Scandinavian and Finnish
+  'personnummer',
+  'organisationsnummer',
+  'orgnr',
+  'fakturanummer',
+  'ordernummer',
+  'ordrenummer',
+  'kundnummer',
+  'kundenummer',
+  'postnummer',
+  'cpr',
+  'cpr-nr',
+  'cvr',
+  'fødselsnummer',
+  'henkilötunnus',
+  'hetu',
+  'y-tunnus',
+  'lasku',
+  'laskun numero',
+  'tilaus',
+  'viite',
+  'viitenumero',
+  'postinumero',
+  // Russian, Japanese, Chinese, Korean
+  'инн',
+  'снилс',
+  'счёт',
+  'счет',
+  'заказ',
+  'договор',
+  'паспорт',
+  '注文番号',
+  '請求書番号',
+  '郵便番号',
+  '口座番号',
+  '订单号',
+  '发票号',
+  '邮编',
+  '身份证',
+  '주문번호',
+  '우편번호',
+];
+const OTHER_KIND_SYMBOLS = ['〒'];
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-const NUMBER_WORD = String.raw`(?:\s*(?:numbers?|nos?\.?|nr\.?|n[°º]|#|num(?:ber|ero|éro)?\.?|nummer|номер))?`;
+const NUMBER_WORD = String.raw`(?:\s*(?:numbers?|nos?\.?|nr\.?|n(?:\.?\s?[°º]|\.)|#|num(?:ber|ero|éro)?\.?|nummer|номер))?`;
 const PAREN = String.raw`(?:\s*\([^()\n]{1,24}\))?`;
 const MARK = String.raw`\s*[:：.=\-–—]?\s*`;
 const VERB_FILLER = String.raw`(?:(?:us|me|him|her|them)\s+)?(?:(?:on|at)\s+)?`;
 
-function contextPattern(words: readonly string[], symbols: readonly string[]): RegExp {
+// After a word of another kind, a copula may stand before the value: `his social security number is 078-05-1120`.
+const COPULA = String.raw`(?:(?:is|was|ist|war|est|es|è|är|er|on)\s+)?`;
+
+function contextPattern(words: readonly string[], symbols: readonly string[], filler = VERB_FILLER): RegExp {
   const byLength = [...words]
     .sort((a, b) => b.length - a.length)
     .map((word) =>
@@ -126,11 +348,12 @@ function contextPattern(words: readonly string[], symbols: readonly string[]): R
     );
   const wordPart = `(?<![\\p{L}\\p{M}])(${byLength.join('|')})(?![\\p{L}\\p{M}])`;
   const symbolPart = symbols.length === 0 ? '' : `|(?:${symbols.map(escapeRegExp).join('|')})`;
-  return new RegExp(`(?:${wordPart}\\.?${NUMBER_WORD}${PAREN}${MARK}${VERB_FILLER}${symbolPart}\\s*)$`, 'iu');
+  return new RegExp(`(?:${wordPart}\\.?${NUMBER_WORD}${PAREN}${MARK}${filler}${symbolPart}\\s*)$`, 'iu');
 }
 
 const PHONE_CONTEXT_RE = contextPattern(Object.keys(PHONE_WORDS), PHONE_SYMBOLS);
 const CARD_CONTEXT_RE = contextPattern(CARD_WORDS, []);
+const OTHER_KIND_CONTEXT_RE = contextPattern(OTHER_KIND_WORDS, OTHER_KIND_SYMBOLS, COPULA);
 
 /** How far back a context word may start. */
 const CONTEXT_WINDOW = 48;
@@ -172,7 +395,15 @@ export function cardContextBefore(text: string, start: number): boolean {
   return contextBefore(CARD_CONTEXT_RE, text, start) !== null;
 }
 
+/**
+ * True when a word labelling a value of another kind stands right before `start` (`SSN:`, `Invoice no.`, `Credit note`,
+ * `PO Box`, `Kundennummer`, `Facture n°`, `his social security number is`): issue 28's veto of a phone reading.
+ */
+export function otherKindBefore(text: string, start: number): boolean {
+  return contextBefore(OTHER_KIND_CONTEXT_RE, text, start) !== null;
+}
+
 /** The context words, for documentation. */
-export function contextWords(): { phone: readonly string[]; card: readonly string[] } {
-  return { phone: [...Object.keys(PHONE_WORDS), ...PHONE_SYMBOLS], card: CARD_WORDS };
+export function contextWords(): { phone: readonly string[]; card: readonly string[]; other: readonly string[] } {
+  return { phone: [...Object.keys(PHONE_WORDS), ...PHONE_SYMBOLS], card: CARD_WORDS, other: [...OTHER_KIND_WORDS, ...OTHER_KIND_SYMBOLS] };
 }

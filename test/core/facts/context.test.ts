@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cardContextBefore, phoneContextBefore, phoneLabelRegions } from '../../../src/core/facts/index.js';
-import { contextWords, phoneLabelLanguages } from '../../../src/core/facts/context.js';
+import { contextWords, otherKindBefore, phoneLabelLanguages } from '../../../src/core/facts/context.js';
 
 const at = (text: string) => text.indexOf('#');
 
@@ -63,5 +63,41 @@ describe('the language of a phone label', () => {
     const words = contextWords();
     expect(words.phone).toEqual(expect.arrayContaining(['phone', 'telefon komórkowy', 'tel. kom', '電話', '☎', '📱']));
     expect(words.card).toEqual(expect.arrayContaining(['card number', 'kreditkarte', 'カード']));
+  });
+});
+
+describe('words of another kind right before a value (issue 28)', () => {
+  it('sees identity, tax, account, order, invoice, ticket, reference, credit-note, PO box and postcode words, with a copula', () => {
+    for (const text of [
+      'SSN: #',
+      'His social security number is #',
+      'Tax ID: #',
+      'Account number: #',
+      'Order #',
+      'Invoice no. #',
+      'Ticket #',
+      'Reference: #',
+      'Credit note #',
+      'PO Box #',
+      'ZIP #',
+      'Kundennummer: #',
+      'Facture n° #',
+      'Fatura n.º #',
+      'Fattura n. #',
+      'Numer zamówienia #',
+      '〒#',
+    ]) {
+      expect(otherKindBefore(text, at(text)), text).toBe(true);
+    }
+  });
+
+  it('does not see a word of another kind that is not right before, is glued to letters, or is plural', () => {
+    for (const text of ['Order line: #', 'Invoice queries: call #', 'Reservations: #', 'Reorder #', 'Account manager: #', 'Order:\n#']) {
+      expect(otherKindBefore(text, at(text)), text).toBe(false);
+    }
+  });
+
+  it('lists the words for documentation', () => {
+    expect(contextWords().other).toEqual(expect.arrayContaining(['ssn', 'invoice', 'credit note', 'po box', 'zip', 'kundennummer', '〒']));
   });
 });

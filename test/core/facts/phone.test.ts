@@ -368,7 +368,7 @@ describe('phone recogniser: windows, groups and the home pass', () => {
   it('keeps a home number followed by a colon and digits when it is no date and hour', () => {
     expect(read('call 01 234 5678:30', 'IE')).toEqual([['01 234 5678', '+35312345678', 'validated', 'IE']]);
     // A date and hour ends the text: libphonenumber's verdict at home stands, whatever times stand before it.
-    expect(read('Meeting 10:30; ref 2012-01-02 08', 'US')).toEqual([['2012-01-02 08', '+12012010208', 'validated', 'US']]);
+    expect(read('Meeting 10:30; note 2012-01-02 08', 'US')).toEqual([['2012-01-02 08', '+12012010208', 'validated', 'US']]);
   });
 
   it('reads a number libphonenumber finds inside a window, with its own span', () => {
@@ -393,10 +393,12 @@ describe('phone recogniser: windows, groups and the home pass', () => {
   });
 
   it('chooses a home number no window starts at (after an underscore) on its own, before the windows after it', () => {
-    expect(read('call_01 234 5678, or 01 234 5679', 'IE')).toEqual([
-      ['01 234 5678', '+35312345678', 'validated', 'IE'],
+    expect(read('call _012345678, or 01 234 5679', 'IE')).toEqual([
+      ['012345678', '+35312345678', 'validated', 'IE'],
       ['01 234 5679', '+35312345679', 'validated', 'IE'],
     ]);
+    // Glued to a word by the underscore, it is an identifier (issue 28).
+    expect(read('call_01 234 5678, or 01 234 5679', 'IE')).toEqual([['01 234 5679', '+35312345679', 'validated', 'IE']]);
   });
 
   it('records no region for an international number no country claims', () => {
@@ -409,5 +411,134 @@ describe('phone recogniser: windows, groups and the home pass', () => {
     expect(groupingFit('07 400 123 456', parsePhoneNumber('07400 123456', 'GB'))).toBe(0);
     expect(groupingFit('0740 0123456', parsePhoneNumber('07400 123456', 'GB'))).toBe(0);
     expect(groupingFit('07400 12 34 56', parsePhoneNumber('07400 123456', 'GB'))).toBe(1);
+  });
+});
+
+describe('phone recogniser: vetoes and forms of issue 28', () => {
+  const read = (text: string, region: string | null = null) => find('phone', text, { region }).map((m) => [m.text, m.normalized, m.check]);
+
+  it('reads no number labelled as another kind unless it is valid, written as a phone and claimed by nothing else', () => {
+    for (const [text, region] of [
+      ['SSN: 078-05-1120', 'US'],
+      ['His social security number is 078-05-1120.', null],
+      ['EIN 12-3456789', 'US'],
+      ['Kundennummer: 4471 2210', 'DE'],
+      ['Credit note 2026-0142 for £120', null],
+      ['PO Box 4471 2210', 'US'],
+      ['Rechnungsnummer 2024 00017', 'DE'],
+      ['Facture n° 2026-0142', 'FR'],
+      ['Steuernummer 143/815/08152', 'DE'],
+      // Valid and written in German groups, but the shape of a ZIP+4 code: the label's kind claims it.
+      ['ZIP code 02139-4307', 'US'],
+      // An international dialling prefix is no `+`: under a word of another kind, it is not read.
+      ['Order 0049 30 1234567', 'US'],
+    ] as const) {
+      expect(read(text, region), text).toEqual([]);
+    }
+    // Valid, in the region's own groups or in international form: a phone whatever the word before it.
+    expect(read('Order: (212) 555-0147', 'US')).toEqual([['(212) 555-0147', '+12125550147', 'validated']]);
+    expect(read('Kundenkonto: 030 1234567', 'DE')).toEqual([['030 1234567', '+49301234567', 'validated']]);
+    // The region's groups with other separators (fit 2) are a phone's grouping too.
+    expect(read('Kundenkonto: 030-1234567', 'DE')).toEqual([['030-1234567', '+49301234567', 'validated']]);
+    expect(read('Order: 0041 44 668 18 00')).toEqual([]);
+    expect(read('Reference: +44 20 7946 0958')).toEqual([['+44 20 7946 0958', '+442079460958', 'validated']]);
+    // A phone word between them: the word of another kind is not right before the number.
+    expect(read('Ticket 4471 – Handy 0171 2345678')).toEqual([['0171 2345678', '+491712345678', 'validated']]);
+    expect(read('Invoice queries: call 020 7946 0958', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+  });
+
+  it('reads no digits that open a street line, but a phone beside a street', () => {
+    for (const [text, region] of [
+      ['Meet me at 88120 4471 Elm St Suite 12.', 'US'],
+      ['Meet me at 88120 4471 Elm St Suite 12.', null],
+      ['Nouveau bureau : 12503 2207 Rue Sainte-Catherine Ouest', 'CA'],
+      ['Morada: 1100 2207 Rua Augusta', null],
+      ['Anlieferung über 4471 2210 Industriestraße', null],
+      ['Leverans till 4471 2210 Drottninggatan', null],
+      ['Unit 4, 2207 1930 Pacific Hwy, Sydney', 'AU'],
+      ['New depot: 4471 2210 Harbour Rd', 'GB'],
+      ['Office at 4471 2210 W 5th Ave', null],
+    ] as const) {
+      expect(read(text, region), text).toEqual([]);
+    }
+    expect(read('Tél. : 01 42 68 53 00 — 12 rue de Rivoli', 'FR')).toEqual([['01 42 68 53 00', '+33142685300', 'validated']]);
+    expect(read('Call 020 7946 0958 about the Harbour Road flat.', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+    expect(read('Tel. 030 1234567\nHauptstraße 12', 'DE')).toEqual([['030 1234567', '+49301234567', 'validated']]);
+    // A plain street type first is no street line without a name before it; a word in lower case ends the name.
+    expect(read('Call 020 7946 0958 Way too late, I know.', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+    expect(read('Call 020 7946 0958 Tom said road works', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+  });
+
+  it('reads the number before a comma and digits without them (no extension without a marker)', () => {
+    expect(read('Phone: 0412 345 678, 18 George St', 'AU')).toEqual([['0412 345 678', '+61412345678', 'validated']]);
+    expect(read('Coordinates 48.8566, 2.3522 mark the spot.', 'DE')).toEqual([]);
+  });
+
+  it('reads no ZIP+4 code after a US state as a phone', () => {
+    expect(read('77 Massachusetts Ave, Cambridge, MA 02139-4307')).toEqual([]);
+    expect(read('Mountain View, CA 94043-1351', 'US')).toEqual([]);
+    // Without the state before it, the rule does not apply.
+    expect(read('Ring 02139-4307', 'DE')).toEqual([['02139-4307', '+4921394307', 'validated']]);
+    expect(read('Ring 02139-4307 MA', 'DE')).toEqual([['02139-4307', '+4921394307', 'validated']]);
+  });
+
+  it('reads no digits with letters glued on, but a phone label glued to a phone', () => {
+    for (const [text, region] of [
+      ['Credit note CN-2026-0142', 'US'],
+      ['Credit note CN-2026-0142', null],
+      ['Please pay INV-2024-00017 by Friday.', 'DE'],
+      ['Ship against PO#4471-2210 only.', 'US'],
+      ['Case SR-415-555-0132 is open.', 'US'],
+      ['Seriennummer SN_0301234567', 'DE'],
+      ['Ref: AB/020 7946 0958', 'GB'],
+      ['Zending NL-0201234567-B is onderweg.', 'NL'],
+      ['Lot 7#0301234567', 'DE'],
+      ['Lot 7_0301234567', 'DE'],
+    ] as const) {
+      expect(read(text, region), text).toEqual([]);
+    }
+    expect(read('Tel.030 1234567', 'DE')).toEqual([['030 1234567', '+49301234567', 'validated']]);
+    expect(read('Tel:+44 20 7946 0958')).toEqual([['+44 20 7946 0958', '+442079460958', 'validated']]);
+    expect(read('INV-2024-00017 questions? Call 212-555-0147.', 'US')).toEqual([['212-555-0147', '+12125550147', 'validated']]);
+    // A dash and digits after a number is a German extension (Durchwahl), not a code.
+    expect(read('Zentrale 030 1234567-12', 'DE')).toEqual([['030 1234567-12', '+4930123456712', 'validated']]);
+  });
+
+  it('reads the trunk digit in brackets after the calling code', () => {
+    expect(read('Zentrale: +41 (0)44 668 18 00')).toEqual([['+41 (0)44 668 18 00', '+41446681800', 'validated']]);
+    expect(read('Phone +44 (0)20 7946 0958', 'US')).toEqual([['+44 (0)20 7946 0958', '+442079460958', 'validated']]);
+    expect(read('Phone +44 (0)20 7946 095')).toEqual([]);
+  });
+
+  it('reads an international dialling prefix written instead of +, whatever the home region, when the number is valid', () => {
+    for (const region of [null, 'US', 'GB']) {
+      expect(read('Zurich office: 0041 44 668 18 00', region), String(region)).toEqual([['0041 44 668 18 00', '+41446681800', 'validated']]);
+    }
+    expect(read('From the US dial 011 44 20 7946 0958.')).toEqual([['011 44 20 7946 0958', '+442079460958', 'validated']]);
+    expect(read('New York: 001-212-555-0147')).toEqual([['001-212-555-0147', '+12125550147', 'validated']]);
+    expect(find('phone', 'New York: 001-212-555-0147', { region: null })[0]).toMatchObject({ region: 'US' });
+    // Not valid after the prefix, a bare run, or a prefix with no country code after it.
+    expect(read('Zurich office: 0041 44 668')).toEqual([]);
+    expect(read('Code 001-212-555 on the form.')).toEqual([]);
+    expect(read('Batch 0041446681800')).toEqual([]);
+    expect(read('Batch 00 044 668 18 00')).toEqual([]);
+    // Letters glued to it: an identifier.
+    expect(read('Order AB-0041 44 668 18 00')).toEqual([]);
+  });
+
+  it('reads every extension form on a valid number, ;ext= included, and none on an invalid one', () => {
+    expect(read('Support: 415-555-0132;ext=12', 'US')).toEqual([['415-555-0132;ext=12', '+14155550132;ext=12', 'validated']]);
+    expect(read('Call (415)555-0132x12 today.', 'US')).toEqual([['(415)555-0132x12', '+14155550132;ext=12', 'validated']]);
+    expect(read('Support: 415-555-0132 #12', 'US')).toEqual([['415-555-0132 #12', '+14155550132;ext=12', 'validated']]);
+    expect(read('Desk: (415) 555-0132 x204', 'US')).toEqual([['(415) 555-0132 x204', '+14155550132;ext=204', 'validated']]);
+    // With a German home region the NANP number is not read as a German one with an extension.
+    expect(read('Support: 415-555-0132;ext=12', 'DE')).toEqual([]);
+    expect(read('Desk: (415) 555-013 x204', 'US')).toEqual([]);
+  });
+
+  it('reads a labelled national number in the region its paragraph names, and leaves it when none is named', () => {
+    expect(read('Niederlassung Schweiz\nTelefon: 044 668 18 00')).toEqual([['044 668 18 00', '+41446681800', 'validated']]);
+    expect(read('Phone: 020 7946 0958 · info@harbour-lettings.co.uk')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+    expect(read('Phone: 020 7946 0958')).toEqual([]);
   });
 });

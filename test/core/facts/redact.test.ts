@@ -212,12 +212,12 @@ describe('Redactor: values split across line breaks, in longer texts', () => {
 });
 
 describe('Redactor: overlapping finds merged into one span', () => {
-  // In DE, libphonenumber reads `9311 5212 3456 78, 12` (the IBAN's tail and the number after it) as a phone number.
-  const MERGED = 'IE29 AIBK 9311 5212 3456 78, 12';
+  // In DE, libphonenumber reads `9311 5212 3456 78 x12` (the IBAN's tail and an extension after it) as a phone number.
+  const MERGED = 'IE29 AIBK 9311 5212 3456 78 x12';
 
   it('covers the union of the finds, of the kind of the longest, and restores exactly what was written', () => {
     const text = `IBAN ${MERGED} ok`;
-    expect(recognise('phone', text, { region: 'DE', regions: [] }).map((match) => match.text)).toEqual(['9311 5212 3456 78, 12']);
+    expect(recognise('phone', text, { region: 'DE', regions: [] }).map((match) => match.text)).toEqual(['9311 5212 3456 78 x12']);
     const r = redactor(DEFAULT_REDACT_KINDS, 'DE');
     const out = r.redact(text);
     expect(out.text).toBe('IBAN ⟦iban 1⟧ ok');
@@ -235,7 +235,7 @@ describe('Redactor: overlapping finds merged into one span', () => {
   });
 
   it('gives two merged spans written differently two placeholders', () => {
-    const other = 'IE29 AIBK 9311 5212 3456 78, 34';
+    const other = 'IE29 AIBK 9311 5212 3456 78 x34';
     const text = `IBAN ${MERGED} and ${other}`;
     const r = redactor(DEFAULT_REDACT_KINDS, 'DE');
     expect(r.redact(text).text).toBe('IBAN ⟦iban 1⟧ and ⟦iban 2⟧');

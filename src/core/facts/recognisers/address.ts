@@ -13,7 +13,7 @@ import type { RawMatch, RecogniserOptions } from '../types.js';
  */
 
 // USPS state, district and territory abbreviations.
-const US_STATES =
+export const US_STATES =
   'AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY DC PR GU VI AS MP';
 const CONTINENTAL = ['DE', 'FR', 'NL', 'BE', 'AT', 'CH', 'ES', 'IT'] as const;
 
@@ -189,7 +189,7 @@ const STREET_SUFFIXES = [
 ];
 const STREET_WORD_SET = new Set(STREET_WORDS);
 
-function isStreetWord(word: string): boolean {
+export function isStreetWord(word: string): boolean {
   const bare = word.toLowerCase().replace(/[.,]+$/, '');
   return STREET_WORD_SET.has(bare) || (/^\p{Lu}/u.test(word) && STREET_SUFFIXES.some((suffix) => bare.length > suffix.length + 2 && bare.endsWith(suffix)));
 }

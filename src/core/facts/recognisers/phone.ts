@@ -1,10 +1,11 @@
 import { findPhoneNumbersInText, Metadata, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
-import { phoneLabelLanguages, phoneLabelRegions } from '../context.js';
+import { otherKindBefore, phoneLabelLanguages, phoneLabelRegions } from '../context.js';
 import { isLanguageOf } from '../language.js';
 import { paragraphAround, PassageCues } from '../passage.js';
 import { asRegion, candidateRegions } from '../region.js';
 import { charAt, isWordChar, rawMatch } from '../text.js';
 import type { Check, RawMatch, RecogniserOptions } from '../types.js';
+import { isStreetWord, US_STATES } from './address.js';
 
 /**
  * Phone numbers (docs/extract.md §Phones):
@@ -62,7 +63,7 @@ const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.e
 // optional extension (`x123`, `ext. 123`, `#123`, `доб. 123`, …), which libphonenumber parses.
 const DIGIT = '[0-9\\uFF10-\\uFF19\\u0660-\\u0669\\u06F0-\\u06F9]';
 const SEPARATOR = '[ \\u00A0\\t().\\-\\u2010-\\u2015\\u2212/\\uFF0D\\[\\]\\uFF08\\uFF09]';
-const EXTENSION = `(?:[ \\u00A0\\t,]*(?:e?xt(?:ension|n)?\\.?|x|#|доб\\.?|anexo|int\\.?|poste|dw\\.?|durchwahl|interno)[ \\u00A0\\t:.,-]*${DIGIT}{1,6}#?)?`;
+const EXTENSION = `(?:[ \\u00A0\\t,;]*(?:e?xt(?:ension|n)?\\.?|x|#|доб\\.?|anexo|int\\.?|poste|dw\\.?|durchwahl|interno)[ \\u00A0\\t:.,=-]*${DIGIT}{1,6}#?)?`;
 const WINDOW_RE = new RegExp(`(?<![\\p{L}\\p{N}\\p{M}_])(?:[+\\uFF0B(\\uFF08\\[][ \\u00A0]?)?${DIGIT}(?:${SEPARATOR}{0,3}${DIGIT})*${EXTENSION}`, 'giu');
 const EXTENSION_RE = new RegExp(`${EXTENSION}$`, 'iu');
 
@@ -206,15 +207,52 @@ function homePass(text: string, home: CountryCode | undefined): { international:
   const international: Reading[] = [];
   const national: Candidate[] = [];
   // Without `extended`, libphonenumber finds valid numbers only.
-  for (const hit of findPhoneNumbersInText(text, { defaultCountry: home })) {
+  for (const found of findPhoneNumbersInText(text, { defaultCountry: home })) {
+    const hit = withoutBareExtension(text, found, home);
+    if (hit === undefined) continue;
     const start = trimUnbalancedOpener(text, hit.startsAt, hit.endsAt);
     const written = text.slice(start, hit.endsAt);
     if (isInternational(written)) international.push({ start, end: hit.endsAt, number: hit.number, check: 'validated', region: undefined });
     else if (home !== undefined && !isDateOrIp(withoutExtension(written, hit.number)) && !isIdentifier(text, start) && !isCutTime(text, written, hit.endsAt)) {
+      if (vetoed(text, { start, end: hit.endsAt })) continue;
       national.push(candidate(text, start, hit.endsAt, hit.number, home, true));
     }
   }
   return { international, national };
+}
+
+/**
+ * libphonenumber reads digits after a comma as an extension (`0412 345 678, 18 George St` → ext. 18): without an
+ * extension marker (`x`, `ext.`, `#`, …) they are the next thing on the line, so the number is read without them
+ * (undefined when it is not valid so).
+ */
+function withoutBareExtension(text: string, hit: NumberFound, home: CountryCode | undefined): NumberFound | undefined {
+  const written = text.slice(hit.startsAt, hit.endsAt);
+  if (hit.number.ext === undefined || withoutExtension(written, hit.number) !== written) return hit;
+  // libphonenumber's extension forms without a marker end in the extension's digits after a comma or semicolon.
+  const cut = /[\s,;]+\d+$/.exec(written)!;
+  const [again] = findPhoneNumbersInText(written.slice(0, cut.index), { defaultCountry: home }).filter(
+    (other) => other.startsAt === 0 && other.endsAt === cut.index,
+  );
+  return again === undefined ? undefined : { ...again, startsAt: hit.startsAt, endsAt: hit.startsAt + cut.index };
+}
+
+// An international dialling prefix written instead of `+`: `00` (most of the world) or `011` (North America).
+const IDD_RE = /^(?:011|00)[ \u00A0.-]?(?=[1-9])/;
+
+/**
+ * A window written with an international dialling prefix instead of `+` (`0041 44 668 18 00`, `011 44 20 7946 0958`,
+ * `001-212-555-0147`), whatever the home region: read as the international number it dials when that number is valid
+ * and covers the whole window, written with separators (a bare run is an identifier as often as not).
+ */
+function iddReading(window: { start: number; end: number; written: string }): Reading | undefined {
+  const prefix = IDD_RE.exec(window.written);
+  if (prefix === null) return undefined;
+  // The prefix (and a separator after it) becomes `+`, spaces before it: offsets stay those of the window.
+  const probe = `${' '.repeat(prefix[0].length - 1)}+${window.written.slice(prefix[0].length)}`;
+  const hit = findPhoneNumbersInText(probe).find((found) => found.startsAt === prefix[0].length - 1 && found.endsAt === probe.length);
+  if (hit === undefined || !/[^\p{Nd}]/u.test(withoutExtension(window.written, hit.number))) return undefined;
+  return { start: window.start, end: window.end, number: hit.number, check: 'validated', region: undefined };
 }
 
 /**
@@ -228,6 +266,118 @@ function isCutTime(text: string, written: string, end: number): boolean {
 /** `#123456789` is an order, ticket or issue number: a national number glued to a `#` is not a phone number. */
 function isIdentifier(text: string, start: number): boolean {
   return text[start - 1] === '#';
+}
+
+// Issue 28's vetoes (docs/extract.md §Vetoes): what stands around a run of digits can make it something else.
+
+const LETTER_OR_DIGIT_RE = /[\p{L}\p{N}]/u;
+const LETTER_RE = /\p{L}/u;
+
+/**
+ * Letters glued to the digits: an identifier, not a phone number (`CN-2026-0142`, `INV-2024-00017`, `PO#4471-2210`,
+ * `SN_0301234567`, `AB/020 7946 0958`, `NL-0201234567-B`). Before the span: a `-`, `_`, `#` or `/` right after a
+ * letter (or a `#` or `_` after a digit); after it: a `-`, `_` or `/` right before a letter. A phone word glued with a
+ * dot or colon (`Tel.030 1234567`, `Tel:+44 …`) is a label, not part of the value.
+ */
+export function gluedToLetters(text: string, start: number, end: number): boolean {
+  const before = text.charAt(start - 1);
+  const beforeThat = text.charAt(start - 2);
+  const gluedBefore = /[-_#/]/.test(before) && (LETTER_RE.test(beforeThat) || (/[#_]/.test(before) && LETTER_OR_DIGIT_RE.test(beforeThat)));
+  const gluedAfter = /[-_/]/.test(text.charAt(end)) && LETTER_RE.test(text.charAt(end + 1));
+  return gluedBefore || gluedAfter;
+}
+
+// Street types written before the name (`Rue Sainte-Catherine`, `Rua Augusta`, `Via Emilia`, `Calle Mayor`), and
+// the endings of Nordic compound street names (`Drottninggatan`, `Vesterbrogade`, `Karl Johans gate`).
+const STREET_FIRST = new Set([
+  'rue',
+  'rua',
+  'via',
+  'viale',
+  'calle',
+  'avenida',
+  'avda',
+  'avenue',
+  'av',
+  'boulevard',
+  'bd',
+  'blvd',
+  'chemin',
+  'piazza',
+  'piazzale',
+  'corso',
+  'largo',
+  'strada',
+  'paseo',
+  'carrer',
+  'plaza',
+  'praça',
+  'travessa',
+  'ulica',
+  'ul',
+  'allée',
+  'quai',
+  'impasse',
+  'rambla',
+  'camino',
+]);
+const NORDIC_STREET_RE = /\p{Lu}\p{L}{2,}(?:gatan|gata|vägen|väg|gade|vej|veien|vegen|gate|katu|tie)$/u;
+const bareWord = (word: string): string => word.toLowerCase().replace(/\.$/, '');
+
+/**
+ * A run of digits that opens a street line (`We moved to 4821 1930 Harbor Road`, `88120 4471 Elm St Suite 12`,
+ * `12503 2207 Rue Sainte-Catherine`): spaces only, then a street type written first (`Rue`, `Via`, `Calle`, …), a
+ * compound street name (`Hauptstraße`, `Keizersgracht`, `Drottninggatan`), or up to three capitalised (or numbered,
+ * `5th`) name words and a street type (`Harbor Road`, `Elm St`, `Pacific Hwy`), all in one clause.
+ */
+export function opensStreetLine(text: string, end: number): boolean {
+  const after = /^[ \u00A0\t]+([^\n\r,;:()|]{1,60})/u.exec(text.slice(end, end + 64));
+  if (after === null) return false;
+  const words = after[1]!.trim().split(/\s+/).slice(0, 4);
+  const [first] = words as [string];
+  if (STREET_FIRST.has(bareWord(first)) || NORDIC_STREET_RE.test(first)) return true;
+  // A compound name is one capitalised word with a street ending; a plain street type (`Way`, `Park`) needs a name before it.
+  if (isStreetWord(first) && !isStreetWord(first.toLowerCase())) return true;
+  for (const [index, word] of words.entries()) {
+    if (index > 0 && isStreetWord(word)) return true;
+    if (!/^(?:\p{Lu}|\d+(?:st|nd|rd|th)\b)/u.test(word)) return false;
+  }
+  return false;
+}
+
+// A US state's code right before a span (`Cambridge, MA 02139-4307`).
+const STATE_BEFORE_RE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${US_STATES.split(' ').join('|')}),? $`, 'u');
+
+/** A ZIP+4 code after a US state's code is a postcode (`MA 02139-4307` is valid as a German number, written so). */
+function zipAfterState(text: string, span: Span): boolean {
+  return /^\d{5}-\d{4}$/.test(text.slice(span.start, span.end)) && STATE_BEFORE_RE.test(text.slice(Math.max(0, span.start - 4), span.start));
+}
+
+/** Letters glued to the span, a street line it opens, or a ZIP+4 code after a state. */
+const vetoed = (text: string, span: Span): boolean =>
+  gluedToLetters(text, span.start, span.end) || opensStreetLine(text, span.end) || zipAfterState(text, span);
+
+/** A run of digits right after a word of another kind (`SSN:`, `Invoice no.`): only a number written as a phone is read. */
+const OTHER_KIND_SHAPES = [
+  // US social security, employer identification, ZIP+4
+  /^\d{3}-\d{2}-\d{4}$/,
+  /^\d{2}-\d{7}$/,
+  /^\d{5}-\d{4}$/,
+  // a year and a serial (`2024-00017`, `2024 00017`, `2024/00017`)
+  /^(?:19|20)\d\d[-./ ]\d{3,}/,
+];
+
+/**
+ * The rule for a phone reading right after a word of another kind (`SSN:`, `Invoice no.`, `Credit note`, `PO Box`,
+ * `Kundennummer`): it stands only when the number is valid, written as a phone — in international form with `+`, or
+ * in its region's own digit groups (fit 2 or 3) — and nothing else claims it: not the shape of an SSN, an EIN, a
+ * ZIP+4 code, or a year and a serial. (A reading kept only for its phone label, or as merely possible, needs a phone
+ * word right before the number, which is then no word of another kind: such readings never meet this rule.)
+ */
+function otherKindAllows(text: string, reading: Reading, fit: number): boolean {
+  const written = withoutExtension(text.slice(reading.start, reading.end), reading.number);
+  if (isInternational(written)) return true;
+  return fit >= 2 && !OTHER_KIND_SHAPES.some((shape) => shape.test(written));
 }
 
 /** The phone-like runs of the text that no international number took (`taken` sorted by start, not overlapping). */
@@ -499,22 +649,31 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
     while (next < national.length && national[next]!.end <= window.start) pending.push(national[next++]!);
     const inside: Candidate[] = [];
     while (next < national.length && national[next]!.start < window.end) inside.push(national[next++]!);
+    // Issue 28's vetoes: a word of another kind before the window; letters glued to a reading, a street line it opens.
+    const other = otherKindBefore(text, window.start);
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
     const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
+    const dialled = settled || other || vetoed(text, window) ? undefined : iddReading(window);
+    if (dialled !== undefined) {
+      readings.push(dialled);
+      continue;
+    }
     // Only the readings written as there (fromList) or covering the window (abroadFit) count.
-    const valid = !settled && readable(window.written) ? listReadings(text, window, list) : [];
+    const valid = !settled && readable(window.written) ? listReadings(text, window, list).filter((reading) => !vetoed(text, reading)) : [];
     const fromList = valid.filter((reading) => plausibleAbroad(text, reading));
     const chosen = choose(text, [...inside, ...fromList], order, () => passageCues(text, window, international));
     if (chosen.length > 0) {
-      readings.push(...chosen.map((reading) => relabelled(text, window, reading, list) ?? reading));
+      const read = chosen.map((reading) => relabelled(text, window, reading, list) ?? reading);
+      readings.push(...(other ? read.filter((reading, index) => otherKindAllows(text, reading, chosen[index]!.fit)) : read));
       continue;
     }
     const abroadFit = Math.max(-1, ...valid.filter((reading) => covers(reading, window)).map((reading) => reading.fit));
     const possible = possibleReading(text, window, home, list, abroadFit);
-    if (possible !== undefined) readings.push(possible);
+    if (possible !== undefined && !vetoed(text, possible)) readings.push(possible);
   }
   // Home readings outside every window (a form the window pattern does not cover) are chosen on their own.
   pending.push(...national.slice(next));
+  // (No word of another kind stands right before one: only an underscore keeps a window from starting at a home reading.)
   for (const reading of pending) readings.push(...choose(text, [reading], order, () => passageCues(text, reading, international)));
   return readings.sort((a, b) => a.start - b.start).map((reading) => toMatch(text, reading));
 }
