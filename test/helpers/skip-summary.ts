@@ -1,7 +1,7 @@
 /**
  * A vitest reporter that runs after the default one and says what did not run and why: one line per program a
  * skipped test needed (with the files and the install command, see `requirements.ts`), and one line per other test
- * skipped with a note (`context.skip(note)`). Nothing when every test ran.
+ * skipped with a note (`context.skip(note)`), per file and note. Nothing when every test ran.
  */
 import type { Reporter, TestModule } from 'vitest/node';
 
@@ -13,7 +13,7 @@ interface Group {
 export default class SkipSummary implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const tools = new Map<string, Group>();
-    const others: string[] = [];
+    const others = new Map<string, number>();
     for (const module of testModules) {
       for (const test of module.children.allTests('skipped')) {
         const result = test.result();
@@ -24,7 +24,8 @@ export default class SkipSummary implements Reporter {
           tools.set(missing.name, group);
           group.files.set(module.relativeModuleId, (group.files.get(module.relativeModuleId) ?? 0) + 1);
         } else if (result.note) {
-          others.push(`SKIPPED ${module.relativeModuleId} > ${test.fullName}: ${result.note}`);
+          const key = `${module.relativeModuleId}: ${result.note}`;
+          others.set(key, (others.get(key) ?? 0) + 1);
         }
       }
     }
@@ -37,7 +38,7 @@ export default class SkipSummary implements Reporter {
           `Install it to run them: ${group.install}. (In CI, CI=true, they fail instead.)`,
       );
     }
-    lines.push(...others);
+    for (const [key, count] of others) lines.push(`SKIPPED ${count} test${count === 1 ? '' : 's'} in ${key}`);
     if (lines.length > 0) process.stdout.write(`\n${lines.join('\n')}\n`);
   }
 }
