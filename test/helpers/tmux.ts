@@ -1,11 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { BIN } from './cli.js';
+import { toolVersion, TOOLS } from './requirements.js';
 
-/** tmux's version line, or undefined when tmux is not installed (the terminal tests then skip, saying why). */
+/** tmux's version line, or undefined when tmux is not installed (the terminal tests then skip, saying why: see requirements.ts). */
 export function tmuxVersion(): string | undefined {
-  const result = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
-  return result.status === 0 ? result.stdout.trim() : undefined;
+  return toolVersion(TOOLS.tmux);
 }
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;

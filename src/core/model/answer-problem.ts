@@ -35,7 +35,7 @@ export type AnswerProblem = (typeof ANSWER_PROBLEMS)[number];
 /** A problem found in an answer, in fixed words; `index` is the candidate it was found in, when there is one. */
 export interface AnswerRejection {
   reason: AnswerProblem;
-  /** Fixed words that read after "rejected because" (e.g. "candidate 2 cites a source that was not shown"). */
+  /** Fixed words that read after "rejected because" (e.g. "candidate 2 cites m99, which was not shown (shown: m1…m18)"). */
   message: string;
   index?: number;
 }

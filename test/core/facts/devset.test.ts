@@ -1,25 +1,35 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { isKind, recognise, validated, type ValidatedKind } from '../../../src/core/facts/index.js';
 
 /**
- * Precision and recall per kind on the shared development set, scored as its README says: for each line and each
- * kind in `kinds_checked`, predictions of that kind are compared with gold facts of that kind on kind + start +
+ * Precision and recall per kind on two development sets, scored as the shared set's README says: for each line and
+ * each kind in `kinds_checked`, predictions of that kind are compared with gold facts of that kind on kind + start +
  * end; predictions of unchecked kinds are ignored; lines with an empty `kinds_checked` are skipped.
+ *
+ * - The repository's own set, `test/fixtures/facts-dev.jsonl`: passages written for hippo (notes, mail, chat,
+ *   invoices; positives and look-alike negatives for every validated kind). Always scored, so a fresh clone tests
+ *   the recognisers.
+ * - The shared set, `shared/data/facts-dev.jsonl` beside the repository (595 passages from public recogniser test
+ *   suites), scored in addition when it is there. `HIPPO_REQUIRE_SHARED_DEV_SET=1` (set by `.ci/run`) makes it
+ *   mandatory: then a missing file fails. Without it a missing file skips those tests with a note (named in the
+ *   run's summary). `CI=true` alone does not require it: any CI sets that, and only this project's CI has the set.
  *
  * The recognisers are general rules: nothing here or in src knows about individual lines. The floors sit just
  * below what they achieve, so a regression of a case or two per kind fails the test.
  */
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const DEV_SET = findDevSet();
+const OWN_SET = resolve(REPO_ROOT, 'test/fixtures/facts-dev.jsonl');
+const SHARED_SET = findSharedSet();
+const SHARED_REQUIRED = process.env.HIPPO_REQUIRE_SHARED_DEV_SET === '1';
 
 /**
  * `HIPPO_FACTS_DEV_SET`, else `shared/data/facts-dev.jsonl` in the nearest parent of the repository that has one
  * (`../shared` beside the main checkout, `../../shared` beside a worktree under `wt/`).
  */
-function findDevSet(): string {
+function findSharedSet(): string {
   const fromEnv = process.env.HIPPO_FACTS_DEV_SET;
   if (fromEnv !== undefined && fromEnv !== '') return resolve(fromEnv);
   let dir = resolve(REPO_ROOT, '..');
@@ -30,13 +40,28 @@ function findDevSet(): string {
   }
 }
 
-const FLOORS: Record<ValidatedKind, { precision: number; recall: number }> = {
+type Floors = Record<ValidatedKind, { precision: number; recall: number }>;
+
+const SHARED_FLOORS: Floors = {
   email: { precision: 0.95, recall: 0.95 },
   phone: { precision: 0.98, recall: 0.98 },
   iban: { precision: 0.98, recall: 0.98 },
   card: { precision: 0.93, recall: 0.93 },
   url: { precision: 0.98, recall: 0.97 },
   ip: { precision: 0.98, recall: 0.97 },
+  date: { precision: 0.95, recall: 0.95 },
+};
+
+// Known misses (printed with every run): a section number that is a well-formed IPv4 address; with the default
+// candidate regions, reference numbers read as phone numbers of another region (a credit note, a parcel tracking
+// number).
+const OWN_FLOORS: Floors = {
+  email: { precision: 0.97, recall: 0.97 },
+  phone: { precision: 0.89, recall: 0.97 },
+  iban: { precision: 0.97, recall: 0.97 },
+  card: { precision: 0.95, recall: 0.95 },
+  url: { precision: 0.97, recall: 0.97 },
+  ip: { precision: 0.96, recall: 0.97 },
   date: { precision: 0.95, recall: 0.95 },
 };
 
@@ -96,65 +121,85 @@ function scoreLines(lines: readonly DevLine[], withList = false): Map<ValidatedK
 
 const ratio = (part: number, whole: number): number => (whole === 0 ? 1 : part / whole);
 
-function table(scores: Map<ValidatedKind, Score>): string {
+function table(scores: Map<ValidatedKind, Score>, floors: Floors): string {
   const rows = [...scores].map(([kind, s]) => {
     const precision = ratio(s.tp, s.tp + s.fp).toFixed(3);
     const recall = ratio(s.tp, s.tp + s.fn).toFixed(3);
-    const floor = FLOORS[kind];
+    const floor = floors[kind];
     return `| ${kind.padEnd(5)} | ${String(s.tp).padStart(3)} | ${String(s.fp).padStart(3)} | ${String(s.fn).padStart(3)} | ${precision} | ${recall} | ${floor.precision.toFixed(2)} / ${floor.recall.toFixed(2)} |`;
   });
   return ['| kind  |  tp |  fp |  fn | precision | recall | floor P / R |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The development set, or a failure that says where it was looked for: a missing file must not pass silently. */
-function readDevSet(): DevLine[] {
-  if (!existsSync(DEV_SET)) {
-    throw new Error(
-      `facts dev set not found at ${DEV_SET}: it lives in shared/data/ beside the repository or a parent of it (CI always has it); ` +
-        'elsewhere set HIPPO_FACTS_DEV_SET to the path of facts-dev.jsonl',
-    );
-  }
-  return readFileSync(DEV_SET, 'utf8')
+function readDevSet(path: string): DevLine[] {
+  return readFileSync(path, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as DevLine);
 }
 
-describe('fact recognisers on the development set (../shared/data/facts-dev.jsonl)', () => {
-  let lines: DevLine[] = [];
-  let scored: DevLine[] = [];
-  beforeAll(() => {
-    lines = readDevSet();
-    scored = lines.filter((line) => line.kinds_checked.length > 0);
-  });
-
-  it('has a development set to score', () => {
-    expect(lines.length).toBeGreaterThan(0);
-    expect(scored.length).toBeGreaterThan(0);
-  });
-
-  it('has gold spans that are exact slices of their passages', () => {
-    for (const line of lines) for (const fact of line.facts) expect(line.text.slice(fact.start, fact.end)).toBe(fact.value);
-  });
-
-  it('meets the per-kind precision and recall floors', () => {
-    const scores = scoreLines(scored);
-    console.log(`\nfacts dev set: ${scored.length} scored lines of ${lines.length}\n${table(scores)}`);
-    const misses = [...scores.values()].flatMap((score) => score.misses);
-    if (misses.length > 0) console.log(`misses:\n  ${misses.join('\n  ')}`);
-    const listed = scoreLines(scored, true);
-    console.log(`with the default candidate regions:\n${table(listed)}`);
-    const listedMisses = [...listed.values()].flatMap((score) => score.misses);
-    if (listedMisses.length > 0) console.log(`misses:\n  ${listedMisses.join('\n  ')}`);
-    expect([...scores.keys()].sort()).toEqual(['card', 'date', 'email', 'iban', 'ip', 'phone', 'url']);
-    for (const [mode, byKind] of [
-      ['single region', scores],
-      ['default regions', listed],
-    ] as const) {
-      for (const [kind, score] of byKind) {
-        expect(ratio(score.tp, score.tp + score.fp), `${mode}: ${kind} precision`).toBeGreaterThanOrEqual(FLOORS[kind].precision);
-        expect(ratio(score.tp, score.tp + score.fn), `${mode}: ${kind} recall`).toBeGreaterThanOrEqual(FLOORS[kind].recall);
+/**
+ * The tests of one set. `missing` says what to do when the file is not there: undefined → it must be (a failure
+ * that says where it was looked for), else the note the tests are skipped with.
+ */
+function scoreSet(name: string, path: string, floors: Floors, missing?: string): void {
+  describe(`fact recognisers on the ${name} (${relative(REPO_ROOT, path) || path})`, () => {
+    let lines: DevLine[] = [];
+    let scored: DevLine[] = [];
+    beforeEach((context) => {
+      if (existsSync(path)) {
+        if (lines.length === 0) {
+          lines = readDevSet(path);
+          scored = lines.filter((line) => line.kinds_checked.length > 0);
+        }
+        return;
       }
-    }
+      if (missing !== undefined) context.skip(missing);
+      throw new Error(
+        `${name} not found at ${path}` +
+          (path === OWN_SET ? '' : ': HIPPO_REQUIRE_SHARED_DEV_SET=1 requires it (shared/data/ beside the repository, or HIPPO_FACTS_DEV_SET)'),
+      );
+    });
+
+    it('has a development set to score', () => {
+      expect(lines.length).toBeGreaterThan(0);
+      expect(scored.length).toBeGreaterThan(0);
+    });
+
+    it('has gold spans that are exact slices of their passages', () => {
+      for (const line of lines) for (const fact of line.facts) expect(line.text.slice(fact.start, fact.end)).toBe(fact.value);
+    });
+
+    it('meets the per-kind precision and recall floors', () => {
+      const scores = scoreLines(scored);
+      console.log(`\n${name}: ${scored.length} scored lines of ${lines.length}\n${table(scores, floors)}`);
+      const misses = [...scores.values()].flatMap((score) => score.misses);
+      if (misses.length > 0) console.log(`misses:\n  ${misses.join('\n  ')}`);
+      const listed = scoreLines(scored, true);
+      console.log(`with the default candidate regions:\n${table(listed, floors)}`);
+      const listedMisses = [...listed.values()].flatMap((score) => score.misses);
+      if (listedMisses.length > 0) console.log(`misses:\n  ${listedMisses.join('\n  ')}`);
+      expect([...scores.keys()].sort()).toEqual(['card', 'date', 'email', 'iban', 'ip', 'phone', 'url']);
+      for (const [mode, byKind] of [
+        ['single region', scores],
+        ['default regions', listed],
+      ] as const) {
+        for (const [kind, score] of byKind) {
+          expect(ratio(score.tp, score.tp + score.fp), `${mode}: ${kind} precision`).toBeGreaterThanOrEqual(floors[kind].precision);
+          expect(ratio(score.tp, score.tp + score.fn), `${mode}: ${kind} recall`).toBeGreaterThanOrEqual(floors[kind].recall);
+        }
+      }
+    });
   });
-});
+}
+
+scoreSet('repository dev set', OWN_SET, OWN_FLOORS);
+scoreSet(
+  'shared dev set',
+  SHARED_SET,
+  SHARED_FLOORS,
+  SHARED_REQUIRED
+    ? undefined
+    : `the shared dev set is not at ${SHARED_SET} (it lives in shared/data/ beside the repository; set HIPPO_FACTS_DEV_SET to its path, ` +
+        'and HIPPO_REQUIRE_SHARED_DEV_SET=1 to make a missing file fail, as CI does)',
+);

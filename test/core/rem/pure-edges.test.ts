@@ -4,7 +4,7 @@ import { addMemory } from '../../../src/core/memory/memory.js';
 import { clip, gather, MAX_MEMORY_CHARS } from '../../../src/core/rem/gather.js';
 import { answerJsonSchema, buildPrompt, FOCUSES, parseFocus, sha256 } from '../../../src/core/rem/prompt.js';
 import { ANSWER_PROBLEMS, isMalformed } from '../../../src/core/model/answer-problem.js';
-import { validateAnswer } from '../../../src/core/rem/validate.js';
+import { shownRefs, validateAnswer } from '../../../src/core/rem/validate.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
 describe('clip', () => {
@@ -110,21 +110,26 @@ describe('validation messages and edges', () => {
   });
 
   it.each([
-    [null, 'the answer is not a JSON object', undefined],
-    ['[1]', 'the answer is not a JSON object', undefined],
-    [{ candidates: 1 }, 'the answer has no "candidates" array', undefined],
-    [{ candidates: [null] }, 'candidate 0 is not an object', 0],
-    [{ candidates: [[1]] }, 'candidate 0 is not an object', 0],
-    [{ candidates: ['x'] }, 'candidate 0 is not an object', 0],
-    [{ candidates: [{ claim: 1, sources: ['m1'] }] }, 'candidate 0 has no string "claim"', 0],
-    [{ candidates: [{ claim: 'x', sources: 'm1' }] }, 'candidate 0: "sources" is not an array', 0],
-    [{ candidates: [{ claim: 'x', sources: ['m1', 2] }] }, 'candidate 0: every source must be a string ref', 0],
-    [{ candidates: [{ claim: 'x', sources: ['m1'], tags: ['ok', 3] }] }, 'candidate 0: "tags" must be an array of strings', 0],
-    [{ candidates: [{ claim: 'x', sources: ['m1'], tags: ['ok', 'a\u001bb'] }] }, 'candidate 0 contains control characters', 0],
-    [{ candidates: [{ claim: ' ', sources: ['m1'] }] }, 'candidate 0 has an empty claim', 0],
-    [{ candidates: [{ claim: 'x'.repeat(501), sources: ['m1'] }] }, "candidate 0's claim is longer than 500 characters", 0],
-    [{ candidates: [{ claim: 'x', sources: [] }] }, 'candidate 0 cites no source', 0],
-    [{ candidates: [{ claim: 'x', sources: ['m2'] }] }, 'candidate 0 cites a source that was not shown', 0],
+    [null, 'the answer is null, not a JSON object', undefined],
+    ['[1]', 'the answer is an array, not a JSON object', undefined],
+    [{}, 'the answer has no "candidates" array', undefined],
+    [{ candidates: 1 }, 'the answer\'s "candidates" is a number, not an array', undefined],
+    [{ candidates: [null] }, 'candidate 1 is null, not an object', 0],
+    [{ candidates: [[1]] }, 'candidate 1 is an array, not an object', 0],
+    [{ candidates: ['x'] }, 'candidate 1 is a string, not an object', 0],
+    [{ candidates: [{ claim: 1, sources: ['m1'] }] }, 'candidate 1\'s "claim" is a number, not a string', 0],
+    [{ candidates: [{ sources: ['m1'] }] }, 'candidate 1 has no "claim"', 0],
+    [{ candidates: [{ claim: 'x', sources: 'm1' }] }, 'candidate 1\'s "sources" is a string, not an array', 0],
+    [{ candidates: [{ claim: 'x', sources: ['m1', 2] }] }, "candidate 1's source 2 is a number, not a ref like m1 (shown: m1)", 0],
+    [{ candidates: [{ claim: 'x', sources: ['m1'], tags: ['ok', 3] }] }, 'candidate 1\'s "tags" must be an array of strings', 0],
+    [{ candidates: [{ claim: 'x', sources: ['m1'], tags: ['ok', 'a\u001bb'] }] }, "candidate 1's tags contain control characters", 0],
+    [{ candidates: [{ claim: 'a\u001bb', sources: ['m1'] }] }, "candidate 1's claim contains control characters", 0],
+    [{ candidates: [{ claim: ' ', sources: ['m1'] }] }, 'candidate 1 has an empty claim', 0],
+    [{ candidates: [{ claim: 'x'.repeat(501), sources: ['m1'] }] }, "candidate 1's claim is 501 characters; at most 500 are allowed", 0],
+    [{ candidates: [{ claim: 'x', sources: [] }] }, 'candidate 1 cites no source (shown: m1)', 0],
+    [{ candidates: [{ claim: 'x', sources: ['m2'] }] }, 'candidate 1 cites m2, which was not shown (shown: m1)', 0],
+    // A cited source not shaped like a ref is model text: never repeated.
+    [{ candidates: [{ claim: 'x', sources: ['sk-live-secret'] }] }, 'candidate 1 cites a source that is not one of the refs shown (shown: m1)', 0],
     [
       {
         candidates: [
@@ -142,6 +147,22 @@ describe('validation messages and edges', () => {
     expect(verdict.message).toBe(message);
     expect(verdict.index).toBe(index);
     if (index === undefined) expect('index' in verdict).toBe(false);
+  });
+
+  it('numbers candidates from 1 and names the bad ref and the refs shown (issue 30)', async () => {
+    const shown = Array.from({ length: 18 }, (_, i) => `m${i + 1}`);
+    const answer = {
+      candidates: [
+        { claim: 'x', sources: ['m1'] },
+        { claim: 'y', sources: ['m3', 'm99'] },
+      ],
+    };
+    const verdict = validateAnswer(answer, { refs: shown });
+    expect(verdict).toMatchObject({ ok: false, reason: 'source_out_of_set', index: 1, message: 'candidate 2 cites m99, which was not shown (shown: m1…m18)' });
+    expect(shownRefs(['m2', 'm5'])).toBe('shown: m2, m5');
+    expect(shownRefs(['m1'])).toBe('shown: m1');
+    expect(shownRefs([])).toBe('none were shown');
+    expect(shownRefs(['a', 'b', 'c', 'd', 'e', 'f'])).toBe('shown: a, b, c, d, e, … (6)');
   });
 
   it('keeps a tag of exactly 64 characters and drops blank ones', async () => {

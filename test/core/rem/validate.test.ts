@@ -143,7 +143,7 @@ describe('lone surrogates (JSON escapes no UTF-8 can store)', () => {
     expect(validateAnswer(answer, { refs })).toEqual({
       ok: false,
       reason: 'lone_surrogate',
-      message: 'candidate 1 contains a lone surrogate (not Unicode text)',
+      message: 'candidate 2 contains a lone surrogate (not Unicode text)',
       index: 1,
     });
   });
