@@ -25,8 +25,11 @@ const FULL_DATE_PARSERS = new Set([
 
 // Refiners left out: the range merger, so `2021-05-01 to 2021-05-03` gives two dates, each with its own span (a range
 // chrono parses in one piece, such as `March 5 - 7, 2021`, stays one match for its first day); and the time-zone
-// extractors, which glue a following `-7` or `GMT` onto a date (an ISO timestamp's own offset is covered by isoEnd).
-const LEFT_OUT_REFINERS = /MergeDateRange|ExtractTimezone/;
+// extractors, which glue a following `-7` or `GMT` onto a date (an ISO timestamp's own offset is covered by isoEnd);
+// and chrono's overlap removal, which keeps the longest of overlapping readings before our checks run: in
+// `2024-03-15 March 5, 2021` the partial `03-15 March` outlived `2024-03-15` and then lost to `March 5, 2021`, so the
+// first date was lost. Overlaps are dropped after the checks instead (`recognise`, issue 27).
+const LEFT_OUT_REFINERS = /MergeDateRange|ExtractTimezone|OverlapRemoval/;
 
 /** Strict English chrono with only the full-date parsers and refiners. */
 function createParser(littleEndian: boolean): chrono.Chrono {
