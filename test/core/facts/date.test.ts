@@ -132,6 +132,8 @@ describe('date recogniser', () => {
     for (const separator of [' ', '\n', '\t', ', ', '; ', ' / ']) {
       expect(texts('date', `2024-03-15${separator}March 5, 2021`, { region: 'IE' })).toEqual(['2024-03-15', 'March 5, 2021']);
       expect(texts('date', `15 March 2024${separator}2024-03-15T14:30:00Z`, { region: 'IE' })).toEqual(['15 March 2024', '2024-03-15T14:30:00Z']);
+      // A number before a month-name date is not its year when the date reads longer without it.
+      expect(texts('date', `4111 1111 1111 1111${separator}March 5, 2021`, { region: 'IE' })).toEqual(['March 5, 2021']);
     }
   });
 
