@@ -8,6 +8,7 @@ import type { ModelClient } from '../model/client.js';
 import { modelNotConfigured } from '../model/errors.js';
 import { requireCount } from '../limits.js';
 import {
+  assertNothingLeft,
   destinationOf,
   redactionReport,
   redactionRunCounts,
@@ -87,6 +88,8 @@ export async function preparePrompt(
   const policy = resolveRedaction({ mode: options.redact });
   const redactor = await redactorFor(policy, options.destination);
   const shown = redactor ? memories.map((item) => ({ ...item, text: redactedText(redactor, item) })) : memories;
+  // The second line of defence: a value still there after the placeholders went in stops the request (exit 9).
+  assertNothingLeft(redactor);
   const prompt = buildPrompt({ focus: options.focus, memories: shown, maxCandidates: options.maxCandidates, placeholderExample: redactor?.firstPlaceholder() });
   return { prompt, ...(redactor ? { redactor } : {}), report: redactionReport(policy, options.destination, redactor) };
 }
