@@ -80,3 +80,31 @@ describe('a password in the environment or the config file is never echoed', () 
     }, 240_000);
   }
 });
+
+describe('a base URL with credentials (issue 27, defect 3)', () => {
+  const BASE = `http://user:${SECRET}@127.0.0.1:11434`;
+  const configPath = () => join(box.env.XDG_CONFIG_HOME!, 'hippo', 'config.json');
+
+  it('config set baseUrl refuses it as config set db refuses a password: exit 2, nothing written, never echoed', async () => {
+    await expectNoPassword(['config', 'set', 'baseUrl', BASE]);
+    await expectNoPassword(['config', 'set', 'baseUrl', `https://${SECRET}@api.example.com/v1`]);
+    await expectNoPassword(['config', 'set', 'db', url(SECRET)]);
+    const list = await box.hippo(['config', 'list', '--json']);
+    expect(JSON.parse(String(list.stdout)).keys.find((entry: { key: string }) => entry.key === 'baseUrl').value).toBeNull();
+  }, 240_000);
+
+  it('from HIPPO_BASE_URL or a hand-edited file: refused when a model is used (exit 2), masked and warned by config list', async () => {
+    await expectNoPassword(['model', 'check', '--offline'], { HIPPO_MODEL: 'ollama:m', HIPPO_BASE_URL: BASE });
+    await expectNoPassword(['rem', 'rapid'], { HIPPO_MODEL: 'ollama:m', HIPPO_BASE_URL: BASE });
+    mkdirSync(join(box.env.XDG_CONFIG_HOME!, 'hippo'), { recursive: true });
+    writeFileSync(configPath(), JSON.stringify({ model: 'ollama:m', baseUrl: BASE }));
+    await expectNoPassword(['model', 'check', '--offline']);
+    await expectNoPassword(['extract', 'address', '-'], {}, [0, 2]);
+    await expectNoPassword(['config', 'list'], {}, [0]);
+    await expectNoPassword(['config', 'get', 'baseUrl'], {}, [0]);
+    const list = await box.hippo(['config', 'list', '--json']);
+    const report = JSON.parse(String(list.stdout)) as { keys: { key: string; value: unknown }[]; warnings: string[] };
+    expect(report.keys.find((entry) => entry.key === 'baseUrl')!.value).toBe('http://***@127.0.0.1:11434');
+    expect(report.warnings.join(' ')).toContain('"baseUrl" holds a user name or password');
+  }, 240_000);
+});
