@@ -4,7 +4,7 @@ import { configuredDb } from '../core/config.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory/memory.js';
 import { resolveDb } from '../core/db-location.js';
-import { defaultDbPath, isPostgresLocation, withoutPassword } from '../core/paths.js';
+import { defaultDbPath, isPostgresLocation, maskSecrets, maskSecretsInValue, passwordsIn, withoutPassword } from '../core/paths.js';
 import { refuseArgumentsNotUtf8 } from './argv.js';
 import { cliWords } from './error-words.js';
 import { upgradeProgress } from './progress.js';
@@ -172,7 +172,7 @@ export abstract class HippoCommand extends Command {
 
   /** Hints and warnings: always stderr, so stdout stays clean for pipes and --json; the text guard applies. */
   protected note(message: string): void {
-    process.stderr.write(`${safeText(message)}\n`);
+    process.stderr.write(`${safeText(maskSecrets(message, typedSecrets()))}\n`);
   }
 
   override async init(): Promise<void> {
@@ -230,10 +230,13 @@ export abstract class HippoCommand extends Command {
   private showError(hippoError: HippoError): void {
     if (this.errorShown) return;
     this.errorShown = true;
-    const { message, actions } = cliWords(hippoError, this.hint);
+    const secrets = typedSecrets();
+    const words = cliWords(hippoError, this.hint);
+    const message = maskSecrets(words.message, secrets);
+    const actions = words.actions?.map((action) => maskSecrets(action, secrets));
     if (this.jsonMode) {
       const body: Record<string, unknown> = { code: hippoError.code, message };
-      if (hippoError.details) body.details = hippoError.details;
+      if (hippoError.details) body.details = maskSecretsInValue(hippoError.details, secrets);
       if (actions) body.actions = actions;
       process.stdout.write(`${jsonText({ error: body })}\n`);
     } else {
@@ -246,6 +249,14 @@ export abstract class HippoCommand extends Command {
     await this.closeStore();
     await super.finally(error);
   }
+}
+
+/**
+ * The passwords of the URLs on the command line and in `HIPPO_DB` / `HIPPO_BASE_URL`: an error never echoes one
+ * (issue 27; `maskSecrets` also masks any URL's password by its shape).
+ */
+export function typedSecrets(argv: readonly string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): string[] {
+  return passwordsIn([...argv, env.HIPPO_DB, env.HIPPO_BASE_URL]);
 }
 
 /** `--json` among the flags; a literal "--json" after `--` is data (memory text, a query), not the flag. */

@@ -5,6 +5,7 @@
  * can check a value without importing the code that uses it. The region checks are facts/region.ts's.
  */
 import { UsageError } from './errors.js';
+import { maskPasswordsIn } from './paths.js';
 import { isRedactKind, REDACTABLE_KINDS, type RedactKind } from './facts/kinds.js';
 
 export const PROVIDERS = ['ollama', 'openai', 'anthropic', 'command'] as const;
@@ -50,7 +51,14 @@ export function parseBaseUrl(raw: string, label: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw badConfig(`${label}: ${quote(raw)} is not a URL (e.g. http://127.0.0.1:11434)`);
+    throw badConfig(`${label}: ${quote(maskPasswordsIn(raw))} is not a URL (e.g. http://127.0.0.1:11434)`);
+  }
+  // As the config's `db` refuses a password (config.ts, checkDbSetting): keys and passwords live in the environment,
+  // never in a base URL, wherever the URL comes from (config set, the file, HIPPO_BASE_URL). Issue 27.
+  if (url.username !== '' || url.password !== '') {
+    throw badConfig(
+      `${label} holds a user name or password; keys and passwords are never kept in a base URL: put the key in HIPPO_API_KEY (or OPENAI_API_KEY, ANTHROPIC_API_KEY)`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw badConfig(`${label}: the base URL must be http:// or https://`);

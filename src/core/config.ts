@@ -18,7 +18,7 @@ import { dirname } from 'node:path';
 import { parseBaseUrl, parseModelSpec, parsePositiveInt, parseRedactKinds, parseRedactMode } from './config-values.js';
 import { UsageError } from './errors.js';
 import { writeFileAtomically } from './files.js';
-import { configFilePath, isPostgresLocation, maskPassword, withoutPassword } from './paths.js';
+import { configFilePath, isPostgresLocation, maskPassword, maskPasswordsIn, withoutPassword } from './paths.js';
 import { closest } from './suggest.js';
 
 type KeyType = 'string' | 'integer' | 'string[]';
@@ -259,8 +259,17 @@ export function configFile(options: { env?: NodeJS.ProcessEnv; path?: string } =
     const value = object[name];
     const { type, description } = CONFIG_KEYS[name];
     const shown = hasType(value, type) ? (value as ConfigEntry['value']) : null;
-    // A password written into `db` by hand (config set refuses one) is shown masked, as every command shows a store.
-    const masked = name === 'db' && typeof shown === 'string' && isPostgresLocation(shown) ? maskPassword(shown) : shown;
+    // A password written into `db` or `baseUrl` by hand (config set refuses one) is shown masked, as every command
+    // shows a store; a base URL's credentials are refused when a model is used (warned here).
+    const masked =
+      name === 'db' && typeof shown === 'string' && isPostgresLocation(shown)
+        ? maskPassword(shown)
+        : name === 'baseUrl' && typeof shown === 'string'
+          ? maskPasswordsIn(shown)
+          : shown;
+    if (name === 'baseUrl' && typeof shown === 'string' && masked !== shown) {
+      warnings.push(`"baseUrl" holds a user name or password: it is refused when a model is used; put the key in HIPPO_API_KEY`);
+    }
     return { key: name, type, value: masked, description };
   });
   return { path, exists, keys, warnings };

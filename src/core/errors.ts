@@ -13,6 +13,7 @@ export const ExitCode = {
   modelOutputRejected: 6,
   partial: 7,
   storeUnavailable: 8,
+  redactionIncomplete: 9,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
@@ -239,6 +240,21 @@ export class ModelOutputError extends HippoError {
 export class StoreUnavailableError extends HippoError {
   constructor(message: string, options?: Omit<ErrorOptions, 'cause'>) {
     super('store_unavailable', message, ExitCode.storeUnavailable, options);
+  }
+}
+
+/**
+ * Exit 9: a redacted text, read again with its placeholders in place, still held a value of a redacted kind (issue 27):
+ * the request was stopped and nothing was sent. `details.kinds` names the kinds, never the values.
+ */
+export class RedactionIncompleteError extends HippoError {
+  constructor(kinds: readonly string[]) {
+    super(
+      'redaction_incomplete',
+      `nothing was sent: after redaction the text still holds a value of a redacted kind (${kinds.join(', ')}), found on a second reading; this is a gap in hippo's recognisers, please report it (the value is not shown)`,
+      ExitCode.redactionIncomplete,
+      { details: { kinds: [...kinds] } },
+    );
   }
 }
 

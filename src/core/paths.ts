@@ -44,9 +44,67 @@ export function maskPassword(url: string): string {
   return replacePassword(url, '***');
 }
 
-function replacePassword(url: string, mask: string | null): string {
+/**
+ * Every URL in a text (any scheme: a store's `postgres://`, a model's `http://`) with its password shown as `***`, by
+ * `maskPassword`: what an error message, a `--json` error or a "did you mean" line may echo of what was typed, set in
+ * the environment or written in the config file (issue 27).
+ */
+export function maskPasswordsIn(text: string): string {
+  return text.replace(/\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>`]+/g, (url) => replacePassword(url, '***', true));
+}
+
+/**
+ * The passwords in some URLs (the user-info's and a `password=` parameter's, as written and decoded): the secrets
+ * `maskPasswordsIn` also hides wherever they appear on their own — quoted with a space in them, or split from their
+ * URL by a message. Only passwords of 4 characters or more: a shorter one would mask ordinary words.
+ */
+export function passwordsIn(values: readonly (string | undefined)[]): string[] {
+  const found = new Set<string>();
+  for (const value of values) {
+    if (value === undefined) continue;
+    const url = /[A-Za-z][A-Za-z0-9+.-]*:\/\/.*/s.exec(value)?.[0];
+    if (url === undefined) continue;
+    const rest = url.slice(url.indexOf('://') + 3);
+    const authority = rest.slice(0, rest.search(/[/?#]|$/));
+    const at = authority.lastIndexOf('@');
+    const colon = authority.indexOf(':');
+    const candidates = [at > 0 && colon >= 0 && colon < at ? authority.slice(colon + 1, at) : ''];
+    for (const match of rest.matchAll(/[?&]password=([^&#]*)/gi)) candidates.push(match[1]!);
+    for (const candidate of candidates) {
+      for (const form of [candidate, safeDecode(candidate)]) if (form.length >= 4) found.add(form);
+    }
+  }
+  return [...found].sort((a, b) => b.length - a.length);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `maskPasswordsIn`, and then every one of `secrets` (from `passwordsIn`) shown as `***` wherever it stands. */
+export function maskSecrets(text: string, secrets: readonly string[] = []): string {
+  let masked = maskPasswordsIn(text);
+  for (const secret of secrets) masked = masked.split(secret).join('***');
+  return masked;
+}
+
+/** `maskSecrets` over every string in a JSON value (an error's details). */
+export function maskSecretsInValue<T>(value: T, secrets: readonly string[] = []): T {
+  if (typeof value === 'string') return maskSecrets(value, secrets) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => maskSecretsInValue(item, secrets)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, maskSecretsInValue(item, secrets)])) as T;
+  }
+  return value;
+}
+
+function replacePassword(url: string, mask: string | null, anyScheme = false): string {
   const trimmed = url.trim();
-  const scheme = /^postgres(?:ql)?:\/\//i.exec(trimmed);
+  const scheme = (anyScheme ? /^[A-Za-z][A-Za-z0-9+.-]*:\/\//i : /^postgres(?:ql)?:\/\//i).exec(trimmed);
   if (!scheme) return trimmed;
   const rest = trimmed.slice(scheme[0].length);
   const authorityEnd = rest.search(/[/?#]|$/);
@@ -54,7 +112,10 @@ function replacePassword(url: string, mask: string | null): string {
   const at = authority.lastIndexOf('@');
   const userInfo = at < 0 ? '' : authority.slice(0, at);
   const colon = userInfo.indexOf(':');
-  const user = colon < 0 ? userInfo : `${userInfo.slice(0, colon)}${mask === null ? '' : `:${mask}`}`;
+  // A store's user name is shown (it says whose store it is); any other URL's user-info is masked whole: a token
+  // often sits in the user-name slot (`https://TOKEN@host`).
+  const database = /^postgres/i.test(scheme[0]);
+  const user = !database && mask !== null && userInfo !== '' ? mask : colon < 0 ? userInfo : `${userInfo.slice(0, colon)}${mask === null ? '' : `:${mask}`}`;
   const keptAuthority = at < 0 ? authority : `${user}@${authority.slice(at + 1)}`;
   let tail = rest.slice(authorityEnd);
   const query = tail.indexOf('?');

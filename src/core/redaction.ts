@@ -11,6 +11,7 @@
 import { loadConfig, type HippoConfig } from './config.js';
 import { parseRedactKinds, parseRedactMode, type RedactMode } from './config-values.js';
 import { DEFAULT_REDACT_KINDS, type RedactKind } from './facts/kinds.js';
+import { RedactionIncompleteError } from './errors.js';
 import type { RedactionCounts, Redactor } from './facts/redact.js';
 import type { ModelConfig } from './model/config.js';
 import { isLoopbackUrl } from './model/config.js';
@@ -71,6 +72,15 @@ export async function redactorFor(policy: RedactionPolicy, destination: Destinat
   const [{ resolveRegions }, { Redactor }] = await Promise.all([import('./regions.js'), import('./facts/redact.js')]);
   const { region, regions } = resolveRegions();
   return new Redactor({ kinds: policy.kinds, region: region ?? null, regions });
+}
+
+/**
+ * Stops a request whose redacted text still holds a value of a redacted kind (the redactor's second reading, with the
+ * placeholders in place, found one the first reading missed): `redaction_incomplete`, exit 9, nothing sent.
+ */
+export function assertNothingLeft(redactor: Redactor | undefined): void {
+  const kinds = redactor?.leftBehind() ?? [];
+  if (kinds.length > 0) throw new RedactionIncompleteError(kinds);
 }
 
 /** The report of one request: the policy, the destination, whether it applied, and the redactor's counts. */

@@ -3,8 +3,9 @@ import { ExitCode } from '../core/errors.js';
 import { closest, editDistance } from '../core/suggest.js';
 import { jsonText } from '../core/json-text.js';
 import { safeText } from '../core/text-guard.js';
-import { wantsJson } from '../cli/base-command.js';
+import { typedSecrets, wantsJson } from '../cli/base-command.js';
 import { shellQuote } from '../views/hints.js';
+import { maskSecrets } from '../core/paths.js';
 
 /**
  * An unknown command is a usage error (exit 2) with a "did you mean" when a command is near (`hippo serch foo` →
@@ -39,9 +40,10 @@ const hook: Hook<'command_not_found'> = async function ({ id, argv, config }) {
   const typed = words.slice(0, nameLength).join(' ');
   const after = leading.length > 0 ? typedArgv.slice(nameLength) : [...words.slice(nameLength), ...(argv ?? [])];
   const meant = best === undefined ? undefined : `${config.bin} ${shellQuote([...best.suggestion.split(':'), ...after])}`;
-  const message = `"${typed}" is not a ${config.bin} command${meant ? `; did you mean: ${meant}` : ''} (see ${config.bin} --help)`;
+  // What was typed is echoed: never a password in it (issue 27).
+  const message = maskSecrets(`"${typed}" is not a ${config.bin} command${meant ? `; did you mean: ${meant}` : ''} (see ${config.bin} --help)`, typedSecrets());
   if (wantsJson(leading.length > 0 ? typedArgv : [...(argv ?? []), ...typedArgv])) {
-    const details = { command: typed, ...(best ? { suggestion: best.suggestion.replaceAll(':', ' ') } : {}) };
+    const details = { command: maskSecrets(typed, typedSecrets()), ...(best ? { suggestion: best.suggestion.replaceAll(':', ' ') } : {}) };
     process.stdout.write(`${jsonText({ error: { code: 'unknown_command', message, details } })}\n`);
   } else {
     process.stderr.write(`Error: ${safeText(message, { lines: 'join' })}\n`);

@@ -68,6 +68,7 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
     // left out whole rather than sent in part (passage i of `shown` is a prefix of passage i of `passages`).
     const redacted = redactor ? shown.map((passage, index) => redactor.redact(passages[index]!.text, { cutAt: passage.text.length })) : undefined;
     const sent = redacted ? shown.map((passage, index) => ({ source: passage.source, text: redacted[index]!.text })) : shown;
+    (await import('../redaction.js')).assertNothingLeft(redactor);
     await options.client.prepare();
     const answer = await options.client.generateObject({
       prompt: buildFallbackPrompt(kind, sent),
@@ -94,6 +95,7 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
 
 /** What a failed fallback call means, in words, for its error code (and, for a rejected answer, its reason). */
 function fallbackFailure(code: string, reason: string | undefined): string {
+  if (code === 'redaction_incomplete') return 'a value was still there after redaction; nothing was sent';
   if (code === 'model_timeout') return 'the model timed out';
   if (code === 'model_unreachable') return 'the model could not be reached';
   if (code.startsWith('http_status_')) return `the model server answered HTTP ${code.slice('http_status_'.length)}`;

@@ -8,7 +8,7 @@ import type { ModelClient } from '../model/client.js';
 import { modelNotConfigured } from '../model/errors.js';
 import { requireCount } from '../limits.js';
 import type { RedactMode } from '../config-values.js';
-import { destinationOf, redactionReport, redactionRunCounts, redactorFor, resolveRedaction, type Destination, type RedactionReport } from '../redaction.js';
+import { assertNothingLeft, destinationOf, redactionReport, redactionRunCounts, redactorFor, resolveRedaction, type Destination, type RedactionReport } from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
 import { stageCandidates, stampReflected, type Candidate } from './candidates.js';
 import { gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
@@ -79,6 +79,8 @@ export async function preparePrompt(
   const policy = resolveRedaction({ mode: options.redact });
   const redactor = await redactorFor(policy, options.destination);
   const shown = redactor ? memories.map((item) => ({ ...item, text: redactedText(redactor, item) })) : memories;
+  // The second line of defence: a value still there after the placeholders went in stops the request (exit 9).
+  assertNothingLeft(redactor);
   const prompt = buildPrompt({ focus: options.focus, memories: shown, maxCandidates: options.maxCandidates, placeholderExample: redactor?.firstPlaceholder() });
   return { prompt, ...(redactor ? { redactor } : {}), report: redactionReport(policy, options.destination, redactor) };
 }

@@ -43,7 +43,46 @@ describe('card recogniser', () => {
   it('rejects numbers next to letters or other digits', () => {
     expect(texts('card', 'x4111111111111111 4111111111111111x 94111111111111111')).toEqual([]);
     expect(texts('card', '0.4111111111111111 4111111111111111,5')).toEqual([]);
-    expect(texts('card', '4111 1111 1111 1111 1111 1111')).toEqual([]);
+  });
+
+  it('finds a card whatever number stands before it (issue 27): an IBAN, a phone number, a year, a quantity', () => {
+    const card = '4111 1111 1111 1111';
+    for (const before of [
+      'IE29 AIBK 9311 5212 3456 78 ',
+      'DE89 3704 0044 0532 0130 00 ',
+      'IE29AIBK93115212345678 ',
+      'BE68 5390 0754 7034 ',
+      '+353 1 234 5678 ',
+      '01 234 5678 ',
+      '15 March 2024 ',
+      'Room 12 ',
+      'qty 3 ',
+      '1234 ',
+      '12, ',
+    ]) {
+      expect(texts('card', before + card), before).toEqual([card]);
+    }
+    expect(texts('card', 'GB82 WEST 1234 5698 7654 32 5555 5555 5555 4444')).toEqual(['5555 5555 5555 4444']);
+    expect(texts('card', 'IE29-AIBK-9311-5212-3456-78-4111-1111-1111-1111')).toEqual(['4111-1111-1111-1111']);
+    expect(texts('card', 'DE89 3704 0044 0532 0130 00 3714 496353 98431')).toEqual(['3714 496353 98431']);
+    // A comma between digits: a list separator next to a card in groups, a decimal comma next to a run of digits.
+    expect(texts('card', 'IE29 AIBK 9311 5212 3456 78,4111 1111 1111 1111,5555 5555 5555 4444')).toEqual(['4111 1111 1111 1111', '5555 5555 5555 4444']);
+    expect(texts('card', '3,4111111111111111 4111111111111111,5 0.4111 1111 1111 1111')).toEqual([]);
+  });
+
+  it('finds a card whatever number follows it, and two cards in a row', () => {
+    expect(texts('card', '4111 1111 1111 1111 01 234 5678')).toEqual(['4111 1111 1111 1111']);
+    expect(texts('card', '4111 1111 1111 1111 2024-03-15')).toEqual(['4111 1111 1111 1111']);
+    expect(texts('card', '4111 1111 1111 1111 192.168.0.1')).toEqual(['4111 1111 1111 1111']);
+    expect(texts('card', '4111 1111 1111 1111 5555 5555 5555 4444')).toEqual(['4111 1111 1111 1111', '5555 5555 5555 4444']);
+    // Longer runs of groups: the first valid card from the left, as long as it validates.
+    expect(texts('card', '4111 1111 1111 1111 1111 1111')).toEqual(['4111 1111 1111 1111']);
+    // No card starts inside an IBAN: its digits are the IBAN's.
+    expect(texts('card', 'BE68 5390 0754 7034')).toEqual([]);
+  });
+
+  it('takes a card of no known issuer (labelled) only when no more groups follow it', () => {
+    expect(texts('card', 'Card number: 9012 3456 7890 1238 5678')).toEqual([]);
   });
 
   it('rejects irregular grouping', () => {

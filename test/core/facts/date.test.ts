@@ -128,6 +128,15 @@ describe('date recogniser', () => {
     expect(texts('date', 'batch 2021/25/05 and 2021.31.12', { region: 'IE' })).toEqual([]);
   });
 
+  it('reads two dates in a row, whatever their forms (issue 27: a partial reading across both hid the first)', () => {
+    for (const separator of [' ', '\n', '\t', ', ', '; ', ' / ']) {
+      expect(texts('date', `2024-03-15${separator}March 5, 2021`, { region: 'IE' })).toEqual(['2024-03-15', 'March 5, 2021']);
+      expect(texts('date', `15 March 2024${separator}2024-03-15T14:30:00Z`, { region: 'IE' })).toEqual(['15 March 2024', '2024-03-15T14:30:00Z']);
+      // A number before a month-name date is not its year when the date reads longer without it.
+      expect(texts('date', `4111 1111 1111 1111${separator}March 5, 2021`, { region: 'IE' })).toEqual(['March 5, 2021']);
+    }
+  });
+
   it('reads a date after a separator that follows no digit (a dash bullet)', () => {
     expect(texts('date', 'Changes:\n-2021-05-01 first release\n-2021-06-01 second', { region: 'IE' })).toEqual(['2021-05-01', '2021-06-01']);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VALIDATED_KINDS, extractFacts, verifyPointers, type Fact, type Passage, type ValidatedKind } from '../../../src/core/facts/index.js';
+import { REDACTABLE_KINDS, Redactor } from '../../../src/core/facts/redact.js';
 
 /** mulberry32: a small seeded PRNG, so a failure is reproducible from the seed in the test name. */
 function prng(seed: number): () => number {
@@ -131,4 +132,96 @@ describe('property: every occurrence is an exact slice of its source, and plante
       }
     }
   });
+});
+
+// Issue 27: values glued to one another, with no filler between them. The grouped forms the issue names too (an IBAN
+// whose last digits run into a card's groups).
+const GLUED: Record<ValidatedKind, readonly string[]> = {
+  ...PLANTS,
+  iban: [...PLANTS.iban, 'DE89 3704 0044 0532 0130 00', 'GB82 WEST 1234 5698 7654 32'],
+  card: [...PLANTS.card, '5555 5555 5555 4444', '4111-1111-1111-1111'],
+};
+const SEPARATORS = [' ', ',', ', ', '\n', '\t', '; ', ' / ', ''];
+
+const isDigit = (char: string | undefined) => char !== undefined && char >= '0' && char <= '9';
+
+/**
+ * Where a separator is sensible: none only before a `+` (an international phone number) and not after a URL (which
+ * may hold a `+`); a bare comma neither between two digits (that is a decimal comma) nor after a URL (a URL may hold
+ * commas). Every other separator, everywhere.
+ */
+function sensible(left: Planted, separator: string, right: Planted): boolean {
+  if (separator === '') return right.text.startsWith('+') && left.kind !== 'url';
+  if (separator === ',') return left.kind !== 'url' && !(isDigit(left.text.at(-1)) && isDigit(right.text[0]));
+  return true;
+}
+
+/**
+ * The phone recogniser's open gap (src/core/facts/recognisers/phone.ts, being reworked for issue 28): a phone number
+ * next to another number across a blank, comma or semicolon is read as one number or as an extension, so the phone
+ * number is not found (the other value is). These phone numbers are counted, not asserted; with redaction on, the
+ * second reading stops the request when a placeholder next to one makes it readable (`leftBehind`).
+ */
+function phoneGap(left: Planted, separator: string, right: Planted): boolean {
+  if (!/^[ ,;/]*$/.test(separator.replace(/ \/ /, ' '))) return false;
+  return (left.kind === 'phone' && isDigit(right.text[0])) || (right.kind === 'phone' && isDigit(left.text.at(-1)) && isDigit(right.text[0]));
+}
+
+describe('property: values of every kind glued together with every separator are each found exactly once (issue 27)', () => {
+  for (const seed of [5, 27, 271, 2027, 424242, 8675309]) {
+    it(`seed ${seed}`, () => {
+      const random = prng(seed);
+      let asserted = 0;
+      let gaps = 0;
+      for (let round = 0; round < 150; round++) {
+        const values: Planted[] = [];
+        let text = '';
+        const count = 2 + Math.floor(random() * 4);
+        const exempt = new Set<Planted>();
+        while (values.length < count) {
+          const kind = pick(random, VALIDATED_KINDS);
+          const next: Planted = { kind, source: 's', start: 0, text: pick(random, GLUED[kind]) };
+          const previous = values.at(-1);
+          if (previous !== undefined) {
+            const separator = pick(
+              random,
+              SEPARATORS.filter((candidate) => sensible(previous, candidate, next)),
+            );
+            if (phoneGap(previous, separator, next)) for (const value of [previous, next]) if (value.kind === 'phone') exempt.add(value);
+            text += separator;
+          }
+          next.start = text.length;
+          text += next.text;
+          values.push(next);
+        }
+        const occurrences = occurrencesOf(extractFacts([{ source: 's', text }], { kinds: VALIDATED_KINDS, region: 'IE' }));
+        for (const value of values) {
+          if (exempt.has(value)) {
+            gaps++;
+            continue;
+          }
+          const end = value.start + value.text.length;
+          const found = occurrences.filter((occurrence) => occurrence.kind === value.kind && occurrence.start < end && occurrence.end > value.start);
+          expect(
+            found.map((occurrence) => [occurrence.start, occurrence.text]),
+            `${value.kind} ${JSON.stringify(value.text)} in ${JSON.stringify(text)}`,
+          ).toEqual([[value.start, value.text]]);
+          asserted++;
+        }
+
+        // Redacted with every kind: no value of a redactable kind goes out as written, unless the second reading
+        // stops the request.
+        const redactor = new Redactor({ kinds: REDACTABLE_KINDS, region: 'IE' });
+        const sent = redactor.redact(text).text;
+        if (redactor.leftBehind().length > 0) continue;
+        for (const value of values) {
+          if ((REDACTABLE_KINDS as readonly string[]).includes(value.kind) && !exempt.has(value)) {
+            expect(sent, `${value.kind} ${JSON.stringify(value.text)} in ${JSON.stringify(text)}`).not.toContain(value.text);
+          }
+        }
+      }
+      // Most values are asserted: the phone gap is the exception, not the rule.
+      expect(asserted).toBeGreaterThan(gaps * 4);
+    });
+  }
 });

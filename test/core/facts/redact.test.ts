@@ -86,6 +86,33 @@ describe('Redactor.redact with a cut (a memory clipped for the prompt)', () => {
   });
 });
 
+describe('Redactor: the second reading, with the placeholders in place (issue 27)', () => {
+  it('finds the card after an IBAN on the first reading, and leaves nothing for the second', () => {
+    const r = redactor();
+    const out = r.redact(`IE29 AIBK 9311 5212 3456 78 ${CARD} and DE89 3704 0044 0532 0130 00 5555 5555 5555 4444`);
+    expect(out.text).toBe('⟦iban 1⟧ ⟦card 1⟧ and ⟦iban 2⟧ ⟦card 2⟧');
+    expect(r.leftBehind()).toEqual([]);
+  });
+
+  it('names the kind of a value the first reading missed: a cut that leaves a valid IBAN where the whole text had none', () => {
+    const r = redactor();
+    // Whole, `DE89370400440532013000XY` runs into letters (no IBAN); cut before the letters, it is a valid IBAN.
+    const out = r.redact('IBAN DE89370400440532013000XY', { cutAt: 27 });
+    expect(out.text).toBe('IBAN DE89370400440532013000');
+    expect(r.leftBehind()).toEqual(['iban']);
+  });
+
+  it('reads each placeholder as a boundary with a blank inside: nothing in a placeholder is a value, a value glued to one is', () => {
+    const r = redactor(['card', 'iban', 'email']);
+    r.redact(`${EMAIL} 1 ${EMAIL}`);
+    expect(r.leftBehind()).toEqual([]);
+    // Nothing changed in the text: no second reading needed, nothing left.
+    const plain = redactor();
+    expect(plain.redact('no values here, card 1234').text).toBe('no values here, card 1234');
+    expect(plain.leftBehind()).toEqual([]);
+  });
+});
+
 describe('Redactor.restore', () => {
   const issued = () => {
     const r = redactor();

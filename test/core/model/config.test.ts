@@ -11,6 +11,7 @@ import {
   resolveModelConfig,
   type ModelConfig,
 } from '../../../src/core/model/index.js';
+import { parseBaseUrl } from '../../../src/core/model/config.js';
 
 let dir: string;
 let missing: string;
@@ -233,6 +234,26 @@ describe('describeModelConfig', () => {
     expect(d.leavesMachine).toBe(false);
     expect(d.egress).toMatch(/depends on that command/);
     expect(d.baseUrl).toBeUndefined();
+  });
+
+  test('a base URL with a user name or password is refused wherever it comes from, never echoed (issue 27)', () => {
+    for (const baseUrl of ['http://user:hunter2@gpu-box.lan:11434', 'https://sk-hunter2@api.example.com/v1', 'http://:hunter2@127.0.0.1:11434']) {
+      const fromEnv = () => resolve({ HIPPO_MODEL: 'ollama:m', HIPPO_BASE_URL: baseUrl });
+      const fromFile = () => resolve({}, { configFile: file({ model: 'ollama:m', baseUrl }) });
+      for (const attempt of [fromEnv, fromFile, () => parseBaseUrl(baseUrl, 'config "baseUrl"')]) {
+        let caught: unknown;
+        try {
+          attempt();
+        } catch (error) {
+          caught = error;
+        }
+        expect(caught, baseUrl).toMatchObject({ code: 'bad_model_config', exitCode: 2 });
+        expect((caught as Error).message).toContain('holds a user name or password');
+        expect((caught as Error).message).not.toContain('hunter2');
+      }
+    }
+    // Not a URL at all: the message quotes it with its password masked.
+    expect(() => parseBaseUrl('http://u:hunter2@[bad', 'HIPPO_BASE_URL')).toThrow(/http:\/\/\*\*\*@\[bad/);
   });
 
   test('credentials in a base URL are not displayed', () => {

@@ -1,15 +1,24 @@
 import cardValidator from 'card-validator';
 import { cardContextBefore } from '../context.js';
 import { rawMatch } from '../text.js';
+import { recogniseIbans } from './iban.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
 // ASCII digits only (full-width digits are not matched). Either 12–19 digits in one run, or a first group of four
 // followed by groups of 2–6 with one separator (a space, a no-break, narrow no-break or thin space as text pasted from a
 // web page or a PDF has, or a dash) used throughout: 4-4-4-4, 4-6-5, 4-4-4-4-3, …
-// Not touching letters or digits on either side, nor after a plus sign (`+4915123456274` is a phone number), nor a decimal point or comma between digits (`0.4111…`), nor the
-// same separator and another digit group (a longer grouped number is not a card followed by noise).
-const CARD_RE =
-  /(?<![\p{L}\p{N}\p{M}_+＋]|\p{N}[.,])(?:\d{4}([ \u00A0\u202F\u2009-])\d{2,6}(?:\1\d{2,6}){1,4}|\d{12,19})(?![\p{L}\p{N}\p{M}_]|[.,]\p{N}|\1\d)/gu;
+// A candidate starts at a digit with no letter, digit, mark, underscore or plus sign before it (`+4915123456274` is a
+// phone number), nor a digit and a decimal point (`0.4111…`); it ends before anything but a letter, digit, mark or
+// underscore, or a decimal point and a digit. A comma between digits is a decimal comma next to a run of digits
+// (`4111111111111111,5`), but a list separator next to a card written in groups (`78,4111 1111 1111 1111`).
+const START_RE = /(?<![\p{L}\p{N}\p{M}_+＋]|\p{N}\.)\d/gu;
+const DIGITS_RE = /\d+/y;
+const SEPARATOR = /[ \u00A0\u202F\u2009-]/;
+const SEPARATOR_DIGIT = /^[ \u00A0\u202F\u2009-]\d/;
+const END_BLOCKED = /[\p{L}\p{N}\p{M}_]/u;
+const NUMBER = /\p{N}/u;
+/** Most groups a written card number has (4-4-4-4-3). */
+const MAX_GROUPS = 5;
 
 /** The Luhn (mod 10) checksum over a string of ASCII digits. */
 export function luhn(digits: string): boolean {
@@ -47,19 +56,87 @@ export function isValidCardNumber(digits: string): boolean {
   return luhn(digits) && (isUatp(digits) || isLegacyLength(digits) || cardValidator.number(digits).isValid);
 }
 
+/** Whether a candidate may end at `end`: not running into a letter, digit, mark or underscore, nor a decimal part. */
+function endsCleanly(text: string, end: number, grouped: boolean): boolean {
+  const next = text.charAt(end);
+  if (next === '') return true;
+  if (END_BLOCKED.test(next)) return false;
+  return !((next === '.' || (next === ',' && !grouped)) && isDigit(text.charAt(end + 1)));
+}
+
+function isDigit(char: string): boolean {
+  return NUMBER.test(char);
+}
+
+/** The run of digits at `at` (empty when none). */
+function digitsAt(text: string, at: number): string {
+  DIGITS_RE.lastIndex = at;
+  return DIGITS_RE.exec(text)?.[0] ?? '';
+}
+
+/**
+ * The ends of the card-shaped candidates starting at `start`, longest first: the digit run itself when it has 12–19
+ * digits, or a group of four and then one to four groups of 2–6 digits, one separator throughout.
+ */
+function candidateEnds(text: string, start: number): number[] {
+  const first = digitsAt(text, start);
+  if (first.length >= 12 && first.length <= 19) {
+    const afterDecimalComma = text.charAt(start - 1) === ',' && isDigit(text.charAt(start - 2));
+    return !afterDecimalComma && endsCleanly(text, start + first.length, false) ? [start + first.length] : [];
+  }
+  if (first.length !== 4) return [];
+  const separator = text.charAt(start + 4);
+  if (!SEPARATOR.test(separator)) return [];
+  const ends: number[] = [];
+  let at = start + 4;
+  for (let groups = 1; groups < MAX_GROUPS && text.charAt(at) === separator; groups++) {
+    const group = digitsAt(text, at + 1);
+    if (group.length < 2 || group.length > 6) break;
+    at += 1 + group.length;
+    if (endsCleanly(text, at, true)) ends.push(at);
+  }
+  return ends.reverse();
+}
+
 /**
  * Card numbers: `validated` when the issuer and length are known and Luhn passes; `labelled` when only Luhn passes
- * (an issuer we do not know, 12–19 digits) and a card word stands right before it (`Card number:`, `Visa`, …).
+ * (an issuer we do not know, 12–19 digits), a card word stands right before it (`Card number:`, `Visa`, …) and no
+ * more digit groups follow.
+ *
+ * A card may stand right after or before other numbers written with the same separator (an IBAN's last digits, a
+ * phone number, a year, a quantity: `DE89 3704 0044 0532 0130 00 4111 1111 1111 1111`), so every digit that may start
+ * one is tried, not only the start of a run of groups: from the left, the longest valid candidate at each start is
+ * taken and the search goes on after it. Digits inside a valid IBAN are the IBAN's: no card starts there.
  */
 export function recogniseCards(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
   const matches: RawMatch[] = [];
-  for (const match of text.matchAll(CARD_RE)) {
-    const digits = match[0].replace(/[ \u00A0\u202F\u2009-]/g, '');
-    const valid = isValidCardNumber(digits);
-    if (!valid && !(luhn(digits) && cardContextBefore(text, match.index))) continue;
-    const card = rawMatch('card', text, match.index, match.index + match[0].length, digits);
-    if (!valid) card.check = 'labelled';
-    matches.push(card);
+  let ibans: RawMatch[] | undefined;
+  START_RE.lastIndex = 0;
+  for (let start = START_RE.exec(text); start !== null; start = START_RE.exec(text)) {
+    const ends = candidateEnds(text, start.index);
+    if (ends.length === 0) continue;
+    ibans ??= recogniseIbans(text);
+    if (ibans.some((iban) => iban.start <= start.index && start.index < iban.end)) continue;
+    for (const end of ends) {
+      const written = text.slice(start.index, end);
+      const digits = written.replace(/\D/g, '');
+      const valid = isValidCardNumber(digits);
+      // A card of no known issuer needs its card word, and must not be followed by more groups of its run.
+      const labelled =
+        !valid &&
+        digits.length >= 12 &&
+        digits.length <= 19 &&
+        luhn(digits) &&
+        end === ends[0] &&
+        !SEPARATOR_DIGIT.test(text.slice(end, end + 2)) &&
+        cardContextBefore(text, start.index);
+      if (!valid && !labelled) continue;
+      const card = rawMatch('card', text, start.index, end, digits);
+      if (!valid) card.check = 'labelled';
+      matches.push(card);
+      START_RE.lastIndex = end;
+      break;
+    }
   }
   return matches;
 }

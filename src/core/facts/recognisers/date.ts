@@ -25,8 +25,12 @@ const FULL_DATE_PARSERS = new Set([
 
 // Refiners left out: the range merger, so `2021-05-01 to 2021-05-03` gives two dates, each with its own span (a range
 // chrono parses in one piece, such as `March 5 - 7, 2021`, stays one match for its first day); and the time-zone
-// extractors, which glue a following `-7` or `GMT` onto a date (an ISO timestamp's own offset is covered by isoEnd).
-const LEFT_OUT_REFINERS = /MergeDateRange|ExtractTimezone/;
+// extractors, which glue a following `-7` or `GMT` onto a date (an ISO timestamp's own offset is covered by isoEnd);
+// and chrono's overlap removal, which keeps the longest of overlapping readings before our checks run: in
+// `2024-03-15 March 5, 2021` the partial `03-15 March` outlived `2024-03-15` and then lost to `March 5, 2021`, so the
+// first date was lost. Overlapping readings are dropped after the checks instead, the longest kept (`keepLongest`;
+// `1111 March 5, 2021` is `March 5, 2021`), issue 27.
+const LEFT_OUT_REFINERS = /MergeDateRange|ExtractTimezone|OverlapRemoval/;
 
 /** Strict English chrono with only the full-date parsers and refiners. */
 function createParser(littleEndian: boolean): chrono.Chrono {
@@ -108,5 +112,14 @@ export function recogniseDates(text: string, opts: RecogniserOptions = {}): RawM
     if (!isWordBounded(text, start, end) || hasAmbiguousYear(result.text) || isInLongerDigitRun(text, start, end)) continue;
     matches.push(rawMatch('date', text, start, end, normalized));
   }
-  return matches;
+  return keepLongest(matches);
+}
+
+/** Of overlapping readings, the longest (the earliest of equal ones); the rest in text order. */
+function keepLongest(matches: RawMatch[]): RawMatch[] {
+  const kept: RawMatch[] = [];
+  for (const match of [...matches].sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start)) {
+    if (kept.every((other) => match.end <= other.start || other.end <= match.start)) kept.push(match);
+  }
+  return kept.sort((a, b) => a.start - b.start);
 }
