@@ -46,3 +46,26 @@ export function upgradeProgress(shown: boolean): (step: 'search-index', done: nu
     if (done >= total) process.stderr.write('\r\u001b[K');
   };
 }
+
+/**
+ * A byte progress bar for work that is usually over at once (`extract`): drawn on stderr, when it is a terminal, only
+ * once the work has run for `afterMs`, so a quick run draws nothing; `update` takes the bytes done and in all.
+ */
+export async function laterProgressBar(label: string, afterMs = 500): Promise<{ update(done: number, total: number): void; stop(): void }> {
+  const bar = await progressBar('bytes', true, label);
+  const since = Date.now();
+  let started = false;
+  return {
+    update: (done, total) => {
+      if (!started) {
+        if (Date.now() - since < afterMs) return;
+        started = true;
+        bar.start(total);
+      }
+      bar.update(done);
+    },
+    stop: () => {
+      if (started) bar.stop();
+    },
+  };
+}
