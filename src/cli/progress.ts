@@ -46,3 +46,64 @@ export function upgradeProgress(shown: boolean): (step: 'search-index', done: nu
     if (done >= total) process.stderr.write('\r\u001b[K');
   };
 }
+
+/**
+ * A byte progress bar for work that is usually over at once (`extract`): drawn on stderr, when it is a terminal, only
+ * once the work has run for `afterMs`, so a quick run draws nothing; `update` takes the bytes done and in all.
+ */
+export async function laterProgressBar(label: string, afterMs = 500): Promise<{ update(done: number, total: number): void; stop(): void }> {
+  const bar = await progressBar('bytes', true, label);
+  const since = Date.now();
+  let started = false;
+  return {
+    update: (done, total) => {
+      if (!started) {
+        if (Date.now() - since < afterMs) return;
+        started = true;
+        bar.start(total);
+      }
+      bar.update(done);
+    },
+    stop: () => {
+      if (started) bar.stop();
+    },
+  };
+}
+
+/**
+ * A bar on stderr (a terminal only, and `shown`) for work in named phases (`db copy`: copying, verifying,
+ * committing): each phase starts the bar again with its name and its own total; a phase with no total is one line
+ * naming it (`committing…`), cleared when the next phase or `stop` comes.
+ */
+export async function phasedProgressBar(
+  unit: string,
+  shown: boolean,
+): Promise<{ phase(name: string, total: number): void; update(done: number): void; stop(): void }> {
+  if (!shown || !process.stderr.isTTY) return { phase: () => undefined, update: () => undefined, stop: () => undefined };
+  const { SingleBar, Presets } = await import('cli-progress');
+  const bar = new SingleBar({ stream: process.stderr, format: `{phase} [{bar}] {value}/{total} ${unit}`, clearOnComplete: true }, Presets.shades_classic);
+  let running = false;
+  let line = false;
+  const clear = () => {
+    if (running) bar.stop();
+    if (line) process.stderr.write('\r\u001b[K');
+    running = false;
+    line = false;
+  };
+  return {
+    phase: (name, total) => {
+      clear();
+      if (total > 0) {
+        bar.start(total, 0, { phase: name });
+        running = true;
+      } else {
+        process.stderr.write(`${name}…`);
+        line = true;
+      }
+    },
+    update: (done) => {
+      if (running) bar.update(done);
+    },
+    stop: clear,
+  };
+}

@@ -2,6 +2,7 @@ import * as Args from '@oclif/core/args';
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../cli/base-command.js';
 import { lazyModel } from '../cli/model.js';
+import { laterProgressBar } from '../cli/progress.js';
 import { redactFlag, redactMode } from '../cli/redact-flag.js';
 import { extractView, kindsView, regionsHelp } from '../views/render-facts.js';
 import { pipedStdin } from '../cli/stdin.js';
@@ -80,6 +81,8 @@ export default class Extract extends HippoCommand {
       flags.query === undefined
         ? { files, stdin: () => pipedStdin('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query', EXTRACT_READ_LIMIT) }
         : { store: await this.existingStore(flags.db), agentId: this.agentId(flags.agent), query: flags.query, top: flags.top };
+    // On a terminal, a bar once the recognisers have run for a moment (stderr: stdout keeps the facts or the document).
+    const bar = await laterProgressBar('extracting');
     const outcome = await extractFrom(input, {
       kinds,
       region: flags.region,
@@ -93,7 +96,8 @@ export default class Extract extends HippoCommand {
       signal: this.abortSignal,
       // Under --json no table places the facts, so their lines are not counted.
       lineCols: !this.jsonMode,
-    });
+      onProgress: (done, total) => bar.update(done, total),
+    }).finally(() => bar.stop());
     this.output(outcome, extractView(kinds));
   }
 }

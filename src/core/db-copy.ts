@@ -41,13 +41,33 @@ export interface TableCopy {
   sha256: string;
 }
 
+/**
+ * The MCP bearer tokens of the source, which a copy leaves behind (docs/decisions.md, issue 30): they are credentials
+ * of the store that issued them, not data, as for snapshots and restores. The live ones are listed so they can be
+ * created anew on the target.
+ */
+export interface TokensNotCopied {
+  /** Live (unrevoked) tokens in the source. */
+  live: number;
+  /** Per agent, the labels of its live tokens (null: a token without a label), oldest first. */
+  agents: { agentId: string; labels: (string | null)[] }[];
+}
+
 export interface CopyResult {
   from: { engine: string; location: string };
   to: { engine: string; location: string };
   tables: TableCopy[];
   rows: number;
   verified: true;
+  tokensNotCopied: TokensNotCopied;
 }
+
+/**
+ * The phases of a copy, in order: rows loaded into the target (`copying`; the target re-indexes the threads of the
+ * memories it loads as it goes, or before it commits), read back and compared (`verifying`), and the commit
+ * (`committing`: on PostgreSQL it first finishes the re-index of the loaded threads).
+ */
+export type CopyPhase = 'copying' | 'verifying' | 'committing';
 
 export interface CopyOptions {
   clock?: Clock;
@@ -55,6 +75,11 @@ export interface CopyOptions {
   /** Called once with the number of rows to copy, then as rows are loaded (a running total). */
   onStart?: (total: number) => void;
   onRows?: (done: number) => void;
+  /**
+   * Called as each phase begins, with the rows it goes through (0 for `committing`); `onRows` then counts that phase's
+   * rows from 0. `copying` comes right after `onStart`.
+   */
+  onPhase?: (phase: CopyPhase, total: number) => void;
 }
 
 /** JSON with object keys sorted at every level: the same text for the same row, whichever adapter built the object. */
@@ -116,7 +141,10 @@ async function refuseNonEmpty(target: StoreOps, location: string): Promise<void>
 export async function copyStore(source: Store, target: Store, options: CopyOptions = {}): Promise<CopyResult> {
   await refuseNonEmpty(target, target.location);
   const sourceCounts = await contentCounts(source);
-  options.onStart?.(Object.values(sourceCounts).reduce((sum, count) => sum + count, 0));
+  const total = Object.values(sourceCounts).reduce((sum, count) => sum + count, 0);
+  options.onStart?.(total);
+  options.onPhase?.('copying', total);
+  const tokensNotCopied = await liveTokens(source);
   let done = 0;
   const tables = await target.transaction(async (tx) => {
     // Checked again inside the transaction: another process may have written to the target meanwhile.
@@ -150,8 +178,12 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
       copied.push({ table, rows, sha256: hash.digest('hex') });
     }
     // Read back what the target now holds, in the same transaction: a difference rolls everything back.
+    options.onPhase?.('verifying', done);
+    let verified = 0;
     for (const expected of copied) {
       const actual = await digest(tx, expected.table, options.signal, copyInterrupted);
+      verified += actual.rows;
+      options.onRows?.(verified);
       if (actual.rows !== expected.rows || actual.sha256 !== expected.sha256) {
         throw new HippoError(
           'copy_verification_failed',
@@ -161,6 +193,7 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
         );
       }
     }
+    options.onPhase?.('committing', 0);
     return copied;
   });
   return {
@@ -169,7 +202,16 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
     tables,
     rows: tables.reduce((sum, table) => sum + table.rows, 0),
     verified: true,
+    tokensNotCopied,
   };
+}
+
+/** The source's live MCP tokens by agent (what a copy leaves behind). */
+async function liveTokens(source: Store): Promise<TokensNotCopied> {
+  const live = (await source.tokens.list()).filter((token) => token.revokedAt === null).reverse();
+  const agents = new Map<string, (string | null)[]>();
+  for (const token of live) agents.set(token.agentId, [...(agents.get(token.agentId) ?? []), token.label]);
+  return { live: live.length, agents: [...agents].map(([agentId, labels]) => ({ agentId, labels })).sort((a, b) => (a.agentId < b.agentId ? -1 : 1)) };
 }
 
 /**

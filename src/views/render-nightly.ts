@@ -142,7 +142,9 @@ export function restoreChanges(plan: RestorePlan): number {
 export function nightView(): View<NightlyResult> {
   return {
     text: (result, context) => nightText(result, context),
-    notes: ({ run, unattributedSnapshots }, { hint }) => [
+    notes: ({ run, unattributedSnapshots, warnings }, { json, hint }) => [
+      // Under --json the document holds them (a cron log stays one JSON document a line).
+      ...(json ? [] : warnings.map((warning) => `warning: ${warning}; set one with: hippo config set model PROVIDER:MODEL`)),
       unattributedNote(unattributedSnapshots),
       run.status === 'partial' &&
         `distillation failed (${run.errors.join(', ')}); the snapshot and maintenance were kept — see ${hint(['rem', 'runs', 'show', run.id], { agent: null })}`,
@@ -185,9 +187,9 @@ export const resumeView: View<{ paused: boolean; wasPaused: boolean }> = {
   notes: ({ paused }) => [paused && 'HIPPO_REM_PAUSE is set in this environment: runs that see it stay paused'],
 };
 
-/** What the schedule cannot carry: the model setting, which cron and systemd do not inherit from a shell. */
+/** What the schedule carries from this shell, and what it cannot: API keys, which are never printed. */
 export function scheduleNote(configFile: string): string {
-  return `cron and systemd do not read your shell profile: set the model in ${configFile} ({"model": "ollama:llama3.2"}), or add HIPPO_MODEL=… above the crontab line (Environment=HIPPO_MODEL=… in the service). Without a model the night still snapshots and maintains the store; distillation is skipped.`;
+  return `cron and systemd do not read your shell profile: the lines above carry where this shell finds the store and the config file (${configFile}) and its model settings (HIPPO_MODEL, HIPPO_BASE_URL), but never an API key: add HIPPO_API_KEY=… (or the provider's variable) above the crontab line, Environment=… in the service. Without a model the night still snapshots and maintains the store; distillation is skipped and the run says so (hippo rem runs).`;
 }
 
 /** A long sentence as `# ` comment lines of at most 100 columns. */

@@ -100,7 +100,12 @@ export function runTable(runs: readonly Run[], context: TextContext): string {
   ];
   const rows = runs.map((run, index) => {
     // The parent run and the errors first: the counts can be long, and the cut falls on them.
-    const what = [run.parentRunId && `(part of ${run.parentRunId})`, run.errors.length > 0 && `errors: ${inline(run.errors.join(', '))}`, countWords(run)];
+    const what = [
+      run.parentRunId && `(part of ${run.parentRunId})`,
+      run.errors.length > 0 && `errors: ${inline(run.errors.join(', '))}`,
+      run.steps.warning && `warning: ${inline(run.steps.warning)}`,
+      countWords(run),
+    ];
     return [run.id, started.cells[index]!, run.kind, run.status, inline(run.agentId ?? '*'), what.filter(Boolean).join('  ')];
   });
   return table(columns, rows, context);

@@ -126,6 +126,60 @@ describe('hippo db copy and db check', { timeout: 900_000 }, () => {
     expect(backCheck.tables).toEqual(json<CheckJson>(await box.hippo(['db', 'check', '--json', '--db', pg.url])).tables);
   });
 
+  it('says which MCP tokens it left behind, both ways, with the command that creates each anew on the copy', async () => {
+    const box = sandbox();
+    cleanups.push(() => box.cleanup());
+    expect((await box.hippo(['memory', 'add', 'a note', '--agent', 'ops'])).exitCode).toBe(0);
+    for (const args of [
+      ['--agent', 'ops', '--label', 'ci runner'],
+      ['--agent', 'ops'],
+      ['--agent', 'alice', '--label', 'laptop'],
+    ]) {
+      expect((await box.hippo(['mcp', 'token', 'create', ...args])).exitCode).toBe(0);
+    }
+    const revoked = json<{ token: { id: string } }>(await box.hippo(['mcp', 'token', 'create', '--agent', 'bob', '--json']));
+    expect((await box.hippo(['mcp', 'token', 'revoke', revoked.token.id])).exitCode).toBe(0);
+
+    // SQLite → PostgreSQL: named in --json and in the text, with a command per live token.
+    const pg = await database();
+    const copied = await box.hippo(['db', 'copy', box.db, pg.url, '--json']);
+    expect(copied.exitCode, String(copied.stderr)).toBe(0);
+    expect(json<CopyJson & { tokensNotCopied: unknown }>(copied).tokensNotCopied).toEqual({
+      live: 3,
+      agents: [
+        { agentId: 'alice', labels: ['laptop'] },
+        { agentId: 'ops', labels: ['ci runner', null] },
+      ],
+    });
+    const pgAgain = await database();
+    const text = await box.hippo(['db', 'copy', box.db, pgAgain.url]);
+    expect(text.exitCode).toBe(0);
+    expect(String(text.stdout)).toContain('MCP tokens are not copied');
+    const target = new URL(pgAgain.url);
+    target.password = '';
+    const commands = String(text.stdout)
+      .split('\n')
+      .filter((line) => line.startsWith('  hippo mcp token create'));
+    expect(commands).toEqual([
+      `  hippo mcp token create --label laptop --agent alice --db ${target.href}`,
+      `  hippo mcp token create --label 'ci runner' --agent ops --db ${target.href}`,
+      `  hippo mcp token create --agent ops --db ${target.href}`,
+    ]);
+    expect(text.stdout).not.toContain(new URL(pg.url).password);
+    // The printed command works as written (the password from the environment, as libpq finds it).
+    const [, ...words] = parseShell(commands[0]!.trim()) as string[];
+    const created = await execa('node', [BIN, ...words], { env: { ...box.env, PGPASSWORD: new URL(pg.url).password }, reject: false });
+    expect(created.exitCode, String(created.stderr)).toBe(0);
+    expect(json<{ tokens: unknown[] }>(await box.hippo(['mcp', 'token', 'list', '--json', '--db', pgAgain.url])).tokens).toHaveLength(1);
+
+    // PostgreSQL → SQLite: the one token made there is left behind too.
+    const back = join(box.dir, 'back.db');
+    const returned = await box.hippo(['db', 'copy', pgAgain.url, back, '--json']);
+    expect(returned.exitCode, String(returned.stderr)).toBe(0);
+    expect(json<{ tokensNotCopied: unknown }>(returned).tokensNotCopied).toEqual({ live: 1, agents: [{ agentId: 'alice', labels: ['laptop'] }] });
+    expect(json<{ tokens: unknown[] }>(await box.hippo(['mcp', 'token', 'list', '--json', '--db', back])).tokens).toEqual([]);
+  });
+
   it('refuses a target that is not empty (exit 4), the same store twice (exit 2), a source that does not exist (exit 3)', async () => {
     const box = await pgBox();
     expect((await box.hippo(['memory', 'add', 'already here'])).exitCode).toBe(0);

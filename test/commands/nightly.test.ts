@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { Result, ResultPromise } from 'execa';
+import { execa, type Result, type ResultPromise } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addMemory } from '../../src/core/memory/memory.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
@@ -55,6 +55,7 @@ interface RunJson {
 }
 interface NightJson {
   run: RunJson;
+  warnings: string[];
   snapshot: { path: string; pruned: string[]; unchanged: boolean } | null;
   agents: { agentId: string; runId: string | null; status: string; staged: number; error: string | null }[];
 }
@@ -162,12 +163,20 @@ describe('hippo rem nightly run-once', () => {
     expect(body.run.steps.distill).toBe('skipped: no model configured');
     expect(body.run.counts).toMatchObject({ expired: 1, archived: 1, staged: 0 });
     expect(body.agents.every((agent) => agent.status === 'skipped' && agent.error === 'model_not_configured')).toBe(true);
+    // Not a failure, but said: a warning in the document and on the run row, naming the config file hippo read.
+    expect(body.run.steps.warning).toBe('distillation skipped: no model configured');
+    expect(body.warnings).toEqual([
+      `2 agent(s) with new memories were not distilled: no model configured (HIPPO_MODEL is not set, and ${join(box.dir, 'xdg-config', 'hippo', 'config.json')} names none)`,
+    ]);
     expect(existsSync(body.run.snapshotPath!)).toBe(true);
     // Nothing was reflected on, so a night with a model later still distills these memories.
     expect(one<number>('SELECT count(*) FROM memories WHERE last_reflected_at IS NOT NULL')).toBe(0);
     const text = await box.hippo(['rem', 'nightly', 'run-once'], { env: { HIPPO_MODEL: '' } });
     expect(text.exitCode).toBe(0);
     expect(text.stdout).toContain('skipped (no model configured)');
+    expect(text.stderr).toContain('warning: 2 agent(s) with new memories were not distilled: no model configured');
+    const runs = await box.hippo(['rem', 'runs'], { env: { COLUMNS: '200' } });
+    expect(runs.stdout).toContain('warning: distillation skipped: no model configured');
   });
 
   it('exits 7 when the model is unreachable, keeping the snapshot and the maintenance, with zero candidates', async () => {
@@ -560,7 +569,7 @@ describe('hippo rem nightly schedule and rem snapshots', () => {
     const body = json<{ installed: boolean; cron: string; systemd: { service: string; timer: string }; logPath: string }>(result);
     expect(body.installed).toBe(false);
     expect(body.cron).toMatch(
-      /^\*\/30 \* \* \* \* \S*node\S* \S+\/bin\/run\.js rem nightly run-once --db \S+\/data\/hippo\.db --json >> \S+\/data\/nightly\.log 2>&1$/,
+      /^\*\/30 \* \* \* \* XDG_CONFIG_HOME=\S+ XDG_DATA_HOME=\S+ \S*node\S* \S+\/bin\/run\.js rem nightly run-once --db \S+\/data\/hippo\.db --json >> \S+\/data\/nightly\.log 2>&1$/,
     );
     expect(body.systemd.timer).toContain('OnCalendar=*:0/30');
     const text = await box.hippo(['rem', 'nightly', 'schedule']);
@@ -579,6 +588,40 @@ describe('hippo rem nightly schedule and rem snapshots', () => {
       .trim()
       .split('\n');
     expect(lines.map((line) => (JSON.parse(line) as NightJson).run.status)).toEqual(['completed', 'completed']);
+  });
+
+  it('the cron line carries the config file it was printed with: run as cron would, the night finds the model there', async () => {
+    // The sandbox's config lives in $XDG_CONFIG_HOME (not under $HOME/.config), as with a user who moved it.
+    const set = await box.hippo(['config', 'set', 'model', 'ollama:test-model']);
+    expect(set.exitCode).toBe(0);
+    expect((await box.hippo(['config', 'set', 'baseUrl', server.baseUrl('ollama')])).exitCode).toBe(0);
+    expect(readFileSync(join(box.dir, 'xdg-config', 'hippo', 'config.json'), 'utf8')).toContain('ollama:test-model');
+    const printed = await box.hippo(['rem', 'nightly', 'schedule', '--json']);
+    const { cron, environment } = json<{ cron: string; environment: Record<string, string> }>(printed);
+    expect(environment).toEqual({ XDG_CONFIG_HOME: join(box.dir, 'xdg-config'), XDG_DATA_HOME: join(box.dir, 'xdg-data') });
+    // The text the user pastes carries it too.
+    expect((await box.hippo(['rem', 'nightly', 'schedule'])).stdout).toContain(cron);
+    // The command part of the crontab line (cron turns \% back into %), in cron's bare environment.
+    const command = cron.replace(/^(\S+ ){5}/, '').replaceAll('\\%', '%');
+    // Not execFileSync: the stand-in model server answers from this process, which must keep running meanwhile.
+    const ran = await execa('/bin/sh', ['-c', command], {
+      env: { HOME: box.dir, LOGNAME: 'cron', PATH: '/usr/bin:/bin', SHELL: '/bin/sh' },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(ran.exitCode).toBe(0);
+    const [line] = readFileSync(join(box.dir, 'data', 'nightly.log'), 'utf8')
+      .trim()
+      .split('\n');
+    const body = JSON.parse(line!) as NightJson;
+    expect(body.run).toMatchObject({ status: 'completed', model: 'test-model' });
+    expect(body.run.steps.warning).toBeUndefined();
+    expect(body.warnings).toEqual([]);
+    expect(body.agents.map((agent) => [agent.agentId, agent.status])).toEqual([
+      ['ops', 'completed'],
+      ['other', 'completed'],
+    ]);
+    expect(server.requests).toHaveLength(2);
   });
 
   it('lists snapshots newest first with time, size, run and integrity; --check runs quick_check now', async () => {

@@ -34,7 +34,11 @@ export interface ExtractRequest {
  * the budget. A failed call yields no model rows and leaves the rest unchanged.
  */
 export async function extract(passages: readonly Passage[], request: ExtractRequest): Promise<Fact[]> {
-  const facts = extractFacts(passages, request);
+  return withModelFacts(extractFacts(passages, request), passages, request);
+}
+
+/** `extract`'s second half: the recognised `facts` of `passages`, then the model's for each kind with no validator. */
+export async function withModelFacts(facts: Fact[], passages: readonly Passage[], request: ExtractRequest): Promise<Fact[]> {
   const fallback = request.fallback;
   if (fallback === undefined) return facts;
   for (const kind of new Set(request.kinds)) {
@@ -89,6 +93,11 @@ export interface FactsRequest {
   signal?: AbortSignal;
   /** The caller's redaction mode for what the model is sent (docs/redaction.md); omitted: config `redact`, else `auto`. */
   redact?: RedactMode;
+  /**
+   * Files and stdin (`extractFrom`): called as the recognisers get through them, with the bytes done and the bytes in
+   * all; not called for memories or a text.
+   */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface FactsReport {

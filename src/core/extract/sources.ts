@@ -2,16 +2,18 @@
  * Where `extract` reads (docs/design.md §5): files and stdin (a window at a time when no model fallback needs their
  * text), the agent's top search results, memories by id, or a text given in the call; then `extractReport` over them.
  */
+import { statSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CountryCode } from 'libphonenumber-js/max';
-import { NotFoundError } from '../errors.js';
-import { extractFactsFromPieces, type TextPieces } from '../facts/stream.js';
+import { InterruptedError, NotFoundError } from '../errors.js';
+import { scanFacts, type StreamedFacts, type TextPieces } from '../facts/stream.js';
 import type { LineCol } from '../facts/text.js';
 import type { Fact, Passage } from '../facts/types.js';
 import { elsewhereWarning, getMemories } from '../memory/memory.js';
 import { readUtf8File, Utf8FileChunks } from '../read-text.js';
 import { search, searchPassages } from '../search.js';
 import type { Store } from '../store/port.js';
-import { extract, extractReport, factsSetup, type FactsReport, type FactsRequest } from './extract.js';
+import { extractReport, factsSetup, withModelFacts, type FactsReport, type FactsRequest } from './extract.js';
 import { EXTRACT_READ_LIMIT, MEMORY_FACT_LIMIT } from './limits.js';
 
 /** The agent's top search results for `query` as passages, best first. A lookup: retrieval counts are not bumped. */
@@ -82,14 +84,62 @@ export async function extractFrom(input: ExtractInput, request: ExtractFromReque
   const passages: Passage[] = [];
   if (input.files.length === 0) passages.push({ source: 'stdin', text: await input.stdin() });
   for (const file of input.files) passages.push(file === '-' ? { source: 'stdin', text: await input.stdin() } : filePassage(file));
-  const facts = await extract(passages, {
-    kinds: request.kinds,
-    region: setup.region ?? null,
-    regions: setup.regions,
-    limit: request.limit,
-    fallback: setup.fallback,
-  });
+  const options = { kinds: request.kinds, region: setup.region ?? null, regions: setup.regions, limit: request.limit, fallback: setup.fallback };
+  // The recognisers a step at a time (the facts extractFacts finds: docs/decisions.md, "Recognition in windows"), so
+  // Ctrl-C is seen between steps; then the model.
+  const texts = passages.map((passage) => ({ source: passage.source, pieces: [passage.text] }));
+  const recognised = await scanned(texts, { ...options, lineCols: false }, request.signal, passageProgress(passages, request.onProgress));
+  const facts = await withModelFacts(recognised.facts, passages, options);
+  // A model call that ended as the signal came is not shown as a finished extraction.
+  if (request.signal?.aborted === true) throw new InterruptedError();
   return { passages, facts, warnings: setup.warnings };
+}
+
+/**
+ * The window the recognisers read files and stdin in: smaller than extractFacts' (any size finds the same facts), so
+ * that a step of the scan — one kind over one window — is short and Ctrl-C is seen within a moment even in text
+ * dense with facts.
+ */
+const SCAN_WINDOW_CHARS = 128 * 1024;
+
+/**
+ * Runs `scanFacts` to its end, turning to the event loop between its steps (so a signal is handled and a progress bar
+ * drawn): once `signal` is aborted the scan stops there and the interruption is thrown — no facts of a part-read input.
+ */
+async function scanned(
+  texts: readonly TextPieces[],
+  options: Parameters<typeof scanFacts>[1],
+  signal: AbortSignal | undefined,
+  onStep: (source: string, done: number) => void,
+): Promise<StreamedFacts> {
+  const steps = scanFacts(texts, { ...options, windowChars: SCAN_WINDOW_CHARS });
+  try {
+    for (;;) {
+      if (signal?.aborted === true) throw new InterruptedError();
+      const step = steps.next();
+      if (step.done === true) return step.value;
+      onStep(step.value.source, step.value.done);
+      await nextTurn();
+    }
+  } finally {
+    steps.return(undefined as never);
+  }
+}
+
+/** Progress over passages held whole: the bytes of the passages done, and of the one being read as far as it is done. */
+function passageProgress(passages: readonly Passage[], onProgress: FactsRequest['onProgress']): (source: string, done: number) => void {
+  if (onProgress === undefined) return () => undefined;
+  const bytes = passages.map((passage) => Buffer.byteLength(passage.text));
+  const total = bytes.reduce((sum, size) => sum + size, 0);
+  let index = 0;
+  let before = 0;
+  return (source, done) => {
+    // Steps come in passage order; a source named twice is found again by moving on, never back.
+    while (index < passages.length - 1 && passages[index]!.source !== source) before += bytes[index++]!;
+    const passage = passages[index]!;
+    const length = passage.text.length;
+    onProgress(before + (length === 0 ? 0 : Math.round((bytes[index]! * Math.min(done, length)) / length)), total);
+  };
 }
 
 /**
@@ -104,24 +154,44 @@ async function extractFromFiles(
 ): Promise<ExtractOutcome> {
   const opened: Utf8FileChunks[] = [];
   try {
+    // What is read is counted as it comes, against the sizes of the files and stdin (a pipe's size is 0: what it holds
+    // is added as it comes).
+    let total = 0;
+    let done = 0;
+    const counted = (pieces: Iterable<string>): Iterable<string> => ({
+      *[Symbol.iterator]() {
+        for (const piece of pieces) {
+          done += Buffer.byteLength(piece);
+          total = Math.max(total, done);
+          yield piece;
+        }
+      },
+    });
     const texts: TextPieces[] = [];
-    if (input.files.length === 0) texts.push({ source: 'stdin', pieces: [await input.stdin()] });
+    const stdin = async (): Promise<TextPieces> => {
+      const text = await input.stdin();
+      total += Buffer.byteLength(text);
+      return { source: 'stdin', pieces: counted([text]) };
+    };
+    if (input.files.length === 0) texts.push(await stdin());
     for (const file of input.files) {
       if (file === '-') {
-        texts.push({ source: 'stdin', pieces: [await input.stdin()] });
+        texts.push(await stdin());
         continue;
       }
-      const chunks = new Utf8FileChunks(file, { limit: EXTRACT_READ_LIMIT });
+      // Read in small chunks: progress moves as the scan does (the scan reads a window ahead).
+      const chunks = new Utf8FileChunks(file, { limit: EXTRACT_READ_LIMIT, chunkBytes: SCAN_WINDOW_CHARS });
       opened.push(chunks);
-      texts.push({ source: file, pieces: chunks });
+      total += statSync(file).size;
+      texts.push({ source: file, pieces: counted(chunks) });
     }
-    const { facts, firstAt } = extractFactsFromPieces(texts, {
-      kinds: request.kinds,
-      region: setup.region ?? null,
-      regions: setup.regions,
-      limit: request.limit,
-      lineCols: request.lineCols,
-    });
+    const onProgress = request.onProgress;
+    const { facts, firstAt } = await scanned(
+      texts,
+      { kinds: request.kinds, region: setup.region ?? null, regions: setup.regions, limit: request.limit, lineCols: request.lineCols },
+      request.signal,
+      onProgress === undefined ? () => undefined : () => onProgress(done, total),
+    );
     return { passages: [], facts, ...(firstAt ? { firstAt } : {}), warnings: setup.warnings };
   } finally {
     for (const chunks of opened) chunks.close();

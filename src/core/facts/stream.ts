@@ -34,6 +34,26 @@ const MAX_BLANKED_SPAN = 4096;
  * order given (their rank).
  */
 export function extractFactsFromPieces(texts: readonly TextPieces[], opts: ExtractOptions & { lineCols?: boolean }): StreamedFacts {
+  const steps = scanFacts(texts, opts);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/** Where a scan stands between two of its steps: the source being read and how far (in characters) it is done. */
+export interface ScanStep {
+  source: string;
+  /** Characters of `source` whose facts are found (the end of the last window labelled; 0 while its first is read). */
+  done: number;
+}
+
+/**
+ * `extractFactsFromPieces` a step at a time: the generator pauses after each kind recognised in a window and after
+ * each window, so a caller may do other work between steps (yield to the event loop, see a cancellation, draw
+ * progress) and stop by not asking for more; its result, once run to the end, is `extractFactsFromPieces`'s.
+ */
+export function* scanFacts(texts: readonly TextPieces[], opts: ExtractOptions & { lineCols?: boolean }): Generator<ScanStep, StreamedFacts, void> {
   const lineCols = opts.lineCols !== false;
   const region = opts.region === undefined ? defaultRegion() : opts.region;
   const recogniserOptions: RecogniserOptions = { region, regions: opts.regions };
@@ -44,7 +64,7 @@ export function extractFactsFromPieces(texts: readonly TextPieces[], opts: Extra
   for (const text of texts) {
     const rolling = new Rolling(text.pieces);
     grouper.startSource(text.source, rolling);
-    scan(rolling, kinds, recogniserOptions, windowChars, grouper);
+    yield* scan(text.source, rolling, kinds, recogniserOptions, windowChars, grouper);
   }
   return { facts: capPerKind(grouper.facts(), opts.limit), firstAt: grouper.firstAt };
 }
@@ -101,13 +121,25 @@ class Rolling {
  * window and its overlap, else window by window, each match kept by the window it starts in and overlaps dropped
  * per kind, earliest first (as `dropOverlaps`).
  */
-function scan(rolling: Rolling, kinds: readonly Kind[], options: RecogniserOptions, windowChars: number, grouper: Grouper): void {
+function* scan(
+  source: string,
+  rolling: Rolling,
+  kinds: readonly Kind[],
+  options: RecogniserOptions,
+  windowChars: number,
+  grouper: Grouper,
+): Generator<ScanStep, void, void> {
   const overlap = Math.min(WINDOW_OVERLAP, windowChars);
   const known = rolling.fill(windowChars + overlap + 1);
   if (rolling.done && known <= windowChars + overlap) {
     const text = rolling.slice(0, known);
-    const matches = kinds.flatMap((kind) => recognise(kind, text, options));
+    const matches: RawMatch[] = [];
+    for (const kind of kinds) {
+      matches.push(...recognise(kind, text, options));
+      yield { source, done: 0 };
+    }
     label(text, 0, matches, [], grouper);
+    yield { source, done: known };
     return;
   }
   const lastEnd = new Map<Kind, number>();
@@ -134,6 +166,7 @@ function scan(rolling: Rolling, kinds: readonly Kind[], options: RecogniserOptio
         end = match.end + offset;
       }
       lastEnd.set(kind, end);
+      yield { source, done: from };
     }
     const spans = label(text, offset, matches, carried, grouper);
     // The next window's labels look back at most this far (labelWindowStart, then MAX_BLANKED_SPAN).
@@ -142,6 +175,7 @@ function scan(rolling: Rolling, kinds: readonly Kind[], options: RecogniserOptio
     grouper.countLines(to);
     rolling.dropBefore(Math.max(0, to - overlap));
     from = to;
+    yield { source, done: to };
   }
 }
 

@@ -5,6 +5,7 @@ import { distill, distillDryRun } from '../rem/distill.js';
 import { DEFAULT_SINCE_MS } from '../rem/gather.js';
 import { finishRun, runErrorCode, startRun, withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../runs.js';
 import type { Store, UnattributedSnapshots } from '../store/port.js';
+import { configFilePath } from '../paths.js';
 import { iso } from '../time.js';
 import { acquireLock, describeHolder, lockHolder, type HeldLock, type LockHolder } from './lock.js';
 import { applyMaintenance, optimizeFullText, planMaintenance, type MaintenanceCounts, type MaintenancePlan } from './maintenance.js';
@@ -29,6 +30,9 @@ import {
  * step did. Both are run scopes (`withRun`): a failure finishes them `failed`, an interruption `interrupted`.
  */
 export const NIGHTLY_KIND: RunKind = 'rem nightly run-once';
+
+/** The night's `steps.warning` when agents with new memories were skipped for want of a model (`rem runs` shows it). */
+export const NO_MODEL_STEP = 'distillation skipped: no model configured';
 
 export interface NightlyOptions {
   /** Distill only this agent (else every agent with new unreflected memories). Maintenance is store-wide either way. */
@@ -69,6 +73,12 @@ export interface NightlyResult {
   unattributedSnapshots: UnattributedSnapshots | null;
   maintenance: MaintenancePlan | null;
   agents: AgentDistillation[];
+  /**
+   * What the night did not do that it would have with its settings right: agents with new memories were not distilled
+   * because no model is configured (a schedule that lost the config file). Plain sentences; `[]` when there is nothing
+   * to say. The run row's `steps.warning` says the same in fixed words.
+   */
+  warnings: string[];
 }
 
 export interface NightlyDryRunAgent {
@@ -139,7 +149,7 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
   if (pause.paused) {
     steps.pause = pause.by === 'HIPPO_REM_PAUSE' ? 'paused by HIPPO_REM_PAUSE' : `paused by hippo rem pause since ${pause.since}`;
     const paused = await scope.finish({ status: 'paused', steps });
-    return { dryRun: false, run: paused, pause, snapshot: null, unattributedSnapshots: null, maintenance: null, agents: [] };
+    return { dryRun: false, run: paused, pause, snapshot: null, unattributedSnapshots: null, maintenance: null, agents: [], warnings: [] };
   }
   steps.pause = 'not paused';
 
@@ -201,6 +211,14 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
     throw error;
   }
   steps.distill = describeDistillation(agents);
+  const warnings: string[] = [];
+  if (agents.length > 0 && agents.every((agent) => agent.error === 'model_not_configured')) {
+    // Not a failure (exit 0: a store without a model is a choice), but not silent either: a schedule whose environment
+    // lost the config file would otherwise skip every night unseen.
+    steps.warning = NO_MODEL_STEP;
+    const configFile = configFilePath(options.env ?? process.env);
+    warnings.push(`${agents.length} agent(s) with new memories were not distilled: no model configured (HIPPO_MODEL is not set, and ${configFile} names none)`);
+  }
   const failed = agents.filter((agent) => agent.status === 'failed' || (agent.status === 'skipped' && agent.error !== 'model_not_configured'));
   const completed = agents.filter((agent) => agent.status === 'completed');
   const sum = (field: 'gathered' | 'staged' | 'skippedDuplicates' | 'skippedRejected') => completed.reduce((total, agent) => total + agent[field], 0);
@@ -220,7 +238,16 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
     errors: [...new Set(failed.map((agent) => agent.error ?? 'unexpected'))],
     steps,
   });
-  return { dryRun: false, run: finished, pause, snapshot: { ...snapshot, pruned }, unattributedSnapshots: unattributedSnapshots(store), maintenance, agents };
+  return {
+    dryRun: false,
+    run: finished,
+    pause,
+    snapshot: { ...snapshot, pruned },
+    unattributedSnapshots: unattributedSnapshots(store),
+    maintenance,
+    agents,
+    warnings,
+  };
 }
 
 /** Records the snapshot on the run row as soon as it exists, so even a night that dies later points at it. */

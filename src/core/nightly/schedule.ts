@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import { isPostgresLocation, withoutPassword } from '../paths.js';
+import { configHome, isPostgresLocation, withoutPassword } from '../paths.js';
 
 /**
  * `hippo rem nightly schedule`: the text of a crontab line and of a systemd user timer + service that run
@@ -14,6 +14,36 @@ export interface ScheduleInput {
   db: string;
   /** `<XDG data>/hippo`: where a PostgreSQL store's log and pg_dump files go (a SQLite store's sit beside its file). */
   dataDir: string;
+  /** The environment the schedule is printed from: what of it the job needs is carried (`CARRIED_ENV`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * What the job needs from the environment it was scheduled from, which cron and systemd do not give it (they read no
+ * shell profile): where the config file and hippo's data are (XDG), where libpq finds the store's password
+ * (PGPASSFILE), and the model settings. The store itself is on the line (`--db`, resolved). API keys are secrets and
+ * are never printed: the note says where they go.
+ */
+export const CARRIED_ENV = [
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'PGPASSFILE',
+  'HIPPO_MODEL',
+  'HIPPO_BASE_URL',
+  'HIPPO_MODEL_TIMEOUT_MS',
+  'HIPPO_MODEL_MAX_BYTES',
+] as const;
+
+/** The carried variables set (non-empty) in `env`, in `CARRIED_ENV`'s order; an XDG directory only when hippo uses it (absolute). */
+export function carriedEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const carried: Record<string, string> = {};
+  for (const name of CARRIED_ENV) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    if (name.startsWith('XDG_') && !value.startsWith('/')) continue;
+    carried[name] = value;
+  }
+  return carried;
 }
 
 export interface ScheduleText {
@@ -23,6 +53,8 @@ export interface ScheduleText {
   logPath: string;
   cron: string;
   systemd: { servicePath: string; service: string; timerPath: string; timer: string; enable: string };
+  /** The environment the command and the service carry (`carriedEnvironment`): `NAME=value` before the command, `Environment=` in the unit. */
+  environment: Record<string, string>;
   /**
    * A PostgreSQL store only: a nightly `pg_dump` of the whole database (custom format), the physical backup that stays
    * the operator's job beside hippo's logical snapshots (docs/postgres.md). `command` as typed, `cron` as a crontab line.
@@ -33,6 +65,12 @@ export interface ScheduleText {
 /** Single-quotes a word for sh when it needs it. */
 export function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/** One `Environment=` line of a unit: the assignment quoted as systemd reads it (specifiers escaped; no variables are expanded there). */
+function systemdEnvironment(name: string, value: string): string {
+  const escaped = `${name}=${value.replaceAll('%', '%%')}`;
+  return /^[\w@+=:,./-]+$/.test(escaped) ? `Environment=${escaped}` : `Environment="${escaped.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
 /** systemd's own quoting for ExecStart arguments (specifiers and variables escaped). */
@@ -60,7 +98,10 @@ export function scheduleText(input: ScheduleInput): ScheduleText {
   const db = postgres ? withoutPassword(input.db) : input.db;
   const logPath = join(postgres ? input.dataDir : dirname(input.db), 'nightly.log');
   const argv = [input.node, input.hippo, 'rem', 'nightly', 'run-once', '--db', db, '--json'];
-  const command = argv.map(shellQuote).join(' ');
+  const env = input.env ?? process.env;
+  const environment = carriedEnvironment(env);
+  const assignments = Object.entries(environment).map(([name, value]) => `${name}=${shellQuote(value)} `);
+  const command = `${assignments.join('')}${argv.map(shellQuote).join(' ')}`;
   // In a crontab line an unescaped % ends the command.
   const cron = `*/30 * * * * ${command} >> ${shellQuote(logPath)} 2>&1`.replaceAll('%', '\\%');
   const service = [
@@ -69,6 +110,7 @@ export function scheduleText(input: ScheduleInput): ScheduleText {
     '',
     '[Service]',
     'Type=oneshot',
+    ...Object.entries(environment).map(([name, value]) => systemdEnvironment(name, value)),
     `ExecStart=${argv.map(systemdQuote).join(' ')}`,
     `StandardOutput=append:${logPath}`,
     `StandardError=append:${logPath}`,
@@ -86,18 +128,21 @@ export function scheduleText(input: ScheduleInput): ScheduleText {
     'WantedBy=timers.target',
     '',
   ].join('\n');
+  // systemd reads user units from $XDG_CONFIG_HOME/systemd/user when it is set (absolute), else ~/.config/systemd/user.
+  const unitDir = env.XDG_CONFIG_HOME?.startsWith('/') === true ? join(configHome(env), 'systemd', 'user') : '~/.config/systemd/user';
   return {
     cadence: CADENCE,
     command,
     logPath,
     cron,
     systemd: {
-      servicePath: '~/.config/systemd/user/hippo-nightly.service',
+      servicePath: join(unitDir, 'hippo-nightly.service'),
       service,
-      timerPath: '~/.config/systemd/user/hippo-nightly.timer',
+      timerPath: join(unitDir, 'hippo-nightly.timer'),
       timer,
       enable: 'systemctl --user daemon-reload && systemctl --user enable --now hippo-nightly.timer',
     },
+    environment,
     ...(postgres ? { backup: pgDumpLines(db, input.dataDir) } : {}),
   };
 }
