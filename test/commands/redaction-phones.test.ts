@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addMemory } from '../../src/core/memory.js';
+import { addMemory } from '../../src/core/memory/memory.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 

@@ -11,7 +11,7 @@ import {
   resolveModelConfig,
   type ModelConfig,
 } from '../../../src/core/model/index.js';
-import { parseBaseUrl } from '../../../src/core/model/config.js';
+import { parseBaseUrl } from '../../../src/core/config-values.js';
 
 let dir: string;
 let missing: string;
