@@ -15,7 +15,7 @@ import { isIP } from 'node:net';
 import { loadConfig } from '../config.js';
 import { parseBaseUrl, parseModelSpec, parsePositiveInt, type HttpProviderName, type ProviderName } from '../config-values.js';
 import { UsageError } from '../errors.js';
-import { configFilePath, maskPasswordsIn } from '../paths.js';
+import { configFilePath } from '../paths.js';
 
 export const DEFAULT_BASE_URLS: Record<HttpProviderName, string> = {
   ollama: 'http://127.0.0.1:11434',

@@ -8,7 +8,16 @@ import type { ModelClient } from '../model/client.js';
 import { modelNotConfigured } from '../model/errors.js';
 import { requireCount } from '../limits.js';
 import type { RedactMode } from '../config-values.js';
-import { assertNothingLeft, destinationOf, redactionReport, redactionRunCounts, redactorFor, resolveRedaction, type Destination, type RedactionReport } from '../redaction.js';
+import {
+  assertNothingLeft,
+  destinationOf,
+  redactionReport,
+  redactionRunCounts,
+  redactorFor,
+  resolveRedaction,
+  type Destination,
+  type RedactionReport,
+} from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
 import { stageCandidates, stampReflected, type Candidate } from './candidates.js';
 import { gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
