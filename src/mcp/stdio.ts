@@ -32,7 +32,16 @@ export class LineTransport implements Transport {
   ) {}
 
   private readonly onData = (chunk: Buffer | string) => this.take(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
-  private readonly onEnd = () => void this.close();
+  /**
+   * The end of stdin: nothing more will be read, but calls already read are still answered (serveStdio waits for them
+   * and then closes the server, which closes this transport). Without a listener, it closes at once.
+   */
+  onInputEnd?: () => void;
+  private readonly onEnd = () => {
+    this.stopReading();
+    if (this.onInputEnd) this.onInputEnd();
+    else void this.close();
+  };
   /** A client that closed its end makes writes fail (EPIPE): that is the client leaving, not a crash. */
   private readonly onOutputError = () => void this.close();
 
@@ -57,13 +66,17 @@ export class LineTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopReading();
+    this.onclose?.();
+  }
+
+  private stopReading(): void {
     this.input.off('data', this.onData);
     this.input.off('end', this.onEnd);
     this.input.off('close', this.onEnd);
     this.input.off('error', this.onEnd);
     this.chunks = [];
     this.buffered = 0;
-    this.onclose?.();
   }
 
   private take(chunk: Buffer): void {
@@ -136,6 +149,8 @@ export async function serveStdio(
   const transport = new LineTransport(options.input ?? process.stdin, options.output ?? process.stdout);
   const closed = new Promise<void>((resolve) => {
     hippo.server.onclose = resolve;
+    // The client closed stdin: what it sent before is still answered (hippo.idle below), then the server closes.
+    transport.onInputEnd = resolve;
   });
   const aborted = new Promise<void>((resolve) => {
     if (options.signal?.aborted) resolve();
