@@ -235,7 +235,10 @@ describe('npm run lint', () => {
 
   it('lets each floor import the floors below it (so the failures above are the rule)', async () => {
     for (const [path, code] of [
-      ['src/views/probe.ts', "import { safeText } from '../core/text.js';\nimport { table } from './output.js';\n\nexport const all = [safeText, table];\n"],
+      [
+        'src/views/probe.ts',
+        "import { safeText } from '../core/text-guard.js';\nimport { table } from './output.js';\n\nexport const all = [safeText, table];\n",
+      ],
       [
         'src/cli/probe.ts',
         "import { hintBuilder } from '../views/hints.js';\nimport { ExitCode } from '../core/errors.js';\n\nexport const all = [hintBuilder, ExitCode];\n",

@@ -70,6 +70,13 @@ describe('card recogniser', () => {
     expect(texts('card', '3,4111111111111111 4111111111111111,5 0.4111 1111 1111 1111')).toEqual([]);
   });
 
+  it('reads no short card out of the middle of a longer number, but a printed card after other numbers is found', () => {
+    // 5678 9012 3456 is a Luhn-valid 12-digit Maestro number: inside a 16-digit voucher code it is not a card.
+    expect(find('card', 'Gift voucher code 1234 5678 9012 3456 is printed on the back.')).toEqual([]);
+    expect(find('card', 'Room 1234 5678 9012 3456 4111 1111 1111 1111 is booked.').map((match) => match.normalized)).toEqual(['4111111111111111']);
+    expect(find('card', 'Order 12 4111111111111111 paid').map((match) => match.normalized)).toEqual(['4111111111111111']);
+  });
+
   it('finds a card whatever number follows it, and two cards in a row', () => {
     expect(texts('card', '4111 1111 1111 1111 01 234 5678')).toEqual(['4111 1111 1111 1111']);
     expect(texts('card', '4111 1111 1111 1111 2024-03-15')).toEqual(['4111 1111 1111 1111']);

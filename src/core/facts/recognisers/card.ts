@@ -17,6 +17,12 @@ const SEPARATOR = /[ \u00A0\u202F\u2009-]/;
 const SEPARATOR_DIGIT = /^[ \u00A0\u202F\u2009-]\d/;
 const END_BLOCKED = /[\p{L}\p{N}\p{M}_]/u;
 const NUMBER = /\p{N}/u;
+/**
+ * How a card standing inside a run of other numbers is written (`… 3456 78 4111 1111 1111 1111`): 16 digits as
+ * 4-4-4-4, 15 as 4-6-5, or 15–16 digits in one run — the way cards are printed. A shorter number read out of the middle
+ * of a longer one (a 12-digit Maestro inside `1234 5678 9012 3456`) is not taken.
+ */
+const PRINTED = /^(?:\d{15,16}|\d{4}([ \u00A0\u202F\u2009-])\d{4}\1\d{4}\1\d{4}|\d{4}([ \u00A0\u202F\u2009-])\d{6}\2\d{5})$/;
 /** Most groups a written card number has (4-4-4-4-3). */
 const MAX_GROUPS = 5;
 
@@ -117,8 +123,11 @@ export function recogniseCards(text: string, _opts: RecogniserOptions = {}): Raw
     if (ends.length === 0) continue;
     ibans ??= recogniseIbans(text);
     if (ibans.some((iban) => iban.start <= start.index && start.index < iban.end)) continue;
+    // Right after another group of digits and one separator: inside a longer run of numbers.
+    const inRun = SEPARATOR.test(text.charAt(start.index - 1)) && isDigit(text.charAt(start.index - 2));
     for (const end of ends) {
       const written = text.slice(start.index, end);
+      if (inRun && !PRINTED.test(written)) continue;
       const digits = written.replace(/\D/g, '');
       const valid = isValidCardNumber(digits);
       // A card of no known issuer needs its card word, and must not be followed by more groups of its run.
