@@ -14,6 +14,7 @@ import { openPostgresStore } from '../../src/core/store/postgres/adapter.js';
 import { parsePostgresUrl } from '../../src/core/store/postgres/connect.js';
 import type { CandidateRecord, HandoffRecord, Store } from '../../src/core/store/port.js';
 import { freshDatabase, type FreshDatabase } from './postgres.js';
+import { handoffRow, runRow } from './rows.js';
 
 export interface AdapterStore {
   store: Store;
@@ -120,43 +121,14 @@ export function candidate(agentId: string, claim: string, overrides: Partial<Can
   };
 }
 
+/** A running run of alice's, started at T0 (test/helpers/rows.ts). */
 export function run(overrides: Partial<Run> = {}): Run {
-  return {
-    id: newId('run', Date.parse(T0)),
-    kind: 'rem rapid',
-    agentId: 'alice',
-    startedAt: T0,
-    finishedAt: null,
-    status: 'running',
-    snapshotPath: null,
-    counts: {},
-    candidateIds: [],
-    model: null,
-    errors: [],
-    durationMs: null,
-    parentRunId: null,
-    steps: {},
-    memoryIds: [],
-    ...overrides,
-  };
+  return runRow('alice', T0, overrides);
 }
 
+/** A handoff made at T0 (test/helpers/rows.ts). */
 export function handoff(agentId: string, overrides: Partial<HandoffRecord> = {}): HandoffRecord {
-  return {
-    id: newId('hof', Date.parse(T0)),
-    agentId,
-    createdAt: T0,
-    focus: 'lessons',
-    refs: { m1: newId('mem'), m2: newId('mem') },
-    promptSha256: 'b'.repeat(64),
-    expiresAt: at(7 * 24 * 60),
-    maxCandidates: 5,
-    ingestedAt: null,
-    ingestRunId: null,
-    prompt: 'the handoff prompt',
-    placeholders: null,
-    ...overrides,
-  };
+  return handoffRow(agentId, T0, overrides);
 }
 
 /** The HippoError a promise rejects with; fails the test when it resolves or rejects with something else. */

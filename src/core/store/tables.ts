@@ -286,18 +286,22 @@ export const ENGINE_TABLES: Record<Engine, Record<string, string>> = {
  */
 export const KEY_NULLABLE_ON_SQLITE = true;
 
+/** What a run's final row sets (a guarded UPDATE, `status = 'running'`): every column but what its start fixes. */
+export const RUN_FINISH_COLUMNS: readonly Column[] = RUN_TABLE.columns.filter((column) => !['id', 'kind', 'agent_id', 'started_at'].includes(column.name));
+
+/** What a memory's update sets: every column but identity, creation and thread (a thread is set once, at insert). */
+export const MEMORY_UPDATE_COLUMNS: readonly Column[] = MEMORY_TABLE.columns.filter(
+  (column) => !['id', 'agent_id', 'created_at', 'thread'].includes(column.name),
+);
+
+/** `a = ?, b = ?` for an UPDATE's SET list, each column's parameter marked by `mark` (its index among the columns). */
+export function setList(columns: readonly Column[], mark: (index: number) => string): string {
+  return columns.map((column, index) => `${column.name} = ${mark(index)}`).join(', ');
+}
+
 /** `a, b, c` for a SELECT or an INSERT column list (with an optional table alias). */
 export function columnList(columns: readonly Column[], alias?: string): string {
   return columns.map((column) => (alias ? `${alias}.${column.name}` : column.name)).join(', ');
-}
-
-/** The spec's columns of these names, in the order given (a statement's SET list, say). */
-export function columnsNamed(spec: TableSpec, names: readonly string[]): Column[] {
-  return names.map((name) => {
-    const column = [...spec.columns, ...spec.stored].find((candidate) => candidate.name === name);
-    if (!column) throw new Error(`${spec.name} has no column ${name}`);
-    return column;
-  });
 }
 
 /** A port object from a row, given how each column's stored value is read back. */

@@ -34,6 +34,10 @@ describe('address recogniser (certified by a postcode)', () => {
     expect(texts('address', '350 Fifth Avenue, New York, NY 1011')).toEqual([]);
     expect(texts('address', '350 Fifth Avenue, New York, 10118')).toEqual([]);
     expect(texts('address', 'Calle Mayor 5, 999 Madrid')).toEqual([]);
+    // The same addresses with a valid postcode are found.
+    expect(texts('address', '12 Fitzwilliam Square, Dublin 2, D02 X525')).toEqual(['12 Fitzwilliam Square, Dublin 2, D02 X525']);
+    expect(texts('address', '350 Fifth Avenue, New York, NY 10118')).toEqual(['350 Fifth Avenue, New York, NY 10118']);
+    expect(texts('address', 'Calle Mayor 5, 28013 Madrid')).toEqual(['Calle Mayor 5, 28013 Madrid']);
   });
 
   it('needs a street with a house number, reached through address-like parts only', () => {
@@ -43,6 +47,9 @@ describe('address recogniser (certified by a postcode)', () => {
     expect(texts('address', 'Grand Canal Square\nDublin 2\nD02 X525')).toEqual([]);
     expect(texts('address', '4 Grand Canal Square\n\nD02 X525')).toEqual([]);
     expect(texts('address', '4 Grand Canal Square\nwe moved here last year, it is lovely!\nD02 X525')).toEqual([]);
+    // With the street's number, a comma instead of a full stop, and the city line, the same parts are found.
+    expect(texts('address', 'Visit us at 12 Rue de Rivoli, 75004 Paris')).toEqual(['12 Rue de Rivoli, 75004 Paris']);
+    expect(texts('address', '4 Grand Canal Square\nDublin 2\nD02 X525')).toEqual(['4 Grand Canal Square\nDublin 2\nD02 X525']);
   });
 
   it('reaches at most four lines or parts back', () => {

@@ -25,6 +25,8 @@ describe('card recogniser', () => {
     expect(luhn('4012888888881882')).toBe(false);
     expect(texts('card', 'my credit card number is 4012-8888-8888-1882')).toEqual([]);
     expect(texts('card', '36168002586008')).toEqual([]);
+    // The same numbers with their right check digits are found.
+    expect(texts('card', 'my credit card number is 4012-8888-8888-1881 and 36168002586009')).toEqual(['4012-8888-8888-1881', '36168002586009']);
   });
 
   it('rejects an unknown issuer or a length the issuer does not issue', () => {
@@ -32,17 +34,23 @@ describe('card recogniser', () => {
     // Luhn-valid but 17 digits for Visa, which issues 16, 18 and 19.
     expect(luhn('41111111111111113')).toBe(true);
     expect(texts('card', '41111111111111113')).toEqual([]);
+    // The issuer's own length is found.
+    expect(texts('card', '4111111111111111')).toEqual(['4111111111111111']);
   });
 
   it('does not take a 13-digit Unix-milliseconds timestamp for a card', () => {
     expect(luhn('1712345678907')).toBe(true);
     expect(texts('card', 'created 1712345678907')).toEqual([]);
     expect(texts('card', '1748503543012')).toEqual([]);
+    // A 13-digit Visa in the same place is found.
+    expect(texts('card', 'created 4222222222222')).toEqual(['4222222222222']);
   });
 
   it('rejects numbers next to letters or other digits', () => {
     expect(texts('card', 'x4111111111111111 4111111111111111x 94111111111111111')).toEqual([]);
     expect(texts('card', '0.4111111111111111 4111111111111111,5')).toEqual([]);
+    // Apart from them, the same numbers are found.
+    expect(texts('card', 'x 4111111111111111 4111111111111111 x 9 4111111111111111')).toEqual(['4111111111111111', '4111111111111111', '4111111111111111']);
   });
 
   it('finds a card whatever number stands before it (issue 27): an IBAN, a phone number, a year, a quantity', () => {
@@ -90,11 +98,13 @@ describe('card recogniser', () => {
 
   it('takes a card of no known issuer (labelled) only when no more groups follow it', () => {
     expect(texts('card', 'Card number: 9012 3456 7890 1238 5678')).toEqual([]);
+    expect(texts('card', 'Card number: 9012 3456 7890 1238')).toEqual(['9012 3456 7890 1238']);
   });
 
   it('rejects irregular grouping', () => {
     expect(texts('card', '4111  1111 1111 1111')).toEqual([]);
     expect(texts('card', '4111 1111-1111 1111')).toEqual([]);
+    expect(texts('card', '4111 1111 1111 1111 and 4111-1111-1111-1111')).toEqual(['4111 1111 1111 1111', '4111-1111-1111-1111']);
   });
 
   it('takes a no-break, narrow no-break or thin space as the separator (text pasted from a web page or a PDF)', () => {
@@ -105,12 +115,15 @@ describe('card recogniser', () => {
 
   it('does not match full-width digits', () => {
     expect(texts('card', '４１１１１１１１１１１１１１１１')).toEqual([]);
+    expect(texts('card', '4111111111111111')).toEqual(['4111111111111111']);
   });
 
   it('checks Luhn itself: UnionPay (exempted by card-validator) and UATP must pass it too', () => {
     expect(luhn('')).toBe(false);
     expect(texts('card', 'unionpay 6212345678901234')).toEqual([]);
     expect(texts('card', 'uatp 122000000000004')).toEqual([]);
+    // With their right check digits, both are found.
+    expect(texts('card', 'unionpay 6212345678901232 uatp 122000000000003')).toEqual(['6212345678901232', '122000000000003']);
   });
 
   it('accepts only UATP among 15-digit numbers no issuer knows', () => {

@@ -26,6 +26,8 @@ describe('context words right before a value', () => {
     for (const text of ['Tel: see the list of numbers #', 'Hotel #', 'Phone:\n#', 'telephone poles numbered #', 'Tel: 2 rooms, #']) {
       expect(phoneContextBefore(text, at(text)), text).toBe(false);
     }
+    // Right before, unglued, on the same line: the same words are seen.
+    for (const text of ['Tel: #', 'Tel #', 'Phone: #', 'telephone #']) expect(phoneContextBefore(text, at(text)), text).toBe(true);
   });
 
   it('tells the regions of the label language, none for words written everywhere', () => {
@@ -95,6 +97,8 @@ describe('words of another kind right before a value (issue 28)', () => {
     for (const text of ['Order line: #', 'Invoice queries: call #', 'Reservations: #', 'Reorder #', 'Account manager: #', 'Order:\n#']) {
       expect(otherKindBefore(text, at(text)), text).toBe(false);
     }
+    // Right before, unglued, singular, on the same line: the same words are seen.
+    for (const text of ['Order: #', 'Invoice #', 'Reservation: #', 'Order #', 'Account: #']) expect(otherKindBefore(text, at(text)), text).toBe(true);
   });
 
   it('lists the words for documentation', () => {

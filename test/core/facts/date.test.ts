@@ -21,6 +21,13 @@ describe('date recogniser', () => {
 
   it('rejects partial dates: no year, no day, or a year alone', () => {
     expect(texts('date', 'May-21, 21-May, 5/21, 05/2021, May-2021, March 2021, in 2021, 5 March', { region: null })).toEqual([]);
+    // Completed, the same dates are found.
+    expect(texts('date', '21-May-2021, 5/21/2021, March 5, 2021, 5 March 2021', { region: null })).toEqual([
+      '21-May-2021',
+      '5/21/2021',
+      'March 5, 2021',
+      '5 March 2021',
+    ]);
   });
 
   it('does not read a count after a month-name date as a two-digit year', () => {
@@ -30,6 +37,7 @@ describe('date recogniser', () => {
 
   it('rejects impossible dates', () => {
     expect(texts('date', 'on 2024-02-30 or 31/02/2020', { region: null })).toEqual([]);
+    expect(texts('date', 'on 2024-02-29 or 29/02/2020', { region: null })).toEqual(['2024-02-29', '29/02/2020']);
   });
 
   it('covers an ISO-8601 timestamp whole, fractions and offset included', () => {
@@ -50,10 +58,13 @@ describe('date recogniser', () => {
   it('rejects dates glued to words', () => {
     expect(texts('date', 'Today is2024-06-05T09:15:30.500-07:00', { region: null })).toEqual([]);
     expect(texts('date', 'build2021-05-05x', { region: null })).toEqual([]);
+    expect(texts('date', 'Today is 2024-06-05T09:15:30.500-07:00', { region: null })).toEqual(['2024-06-05T09:15:30.500-07:00']);
+    expect(texts('date', 'build 2021-05-05 x', { region: null })).toEqual(['2021-05-05']);
   });
 
   it('does not match full-width digits', () => {
     expect(texts('date', '２０２１-０５-２１', { region: null })).toEqual([]);
+    expect(texts('date', '2021-05-21', { region: null })).toEqual(['2021-05-21']);
   });
 
   it('never reads a relative expression as a date: it is resolved against a reference, not written', () => {
@@ -72,6 +83,8 @@ describe('date recogniser', () => {
     for (const text of relative) {
       for (const region of [null, 'IE', 'US']) expect(texts('date', text, { region })).toEqual([]);
     }
+    // A written date in the same sentence is found.
+    for (const region of [null, 'IE', 'US']) expect(texts('date', 'we agreed on 2024-03-12, two weeks ago', { region })).toEqual(['2024-03-12']);
   });
 
   it('keeps a written date next to a relative expression, without the relative part', () => {
@@ -88,6 +101,7 @@ describe('date recogniser', () => {
 
   it('rejects "on" glued to the date', () => {
     expect(texts('date', 'on5 March 2021', { region: null })).toEqual([]);
+    expect(texts('date', 'on 5 March 2021', { region: null })).toEqual(['5 March 2021']);
   });
 
   it('rejects a numeric date inside a longer run of digit groups (an address, a version)', () => {
@@ -122,10 +136,13 @@ describe('date recogniser', () => {
 
   it('rejects a numeric date without a year, whatever the region', () => {
     for (const region of [null, 'IE', 'US']) expect(texts('date', 'due 5/21 or by 12/31, not later', { region }), String(region)).toEqual([]);
+    // With a year, the same dates are found.
+    expect(texts('date', 'due 5/21/2021 or by 12/31/2021, not later', { region: 'US' })).toEqual(['5/21/2021', '12/31/2021']);
   });
 
   it('does not swap a month and a day written year-first out of order', () => {
     expect(texts('date', 'batch 2021/25/05 and 2021.31.12', { region: 'IE' })).toEqual([]);
+    expect(texts('date', 'batch 2021/05/25 and 2021/12/31', { region: 'IE' })).toEqual(['2021/05/25', '2021/12/31']);
   });
 
   it('reads two dates in a row, whatever their forms (issue 27: a partial reading across both hid the first)', () => {

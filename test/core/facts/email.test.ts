@@ -25,6 +25,8 @@ describe('email recogniser', () => {
     expect(texts('email', 'foo@example.invalid foo@example.coma foo@server.local')).toEqual([]);
     expect(texts('email', 'my email is info@presidio.')).toEqual([]);
     expect(texts('email', 'user@192.168.1.1')).toEqual([]);
+    // With a known public suffix, the same addresses are found.
+    expect(texts('email', 'foo@bar.com foo@example.com my email is info@presidio.ai.')).toEqual(['foo@bar.com', 'foo@example.com', 'info@presidio.ai']);
   });
 
   it('takes the address out of a mailto: link and out of brackets and quotes', () => {
@@ -41,6 +43,7 @@ describe('email recogniser', () => {
   it('does not cut an address out of a malformed local part', () => {
     expect(texts('email', 'a..b@example.com')).toEqual([]);
     expect(texts('email', 'jane@example.com-foo')).toEqual([]);
+    expect(texts('email', 'a.b@example.com and jane@example.com foo')).toEqual(['a.b@example.com', 'jane@example.com']);
   });
 
   it('keeps quoted local-part segments whole', () => {
@@ -49,6 +52,7 @@ describe('email recogniser', () => {
 
   it('finds nothing in text that only looks like it might hold an address', () => {
     expect(texts('email', 'this is not an email: hello-world here, @example.com, node.js')).toEqual([]);
+    expect(texts('email', 'this is an email: hello-world@example.com, node.js')).toEqual(['hello-world@example.com']);
   });
 
   it('treats any run of leading quote-like characters as punctuation, and a local part made only of them as none', () => {
@@ -57,6 +61,7 @@ describe('email recogniser', () => {
 
   it('rejects a domain that is a public suffix alone', () => {
     expect(texts('email', 'jane@co.uk, jane@com.au')).toEqual([]);
+    expect(texts('email', 'jane@example.co.uk, jane@example.com.au')).toEqual(['jane@example.co.uk', 'jane@example.com.au']);
   });
 
   it('reads a domain of up to 253 characters, the DNS limit, and nothing in a longer one', () => {

@@ -69,6 +69,7 @@ describe('extractFacts', () => {
 
   it('finds nothing for address: that kind is left to the model fallback', () => {
     expect(extractFacts(passages, { kinds: ['address'] })).toEqual([]);
+    expect(extractFacts(passages, { kinds: ['email'] }).length).toBeGreaterThan(0);
   });
 
   it('lists an occurrence once when a passage is given twice', () => {
@@ -177,10 +178,13 @@ describe('labelAt', () => {
     expect(label('See http://example.com today', 'http')).toBe('');
     expect(label('Office:\n01 234 5678', '01')).toBe('');
     expect(label('12: 01 234 5678', '01 234')).toBe('');
+    // With a label word before a colon on the same line, the same numbers have one.
+    expect(label('Office: 01 234 5678', '01')).toBe('Office');
   });
 
   it('does not take a colon inside a token (a time) for a label marker', () => {
     expect(label('Meeting at 10:30 +353 1 234 5678', '+353')).toBe('');
+    expect(label('Meeting at 10: +353 1 234 5678', '+353')).toBe('Meeting at 10');
   });
 
   it('starts the label after a spaced dash or an earlier "label: " on the line', () => {
@@ -213,6 +217,7 @@ describe('labelAt', () => {
 
   it('counts a word wrapped in brackets or quotes as prose', () => {
     expect(label('Card: ((see)) +353 1 234 5678', '+353')).toBe('');
+    expect(label('Card: +353 1 234 5678', '+353')).toBe('Card');
   });
 
   it('drops the space before a spaced colon', () => {

@@ -70,6 +70,7 @@ describe('ip recogniser', () => {
 
   it('does not read C++ scope syntax as an address', () => {
     expect(texts('ip', 'call Abc::Def and face::bead')).toEqual([]);
+    expect(texts('ip', 'call fe80::def and face::bead:1')).toEqual(['fe80::def', 'face::bead:1']);
   });
 
   it('accepts the longest prefix of each family', () => {

@@ -91,6 +91,7 @@ describe('kindsInQuery', () => {
   it('does not treat common question words as kinds', () => {
     expect(kindsInQuery('when did we move the billing cron?')).toEqual([]);
     expect(kindsInQuery('what number do we use')).toEqual([]);
+    expect(kindsInQuery('what phone number do we use')).toEqual(['phone']);
   });
 
   it('knows every phrase of the lexicon in a natural query', () => {
@@ -167,6 +168,7 @@ describe('suggestKind', () => {
     expect(suggestKind('email phone')).toBeUndefined();
     expect(suggestKind('my phone')).toBeUndefined();
     expect(suggestKind('passport')).toBeUndefined();
+    expect(suggestKind('phone')).toBe('phone');
   });
 });
 

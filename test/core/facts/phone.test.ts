@@ -25,11 +25,15 @@ describe('phone recogniser', () => {
     expect(texts('phone', '1111111111', { region: 'US' })).toEqual([]);
     expect(texts('phone', '532123456 53212345678', { region: 'TR' })).toEqual([]);
     expect(texts('phone', 'call +353 1 234', { region: null })).toEqual([]);
+    // Valid numbers in the same places are found.
+    expect(texts('phone', 'call +353 1 234 5678', { region: null })).toEqual(['+353 1 234 5678']);
+    expect(texts('phone', '2133734253', { region: 'US' })).toEqual(['2133734253']);
   });
 
   it('rejects numbers run into letters', () => {
     expect(texts('phone', '2133734253a', { region: 'US' })).toEqual([]);
     expect(texts('phone', 'The UUID is CA801c26f98cd16e231354125ad046e40b.', { region: 'FR' })).toEqual([]);
+    expect(texts('phone', '2133734253 a', { region: 'US' })).toEqual(['2133734253']);
   });
 
   it('keeps an extension in the span and in the normalised value', () => {
@@ -49,6 +53,7 @@ describe('phone recogniser', () => {
 
   it('is not fooled by a timestamp', () => {
     expect(texts('phone', '2012-01-02 08:00', { region: 'US' })).toEqual([]);
+    expect(texts('phone', '201-201-0208', { region: 'US' })).toEqual(['201-201-0208']);
   });
 
   it('trims an unbalanced opening bracket of any kind, with the spaces after it', () => {
@@ -138,6 +143,9 @@ describe('phone recogniser', () => {
     expect(values('phone', 'Phone: 085 012 3456', { region: 'US' })).toEqual([]);
     // An Indian number grouped oddly (valid in IN, fit 0) is not a merely possible New Zealand one.
     expect(values('phone', 'Phone: 081 234 56789', { region: null })).toEqual([]);
+    // At home in a region that validates them, the same numbers are read.
+    expect(values('phone', 'Phone: 085 012 3456', { region: 'IE' })).toEqual(['+353850123456']);
+    expect(values('phone', 'Phone: 081 234 56789', { region: 'IN' })).toEqual(['+918123456789']);
   });
 
   it('prefers the home region over the list', () => {
@@ -164,6 +172,9 @@ describe('phone recogniser', () => {
       expect(texts('phone', text, { region: 'DE' }), text).toEqual([]);
       expect(texts('phone', `Tel: ${text}`, { region: null }), text).toEqual([]);
     }
+    // A phone number in the same places is read.
+    expect(texts('phone', 'on 030 1234567', { region: 'DE' })).toEqual(['030 1234567']);
+    expect(texts('phone', 'Tel: +49 30 1234567', { region: null })).toEqual(['+49 30 1234567']);
   });
 
   it('scores how a number is written for a region', () => {
@@ -379,6 +390,8 @@ describe('phone recogniser: windows, groups and the home pass', () => {
     for (const region of ['DE', 'GB']) {
       expect(read('Tel: 10.0.19041.1', region), region).toEqual([]);
       expect(read('Tel: 1.2.345.6789', region), region).toEqual([]);
+      // A phone number under the same label is read.
+      expect(read('Tel: +49 30 1234567', region), region).toEqual([['+49 30 1234567', '+49301234567', 'validated', 'DE']]);
     }
   });
 

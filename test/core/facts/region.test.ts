@@ -10,6 +10,7 @@ describe('regions', () => {
 
   it('reads null, empty and unknown codes as no region', () => {
     for (const input of [null, undefined, '', 'XX', 'EU', 'IRL']) expect(asRegion(input), String(input)).toBeUndefined();
+    expect(asRegion('IE')).toBe('IE');
   });
 
   it('refuses an unknown --region with a usage error naming it', () => {

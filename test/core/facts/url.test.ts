@@ -46,11 +46,19 @@ describe('url recogniser', () => {
   it('does not report bare domains, protocol-relative links, e-mail addresses or mailto: links', () => {
     expect(texts('url', 'microsoft.com google.co.il //example.com jane@example.com mailto:jane@example.com')).toEqual([]);
     expect(texts('url', '192.168.1.1/abc')).toEqual([]);
+    // With a scheme or www., the same links are found.
+    expect(texts('url', 'https://microsoft.com www.google.co.il https://example.com http://192.168.1.1/abc')).toEqual([
+      'https://microsoft.com',
+      'www.google.co.il',
+      'https://example.com',
+      'http://192.168.1.1/abc',
+    ]);
   });
 
   it('rejects malformed links', () => {
     expect(texts('url', 'http:// http://. hppt://example.com _http://example.com http://example.com_')).toEqual([]);
     expect(texts('url', 'www.microsoft')).toEqual([]);
+    expect(texts('url', 'http://example.com and www.microsoft.com')).toEqual(['http://example.com', 'www.microsoft.com']);
   });
 
   it('accepts other common hierarchical schemes', () => {
@@ -73,5 +81,8 @@ describe('url recogniser', () => {
   it('handles pathological input (no catastrophic backtracking: the test timeout would catch it)', () => {
     expect(texts('url', '.'.repeat(3000))).toEqual([]);
     expect(texts('url', `www.${'a.'.repeat(3000)}`)).toEqual([]);
+    // A link after the same runs is still found.
+    expect(texts('url', `${'.'.repeat(3000)} www.example.com`)).toEqual(['www.example.com']);
+    expect(texts('url', `www.${'a.'.repeat(3000)} www.example.com`)).toEqual(['www.example.com']);
   });
 });

@@ -32,11 +32,14 @@ describe('verifyPointers', () => {
 
   it('drops a span found in no passage', () => {
     expect(verifyPointers(passages, { pointers: [{ passage: 0, text: '1 Main Street, Dublin 1' }] }, opts)).toEqual([]);
+    expect(verifyPointers(passages, { pointers: [{ passage: 0, text: ADDRESS }] }, opts)).toHaveLength(1);
   });
 
   it('drops a span that occurs only in another passage', () => {
     const answer = { pointers: [{ passage: 0, text: 'Unit 4, Ballymount Industrial Estate' }] };
     expect(verifyPointers(passages, answer, opts)).toEqual([]);
+    // Pointed at its own passage, the same span is kept.
+    expect(verifyPointers(passages, { pointers: [{ passage: 1, text: 'Unit 4, Ballymount Industrial Estate' }] }, opts)).toHaveLength(1);
   });
 
   it('drops a span in a passage the model was not shown, or an index beyond the passages', () => {
@@ -44,6 +47,8 @@ describe('verifyPointers', () => {
     expect(verifyPointers(passages, { pointers: [{ passage: 7, text: '99 Secret Lane, Cork' }] }, opts)).toEqual([]);
     const all = { allowedPassageCount: 99, model: 'm' };
     expect(verifyPointers(passages, { pointers: [{ passage: 3, text: '99 Secret Lane, Cork' }] }, all)).toEqual([]);
+    // Once the passage is shown, the same span is kept.
+    expect(verifyPointers(passages, { pointers: [{ passage: 2, text: '99 Secret Lane, Cork' }] }, all)).toHaveLength(1);
   });
 
   it('applies the structural bound: at least 12 characters and a comma, newline or digit', () => {
@@ -67,6 +72,7 @@ describe('verifyPointers', () => {
     expect(verifyPointers(passages, spaced, opts)).toEqual([]);
     expect(verifyPointers(passages, newline, opts)).toEqual([]);
     expect(verifyPointers(passages, trimmedWrong, opts)).toEqual([]);
+    expect(verifyPointers(passages, { pointers: [{ passage: 0, text: '12 Fitzwilliam Square, Dublin 2' }] }, opts)).toHaveLength(1);
   });
 
   it('drops garbage shapes silently and keeps the good pointers beside them', () => {
@@ -127,6 +133,7 @@ describe('verifyPointers', () => {
   it('never takes a validated kind from a model', () => {
     const answer = { pointers: [{ passage: 0, text: '12 Fitzwilliam Square, Dublin 2' }] };
     expect(verifyPointers(passages, answer, { ...opts, kind: 'phone' })).toEqual([]);
+    expect(verifyPointers(passages, answer, { ...opts, kind: 'address' })).toHaveLength(1);
   });
 
   it('trims whitespace the pointer copied around the span, and drops what is left if it fails the bound', () => {

@@ -25,6 +25,7 @@ import {
   type TableRows,
   type TokenRecord,
 } from '../../../src/core/store/port.js';
+import { handoffRow, runRow } from '../../helpers/rows.js';
 import { all, ENGINES, fixedClock, openTestStore, type TestStore } from '../../helpers/store.js';
 
 const NOW = '2026-11-02T12:00:00.000Z';
@@ -66,44 +67,8 @@ function candidate(agentId: string, claim: string, extra: Partial<CandidateRecor
   };
 }
 
-function run(agentId: string | null, extra: Partial<Run> = {}): Run {
-  return {
-    id: newId('run', Date.parse(extra.startedAt ?? NOW)),
-    kind: 'rem rapid',
-    agentId,
-    startedAt: NOW,
-    finishedAt: null,
-    status: 'running',
-    snapshotPath: null,
-    counts: {},
-    candidateIds: [],
-    model: null,
-    errors: [],
-    durationMs: null,
-    parentRunId: null,
-    steps: {},
-    memoryIds: [],
-    ...extra,
-  };
-}
-
-function handoff(agentId: string, extra: Partial<HandoffRecord> = {}): HandoffRecord {
-  return {
-    id: newId('hof'),
-    agentId,
-    createdAt: NOW,
-    focus: 'lessons',
-    refs: { m1: newId('mem'), m2: newId('mem') },
-    promptSha256: 'b'.repeat(64),
-    prompt: '<the prompt shown>',
-    expiresAt: ago(-7 * DAY),
-    maxCandidates: 5,
-    ingestedAt: null,
-    ingestRunId: null,
-    placeholders: null,
-    ...extra,
-  };
-}
+const run = (agentId: string | null, extra: Partial<Run> = {}): Run => runRow(agentId, NOW, extra);
+const handoff = (agentId: string, extra: Partial<HandoffRecord> = {}): HandoffRecord => handoffRow(agentId, NOW, extra);
 
 async function rejection(promise: Promise<unknown>): Promise<HippoError> {
   try {

@@ -10,7 +10,7 @@ import type { AgentCount, GatherQuery, ListQuery, MemoryRepo, SearchQuery } from
 import { batchContexts, threadKey, threadsOf } from '../context.js';
 import { cursorRows, insertRows } from './bulk.js';
 import type { Session, TxState } from './session.js';
-import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE } from '../tables.js';
+import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE, MEMORY_UPDATE_COLUMNS, setList } from '../tables.js';
 import { fromRow, Params, placeholders, toParams } from './codec.js';
 import { applyMaintenance, optimizeSearchIndex, planMaintenance } from './maintenance.js';
 import { searchMemories } from './search.js';
@@ -18,7 +18,6 @@ import { PgThreads, reindexBeforeCommit, reindexPending } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
 /** What `update` leaves as it is: the memory's identity and its place in a thread (created_at, thread). */
-const IDENTITY = new Set(['id', 'agent_id', 'created_at', 'thread']);
 /** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
 const JOIN_AROUND_MAX = 64;
 
@@ -267,10 +266,9 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
     async update(memory) {
       // Everything but identity, creation and thread; the generated search vector follows by itself (the caller
       // re-indexes the neighbours when the text changed: refreshContext).
-      const columns = MEMORY_TABLE.columns.filter((column) => !IDENTITY.has(column.name));
-      const values = toParams(MEMORY_TABLE, memory, columns);
-      const sets = columns.map((column, index) => `${column.name} = $${index + 3}`);
-      const result = await query(`UPDATE memories SET ${sets.join(', ')} WHERE id = $1 AND agent_id = $2`, [memory.id, memory.agentId, ...values]);
+      const values = toParams(MEMORY_TABLE, memory, MEMORY_UPDATE_COLUMNS);
+      const sets = setList(MEMORY_UPDATE_COLUMNS, (index) => `$${index + 3}`);
+      const result = await query(`UPDATE memories SET ${sets} WHERE id = $1 AND agent_id = $2`, [memory.id, memory.agentId, ...values]);
       return result.rowCount === 1;
     },
 

@@ -12,7 +12,17 @@ import { threadsOf } from '../context.js';
 import { cursorRows, insertRows } from './bulk.js';
 import { PgThreads, reindexBeforeCommit } from './threads.js';
 import type { Session, TxState } from './session.js';
-import { CANDIDATE_PUBLIC_COLUMNS, CANDIDATE_TABLE, columnList, HANDOFF_TABLE, RUN_TABLE, TABLE_SPECS, type TableSpec } from '../tables.js';
+import {
+  CANDIDATE_PUBLIC_COLUMNS,
+  CANDIDATE_TABLE,
+  columnList,
+  HANDOFF_TABLE,
+  RUN_FINISH_COLUMNS,
+  RUN_TABLE,
+  setList,
+  TABLE_SPECS,
+  type TableSpec,
+} from '../tables.js';
 import { fromRow, keyOrder, placeholders, toParams } from './codec.js';
 
 const CANDIDATE_COLUMNS = columnList(CANDIDATE_PUBLIC_COLUMNS);
@@ -92,7 +102,6 @@ export function candidateRepo(session: Session, bound?: TxState): CandidateRepo 
 }
 
 const RUN_COLUMNS = columnList(RUN_TABLE.columns);
-const RUN_IDENTITY = new Set(['id', 'kind', 'agent_id', 'started_at']);
 
 export function runRepo(session: Session, bound?: TxState): RunRepo {
   const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
@@ -104,11 +113,10 @@ export function runRepo(session: Session, bound?: TxState): RunRepo {
       await query(`INSERT INTO runs (${RUN_COLUMNS}) VALUES (${placeholders(values.length)})`, values);
     },
     async finish(run) {
-      // Everything but identity and start (id, kind, agent_id, started_at), only while the row is still running.
-      const columns = RUN_TABLE.columns.filter((column) => !RUN_IDENTITY.has(column.name));
-      const values = toParams(RUN_TABLE, run, columns);
-      const sets = columns.map((column, index) => `${column.name} = $${index + 2}`);
-      const result = await query(`UPDATE runs SET ${sets.join(', ')} WHERE id = $1 AND status = 'running'`, [run.id, ...values]);
+      // Only while the row is still running.
+      const values = toParams(RUN_TABLE, run, RUN_FINISH_COLUMNS);
+      const sets = setList(RUN_FINISH_COLUMNS, (index) => `$${index + 2}`);
+      const result = await query(`UPDATE runs SET ${sets} WHERE id = $1 AND status = 'running'`, [run.id, ...values]);
       return result.rowCount === 1;
     },
     async setSnapshotPath(id, path) {

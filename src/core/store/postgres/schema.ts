@@ -16,6 +16,8 @@
  * `{{unaccent}}` stands for the schema-qualified unaccent dictionary; migrate() fills it in once the extension exists
  * (an administrator may have installed it in another schema). Never edit a shipped migration: add a new one.
  */
+import { STORE_TABLES } from '../port.js';
+
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 1: the whole schema as of SQLite's migration 2, plus `interrupted` as a run status.
   `
@@ -190,8 +192,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
 
-/** The tables a hippo schema holds (besides `hippo_schema`), in the order a copy or snapshot walks them. */
-export const POSTGRES_TABLES = ['memories', 'candidates', 'runs', 'handoffs', 'settings'] as const;
+/** The tables a hippo schema holds (besides `hippo_schema`), in the order a copy or snapshot walks them: the port's. */
+export const POSTGRES_TABLES = STORE_TABLES;
 
 /**
  * The marker and version table. Its presence, with the one row `application = 'hippo'`, says "this schema is

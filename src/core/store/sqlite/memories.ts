@@ -15,7 +15,7 @@ import type {
   SearchHit,
   SearchQuery,
 } from '../port.js';
-import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE } from '../tables.js';
+import { columnList, MEMORY_INSERT_TABLE, MEMORY_UPDATE_COLUMNS, setList } from '../tables.js';
 import { MEMORY_COLUMNS, memoryFromRow, rowMarks, toParams, type MemoryRow } from './codec.js';
 import type { Connection } from './connection.js';
 import { SqliteMaintenance } from './maintenance.js';
@@ -119,8 +119,7 @@ function storedIds(c: Connection, memories: readonly { id: string }[]): Set<stri
 }
 
 /** What `update` sets: everything but identity, creation and thread (the memory's place). */
-const UPDATE_COLUMNS = MEMORY_TABLE.columns.filter((column) => !['id', 'agent_id', 'created_at', 'thread'].includes(column.name));
-const UPDATE_MEMORY = `UPDATE memories SET ${UPDATE_COLUMNS.map((column) => `${column.name} = ?`).join(', ')} WHERE id = ? AND agent_id = ?`;
+const UPDATE_MEMORY = `UPDATE memories SET ${setList(MEMORY_UPDATE_COLUMNS, () => '?')} WHERE id = ? AND agent_id = ?`;
 
 /** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
 const JOIN_AROUND_MAX = 64;
@@ -364,7 +363,10 @@ export class SqliteMemories implements MemoryRepo {
     // place) stay; the caller re-indexes the neighbours when the text changed (refreshContext).
     return this.c.transaction(async () =>
       this.c.mapped(() =>
-        withFtsSecureDelete(this.c, () => this.c.statement(UPDATE_MEMORY).run(...toParams(memory, UPDATE_COLUMNS), memory.id, memory.agentId).changes === 1),
+        withFtsSecureDelete(
+          this.c,
+          () => this.c.statement(UPDATE_MEMORY).run(...toParams(memory, MEMORY_UPDATE_COLUMNS), memory.id, memory.agentId).changes === 1,
+        ),
       ),
     );
   }

@@ -1,7 +1,7 @@
 /** Candidates, runs, handoffs and settings on SQLite: rows in and out, and the guarded updates. */
 import type { Candidate, CandidateStatus, Run, RunKind } from '../../records.js';
 import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RunRepo, SettingsRepo } from '../port.js';
-import { CANDIDATE_PUBLIC_COLUMNS, CANDIDATE_TABLE, columnList, columnsNamed, HANDOFF_TABLE, RUN_TABLE } from '../tables.js';
+import { CANDIDATE_PUBLIC_COLUMNS, CANDIDATE_TABLE, columnList, HANDOFF_TABLE, RUN_FINISH_COLUMNS, RUN_TABLE, setList } from '../tables.js';
 import { fromRow, insertSql, toParams } from './codec.js';
 import type { Connection } from './connection.js';
 
@@ -121,20 +121,7 @@ export const runFromRow = (row: Record<string, unknown>): Run => fromRow<Run>(RU
 /** The parameters of INSERT_RUN. */
 export const runParams = (run: Run): unknown[] => toParams(run, RUN_TABLE.columns);
 export const INSERT_RUN = insertSql(RUN_TABLE);
-/** What a run's final row sets. */
-const FINISH_COLUMNS = columnsNamed(RUN_TABLE, [
-  'finished_at',
-  'status',
-  'counts',
-  'candidate_ids',
-  'model',
-  'errors',
-  'snapshot_path',
-  'steps',
-  'duration_ms',
-  'memory_ids',
-]);
-const FINISH_RUN = `UPDATE runs SET ${FINISH_COLUMNS.map((column) => `${column.name} = ?`).join(', ')} WHERE id = ? AND status = 'running'`;
+const FINISH_RUN = `UPDATE runs SET ${setList(RUN_FINISH_COLUMNS, () => '?')} WHERE id = ? AND status = 'running'`;
 
 export class SqliteRuns implements RunRepo {
   constructor(private readonly c: Connection) {}
@@ -144,7 +131,7 @@ export class SqliteRuns implements RunRepo {
   }
 
   async finish(run: Run): Promise<boolean> {
-    return this.c.use(() => this.c.statement(FINISH_RUN).run(...toParams(run, FINISH_COLUMNS), run.id).changes === 1);
+    return this.c.use(() => this.c.statement(FINISH_RUN).run(...toParams(run, RUN_FINISH_COLUMNS), run.id).changes === 1);
   }
 
   async setSnapshotPath(id: string, path: string): Promise<void> {
