@@ -650,26 +650,35 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
     const inside: Candidate[] = [];
     while (next < national.length && national[next]!.start < window.end) inside.push(national[next++]!);
     // Issue 28's vetoes: a word of another kind before the window; letters glued to a reading, a street line it opens.
-    const other = otherKindBefore(text, window.start);
+    // Each is asked once per window and span (the list's readings mostly share one span), and only when it matters.
+    let other: boolean | undefined;
+    const otherKind = (): boolean => (other ??= otherKindBefore(text, window.start));
+    const vetoes = new Map<string, boolean>();
+    const spanVetoed = (span: Span): boolean => {
+      const key = `${span.start}:${span.end}`;
+      let verdict = vetoes.get(key);
+      if (verdict === undefined) vetoes.set(key, (verdict = vetoed(text, span)));
+      return verdict;
+    };
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
     const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
-    const dialled = settled || other || vetoed(text, window) ? undefined : iddReading(window);
+    const dialled = settled || !IDD_RE.test(window.written) || otherKind() || spanVetoed(window) ? undefined : iddReading(window);
     if (dialled !== undefined) {
       readings.push(dialled);
       continue;
     }
     // Only the readings written as there (fromList) or covering the window (abroadFit) count.
-    const valid = !settled && readable(window.written) ? listReadings(text, window, list).filter((reading) => !vetoed(text, reading)) : [];
+    const valid = !settled && readable(window.written) ? listReadings(text, window, list).filter((reading) => !spanVetoed(reading)) : [];
     const fromList = valid.filter((reading) => plausibleAbroad(text, reading));
     const chosen = choose(text, [...inside, ...fromList], order, () => passageCues(text, window, international));
     if (chosen.length > 0) {
       const read = chosen.map((reading) => relabelled(text, window, reading, list) ?? reading);
-      readings.push(...(other ? read.filter((reading, index) => otherKindAllows(text, reading, chosen[index]!.fit)) : read));
+      readings.push(...(otherKind() ? read.filter((reading, index) => otherKindAllows(text, reading, chosen[index]!.fit)) : read));
       continue;
     }
     const abroadFit = Math.max(-1, ...valid.filter((reading) => covers(reading, window)).map((reading) => reading.fit));
     const possible = possibleReading(text, window, home, list, abroadFit);
-    if (possible !== undefined && !vetoed(text, possible)) readings.push(possible);
+    if (possible !== undefined && !spanVetoed(possible)) readings.push(possible);
   }
   // Home readings outside every window (a form the window pattern does not cover) are chosen on their own.
   pending.push(...national.slice(next));
