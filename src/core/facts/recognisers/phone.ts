@@ -374,10 +374,12 @@ const OTHER_KIND_SHAPES = [
  * ZIP+4 code, or a year and a serial. (A reading kept only for its phone label, or as merely possible, needs a phone
  * word right before the number, which is then no word of another kind: such readings never meet this rule.)
  */
-function otherKindAllows(text: string, reading: Reading, fit: number): boolean {
+function otherKindAllows(text: string, reading: Reading, chosen: Candidate, home: CountryCode | undefined): boolean {
   const written = withoutExtension(text.slice(reading.start, reading.end), reading.number);
   if (isInternational(written)) return true;
-  return fit >= 2 && !OTHER_KIND_SHAPES.some((shape) => shape.test(written));
+  // A national number read abroad when a home region is known (`SIREN 732 829 320` in France is no Polish number).
+  if (home !== undefined && !chosen.home) return false;
+  return chosen.fit >= 2 && !OTHER_KIND_SHAPES.some((shape) => shape.test(written));
 }
 
 /** The phone-like runs of the text that no international number took (`taken` sorted by start, not overlapping). */
@@ -673,7 +675,7 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
     const chosen = choose(text, [...inside, ...fromList], order, () => passageCues(text, window, international));
     if (chosen.length > 0) {
       const read = chosen.map((reading) => relabelled(text, window, reading, list) ?? reading);
-      readings.push(...(otherKind() ? read.filter((reading, index) => otherKindAllows(text, reading, chosen[index]!.fit)) : read));
+      readings.push(...(otherKind() ? read.filter((reading, index) => otherKindAllows(text, reading, chosen[index]!, home)) : read));
       continue;
     }
     const abroadFit = Math.max(-1, ...valid.filter((reading) => covers(reading, window)).map((reading) => reading.fit));
