@@ -285,6 +285,8 @@ const OTHER_KIND_WORDS = [
   'personnummer',
   'organisationsnummer',
   'orgnr',
+  'org nr',
+  'nhs',
   'fakturanummer',
   'ordernummer',
   'ordrenummer',

@@ -445,6 +445,11 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
       ['ZIP code 02139-4307', 'US'],
       // An international dialling prefix is no `+`: under a word of another kind, it is not read.
       ['Order 0049 30 1234567', 'US'],
+      // Read abroad when a home region is known: a French SIREN in 3-3-3 groups is no Polish number, a Norwegian
+      // organisation number no Portuguese one, a British NHS number no American one.
+      ['SIREN 732 829 320', 'FR'],
+      ['Org.nr. 923 609 016', 'NO'],
+      ['NHS number: 943 476 5919', 'GB'],
     ] as const) {
       expect(read(text, region), text).toEqual([]);
     }
@@ -453,6 +458,8 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     expect(read('Kundenkonto: 030 1234567', 'DE')).toEqual([['030 1234567', '+49301234567', 'validated']]);
     // The region's groups with other separators (fit 2) are a phone's grouping too.
     expect(read('Kundenkonto: 030-1234567', 'DE')).toEqual([['030-1234567', '+49301234567', 'validated']]);
+    // With no home region, a reading abroad in its region's groups still stands.
+    expect(read('Order: (212) 555-0147')).toEqual([['(212) 555-0147', '+12125550147', 'validated']]);
     expect(read('Order: 0041 44 668 18 00')).toEqual([]);
     expect(read('Reference: +44 20 7946 0958')).toEqual([['+44 20 7946 0958', '+442079460958', 'validated']]);
     // A phone word between them: the word of another kind is not right before the number.

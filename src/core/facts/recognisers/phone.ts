@@ -374,10 +374,12 @@ const OTHER_KIND_SHAPES = [
  * ZIP+4 code, or a year and a serial. (A reading kept only for its phone label, or as merely possible, needs a phone
  * word right before the number, which is then no word of another kind: such readings never meet this rule.)
  */
-function otherKindAllows(text: string, reading: Reading, fit: number): boolean {
+function otherKindAllows(text: string, reading: Reading, chosen: Candidate, home: CountryCode | undefined): boolean {
   const written = withoutExtension(text.slice(reading.start, reading.end), reading.number);
   if (isInternational(written)) return true;
-  return fit >= 2 && !OTHER_KIND_SHAPES.some((shape) => shape.test(written));
+  // A national number read abroad when a home region is known (`SIREN 732 829 320` in France is no Polish number).
+  if (home !== undefined && !chosen.home) return false;
+  return chosen.fit >= 2 && !OTHER_KIND_SHAPES.some((shape) => shape.test(written));
 }
 
 /** The phone-like runs of the text that no international number took (`taken` sorted by start, not overlapping). */
@@ -650,26 +652,35 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
     const inside: Candidate[] = [];
     while (next < national.length && national[next]!.start < window.end) inside.push(national[next++]!);
     // Issue 28's vetoes: a word of another kind before the window; letters glued to a reading, a street line it opens.
-    const other = otherKindBefore(text, window.start);
+    // Each is asked once per window and span (the list's readings mostly share one span), and only when it matters.
+    let other: boolean | undefined;
+    const otherKind = (): boolean => (other ??= otherKindBefore(text, window.start));
+    const vetoes = new Map<string, boolean>();
+    const spanVetoed = (span: Span): boolean => {
+      const key = `${span.start}:${span.end}`;
+      let verdict = vetoes.get(key);
+      if (verdict === undefined) vetoes.set(key, (verdict = vetoed(text, span)));
+      return verdict;
+    };
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
     const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
-    const dialled = settled || other || vetoed(text, window) ? undefined : iddReading(window);
+    const dialled = settled || !IDD_RE.test(window.written) || otherKind() || spanVetoed(window) ? undefined : iddReading(window);
     if (dialled !== undefined) {
       readings.push(dialled);
       continue;
     }
     // Only the readings written as there (fromList) or covering the window (abroadFit) count.
-    const valid = !settled && readable(window.written) ? listReadings(text, window, list).filter((reading) => !vetoed(text, reading)) : [];
+    const valid = !settled && readable(window.written) ? listReadings(text, window, list).filter((reading) => !spanVetoed(reading)) : [];
     const fromList = valid.filter((reading) => plausibleAbroad(text, reading));
     const chosen = choose(text, [...inside, ...fromList], order, () => passageCues(text, window, international));
     if (chosen.length > 0) {
       const read = chosen.map((reading) => relabelled(text, window, reading, list) ?? reading);
-      readings.push(...(other ? read.filter((reading, index) => otherKindAllows(text, reading, chosen[index]!.fit)) : read));
+      readings.push(...(otherKind() ? read.filter((reading, index) => otherKindAllows(text, reading, chosen[index]!, home)) : read));
       continue;
     }
     const abroadFit = Math.max(-1, ...valid.filter((reading) => covers(reading, window)).map((reading) => reading.fit));
     const possible = possibleReading(text, window, home, list, abroadFit);
-    if (possible !== undefined && !vetoed(text, possible)) readings.push(possible);
+    if (possible !== undefined && !spanVetoed(possible)) readings.push(possible);
   }
   // Home readings outside every window (a form the window pattern does not cover) are chosen on their own.
   pending.push(...national.slice(next));
