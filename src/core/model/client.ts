@@ -18,7 +18,7 @@ import { displayBaseUrl, type HttpModelConfig, type ModelConfig } from './config
 import { answerRejected, responseTooLarge } from './answer-problem.js';
 import { badResponse, httpStatus, isModelCallError, ModelCallAbortedError, modelTimeout, modelUnreachable } from './errors.js';
 import { extractJsonObject } from './json.js';
-import { pinnedFetch } from './loopback.js';
+import { pinnedFetch } from './pinned-fetch.js';
 
 interface GenerateObjectOptions {
   system?: string;
