@@ -14,7 +14,7 @@ import { DEFAULT_REDACT_KINDS, type RedactKind } from './facts/kinds.js';
 import { RedactionIncompleteError } from './errors.js';
 import type { RedactionCounts, Redactor } from './facts/redact.js';
 import type { ModelConfig } from './model/config.js';
-import { isLoopbackUrl } from './model/config.js';
+import { staysOnMachine } from './model/loopback.js';
 
 /** Where a prompt goes: a model server on loopback, one elsewhere, a command, or a person (a prompt-only handoff). */
 export type Destination = 'loopback' | 'remote' | 'command' | 'handoff';
@@ -51,7 +51,7 @@ export function resolveRedaction(input: { mode?: RedactMode; env?: NodeJS.Proces
 /** Where a model config sends its prompts. */
 export function destinationOf(config: ModelConfig): Destination {
   if (config.provider === 'command') return 'command';
-  return isLoopbackUrl(config.baseUrl) ? 'loopback' : 'remote';
+  return staysOnMachine(config) ? 'loopback' : 'remote';
 }
 
 /** Whether the policy redacts text going to `destination` (`none`: no model; only `always` redacts then). */

@@ -1,8 +1,8 @@
 /**
  * Issue 17 through the real parts: the built CLI, a real SQLite file, a stand-in model server on 127.0.0.1 that
  * records every request byte, a `--via` command model, and a prompt-only handoff ingested back. A hosted model is a
- * non-loopback host name (`models.hosted.test`) that a preloaded hook resolves to 127.0.0.1, so the default policy
- * (`auto`) is what is under test. Canary values in every test; none may appear in anything sent.
+ * host name (`models.hosted.test`) that a preloaded hook resolves to 127.0.0.1 and to a non-loopback address (so it is
+ * not loopback, while the connection reaches the stand-in), so the default policy (`auto`) is what is under test. Canary values in every test; none may appear in anything sent.
  */
 import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -183,6 +183,46 @@ describe('a model on loopback', () => {
     expect(json<ErrorJson>(set).error.message).toContain('auto, always, never');
     expect((await box.hippo(['config', 'set', 'redactKinds', 'email', 'ip', '--json'])).exitCode).toBe(0);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('what counts as loopback (issue 27 defect 4)', () => {
+  /** A model at `host` (an ollama server, so no key is needed on loopback), with the resolver hook preloaded. */
+  const envAt = (host: string) => ({
+    HIPPO_AGENT: 'ops',
+    HIPPO_REGION: 'IE',
+    HIPPO_MODEL: 'ollama:local-model',
+    HIPPO_BASE_URL: server.baseUrl('ollama').replace('127.0.0.1', host),
+    NODE_OPTIONS: `--import=${HOOK}`,
+  });
+
+  it('a *.localhost name is not loopback by its name: auto redacts when it resolves to anything but loopback', async () => {
+    const check = json<{ leavesMachine: boolean; redaction: { destination: string; applies: boolean } }>(
+      await box.hippo(['model', 'check', '--offline', '--json'], { env: envAt('models.hosted.localhost') }),
+    );
+    expect(check.leavesMachine).toBe(true);
+    expect(check.redaction).toMatchObject({ mode: 'auto', destination: 'remote', applies: true });
+    const dry = json<{ redaction: unknown }>(await box.hippo(['rem', 'rapid', '--dry-run', '--json'], { env: envAt('models.hosted.localhost') }));
+    expect(dry.redaction).toMatchObject({ mode: 'auto', destination: 'remote', applies: true, counts: { card: 1, iban: 1, phone: 1, email: 1 } });
+
+    server.respondWith(reply.json({ candidates: [] }));
+    expect((await box.hippo(['rem', 'rapid', '--json'], { env: envAt('models.hosted.localhost') })).exitCode).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expectNoCanary(server.requests[0]!.rawBody, 'the request to models.hosted.localhost');
+  });
+
+  it('a name that resolves only to loopback is loopback, and the request goes to that address', async () => {
+    const check = json<{ leavesMachine: boolean; egress: string; redaction: { destination: string; applies: boolean } }>(
+      await box.hippo(['model', 'check', '--offline', '--json'], { env: envAt('models.pinned.test') }),
+    );
+    expect(check.leavesMachine).toBe(false);
+    expect(check.egress).toContain('127.0.0.1');
+    expect(check.redaction).toMatchObject({ mode: 'auto', destination: 'loopback', applies: false });
+    server.respondWith(reply.json({ candidates: [] }));
+    expect((await box.hippo(['rem', 'rapid', '--json'], { env: envAt('models.pinned.test') })).exitCode).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.headers.host).toBe(`models.pinned.test:${new URL(server.baseUrl('ollama')).port}`);
+    expect(server.requests[0]!.rawBody).toContain(CARD);
   });
 });
 

@@ -18,6 +18,7 @@ import { displayBaseUrl, type HttpModelConfig, type ModelConfig } from './config
 import { answerRejected, responseTooLarge } from './answer-problem.js';
 import { badResponse, httpStatus, isModelCallError, ModelCallAbortedError, modelTimeout, modelUnreachable } from './errors.js';
 import { extractJsonObject } from './json.js';
+import { pinnedFetch } from './pinned-fetch.js';
 
 interface GenerateObjectOptions {
   system?: string;
@@ -146,7 +147,9 @@ async function callHttp(
   baseFetch: typeof globalThis.fetch | undefined,
 ): Promise<RawAnswer> {
   const state: FetchState = { requests: 0 };
-  const fetch = createCappedFetch(config.maxBytes, state, baseFetch);
+  // A base URL whose name resolved only to loopback is held to that address (./loopback.ts): no second lookup.
+  const pinned = config.pinnedAddress === undefined ? undefined : pinnedFetch(new URL(config.baseUrl).hostname.toLowerCase(), config.pinnedAddress);
+  const fetch = createCappedFetch(config.maxBytes, state, baseFetch ?? pinned);
   const where = `${config.provider} at ${displayBaseUrl(config.baseUrl)}`;
   const jsonSchema = sentSchema(request);
   const mode = request.mode ?? 'schema';

@@ -11,11 +11,13 @@
  * Empty environment variables count as unset. Every malformed value is a UsageError (exit 2) naming the variable or
  * file; nothing falls back silently. The error messages never repeat a key.
  */
-import { isIP } from 'node:net';
 import { loadConfig } from '../config.js';
 import { parseBaseUrl, parseModelSpec, parsePositiveInt, type HttpProviderName, type ProviderName } from '../config-values.js';
 import { UsageError } from '../errors.js';
 import { configFilePath } from '../paths.js';
+import { isLoopbackUrl, staysOnMachine } from './loopback.js';
+
+export { isLoopbackUrl };
 
 export const DEFAULT_BASE_URLS: Record<HttpProviderName, string> = {
   ollama: 'http://127.0.0.1:11434',
@@ -43,6 +45,11 @@ export interface HttpModelConfig extends CommonConfig {
   /** Normalised, without trailing slash; for Ollama the server root (no `/api`). */
   baseUrl: string;
   apiKey?: string;
+  /**
+   * Set by `pinLoopback` (./loopback.ts) when the base URL's host name resolved only to loopback addresses: every
+   * request connects to this address, and the prompt counts as staying on this machine.
+   */
+  pinnedAddress?: string;
 }
 export interface CommandModelConfig extends CommonConfig {
   provider: 'command';
@@ -139,27 +146,6 @@ export function resolveModelConfig(input: ResolveModelConfigInput): ModelConfig 
   return { provider, model: spec.model, baseUrl, ...(apiKey ? { apiKey } : {}), timeoutMs, maxBytes, source };
 }
 
-/** True for 127.0.0.0/8, ::1 (and IPv4-mapped loopback) and localhost. */
-export function isLoopbackUrl(baseUrl: string): boolean {
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (host === '::1') return true;
-  const mapped = /^::ffff:(.+)$/.exec(host);
-  if (mapped?.[1]) {
-    if (isIP(mapped[1]) === 4) return mapped[1].startsWith('127.');
-    // URL normalises ::ffff:127.0.0.1 to ::ffff:7f00:1
-    return /^7f[0-9a-f]{2}:/.test(mapped[1]);
-  }
-  return false;
-}
-
 /** The base URL without any user:password part (a URL may carry credentials). */
 export function displayBaseUrl(baseUrl: string): string {
   try {
@@ -208,7 +194,7 @@ export function describeModelConfig(config: ModelConfig): ModelConfigDescription
     };
   }
   const baseUrl = displayBaseUrl(config.baseUrl);
-  const leavesMachine = !isLoopbackUrl(config.baseUrl);
+  const leavesMachine = !staysOnMachine(config);
   return {
     provider: config.provider,
     ...common,
@@ -217,6 +203,8 @@ export function describeModelConfig(config: ModelConfig): ModelConfigDescription
     leavesMachine,
     egress: leavesMachine
       ? `memory content sent to the model LEAVES THIS MACHINE: it goes to ${new URL(config.baseUrl).host}`
-      : 'memory content stays on this machine (loopback address)',
+      : config.pinnedAddress !== undefined
+        ? `memory content stays on this machine (${new URL(config.baseUrl).hostname} resolves only to loopback; requests go to ${config.pinnedAddress})`
+        : 'memory content stays on this machine (loopback address)',
   };
 }

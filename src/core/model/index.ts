@@ -24,6 +24,7 @@ export {
   type GenerateObjectResult,
   type ModelUsage,
 } from './client.js';
+export { isLoopbackAddress, pinLoopback, staysOnMachine, type LookupAll, type ResolvedAddress } from './loopback.js';
 export { checkModel, type ModelCheckResult, type ModelCheckError, type CheckModelOptions } from './check.js';
 export { extractJsonObject, stripThinking, type ExtractJsonResult } from './json.js';
 export {

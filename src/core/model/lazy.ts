@@ -4,11 +4,17 @@ import type { ModelConfig } from './config.js';
 /**
  * The model settings (the `flag` given, else HIPPO_MODEL and the rest of the environment, else the config file),
  * loading the settings module only now. Malformed settings are a UsageError even when no model is needed yet.
- * `flagName` names `flag` in errors (the CLI passes `--model` or `--via`).
+ * `flagName` names `flag` in errors (the CLI passes `--model` or `--via`). A base URL's host name is resolved here,
+ * once (`pinLoopback`).
  */
 export async function resolveModel(flag: string | undefined, flagName?: string): Promise<ModelConfig | undefined> {
   const { resolveModelConfig } = await import('./config.js');
-  return resolveModelConfig({ flag, flagName, env: process.env });
+  const config = resolveModelConfig({ flag, flagName, env: process.env });
+  if (config === undefined || config.provider === 'command') return config;
+  // Once per command: a base URL host name that resolves only to loopback now counts as loopback and is pinned to
+  // that address for every request (docs/redaction.md "Loopback").
+  const { pinLoopback } = await import('./loopback.js');
+  return pinLoopback(config);
 }
 
 /** The client for a config, loading the provider SDKs only now (they cost startup time wherever no model is called). */
