@@ -8,10 +8,11 @@ import type { RawMatch, RecogniserOptions } from '../types.js';
 // followed by groups of 2–6 with one separator (a space, a no-break, narrow no-break or thin space as text pasted from a
 // web page or a PDF has, or a dash) used throughout: 4-4-4-4, 4-6-5, 4-4-4-4-3, …
 // A candidate starts at a digit with no letter, digit, mark, underscore or plus sign before it (`+4915123456274` is a
-// phone number), nor a digit and a decimal point (`0.4111…`); it ends before anything but a letter, digit, mark or
+// phone number), nor — for a run of digits — a digit and a decimal point (`0.4111…`); a card written in groups may
+// follow one (`v1.4111 1111 1111 1111`, an IBAN's `…78.4111 1111 1111 1111`): no decimal part is grouped so. It ends before anything but a letter, digit, mark or
 // underscore, or a decimal point and a digit. A comma between digits is a decimal comma next to a run of digits
 // (`4111111111111111,5`), but a list separator next to a card written in groups (`78,4111 1111 1111 1111`).
-const START_RE = /(?<![\p{L}\p{N}\p{M}_+＋]|\p{N}\.)\d/gu;
+const START_RE = /(?<![\p{L}\p{N}\p{M}_+＋])\d/gu;
 const DIGITS_RE = /\d+/y;
 const SEPARATOR = /[ \u00A0\u202F\u2009-]/;
 const SEPARATOR_DIGIT = /^[ \u00A0\u202F\u2009-]\d/;
@@ -81,8 +82,8 @@ function digitsAt(text: string, at: number): string {
 function candidateEnds(text: string, start: number): number[] {
   const first = digitsAt(text, start);
   if (first.length >= 12 && first.length <= 19) {
-    const afterDecimalComma = text.charAt(start - 1) === ',' && isDigit(text.charAt(start - 2));
-    return !afterDecimalComma && endsCleanly(text, start + first.length, false) ? [start + first.length] : [];
+    const afterDecimal = (text.charAt(start - 1) === ',' || text.charAt(start - 1) === '.') && isDigit(text.charAt(start - 2));
+    return !afterDecimal && endsCleanly(text, start + first.length, false) ? [start + first.length] : [];
   }
   if (first.length !== 4) return [];
   const separator = text.charAt(start + 4);
