@@ -70,6 +70,12 @@ describe('card recogniser', () => {
     expect(texts('card', '3,4111111111111111 4111111111111111,5 3.4111111111111111')).toEqual([]);
   });
 
+  it('takes no card of 12 digits from the end of a run of 4-digit groups (a voucher code), but a 16-digit card after a 4-digit number', () => {
+    expect(texts('card', 'Gift voucher code 1234 5678 9012 3456 is printed on the back.')).toEqual([]);
+    expect(texts('card', 'code 1234-5678-9012-3456')).toEqual([]);
+    expect(texts('card', '1234 4111 1111 1111 1111')).toEqual(['4111 1111 1111 1111']);
+  });
+
   it('finds a card in groups after a digit and a point (issue 27 review): no decimal part is written in groups of four', () => {
     for (const before of ['IE29 AIBK 9311 5212 3456 78.', 'v1.', '0.', '+44 20 7946 0958.', 'ref 7.']) {
       expect(texts('card', before + '4111 1111 1111 1111'), before).toEqual(['4111 1111 1111 1111']);
