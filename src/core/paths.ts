@@ -50,8 +50,15 @@ export function maskPassword(url: string): string {
  * the environment or written in the config file (issue 27).
  */
 export function maskPasswordsIn(text: string): string {
-  return text.replace(/\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>`]+/g, (url) => replacePassword(url, '***', true));
+  return text.replace(/\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>`]+/g, (url) => replacePassword(url, '***', true)).replace(KEYWORD_PASSWORD, '$1***');
 }
+
+/**
+ * A libpq keyword string's password (`host=db password=secret`, or `password = 'a b'`) outside a URL: not a store
+ * location hippo reads (it is taken for a file path), but someone may type one, and the error naming that path or
+ * the "did you mean" line echoing it must not show the password (issue 27 review).
+ */
+const KEYWORD_PASSWORD = /(\bpassword\s*=\s*)('[^']*'?|[^\s&'"]+)/gi;
 
 /**
  * The passwords in some URLs (the user-info's and a `password=` parameter's, as written and decoded): the secrets

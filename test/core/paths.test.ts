@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkDbSetting } from '../../src/core/config.js';
 import { resolveDb } from '../../src/core/db-location.js';
-import { isPostgresLocation, resolveDbPath, withoutPassword } from '../../src/core/paths.js';
+import { isPostgresLocation, maskPasswordsIn, resolveDbPath, withoutPassword } from '../../src/core/paths.js';
 
 describe('choosing the store', () => {
   it('--db beats HIPPO_DB beats the config file beats the default; a postgres URL comes back as given', () => {
@@ -40,6 +40,13 @@ describe('choosing the store', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('masks a libpq keyword password outside a URL too, as typed into --db or HIPPO_DB (issue 27 review)', () => {
+    expect(maskPasswordsIn('no hippo store at /w/host=db password=s3cretPW dbname=x')).toBe('no hippo store at /w/host=db password=*** dbname=x');
+    expect(maskPasswordsIn("host=db password='s3cret PW' user=u")).toBe('host=db password=*** user=u');
+    expect(maskPasswordsIn('postgres://u:s3cretPW@h/x?password=s3cretPW&sslmode=require')).toBe('postgres://u:***@h/x?password=***&sslmode=require');
+    expect(maskPasswordsIn('a password is needed')).toBe('a password is needed');
   });
 
   it('prints a URL without its password (user-info and parameter), keeping everything else', () => {

@@ -75,7 +75,20 @@ describe('card recogniser', () => {
     expect(texts('card', 'DE89 3704 0044 0532 0130 00 3714 496353 98431')).toEqual(['3714 496353 98431']);
     // A comma between digits: a list separator next to a card in groups, a decimal comma next to a run of digits.
     expect(texts('card', 'IE29 AIBK 9311 5212 3456 78,4111 1111 1111 1111,5555 5555 5555 4444')).toEqual(['4111 1111 1111 1111', '5555 5555 5555 4444']);
-    expect(texts('card', '3,4111111111111111 4111111111111111,5 0.4111 1111 1111 1111')).toEqual([]);
+    expect(texts('card', '3,4111111111111111 4111111111111111,5 3.4111111111111111')).toEqual([]);
+  });
+
+  it('takes no card of 12 digits from the end of a run of 4-digit groups (a voucher code), but a 16-digit card after a 4-digit number', () => {
+    expect(texts('card', 'Gift voucher code 1234 5678 9012 3456 is printed on the back.')).toEqual([]);
+    expect(texts('card', 'code 1234-5678-9012-3456')).toEqual([]);
+    expect(texts('card', '1234 4111 1111 1111 1111')).toEqual(['4111 1111 1111 1111']);
+  });
+
+  it('finds a card in groups after a digit and a point (issue 27 review): no decimal part is written in groups of four', () => {
+    for (const before of ['IE29 AIBK 9311 5212 3456 78.', 'v1.', '0.', '+44 20 7946 0958.', 'ref 7.']) {
+      expect(texts('card', before + '4111 1111 1111 1111'), before).toEqual(['4111 1111 1111 1111']);
+      expect(texts('card', before + '4111-1111-1111-1111'), before).toEqual(['4111-1111-1111-1111']);
+    }
   });
 
   it('reads no short card out of the middle of a longer number, but a printed card after other numbers is found', () => {

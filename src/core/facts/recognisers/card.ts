@@ -8,10 +8,11 @@ import type { RawMatch, RecogniserOptions } from '../types.js';
 // followed by groups of 2–6 with one separator (a space, a no-break, narrow no-break or thin space as text pasted from a
 // web page or a PDF has, or a dash) used throughout: 4-4-4-4, 4-6-5, 4-4-4-4-3, …
 // A candidate starts at a digit with no letter, digit, mark, underscore or plus sign before it (`+4915123456274` is a
-// phone number), nor a digit and a decimal point (`0.4111…`); it ends before anything but a letter, digit, mark or
+// phone number), nor — for a run of digits — a digit and a decimal point (`0.4111…`); a card written in groups may
+// follow one (`v1.4111 1111 1111 1111`, an IBAN's `…78.4111 1111 1111 1111`): no decimal part is grouped so. It ends before anything but a letter, digit, mark or
 // underscore, or a decimal point and a digit. A comma between digits is a decimal comma next to a run of digits
 // (`4111111111111111,5`), but a list separator next to a card written in groups (`78,4111 1111 1111 1111`).
-const START_RE = /(?<![\p{L}\p{N}\p{M}_+＋]|\p{N}\.)\d/gu;
+const START_RE = /(?<![\p{L}\p{N}\p{M}_+＋])\d/gu;
 const DIGITS_RE = /\d+/y;
 const SEPARATOR = /[ \u00A0\u202F\u2009-]/;
 const SEPARATOR_DIGIT = /^[ \u00A0\u202F\u2009-]\d/;
@@ -87,8 +88,8 @@ function digitsAt(text: string, at: number): string {
 function candidateEnds(text: string, start: number): number[] {
   const first = digitsAt(text, start);
   if (first.length >= 12 && first.length <= 19) {
-    const afterDecimalComma = text.charAt(start - 1) === ',' && isDigit(text.charAt(start - 2));
-    return !afterDecimalComma && endsCleanly(text, start + first.length, false) ? [start + first.length] : [];
+    const afterDecimal = (text.charAt(start - 1) === ',' || text.charAt(start - 1) === '.') && isDigit(text.charAt(start - 2));
+    return !afterDecimal && endsCleanly(text, start + first.length, false) ? [start + first.length] : [];
   }
   if (first.length !== 4) return [];
   const separator = text.charAt(start + 4);
@@ -102,6 +103,20 @@ function candidateEnds(text: string, start: number): number[] {
     if (endsCleanly(text, at, true)) ends.push(at);
   }
   return ends.reverse();
+}
+
+/**
+ * Fewest digits of a card that starts inside a run of 4-digit groups (`1234 5678 9012 3456`): the run's last three
+ * groups (12 digits, a Maestro length) are not a card of their own; a 16-digit card after a 4-digit number is.
+ */
+const MIN_DIGITS_INSIDE_RUN = 14;
+
+/** Whether `written` (a card in groups at `start`) continues a 4-digit group written with its own separator. */
+function continuesGroups(text: string, start: number, written: string): boolean {
+  const separator = written.charAt(4);
+  if (!SEPARATOR.test(separator) || text.charAt(start - 1) !== separator) return false;
+  const before = text.slice(Math.max(0, start - 6), start - 1);
+  return /(?:^|[^\p{N}])\d{4}$/u.test(before);
 }
 
 /**
@@ -140,6 +155,7 @@ export function recogniseCards(text: string, _opts: RecogniserOptions = {}): Raw
         !SEPARATOR_DIGIT.test(text.slice(end, end + 2)) &&
         cardContextBefore(text, start.index);
       if (!valid && !labelled) continue;
+      if (digits.length < MIN_DIGITS_INSIDE_RUN && continuesGroups(text, start.index, written)) continue;
       const card = rawMatch('card', text, start.index, end, digits);
       if (!valid) card.check = 'labelled';
       matches.push(card);
