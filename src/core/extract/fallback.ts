@@ -68,6 +68,7 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
     // left out whole rather than sent in part (passage i of `shown` is a prefix of passage i of `passages`).
     const redacted = redactor ? shown.map((passage, index) => redactor.redact(passages[index]!.text, { cutAt: passage.text.length })) : undefined;
     const sent = redacted ? shown.map((passage, index) => ({ source: passage.source, text: redacted[index]!.text })) : shown;
+    // Loaded here like the verifier above: a fact box of validated kinds never sends anything, so never needs it.
     (await import('../redaction.js')).assertNothingLeft(redactor);
     await options.client.prepare();
     const answer = await options.client.generateObject({

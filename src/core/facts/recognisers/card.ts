@@ -106,20 +106,6 @@ function candidateEnds(text: string, start: number): number[] {
 }
 
 /**
- * Fewest digits of a card that starts inside a run of 4-digit groups (`1234 5678 9012 3456`): the run's last three
- * groups (12 digits, a Maestro length) are not a card of their own; a 16-digit card after a 4-digit number is.
- */
-const MIN_DIGITS_INSIDE_RUN = 14;
-
-/** Whether `written` (a card in groups at `start`) continues a 4-digit group written with its own separator. */
-function continuesGroups(text: string, start: number, written: string): boolean {
-  const separator = written.charAt(4);
-  if (!SEPARATOR.test(separator) || text.charAt(start - 1) !== separator) return false;
-  const before = text.slice(Math.max(0, start - 6), start - 1);
-  return /(?:^|[^\p{N}])\d{4}$/u.test(before);
-}
-
-/**
  * Card numbers: `validated` when the issuer and length are known and Luhn passes; `labelled` when only Luhn passes
  * (an issuer we do not know, 12–19 digits), a card word stands right before it (`Card number:`, `Visa`, …) and no
  * more digit groups follow.
@@ -155,7 +141,6 @@ export function recogniseCards(text: string, _opts: RecogniserOptions = {}): Raw
         !SEPARATOR_DIGIT.test(text.slice(end, end + 2)) &&
         cardContextBefore(text, start.index);
       if (!valid && !labelled) continue;
-      if (digits.length < MIN_DIGITS_INSIDE_RUN && continuesGroups(text, start.index, written)) continue;
       const card = rawMatch('card', text, start.index, end, digits);
       if (!valid) card.check = 'labelled';
       matches.push(card);
