@@ -22,8 +22,13 @@ import { isKind, recognise, validated, type ValidatedKind } from '../../../src/c
  */
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const OWN_SET = resolve(REPO_ROOT, 'test/fixtures/facts-dev.jsonl');
-const SHARED_SET = findSharedSet();
 const SHARED_REQUIRED = process.env.HIPPO_REQUIRE_SHARED_DEV_SET === '1';
+/**
+ * Only CI (or a developer naming the file) reaches outside the repository for the shared set: a clone anywhere scores
+ * its own set and nothing else (`CI=1` or `HIPPO_FACTS_DEV_SET=…` to score the shared one locally).
+ */
+const REACH_SHARED = SHARED_REQUIRED || (process.env.CI ?? '') !== '' || (process.env.HIPPO_FACTS_DEV_SET ?? '') !== '';
+const SHARED_SET = REACH_SHARED ? findSharedSet() : resolve(REPO_ROOT, 'test/fixtures/no-shared-dev-set-outside-ci');
 
 /**
  * `HIPPO_FACTS_DEV_SET`, else `shared/data/facts-dev.jsonl` in the nearest parent of the repository that has one
@@ -200,6 +205,8 @@ scoreSet(
   SHARED_FLOORS,
   SHARED_REQUIRED
     ? undefined
-    : `the shared dev set is not at ${SHARED_SET} (it lives in shared/data/ beside the repository; set HIPPO_FACTS_DEV_SET to its path, ` +
+    : !REACH_SHARED
+      ? 'the shared dev set is scored in CI (CI=1) or with HIPPO_FACTS_DEV_SET=/path/to/facts-dev.jsonl; this run scores the repository set only'
+      : `the shared dev set is not at ${SHARED_SET} (it lives in shared/data/ beside the repository; set HIPPO_FACTS_DEV_SET to its path, ` +
         'and HIPPO_REQUIRE_SHARED_DEV_SET=1 to make a missing file fail, as CI does)',
 );
