@@ -26,6 +26,16 @@ import type { Candidate, CandidateStatus, Durability, Handoff, McpToken, Memory,
 import type { Clock } from '../time.js';
 
 /** A candidate as stored: the public object plus what stays on the row (the normalised claim, the full prompt). */
+/** A reviewer's decision on a pending candidate, as `CandidateRepo.decide` takes it. */
+export interface CandidateDecision {
+  status: 'promoted' | 'rejected';
+  reviewer: string;
+  rationale: string;
+  decidedAt: string;
+  promotedMemoryId?: string | null;
+  editedClaim?: string | null;
+}
+
 export interface CandidateRecord extends Candidate {
   claimNorm: string;
   prompt: string;
@@ -339,18 +349,7 @@ export interface CandidateRepo {
    * UPDATE … WHERE status = 'pending'), so two reviewers at once → exactly one wins. Returns false when it was not
    * pending any more (the caller reports exit 4).
    */
-  decide(
-    agentId: string,
-    id: string,
-    decision: {
-      status: 'promoted' | 'rejected';
-      reviewer: string;
-      rationale: string;
-      decidedAt: string;
-      promotedMemoryId?: string | null;
-      editedClaim?: string | null;
-    },
-  ): Promise<boolean>;
+  decide(agentId: string, id: string, decision: CandidateDecision): Promise<boolean>;
   /**
    * A rejected candidate back to pending (`rem reopen`): guarded like `decide` — only while it is `rejected` — it clears
    * the decision (reviewer, rationale, decidedAt) and records who reopened it, when and why. False when it was not

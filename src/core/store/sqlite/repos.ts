@@ -1,6 +1,6 @@
 /** Candidates, runs, handoffs and settings on SQLite: rows in and out, and the guarded updates. */
 import type { Candidate, CandidateStatus, Run, RunKind } from '../../records.js';
-import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RunRepo, SettingsRepo } from '../port.js';
+import type { CandidateDecision, CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RunRepo, SettingsRepo } from '../port.js';
 import { CANDIDATE_PUBLIC_COLUMNS, CANDIDATE_TABLE, columnList, HANDOFF_TABLE, RUN_FINISH_COLUMNS, RUN_TABLE, setList } from '../tables.js';
 import { fromRow, insertSql, toParams } from './codec.js';
 import type { Connection } from './connection.js';
@@ -59,18 +59,7 @@ export class SqliteCandidates implements CandidateRepo {
     await this.c.use(() => this.c.statement(INSERT_CANDIDATE).run(...candidateParams(candidate)));
   }
 
-  async decide(
-    agentId: string,
-    id: string,
-    decision: {
-      status: 'promoted' | 'rejected';
-      reviewer: string;
-      rationale: string;
-      decidedAt: string;
-      promotedMemoryId?: string | null;
-      editedClaim?: string | null;
-    },
-  ): Promise<boolean> {
+  async decide(agentId: string, id: string, decision: CandidateDecision): Promise<boolean> {
     return this.c.use(
       () =>
         this.c
