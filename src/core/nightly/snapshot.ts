@@ -3,7 +3,7 @@
  * beside the database, so every store keeps its own, two in one directory too; docs/nightly.md), named `<UTC timestamp>-<run id><suffix>`: the engine writes each
  * under a hidden temporary name, checks it, makes it durable, and only then gives it that name, so a file with such a
  * name is always complete and was verified when written, and a half-written one (a crash, a full disk) never has it.
- * Listing and retention are here; the file names and folders are store/snapshot-files.ts's; writing and checking the
+ * Listing and retention are here; the file names (built and parsed) and folders are store/snapshot-files.ts's; writing and checking the
  * files is the adapter's (store.snapshots).
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
@@ -12,7 +12,9 @@ import { ExitCode, HippoError } from '../errors.js';
 import { requireCount } from '../limits.js';
 import type { RunKind } from '../records.js';
 import type { Store, UnattributedSnapshots } from '../store/port.js';
-import { snapshotNamePattern, sqliteSnapshotDir } from '../store/snapshot-files.js';
+import { parseSnapshotName, snapshotFileName, sqliteSnapshotDir } from '../store/snapshot-files.js';
+
+export { snapshotFileName } from '../store/snapshot-files.js';
 
 /** Retention never removes the newest few, however old (or damaged) they are. */
 export const KEEP_NEWEST = 3;
@@ -65,22 +67,6 @@ export interface TakenSnapshot extends Snapshot {
 /** The store's snapshot directory; given a SQLite file's path, that file's (store/snapshot-files.ts). */
 export function snapshotDir(store: Store | string): string {
   return typeof store === 'string' ? sqliteSnapshotDir(store) : store.snapshots.dir;
-}
-
-/** `20261102T093000Z-run_….db` (UTC, sortable). */
-export function snapshotFileName(time: Date, runId: string, suffix = '.db'): string {
-  return `${time
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}Z$/, 'Z')}-${runId}${suffix}`;
-}
-
-function parseSnapshotName(name: string, suffix: string): { createdAt: string; runId: string } | undefined {
-  const match = snapshotNamePattern(suffix).exec(name);
-  if (!match) return undefined;
-  const stamp = match[1]!;
-  const createdAt = `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}.000Z`;
-  return { createdAt, runId: match[2]! };
 }
 
 /** Every usable snapshot in `dir`, newest first. Temporary and foreign files are never listed. */

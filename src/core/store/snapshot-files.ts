@@ -12,6 +12,23 @@ export function snapshotNamePattern(suffix: string): RegExp {
   return new RegExp(`^(\\d{8}T\\d{6}Z)-(run_[0-9A-HJKMNP-TV-Z]{26})${suffix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 }
 
+/** `20261102T093000Z-run_….db` (UTC, sortable). */
+export function snapshotFileName(time: Date, runId: string, suffix = '.db'): string {
+  return `${time
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z')}-${runId}${suffix}`;
+}
+
+/** The time and run id a snapshot's name carries, or undefined for a name that is not a snapshot's. */
+export function parseSnapshotName(name: string, suffix: string): { createdAt: string; runId: string } | undefined {
+  const match = snapshotNamePattern(suffix).exec(name);
+  if (!match) return undefined;
+  const stamp = match[1]!;
+  const createdAt = `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}.000Z`;
+  return { createdAt, runId: match[2]! };
+}
+
 /** A SQLite snapshot's name. */
 export const SNAPSHOT_FILE = snapshotNamePattern('.db');
 
