@@ -74,7 +74,8 @@ async function corpusFile(corpus: Corpus, size: number, threaded: boolean): Prom
       agentId: 'bench',
       content: corpus.note(random, index),
       createdAt: new Date(Date.UTC(2025, 0, 1) + minute * 60_000).toISOString(),
-      ...(threaded ? { thread: `t${Math.floor(index / 50)}` } : {}),
+      // `thread: null`: without the field a file's lines form one thread (the file's), so a plain store says so.
+      thread: threaded ? `t${Math.floor(index / 50)}` : null,
     };
     if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');
   }
@@ -163,7 +164,7 @@ inflated by other jobs; the ratios compare commands run interleaved in the same 
 Two generated corpora of threaded notes (threads of 50, a minute apart, every fifth sharing its time with the one
 before): *tie-heavy*, every note holding the query's words (scores tie by the thousand), and *zipf*, 8–19 words drawn
 from 5000 with Zipf's law. *import*: \`hippo memory import FILE --db NEW.db\` of the JSONL file, wall time of the
-command; *plain*: the same notes without threads. *database*: the file after a WAL checkpoint. *cold search*: \`hippo
+command; *plain*: the same notes outside any thread (\`thread: null\` on every line). *database*: the file after a WAL checkpoint. *cold search*: \`hippo
 search QUERY --json\` (a new process; the ranking, the ten hits' rows, snippets and parts, the retrieval counters)
 against the \`sqlite3\` CLI running hippo's ranking statement on the same file (bench/search-floor.ts \`rankingSql\`),
 medians of ${rounds} rounds after one warm-up. *matches*: the memories the statement ranks.
