@@ -17,7 +17,13 @@ const sections: Record<string, () => Promise<Section>> = {
   rem: () => import('./rem.js'),
   nightly: () => import('./nightly.js'),
   extract: () => import('./extract.js'),
-  search: () => import('./search-context.js'),
+  // Search in context (recall, cost), then issue 26's floors (cold search against the sqlite3 CLI, import, size).
+  search: async () => ({
+    run: async (options: SectionOptions) => {
+      await (await import('./search-context.js')).run(options);
+      await (await import('./search-floor.js')).run(options);
+    },
+  }),
   redaction: () => import('./redaction.js'),
   mcp: () => import('./mcp.js'),
   postgres: () => import('./postgres.js'),

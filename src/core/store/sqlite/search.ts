@@ -7,7 +7,7 @@ import { CONTEXT_AFTER, CONTEXT_BEFORE } from '../context.js';
 import { rawSyntaxError, SEARCH_PARTS, type SearchHit, type SearchPart, type SearchQuery, type SearchWeights } from '../port.js';
 import { rankWeights } from '../../search-terms.js';
 import { mapSqliteError, type Connection } from './connection.js';
-import { agentExpression, bm25Sql, buildMatchExpression, everyPart, partColumns, partFlags, rankFunction, searchedColumns, STORED_RANK } from './fts.js';
+import { agentExpression, bm25Sql, buildMatchExpression, everyPart, partColumns, partFlags, searchedColumns } from './fts.js';
 import { MEMORY_COLUMNS, memoryFromRow, type MemoryRow } from './codec.js';
 
 /** A hit as ranked: its rowid (`ord`), creation time (the tie-break) and score (higher is better). */
@@ -24,26 +24,14 @@ const SEARCH_COLUMNS = `${MEMORY_COLUMNS.split(', ')
   .map((column) => `m.${column}`)
   .join(', ')}, m.rowid AS ord`;
 
-/**
- * How many of FTS5's best matches the search's first phase keeps: `limit` times this, at least RANK_WINDOW_MIN, so a few
- * archived, expired or filtered-out rows (or another agent's sharing the id's words) among them still leave `limit`.
- */
-const RANK_WINDOW_FACTOR = 4;
-const RANK_WINDOW_MIN = 40;
-
-/** The search's order: score (higher first), then the newer, then the earlier stored (FTS5's own scan order). */
-function bySearchOrder(a: Ranked, b: Ranked): number {
-  return b.score - a.score || (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0) || a.ord - b.ord;
-}
-
 export class SqliteSearch {
   constructor(private readonly c: Connection) {}
 
   /**
    * The top `limit` matches by score (ties: the newer first, then the earlier stored), then their rows (docs/decisions.md,
-   * "Search ranks inside FTS5"). The top comes from FTS5's rank over the index alone (`topByRank`), or, when that window
-   * cannot prove it holds the true top, from ranking every match with its row (`rankEveryMatch`): either way exactly the
-   * result of one query ranking every match. Rows, snippets and the matched parts are read for those few hits only.
+   * "Search ranks inside FTS5"): one statement ranks every match with its row and keeps the best `limit` (SQLite's
+   * sorter keeps only those for `ORDER BY … LIMIT`, and the ties are part of that order, so there is never a second
+   * pass). Rows, snippets and the matched parts are read for those few hits only.
    */
   async search(query: SearchQuery): Promise<SearchHit[]> {
     const weights = rankWeights(query.weights);
@@ -72,8 +60,7 @@ export class SqliteSearch {
     await this.c.ready();
     let rows: HitRow[];
     try {
-      const top = this.topByRank(rankFunction(weights), filters, params) ?? this.rankEveryMatch(weights, filters, params);
-      rows = this.hitRows(top, match, query.highlight, flagged);
+      rows = this.hitRows(this.rank(weights, filters, params), match, query.highlight, flagged);
     } catch (error) {
       if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
         throw rawSyntaxError('FTS5', (error as Error).message, { option: 'raw' });
@@ -85,36 +72,11 @@ export class SqliteSearch {
   }
 
   /**
-   * The best `window` rowids by FTS5's rank, from the index alone (the store's rank, migration 8; other weights pass
-   * theirs with `rank MATCH`), then those of them that pass the filters, in the search's order. Returns undefined when
-   * the window cannot prove that its top `limit` is the true one (too few pass, or a tie reaches the window's edge).
+   * The best `limit` matches that pass the filters, in the search's order, from one statement: FTS5 yields every match
+   * with its bm25 score (the search's weights), each is checked against its row, and SQLite's sorter keeps the best
+   * `limit` by (score, newer, earlier stored).
    */
-  private topByRank(rank: string, filters: readonly string[], params: SearchParams): Ranked[] | undefined {
-    const window = Math.max(params.limit * RANK_WINDOW_FACTOR, RANK_WINDOW_MIN);
-    // `+rank`, not `rank`: FTS5 would take a plain `ORDER BY rank` itself and sort every match in full (an inner
-    // statement); as an expression SQLite's own sorter keeps only the best `window` (half the time at 1 M: decisions.md).
-    const custom = rank !== STORED_RANK;
-    const ranked = this.c
-      .statement(
-        `SELECT rowid AS ord, rank FROM memories_fts WHERE memories_fts MATCH @match ${custom ? 'AND rank MATCH @rank' : ''} ORDER BY +rank LIMIT @window`,
-      )
-      .all(custom ? { match: params.match, rank, window } : { match: params.match, window }) as { ord: number; rank: number }[];
-    if (ranked.length === 0) return [];
-    const rankOf = new Map(ranked.map((row) => [row.ord, row.rank]));
-    const kept = (
-      this.c
-        .statement(`SELECT m.rowid AS ord, m.created_at FROM memories m WHERE m.rowid IN (SELECT value FROM json_each(@ords)) AND ${filters.join(' AND ')}`)
-        .all({ ...params, ords: JSON.stringify(ranked.map((row) => row.ord)) }) as { ord: number; created_at: string }[]
-    ).map((row) => ({ ...row, score: -rankOf.get(row.ord)! }));
-    kept.sort(bySearchOrder);
-    const top = kept.slice(0, params.limit);
-    // Every match outside the window ranks at least as low as the window's last: the top is proven when it ends above it.
-    const complete = ranked.length < window || (top.length === params.limit && -top[top.length - 1]!.score < ranked[ranked.length - 1]!.rank);
-    return complete ? top : undefined;
-  }
-
-  /** Every match ranked with its row, filtered and sorted in one query (the window's fallback). */
-  private rankEveryMatch(weights: SearchWeights, filters: readonly string[], params: SearchParams): Ranked[] {
+  private rank(weights: SearchWeights, filters: readonly string[], params: SearchParams): Ranked[] {
     return this.c
       .statement(
         `SELECT m.rowid AS ord, m.created_at, -${bm25Sql(weights)} AS score
