@@ -25,7 +25,7 @@ async function schemaOneDatabase(count: number): Promise<FreshDatabase> {
   await withClient(database.url, async (client) => {
     await client.query('CREATE EXTENSION IF NOT EXISTS unaccent');
     await client.query(SCHEMA_TABLE_SQL);
-    await client.query(POSTGRES_MIGRATIONS[0]!.replaceAll('{{unaccent}}', 'public.unaccent'));
+    await client.query((POSTGRES_MIGRATIONS[0] as string).replaceAll('{{unaccent}}', 'public.unaccent'));
     await client.query("INSERT INTO hippo_schema (application, version) VALUES ('hippo', 1)");
     await client.query(
       `INSERT INTO memories (id, agent_id, content, created_at, updated_at, content_hash)
