@@ -164,7 +164,7 @@ describe('upgrading a PostgreSQL store of schema 5 to keys by agent, hash-partit
         await client.query(SCHEMA_TABLE_SQL);
         for (const migration of POSTGRES_MIGRATIONS.slice(0, 5)) await client.query((migration as string).replaceAll('{{unaccent}}', 'public.unaccent'));
         await client.query("INSERT INTO hippo_schema (application, version) VALUES ('hippo', 5)");
-        const rows = Array.from({ length: PER_AGENT }, (_, index) => AGENTS.map((agent) => seed.memory(agent, index))).flat() as unknown[][];
+        const rows: unknown[][] = Array.from({ length: PER_AGENT }, (_, index) => AGENTS.map((agent) => seed.memory(agent, index))).flat();
         const column = (at: number) => rows.map((row) => row[at]);
         await client.query(
           `INSERT INTO memories (id, agent_id, content, created_at, updated_at, content_hash, thread, archived_at)

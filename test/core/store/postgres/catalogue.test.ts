@@ -94,6 +94,7 @@ const normalise = (text: string) => text.replace(/\s+/g, ' ').trim();
 /** Records what every pg client of this process sends, while `recording`. */
 function recorder(): { recorded: Recorded[]; stop: () => void; pause: <T>(fn: () => Promise<T>) => Promise<T> } {
   const recorded: Recorded[] = [];
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- kept to be called with each client as `this`
   const original = pg.Client.prototype.query;
   let paused = false;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
@@ -176,7 +177,7 @@ const PARTITIONS = 8;
 
 let opened: AdapterStore;
 let store: Store;
-let verdicts: Verdict[] = [];
+const verdicts: Verdict[] = [];
 
 /** Every port operation, on one agent and (where the port has one) over every agent. */
 async function workload(store: Store, other: Store): Promise<void> {
@@ -300,7 +301,7 @@ async function workload(store: Store, other: Store): Promise<void> {
     for (const scope of [me, null]) {
       await store.rows.count(table, scope);
       const rows = await collect(store.rows.dump(table, scope));
-      if (scope !== null) await other.rows.load(table, rows as never);
+      if (scope !== null) await other.rows.load(table, rows);
     }
   }
   await other.rows.deleteAll('handoffs', me);
