@@ -34,15 +34,23 @@ export async function progressBar(unit: string, shown: boolean, label = 'importi
 /** Below this many memories an upgrade of the search index is quick: nothing is drawn. */
 const UPGRADE_SHOWN_FROM = 5_000;
 
+/** What each long step of an upgrade is called on the terminal, and what it counts. */
+const UPGRADE_STEPS = {
+  'search-index': ['upgrading the search index (threads, context, dates)', 'memories'],
+  keys: ['upgrading the tables (keyed by agent)', 'rows'],
+} as const;
+
 /**
- * The progress of a store upgrade that rebuilds the search index (`openStore`'s `onProgress`), drawn on one line of
- * stderr when it is a terminal and `shown`. Synchronous: SQLite's upgrade runs in one transaction without yielding.
+ * The progress of a store upgrade that rebuilds the search index or the tables (`openStore`'s `onProgress`), drawn on
+ * one line of stderr when it is a terminal and `shown`. Synchronous: SQLite's upgrade runs in one transaction without
+ * yielding.
  */
-export function upgradeProgress(shown: boolean): (step: 'search-index', done: number, total: number) => void {
+export function upgradeProgress(shown: boolean): (step: 'search-index' | 'keys', done: number, total: number) => void {
   if (!shown || !process.stderr.isTTY) return () => undefined;
-  return (_step, done, total) => {
+  return (step, done, total) => {
     if (total < UPGRADE_SHOWN_FROM) return;
-    process.stderr.write(`\rupgrading the search index (threads, context, dates): ${Math.floor((done / total) * 100)}% of ${total} memories`);
+    const [label, unit] = UPGRADE_STEPS[step];
+    process.stderr.write(`\r${label}: ${Math.floor((done / total) * 100)}% of ${total} ${unit}`);
     if (done >= total) process.stderr.write('\r\u001b[K');
   };
 }

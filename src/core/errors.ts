@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   'bad_max_candidates',
   'bad_max_memories',
   'bad_model_config',
+  'bad_partitions',
   'bad_port',
   'bad_postgres_url',
   'bad_row',

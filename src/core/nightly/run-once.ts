@@ -252,7 +252,7 @@ async function runSteps(store: Store, scope: RunScope, options: NightlyOptions, 
 
 /** Records the snapshot on the run row as soon as it exists, so even a night that dies later points at it. */
 async function recordSnapshotPath(store: Store, scope: RunScope, path: string): Promise<void> {
-  await store.runs.setSnapshotPath(scope.run.id, path);
+  await store.runs.setSnapshotPath(scope.run.id, path, scope.run.agentId);
   scope.record.snapshotPath = path;
 }
 

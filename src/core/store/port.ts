@@ -53,7 +53,11 @@ export interface HandoffRecord extends Handoff {
 
 export type Engine = 'sqlite' | 'postgres';
 
-/** The tables hippo owns (each carries agent_id except settings; see docs/design.md §12 on distribution). */
+/**
+ * The tables a dump, a copy and a snapshot walk (docs/design.md §12 on distribution): an agent's rows, keyed by
+ * (agent_id, id), except settings; `runs` is the audit log of an agent's runs and of the runs over every agent, which
+ * the adapters keep apart (tables.ts).
+ */
 export const STORE_TABLES = ['memories', 'candidates', 'runs', 'handoffs', 'settings'] as const;
 export type StoreTable = (typeof STORE_TABLES)[number];
 
@@ -366,7 +370,11 @@ export interface RunRepo {
   insert(run: Run): Promise<void>;
   /** Writes the final state (everything but identity and start) only while the row is still `running`; false otherwise. */
   finish(run: Run): Promise<boolean>;
-  setSnapshotPath(id: string, path: string): Promise<void>;
+  /**
+   * `agentId`: the run's agent, or null for a run over every agent (each names the table its row is in); without it
+   * the run is looked for among every agent's.
+   */
+  setSnapshotPath(id: string, path: string, agentId?: string | null): Promise<void>;
   get(id: string, agentId?: string): Promise<Run | undefined>;
   /** Newest first; with agentId: that agent's runs and the store-wide ones (agentId null). */
   list(options: { limit: number; agentId?: string }): Promise<Run[]>;

@@ -20,10 +20,11 @@ export interface StoreOptions {
   /** SQLite: milliseconds to wait for another process's lock before failing with "database is busy". */
   busyTimeoutMs?: number;
   /**
-   * Progress of a long upgrade while opening (a migration rebuilding the search index): `done` of `total` memories.
-   * SQLite reports it chunk by chunk; PostgreSQL rebuilds in one statement, so it reports the start and the end.
+   * Progress of a long upgrade while opening: `search-index` (a migration rebuilding the search index: `done` of
+   * `total` memories; SQLite reports it chunk by chunk, PostgreSQL in one statement, so its start and its end) or
+   * `keys` (issue 25's rebuild of the agents' tables: rows copied of all, chunk by chunk on both engines).
    */
-  onProgress?: (step: 'search-index', done: number, total: number) => void;
+  onProgress?: (step: 'search-index' | 'keys', done: number, total: number) => void;
   /** PostgreSQL: read for PGPASSWORD, PGHOST…, PGPASSFILE, the timeouts and XDG_DATA_HOME (snapshots). Default: process.env. */
   env?: NodeJS.ProcessEnv;
   /**

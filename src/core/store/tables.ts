@@ -41,11 +41,12 @@ export interface Column {
 }
 
 /**
- * Whose rows a table holds. `agent`: every row is one agent's (`agent_id NOT NULL`; every statement names the agent).
- * `store`: rows of the whole store, with the reason. `agent-or-store`: today's runs, an agent's or (agent_id NULL) a
- * run over every agent; issue 25 splits them.
+ * Whose rows a table holds. `agent`: every row is one agent's — `agent_id NOT NULL` is the first column of the primary
+ * key and of every unique key, every statement names the agent, and PostgreSQL hash-partitions the table by agent
+ * (postgres/partition.ts; a Citus cluster distributes it by agent_id, docs/postgres.md "Scaling out"). `store`: rows
+ * of the whole store, with the reason (a plain table; a reference table on Citus).
  */
-export type Ownership = 'agent' | 'store' | 'agent-or-store';
+export type Ownership = 'agent' | 'store';
 
 /** A column an engine keeps for itself (an index's helper, a generated search vector): never crosses the port. */
 export interface EngineColumn {
@@ -57,13 +58,18 @@ export interface EngineColumn {
 }
 
 export interface TableSpec {
-  name: StoreTable | 'mcp_tokens';
+  name: StoreTable | 'mcp_tokens' | 'store_runs';
   owner: Ownership;
   /** Why the table is owned as it is. */
   ownerReason: string;
-  /** The primary key's columns (the key a dump pages by and orders by: `id`, or `key` for settings). */
+  /** The row's own key within its owner: what a dump pages and orders by (`id`, or `key` for settings). */
   key: string;
-  /** Unique keys besides the primary key. */
+  /**
+   * The primary key's columns: `['agent_id', 'id']` for an agent's table (the agent first), the key alone for a
+   * store-wide one. `ON CONFLICT` targets and the partitioned tables' keys come from here.
+   */
+  primary: readonly string[];
+  /** Unique keys besides the primary key (an agent's table: each starts with agent_id). */
   unique: readonly (readonly string[])[];
   /** The columns that cross the port, in the port's order (inserts, dumps, logical snapshots). */
   columns: readonly Column[];
@@ -88,6 +94,7 @@ export const MEMORY_TABLE: TableSpec = {
   owner: 'agent',
   ownerReason: 'a memory is one agent’s',
   key: 'id',
+  primary: ['agent_id', 'id'],
   unique: [],
   columns: [
     col('id'),
@@ -119,8 +126,9 @@ export const MEMORY_TABLE: TableSpec = {
         { name: 'rowid', type: 'INTEGER', nullable: true, why: 'the full-text table’s content_rowid; a thread’s order among equal times' },
         { name: 'date_words', type: 'TEXT', nullable: true, why: 'generated: the creation date in words, for the full-text table' },
       ],
+      // SQLite keeps the rowid as the primary key (a stable rowid for the full-text table) and (agent_id, id) as a unique key.
       key: ['rowid'],
-      unique: [['id']],
+      unique: [['agent_id', 'id']],
     },
     postgres: {
       columns: [
@@ -143,6 +151,7 @@ export const CANDIDATE_TABLE: TableSpec = {
   owner: 'agent',
   ownerReason: 'a candidate is distilled from one agent’s memories',
   key: 'id',
+  primary: ['agent_id', 'id'],
   unique: [],
   columns: [
     col('id'),
@@ -175,30 +184,54 @@ export const CANDIDATE_TABLE: TableSpec = {
 /** A candidate's public columns (everything but the normalised claim and the prompt). */
 export const CANDIDATE_PUBLIC_COLUMNS = CANDIDATE_TABLE.columns.filter((column) => column.name !== 'claim_norm' && column.name !== 'prompt');
 
+/**
+ * A run as it crosses the port (records.ts Run): `agentId` is null for a run over every agent (a nightly over all
+ * agents, a restore of all agents, a prune of the audit log). The adapters keep the two kinds in two tables — an
+ * agent's runs in `runs` (RUN_TABLE), the runs over every agent in `store_runs` (STORE_RUN_TABLE) — and the port's run
+ * methods, dumps and copies see them as one audit log. A nightly's child runs (one per agent) are the agents' and
+ * point at the night's row by parent_run_id.
+ */
+export const RUN_COLUMNS: readonly Column[] = [
+  col('id'),
+  col('kind'),
+  opt('agent_id'),
+  col('started_at', 'time'),
+  opt('finished_at', 'time'),
+  col('status'),
+  opt('snapshot_path'),
+  col('counts', 'json'),
+  col('candidate_ids', 'list'),
+  opt('model'),
+  col('errors', 'json'),
+  opt('duration_ms', 'bigint'),
+  opt('parent_run_id'),
+  col('steps', 'json'),
+  col('memory_ids', 'list', false, { version: 3, value: [] }),
+];
+
+/** An agent's runs (a distillation, a review, an import, a nightly's child run for one agent, a restore of one agent). */
 export const RUN_TABLE: TableSpec = {
   name: 'runs',
-  owner: 'agent-or-store',
-  ownerReason:
-    'an agent’s run carries its agent; a nightly run over every agent, a restore of all agents and a prune of the audit log carry none (agent_id NULL)',
+  owner: 'agent',
+  ownerReason: 'a run acts for one agent (a nightly’s child run for each agent points at the night’s row in store_runs)',
   key: 'id',
+  primary: ['agent_id', 'id'],
   unique: [],
-  columns: [
-    col('id'),
-    col('kind'),
-    opt('agent_id'),
-    col('started_at', 'time'),
-    opt('finished_at', 'time'),
-    col('status'),
-    opt('snapshot_path'),
-    col('counts', 'json'),
-    col('candidate_ids', 'list'),
-    opt('model'),
-    col('errors', 'json'),
-    opt('duration_ms', 'bigint'),
-    opt('parent_run_id'),
-    col('steps', 'json'),
-    col('memory_ids', 'list', false, { version: 3, value: [] }),
-  ],
+  columns: RUN_COLUMNS.map((column) => (column.name === 'agent_id' ? { ...column, nullable: false } : column)),
+  stored: [],
+  engine: {},
+};
+
+/** Runs over every agent: their rows carry no agent (the port's `agentId` is null). */
+export const STORE_RUN_TABLE: TableSpec = {
+  name: 'store_runs',
+  owner: 'store',
+  ownerReason:
+    'a run over every agent (a nightly over all agents, a restore of all agents, a prune of the audit log) is no agent’s; it stays on the coordinator',
+  key: 'id',
+  primary: ['id'],
+  unique: [],
+  columns: RUN_COLUMNS.filter((column) => column.name !== 'agent_id'),
   stored: [],
   engine: {},
 };
@@ -208,6 +241,7 @@ export const HANDOFF_TABLE: TableSpec = {
   owner: 'agent',
   ownerReason: 'a prompt-only handoff is one agent’s distillation',
   key: 'id',
+  primary: ['agent_id', 'id'],
   unique: [],
   columns: [
     col('id'),
@@ -232,6 +266,7 @@ export const SETTINGS_TABLE: TableSpec = {
   owner: 'store',
   ownerReason: 'flags and locks of the whole store (the nightly lock, the pause, a pending vacuum)',
   key: 'key',
+  primary: ['key'],
   unique: [],
   columns: [col('key'), col('value')],
   stored: [],
@@ -245,8 +280,10 @@ export const SETTINGS_TABLE: TableSpec = {
 export const TOKEN_TABLE: TableSpec = {
   name: 'mcp_tokens',
   owner: 'store',
-  ownerReason: 'a request is looked up by its token’s hash before its agent is known; each row names the agent it acts for',
+  ownerReason:
+    'a request is looked up by its token’s hash before its agent is known (a reference table on Citus: one token table for every replica); each row names the agent it acts for',
   key: 'id',
+  primary: ['id'],
   unique: [['token_hash']],
   columns: [col('id'), col('agent_id'), opt('label'), col('token_hash'), col('created_at', 'time'), opt('revoked_at', 'time')],
   stored: [],
@@ -256,7 +293,10 @@ export const TOKEN_TABLE: TableSpec = {
 /** A token's public columns (everything but the hash). */
 export const TOKEN_PUBLIC_COLUMNS = TOKEN_TABLE.columns.filter((column) => column.name !== 'token_hash');
 
-/** The tables a dump, `db copy` and a logical snapshot walk, by name. */
+/**
+ * The tables a dump, `db copy` and a logical snapshot walk, by name. `runs` is the audit log as the port sees it: an
+ * agent's runs (RUN_TABLE) and, in a dump of every agent, the runs over every agent (STORE_RUN_TABLE) too.
+ */
 export const TABLE_SPECS: Record<StoreTable, TableSpec> = {
   memories: MEMORY_TABLE,
   candidates: CANDIDATE_TABLE,
@@ -266,7 +306,13 @@ export const TABLE_SPECS: Record<StoreTable, TableSpec> = {
 };
 
 /** Every table hippo owns, tokens included. */
-export const ALL_TABLES: readonly TableSpec[] = [...Object.values(TABLE_SPECS), TOKEN_TABLE];
+export const ALL_TABLES: readonly TableSpec[] = [...Object.values(TABLE_SPECS), STORE_RUN_TABLE, TOKEN_TABLE];
+
+/** The agents' tables: hash-partitioned by agent on PostgreSQL (postgres/partition.ts). */
+export const AGENT_TABLES: readonly TableSpec[] = ALL_TABLES.filter((spec) => spec.owner === 'agent');
+
+/** The port's columns of a run of either table (`agentId` null for a run over every agent). */
+export const RUN_RECORD_COLUMNS = RUN_COLUMNS;
 
 /**
  * Tables an engine keeps for its own bookkeeping, with why: they hold no row of hippo's data.
@@ -281,10 +327,10 @@ export const ENGINE_TABLES: Record<Engine, Record<string, string>> = {
 
 /**
  * SQLite's catalogue says a text PRIMARY KEY column may be NULL (a PRIMARY KEY of a table with a rowid implies NOT
- * NULL only when declared, and hippo's first migration did not declare it). hippo never writes a NULL key; the live
- * schema test allows for this, and a migration that rebuilds the tables (issue 25) makes it NOT NULL.
+ * NULL only when declared, and hippo's first migrations did not declare it). hippo never writes a NULL key; the live
+ * schema test allows for it in these tables, which migration 9 (issue 25) did not rebuild.
  */
-export const KEY_NULLABLE_ON_SQLITE = true;
+export const KEY_NULLABLE_ON_SQLITE: readonly string[] = ['settings', 'mcp_tokens'];
 
 /** What a run's final row sets (a guarded UPDATE, `status = 'running'`): every column but what its start fixes. */
 export const RUN_FINISH_COLUMNS: readonly Column[] = RUN_TABLE.columns.filter((column) => !['id', 'kind', 'agent_id', 'started_at'].includes(column.name));

@@ -20,7 +20,7 @@ import {
   HANDOFF_TABLE,
   KEY_NULLABLE_ON_SQLITE,
   MEMORY_TABLE,
-  RUN_TABLE,
+  RUN_RECORD_COLUMNS,
   TOKEN_PUBLIC_COLUMNS,
   type Column,
   type TableSpec,
@@ -43,10 +43,10 @@ interface LiveTable {
  */
 function expected(spec: TableSpec, engine: 'sqlite' | 'postgres'): LiveTable {
   const own = spec.engine[engine];
-  const key = [...(own?.key ?? [spec.key])];
+  const key = [...(own?.key ?? spec.primary)];
   const columns: LiveTable['columns'] = {};
   for (const column of [...spec.columns, ...spec.stored]) {
-    const keyQuirk = engine === 'sqlite' && KEY_NULLABLE_ON_SQLITE && key.length === 1 && key[0] === column.name;
+    const keyQuirk = engine === 'sqlite' && KEY_NULLABLE_ON_SQLITE.includes(spec.name) && key.length === 1 && key[0] === column.name;
     columns[column.name] = { type: ENGINE_TYPES[column.type][engine], notNull: !column.nullable && !keyQuirk };
   }
   for (const column of own?.columns ?? []) columns[column.name] = { type: column.type, notNull: !column.nullable };
@@ -65,7 +65,25 @@ describe('the spec', () => {
       // An agent's table carries the agent on every row; a store-wide one may not name one at all.
       const agent = spec.columns.find((column) => column.name === 'agent_id');
       if (spec.owner === 'agent') expect(agent?.nullable, spec.name).toBe(false);
-      if (spec.owner === 'agent-or-store') expect(agent?.nullable, spec.name).toBe(true);
+      for (const name of spec.primary) expect(columns, spec.name).toContain(name);
+      expect(spec.primary, spec.name).toContain(spec.key);
+    }
+  });
+
+  it('keys every agent’s table by agent: agent_id NOT NULL first in the primary key and in every unique key, on both engines', () => {
+    const agents = ALL_TABLES.filter((spec) => spec.owner === 'agent');
+    expect(agents.map((spec) => spec.name).sort()).toEqual(['candidates', 'handoffs', 'memories', 'runs']);
+    for (const spec of agents) {
+      expect(spec.primary, spec.name).toEqual(['agent_id', 'id']);
+      for (const engine of ['sqlite', 'postgres'] as const) {
+        const live = expected(spec, engine);
+        expect(live.columns.agent_id, `${engine} ${spec.name}`).toEqual(expect.objectContaining({ notNull: true }));
+        for (const unique of live.unique) expect(unique[0], `${engine} ${spec.name} unique ${unique.join(',')}`).toBe('agent_id');
+        // SQLite's memories keep the rowid as their primary key (the full-text table's content rowid); the agent's key
+        // is then a unique key.
+        if (live.key[0] === 'rowid') expect(live.unique, `${engine} ${spec.name}`).toContainEqual(['agent_id', 'id']);
+        else expect(live.key[0], `${engine} ${spec.name}`).toBe('agent_id');
+      }
     }
   });
 });
@@ -133,13 +151,13 @@ async function postgresSchema(url: string): Promise<Record<string, LiveTable>> {
     const { rows: columns } = await pool.query<{ table: string; name: string; type: string; not_null: boolean }>(`
       SELECT c.relname AS table, a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull AS not_null
       FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-      WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped`);
+      WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND a.attnum > 0 AND NOT a.attisdropped`);
     const { rows: keys } = await pool.query<{ table: string; kind: string; columns: string[] }>(`
       SELECT c.relname AS table, k.contype::text AS kind, array_agg(a.attname::text ORDER BY x.ord) AS columns
       FROM pg_constraint k JOIN pg_class c ON c.oid = k.conrelid
       CROSS JOIN unnest(k.conkey) WITH ORDINALITY x(attnum, ord)
       JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum = x.attnum
-      WHERE c.relnamespace = current_schema()::regnamespace AND k.contype IN ('p', 'u')
+      WHERE c.relnamespace = current_schema()::regnamespace AND NOT c.relispartition AND k.contype IN ('p', 'u')
       GROUP BY c.relname, k.conname, k.contype`);
     const schema: Record<string, LiveTable> = {};
     for (const column of columns) {
@@ -248,7 +266,7 @@ describe('records.ts', () => {
     ['Memory', MEMORY_PROPS, MEMORY_TABLE.columns],
     ['Candidate', CANDIDATE_PROPS, CANDIDATE_PUBLIC_COLUMNS],
     ['CandidateRecord', CANDIDATE_RECORD_PROPS, CANDIDATE_TABLE.columns],
-    ['Run', RUN_PROPS, RUN_TABLE.columns],
+    ['Run', RUN_PROPS, RUN_RECORD_COLUMNS],
     ['HandoffRecord', HANDOFF_PROPS, HANDOFF_TABLE.columns],
     ['McpToken', TOKEN_PROPS, TOKEN_PUBLIC_COLUMNS],
   ] as const)('%s has exactly the spec’s properties', (_name, record, columns) => {
@@ -264,7 +282,7 @@ describe('the MCP schemas (src/mcp/schemas.ts)', () => {
   it.each([
     ['memory', memorySchema, MEMORY_TABLE.columns],
     ['candidate', candidateSchema, CANDIDATE_PUBLIC_COLUMNS],
-    ['run', runSchema, RUN_TABLE.columns],
+    ['run', runSchema, RUN_RECORD_COLUMNS],
   ] as const)('%s: every field is a column of the spec, nullable exactly where the column is, a list where it is a list', (_name, schema, columns) => {
     const shape = (schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
     const byProp = new Map(columns.map((column) => [column.prop, column]));

@@ -23,6 +23,7 @@ import { erasureRepo } from './erasure.js';
 import { lockPort, type PortHeldLock } from './lock.js';
 import { memoryRepo } from './memories.js';
 import { migrate, type MigrateProgress } from './migrate.js';
+import { partitionsFromEnv } from './partition.js';
 import { candidateRepo, handoffRepo, rowsRepo, runRepo, settingsRepo } from './repos.js';
 import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 import { Session, type TxState } from './session.js';
@@ -103,7 +104,13 @@ export async function openPostgresStore(target: PostgresTarget, options: OpenPos
   const { pool, serverVersion } = await connectPool(target, env);
   let schema: string;
   try {
-    schema = (await migrate(pool, target, { onProgress: options.onProgress, mustExist: options.mustExist })).schema;
+    schema = (
+      await migrate(pool, target, {
+        onProgress: options.onProgress,
+        mustExist: options.mustExist,
+        partitions: () => partitionsFromEnv(options.env ?? process.env),
+      })
+    ).schema;
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;

@@ -130,13 +130,29 @@ export async function insertRows(session: Session, tx: TxState, spec: TableSpec,
 
 async function insertBatch(session: Session, tx: TxState, spec: TableSpec, batch: readonly RowObject[]): Promise<number> {
   const keyProp = spec.columns.find((column) => column.name === spec.key)!.prop;
-  const keyOf = (row: RowObject) => (row as Record<string, unknown>)[keyProp] as string;
-  const { rows: found } = await session.query<{ key: string }>(
-    `SELECT ${spec.key} AS key FROM ${spec.name} WHERE ${spec.key} = ANY($1::text[])`,
-    [batch.map(keyOf)],
-    tx,
-  );
-  const existing = new Set(found.map((row) => row.key));
+  const byAgent = spec.primary[0] === 'agent_id';
+  const idOf = (row: RowObject) => (row as Record<string, unknown>)[keyProp] as string;
+  const agentOf = (row: RowObject) => (byAgent ? ((row as Record<string, unknown>).agentId as string) : '');
+  // A row's key: (agent, id) for an agent's table (NUL, which no stored text holds, between them), the key otherwise.
+  const keyOf = (row: RowObject) => `${agentOf(row)}\u0000${idOf(row)}`;
+  const existing = new Set<string>();
+  // One look-up per agent of the batch, so each reads that agent's partition only.
+  const ids = new Map<string, string[]>();
+  for (const row of batch) {
+    const list = ids.get(agentOf(row));
+    if (list) list.push(idOf(row));
+    else ids.set(agentOf(row), [idOf(row)]);
+  }
+  for (const [agentId, keys] of ids) {
+    const { rows: found } = byAgent
+      ? await session.query<{ key: string }>(
+          `SELECT ${spec.key} AS key FROM ${spec.name} WHERE agent_id = $1 AND ${spec.key} = ANY($2::text[])`,
+          [agentId, keys],
+          tx,
+        )
+      : await session.query<{ key: string }>(`SELECT ${spec.key} AS key FROM ${spec.name} WHERE ${spec.key} = ANY($1::text[])`, [keys], tx);
+    for (const row of found) existing.add(`${agentId}\u0000${row.key}`);
+  }
   const fresh = batch.filter((row) => {
     const key = keyOf(row);
     if (existing.has(key)) return false;
@@ -160,6 +176,10 @@ async function insertBatch(session: Session, tx: TxState, spec: TableSpec, batch
   await session.query(`TRUNCATE ${temp}`, [], tx);
   await session.withClient(tx, (client) => copyIn(client, spec, chunks, { into: temp }));
   const columns = columnList(spec.columns);
-  const result = await session.query(`INSERT INTO ${spec.name} (${columns}) SELECT ${columns} FROM ${temp} ON CONFLICT (${spec.key}) DO NOTHING`, [], tx);
+  const result = await session.query(
+    `INSERT INTO ${spec.name} (${columns}) SELECT ${columns} FROM ${temp} ON CONFLICT (${spec.primary.join(', ')}) DO NOTHING`,
+    [],
+    tx,
+  );
   return result.rowCount ?? 0;
 }

@@ -211,7 +211,7 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
   const scored = options.raw
     ? `SELECT c.id, c.created_at, c.pre AS score, c.pre FROM candidates c`
     : `SELECT c.id, c.created_at, ${bm25} AS score, c.pre
-      FROM candidates c JOIN memories m ON m.id = c.id
+      FROM candidates c JOIN memories m ON m.agent_id = $1 AND m.id = c.id
       CROSS JOIN LATERAL (SELECT ${termFrequencies} FROM (${lexemes}) v, unnest(v.weights) w) f, stats, corpus`;
   // ts_rank's weights are {D, C, B, A}.
   const firstRank =
@@ -243,7 +243,7 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
       LIMIT ${limit}
     )
     SELECT ${columns}, m.seq, s.score, ts_headline('${TS_CONFIG}', m.content, q.query, ${headline}) AS headline${parts}
-    FROM scored s JOIN memories m ON m.id = s.id, q
+    FROM scored s JOIN memories m ON m.agent_id = $1 AND m.id = s.id, q
     ORDER BY s.score DESC, s.pre DESC, s.created_at DESC, s.id DESC`;
   return { text, values };
 }
@@ -286,7 +286,7 @@ export function nearbySql(options: {
       (SELECT n.id FROM memories n WHERE ${live} AND (n.created_at, n.seq) > ($3::timestamptz, $4::bigint) ORDER BY n.created_at, n.seq LIMIT ${options.after})
     )
     SELECT m.id, m.content, ts_headline('${TS_CONFIG}', m.content, q.query, ${headline}) AS headline
-    FROM neighbours x JOIN memories m ON m.id = x.id, q
+    FROM neighbours x JOIN memories m ON m.agent_id = $1 AND m.id = x.id, q
     WHERE ts_filter(m.fts, '{a}') @@ q.query
     ORDER BY ts_rank(m.fts, q.query, 1) DESC, m.created_at DESC
     LIMIT 1`;

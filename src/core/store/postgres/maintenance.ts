@@ -42,6 +42,7 @@ function countsByAgent(rows: { agent_id: string; verdict: MaintenanceRule; n: nu
 
 export async function planMaintenance(query: Query, cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent> {
   const p = new Params();
+  // all agents: the nightly's maintenance plan.
   const { rows } = await query<{ agent_id: string; verdict: MaintenanceRule; n: number }>(
     `SELECT agent_id, verdict, count(*)::int AS n
      FROM (SELECT agent_id, ${verdict(p, cutoffs)} AS verdict FROM memories WHERE archived_at IS NULL) v
@@ -64,6 +65,7 @@ export async function applyMaintenance(
   // they were, so RETURNING computes the same rule the update applied. Then the threads it took memories out of
   // are re-indexed, in the same transaction.
   return atomic(async (_tx, q, threads) => {
+    // all agents: the nightly's maintenance.
     const { rows } = await q<{ agent_id: string; verdict: MaintenanceRule | null; n: number; threads: string[] | null }>(
       `WITH archived AS (
          UPDATE memories SET archived_reason = ${reason}, archived_at = ${now}, updated_at = ${now}, context_before = '', context_after = ''
@@ -85,7 +87,10 @@ export async function optimizeSearchIndex(query: Query): Promise<number> {
   // The GIN index takes new entries into a pending list (fastupdate) that searches scan linearly; merging it into
   // the index proper is what FTS5's merge is on SQLite. ANALYZE refreshes the planner's statistics after a night's
   // archiving. One step: neither holds a lock that blocks readers or writers for long.
-  await query("SELECT gin_clean_pending_list(to_regclass('memories_fts'))");
+  // all agents: maintenance. The index is partitioned (one GIN index per partition of memories): each one's list.
+  await query(
+    `SELECT gin_clean_pending_list(i.inhrelid::regclass) FROM pg_inherits i WHERE i.inhparent IN (to_regclass('memories_fts'), to_regclass('memories_fts_context'))`,
+  );
   await query('ANALYZE memories');
   return 1;
 }

@@ -65,7 +65,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
   return {
     async insert(memory) {
       const values = toParams(MEMORY_TABLE, memory);
-      const sql = `INSERT INTO memories (${COLUMNS}) VALUES (${placeholders(values.length)}) ON CONFLICT (id) DO NOTHING RETURNING seq`;
+      const sql = `INSERT INTO memories (${COLUMNS}) VALUES (${placeholders(values.length)}) ON CONFLICT (agent_id, id) DO NOTHING RETURNING seq`;
       if (memory.thread === null || memory.archivedAt !== null) return (await query(sql, values)).rowCount === 1;
       // The memory and its neighbours' new contexts land together.
       return atomic(async (_tx, q, threads) => {
@@ -83,17 +83,25 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       if (!memories.some((memory) => memory.thread !== null)) return atomic((tx) => insertRows(session, tx, MEMORY_TABLE, memories));
       return atomic(async (tx, q, threads) => {
         // Only the memories that will be inserted may lend context: not an existing id, not a repeat within the batch.
-        const { rows: found } = await q<{ id: string }>('SELECT id FROM memories WHERE id = ANY($1::text[])', [memories.map((memory) => memory.id)]);
-        const seen = new Set(found.map((row) => row.id));
-        const fresh = memories.filter((memory) => !seen.has(memory.id) && seen.add(memory.id));
+        // One look-up per agent of the batch (each reads that agent's partition only).
+        const agents = [...new Set(memories.map((memory) => memory.agentId))];
+        const seen = new Set<string>();
+        const keyOf = (agentId: string, id: string) => `${agentId}\u0000${id}`;
+        for (const agentId of agents) {
+          const ids = memories.filter((memory) => memory.agentId === agentId).map((memory) => memory.id);
+          const { rows: found } = await q<{ id: string }>('SELECT id FROM memories WHERE agent_id = $1 AND id = ANY($2::text[])', [agentId, ids]);
+          for (const row of found) seen.add(keyOf(agentId, row.id));
+        }
+        const fresh = memories.filter((memory) => !seen.has(keyOf(memory.agentId, memory.id)) && seen.add(keyOf(memory.agentId, memory.id)));
         const wanted = threadsOf(fresh);
-        const { rows: held } = wanted.length
-          ? await q<{ agent_id: string; thread: string }>(
-              `SELECT DISTINCT agent_id, thread FROM memories
-               WHERE archived_at IS NULL AND (agent_id, thread) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-              [wanted.map((key) => key.agentId), wanted.map((key) => key.thread)],
-            )
-          : { rows: [] };
+        const held: { agent_id: string; thread: string }[] = [];
+        for (const agentId of new Set(wanted.map((key) => key.agentId))) {
+          const { rows } = await q<{ agent_id: string; thread: string }>(
+            'SELECT DISTINCT agent_id, thread FROM memories WHERE agent_id = $1 AND archived_at IS NULL AND thread = ANY($2::text[])',
+            [agentId, wanted.filter((key) => key.agentId === agentId).map((key) => key.thread)],
+          );
+          held.push(...rows);
+        }
         const { contexts, joins } = batchContexts(
           fresh,
           held.map((row) => ({ agentId: row.agent_id, thread: row.thread })),
@@ -149,6 +157,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
 
     async existingIds(ids) {
       if (ids.length === 0) return new Set();
+      // all agents: import skips an id any agent holds (ids are made unique store-wide).
       const { rows } = await query<{ id: string }>('SELECT id FROM memories WHERE id = ANY($1::text[])', [[...ids]]);
       return new Set(rows.map((row) => row.id));
     },
@@ -236,8 +245,8 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
           // An archived memory keeps no context; its place still decides its neighbours'.
           if (!place.live) {
             const cleared = await q(
-              `UPDATE memories SET context_before = '', context_after = '' WHERE id = $1 AND (context_before <> '' OR context_after <> '')`,
-              [place.id],
+              `UPDATE memories SET context_before = '', context_after = '' WHERE agent_id = $1 AND id = $2 AND (context_before <> '' OR context_after <> '')`,
+              [agentId, place.id],
             );
             changed += cleared.rowCount ?? 0;
           }
@@ -291,7 +300,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       // caller's tryTransaction bounds the wait for a row another transaction holds (lock_timeout) and gives up.
       await query(
         `UPDATE memories SET retrieval_count = retrieval_count + 1, last_retrieved_at = $3
-         WHERE id IN (SELECT id FROM memories WHERE agent_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE)`,
+         WHERE agent_id = $1 AND id IN (SELECT id FROM memories WHERE agent_id = $1 AND id = ANY($2::text[]) ORDER BY id FOR UPDATE)`,
         [agentId, [...ids], now],
       );
     },
@@ -310,6 +319,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       const conditions = eligible(p, { now, scope: 'recent', since, unreflected: true }, 'm');
       // A loose index scan: hop from one agent id to the next along memories_agent_created (a few lookups per agent)
       // instead of reading every index entry for DISTINCT; each agent is then checked on its own index range.
+      // all agents: the nightly's scan for agents with something new.
       const { rows } = await query<{ agent_id: string }>(
         `WITH RECURSIVE agents (agent_id) AS (
            (SELECT agent_id FROM memories ORDER BY agent_id LIMIT 1)
@@ -325,6 +335,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
     },
 
     async agentCounts(options: { source?: string } = {}): Promise<AgentCount[]> {
+      // all agents: `agents` lists every agent.
       const { rows } = await query<{ agent_id: string; memories: number; archived: number; newest: string }>(
         `SELECT agent_id, count(*) FILTER (WHERE archived_at IS NULL)::int AS memories, count(*) FILTER (WHERE archived_at IS NOT NULL)::int AS archived,
                 max(created_at) AS newest
@@ -340,6 +351,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
     optimizeSearchIndex: () => optimizeSearchIndex(query),
 
     async demoCounts(source) {
+      // all agents: the demo's check of the whole store.
       const { rows } = await query<{ total: number; demo: number }>(
         'SELECT count(*)::int AS total, count(*) FILTER (WHERE source = $1)::int AS demo FROM memories',
         [source],
@@ -350,6 +362,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
     async deleteBySource(source, agentIds) {
       if (agentIds.length === 0) return 0;
       return atomic(async (_tx, q, threads) => {
+        // The demo's agents (a few, named): their partitions only.
         const { rows } = await q<{ agent_id: string; thread: string | null }>(
           'DELETE FROM memories WHERE source = $1 AND agent_id = ANY($2::text[]) RETURNING agent_id, thread',
           [source, [...agentIds]],

@@ -8,7 +8,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { HippoError, NotFoundError, UsageError } from '../../errors.js';
 import { describeTarget, mapPgError, type PostgresTarget } from './connect.js';
-import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, SCHEMA_TABLE_SQL } from './schema.js';
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, SCHEMA_TABLE_SQL, type RebuildMigration } from './schema.js';
+import { DEFAULT_PARTITIONS } from './partition.js';
 
 /** Advisory lock keys (two int4): 'Hipp' and what is locked. The nightly lock uses its own (lock.ts). */
 export const LOCK_CLASS = 0x48697070;
@@ -109,15 +110,24 @@ export interface MigrateResult {
 const SEARCH_INDEX_MIGRATION = 2;
 
 /**
- * Progress of a migration that rebuilds the search index: PostgreSQL recomputes it in one statement, so the caller
- * hears of the start (`done` 0) and the end (`done` = `total`).
+ * Progress of a long migration. `search-index`: PostgreSQL recomputes it in one statement, so the caller hears of the
+ * start (`done` 0) and the end (`done` = `total`). `keys` (issue 25's rebuild of the agents' tables): rows copied of
+ * all the rebuilt tables', chunk by chunk.
  */
-export type MigrateProgress = (step: 'search-index', done: number, total: number) => void;
+export type MigrateProgress = (step: 'search-index' | 'keys', done: number, total: number) => void;
+
+/** Rows per chunk when a migration copies a table into its rebuilt form (progress is reported between chunks). */
+export const COPY_CHUNK = 10_000;
 
 export interface MigrateOptions {
   /** Refuse (store_not_found) rather than create a schema in an empty database: a command that only reads. */
   mustExist?: boolean;
   onProgress?: MigrateProgress;
+  /**
+   * Partitions of each agent table, asked for only when a migration creates them (partition.ts: HIPPO_PG_PARTITIONS,
+   * default 16); a store that has them already ignores it.
+   */
+  partitions?: () => number;
 }
 
 /**
@@ -159,7 +169,9 @@ export async function migrate(pool: Pool, target?: PostgresTarget, options: Migr
         const total = reindexes && onProgress ? (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM memories')).rows[0]!.n : 0;
         if (reindexes) onProgress?.('search-index', 0, total);
         for (let index = from; index < POSTGRES_SCHEMA_VERSION; index++) {
-          await client.query(POSTGRES_MIGRATIONS[index]!.replaceAll('{{unaccent}}', unaccent));
+          const migration = POSTGRES_MIGRATIONS[index]!;
+          if (typeof migration === 'string') await client.query(migration.replaceAll('{{unaccent}}', unaccent));
+          else await rebuild(client, migration, options.partitions?.() ?? DEFAULT_PARTITIONS, from > 0 ? onProgress : undefined);
         }
         if (reindexes) onProgress?.('search-index', total, total);
         await client.query(
@@ -181,6 +193,44 @@ export async function migrate(pool: Pool, target?: PostgresTarget, options: Migr
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * A migration that rebuilds tables: the new tables, then the rows copied across in chunks of COPY_CHUNK in the old
+ * key's order (each chunk one statement, all inside the migration's transaction), then the old tables dropped and the
+ * indexes built.
+ */
+async function rebuild(client: PoolClient, migration: RebuildMigration, partitions: number, onProgress?: MigrateProgress): Promise<void> {
+  await client.query(migration.before(partitions));
+  let total = 0;
+  if (onProgress) {
+    for (const copy of migration.copies) {
+      const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${copy.from} WHERE ${copy.where ?? 'TRUE'}`);
+      total += rows[0]!.n;
+    }
+    onProgress('keys', 0, total);
+  }
+  let done = 0;
+  for (const copy of migration.copies) {
+    let after: string | null = null;
+    for (;;) {
+      const result: { rows: { n: number; last: string | null }[] } = await client.query<{ n: number; last: string | null }>(
+        `WITH moved AS (
+           INSERT INTO ${copy.to} (${copy.columns})
+           SELECT ${copy.columns} FROM ${copy.from} WHERE (${copy.where ?? 'TRUE'}) AND ($1::text IS NULL OR id > $1) ORDER BY id LIMIT ${COPY_CHUNK}
+           RETURNING id)
+         SELECT count(*)::int AS n, max(id) AS last FROM moved`,
+        [after],
+      );
+      const { n, last } = result.rows[0]!;
+      if (n === 0 || last === null) break;
+      done += n;
+      after = last;
+      onProgress?.('keys', done, total);
+      if (n < COPY_CHUNK) break;
+    }
+  }
+  await client.query(migration.after);
 }
 
 function mapMigrateError(error: unknown, target?: PostgresTarget): unknown {

@@ -20,6 +20,7 @@ import {
   RUN_FINISH_COLUMNS,
   RUN_TABLE,
   setList,
+  STORE_RUN_TABLE,
   TABLE_SPECS,
   type TableSpec,
 } from '../tables.js';
@@ -102,13 +103,27 @@ export function candidateRepo(session: Session, bound?: TxState): CandidateRepo 
 }
 
 const RUN_COLUMNS = columnList(RUN_TABLE.columns);
+const STORE_RUN_COLUMNS = columnList(STORE_RUN_TABLE.columns);
+/** A store-wide run's row read with the agent's runs' columns (its agent_id is NULL). */
+const STORE_RUN_AS_RUN = RUN_TABLE.columns.map((column) => (column.name === 'agent_id' ? 'NULL::text AS agent_id' : column.name)).join(', ');
 
+/**
+ * The audit log in two tables (tables.ts): an agent's runs in `runs` (partitioned by agent), the runs over every agent
+ * in `store_runs`. A run's agent routes every write; a read by id alone (`rem runs show` without an agent, a snapshot's
+ * run kind, the lock's take-over of a dead run) looks in both, and in every agent's partition — those statements are
+ * on the catalogue's list of all-agent statements (test/core/store/postgres/catalogue.test.ts).
+ */
 export function runRepo(session: Session, bound?: TxState): RunRepo {
   const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
     session.query<R>(text, values, bound);
   const toRun = (row: Record<string, unknown>) => fromRow<Run>(RUN_TABLE, row);
   return {
     async insert(run) {
+      if (run.agentId === null) {
+        const values = toParams(STORE_RUN_TABLE, run);
+        await query(`INSERT INTO store_runs (${STORE_RUN_COLUMNS}) VALUES (${placeholders(values.length)})`, values);
+        return;
+      }
       const values = toParams(RUN_TABLE, run);
       await query(`INSERT INTO runs (${RUN_COLUMNS}) VALUES (${placeholders(values.length)})`, values);
     },
@@ -116,47 +131,69 @@ export function runRepo(session: Session, bound?: TxState): RunRepo {
       // Only while the row is still running.
       const values = toParams(RUN_TABLE, run, RUN_FINISH_COLUMNS);
       const sets = setList(RUN_FINISH_COLUMNS, (index) => `$${index + 2}`);
-      const result = await query(`UPDATE runs SET ${sets} WHERE id = $1 AND status = 'running'`, [run.id, ...values]);
+      const result =
+        run.agentId === null
+          ? await query(`UPDATE store_runs SET ${sets} WHERE id = $1 AND status = 'running'`, [run.id, ...values])
+          : await query(`UPDATE runs SET ${sets} WHERE agent_id = $${values.length + 2} AND id = $1 AND status = 'running'`, [run.id, ...values, run.agentId]);
       return result.rowCount === 1;
     },
-    async setSnapshotPath(id, path) {
-      await query('UPDATE runs SET snapshot_path = $2 WHERE id = $1', [id, path]);
+    async setSnapshotPath(id, path, agentId) {
+      if (agentId !== undefined && agentId !== null) {
+        await query('UPDATE runs SET snapshot_path = $3 WHERE agent_id = $1 AND id = $2', [agentId, id, path]);
+        return;
+      }
+      const result = await query('UPDATE store_runs SET snapshot_path = $2 WHERE id = $1', [id, path]);
+      // all agents: a run whose agent the caller does not know (a run over every agent is found above first).
+      if (result.rowCount === 0 && agentId === undefined) await query('UPDATE runs SET snapshot_path = $2 WHERE id = $1', [id, path]);
     },
     async get(id, agentId) {
-      const { rows } = await query(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1 AND ($2::text IS NULL OR agent_id = $2 OR agent_id IS NULL)`, [
-        id,
-        agentId ?? null,
-      ]);
+      const { rows: own } = await query(`SELECT ${STORE_RUN_AS_RUN} FROM store_runs WHERE id = $1`, [id]);
+      if (own[0]) return toRun(own[0]);
+      const { rows } =
+        agentId === undefined
+          ? // all agents: `rem runs show <id>` for every agent looks a run up by its id alone.
+            await query(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = $1`, [id])
+          : await query(`SELECT ${RUN_COLUMNS} FROM runs WHERE agent_id = $1 AND id = $2`, [agentId, id]);
       return rows[0] ? toRun(rows[0]) : undefined;
     },
     async list({ limit, agentId }) {
+      // Without an agent: all agents (`rem runs --all-agents`).
       const { rows } = await query(
-        `SELECT ${RUN_COLUMNS} FROM runs WHERE $1::text IS NULL OR agent_id = $1 OR agent_id IS NULL
-         ORDER BY started_at DESC, id COLLATE "C" DESC LIMIT $2`,
-        [agentId ?? null, limit],
+        `SELECT * FROM (
+           SELECT ${RUN_COLUMNS} FROM runs ${agentId === undefined ? '' : 'WHERE agent_id = $2'}
+           UNION ALL
+           SELECT ${STORE_RUN_AS_RUN} FROM store_runs
+         ) r ORDER BY started_at DESC, id COLLATE "C" DESC LIMIT $1`,
+        agentId === undefined ? [limit] : [limit, agentId],
       );
       return rows.map(toRun);
     },
     async interruptAbandoned(runId, now) {
-      const result = await query(
-        `UPDATE runs SET status = 'interrupted', finished_at = $2, errors = '["interrupted"]',
-                duration_ms = greatest(0, round(extract(epoch FROM ($2::timestamptz - started_at)) * 1000))::bigint
-         WHERE status = 'running' AND (id = $1 OR parent_run_id = $1)`,
-        [runId, now],
-      );
-      return result.rowCount ?? 0;
+      const set = `status = 'interrupted', finished_at = $2, errors = '["interrupted"]',
+                duration_ms = greatest(0, round(extract(epoch FROM ($2::timestamptz - started_at)) * 1000))::bigint`;
+      const own = await query(`UPDATE store_runs SET ${set} WHERE status = 'running' AND id = $1`, [runId, now]);
+      // all agents: a dead lock holder's run and its children (a nightly's child runs span the agents).
+      const agents = await query(`UPDATE runs SET ${set} WHERE status = 'running' AND (id = $1 OR parent_run_id = $1)`, [runId, now]);
+      return (own.rowCount ?? 0) + (agents.rowCount ?? 0);
     },
     async kindOf(id) {
-      const { rows } = await query<{ kind: RunKind }>('SELECT kind FROM runs WHERE id = $1', [id]);
+      // all agents: a snapshot names its run by id alone (`db snapshots`, an operator's listing).
+      const { rows } = await query<{ kind: RunKind }>('SELECT kind FROM store_runs WHERE id = $1 UNION ALL SELECT kind FROM runs WHERE id = $1 LIMIT 1', [id]);
       return rows[0]?.kind;
     },
     async prune(before, options = {}) {
+      // all agents: the audit log's prune is a store-wide operation.
       if (options.dryRun) {
-        const { rows } = await query<{ n: number }>("SELECT count(*)::int AS n FROM runs WHERE started_at < $1 AND status <> 'running'", [before]);
+        const { rows } = await query<{ n: number }>(
+          `SELECT (SELECT count(*) FROM runs WHERE started_at < $1 AND status <> 'running')::int
+                + (SELECT count(*) FROM store_runs WHERE started_at < $1 AND status <> 'running')::int AS n`,
+          [before],
+        );
         return rows[0]!.n;
       }
-      const result = await query("DELETE FROM runs WHERE started_at < $1 AND status <> 'running'", [before]);
-      return result.rowCount ?? 0;
+      const agents = await query("DELETE FROM runs WHERE started_at < $1 AND status <> 'running'", [before]);
+      const own = await query("DELETE FROM store_runs WHERE started_at < $1 AND status <> 'running'", [before]);
+      return (agents.rowCount ?? 0) + (own.rowCount ?? 0);
     },
   };
 }
@@ -224,11 +261,25 @@ function scopeOf(spec: TableSpec, agentId: string | null, alias?: string): { whe
   return { where: `${alias ? `${alias}.` : ''}agent_id = $1`, values: [agentId] };
 }
 
-/** Dump SQL of a table in scope, in key order (`COLLATE "C"`: byte order, as SQLite's). */
+/**
+ * Dump SQL of a table in scope, in key order (`COLLATE "C"`: byte order, as SQLite's). The runs of every agent are
+ * both run tables' rows (a run over every agent with a NULL agent).
+ */
 export function dumpSql(spec: TableSpec, agentId: string | null): { text: string; values: unknown[] } | undefined {
   const scope = scopeOf(spec, agentId);
   if (!scope) return undefined;
+  if (spec === RUN_TABLE && agentId === null) {
+    return {
+      text: `SELECT * FROM (SELECT ${RUN_COLUMNS} FROM runs UNION ALL SELECT ${STORE_RUN_AS_RUN} FROM store_runs) r ORDER BY ${keyOrder(spec)}`,
+      values: [],
+    };
+  }
   return { text: `SELECT ${columnList(spec.columns)} FROM ${spec.name} WHERE ${scope.where} ORDER BY ${keyOrder(spec)}`, values: scope.values };
+}
+
+/** The physical tables of a table in scope: the runs of every agent are in both run tables. */
+function tablesOf(spec: TableSpec, agentId: string | null): string[] {
+  return spec === RUN_TABLE && agentId === null ? [spec.name, STORE_RUN_TABLE.name] : [spec.name];
 }
 
 export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
@@ -247,6 +298,16 @@ export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
       // Every value is checked (NUL, types) before the transaction starts: a bad row refuses the whole call.
       for (const row of rows) toParams(spec, row);
       const run = async (tx: TxState) => {
+        if (spec === RUN_TABLE) {
+          // A run over every agent (agentId null) goes to store_runs.
+          const runs = rows as readonly Run[];
+          const ofAgents = runs.filter((row) => row.agentId !== null);
+          const ofStore = runs.filter((row) => row.agentId === null);
+          return (
+            (ofAgents.length > 0 ? await insertRows(session, tx, RUN_TABLE, ofAgents) : 0) +
+            (ofStore.length > 0 ? await insertRows(session, tx, STORE_RUN_TABLE, ofStore) : 0)
+          );
+        }
         const inserted = await insertRows(session, tx, spec, rows);
         // Memories arrive without their search context: the threads they joined are re-indexed, once each, before the
         // transaction commits (a copy loads a thread in many batches).
@@ -263,15 +324,20 @@ export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
       const spec = specOf(table);
       const scope = scopeOf(spec, agentId);
       if (!scope) return 0;
-      const result = await session.query(`DELETE FROM ${spec.name} WHERE ${scope.where}`, scope.values, bound);
-      return result.rowCount ?? 0;
+      let deleted = 0;
+      for (const name of tablesOf(spec, agentId))
+        deleted += (await session.query(`DELETE FROM ${name} WHERE ${scope.where}`, scope.values, bound)).rowCount ?? 0;
+      return deleted;
     },
     async count(table, agentId) {
       const spec = specOf(table);
       const scope = scopeOf(spec, agentId);
       if (!scope) return 0;
-      const { rows } = await session.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${spec.name} WHERE ${scope.where}`, scope.values, bound);
-      return rows[0]!.n;
+      let count = 0;
+      for (const name of tablesOf(spec, agentId)) {
+        count += (await session.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${name} WHERE ${scope.where}`, scope.values, bound)).rows[0]!.n;
+      }
+      return count;
     },
   };
 }

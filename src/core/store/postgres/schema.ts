@@ -17,8 +17,61 @@
  * (an administrator may have installed it in another schema). Never edit a shipped migration: add a new one.
  */
 import { STORE_TABLES } from '../port.js';
+import { CANDIDATE_TABLE, HANDOFF_TABLE, MEMORY_TABLE, RUN_TABLE } from '../tables.js';
+import { partitionedTableSql } from './partition.js';
 
-export const POSTGRES_MIGRATIONS: readonly string[] = [
+/**
+ * A migration that rebuilds tables (issue 25's keys and partitions), in three parts inside the one transaction of
+ * `migrate()`: `before` renames the old tables and creates the new ones (given the partition count chosen for this
+ * store), then `copies` move the rows across in chunks with progress (`onProgress('keys', …)`), then `after` drops
+ * the old tables and builds the indexes.
+ */
+export interface RebuildMigration {
+  before(partitions: number): string;
+  copies: readonly TableCopy[];
+  after: string;
+}
+
+/** Rows of `from` into `to`, `columns` on both sides, in chunks by `id` (the old tables' primary key). */
+export interface TableCopy {
+  from: string;
+  to: string;
+  columns: string;
+  /** Which of the old rows go (the runs of an agent / of every agent). */
+  where?: string;
+}
+
+export type PostgresMigration = string | RebuildMigration;
+
+const MEMORY_COPY_COLUMNS =
+  'agent_id, id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, ' +
+  'promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread, seq, context_before, context_after, version_of';
+const CANDIDATE_COPY_COLUMNS =
+  'agent_id, id, claim, claim_norm, edited_claim, source_memory_ids, tags, status, generated_by, provider, generated_at, run_id, prompt_sha256, ' +
+  'prompt, reviewer, review_rationale, decided_at, promoted_memory_id, forgotten_sources, reopened_by, reopened_at, reopen_reason';
+const RUN_COPY_COLUMNS =
+  'id, kind, started_at, finished_at, status, snapshot_path, counts, candidate_ids, model, errors, duration_ms, parent_run_id, steps, memory_ids';
+const HANDOFF_COPY_COLUMNS =
+  'agent_id, id, created_at, focus, refs, prompt_sha256, prompt, max_candidates, expires_at, ingested_at, ingest_run_id, placeholders';
+
+/** The run columns of either run table (store_runs has no agent_id). */
+const RUN_COLUMNS_SQL = `
+    id text NOT NULL,
+    kind text NOT NULL,
+    started_at timestamptz NOT NULL,
+    finished_at timestamptz,
+    status text NOT NULL CHECK (status IN ('running','completed','partial','failed','paused','dry-run','interrupted')),
+    snapshot_path text,
+    counts json NOT NULL DEFAULT '{}' CHECK (json_typeof(counts) = 'object'),
+    candidate_ids text[] NOT NULL DEFAULT '{}',
+    model text,
+    errors json NOT NULL DEFAULT '[]' CHECK (json_typeof(errors) = 'array'),
+    duration_ms bigint,
+    parent_run_id text,
+    steps json NOT NULL DEFAULT '{}' CHECK (json_typeof(steps) = 'object'),
+    memory_ids text[] NOT NULL DEFAULT '{}'`;
+
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   // 1: the whole schema as of SQLite's migration 2, plus `interrupted` as a run status.
   `
   CREATE TEXT SEARCH DICTIONARY hippo_english_stem (TEMPLATE = snowball, LANGUAGE = english);
@@ -188,6 +241,147 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX mcp_tokens_agent ON mcp_tokens (agent_id, created_at DESC);
   `,
+  // 6 (issue 25): the agents' tables keyed by agent and hash-partitioned by it (docs/postgres.md "Partitions",
+  // docs/decisions.md "Issue 25"). memories, candidates, handoffs and runs get the primary key (agent_id, id) and are
+  // PARTITION BY HASH (agent_id) into the partitions chosen at creation (partition.ts: HIPPO_PG_PARTITIONS, default
+  // 16); the runs over every agent (agent_id NULL) move to the new store-wide table store_runs. The old tables are
+  // renamed, the new ones created, the rows copied in chunks (migrate.ts, with progress), and the old ones dropped;
+  // the indexes are built last, on the partitioned tables (each partition gets its own; GIN included). memories keeps
+  // its seq values and its sequence. One transaction: an interrupted migration leaves the store as it was.
+  {
+    before: (partitions) => `
+  ALTER TABLE memories RENAME TO memories_v5;
+  ALTER INDEX memories_pkey RENAME TO memories_v5_pkey;
+  ALTER SEQUENCE memories_seq_seq OWNED BY NONE;
+  ALTER TABLE candidates RENAME TO candidates_v5;
+  ALTER INDEX candidates_pkey RENAME TO candidates_v5_pkey;
+  ALTER TABLE runs RENAME TO runs_v5;
+  ALTER INDEX runs_pkey RENAME TO runs_v5_pkey;
+  ALTER TABLE handoffs RENAME TO handoffs_v5;
+  ALTER INDEX handoffs_pkey RENAME TO handoffs_v5_pkey;
+
+  ${partitionedTableSql(
+    MEMORY_TABLE,
+    `
+    agent_id text NOT NULL,
+    id text NOT NULL,
+    content text NOT NULL CHECK (length(content) > 0),
+    durability text NOT NULL DEFAULT 'standard' CHECK (durability IN ('permanent','persistent','standard','ephemeral')),
+    tags text[] NOT NULL DEFAULT '{}',
+    subject text,
+    source text NOT NULL DEFAULT 'cli',
+    created_at timestamptz NOT NULL,
+    updated_at timestamptz NOT NULL,
+    expires_at timestamptz,
+    archived_at timestamptz,
+    archived_reason text,
+    derived_from text[] NOT NULL DEFAULT '{}',
+    promoted_from text,
+    content_hash text NOT NULL,
+    last_reflected_at timestamptz,
+    retrieval_count integer NOT NULL DEFAULT 0,
+    last_retrieved_at timestamptz,
+    thread text,
+    seq bigint NOT NULL DEFAULT nextval('memories_seq_seq'),
+    context_before text NOT NULL DEFAULT '',
+    context_after text NOT NULL DEFAULT '',
+    version_of text,
+    fts tsvector GENERATED ALWAYS AS (
+      setweight(to_tsvector('hippo', hippo_fts_text(content)), 'A') ||
+      setweight(to_tsvector('hippo', hippo_fts_text(coalesce(subject, ''))), 'B') ||
+      setweight(to_tsvector('hippo', hippo_fts_text(hippo_tags_text(tags))), 'C')
+    ) STORED,
+    fts_context tsvector GENERATED ALWAYS AS (
+      setweight(to_tsvector('hippo', hippo_fts_text(context_before)), 'A') ||
+      setweight(to_tsvector('hippo', hippo_fts_text(context_after)), 'B') ||
+      setweight(to_tsvector('hippo', hippo_date_words(created_at)), 'C')
+    ) STORED,
+    CHECK (expires_at IS NULL OR durability NOT IN ('persistent','permanent'))`,
+    partitions,
+  )}
+
+  ${partitionedTableSql(
+    CANDIDATE_TABLE,
+    `
+    agent_id text NOT NULL,
+    id text NOT NULL,
+    claim text NOT NULL,
+    claim_norm text NOT NULL,
+    edited_claim text,
+    source_memory_ids text[] NOT NULL,
+    tags text[] NOT NULL DEFAULT '{}',
+    status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','promoted','rejected')),
+    generated_by text NOT NULL,
+    provider text NOT NULL,
+    generated_at timestamptz NOT NULL,
+    run_id text NOT NULL,
+    prompt_sha256 text NOT NULL,
+    prompt text NOT NULL,
+    reviewer text,
+    review_rationale text,
+    decided_at timestamptz,
+    promoted_memory_id text,
+    forgotten_sources text[] NOT NULL DEFAULT '{}',
+    reopened_by text,
+    reopened_at timestamptz,
+    reopen_reason text`,
+    partitions,
+  )}
+
+  ${partitionedTableSql(RUN_TABLE, `\n    agent_id text NOT NULL,${RUN_COLUMNS_SQL}`, partitions)}
+
+  CREATE TABLE store_runs (${RUN_COLUMNS_SQL},
+    PRIMARY KEY (id)
+  );
+
+  ${partitionedTableSql(
+    HANDOFF_TABLE,
+    `
+    agent_id text NOT NULL,
+    id text NOT NULL,
+    created_at timestamptz NOT NULL,
+    focus text NOT NULL,
+    refs json NOT NULL,
+    prompt_sha256 text NOT NULL,
+    prompt text NOT NULL,
+    max_candidates integer NOT NULL,
+    expires_at timestamptz NOT NULL,
+    ingested_at timestamptz,
+    ingest_run_id text,
+    placeholders json CHECK (placeholders IS NULL OR json_typeof(placeholders) = 'object')`,
+    partitions,
+  )}
+  `,
+    copies: [
+      { from: 'memories_v5', to: 'memories', columns: MEMORY_COPY_COLUMNS },
+      { from: 'candidates_v5', to: 'candidates', columns: CANDIDATE_COPY_COLUMNS },
+      { from: 'runs_v5', to: 'runs', columns: `agent_id, ${RUN_COPY_COLUMNS}`, where: 'agent_id IS NOT NULL' },
+      { from: 'runs_v5', to: 'store_runs', columns: RUN_COPY_COLUMNS, where: 'agent_id IS NULL' },
+      { from: 'handoffs_v5', to: 'handoffs', columns: HANDOFF_COPY_COLUMNS },
+    ],
+    after: `
+  DROP TABLE memories_v5, candidates_v5, runs_v5, handoffs_v5;
+  ALTER SEQUENCE memories_seq_seq OWNED BY memories.seq;
+
+  CREATE INDEX memories_agent_created ON memories (agent_id, created_at DESC);
+  CREATE INDEX memories_agent_hash ON memories (agent_id, content_hash);
+  CREATE INDEX memories_gather ON memories (agent_id, created_at DESC, expires_at, last_reflected_at)
+    WHERE archived_at IS NULL AND cardinality(derived_from) = 0 AND durability <> 'permanent';
+  CREATE INDEX memories_fts ON memories USING gin (fts);
+  CREATE INDEX memories_fts_context ON memories USING gin (fts_context);
+  CREATE INDEX memories_tags ON memories USING gin (tags);
+  CREATE INDEX memories_thread ON memories (agent_id, thread, created_at, seq) WHERE thread IS NOT NULL AND archived_at IS NULL;
+  CREATE INDEX memories_version_of ON memories (agent_id, version_of) WHERE version_of IS NOT NULL;
+
+  CREATE INDEX candidates_agent_status ON candidates (agent_id, status, generated_at DESC);
+  CREATE INDEX candidates_agent_norm ON candidates (agent_id, claim_norm);
+
+  CREATE INDEX runs_agent_started ON runs (agent_id, started_at DESC);
+  -- A nightly's child runs by their parent (the lock's take-over of a dead night; runs over every agent).
+  CREATE INDEX runs_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
+  CREATE INDEX store_runs_started ON store_runs (started_at DESC);
+  `,
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -332,7 +332,8 @@ export function storeError(error: unknown, target: PostgresTarget): HippoError |
     // Not from the server: a bug of ours (TypeError…), kept as it is so its stack says where.
     return error instanceof Error ? error : new Error(String(error));
   }
-  const table = typeof shape.table === 'string' ? shape.table : undefined;
+  // A partition's name (memories_p3) is reported as its table's: the partitions are the engine's, not hippo's tables.
+  const table = typeof shape.table === 'string' ? shape.table.replace(/^(memories|candidates|runs|handoffs)_p\d+$/, '$1') : undefined;
   const constraint = typeof shape.constraint === 'string' ? shape.constraint : undefined;
   const details = { sqlstate: code, ...(table ? { table } : {}), ...(constraint ? { constraint } : {}) };
   if (BUSY_CODES.has(code)) return new BusyError();

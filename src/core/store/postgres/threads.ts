@@ -55,13 +55,13 @@ export class PgThreads {
   constructor(private readonly query: Query) {}
 
   /** Writes the contexts that differ from the stored ones (one statement); returns how many rows changed. */
-  private async write(rows: readonly { row: ThreadRow; context: Context }[]): Promise<number> {
+  private async write(agentId: string, rows: readonly { row: ThreadRow; context: Context }[]): Promise<number> {
     const changed = rows.filter(({ row, context }) => row.context_before !== context.before || row.context_after !== context.after);
     if (changed.length === 0) return 0;
     await this.query(
       `UPDATE memories m SET context_before = u.before, context_after = u.after
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS u (id, before, after) WHERE m.id = u.id`,
-      [changed.map(({ row }) => row.id), changed.map(({ context }) => context.before), changed.map(({ context }) => context.after)],
+       FROM unnest($2::text[], $3::text[], $4::text[]) AS u (id, before, after) WHERE m.agent_id = $1 AND m.id = u.id`,
+      [agentId, changed.map(({ row }) => row.id), changed.map(({ context }) => context.before), changed.map(({ context }) => context.after)],
     );
     return changed.length;
   }
@@ -84,7 +84,7 @@ export class PgThreads {
         key,
       )
     ).rows;
-    return this.write(windowContexts(before, self, after));
+    return this.write(place.agentId, windowContexts(before, self, after));
   }
 
   /**
@@ -113,7 +113,11 @@ export class PgThreads {
     const from = Math.max(0, tail.length - CONTEXT_AFTER);
     return {
       contexts: computed.slice(tail.length),
-      finish: () => this.write(tail.slice(from).map((row, index) => ({ row, context: computed[from + index]! }))),
+      finish: () =>
+        this.write(
+          agentId,
+          tail.slice(from).map((row, index) => ({ row, context: computed[from + index]! })),
+        ),
     };
   }
 
@@ -135,9 +139,9 @@ export class PgThreads {
       const contexts = threadContexts(rows.slice(from, Math.min(rows.length, end + CONTEXT_AFTER)).map((row) => row.content)).slice(start - from, end - from);
       const result = await this.query(
         `UPDATE memories m SET context_before = u.before, context_after = u.after
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS u (id, before, after)
-         WHERE m.id = u.id AND (m.context_before <> u.before OR m.context_after <> u.after)`,
-        [rows.slice(start, end).map((row) => row.id), contexts.map((context) => context.before), contexts.map((context) => context.after)],
+         FROM unnest($2::text[], $3::text[], $4::text[]) AS u (id, before, after)
+         WHERE m.agent_id = $1 AND m.id = u.id AND (m.context_before <> u.before OR m.context_after <> u.after)`,
+        [agentId, rows.slice(start, end).map((row) => row.id), contexts.map((context) => context.before), contexts.map((context) => context.after)],
       );
       changed += result.rowCount ?? 0;
     }
@@ -149,6 +153,7 @@ export class PgThreads {
    * memories: after rows were copied in wholesale (a restore, a load).
    */
   async all(agentId: string | null): Promise<number> {
+    // Without an agent: all agents (a restore or load of every agent's rows).
     const scope = agentId === null ? '' : 'AND agent_id = $1';
     const values = agentId === null ? [] : [agentId];
     const { rows: threads } = await this.query<{ agent_id: string; thread: string }>(

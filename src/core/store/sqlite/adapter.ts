@@ -84,7 +84,9 @@ export class SqliteStore implements Store {
   async describe(): Promise<StoreDescription> {
     return this.connection.use(() => {
       const db = this.connection.db;
-      const counts = Object.fromEntries(STORE_TABLES.map((table) => [table, db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number])) as Record<
+      // The audit log is both run tables (an agent's runs and the runs over every agent).
+      const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
+      const counts = Object.fromEntries(STORE_TABLES.map((table) => [table, count(table) + (table === 'runs' ? count('store_runs') : 0)])) as Record<
         StoreTable,
         number
       >;

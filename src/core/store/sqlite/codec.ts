@@ -25,9 +25,9 @@ export function rowMarks(columns: readonly Column[]): string {
   return `(${columns.map(() => '?').join(', ')})`;
 }
 
-/** An INSERT of whole rows of the table that skips a key already stored. */
+/** An INSERT of whole rows of the table that skips a key already stored (an agent's table: the agent's key). */
 export function insertSql(spec: TableSpec, columns: readonly Column[] = spec.columns): string {
-  return `INSERT INTO ${spec.name} (${columnList(columns)}) VALUES ${rowMarks(columns)} ON CONFLICT (${spec.key}) DO NOTHING`;
+  return `INSERT INTO ${spec.name} (${columnList(columns)}) VALUES ${rowMarks(columns)} ON CONFLICT (${spec.primary.join(', ')}) DO NOTHING`;
 }
 
 /** A memory's row as SQLite returns it: the spec's columns by name (those a statement reads by name, typed). */

@@ -45,7 +45,7 @@ export function insertMemoryRows(connection: Connection, memories: readonly Memo
   for (let start = 0; start < memories.length; start += INSERT_BATCH) {
     const batch = memories.slice(start, start + INSERT_BATCH);
     const placeholders = Array(batch.length).fill(PLACEHOLDERS).join(', ');
-    const statement = connection.statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${placeholders} ON CONFLICT (id) DO NOTHING`);
+    const statement = connection.statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${placeholders} ON CONFLICT (agent_id, id) DO NOTHING`);
     inserted += statement.run(...batch.flatMap((memory, index) => memoryParams(memory, contexts?.[start + index]))).changes;
   }
   return inserted;
@@ -112,10 +112,23 @@ function eligibleConditions(scope: GatherQuery['scope'], unreflected: boolean): 
 function storedIds(c: Connection, memories: readonly { id: string }[]): Set<string> {
   if (memories.length === 0) return new Set();
   const ids = c
+    // all agents: import skips an id any agent holds (ids are made unique store-wide).
     .statement('SELECT value FROM json_each(?) AS ids WHERE EXISTS (SELECT 1 FROM memories WHERE id = ids.value)')
     .pluck()
     .all(JSON.stringify(memories.map((memory) => memory.id))) as string[];
   return new Set(ids);
+}
+
+/** Which of these memories the store holds, by the agent's key (agent, id): `agent NUL id` for each one held. */
+function storedKeys(c: Connection, memories: readonly { agentId: string; id: string }[]): Set<string> {
+  if (memories.length === 0) return new Set();
+  const rows = c
+    .statement(
+      `SELECT value ->> '$[0]' AS agentId, value ->> '$[1]' AS id FROM json_each(?) AS k
+       WHERE EXISTS (SELECT 1 FROM memories WHERE agent_id = k.value ->> '$[0]' AND id = k.value ->> '$[1]')`,
+    )
+    .all(JSON.stringify(memories.map((memory) => [memory.agentId, memory.id]))) as { agentId: string; id: string }[];
+  return new Set(rows.map((row) => `${row.agentId}\u0000${row.id}`));
 }
 
 /** What `update` sets: everything but identity, creation and thread (the memory's place). */
@@ -139,7 +152,7 @@ export class SqliteMemories implements MemoryRepo {
   async insert(memory: Memory): Promise<boolean> {
     const insert = () => {
       const result = this.c
-        .statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${PLACEHOLDERS} ON CONFLICT (id) DO NOTHING`)
+        .statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${PLACEHOLDERS} ON CONFLICT (agent_id, id) DO NOTHING`)
         .run(...memoryParams(memory));
       if (result.changes !== 1) return false;
       if (memory.thread !== null && memory.archivedAt === null) {
@@ -162,11 +175,12 @@ export class SqliteMemories implements MemoryRepo {
   /** The bulk path with threads: contexts computed in the batch, joins to threads already stored re-indexed after. */
   private insertThreaded(all: readonly Memory[]): number {
     // Only the memories that will be inserted may lend context: not an existing id, not a repeat within the batch.
-    const stored = storedIds(this.c, all);
+    const stored = storedKeys(this.c, all);
     const seen = new Set<string>();
     const memories = all.filter((memory) => {
-      if (seen.has(memory.id) || stored.has(memory.id)) return false;
-      seen.add(memory.id);
+      const key = `${memory.agentId}\u0000${memory.id}`;
+      if (seen.has(key) || stored.has(key)) return false;
+      seen.add(key);
       return true;
     });
     const holds = this.c.statement(`SELECT 1 FROM memories WHERE agent_id = ? AND thread = ? AND archived_at IS NULL LIMIT 1`).pluck();

@@ -6,7 +6,42 @@
  * every pending migration, open.ts then fills the new index from the memories in the same transaction, in chunks,
  * reporting progress (a large store takes a while).
  */
-export type Migration = string | { sql: string; fillSearchIndex: true };
+export type Migration = string | { sql: string; fillSearchIndex: true } | RebuildMigration;
+
+/**
+ * A migration that rebuilds tables (issue 25): `sql` creates the new tables beside the old ones, open.ts copies each
+ * `copies` entry across in chunks of rowids (keeping each row's rowid when `columns` names it), reporting progress
+ * (`keys`), then `after` drops the old tables, renames the new ones and recreates indexes and triggers.
+ */
+export interface RebuildMigration {
+  sql: string;
+  copies: readonly { from: string; to: string; columns: string; where?: string }[];
+  after: string;
+}
+
+const MEMORY_COLUMNS_V9 =
+  'rowid, id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, ' +
+  'derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread, context_before, context_after, version_of';
+const CANDIDATE_COLUMNS_V9 =
+  'id, agent_id, claim, claim_norm, edited_claim, source_memory_ids, tags, status, generated_by, provider, generated_at, run_id, prompt_sha256, ' +
+  'prompt, reviewer, review_rationale, decided_at, promoted_memory_id, forgotten_sources, reopened_by, reopened_at, reopen_reason';
+const RUN_COLUMNS_V9 =
+  'id, kind, started_at, finished_at, status, snapshot_path, counts, candidate_ids, model, errors, duration_ms, parent_run_id, steps, memory_ids';
+const HANDOFF_COLUMNS_V9 = 'id, agent_id, created_at, focus, refs, prompt_sha256, prompt, max_candidates, expires_at, ingested_at, ingest_run_id, placeholders';
+/** The columns of either run table (store_runs has no agent_id), after `id, kind` and the agent. */
+const RUN_COLUMNS_SQL_V9 = `
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    status TEXT NOT NULL CHECK (status IN ('running','completed','partial','failed','interrupted','paused','dry-run')),
+    snapshot_path TEXT,
+    counts TEXT NOT NULL DEFAULT '{}',
+    candidate_ids TEXT NOT NULL DEFAULT '[]',
+    model TEXT,
+    errors TEXT NOT NULL DEFAULT '[]',
+    duration_ms INTEGER,
+    parent_run_id TEXT,
+    steps TEXT NOT NULL DEFAULT '{}',
+    memory_ids TEXT NOT NULL DEFAULT '[]'`;
 
 export const MIGRATIONS: readonly Migration[] = [
   // 1: memories with their FTS5 index, candidates, runs, handoffs, and a small key/value table for flags and locks.
@@ -265,13 +300,171 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(1.0000, 0.5000, 0.7500, 0.0000, 0.4000, 0.1500, 0.3000)');
   `,
+  // 9 (issue 25): the agents' tables keyed by agent (docs/decisions.md "Issue 25"). candidates, handoffs and runs
+  // get the primary key (agent_id, id), both NOT NULL; memories keep their rowid as the primary key — the full-text
+  // table's content_rowid, copied row for row so the index stays valid untouched — with (agent_id, id) as their
+  // unique key instead of id alone. The runs over every agent (agent_id NULL) move to the new store-wide table
+  // store_runs. SQLite cannot change a key in place: each table is rebuilt (new table, rows copied in chunks with
+  // progress by open.ts, old table dropped, new one renamed), with its indexes and triggers, in the one transaction of
+  // every upgrade.
+  {
+    sql: `
+  CREATE TABLE memories_v9 (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL,
+    agent_id TEXT NOT NULL,
+    content TEXT NOT NULL CHECK (length(content) > 0),
+    durability TEXT NOT NULL DEFAULT 'standard' CHECK (durability IN ('permanent','persistent','standard','ephemeral')),
+    tags TEXT NOT NULL DEFAULT '[]',
+    subject TEXT,
+    source TEXT NOT NULL DEFAULT 'cli',
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    expires_at TEXT,
+    archived_at TEXT,
+    archived_reason TEXT,
+    derived_from TEXT NOT NULL DEFAULT '[]',
+    promoted_from TEXT,
+    content_hash TEXT NOT NULL,
+    last_reflected_at TEXT,
+    retrieval_count INTEGER NOT NULL DEFAULT 0,
+    last_retrieved_at TEXT,
+    thread TEXT,
+    context_before TEXT NOT NULL DEFAULT '',
+    context_after TEXT NOT NULL DEFAULT '',
+    date_words TEXT GENERATED ALWAYS AS (
+      CASE substr(created_at, 6, 2)
+        WHEN '01' THEN 'January' WHEN '02' THEN 'February' WHEN '03' THEN 'March' WHEN '04' THEN 'April'
+        WHEN '05' THEN 'May' WHEN '06' THEN 'June' WHEN '07' THEN 'July' WHEN '08' THEN 'August'
+        WHEN '09' THEN 'September' WHEN '10' THEN 'October' WHEN '11' THEN 'November' WHEN '12' THEN 'December'
+      END || ' ' || substr(created_at, 1, 4) || ' ' ||
+      CASE strftime('%w', created_at)
+        WHEN '0' THEN 'Sunday' WHEN '1' THEN 'Monday' WHEN '2' THEN 'Tuesday' WHEN '3' THEN 'Wednesday'
+        WHEN '4' THEN 'Thursday' WHEN '5' THEN 'Friday' WHEN '6' THEN 'Saturday'
+      END
+    ) VIRTUAL,
+    version_of TEXT,
+    UNIQUE (agent_id, id),
+    CHECK (expires_at IS NULL OR durability NOT IN ('persistent','permanent'))
+  );
+  CREATE TABLE candidates_v9 (
+    id TEXT NOT NULL,
+    agent_id TEXT NOT NULL,
+    claim TEXT NOT NULL,
+    claim_norm TEXT NOT NULL,
+    edited_claim TEXT,
+    source_memory_ids TEXT NOT NULL,
+    tags TEXT NOT NULL DEFAULT '[]',
+    status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending','promoted','rejected')),
+    generated_by TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    generated_at TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    prompt_sha256 TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    reviewer TEXT,
+    review_rationale TEXT,
+    decided_at TEXT,
+    promoted_memory_id TEXT,
+    forgotten_sources TEXT NOT NULL DEFAULT '[]',
+    reopened_by TEXT,
+    reopened_at TEXT,
+    reopen_reason TEXT,
+    PRIMARY KEY (agent_id, id)
+  );
+  CREATE TABLE runs_v9 (
+    id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    agent_id TEXT NOT NULL,${RUN_COLUMNS_SQL_V9},
+    PRIMARY KEY (agent_id, id)
+  );
+  CREATE TABLE store_runs (
+    id TEXT NOT NULL PRIMARY KEY,
+    kind TEXT NOT NULL,${RUN_COLUMNS_SQL_V9}
+  );
+  CREATE TABLE handoffs_v9 (
+    id TEXT NOT NULL,
+    agent_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    focus TEXT NOT NULL,
+    refs TEXT NOT NULL,
+    prompt_sha256 TEXT NOT NULL,
+    prompt TEXT NOT NULL,
+    max_candidates INTEGER NOT NULL,
+    expires_at TEXT NOT NULL,
+    ingested_at TEXT,
+    ingest_run_id TEXT,
+    placeholders TEXT,
+    PRIMARY KEY (agent_id, id)
+  );
+  `,
+    copies: [
+      { from: 'memories', to: 'memories_v9', columns: MEMORY_COLUMNS_V9 },
+      { from: 'candidates', to: 'candidates_v9', columns: CANDIDATE_COLUMNS_V9 },
+      { from: 'runs', to: 'runs_v9', columns: `agent_id, ${RUN_COLUMNS_V9}`, where: 'agent_id IS NOT NULL' },
+      { from: 'runs', to: 'store_runs', columns: RUN_COLUMNS_V9, where: 'agent_id IS NULL' },
+      { from: 'handoffs', to: 'handoffs_v9', columns: HANDOFF_COLUMNS_V9 },
+    ],
+    after: `
+  DROP TABLE memories;
+  ALTER TABLE memories_v9 RENAME TO memories;
+  CREATE INDEX memories_agent_created ON memories (agent_id, created_at DESC);
+  CREATE INDEX memories_agent_hash ON memories (agent_id, content_hash);
+  CREATE INDEX memories_gather ON memories (agent_id, created_at DESC, expires_at, last_reflected_at)
+    WHERE archived_at IS NULL AND derived_from = '[]' AND durability <> 'permanent';
+  CREATE INDEX memories_thread ON memories (agent_id, thread, created_at) WHERE thread IS NOT NULL AND archived_at IS NULL;
+  CREATE INDEX memories_version_of ON memories (agent_id, version_of) WHERE version_of IS NOT NULL;
+  CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts (rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+    VALUES (new.rowid, new.content, new.tags, new.subject, new.agent_id, new.context_before, new.context_after, new.date_words);
+  END;
+  CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+    VALUES ('delete', old.rowid, old.content, old.tags, old.subject, old.agent_id, old.context_before, old.context_after, old.date_words);
+  END;
+  CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, tags, subject, agent_id, context_before, context_after, created_at ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+    VALUES ('delete', old.rowid, old.content, old.tags, old.subject, old.agent_id, old.context_before, old.context_after, old.date_words);
+    INSERT INTO memories_fts (rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+    VALUES (new.rowid, new.content, new.tags, new.subject, new.agent_id, new.context_before, new.context_after, new.date_words);
+  END;
+  CREATE TRIGGER hippo_changes_memories_insert AFTER INSERT ON memories BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_memories_update AFTER UPDATE ON memories BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_memories_delete AFTER DELETE ON memories BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+
+  DROP TABLE candidates;
+  ALTER TABLE candidates_v9 RENAME TO candidates;
+  CREATE INDEX candidates_agent_status ON candidates (agent_id, status, generated_at DESC);
+  CREATE INDEX candidates_agent_norm ON candidates (agent_id, claim_norm);
+  CREATE TRIGGER hippo_changes_candidates_insert AFTER INSERT ON candidates BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_candidates_update AFTER UPDATE ON candidates BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_candidates_delete AFTER DELETE ON candidates BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+
+  DROP TABLE runs;
+  ALTER TABLE runs_v9 RENAME TO runs;
+  CREATE INDEX runs_agent_started ON runs (agent_id, started_at DESC);
+  CREATE INDEX runs_parent ON runs (parent_run_id) WHERE parent_run_id IS NOT NULL;
+  CREATE INDEX store_runs_started ON store_runs (started_at DESC);
+
+  DROP TABLE handoffs;
+  ALTER TABLE handoffs_v9 RENAME TO handoffs;
+  CREATE TRIGGER hippo_changes_handoffs_insert AFTER INSERT ON handoffs BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_handoffs_update AFTER UPDATE ON handoffs BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  CREATE TRIGGER hippo_changes_handoffs_delete AFTER DELETE ON handoffs BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
+  `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** A migration's SQL. */
+/** A migration's SQL (a rebuild's copies as one INSERT each: a test building an older schema, an empty store). */
 export function migrationSql(migration: Migration): string {
-  return typeof migration === 'string' ? migration : migration.sql;
+  if (typeof migration === 'string') return migration;
+  if (!('copies' in migration)) return migration.sql;
+  const copies = migration.copies.map(
+    (copy) => `INSERT INTO ${copy.to} (${copy.columns}) SELECT ${copy.columns} FROM ${copy.from}${copy.where ? ` WHERE ${copy.where}` : ''};`,
+  );
+  return [migration.sql, ...copies, migration.after].join('\n');
 }
 
 /** `PRAGMA application_id` marks a file as hippo's, so a foreign SQLite database is refused, never altered. */

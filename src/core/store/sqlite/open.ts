@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { DirectoryError, ensureDirectory } from '../../dirs.js';
 import { NotFoundError, UsageError } from '../../errors.js';
 import { mapSqliteError } from './connection.js';
-import { APPLICATION_ID, migrationSql, MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, type RebuildMigration } from './migrations.js';
 
 /** Memories per chunk when a migration fills the full-text index afresh (progress is reported between chunks). */
 export const FILL_CHUNK = 10_000;
@@ -18,7 +18,7 @@ export const FILL_CHUNK = 10_000;
  * Progress of a long step of opening a store (today: the search index rebuilt by a migration): `done` of `total`
  * memories. Called synchronously between chunks; the first call has `done` 0.
  */
-export type OpenProgress = (step: 'search-index', done: number, total: number) => void;
+export type OpenProgress = (step: 'search-index' | 'keys', done: number, total: number) => void;
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
 
@@ -141,8 +141,12 @@ function migrate(db: Database.Database, path: string, onProgress?: OpenProgress)
     let fill = false;
     for (let index = version; index < SCHEMA_VERSION; index++) {
       const migration = MIGRATIONS[index]!;
-      db.exec(migrationSql(migration));
-      if (typeof migration !== 'string' && migration.fillSearchIndex) fill = true;
+      if (typeof migration === 'string') db.exec(migration);
+      else if ('copies' in migration) rebuild(db, migration, version > 0 ? onProgress : undefined);
+      else {
+        db.exec(migration.sql);
+        fill = true;
+      }
     }
     // A new database (version 0) has no memories to index.
     if (fill && version > 0) fillSearchIndex(db, onProgress);
@@ -150,6 +154,44 @@ function migrate(db: Database.Database, path: string, onProgress?: OpenProgress)
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });
   apply.immediate();
+}
+
+/**
+ * A migration that rebuilds tables: the new tables, each old table's rows copied across in chunks of FILL_CHUNK
+ * rowids (progress `keys` between chunks: rows copied of all), then the old tables dropped and the new ones renamed.
+ * Inside the upgrade's one transaction.
+ */
+function rebuild(db: Database.Database, migration: RebuildMigration, onProgress?: OpenProgress): void {
+  db.exec(migration.sql);
+  const where = (copy: RebuildMigration['copies'][number]) => (copy.where ? ` AND ${copy.where}` : '');
+  const total = onProgress
+    ? migration.copies.reduce(
+        (sum, copy) =>
+          sum +
+          (db
+            .prepare(`SELECT count(*) FROM ${copy.from} WHERE 1${where(copy)}`)
+            .pluck()
+            .get() as number),
+        0,
+      )
+    : 0;
+  onProgress?.('keys', 0, total);
+  let done = 0;
+  for (const copy of migration.copies) {
+    const chunk = db.prepare(
+      `INSERT INTO ${copy.to} (${copy.columns}) SELECT ${copy.columns} FROM ${copy.from} WHERE rowid > ? AND rowid <= ?${where(copy)} ORDER BY rowid`,
+    );
+    const last = db.prepare(`SELECT max(rowid) FROM (SELECT rowid FROM ${copy.from} WHERE rowid > ?${where(copy)} ORDER BY rowid LIMIT ${FILL_CHUNK})`).pluck();
+    let after = Number.MIN_SAFE_INTEGER;
+    for (;;) {
+      const end = last.get(after) as number | null;
+      if (end === null) break;
+      done += chunk.run(after, end).changes;
+      after = end;
+      onProgress?.('keys', done, total);
+    }
+  }
+  db.exec(migration.after);
 }
 
 /**

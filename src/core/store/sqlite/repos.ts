@@ -1,7 +1,7 @@
 /** Candidates, runs, handoffs and settings on SQLite: rows in and out, and the guarded updates. */
 import type { Candidate, CandidateStatus, Run, RunKind } from '../../records.js';
 import type { CandidateDecision, CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RunRepo, SettingsRepo } from '../port.js';
-import { CANDIDATE_PUBLIC_COLUMNS, CANDIDATE_TABLE, columnList, HANDOFF_TABLE, RUN_FINISH_COLUMNS, RUN_TABLE, setList } from '../tables.js';
+import { CANDIDATE_PUBLIC_COLUMNS, CANDIDATE_TABLE, columnList, HANDOFF_TABLE, RUN_FINISH_COLUMNS, RUN_TABLE, setList, STORE_RUN_TABLE } from '../tables.js';
 import { fromRow, insertSql, toParams } from './codec.js';
 import type { Connection } from './connection.js';
 
@@ -106,32 +106,59 @@ export class SqliteCandidates implements CandidateRepo {
 // ---- runs -------------------------------------------------------------------------------------------------------
 
 export const RUN_COLUMNS = columnList(RUN_TABLE.columns);
+/** A store-wide run's row read with the agent's runs' columns (its agent_id NULL). */
+export const STORE_RUN_AS_RUN = RUN_TABLE.columns.map((column) => (column.name === 'agent_id' ? 'NULL AS agent_id' : column.name)).join(', ');
+/** Both run tables as one audit log (agent_id NULL for a run over every agent). */
+export const ALL_RUNS = `(SELECT ${RUN_COLUMNS} FROM runs UNION ALL SELECT ${STORE_RUN_AS_RUN} FROM store_runs)`;
 export const runFromRow = (row: Record<string, unknown>): Run => fromRow<Run>(RUN_TABLE, row);
-/** The parameters of INSERT_RUN. */
-export const runParams = (run: Run): unknown[] => toParams(run, RUN_TABLE.columns);
-export const INSERT_RUN = insertSql(RUN_TABLE);
-const FINISH_RUN = `UPDATE runs SET ${setList(RUN_FINISH_COLUMNS, () => '?')} WHERE id = ? AND status = 'running'`;
+/** A run's INSERT and its parameters: an agent's run into `runs`, a run over every agent into `store_runs`. */
+export const insertRun = (run: Run): { sql: string; params: unknown[] } =>
+  run.agentId === null
+    ? { sql: insertSql(STORE_RUN_TABLE), params: toParams(run, STORE_RUN_TABLE.columns) }
+    : { sql: insertSql(RUN_TABLE), params: toParams(run, RUN_TABLE.columns) };
+const FINISH_SET = setList(RUN_FINISH_COLUMNS, () => '?');
 
+/**
+ * The audit log in two tables (tables.ts): an agent's runs in `runs`, the runs over every agent in `store_runs`; the
+ * run's agent routes every write, and a read by id alone looks in both.
+ */
 export class SqliteRuns implements RunRepo {
   constructor(private readonly c: Connection) {}
 
   async insert(run: Run): Promise<void> {
-    await this.c.use(() => this.c.statement(INSERT_RUN).run(...runParams(run)));
+    const { sql, params } = insertRun(run);
+    await this.c.use(() => this.c.statement(sql).run(...params));
   }
 
   async finish(run: Run): Promise<boolean> {
-    return this.c.use(() => this.c.statement(FINISH_RUN).run(...toParams(run, RUN_FINISH_COLUMNS), run.id).changes === 1);
+    return this.c.use(() =>
+      run.agentId === null
+        ? this.c.statement(`UPDATE store_runs SET ${FINISH_SET} WHERE id = ? AND status = 'running'`).run(...toParams(run, RUN_FINISH_COLUMNS), run.id)
+            .changes === 1
+        : this.c
+            .statement(`UPDATE runs SET ${FINISH_SET} WHERE agent_id = ? AND id = ? AND status = 'running'`)
+            .run(...toParams(run, RUN_FINISH_COLUMNS), run.agentId, run.id).changes === 1,
+    );
   }
 
-  async setSnapshotPath(id: string, path: string): Promise<void> {
-    await this.c.use(() => this.c.statement('UPDATE runs SET snapshot_path = ? WHERE id = ?').run(path, id));
+  async setSnapshotPath(id: string, path: string, agentId?: string | null): Promise<void> {
+    await this.c.use(() => {
+      if (agentId !== undefined && agentId !== null) {
+        this.c.statement('UPDATE runs SET snapshot_path = ? WHERE agent_id = ? AND id = ?').run(path, agentId, id);
+        return;
+      }
+      const changed = this.c.statement('UPDATE store_runs SET snapshot_path = ? WHERE id = ?').run(path, id).changes;
+      // all agents: a run whose agent the caller does not know.
+      if (changed === 0 && agentId === undefined) this.c.statement('UPDATE runs SET snapshot_path = ? WHERE id = ?').run(path, id);
+    });
   }
 
   async get(id: string, agentId?: string): Promise<Run | undefined> {
     return this.c.use(() => {
-      const row = this.c
-        .statement(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = @id AND (@agentId IS NULL OR agent_id = @agentId OR agent_id IS NULL)`)
-        .get({ id, agentId: agentId ?? null }) as Record<string, unknown> | undefined;
+      const row = (this.c.statement(`SELECT ${STORE_RUN_AS_RUN} FROM store_runs WHERE id = ?`).get(id) ??
+        (agentId === undefined
+          ? this.c.statement(`SELECT ${RUN_COLUMNS} FROM runs WHERE id = ?`).get(id)
+          : this.c.statement(`SELECT ${RUN_COLUMNS} FROM runs WHERE agent_id = ? AND id = ?`).get(agentId, id))) as Record<string, unknown> | undefined;
       return row ? runFromRow(row) : undefined;
     });
   }
@@ -141,35 +168,44 @@ export class SqliteRuns implements RunRepo {
       (
         this.c
           .statement(
-            `SELECT ${RUN_COLUMNS} FROM runs ${options.agentId === undefined ? '' : 'WHERE agent_id = @agentId OR agent_id IS NULL'} ORDER BY started_at DESC, id DESC LIMIT @limit`,
+            `SELECT * FROM (SELECT ${RUN_COLUMNS} FROM runs ${options.agentId === undefined ? '' : 'WHERE agent_id = @agentId'}
+             UNION ALL SELECT ${STORE_RUN_AS_RUN} FROM store_runs) ORDER BY started_at DESC, id DESC LIMIT @limit`,
           )
-          .all({ agentId: options.agentId ?? null, limit: options.limit }) as Record<string, unknown>[]
+          .all(options.agentId === undefined ? { limit: options.limit } : { agentId: options.agentId, limit: options.limit }) as Record<string, unknown>[]
       ).map(runFromRow),
     );
   }
 
   async interruptAbandoned(runId: string, now: string): Promise<number> {
+    const set = `status = 'interrupted', finished_at = @now, errors = '["interrupted"]',
+               duration_ms = max(0, CAST(round((julianday(@now) - julianday(started_at)) * 86400000) AS INTEGER))`;
     return this.c.use(
       () =>
-        this.c
-          .statement(
-            `UPDATE runs SET status = 'interrupted', finished_at = @now, errors = '["interrupted"]',
-               duration_ms = max(0, CAST(round((julianday(@now) - julianday(started_at)) * 86400000) AS INTEGER))
-             WHERE status = 'running' AND (id = @runId OR parent_run_id = @runId)`,
-          )
-          .run({ now, runId }).changes,
+        this.c.statement(`UPDATE store_runs SET ${set} WHERE status = 'running' AND id = @runId`).run({ now, runId }).changes +
+        // all agents: a dead lock holder's run and its children (a nightly's child runs span the agents).
+        this.c.statement(`UPDATE runs SET ${set} WHERE status = 'running' AND (id = @runId OR parent_run_id = @runId)`).run({ now, runId }).changes,
     );
   }
 
   async kindOf(id: string): Promise<RunKind | undefined> {
-    return this.c.use(() => this.c.statement('SELECT kind FROM runs WHERE id = ?').pluck().get(id) as RunKind | undefined);
+    return this.c.use(
+      () =>
+        this.c.statement('SELECT kind FROM store_runs WHERE id = ? UNION ALL SELECT kind FROM runs WHERE id = ? LIMIT 1').pluck().get(id, id) as
+          RunKind | undefined,
+    );
   }
 
   async prune(before: string, options: { dryRun?: boolean } = {}): Promise<number> {
+    // all agents: the audit log's prune is a store-wide operation.
     return this.c.use(() =>
-      options.dryRun
-        ? (this.c.statement("SELECT count(*) FROM runs WHERE started_at < ? AND status <> 'running'").pluck().get(before) as number)
-        : this.c.statement("DELETE FROM runs WHERE started_at < ? AND status <> 'running'").run(before).changes,
+      ['runs', 'store_runs'].reduce(
+        (sum, table) =>
+          sum +
+          (options.dryRun
+            ? (this.c.statement(`SELECT count(*) FROM ${table} WHERE started_at < ? AND status <> 'running'`).pluck().get(before) as number)
+            : this.c.statement(`DELETE FROM ${table} WHERE started_at < ? AND status <> 'running'`).run(before).changes),
+        0,
+      ),
     );
   }
 }

@@ -3,7 +3,9 @@ import type { RowsRepo, StoreTable, TableRows } from '../port.js';
 import type { Connection } from './connection.js';
 import { threadsOf } from '../context.js';
 import { columnList, TABLE_SPECS } from '../tables.js';
+import type { Run } from '../../records.js';
 import { fromRow, insertSql, toParams } from './codec.js';
+import { ALL_RUNS, insertRun } from './repos.js';
 import { insertMemoryRows } from './memories.js';
 import { SqliteThreads } from './threads.js';
 
@@ -12,6 +14,13 @@ const PAGE = 1000;
 /** Inserts rows (existing keys skipped); returns how many were new. Memories go in batches, with their search context. */
 function insertRows<T extends StoreTable>(connection: Connection, table: T, rows: readonly TableRows[T][]): number {
   if (table === 'memories') return insertMemoryRows(connection, rows as readonly TableRows['memories'][]);
+  if (table === 'runs') {
+    // A run over every agent (agentId null) goes to store_runs.
+    return (rows as readonly Run[]).reduce((inserted, run) => {
+      const { sql, params } = insertRun(run);
+      return inserted + connection.statement(sql).run(...params).changes;
+    }, 0);
+  }
   const spec = TABLE_SPECS[table];
   const statement = connection.statement(insertSql(spec));
   return rows.reduce((inserted, row) => inserted + statement.run(...toParams(row, spec.columns)).changes, 0);
@@ -27,6 +36,11 @@ function scope(table: StoreTable, agentId: string | null): { where: string; para
   return { where: '+agent_id = ?', params: [agentId] };
 }
 
+/** The tables of a table in scope: the runs of every agent are in both run tables. */
+function tablesOf(table: StoreTable, agentId: string | null): string[] {
+  return table === 'runs' && agentId === null ? ['runs', 'store_runs'] : [table];
+}
+
 export class SqliteRows implements RowsRepo {
   constructor(private readonly c: Connection) {}
 
@@ -35,13 +49,15 @@ export class SqliteRows implements RowsRepo {
     const columns = columnList(spec.columns);
     const scoped = scope(table, agentId);
     if (!scoped) return;
+    // The runs of every agent: both run tables.
+    const source = table === 'runs' && agentId === null ? ALL_RUNS : table;
     let after: string | null = null;
     for (;;) {
       const page = await this.c.use(
         () =>
           this.c
             .statement(
-              `SELECT ${columns} FROM ${table} WHERE ${scoped.where}${after === null ? '' : ` AND ${spec.key} > ?`} ORDER BY ${spec.key} LIMIT ${PAGE}`,
+              `SELECT ${columns} FROM ${source} WHERE ${scoped.where}${after === null ? '' : ` AND ${spec.key} > ?`} ORDER BY ${spec.key} LIMIT ${PAGE}`,
             )
             .all(...scoped.params, ...(after === null ? [] : [after])) as Record<string, unknown>[],
       );
@@ -69,18 +85,27 @@ export class SqliteRows implements RowsRepo {
   async deleteAll(table: StoreTable, agentId: string | null): Promise<number> {
     const scoped = scope(table, agentId);
     if (!scoped) return 0;
-    return this.c.use(() => this.c.statement(`DELETE FROM ${table} WHERE ${scoped.where.replace('+', '')}`).run(...scoped.params).changes);
+    return this.c.use(() =>
+      tablesOf(table, agentId).reduce(
+        (deleted, name) => deleted + this.c.statement(`DELETE FROM ${name} WHERE ${scoped.where.replace('+', '')}`).run(...scoped.params).changes,
+        0,
+      ),
+    );
   }
 
   async count(table: StoreTable, agentId: string | null): Promise<number> {
     const scoped = scope(table, agentId);
     if (!scoped) return 0;
-    return this.c.use(
-      () =>
-        this.c
-          .statement(`SELECT count(*) FROM ${table} WHERE ${scoped.where.replace('+', '')}`)
-          .pluck()
-          .get(...scoped.params) as number,
+    return this.c.use(() =>
+      tablesOf(table, agentId).reduce(
+        (count, name) =>
+          count +
+          (this.c
+            .statement(`SELECT count(*) FROM ${name} WHERE ${scoped.where.replace('+', '')}`)
+            .pluck()
+            .get(...scoped.params) as number),
+        0,
+      ),
     );
   }
 }

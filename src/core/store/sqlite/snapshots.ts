@@ -718,7 +718,10 @@ class AttachedSnapshot implements SnapshotSource {
         agentId,
       );
       const same = columns.map((column) => `m.${column} IS s.${column}`).join(' AND ');
-      const changed = this.count(`SELECT count(*) FROM main.${table} m JOIN snapshot.${table} s ON s.id = m.id WHERE ${m} AND ${s} AND NOT (${same})`, agentId);
+      const changed = this.count(
+        `SELECT count(*) FROM main.${table} m JOIN snapshot.${table} s ON s.agent_id = m.agent_id AND s.id = m.id WHERE ${m} AND ${s} AND NOT (${same})`,
+        agentId,
+      );
       const inDatabase = this.count(`SELECT count(*) FROM main.${table} m WHERE ${m}`, agentId);
       return { table, added, removed, changed, unchanged: inDatabase - removed - changed };
     });

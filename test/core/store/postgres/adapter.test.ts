@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** Empties every table between tests (the schema stays). */
 async function clear(): Promise<void> {
-  await withClient(t.database.url, (client) => client.query(`TRUNCATE ${STORE_TABLES.join(', ')}`));
+  await withClient(t.database.url, (client) => client.query(`TRUNCATE ${[...STORE_TABLES, 'store_runs'].join(', ')}`));
 }
 
 const highlight = { open: '<<', close: '>>' };

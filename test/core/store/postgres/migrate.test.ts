@@ -54,8 +54,13 @@ describe('migrate', () => {
     const first = await migrate(await pool(database.url), target);
     expect(first).toEqual({ schema: 'public', from: 0, to: POSTGRES_SCHEMA_VERSION });
     const after = await objects(database.url);
-    for (const table of [...POSTGRES_TABLES, 'hippo_schema']) expect(after).toContain(`r:${table}`);
-    expect(after).toEqual(expect.arrayContaining(['i:memories_fts', 'cfg:hippo', 'ext:unaccent', 'fn:hippo_fts_text']));
+    // The agents' tables are partitioned (relkind p, issue 25); the others plain.
+    for (const table of ['settings', 'store_runs', 'mcp_tokens', 'hippo_schema']) expect(after).toContain(`r:${table}`);
+    for (const table of ['memories', 'candidates', 'runs', 'handoffs'])
+      expect(after).toEqual(expect.arrayContaining([`p:${table}`, `r:${table}_p0`, `r:${table}_p15`]));
+    expect(after).not.toContain('r:memories_p16');
+    expect(POSTGRES_TABLES).toContain('memories');
+    expect(after).toEqual(expect.arrayContaining(['I:memories_fts', 'i:memories_p0_fts_idx', 'cfg:hippo', 'ext:unaccent', 'fn:hippo_fts_text']));
     const second = await migrate(await pool(database.url), target);
     expect(second).toEqual({ schema: 'public', from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION });
     expect(await objects(database.url)).toEqual(after);
@@ -108,9 +113,14 @@ describe('migrate', () => {
     expect(await migrate(await pool(url))).toMatchObject({ schema: 'team', from: 0 });
     const tables = await withClient(
       database.url,
-      async (client) => (await client.query("SELECT tablename FROM pg_tables WHERE schemaname = 'team' ORDER BY 1")).rows,
+      async (client) =>
+        (
+          await client.query(
+            "SELECT c.relname AS tablename FROM pg_class c WHERE c.relnamespace = 'team'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1",
+          )
+        ).rows,
     );
-    expect(tables.map((row) => row.tablename)).toEqual(['candidates', 'handoffs', 'hippo_schema', 'mcp_tokens', 'memories', 'runs', 'settings']);
+    expect(tables.map((row) => row.tablename)).toEqual(['candidates', 'handoffs', 'hippo_schema', 'mcp_tokens', 'memories', 'runs', 'settings', 'store_runs']);
   });
 
   it('refuses (exit 2, nothing created) a search_path that names no existing schema', async () => {
@@ -152,15 +162,13 @@ describe('migrate', () => {
        VALUES ('mem_1', 'a', 'text', $1, $2, $2, NULL, 'h', $3)`,
       [['zeta', 'alpha', 'Mixed Case'], at, ['mem_b', 'mem_a']],
     );
-    await db.query(`INSERT INTO runs (id, kind, started_at, status, counts, errors, steps) VALUES ('run_1', 'rem rapid', $1, 'interrupted', $2, $3, $4)`, [
-      '1000-01-01T00:00:00.000Z',
-      '{"staged":2,"gathered":10}',
-      '[{"code":"x"}]',
-      '{"snapshot":"done","distill":"skipped"}',
-    ]);
+    await db.query(
+      `INSERT INTO store_runs (id, kind, started_at, status, counts, errors, steps) VALUES ('run_1', 'rem rapid', $1, 'interrupted', $2, $3, $4)`,
+      ['1000-01-01T00:00:00.000Z', '{"staged":2,"gathered":10}', '[{"code":"x"}]', '{"snapshot":"done","distill":"skipped"}'],
+    );
     const memory = (await db.query('SELECT tags, created_at, derived_from, fts IS NOT NULL AS indexed FROM memories')).rows[0];
     expect(memory).toEqual({ tags: ['zeta', 'alpha', 'Mixed Case'], created_at: at, derived_from: ['mem_b', 'mem_a'], indexed: true });
-    const run = (await db.query('SELECT started_at, counts::text AS counts, steps, status FROM runs')).rows[0];
+    const run = (await db.query('SELECT started_at, counts::text AS counts, steps, status FROM store_runs')).rows[0];
     expect(run).toEqual({
       started_at: '1000-01-01T00:00:00.000Z',
       counts: '{"staged":2,"gathered":10}',

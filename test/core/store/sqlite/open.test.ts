@@ -71,16 +71,22 @@ describe('opening a SQLite store', () => {
     const store = await openSqliteStore({ path });
     try {
       expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      const after = store.db.prepare('SELECT * FROM runs ORDER BY id').all() as Record<string, unknown>[];
-      // Every row and column kept, in the same column order (migration 5 adds memory_ids after them); the old way of
-      // recording an interruption now says so.
+      // Migration 9 keeps the runs over every agent apart (store_runs): both tables read together, in the old columns.
+      const columns = [...Object.keys(before[0]!), 'memory_ids'];
+      const withAgent = columns.join(', ');
+      const withoutAgent = columns.map((name) => (name === 'agent_id' ? 'NULL AS agent_id' : name)).join(', ');
+      const after = store.db
+        .prepare(`SELECT * FROM (SELECT ${withAgent} FROM runs UNION ALL SELECT ${withoutAgent} FROM store_runs) ORDER BY id`)
+        .all() as Record<string, unknown>[];
+      // Every row and column kept (migration 5 adds memory_ids after them); the old way of recording an interruption
+      // now says so.
       expect(after.map((row) => Object.keys(row))).toEqual(before.map((row) => [...Object.keys(row), 'memory_ids']));
       expect(after).toEqual(before.map((row) => ({ ...row, ...(row.id === 'run_b' ? { status: 'interrupted' } : {}), memory_ids: '[]' })));
       const indexes = store.db
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND sql IS NOT NULL ORDER BY name")
         .pluck()
         .all();
-      expect(indexes).toEqual(['runs_parent', 'runs_started']);
+      expect(indexes).toEqual(['runs_agent_started', 'runs_parent']);
       store.db
         .prepare("INSERT INTO runs (id, kind, agent_id, started_at, status) VALUES ('run_e', 'rem rapid', 'ops', '2026-01-04T00:00:00.000Z', 'interrupted')")
         .run();
