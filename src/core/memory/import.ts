@@ -368,7 +368,7 @@ export async function importFiles(store: Store, files: readonly string[], option
     if (options.signal?.aborted) throw interrupted(result, index, files.length);
     const fileResult: FileImportResult = { path, imported: 0, existing: 0, duplicates: 0 };
     try {
-      const { chunks, close } = fileChunks(path, options.agentId, store.clock(), CHUNK_MEMORIES);
+      const file = fileChunks(path, options.agentId, store.clock(), CHUNK_MEMORIES);
       const size = sizes[index]!;
       const report = (fraction: number) => options.onProgress?.(doneBytes + Math.round(size * Math.min(1, fraction)), totalBytes);
       Object.assign(
@@ -381,7 +381,7 @@ export async function importFiles(store: Store, files: readonly string[], option
             const state = newInsertState();
             const lineage = newLineageState();
             const checkedAgents = new Set<string>();
-            for (const chunk of chunks) {
+            for (const chunk of file.chunks) {
               // Lineage stays within an agent: a derivedFrom naming another agent's memory fails the file (file:line).
               await checkLineage(tx, path, chunk.memories, chunk.lines, lineage);
               // A new agent that looks like an existing one fails the file too (file:line of its first memory).
@@ -399,7 +399,7 @@ export async function importFiles(store: Store, files: readonly string[], option
             }
             return state.counts;
           })
-          .finally(close),
+          .finally(() => file.close()),
       );
     } catch (error) {
       if (error instanceof InterruptedError) throw error;

@@ -82,10 +82,10 @@ export async function applyMaintenance(
 }
 
 export async function optimizeSearchIndex(query: Query): Promise<number> {
-  // The GIN index takes new entries into a pending list (fastupdate) that searches scan linearly; merging it into
+  // The GIN indexes take new entries into a pending list (fastupdate) that searches scan linearly; merging it into
   // the index proper is what FTS5's merge is on SQLite. ANALYZE refreshes the planner's statistics after a night's
   // archiving. One step: neither holds a lock that blocks readers or writers for long.
-  await query("SELECT gin_clean_pending_list(to_regclass('memories_fts'))");
+  await query("SELECT gin_clean_pending_list(to_regclass('memories_agent_fts')), gin_clean_pending_list(to_regclass('memories_agent_fts_context'))");
   await query('ANALYZE memories');
   return 1;
 }

@@ -55,7 +55,9 @@ describe('migrate', () => {
     expect(first).toEqual({ schema: 'public', from: 0, to: POSTGRES_SCHEMA_VERSION });
     const after = await objects(database.url);
     for (const table of [...POSTGRES_TABLES, 'hippo_schema']) expect(after).toContain(`r:${table}`);
-    expect(after).toEqual(expect.arrayContaining(['i:memories_fts', 'cfg:hippo', 'ext:unaccent', 'fn:hippo_fts_text']));
+    expect(after).toEqual(
+      expect.arrayContaining(['i:memories_agent_fts', 'i:memories_agent_fts_context', 'cfg:hippo', 'ext:unaccent', 'ext:btree_gin', 'fn:hippo_fts_text']),
+    );
     const second = await migrate(await pool(database.url), target);
     expect(second).toEqual({ schema: 'public', from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION });
     expect(await objects(database.url)).toEqual(after);
