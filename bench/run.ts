@@ -27,6 +27,7 @@ const sections: Record<string, () => Promise<Section>> = {
   redaction: () => import('./redaction.js'),
   mcp: () => import('./mcp.js'),
   postgres: () => import('./postgres.js'),
+  agents: () => import('./agents.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -161,9 +161,9 @@ export class Utf8FileChunks implements Iterable<string> {
   private fd: number | undefined;
   constructor(
     readonly path: string,
-    private readonly options: { limit?: ReadLimit; chunkBytes?: number } = {},
+    private readonly options: { limit?: ReadLimit; chunkBytes?: number; regularOnly?: boolean } = {},
   ) {
-    this.fd = openText(path, options.limit ?? DEFAULT_READ_LIMIT);
+    this.fd = openText(path, options.limit ?? DEFAULT_READ_LIMIT, options.regularOnly ?? false);
   }
 
   *[Symbol.iterator](): Iterator<string> {

@@ -6,7 +6,7 @@ import { buildMemory, type NewMemory } from './memory.js';
 import { DURABILITIES, type Memory } from '../records.js';
 import { checkNewAgents } from '../agent-ids.js';
 import type { Store, StoreOps } from '../store/port.js';
-import { readUtf8File } from '../read-text.js';
+import { readUtf8File, Utf8FileChunks } from '../read-text.js';
 import { MARKER, safeText } from '../text-guard.js';
 import { illFormedField, LONE_SURROGATE } from '../well-formed.js';
 
@@ -44,12 +44,6 @@ export interface ImportOptions {
 
 /** Memories parsed and inserted per step of a file's transaction: between steps an interruption is noticed. */
 export const CHUNK_MEMORIES = 2000;
-
-/**
- * The share of a file's progress given to reading its lines (the rest: writing them): a file is first parsed whole,
- * then inserted. Roughly the share of the time each takes.
- */
-const PARSE_SHARE = 0.25;
 
 /**
  * One JSONL line: a memory object as `memory export` writes it. `agent` is read as another spelling of `agentId`
@@ -143,6 +137,21 @@ interface ParsedChunk {
   givenIds: boolean;
 }
 
+/**
+ * A file's memories in chunks of up to `size` for the import: a JSONL file streamed from disk (`streamJsonl`), a text
+ * or Markdown file (paragraphs: small by nature) read whole. The file is opened (and checked: a regular file, its
+ * size) now, so an unreadable file fails before a transaction starts.
+ */
+function fileChunks(path: string, agentId: string, now: Date, size: number): { chunks: Iterable<ParsedChunk>; close(): void } {
+  // Only regular files: a named pipe or a device is refused by what it is, whatever its name says (a pipe with no
+  // writer would read as an empty file and "import" nothing).
+  if (extname(path).toLowerCase() === '.jsonl') {
+    const pieces = new Utf8FileChunks(path, { regularOnly: true, chunkBytes: 4 * 1024 * 1024 });
+    return { chunks: streamJsonl(pieces, agentId, now, size), close: () => pieces.close() };
+  }
+  return { chunks: parseChunks(path, readUtf8File(path, { regularOnly: true }), agentId, now, size), close: () => undefined };
+}
+
 /** The file's memories in chunks of up to `size`, as its lines are read; a bad line throws (naming file:line). */
 function* parseChunks(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
   const extension = extname(path).toLowerCase();
@@ -155,6 +164,60 @@ function* parseChunks(path: string, text: string, agentId: string, now: Date, si
     return;
   }
   throw new UsageError('unsupported_file', `${path}: unsupported file type; import .jsonl, .md or .txt files, or a directory`);
+}
+
+/**
+ * A JSONL file's memories in chunks of up to `size`, read from the file a piece at a time (Utf8FileChunks): only the
+ * current piece and chunk are held, so a big file's import takes the same memory as a small one's. `offset` is in
+ * characters read so far. A bad line throws (naming file:line), as `parseJsonl` does.
+ */
+function* streamJsonl(pieces: Utf8FileChunks, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
+  const path = pieces.path;
+  let memories: Memory[] = [];
+  let lines: number[] = [];
+  let givenIds = false;
+  let rest = '';
+  let lineNumber = 0;
+  let offset = 0;
+  let first = true;
+  const take = (raw: string): void => {
+    lineNumber++;
+    const line = raw.trim();
+    if (line === '') return;
+    const { memory, givenId } = parseJsonlLine(path, lineNumber, line, agentId, now);
+    memories.push(memory);
+    lines.push(lineNumber);
+    givenIds ||= givenId;
+  };
+  try {
+    for (let piece of pieces) {
+      // A byte-order mark is dropped, as readUtf8File does.
+      if (first && piece.charCodeAt(0) === 0xfeff) piece = piece.slice(1);
+      first = false;
+      offset += piece.length;
+      let text = rest + piece;
+      let start = 0;
+      for (;;) {
+        const newline = text.indexOf('\n', start);
+        if (newline < 0) break;
+        take(text.slice(start, newline));
+        start = newline + 1;
+        if (memories.length >= size) {
+          yield { memories, lines, offset: offset - (text.length - start), givenIds };
+          memories = [];
+          lines = [];
+          givenIds = false;
+        }
+      }
+      rest = text.slice(start);
+      text = '';
+    }
+  } finally {
+    pieces.close();
+  }
+  // The last line, with no newline after it.
+  take(rest);
+  yield { memories, lines, offset, givenIds };
 }
 
 function* parseJsonl(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
@@ -290,8 +353,8 @@ function interrupted(result: ImportResult, done: number, total: number, current?
 
 /**
  * Imports files, one transaction per file: a bad line fails that file whole and leaves the others unaffected; a full
- * disk or a busy database stops the import. Inside its transaction a file is parsed whole (in chunks), then inserted
- * in thread order (in chunks); between chunks (and files) the event loop runs, so Ctrl-C (the signal) stops it within the file it is in: that
+ * disk or a busy database stops the import. Inside its transaction a file is read, checked and inserted a chunk at a
+ * time (each chunk in thread order; a JSONL file is streamed, so memory does not grow with it); between chunks (and files) the event loop runs, so Ctrl-C (the signal) stops it within the file it is in: that
  * file's transaction is rolled back, the files before it stay whole, and the InterruptedError says what landed.
  * Returns what happened to each file.
  */
@@ -305,45 +368,38 @@ export async function importFiles(store: Store, files: readonly string[], option
     if (options.signal?.aborted) throw interrupted(result, index, files.length);
     const fileResult: FileImportResult = { path, imported: 0, existing: 0, duplicates: 0 };
     try {
-      // Only regular files: a named pipe or a device is refused by what it is, whatever its name says (a pipe with no
-      // writer would read as an empty file and "import" nothing).
-      const text = readUtf8File(path, { regularOnly: true });
+      const file = fileChunks(path, options.agentId, store.clock(), CHUNK_MEMORIES);
       const size = sizes[index]!;
-      const report = (fraction: number) => options.onProgress?.(doneBytes + Math.round(size * fraction), totalBytes);
+      const report = (fraction: number) => options.onProgress?.(doneBytes + Math.round(size * Math.min(1, fraction)), totalBytes);
       Object.assign(
         fileResult,
-        await store.transaction(async (tx) => {
-          // Every line is read first, so a bad line fails the file before anything is written to the store.
-          const memories: Memory[] = [];
-          const lines: number[] = [];
-          let givenIds = false;
-          for (const chunk of parseChunks(path, text, options.agentId, store.clock(), CHUNK_MEMORIES)) {
-            for (const memory of chunk.memories) memories.push(memory);
-            for (const line of chunk.lines) lines.push(line);
-            givenIds ||= chunk.givenIds;
-            report(PARSE_SHARE * (text.length === 0 ? 1 : chunk.offset / text.length));
-            // The only awaits inside the transaction besides the store: a tick for the signal and the progress bar.
-            await breathe();
-            if (options.signal?.aborted) throw interrupted(result, index, files.length, path);
-          }
-          // Lineage stays within an agent: a derivedFrom naming another agent's memory fails the file (file:line).
-          await checkLineage(tx, path, memories, lines);
-          // A new agent that looks like an existing one fails the file too (file:line of its first memory).
-          await checkFileAgents(tx, path, memories, lines);
-          // Then inserted in thread order, so each chunk joins its threads at their end (docs/store.md, "Import").
-          const unique = givenIds ? firstOfEachId(memories) : memories;
-          const ordered = threadOrder(unique);
-          const state = newInsertState();
-          // A line repeating an id earlier in the file is skipped like an id the store holds (the first one wins).
-          state.counts.existing = memories.length - unique.length;
-          for (let start = 0; start < ordered.length; start += CHUNK_MEMORIES) {
-            await insertNew(tx, ordered.slice(start, start + CHUNK_MEMORIES), state);
-            report(PARSE_SHARE + (1 - PARSE_SHARE) * (Math.min(start + CHUNK_MEMORIES, ordered.length) / ordered.length));
-            await breathe();
-            if (options.signal?.aborted) throw interrupted(result, index, files.length, path);
-          }
-          return state.counts;
-        }),
+        await store
+          .transaction(async (tx) => {
+            // The file is read, checked and inserted a chunk at a time inside the file's one transaction: a bad line
+            // anywhere fails the file whole (the transaction rolls back what earlier chunks wrote), and the import holds
+            // one chunk at a time, whatever the file's size (docs/store.md, "Import").
+            const state = newInsertState();
+            const lineage = newLineageState();
+            const checkedAgents = new Set<string>();
+            for (const chunk of file.chunks) {
+              // Lineage stays within an agent: a derivedFrom naming another agent's memory fails the file (file:line).
+              await checkLineage(tx, path, chunk.memories, chunk.lines, lineage);
+              // A new agent that looks like an existing one fails the file too (file:line of its first memory).
+              await checkFileAgents(tx, path, chunk.memories, chunk.lines, checkedAgents);
+              // Inserted in thread order, so each chunk joins its threads at their end (docs/store.md, "Import"). A
+              // line repeating an id earlier in the file is skipped like an id the store holds (the first one wins): in
+              // its chunk here, across chunks by the store, which holds the earlier chunks already.
+              const unique = chunk.givenIds ? firstOfEachId(chunk.memories) : chunk.memories;
+              state.counts.existing += chunk.memories.length - unique.length;
+              await insertNew(tx, threadOrder(unique), state);
+              report(size === 0 ? 1 : chunk.offset / size);
+              // The only awaits inside the transaction besides the store: a tick for the signal and the progress bar.
+              await breathe();
+              if (options.signal?.aborted) throw interrupted(result, index, files.length, path);
+            }
+            return state.counts;
+          })
+          .finally(() => file.close()),
       );
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
@@ -376,12 +432,36 @@ export async function importFiles(store: Store, files: readonly string[], option
 }
 
 /**
+ * What the lineage check of a file's chunks keeps between them: the `derivedFrom` ids that named no memory when their
+ * line was checked (a later line of the file may give that id), with the agent and line that named them. Only such
+ * forward references are kept, so it stays small.
+ */
+interface LineageState {
+  pending: Map<string, { agentId: string; line: number }[]>;
+}
+
+const newLineageState = (): LineageState => ({ pending: new Map() });
+
+/**
  * Refuses (file:line, nothing from the file) a line whose `derivedFrom` names a memory of another agent — one in the
  * store, or one the same file gives to another agent — as `rem ingest` refuses sources that are not the agent's: an
  * insight's lineage never crosses agents. An id found nowhere (its memory forgotten since the export) is kept: it
- * points at nothing, and names nobody's memory (docs/decisions.md, "Issue 27").
+ * points at nothing, and names nobody's memory (docs/decisions.md, "Issue 27"). Called for each chunk of a file before
+ * it is inserted: the file's earlier chunks are in the store by then (in the file's transaction), an id given later in
+ * the file is checked when its line comes (`state`).
  */
-async function checkLineage(tx: StoreOps, path: string, memories: readonly Memory[], lines: readonly number[]): Promise<void> {
+async function checkLineage(tx: StoreOps, path: string, memories: readonly Memory[], lines: readonly number[], state: LineageState): Promise<void> {
+  // An id an earlier line named before any line gave it: the first line giving it decides whose memory it is.
+  if (state.pending.size > 0) {
+    for (const memory of memories) {
+      const waiting = state.pending.get(memory.id);
+      if (!waiting) continue;
+      state.pending.delete(memory.id);
+      const foreign = waiting.find((ref) => ref.agentId !== memory.agentId);
+      // The id is a stored or imported memory id here (mem_ + ULID), so naming it prints nothing from outside.
+      if (foreign) throw lineError(path, foreign.line, `field "derivedFrom" names ${memory.id}, which is not a memory of agent "${foreign.agentId}"`);
+    }
+  }
   const refs = new Set<string>();
   for (const memory of memories) for (const ref of memory.derivedFrom) refs.add(ref);
   if (refs.size === 0) return;
@@ -398,11 +478,18 @@ async function checkLineage(tx: StoreOps, path: string, memories: readonly Memor
   }
   for (const [agentId, ids] of wanted) for (const found of await tx.memories.getMany(agentId, [...ids])) owned.add(`${agentId}\u0000${found.id}`);
   // A line's id that the store already holds is skipped at insert: the store's row is the one that counts.
-  const inFile = new Map<string, string>();
-  for (const memory of memories) if (!stored.has(memory.id) && !inFile.has(memory.id)) inFile.set(memory.id, memory.agentId);
+  const inChunk = new Map<string, string>();
+  for (const memory of memories) if (!stored.has(memory.id) && !inChunk.has(memory.id)) inChunk.set(memory.id, memory.agentId);
   for (const [index, memory] of memories.entries()) {
     for (const ref of memory.derivedFrom) {
-      const foreign = stored.has(ref) ? !owned.has(`${memory.agentId}\u0000${ref}`) : inFile.has(ref) && inFile.get(ref) !== memory.agentId;
+      if (!stored.has(ref) && !inChunk.has(ref)) {
+        // Not (yet) anyone's: a later line may give it.
+        const waiting = state.pending.get(ref) ?? [];
+        waiting.push({ agentId: memory.agentId, line: lines[index]! });
+        state.pending.set(ref, waiting);
+        continue;
+      }
+      const foreign = stored.has(ref) ? !owned.has(`${memory.agentId}\u0000${ref}`) : inChunk.get(ref) !== memory.agentId;
       if (foreign) {
         // `ref` is a stored or imported memory id here (mem_ + ULID), so naming it prints nothing from outside.
         throw lineError(path, lines[index]!, `field "derivedFrom" names ${ref}, which is not a memory of agent "${memory.agentId}"`);
@@ -412,9 +499,11 @@ async function checkLineage(tx: StoreOps, path: string, memories: readonly Memor
 }
 
 /** `checkNewAgents` for the agents of a file's lines: a refusal names the first line of the look-alike agent. */
-async function checkFileAgents(tx: StoreOps, path: string, memories: readonly Memory[], lines: readonly number[]): Promise<void> {
+async function checkFileAgents(tx: StoreOps, path: string, memories: readonly Memory[], lines: readonly number[], checked: Set<string>): Promise<void> {
   const first = new Map<string, number>();
-  for (const [index, memory] of memories.entries()) if (!first.has(memory.agentId)) first.set(memory.agentId, lines[index]!);
+  for (const [index, memory] of memories.entries()) if (!checked.has(memory.agentId) && !first.has(memory.agentId)) first.set(memory.agentId, lines[index]!);
+  if (first.size === 0) return;
+  for (const agentId of first.keys()) checked.add(agentId);
   try {
     await checkNewAgents(tx, first.keys());
   } catch (error) {
@@ -426,17 +515,17 @@ async function checkFileAgents(tx: StoreOps, path: string, memories: readonly Me
   }
 }
 
-/** What a file's chunks share: the texts seen so far in the file (per agent), and the counts. */
+/** What a file's chunks share: the counts. */
 interface InsertState {
-  seen: Set<string>;
   counts: Pick<FileImportResult, 'imported' | 'existing' | 'duplicates'>;
 }
 
-const newInsertState = (): InsertState => ({ seen: new Set(), counts: { imported: 0, existing: 0, duplicates: 0 } });
+const newInsertState = (): InsertState => ({ counts: { imported: 0, existing: 0, duplicates: 0 } });
 
 /**
  * Inserts the memories whose id is new; existing ids are skipped and counted. Duplicates (text already stored for
- * that agent, or repeated within the file) are counted among the inserted ones only. Call inside a transaction.
+ * that agent — earlier chunks of the file included — or repeated within the chunk) are counted among the inserted
+ * ones only. Call inside the file's transaction.
  */
 async function insertNew(tx: StoreOps, memories: readonly Memory[], state: InsertState): Promise<void> {
   const existing = await tx.memories.existingIds(memories.map((memory) => memory.id));
@@ -451,10 +540,12 @@ async function insertNew(tx: StoreOps, memories: readonly Memory[], state: Inser
   for (const [agentId, hashes] of hashesByAgent) {
     for (const hash of await tx.memories.existingHashes(agentId, [...hashes])) stored.add(`${agentId}\u0000${hash}`);
   }
+  // Texts repeated within this chunk; an earlier chunk's are in the store by now (the file's transaction holds them).
+  const seen = new Set<string>();
   for (const memory of fresh) {
     const key = `${memory.agentId}\u0000${memory.contentHash}`;
-    if (state.seen.has(key) || stored.has(key)) state.counts.duplicates++;
-    state.seen.add(key);
+    if (seen.has(key) || stored.has(key)) state.counts.duplicates++;
+    seen.add(key);
   }
   const imported = await tx.memories.insertMany(fresh);
   state.counts.imported += imported;

@@ -84,12 +84,12 @@ export async function applyMaintenance(
 }
 
 export async function optimizeSearchIndex(query: Query): Promise<number> {
-  // The GIN index takes new entries into a pending list (fastupdate) that searches scan linearly; merging it into
+  // The GIN indexes take new entries into a pending list (fastupdate) that searches scan linearly; merging it into
   // the index proper is what FTS5's merge is on SQLite. ANALYZE refreshes the planner's statistics after a night's
   // archiving. One step: neither holds a lock that blocks readers or writers for long.
-  // all agents: maintenance. The index is partitioned (one GIN index per partition of memories): each one's list.
+  // all agents: maintenance. The index is partitioned (one GIN index over (agent_id, vector) per partition of memories): each one's list.
   await query(
-    `SELECT gin_clean_pending_list(i.inhrelid::regclass) FROM pg_inherits i WHERE i.inhparent IN (to_regclass('memories_fts'), to_regclass('memories_fts_context'))`,
+    `SELECT gin_clean_pending_list(i.inhrelid::regclass) FROM pg_inherits i WHERE i.inhparent IN (to_regclass('memories_agent_fts'), to_regclass('memories_agent_fts_context'))`,
   );
   await query('ANALYZE memories');
   return 1;

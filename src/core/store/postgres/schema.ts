@@ -382,6 +382,19 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   CREATE INDEX store_runs_started ON store_runs (started_at DESC);
   `,
   },
+  // 7 (issue 25): one agent's search walks only that agent's postings. The search indexes become GIN over
+  // (agent_id, vector) — btree_gin's text operator class, a trusted extension like unaccent — so a query's
+  // `agent_id = $1 AND fts @@ q` is answered inside one index scan that skips other agents' entries, instead of reading
+  // every agent's postings of a common word and then filtering them by agent (docs/postgres.md, "Search"). They replace
+  // the single-column indexes, which nothing else used. On a table partitioned by agent the index is made on the parent
+  // and reaches every partition.
+  `
+  CREATE EXTENSION IF NOT EXISTS btree_gin;
+  CREATE INDEX memories_agent_fts ON memories USING gin (agent_id, fts);
+  CREATE INDEX memories_agent_fts_context ON memories USING gin (agent_id, fts_context);
+  DROP INDEX IF EXISTS memories_fts;
+  DROP INDEX IF EXISTS memories_fts_context;
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
