@@ -188,6 +188,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX mcp_tokens_agent ON mcp_tokens (agent_id, created_at DESC);
   `,
+  // 6 (issue 29, rejections that teach), as SQLite's migration 9: an agent's decided candidates newest decision first
+  // (repos.ts `decided`). An index only; no table changes.
+  `
+  CREATE INDEX candidates_agent_decided ON candidates (agent_id, status, decided_at DESC);
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -265,6 +265,12 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(1.0000, 0.5000, 0.7500, 0.0000, 0.4000, 0.1500, 0.3000)');
   `,
+  // 9 (issue 29, rejections that teach): an agent's decided candidates newest decision first — the rejections a new
+  // distillation's prompt lists and its staging skips rewordings of, the edited promotions it learns wordings from
+  // (repos.ts `decided`). An index only; no table changes.
+  `
+  CREATE INDEX candidates_agent_decided ON candidates (agent_id, status, decided_at DESC);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
