@@ -12,16 +12,14 @@
  *   claim and not itself makes them different;
  * - frequency (always, often, sometimes, rarely): when both say one, the same one.
  *
- * Only then are the word sets compared: near when the Jaccard similarity is at least NEAR_JACCARD, or when the
- * smaller set is at least NEAR_CONTAINMENT_MIN_WORDS words and NEAR_CONTAINMENT of it is in the larger. The thresholds
- * were chosen on the dev set in test/core/rem/near-duplicate-pairs.ts (precision first: a claim wrongly skipped is a
+ * Only then are the word sets compared: near when their Jaccard similarity is at least NEAR_JACCARD. (Containment —
+ * the smaller set inside the larger — was measured too and added nothing at this threshold; it is left out because it
+ * would call a rejected claim with a new reason added "the same".) The threshold was chosen on the dev set in test/core/rem/near-duplicate-pairs.ts (precision first: a claim wrongly skipped is a
  * new insight the reviewer never sees); the test fails if precision drops under 0.95.
  */
 import { stemmer } from 'stemmer';
 
 export const NEAR_JACCARD = 0.6;
-export const NEAR_CONTAINMENT = 0.85;
-export const NEAR_CONTAINMENT_MIN_WORDS = 4;
 
 /** Words that carry no content of their own (negations, quantities and frequencies are kept apart, never dropped silently). */
 const STOPWORDS: ReadonlySet<string> = new Set(
@@ -462,10 +460,7 @@ export function compareSignatures(a: ClaimSignature, b: ClaimSignature): Verdict
   const shared = [...a.words].filter((word) => b.words.has(word)).length;
   const union = a.words.size + b.words.size - shared;
   if (union === 0) return 'near';
-  if (shared / union >= NEAR_JACCARD) return 'near';
-  const smaller = Math.min(a.words.size, b.words.size);
-  if (smaller >= NEAR_CONTAINMENT_MIN_WORDS && shared / smaller >= NEAR_CONTAINMENT) return 'near';
-  return 'words';
+  return shared / union >= NEAR_JACCARD ? 'near' : 'words';
 }
 
 /** Whether `claim` rewords `rejected` (the same claim in other words). */
