@@ -46,7 +46,10 @@ export {
   type CandidateStatus,
   type StageInput,
   type StageResult,
+  type RejectedMatch,
 } from './core/rem/candidates.js';
+export { isNearDuplicate } from './core/rem/near-duplicate.js';
+export { loadLessons, type Lessons } from './core/rem/lessons.js';
 export { distill, distillDryRun, preparePrompt, type DistillOptions, type DistillResult, type PreparedPrompt } from './core/rem/distill.js';
 export { createHandoff, ingest, type Handoff, type IngestOptions } from './core/rem/handoff.js';
 export { promote, reject, type PromoteOptions, type RejectOptions, type Promotion } from './core/rem/review.js';

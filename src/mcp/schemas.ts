@@ -93,7 +93,15 @@ export const handoffSchema = z.looseObject({
 
 export const warningsSchema = z.array(z.string()).describe('why a result may be empty or short; [] when there is nothing to say');
 
-export const distillSchema = z.object({ run: runSchema, model: nullableString, candidates: z.array(candidateSchema), counts: countsSchema });
+export const distillSchema = z.object({
+  run: runSchema,
+  model: nullableString,
+  candidates: z.array(candidateSchema),
+  counts: countsSchema,
+  rejectedMatches: z
+    .array(z.object({ rejectedId: z.string(), match: z.enum(['exact', 'reworded']) }))
+    .describe('the claims skipped as previously rejected: the rejected candidate each repeated, word for word or reworded'),
+});
 
 /** `{error: {code, message, details?, actions?}}`: the commands' `--json` error document, as a failed tool's structured content. */
 export const errorSchema = z.object({

@@ -129,7 +129,13 @@ const reviewNote: View<DistillResult>['notes'] = ({ candidates }, { json, hint }
 ];
 
 /** The JSON document of a distillation and of an ingest: the run, the model, what was staged, the counts. */
-const distillJson = ({ run, model, candidates, counts }: DistillResult) => ({ run, model, candidates, counts });
+const distillJson = ({ run, model, candidates, counts, rejectedMatches }: DistillResult) => ({ run, model, candidates, counts, rejectedMatches });
+
+/** `N previously rejected (cand_…, cand_… reworded)`: which rejections the skipped claims repeated. */
+function rejectedWords({ counts, rejectedMatches }: DistillResult): string {
+  const ids = rejectedMatches.map((match) => `${match.rejectedId}${match.match === 'reworded' ? ' reworded' : ''}`);
+  return `${counts.skippedRejected} previously rejected${ids.length > 0 ? ` (${ids.join(', ')})` : ''}`;
+}
 
 /** `rem rapid`. */
 export const distillView: View<DistillResult> = {
@@ -138,7 +144,7 @@ export const distillView: View<DistillResult> = {
     const { counts } = result;
     const leftOut = counts.leftOutByCount + counts.leftOutByBudget;
     return [
-      `model ${inline(result.model ?? 'none')} · gathered ${counts.gathered} · staged ${counts.staged} · skipped ${counts.skippedDuplicates} duplicate, ${counts.skippedRejected} previously rejected${leftOut > 0 ? ` · ${leftOut} left out by the caps` : ''}`,
+      `model ${inline(result.model ?? 'none')} · gathered ${counts.gathered} · staged ${counts.staged} · skipped ${counts.skippedDuplicates} duplicate, ${rejectedWords(result)}${leftOut > 0 ? ` · ${leftOut} left out by the caps` : ''}`,
       ...stagedLines(result.candidates, context),
     ].join('\n');
   },
@@ -151,11 +157,17 @@ export function ingestView(handoffId: string): View<DistillResult> {
     json: distillJson,
     text: (result, context) =>
       [
-        `ingested ${inline(handoffId)} · staged ${result.counts.staged} · skipped ${result.counts.skippedDuplicates} duplicate, ${result.counts.skippedRejected} previously rejected`,
+        `ingested ${inline(handoffId)} · staged ${result.counts.staged} · skipped ${result.counts.skippedDuplicates} duplicate, ${rejectedWords(result)}`,
         ...stagedLines(result.candidates, context),
       ].join('\n'),
     notes: reviewNote,
   };
+}
+
+/** What the prompt teaches of the reviewers' decisions (docs/rejections.md), by candidate id: `rem show ID` shows one. */
+function lessonLine(lessons: DryRunResult['lessons']): string {
+  const list = (ids: readonly string[]) => (ids.length > 0 ? ` (${ids.join(', ')})` : '');
+  return `teaches ${lessons.rejected.length} rejected claim${lessons.rejected.length === 1 ? '' : 's'}${list(lessons.rejected)}, ${lessons.edited.length} reworded insight${lessons.edited.length === 1 ? '' : 's'}${list(lessons.edited)}`;
 }
 
 /** `rem rapid --dry-run`. */
@@ -163,6 +175,7 @@ export const distillDryRunView: TextView<DryRunResult> = (result) =>
   [
     `would send ${result.counts.gathered} memories (${result.promptChars} prompt characters); ${result.counts.eligible} in scope, ${result.counts.leftOutByCount + result.counts.leftOutByBudget} left out by the caps`,
     `redaction ${redactionLine(result.redaction, result.redaction.counts)}`,
+    lessonLine(result.lessons),
     ...result.refs.map((ref) => `  ${ref.ref.padEnd(4)} ${ref.memoryId}${ref.truncated ? ' (truncated)' : ''}`),
   ].join('\n');
 
@@ -171,11 +184,11 @@ export const distillDryRunView: TextView<DryRunResult> = (result) =>
  * which the guard makes safe to show), what to do next on stderr.
  */
 export const handoffView: View<PromptOnlyResult> = {
-  json: ({ handoff, prompt, schema, redaction }) => ({ handoff, prompt, schema, redaction }),
+  json: ({ handoff, prompt, schema, redaction, lessons }) => ({ handoff, prompt, schema, redaction, lessons }),
   text: ({ prompt }) => `${safeText(prompt)}\n`,
-  notes: ({ handoff, counts, redaction }, { json, hint, time }) => [
+  notes: ({ handoff, counts, redaction, lessons }, { json, hint, time }) => [
     !json &&
-      `handoff ${handoff.id}: ${counts.gathered} memories, expires ${time(handoff.expiresAt)}\nredaction ${redactionLine(redaction, redaction.counts)}\nsend the prompt above to any LLM, save its answer, then:\n  ${hint(['rem', 'ingest', handoff.id, 'answer.json'])}`,
+      `handoff ${handoff.id}: ${counts.gathered} memories, expires ${time(handoff.expiresAt)}\nredaction ${redactionLine(redaction, redaction.counts)}\n${lessonLine(lessons)}\nsend the prompt above to any LLM, save its answer, then:\n  ${hint(['rem', 'ingest', handoff.id, 'answer.json'])}`,
   ],
 };
 

@@ -6,6 +6,7 @@ import { contentHash, normalizeWhitespace } from '../memory/memory.js';
 import { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
 import type { StoreOps } from '../store/port.js';
 import { iso } from '../time.js';
+import { findRejected, signature, type ClaimSignature } from './near-duplicate.js';
 
 export { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
 
@@ -44,22 +45,44 @@ export interface StageInput {
   restageRejected?: boolean;
 }
 
+/** A claim skipped because a reviewer rejected it before: which rejection, and whether word for word or reworded. */
+export interface RejectedMatch {
+  rejectedId: string;
+  match: 'exact' | 'reworded';
+}
+
 export interface StageResult {
   staged: Candidate[];
   skippedDuplicates: number;
   skippedRejected: number;
+  /** One per claim counted in `skippedRejected`, in the answer's order. */
+  rejectedMatches: RejectedMatch[];
 }
+
+/**
+ * How many of an agent's newest rejections a staging compares each claim with for rewordings (docs/rejections.md). A
+ * claim equal to an older rejection is still skipped (the exact match looks at every one).
+ */
+export const REJECTED_SCAN_LIMIT = 1000;
 
 /**
  * docs/design.md §4.5 (call inside the caller's transaction, with its handle, so a crash at any point leaves no row from the run): skips claims
  * equal — after collapsing whitespace — to a pending or promoted candidate, to a memory, or to an earlier claim of
- * this batch (counted as duplicates), and to a rejected claim unless `restageRejected` (counted apart).
+ * this batch (counted as duplicates), and unless `restageRejected`, to a rejected claim or a rewording of one of the
+ * agent's newest REJECTED_SCAN_LIMIT rejections (near-duplicate.ts; counted apart, with the rejection's id).
  */
 export async function stageCandidates(tx: StoreOps, input: StageInput): Promise<StageResult> {
   const clock = tx.clock();
   const now = iso(clock);
-  const result: StageResult = { staged: [], skippedDuplicates: 0, skippedRejected: 0 };
+  const result: StageResult = { staged: [], skippedDuplicates: 0, skippedRejected: 0, rejectedMatches: [] };
   const norms = input.candidates.map((candidate) => normalizeWhitespace(candidate.claim));
+  const rejections = input.restageRejected
+    ? []
+    : (await tx.candidates.decided(input.agentId, { kind: 'rejected', limit: REJECTED_SCAN_LIMIT })).map((row) => ({
+        id: row.id,
+        norm: normalizeWhitespace(row.claim),
+        signature: signature(row.claim),
+      }));
   const stored = await tx.memories.existingHashes(input.agentId, [...new Set(norms.map(contentHash))]);
   const seen = new Set<string>();
   for (const [index, candidate] of input.candidates.entries()) {
@@ -69,9 +92,13 @@ export async function stageCandidates(tx: StoreOps, input: StageInput): Promise<
       result.skippedDuplicates++;
       continue;
     }
-    if (found.rejected && !input.restageRejected) {
-      result.skippedRejected++;
-      continue;
+    if (!input.restageRejected) {
+      const match = found.rejected ? await exactRejection(tx, input.agentId, norm, rejections) : rewordedRejection(candidate.claim, rejections);
+      if (match) {
+        result.skippedRejected++;
+        result.rejectedMatches.push(match);
+        continue;
+      }
     }
     seen.add(norm);
     const staged: Candidate = {
@@ -101,6 +128,17 @@ export async function stageCandidates(tx: StoreOps, input: StageInput): Promise<
     faultPoint('stage:after-insert');
   }
   return result;
+}
+
+/** The rejection a claim equals (its id from the newest ones read, else looked up by its normalised claim). */
+async function exactRejection(tx: StoreOps, agentId: string, norm: string, rejections: readonly { id: string; norm: string }[]): Promise<RejectedMatch> {
+  const id = rejections.find((row) => row.norm === norm)?.id ?? (await tx.candidates.decided(agentId, { kind: 'rejected', limit: 1, claimNorm: norm }))[0]?.id;
+  return { rejectedId: id!, match: 'exact' };
+}
+
+function rewordedRejection(claim: string, rejections: readonly { id: string; signature: ClaimSignature }[]): RejectedMatch | undefined {
+  const found = findRejected(claim, rejections);
+  return found && { rejectedId: found.id, match: 'reworded' };
 }
 
 /** Marks gathered memories as reflected on: only ever inside a successful staging transaction. */

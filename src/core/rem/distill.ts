@@ -19,8 +19,9 @@ import {
   type RedactionReport,
 } from '../redaction.js';
 import type { Store, StoreOps } from '../store/port.js';
-import { stageCandidates, stampReflected, type Candidate } from './candidates.js';
-import { gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
+import { stageCandidates, stampReflected, type Candidate, type RejectedMatch } from './candidates.js';
+import { DEFAULT_CHAR_BUDGET, gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
+import { lessonIds, loadLessons, NO_LESSONS, type Lessons } from './lessons.js';
 import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
 import { withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../runs.js';
 import { validateAnswer, type ValidCandidate } from './validate.js';
@@ -57,6 +58,8 @@ export interface DistillResult {
   model: string | null;
   candidates: Candidate[];
   counts: DistillCounts;
+  /** The claims counted in `counts.skippedRejected`: the rejection each repeated, word for word or reworded. */
+  rejectedMatches: RejectedMatch[];
 }
 
 export interface DryRunResult {
@@ -66,6 +69,8 @@ export interface DryRunResult {
   counts: Pick<DistillCounts, 'gathered' | 'eligible' | 'leftOutByCount' | 'leftOutByBudget'>;
   /** The redaction policy in force for where the prompt would go, and what it would replace (counts per kind). */
   redaction: RedactionReport;
+  /** The reviewers' decisions the prompt would teach (lessons.ts): candidate ids only, and their characters. */
+  lessons: { rejected: string[]; edited: string[]; chars: number };
 }
 
 /** A prompt as it would be sent: redacted when the policy says so for its destination. */
@@ -83,14 +88,28 @@ export interface PreparedPrompt {
  */
 export async function preparePrompt(
   memories: readonly GatheredMemory[],
-  options: { focus: Focus; maxCandidates: number; redact?: RedactMode; destination: Destination | 'none' },
+  options: { focus: Focus; maxCandidates: number; redact?: RedactMode; destination: Destination | 'none'; lessons?: Lessons },
 ): Promise<PreparedPrompt> {
   const policy = resolveRedaction({ mode: options.redact });
   const redactor = await redactorFor(policy, options.destination);
   const shown = redactor ? memories.map((item) => ({ ...item, text: redactedText(redactor, item) })) : memories;
+  // The reviewers' decisions go through the same redactor: a value in a rejected claim, a reason or a rewording gets
+  // the same placeholder as in the memories.
+  const lessons = options.lessons ?? NO_LESSONS;
+  const hide = (text: string) => (redactor ? redactor.redact(text).text : text);
+  const taught = {
+    rejected: lessons.rejected.map((lesson) => ({ claim: hide(lesson.claim), reason: hide(lesson.reason) })),
+    edited: lessons.edited.map((lesson) => ({ claim: hide(lesson.claim), editedClaim: hide(lesson.editedClaim) })),
+  };
   // The second line of defence: a value still there after the placeholders went in stops the request (exit 9).
   assertNothingLeft(redactor);
-  const prompt = buildPrompt({ focus: options.focus, memories: shown, maxCandidates: options.maxCandidates, placeholderExample: redactor?.firstPlaceholder() });
+  const prompt = buildPrompt({
+    focus: options.focus,
+    memories: shown,
+    maxCandidates: options.maxCandidates,
+    placeholderExample: redactor?.firstPlaceholder(),
+    lessons: taught,
+  });
   return { prompt, ...(redactor ? { redactor } : {}), report: redactionReport(policy, options.destination, redactor) };
 }
 
@@ -127,20 +146,34 @@ export function gatherCounts(gathered: GatherResult): DistillCounts {
   };
 }
 
+/**
+ * The reviewers' recent decisions for the prompt (lessons.ts) and the memories gathered within what they leave of the
+ * character budget: a prompt with lessons carries as many characters as one without.
+ */
+export async function gatherWithLessons(store: StoreOps, options: GatherOptions): Promise<{ gathered: GatherResult; lessons: Lessons }> {
+  const budget = options.charBudget ?? DEFAULT_CHAR_BUDGET;
+  const lessons = await loadLessons(store, options.agentId, budget);
+  const gathered = await gather(store, lessons.chars === 0 ? options : { ...options, charBudget: budget - lessons.chars });
+  return { gathered, lessons };
+}
+
 /** `rem rapid --dry-run`: what would be sent, without a model call or a single write. */
 export async function distillDryRun(store: StoreOps, options: DistillOptions & { destination?: Destination | 'none' }): Promise<DryRunResult> {
-  const gathered = await gather(store, options);
+  const { gathered, lessons } = await gatherWithLessons(store, options);
   const { prompt, report } = await preparePrompt(gathered.memories, {
     focus: options.focus ?? 'lessons',
     maxCandidates: options.maxCandidates ?? DEFAULT_MAX_CANDIDATES,
     redact: options.redact,
     destination: options.destination ?? 'none',
+    lessons,
   });
   const { gathered: count, eligible, leftOutByCount, leftOutByBudget } = gatherCounts(gathered);
   if (!report.applies) {
     // Off for this destination: still say what it would replace, so the choice is an informed one.
     const counter = await redactorFor({ ...resolveRedaction({ mode: options.redact }), mode: 'always' }, 'none');
     for (const item of gathered.memories) counter?.redact(item.text);
+    for (const lesson of lessons.rejected) for (const text of [lesson.claim, lesson.reason]) counter?.redact(text);
+    for (const lesson of lessons.edited) for (const text of [lesson.claim, lesson.editedClaim]) counter?.redact(text);
     report.counts = counter?.counts() ?? {};
   }
   return {
@@ -149,6 +182,7 @@ export async function distillDryRun(store: StoreOps, options: DistillOptions & {
     promptChars: prompt.length,
     counts: { gathered: count, eligible, leftOutByCount, leftOutByBudget },
     redaction: report,
+    lessons: lessonIds(lessons),
   };
 }
 
@@ -205,7 +239,7 @@ export async function distill(store: Store, client: ModelClient | undefined, opt
   const focus = options.focus ?? 'lessons';
   const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
   requireCount(maxCandidates, 'maxCandidates', { min: 1, max: MAX_CANDIDATES });
-  const gathered = await gather(store, options);
+  const { gathered, lessons } = await gatherWithLessons(store, options);
   const counts = gatherCounts(gathered);
   const configured = client?.config.model ?? null;
   return withRun(
@@ -217,14 +251,17 @@ export async function distill(store: Store, client: ModelClient | undefined, opt
       if (!client) throw modelNotConfigured();
       if (gathered.memories.length === 0) {
         // Nothing to learn from is not an error: the run completes with zero candidates and no model call.
-        return { run: await scope.finish({ status: 'completed', counts, model: configured }), model: configured, candidates: [], counts };
+        return { run: await scope.finish({ status: 'completed', counts, model: configured }), model: configured, candidates: [], counts, rejectedMatches: [] };
       }
       const { prompt, redactor } = await preparePrompt(gathered.memories, {
         focus,
         maxCandidates,
         redact: options.redact,
         destination: destinationOf(client.config),
+        lessons,
       });
+      // How many decisions the prompt taught (numbers only, never their text).
+      Object.assign(counts, { lessonsRejected: lessons.rejected.length, lessonsEdited: lessons.edited.length });
       // The audit: how many values of each kind were replaced (numbers only), on the row however the run ends.
       if (redactor) Object.assign(counts, redactionRunCounts(redactor.counts()));
       const refs = gathered.memories.map((item) => item.ref);
@@ -292,6 +329,6 @@ export async function commitStaging(store: Store, scope: RunScope, input: Commit
       },
       tx,
     );
-    return { run, model: input.generatedBy, candidates: result.staged, counts };
+    return { run, model: input.generatedBy, candidates: result.staged, counts, rejectedMatches: result.rejectedMatches };
   });
 }

@@ -12,8 +12,17 @@ import type { Store, StoreOps } from '../store/port.js';
 import type { Handoff } from '../records.js';
 import { elsewhereWarning } from '../memory/memory.js';
 import { iso } from '../time.js';
-import { commitStaging, gatherCounts, preparePrompt, restoreAnswer, type DistillCounts, type DistillOptions, type DistillResult } from './distill.js';
-import { gather } from './gather.js';
+import {
+  commitStaging,
+  gatherCounts,
+  gatherWithLessons,
+  preparePrompt,
+  restoreAnswer,
+  type DistillCounts,
+  type DistillOptions,
+  type DistillResult,
+} from './distill.js';
+import { lessonIds } from './lessons.js';
 import { answerJsonSchema, DEFAULT_MAX_CANDIDATES, sha256 } from './prompt.js';
 import { withRun } from '../runs.js';
 import { validateAnswer } from './validate.js';
@@ -29,6 +38,8 @@ export interface PromptOnlyResult {
   counts: Pick<DistillCounts, 'gathered' | 'eligible' | 'leftOutByCount' | 'leftOutByBudget'>;
   /** The redaction policy for a handoff (under `auto` it always applies: a person may paste the prompt anywhere). */
   redaction: RedactionReport;
+  /** The reviewers' decisions the prompt teaches (lessons.ts): candidate ids only, and their characters. */
+  lessons: { rejected: string[]; edited: string[]; chars: number };
 }
 
 /** `rem rapid --prompt-only`: the same gather and prompt, recorded as a handoff for `rem ingest`. */
@@ -38,7 +49,7 @@ export async function createHandoff(
 ): Promise<PromptOnlyResult> {
   const focus = options.focus ?? 'lessons';
   const maxCandidates = options.maxCandidates ?? DEFAULT_MAX_CANDIDATES;
-  const gathered = await gather(store, options);
+  const { gathered, lessons } = await gatherWithLessons(store, options);
   if (gathered.memories.length === 0) {
     // An agent with no memories at all while others have some: the usual cause is a missing agent, not the scope.
     const elsewhere = options.nameOtherAgents === false ? undefined : await elsewhereWarning(store, options.agentId, 'memories');
@@ -48,7 +59,13 @@ export async function createHandoff(
       { details: { scope: options.scope ?? 'recent', ...(elsewhere ? { elsewhere } : {}) } },
     );
   }
-  const { prompt, redactor, report } = await preparePrompt(gathered.memories, { focus, maxCandidates, redact: options.redact, destination: 'handoff' });
+  const { prompt, redactor, report } = await preparePrompt(gathered.memories, {
+    focus,
+    maxCandidates,
+    redact: options.redact,
+    destination: 'handoff',
+    lessons,
+  });
   const now = store.clock();
   const handoff: Handoff = {
     id: newId('hof', now.getTime()),
@@ -71,6 +88,7 @@ export async function createHandoff(
     schema: answerJsonSchema(Object.keys(handoff.refs), maxCandidates),
     counts: { gathered: count, eligible, leftOutByCount, leftOutByBudget },
     redaction: report,
+    lessons: lessonIds(lessons),
   };
 }
 

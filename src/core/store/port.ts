@@ -36,6 +36,20 @@ export interface CandidateDecision {
   editedClaim?: string | null;
 }
 
+/**
+ * A decided candidate as the next distillation learns from it (docs/rejections.md): a rejection and its reason, or a
+ * promotion whose wording the reviewer edited (`claim` → `editedClaim`, the promotion's rationale as `rationale`).
+ */
+export interface DecidedClaim {
+  id: string;
+  claim: string;
+  editedClaim: string | null;
+  rationale: string;
+  decidedAt: string;
+  /** `memory forget` erased a source since it was staged: its words may restate erased text. */
+  sourcesForgotten: boolean;
+}
+
 export interface CandidateRecord extends Candidate {
   claimNorm: string;
   prompt: string;
@@ -347,6 +361,12 @@ export interface CandidateRepo {
   list(options: { agentId: string; status: CandidateStatus | 'all'; limit: number }): Promise<Candidate[]>;
   /** Whether a claim (normalised) is already pending/promoted (`live`) or was rejected, for this agent. */
   claimStatus(agentId: string, claimNorm: string): Promise<{ live: boolean; rejected: boolean }>;
+  /**
+   * This agent's rejected candidates (`rejected`) or its promotions with an edited wording (`edited`), newest decision
+   * first, at most `limit`; with `claimNorm`, only those whose normalised claim is that. One agent's rows only (served by
+   * the index on agent, status and decision time).
+   */
+  decided(agentId: string, options: { kind: 'rejected' | 'edited'; limit: number; claimNorm?: string }): Promise<DecidedClaim[]>;
   insert(candidate: CandidateRecord): Promise<void>;
   /**
    * Decides a pending candidate: sets status and the review fields only if it is still `pending` (row-locked / guarded

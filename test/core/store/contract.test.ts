@@ -634,6 +634,44 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       });
     });
 
+    it("reads one agent's rejections and edited promotions newest decision first, without its other candidates or another agent's", async () => {
+      const decide = (row: ReturnType<typeof candidate>, decision: Parameters<Store['candidates']['decide']>[2]) =>
+        store.candidates.decide(row.agentId, row.id, decision);
+      const older = candidate('a', 'Older rejected claim.');
+      const newer = candidate('a', 'Newer rejected claim.', { forgottenSourceIds: ['mem_gone'] });
+      const edited = candidate('a', 'Proposed wording.');
+      const kept = candidate('a', 'Kept as proposed.');
+      const pending = candidate('a', 'Still pending.');
+      const foreign = candidate('b', 'Older rejected claim.');
+      for (const row of [older, newer, edited, kept, pending, foreign]) await store.candidates.insert(row);
+      await decide(older, { status: 'rejected', reviewer: 'ana', rationale: 'too vague', decidedAt: ago(2 * HOUR) });
+      await decide(newer, { status: 'rejected', reviewer: 'ana', rationale: 'wrong', decidedAt: ago(HOUR) });
+      await decide(edited, { status: 'promoted', reviewer: 'ana', rationale: 'right, badly put', decidedAt: ago(HOUR), editedClaim: 'Better wording.' });
+      await decide(kept, { status: 'promoted', reviewer: 'ana', rationale: 'right', decidedAt: ago(HOUR) });
+      await decide(foreign, { status: 'rejected', reviewer: 'ben', rationale: 'not ours', decidedAt: NOW });
+      expect(await store.candidates.decided('a', { kind: 'rejected', limit: 10 })).toEqual([
+        { id: newer.id, claim: 'Newer rejected claim.', editedClaim: null, rationale: 'wrong', decidedAt: ago(HOUR), sourcesForgotten: true },
+        { id: older.id, claim: 'Older rejected claim.', editedClaim: null, rationale: 'too vague', decidedAt: ago(2 * HOUR), sourcesForgotten: false },
+      ]);
+      expect((await store.candidates.decided('a', { kind: 'rejected', limit: 1 })).map((row) => row.id)).toEqual([newer.id]);
+      expect((await store.candidates.decided('a', { kind: 'rejected', limit: 10, claimNorm: older.claimNorm })).map((row) => row.id)).toEqual([older.id]);
+      expect(await store.candidates.decided('a', { kind: 'edited', limit: 10 })).toEqual([
+        {
+          id: edited.id,
+          claim: 'Proposed wording.',
+          editedClaim: 'Better wording.',
+          rationale: 'right, badly put',
+          decidedAt: ago(HOUR),
+          sourcesForgotten: false,
+        },
+      ]);
+      expect((await store.candidates.decided('b', { kind: 'rejected', limit: 10 })).map((row) => row.id)).toEqual([foreign.id]);
+      expect(await store.candidates.decided('c', { kind: 'rejected', limit: 10 })).toEqual([]);
+      // Reopened: no longer a rejection.
+      expect(await store.candidates.reopen('a', older.id, { by: 'ana', reason: 'new evidence', at: NOW })).toBe(true);
+      expect((await store.candidates.decided('a', { kind: 'rejected', limit: 10 })).map((row) => row.id)).toEqual([newer.id]);
+    });
+
     it('lets exactly one of two reviewers decide: at once on one store, one after the other on two connections', async () => {
       const decide = (on: Store, id: string, reviewer: string) =>
         on.transaction((tx) => tx.candidates.decide('a', id, { status: 'rejected', reviewer, rationale: 'no', decidedAt: NOW }));

@@ -57,6 +57,29 @@ export function candidateRepo(session: Session, bound?: TxState): CandidateRepo 
       );
       return rows[0]!;
     },
+    async decided(agentId, { kind, limit, claimNorm }) {
+      const { rows } = await query<{
+        id: string;
+        claim: string;
+        edited_claim: string | null;
+        review_rationale: string | null;
+        decided_at: string | null;
+        forgotten: boolean;
+      }>(
+        `SELECT id, claim, edited_claim, review_rationale, decided_at, cardinality(forgotten_sources) > 0 AS forgotten FROM candidates
+         WHERE agent_id = $1 AND status = $2 AND ($3::boolean IS FALSE OR edited_claim IS NOT NULL) AND ($4::text IS NULL OR claim_norm = $4)
+         ORDER BY decided_at DESC, id COLLATE "C" DESC LIMIT $5`,
+        [agentId, kind === 'edited' ? 'promoted' : 'rejected', kind === 'edited', claimNorm ?? null, limit],
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        claim: row.claim,
+        editedClaim: row.edited_claim,
+        rationale: row.review_rationale ?? '',
+        decidedAt: row.decided_at ?? '',
+        sourcesForgotten: row.forgotten,
+      }));
+    },
     async insert(candidate: CandidateRecord) {
       const values = toParams(CANDIDATE_TABLE, candidate);
       await query(`INSERT INTO candidates (${columnList(CANDIDATE_TABLE.columns)}) VALUES (${placeholders(values.length)})`, values);

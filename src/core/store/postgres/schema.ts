@@ -395,6 +395,11 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   DROP INDEX IF EXISTS memories_fts;
   DROP INDEX IF EXISTS memories_fts_context;
   `,
+  // 8 (issue 29, rejections that teach), as SQLite's migration 10: an agent's decided candidates newest decision first
+  // (repos.ts `decided`). An index only; no table changes.
+  `
+  CREATE INDEX candidates_agent_decided ON candidates (agent_id, status, decided_at DESC);
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

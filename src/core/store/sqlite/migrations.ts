@@ -453,6 +453,12 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE TRIGGER hippo_changes_handoffs_delete AFTER DELETE ON handoffs BEGIN UPDATE hippo_state SET changes = changes + 1 WHERE id = 1; END;
   `,
   },
+  // 10 (issue 29, rejections that teach): an agent's decided candidates newest decision first — the rejections a new
+  // distillation's prompt lists and its staging skips rewordings of, the edited promotions it learns wordings from
+  // (repos.ts `decided`). An index only; no table changes.
+  `
+  CREATE INDEX candidates_agent_decided ON candidates (agent_id, status, decided_at DESC);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

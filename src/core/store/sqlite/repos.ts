@@ -1,6 +1,6 @@
 /** Candidates, runs, handoffs and settings on SQLite: rows in and out, and the guarded updates. */
 import type { Candidate, CandidateStatus, Run, RunKind } from '../../records.js';
-import type { CandidateDecision, CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RunRepo, SettingsRepo } from '../port.js';
+import type { CandidateDecision, CandidateRecord, CandidateRepo, DecidedClaim, HandoffRecord, HandoffRepo, RunRepo, SettingsRepo } from '../port.js';
 import { CANDIDATE_PUBLIC_COLUMNS, CANDIDATE_TABLE, columnList, HANDOFF_TABLE, RUN_FINISH_COLUMNS, RUN_TABLE, setList, STORE_RUN_TABLE } from '../tables.js';
 import { fromRow, insertSql, toParams } from './codec.js';
 import type { Connection } from './connection.js';
@@ -53,6 +53,33 @@ export class SqliteCandidates implements CandidateRepo {
         .get(agentId, claimNorm) as { live: number | null; rejected: number | null };
       return { live: found.live === 1, rejected: found.rejected === 1 };
     });
+  }
+
+  async decided(agentId: string, options: { kind: 'rejected' | 'edited'; limit: number; claimNorm?: string }): Promise<DecidedClaim[]> {
+    return this.c.use(() =>
+      (
+        this.c
+          .statement(
+            `SELECT id, claim, edited_claim, review_rationale, decided_at, forgotten_sources != '[]' AS forgotten FROM candidates
+             WHERE agent_id = @agentId AND status = @status ${options.kind === 'edited' ? 'AND edited_claim IS NOT NULL' : ''}
+               ${options.claimNorm === undefined ? '' : 'AND claim_norm = @claimNorm'}
+             ORDER BY decided_at DESC, id DESC LIMIT @limit`,
+          )
+          .all({
+            agentId,
+            status: options.kind === 'edited' ? 'promoted' : 'rejected',
+            limit: options.limit,
+            ...(options.claimNorm === undefined ? {} : { claimNorm: options.claimNorm }),
+          }) as { id: string; claim: string; edited_claim: string | null; review_rationale: string | null; decided_at: string | null; forgotten: number }[]
+      ).map((row) => ({
+        id: row.id,
+        claim: row.claim,
+        editedClaim: row.edited_claim,
+        rationale: row.review_rationale ?? '',
+        decidedAt: row.decided_at ?? '',
+        sourcesForgotten: row.forgotten === 1,
+      })),
+    );
   }
 
   async insert(candidate: CandidateRecord): Promise<void> {
