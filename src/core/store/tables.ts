@@ -57,7 +57,7 @@ export interface EngineColumn {
 }
 
 export interface TableSpec {
-  name: StoreTable | 'mcp_tokens';
+  name: StoreTable | 'mcp_tokens' | 'read_audit' | 'forget_receipts';
   owner: Ownership;
   /** Why the table is owned as it is. */
   ownerReason: string;
@@ -256,6 +256,47 @@ export const TOKEN_TABLE: TableSpec = {
 /** A token's public columns (everything but the hash). */
 export const TOKEN_PUBLIC_COLUMNS = TOKEN_TABLE.columns.filter((column) => column.name !== 'token_hash');
 
+/** Both engines key the governance tables by agent first (issue 25's rule for a new agent-owned table). */
+const AGENT_KEY = { key: ['agent_id', 'id'] } as const;
+
+/**
+ * The read audit (docs/governance.md): who was handed which memories, by id. Never a query's or a memory's text; a
+ * keyed hash of a query (HMAC, its key in settings) to group reads by. Not one of the tables a dump, a copy or a
+ * snapshot walks (as the runs, it is the store's record of what happened, not data to put back).
+ */
+export const READ_AUDIT_TABLE: TableSpec = {
+  name: 'read_audit',
+  owner: 'agent',
+  ownerReason: 'a read hands one agent’s memories to a client serving that agent',
+  key: 'id',
+  unique: [],
+  columns: [
+    col('agent_id'),
+    col('id'),
+    col('at', 'time'),
+    col('channel'),
+    col('client'),
+    opt('token_id'),
+    col('operation'),
+    col('memory_ids', 'list'),
+    opt('query_hash'),
+  ],
+  stored: [],
+  engine: { sqlite: AGENT_KEY, postgres: AGENT_KEY },
+};
+
+/** Forget receipts (docs/governance.md): what a `memory forget` erased where, with the SHA-256 of each text, never the text. */
+export const FORGET_RECEIPT_TABLE: TableSpec = {
+  name: 'forget_receipts',
+  owner: 'agent',
+  ownerReason: 'a forget erases one agent’s memories, and its receipt is that agent’s',
+  key: 'id',
+  unique: [],
+  columns: [col('agent_id'), col('id'), col('created_at', 'time'), col('run_id'), col('memory_ids', 'list'), col('receipt', 'json')],
+  stored: [],
+  engine: { sqlite: AGENT_KEY, postgres: AGENT_KEY },
+};
+
 /** The tables a dump, `db copy` and a logical snapshot walk, by name. */
 export const TABLE_SPECS: Record<StoreTable, TableSpec> = {
   memories: MEMORY_TABLE,
@@ -266,7 +307,7 @@ export const TABLE_SPECS: Record<StoreTable, TableSpec> = {
 };
 
 /** Every table hippo owns, tokens included. */
-export const ALL_TABLES: readonly TableSpec[] = [...Object.values(TABLE_SPECS), TOKEN_TABLE];
+export const ALL_TABLES: readonly TableSpec[] = [...Object.values(TABLE_SPECS), TOKEN_TABLE, READ_AUDIT_TABLE, FORGET_RECEIPT_TABLE];
 
 /**
  * Tables an engine keeps for its own bookkeeping, with why: they hold no row of hippo's data.

@@ -188,6 +188,32 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX mcp_tokens_agent ON mcp_tokens (agent_id, created_at DESC);
   `,
+  // 6 (issue 29): governance (docs/governance.md), as SQLite's migration 9: the read audit (ids only, never a query or
+  // a memory's text) and forget receipts (SHA-256 of each text, never the text). One agent's rows each, keyed
+  // (agent_id, id). Not one of POSTGRES_TABLES: snapshots, restores and copies leave them out, as the runs' audit log.
+  `
+  CREATE TABLE read_audit (
+    agent_id text NOT NULL,
+    id text NOT NULL,
+    at timestamptz NOT NULL,
+    channel text NOT NULL CHECK (channel IN ('mcp-stdio','mcp-http','cli')),
+    client text NOT NULL,
+    token_id text,
+    operation text NOT NULL,
+    memory_ids text[] NOT NULL DEFAULT '{}',
+    query_hash text,
+    PRIMARY KEY (agent_id, id)
+  );
+  CREATE TABLE forget_receipts (
+    agent_id text NOT NULL,
+    id text NOT NULL,
+    created_at timestamptz NOT NULL,
+    run_id text NOT NULL,
+    memory_ids text[] NOT NULL DEFAULT '{}',
+    receipt json NOT NULL,
+    PRIMARY KEY (agent_id, id)
+  );
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
