@@ -20,6 +20,7 @@ const sections: Record<string, () => Promise<Section>> = {
   search: () => import('./search-context.js'),
   redaction: () => import('./redaction.js'),
   mcp: () => import('./mcp.js'),
+  audit: () => import('./audit.js'),
   postgres: () => import('./postgres.js'),
 };
 

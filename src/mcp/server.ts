@@ -71,6 +71,11 @@ export interface HippoServerOptions {
   channel?: 'mcp-stdio' | 'mcp-http';
   /** The id (never the secret) of the bearer token that opened this HTTP session. */
   tokenId?: string;
+  /**
+   * Record reads in the read audit (default true). Only a benchmark turns it off, to measure what it costs: `hippo
+   * mcp` has no way to.
+   */
+  audit?: boolean;
 }
 
 export interface HippoServer {
@@ -152,8 +157,13 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
    * best effort, so a read never waits on it or fails for it; tracked, so a closing server still writes it.
    */
   const audit = (operation: string, memoryIds: string[], query?: string) => {
+    if (options.audit === false) return;
     const who = reader();
-    void track(new Promise<boolean>((resolve) => setImmediate(() => void recordRead(options.store, who, { agentId: options.agentId, operation, memoryIds, query }).then(resolve))));
+    void track(
+      new Promise<boolean>((resolve) =>
+        setImmediate(() => void recordRead(options.store, who, { agentId: options.agentId, operation, memoryIds, query }).then(resolve)),
+      ),
+    );
   };
 
   server.setRequestHandler(loose(ListToolsRequestSchema), async (unchecked) => {
@@ -230,7 +240,10 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
         strict(ListResourcesRequestSchema, unchecked);
         const memories = await listMemories(options.store, { agentId: options.agentId, limit: LISTED_MEMORIES });
         // Each resource's title is the start of the memory's text: handed over as much as a list is.
-        audit('resources/list', memories.map((memory) => memory.id));
+        audit(
+          'resources/list',
+          memories.map((memory) => memory.id),
+        );
         return {
           resources: memories.map((memory) => ({
             uri: `${MEMORY_URI_PREFIX}${memory.id}`,

@@ -71,8 +71,7 @@ export interface ToolDefinition {
 }
 
 /** The ids of the objects under `key` of a structured answer (`{memories: [{id}]}`, `{sources: [{id}]}`). */
-const idsOf = (structured: Record<string, unknown>, key: string): string[] =>
-  ((structured[key] as { id: string }[] | undefined) ?? []).map((item) => item.id);
+const idsOf = (structured: Record<string, unknown>, key: string): string[] => ((structured[key] as { id: string }[] | undefined) ?? []).map((item) => item.id);
 
 /** The memory ids a list of facts was sliced from (text given inline is no memory: source "text"). */
 const factSources = (structured: Record<string, unknown>): string[] =>
@@ -88,7 +87,7 @@ function tool<I extends z.ZodObject>(
     audit?(args: z.output<I>, structured: Record<string, unknown>): { memoryIds: string[]; query?: string };
   },
 ): ToolDefinition {
-  return definition as ToolDefinition;
+  return definition;
 }
 
 /** No colour: a model reads the text, not a terminal. */

@@ -13,7 +13,11 @@ const inline = (text: string) => safeText(text, { lines: 'join' });
 export const auditReadsView: View<{ reads: ReadRecord[] }> = {
   text: ({ reads }, context) => {
     if (reads.length === 0) return 'no reads recorded';
-    const at = timeColumn('AT', reads.map((read) => read.at), context);
+    const at = timeColumn(
+      'AT',
+      reads.map((read) => read.at),
+      context,
+    );
     const columns: Column[] = [{ header: at.header }, { header: 'CHANNEL' }, { header: 'CLIENT' }, { header: 'OPERATION' }, { header: 'MEMORIES', flex: true }];
     const rows = reads.map((read, index) => [
       at.cells[index]!,
@@ -36,7 +40,8 @@ export const pruneReadsView: View<PruneReadsResult> = {
 export function derivedLines(derived: DerivedReport): string[] {
   return [
     ...derived.insights.map(
-      (insight) => `  insight ${insight.id}: ${insight.action === 'forgotten' ? 'forgotten too (cascade)' : 'flagged: a source was forgotten'} (cites ${insight.cites.join(', ')})`,
+      (insight) =>
+        `  insight ${insight.id}: ${insight.action === 'forgotten' ? 'forgotten too (cascade)' : 'flagged: a source was forgotten'} (cites ${insight.cites.join(', ')})`,
     ),
     ...derived.candidates.map(
       (candidate) =>
@@ -66,7 +71,9 @@ export const verifyView: View<VerifyResult> = {
   text: (result, { paint }) =>
     [
       `receipt ${result.receiptId}${result.memoryId ? ` (memory ${result.memoryId})` : ' (matched text)'}: ${result.absent ? 'absent everywhere hippo keeps data' : paint('bold', 'FOUND somewhere')}`,
-      ...result.places.map((place) => `  ${place.status.padEnd(7)} ${inline(place.place)}${place.where.length > 0 ? `: ${place.where.map(inline).join(', ')}` : ''}`),
+      ...result.places.map(
+        (place) => `  ${place.status.padEnd(7)} ${inline(place.place)}${place.where.length > 0 ? `: ${place.where.map(inline).join(', ')}` : ''}`,
+      ),
     ].join('\n'),
   notes: (result) => [!result.absent && 'note: the text is still somewhere hippo keeps data: forget it again (with --purge-snapshots for snapshots)'],
   exitCode: (result) => (result.absent ? undefined : ExitCode.partial),

@@ -58,7 +58,8 @@ export const forgetPlanView: View<ForgetPlan & { dryRun: true }> = {
       lines.push(`candidates that would lose the text or be marked "source forgotten": ${plan.candidatesChanged.join(', ')}`);
     if (plan.handoffsChanged.length > 0) lines.push(`handoffs whose prompt would lose the text: ${plan.handoffsChanged.join(', ')}`);
     const derived = derivedLines(plan.derived);
-    if (derived.length > 0) lines.push('derived from it:', ...derived.map((line) => line.replace(': forgotten too (cascade)', ': would be forgotten too (cascade)')));
+    if (derived.length > 0)
+      lines.push('derived from it:', ...derived.map((line) => line.replace(': forgotten too (cascade)', ': would be forgotten too (cascade)')));
     if (plan.snapshots.length > 0) {
       lines.push('snapshots holding it (rewritten by --purge-snapshots):');
       for (const snapshot of plan.snapshots) {

@@ -69,7 +69,9 @@ export const memoryShowView: TextView<{ memory: Memory; versions?: Memory[]; for
   context,
 ) => {
   const flagged =
-    forgottenSources.length > 0 ? `\n${context.paint('bold', `a source was forgotten: ${forgottenSources.join(', ')} (memory forget; this insight may restate it)`)}` : '';
+    forgottenSources.length > 0
+      ? `\n${context.paint('bold', `a source was forgotten: ${forgottenSources.join(', ')} (memory forget; this insight may restate it)`)}`
+      : '';
   const detail = memoryDetail(memory, context) + flagged;
   if (versions.length === 0) return detail;
   const lines = versions.map((version) => `  ${version.id}  ${context.time(version.archivedAt ?? version.updatedAt, { seconds: true })}`);

@@ -38,7 +38,8 @@ export interface VerifyResult {
 /** The receipt of the agent, or `receipt_not_found` (exit 3): a malformed, forged or other agent's id alike. */
 export async function getReceipt(store: Store, agentId: string, id: string): Promise<ForgetReceipt> {
   const stored = RECEIPT_ID.test(id) ? await store.receipts.get(agentId, id) : undefined;
-  if (!stored) throw new NotFoundError('receipt_not_found', `no forget receipt ${id.slice(0, 64)} for agent "${agentId}"`, { details: { id: id.slice(0, 64) } });
+  if (!stored)
+    throw new NotFoundError('receipt_not_found', `no forget receipt ${id.slice(0, 64)} for agent "${agentId}"`, { details: { id: id.slice(0, 64) } });
   return stored.receipt as unknown as ForgetReceipt;
 }
 
@@ -47,7 +48,8 @@ function finder(needles: string[]): EraseRewriter {
   const holds = (text: string | null) => text !== null && needles.some((needle) => text.includes(needle));
   return () => ({
     needles,
-    candidate: (candidate) => (holds(candidate.claim) || holds(candidate.editedClaim) || holds(candidate.prompt) || candidate.tags.some(holds) ? null : candidate),
+    candidate: (candidate) =>
+      holds(candidate.claim) || holds(candidate.editedClaim) || holds(candidate.prompt) || candidate.tags.some(holds) ? null : candidate,
     handoff: (handoff) => (holds(handoff.prompt) ? { ...handoff } : handoff),
   });
 }

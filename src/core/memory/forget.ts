@@ -145,8 +145,7 @@ function cascadeRewriter(base: EraseRewriter): EraseRewriter {
     const rewrite = base(erased);
     return {
       ...rewrite,
-      candidate: (candidate) =>
-        candidate.status === 'pending' && candidate.sourceMemoryIds.some((id) => ids.has(id)) ? null : rewrite.candidate(candidate),
+      candidate: (candidate) => (candidate.status === 'pending' && candidate.sourceMemoryIds.some((id) => ids.has(id)) ? null : rewrite.candidate(candidate)),
     };
   };
 }

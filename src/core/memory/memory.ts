@@ -183,11 +183,7 @@ export async function getMemory(store: StoreOps, agentId: string, id: string): P
 }
 
 /** `memory show`: a memory of this agent (or exit 3) and its older versions kept by `memory edit --keep-history`, newest first. */
-export async function showMemory(
-  store: StoreOps,
-  agentId: string,
-  id: string,
-): Promise<{ memory: Memory; versions: Memory[]; forgottenSources: string[] }> {
+export async function showMemory(store: StoreOps, agentId: string, id: string): Promise<{ memory: Memory; versions: Memory[]; forgottenSources: string[] }> {
   const memory = await getMemory(store, agentId, id);
   return { memory, versions: await store.memories.versions(agentId, memory.id), forgottenSources: await forgottenSources(store, memory) };
 }

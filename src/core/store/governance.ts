@@ -67,7 +67,11 @@ export function auditRepo(db: GovernanceSql): AuditRepo {
     async removeMemoryIds(agentId, ids) {
       if (ids.length === 0) return 0;
       const list = db.list(ids);
-      return db.run(`UPDATE read_audit SET memory_ids = ${db.without('memory_ids')} WHERE agent_id = ? AND ${db.overlaps('memory_ids')}`, [list, agentId, list]);
+      return db.run(`UPDATE read_audit SET memory_ids = ${db.without('memory_ids')} WHERE agent_id = ? AND ${db.overlaps('memory_ids')}`, [
+        list,
+        agentId,
+        list,
+      ]);
     },
     async cap(agentId, keep) {
       return db.run(
@@ -86,8 +90,7 @@ export function auditRepo(db: GovernanceSql): AuditRepo {
 }
 
 export function receiptRepo(db: GovernanceSql): ReceiptRepo {
-  const receiptOf = (row: Record<string, unknown>) =>
-    objectOf<StoredReceipt>(FORGET_RECEIPT_TABLE.columns, row, (value, column) => db.read(value, column));
+  const receiptOf = (row: Record<string, unknown>) => objectOf<StoredReceipt>(FORGET_RECEIPT_TABLE.columns, row, (value, column) => db.read(value, column));
   return {
     async insert(receipt) {
       await db.run(

@@ -26,10 +26,11 @@ function governanceSql(connection: Connection): GovernanceSql {
     byteOrder: (column) => column,
     list: (values) => JSON.stringify(values),
     json: (value) => JSON.stringify(value),
-    read: (value, column) => (column.type === 'list' || column.type === 'json' ? JSON.parse(value as string) : value),
+    read: (value, column) => (column.type === 'list' || column.type === 'json' ? (JSON.parse(value as string) as unknown) : value),
     overlaps: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value IN (SELECT value FROM json_each(?)))`,
     holds: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ?)`,
-    without: (column) => `(SELECT json_group_array(value) FROM (SELECT value FROM json_each(${column}) WHERE value NOT IN (SELECT value FROM json_each(?)) ORDER BY key))`,
+    without: (column) =>
+      `(SELECT json_group_array(value) FROM (SELECT value FROM json_each(${column}) WHERE value NOT IN (SELECT value FROM json_each(?)) ORDER BY key))`,
   };
 }
 
