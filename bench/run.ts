@@ -26,6 +26,7 @@ const sections: Record<string, () => Promise<Section>> = {
   }),
   redaction: () => import('./redaction.js'),
   mcp: () => import('./mcp.js'),
+  audit: () => import('./audit.js'),
   postgres: () => import('./postgres.js'),
   agents: () => import('./agents.js'),
 };

@@ -1,6 +1,7 @@
 import { Command } from '@oclif/core/command';
 import * as Flags from '@oclif/core/flags';
-import { configuredDb } from '../core/config.js';
+import { configuredDb, loadConfig } from '../core/config.js';
+import { cliReader, recordRead } from '../core/governance/audit.js';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../core/errors.js';
 import { validateAgentId } from '../core/memory/memory.js';
 import { resolveDb } from '../core/db-location.js';
@@ -98,6 +99,20 @@ export abstract class HippoCommand extends Command {
   protected existingStore(dbFlag: string | undefined): Promise<Store> {
     this.openedStore ??= (async () => openStore({ path: this.dbPath(dbFlag), mustExist: true, onProgress: upgradeProgress(!this.jsonMode) }))();
     return this.openedStore;
+  }
+
+  /**
+   * The read audit of a CLI read (docs/governance.md), when the config file turns it on (`audit.cliReads`): recorded
+   * as `cli` and the OS user, best effort, after the read.
+   */
+  protected async auditRead(store: Store, agentId: string, operation: string, memoryIds: readonly string[], query?: string): Promise<void> {
+    let on = false;
+    try {
+      on = loadConfig()['audit.cliReads'] === 'on';
+    } catch {
+      // A config file that cannot be read is reported by whatever reads it for its own keys; the read stands.
+    }
+    if (on) await recordRead(store, cliReader(), { agentId, operation, memoryIds, query });
   }
 
   /** Closes the store if one was opened (a store that failed to open has nothing to close). */

@@ -45,5 +45,12 @@ export default class Search extends HippoCommand {
       facts: { region: flags.region, ai: flags.ai, model: lazyModel(flags.model), signal: this.abortSignal, redact: redactMode(flags.redact) },
     });
     this.output(report, searchView(args.query, marks));
+    await this.auditRead(
+      store,
+      this.agentId(flags.agent),
+      'search',
+      report.results.map((result) => result.memory.id),
+      args.query,
+    );
   }
 }

@@ -111,6 +111,17 @@ export const CONFIG_KEYS = {
     code: 'bad_config',
     check: async (value, label) => checkDbSetting(value, label),
   }),
+  'audit.cliReads': key({
+    type: 'string',
+    description: 'record CLI reads (search, memory show/list/export, extract) in the read audit too: on or off (default off; MCP reads always are)',
+    example: 'on',
+    code: 'bad_config',
+    check: async (value, label) => {
+      const mode = value.trim().toLowerCase();
+      if (mode !== 'on' && mode !== 'off') throw new UsageError('bad_config', `${label} must be on or off`, { details: { key: 'audit.cliReads' } });
+      return mode;
+    },
+  }),
 } satisfies Record<string, ConfigKey>;
 
 /**

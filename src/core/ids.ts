@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulidx';
 
 /** Id prefixes of docs/design.md §2: ids are prefixed and sortable by creation (ULID body). */
-export type IdPrefix = 'mem' | 'cand' | 'run' | 'hof' | 'tok';
+export type IdPrefix = 'mem' | 'cand' | 'run' | 'hof' | 'tok' | 'read' | 'rcpt';
 
 /**
  * Random bytes for the ULIDs' random part, drawn from the system's CSPRNG a pool at a time. ulidx's own generator asks

@@ -75,7 +75,7 @@ export interface Candidate {
 
 // ---- §2.3 run (the audit log) -----------------------------------------------------------------------------------
 
-export const RUN_KINDS = ['rem rapid', 'rem ingest', 'rem nightly run-once', 'rem restore', 'memory forget', 'rem runs prune'] as const;
+export const RUN_KINDS = ['rem rapid', 'rem ingest', 'rem nightly run-once', 'rem restore', 'memory forget', 'rem runs prune', 'audit prune'] as const;
 export type RunKind = (typeof RUN_KINDS)[number];
 export const RUN_STATUSES = ['running', 'completed', 'partial', 'failed', 'interrupted', 'paused', 'dry-run'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -146,4 +146,37 @@ export interface McpToken {
   label: string | null;
   createdAt: string;
   revokedAt: string | null;
+}
+
+/** How a read reached its reader (docs/governance.md). */
+export const READ_CHANNELS = ['mcp-stdio', 'mcp-http', 'cli'] as const;
+export type ReadChannel = (typeof READ_CHANNELS)[number];
+
+/**
+ * One read of the audit (docs/governance.md): who was handed which of an agent's memories, when, by which operation.
+ * Never the query's or a memory's text: `queryHash` is a keyed hash (HMAC-SHA-256, its key in the store's settings)
+ * that groups reads of the same query without saying what it was.
+ */
+export interface ReadRecord {
+  agentId: string;
+  id: string;
+  at: string;
+  channel: ReadChannel;
+  /** The MCP client's name and version from its handshake, or the OS user for the CLI. */
+  client: string;
+  /** The bearer token's id (never its secret) over HTTP; null otherwise. */
+  tokenId: string | null;
+  operation: string;
+  memoryIds: string[];
+  queryHash: string | null;
+}
+
+/** A forget receipt as stored: its document (never a text), and the ids it covers for lookups. */
+export interface StoredReceipt {
+  agentId: string;
+  id: string;
+  createdAt: string;
+  runId: string;
+  memoryIds: string[];
+  receipt: Record<string, unknown>;
 }

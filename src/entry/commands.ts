@@ -3,6 +3,8 @@
 // bundles it with esbuild over tsc's output (scripts/bundle.mjs; docs/decisions.md, "One bundled entry"), so running a
 // command reads a handful of files; what a command imports lazily stays lazy.
 import Agents from '../commands/agents.js';
+import AuditPrune from '../commands/audit/prune.js';
+import AuditReads from '../commands/audit/reads.js';
 import ConfigGet from '../commands/config/get.js';
 import ConfigList from '../commands/config/list.js';
 import ConfigPath from '../commands/config/path.js';
@@ -50,6 +52,8 @@ export { default as commandNotFound } from './command-not-found.js';
 /** Every command by its oclif id (test/cli/commands.test.ts checks this against src/commands/). */
 export const COMMANDS = {
   agents: Agents,
+  'audit:prune': AuditPrune,
+  'audit:reads': AuditReads,
   'config:get': ConfigGet,
   'config:list': ConfigList,
   'config:path': ConfigPath,

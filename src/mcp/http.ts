@@ -250,7 +250,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
           { 'retry-after': String(RETRY_AFTER_SECONDS) },
         );
       }
-      const hippo = createHippoServer({ store: options.store, agentId, allowReview: options.allowReview, version: options.version, model: options.model });
+      const hippo = createHippoServer({
+        store: options.store,
+        agentId,
+        allowReview: options.allowReview,
+        version: options.version,
+        model: options.model,
+        channel: 'mcp-http',
+        tokenId,
+      });
       const session: Session = { hippo, agentId, tokenId, lastUsed: Date.now(), busy: 0, transport: undefined as unknown as StreamableHTTPServerTransport };
       session.transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),

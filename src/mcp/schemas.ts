@@ -107,3 +107,16 @@ export const distillSchema = z.object({
 export const errorSchema = z.object({
   error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional(), actions: z.array(z.string()).optional() }),
 });
+
+/** A read of the audit (docs/governance.md): ids only. */
+export const readSchema = z.object({
+  agentId: z.string(),
+  id: z.string(),
+  at: z.string(),
+  channel: z.enum(['mcp-stdio', 'mcp-http', 'cli']),
+  client: z.string(),
+  tokenId: z.string().nullable(),
+  operation: z.string(),
+  memoryIds: z.array(z.string()),
+  queryHash: z.string().nullable(),
+});

@@ -33,6 +33,7 @@ import { FOCUSES } from '../core/records.js';
 import { SCOPES } from '../core/rem/gather.js';
 import { SINCE_HELP } from '../core/time.js';
 import type { Store } from '../core/store/port.js';
+import { recordRead, type Reader } from '../core/governance/audit.js';
 import { jsonText } from '../core/json-text.js';
 import { safeText } from '../core/text-guard.js';
 import { errorSchema } from './schemas.js';
@@ -66,6 +67,15 @@ export interface HippoServerOptions {
   version: string;
   /** The model for the fact box and the extract fallback (default: HIPPO_MODEL, then the config file). */
   model?: ModelSource;
+  /** How the client reaches this server, for the read audit (default stdio). */
+  channel?: 'mcp-stdio' | 'mcp-http';
+  /** The id (never the secret) of the bearer token that opened this HTTP session. */
+  tokenId?: string;
+  /**
+   * Record reads in the read audit (default true). Only a benchmark turns it off, to measure what it costs: `hippo
+   * mcp` has no way to.
+   */
+  audit?: boolean;
 }
 
 export interface HippoServer {
@@ -141,6 +151,21 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
     return cut(text === '' ? 'mcp client' : text, 128);
   };
 
+  const reader = (): Reader => ({ channel: options.channel ?? 'mcp-stdio', client: client(), tokenId: options.tokenId });
+  /**
+   * The read audit (docs/governance.md): recorded after the answer is handed back (the next turn of the event loop),
+   * best effort, so a read never waits on it or fails for it; tracked, so a closing server still writes it.
+   */
+  const audit = (operation: string, memoryIds: string[], query?: string) => {
+    if (options.audit === false) return;
+    const who = reader();
+    void track(
+      new Promise<boolean>((resolve) =>
+        setImmediate(() => void recordRead(options.store, who, { agentId: options.agentId, operation, memoryIds, query }).then(resolve)),
+      ),
+    );
+  };
+
   server.setRequestHandler(loose(ListToolsRequestSchema), async (unchecked) => {
     strict(ListToolsRequestSchema, unchecked);
     return {
@@ -182,6 +207,10 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
             signal: extra.signal,
             model,
           });
+          if (definition.audit) {
+            const read = definition.audit(parsed.data as never, output.structured);
+            audit(definition.name, read.memoryIds, read.query);
+          }
           return { content: [{ type: 'text', text: safeText(output.text) }], structuredContent: output.structured };
         } catch (error) {
           return toolError(asHippoError(error));
@@ -210,6 +239,11 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
       (async () => {
         strict(ListResourcesRequestSchema, unchecked);
         const memories = await listMemories(options.store, { agentId: options.agentId, limit: LISTED_MEMORIES });
+        // Each resource's title is the start of the memory's text: handed over as much as a list is.
+        audit(
+          'resources/list',
+          memories.map((memory) => memory.id),
+        );
         return {
           resources: memories.map((memory) => ({
             uri: `${MEMORY_URI_PREFIX}${memory.id}`,
@@ -232,6 +266,7 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
         const id = decodeURIComponent(uri.slice(MEMORY_URI_PREFIX.length));
         try {
           const memory = await getMemory(options.store, options.agentId, id);
+          audit('resources/read', [memory.id]);
           return { contents: [{ uri, mimeType: 'application/json', text: jsonText({ memory }) }] };
         } catch (error) {
           const failure = asHippoError(error);

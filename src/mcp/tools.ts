@@ -9,13 +9,15 @@ import { hintBuilder } from '../views/hints.js';
 import { candidateShowView, candidatesView, handoffView, ingestView, promoteView, rejectView } from '../views/render-rem.js';
 import { memoryAddView, memoryListView, memoryShowView } from '../views/render-memory.js';
 import { searchView } from '../views/render-search.js';
+import { auditReadsView } from '../views/render-governance.js';
+import { listReads } from '../core/governance/audit.js';
 import { extractView } from '../views/render-facts.js';
 import type { ModelSource } from '../core/extract/extract.js';
 import { EXTRACT_FALLBACK_TIMEOUT_MS } from '../core/extract/limits.js';
 import { extractFrom } from '../core/extract/sources.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { UsageError } from '../core/errors.js';
-import { addMemory, getMemories, getMemory, listMemories } from '../core/memory/memory.js';
+import { addMemory, forgottenSources, getMemories, getMemory, listMemories } from '../core/memory/memory.js';
 import { CANDIDATE_STATUSES, DURABILITIES, FOCUSES } from '../core/records.js';
 import { getCandidate, listCandidates } from '../core/rem/candidates.js';
 import { SCOPES } from '../core/rem/gather.js';
@@ -25,7 +27,7 @@ import { searchWithFacts } from '../core/search-facts.js';
 import type { Store } from '../core/store/port.js';
 import { safeText } from '../core/text-guard.js';
 import { iso, parseExpires, parseSince, SINCE_HELP } from '../core/time.js';
-import { candidateSchema, distillSchema, factSchema, handoffSchema, LIMITS, memorySchema, warningsSchema } from './schemas.js';
+import { candidateSchema, distillSchema, factSchema, handoffSchema, LIMITS, memorySchema, readSchema, warningsSchema } from './schemas.js';
 
 /** What a tool call runs with: the store, the one agent it serves, who the client is, and its cancellation. */
 export interface ToolContext {
@@ -60,12 +62,30 @@ export interface ToolDefinition {
   annotations: ToolAnnotations;
   /** Exists only when the server was started with review allowed (`--allow-review`). */
   review?: true;
+  /**
+   * A tool that hands memory text to the client: which memories its answer holds (and the query, hashed before it is
+   * recorded), for the read audit (docs/governance.md). Recorded after the answer, best effort.
+   */
+  audit?(args: never, structured: Record<string, unknown>): { memoryIds: string[]; query?: string };
   run(args: never, context: ToolContext): Promise<ToolOutput>;
 }
 
+/** The ids of the objects under `key` of a structured answer (`{memories: [{id}]}`, `{sources: [{id}]}`). */
+const idsOf = (structured: Record<string, unknown>, key: string): string[] => ((structured[key] as { id: string }[] | undefined) ?? []).map((item) => item.id);
+
+/** The memory ids a list of facts was sliced from (text given inline is no memory: source "text"). */
+const factSources = (structured: Record<string, unknown>): string[] =>
+  ((structured.facts as { occurrences: { source: string }[] }[] | undefined) ?? []).flatMap((fact) =>
+    fact.occurrences.map((occurrence) => occurrence.source).filter((source) => source.startsWith('mem_')),
+  );
+
 /** One tool, typed by its input schema. */
 function tool<I extends z.ZodObject>(
-  definition: Omit<ToolDefinition, 'input' | 'run'> & { input: I; run(args: z.output<I>, context: ToolContext): Promise<ToolOutput> },
+  definition: Omit<ToolDefinition, 'input' | 'run' | 'audit'> & {
+    input: I;
+    run(args: z.output<I>, context: ToolContext): Promise<ToolOutput>;
+    audit?(args: z.output<I>, structured: Record<string, unknown>): { memoryIds: string[]; query?: string };
+  },
 ): ToolDefinition {
   return definition;
 }
@@ -148,10 +168,15 @@ const memoryGet = tool({
   title: 'Read one memory',
   description: 'One memory of this agent in full, by id (also readable as the resource hippo://memory/{id}).',
   input: z.strictObject({ id: memoryId }),
-  output: z.object({ memory: memorySchema }),
+  output: z.object({
+    memory: memorySchema,
+    forgottenSources: z.array(z.string()).describe('memories this insight was derived from that were forgotten since: it may restate them'),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  audit: (_args, structured) => ({ memoryIds: [(structured.memory as { id: string }).id] }),
   async run(args, context) {
-    return rendered({ memory: await getMemory(context.store, context.agentId, args.id) }, { text: memoryShowView }, context);
+    const memory = await getMemory(context.store, context.agentId, args.id);
+    return rendered({ memory, forgottenSources: await forgottenSources(context.store, memory) }, { text: memoryShowView }, context);
   },
 });
 
@@ -166,6 +191,7 @@ const memoryList = tool({
   }),
   output: z.object({ memories: z.array(memorySchema), warnings: z.array(z.string()) }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  audit: (_args, structured) => ({ memoryIds: idsOf(structured, 'memories') }),
   async run(args, context) {
     const memories = await listMemories(context.store, { agentId: context.agentId, limit: args.limit, tag: args.tag, includeArchived: args.includeArchived });
     return rendered({ memories, warnings: [] }, memoryListView, context);
@@ -204,6 +230,12 @@ const memorySearch = tool({
     warnings: warningsSchema,
   }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  audit: (args, structured) => ({
+    memoryIds: (structured.results as { memory: { id: string }; nearby: { memoryId: string } | null }[]).flatMap((result) =>
+      result.nearby ? [result.memory.id, result.nearby.memoryId] : [result.memory.id],
+    ),
+    query: args.query,
+  }),
   async run(args, context) {
     const report = await searchWithFacts(context.store, {
       agentId: context.agentId,
@@ -242,6 +274,7 @@ const factsExtract = tool({
   }),
   output: z.object({ facts: z.array(factSchema), warnings: warningsSchema }),
   annotations: { readOnlyHint: true, openWorldHint: false },
+  audit: (args, structured) => ({ memoryIds: factSources(structured), query: args.query }),
   async run(args, context) {
     const given = [args.text, args.memoryIds, args.query].filter((value) => value !== undefined).length;
     if (given !== 1) {
@@ -286,6 +319,7 @@ const remPrompt = tool({
   }),
   output: z.object({ handoff: handoffSchema, prompt: z.string(), schema: z.record(z.string(), z.unknown()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  audit: (_args, structured) => ({ memoryIds: Object.values((structured.handoff as { refs: Record<string, string> }).refs) }),
   async run(args, context) {
     const result = await createHandoff(context.store, {
       agentId: context.agentId,
@@ -373,6 +407,7 @@ function candidateShow(allowReview: boolean) {
     input: z.strictObject({ id: candidateId }),
     output: z.object({ candidate: candidateSchema, sources: z.array(memorySchema) }),
     annotations: { readOnlyHint: true, openWorldHint: false },
+    audit: (_args, structured) => ({ memoryIds: idsOf(structured, 'sources') }),
     async run(args, context) {
       const candidate = await getCandidate(context.store, context.agentId, args.id);
       const sources = await getMemories(context.store, context.agentId, candidate.sourceMemoryIds);
@@ -428,6 +463,33 @@ const candidateReject = tool({
   },
 });
 
+const auditReads = tool({
+  name: 'audit_reads',
+  title: 'Who read which memories',
+  description:
+    "The read audit of this agent's memories, newest first: who (MCP client, token id, CLI user) was handed which memories, when, by which tool. " +
+    'Ids only: never a query or a memory text. Only this agent’s records.',
+  input: z.strictObject({
+    memoryId: memoryId.optional().describe('only reads that handed over this memory'),
+    client: z.string().min(1).max(LIMITS.short).optional().describe('only reads by this client (exact name and version)'),
+    since: z.string().min(1).max(LIMITS.short).optional().describe(`only reads since then (${SINCE_HELP})`),
+    limit: limit(100, 1_000).describe('at most this many (default 100)'),
+  }),
+  output: z.object({ reads: z.array(readSchema) }),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  review: true,
+  async run(args, context) {
+    const reads = await listReads(context.store, {
+      agentId: context.agentId,
+      memoryId: args.memoryId,
+      client: args.client,
+      since: sinceDate(args.since, context),
+      limit: args.limit,
+    });
+    return rendered({ reads }, auditReadsView, context);
+  },
+});
+
 /** Every tool this server offers: the review tools only when review is allowed. */
 export function hippoTools(options: { allowReview: boolean }): ToolDefinition[] {
   const tools = [
@@ -442,6 +504,7 @@ export function hippoTools(options: { allowReview: boolean }): ToolDefinition[] 
     candidateShow(options.allowReview),
     candidatePromote,
     candidateReject,
+    auditReads,
   ];
   return tools.filter((definition) => options.allowReview || !definition.review);
 }

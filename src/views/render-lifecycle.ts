@@ -5,6 +5,7 @@ import type { ReopenResult } from '../core/rem/review.js';
 import type { PruneRunsResult } from '../core/runs.js';
 import { safeText } from '../core/text-guard.js';
 import { memoryTable } from './render-memory.js';
+import { derivedLines, receiptLines } from './render-governance.js';
 import { unattributedNote } from './render-nightly.js';
 import { cut, table, timeColumn, type Column, type TextView, type View } from './output.js';
 
@@ -56,6 +57,9 @@ export const forgetPlanView: View<ForgetPlan & { dryRun: true }> = {
     if (plan.candidatesChanged.length > 0)
       lines.push(`candidates that would lose the text or be marked "source forgotten": ${plan.candidatesChanged.join(', ')}`);
     if (plan.handoffsChanged.length > 0) lines.push(`handoffs whose prompt would lose the text: ${plan.handoffsChanged.join(', ')}`);
+    const derived = derivedLines(plan.derived);
+    if (derived.length > 0)
+      lines.push('derived from it:', ...derived.map((line) => line.replace(': forgotten too (cascade)', ': would be forgotten too (cascade)')));
     if (plan.snapshots.length > 0) {
       lines.push('snapshots holding it (rewritten by --purge-snapshots):');
       for (const snapshot of plan.snapshots) {
@@ -83,6 +87,7 @@ export const forgetView: View<ForgetResult> = {
     handoffsChanged: result.handoffsChanged,
     snapshotsRewritten: result.snapshotsRewritten,
     reclaim: result.reclaim,
+    receipt: result.receipt,
   }),
   text: (result, { paint, hint }) => {
     const versions = result.forgotten.filter((memory) => memory.versionOf !== null).length;
@@ -94,6 +99,7 @@ export const forgetView: View<ForgetResult> = {
     if (result.candidatesDeleted.length > 0) lines.push(`  ${plural(result.candidatesDeleted.length, 'candidate')} whose claim held the text deleted`);
     if (result.handoffsChanged.length > 0) lines.push(`  ${plural(result.handoffsChanged.length, 'handoff')} lost the text from their prompt`);
     if (result.snapshotsRewritten !== null) lines.push(`  ${plural(result.snapshotsRewritten.length, 'snapshot')} rewritten without it`);
+    lines.push(...receiptLines(result.receipt));
     lines.push(paint('dim', `audit: ${hint(['rem', 'runs', 'show', result.run.id])}`));
     return lines.join('\n');
   },

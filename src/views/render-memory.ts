@@ -64,8 +64,15 @@ export const memoryListView: View<{ memories: Memory[]; warnings: string[] }> = 
   notes: ({ warnings }) => warnings,
 };
 
-export const memoryShowView: TextView<{ memory: Memory; versions?: Memory[] }> = ({ memory, versions = [] }, context) => {
-  const detail = memoryDetail(memory, context);
+export const memoryShowView: TextView<{ memory: Memory; versions?: Memory[]; forgottenSources?: string[] }> = (
+  { memory, versions = [], forgottenSources = [] },
+  context,
+) => {
+  const flagged =
+    forgottenSources.length > 0
+      ? `\n${context.paint('bold', `a source was forgotten: ${forgottenSources.join(', ')} (memory forget; this insight may restate it)`)}`
+      : '';
+  const detail = memoryDetail(memory, context) + flagged;
   if (versions.length === 0) return detail;
   const lines = versions.map((version) => `  ${version.id}  ${context.time(version.archivedAt ?? version.updatedAt, { seconds: true })}`);
   return `${detail}\n\n${context.paint('dim', `older versions (${versions.length}, newest first; archived):`)}\n${lines.join('\n')}`;

@@ -200,7 +200,18 @@ describe('config: a schema over the config file', () => {
     expect(String((await box.hippo(['config', 'get', 'regions'])).stdout).trim()).toBe('GB US DE');
     expect(json(await box.hippo(['config', 'get', 'timeoutMs', '--json']))).toEqual({ key: 'timeoutMs', value: 5000, path: configPath() });
     const list = json<{ keys: { key: string; value: unknown }[] }>(await box.hippo(['config', 'list', '--json']));
-    expect(list.keys.map((entry) => entry.key)).toEqual(['model', 'baseUrl', 'timeoutMs', 'maxBytes', 'region', 'regions', 'redact', 'redactKinds', 'db']);
+    expect(list.keys.map((entry) => entry.key)).toEqual([
+      'model',
+      'baseUrl',
+      'timeoutMs',
+      'maxBytes',
+      'region',
+      'regions',
+      'redact',
+      'redactKinds',
+      'db',
+      'audit.cliReads',
+    ]);
     expect(list.keys.find((entry) => entry.key === 'baseUrl')!.value).toBeNull();
     // What was set is what hippo uses.
     expect(String((await box.hippo(['extract', '--kinds'])).stdout)).toContain('home region: IE (config "region"); then GB US DE (config "regions")');

@@ -48,7 +48,7 @@ describe.each(ENGINES)('the MCP server on %s', (engine) => {
     const me = await connect('me');
     const { memory } = await call(me, 'memory_add', { content: 'Dublin office: +353 1 234 5678, ask for Ana.', tags: ['contacts'] });
     expect(memory).toMatchObject({ agentId: 'me', source: 'mcp', tags: ['contacts'] });
-    expect(await call(me, 'memory_get', { id: memory.id })).toEqual({ memory });
+    expect(await call(me, 'memory_get', { id: memory.id })).toEqual({ memory, forgottenSources: [] });
     const found = await call(me, 'memory_search', { query: 'Dublin office phone' });
     expect(found.results.map((result: { memory: { id: string } }) => result.memory.id)).toEqual([memory.id]);
     expect(found.facts).toEqual([expect.objectContaining({ kind: 'phone', normalized: '+35312345678' })]);

@@ -6,6 +6,8 @@ import { forgetPlanView, forgetQuestion, forgetView } from '../../views/render-l
 import { pipedStdin } from '../../cli/stdin.js';
 import { forgetMemories, planForget } from '../../core/memory/forget.js';
 import { MAX_CONTENT_BYTES } from '../../core/memory/memory.js';
+import { verifyForget } from '../../core/governance/verify.js';
+import { verifyView } from '../../views/render-governance.js';
 
 export default class MemoryForget extends HippoCommand {
   static override summary = 'Forget memories for good: the rows, their search entries, their text in candidates and handoffs (and, asked, in snapshots).';
@@ -15,6 +17,8 @@ Asks first on a terminal; needs --yes otherwise. --dry-run lists every memory, c
   static override examples = [
     '<%= config.bin %> memory forget mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --yes',
     '<%= config.bin %> memory forget --match "sk-live-" --dry-run',
+    '<%= config.bin %> memory forget mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --cascade --yes',
+    'printf %s "$FORGOTTEN_TEXT" | <%= config.bin %> memory forget --verify rcpt_01JD3Z8N6Q2W4E5R7T9Y1V3J5M',
     'printf %s "$SECRET" | <%= config.bin %> memory forget --match - --purge-snapshots --yes',
   ];
   static override strict = false;
@@ -23,11 +27,23 @@ Asks first on a terminal; needs --yes otherwise. --dry-run lists every memory, c
     match: Flags.string({ description: 'forget every memory whose text, subject or a tag holds this text (exact, case-sensitive; "-" reads stdin)' }),
     'dry-run': Flags.boolean({ default: false, description: 'list what holds it (memories, candidate claims, snapshots); change nothing' }),
     'purge-snapshots': Flags.boolean({ default: false, description: 'also rewrite every snapshot holding it' }),
+    cascade: Flags.boolean({
+      default: false,
+      description: 'also forget what was derived from it: insights promoted from it (recursively) and pending candidates citing it',
+    }),
+    verify: Flags.string({ description: 'verify a receipt: re-scan the store, its files and every snapshot for the text piped on stdin' }),
     yes: Flags.boolean({ char: 'y', default: false, description: 'do not ask for confirmation (required when not on a terminal)' }),
   };
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryForget);
+    if (flags.verify !== undefined) {
+      const text = (
+        await pipedStdin('empty_match', 'pipe the forgotten text on stdin', { maxBytes: MAX_CONTENT_BYTES, slack: 2, what: 'the forgotten text' })
+      ).replace(/\r?\n$/, '');
+      const store = await this.existingStore(flags.db);
+      return this.output(await verifyForget(store, { agentId: this.agentId(flags.agent), receiptId: flags.verify, text }), verifyView);
+    }
     const match =
       flags.match === '-'
         ? (
@@ -39,7 +55,14 @@ Asks first on a terminal; needs --yes otherwise. --dry-run lists every memory, c
           ).replace(/\r?\n$/, '')
         : flags.match;
     const store = await this.existingStore(flags.db);
-    const options = { agentId: this.agentId(flags.agent), ids: argv as string[], match, purgeSnapshots: flags['purge-snapshots'], signal: this.abortSignal };
+    const options = {
+      agentId: this.agentId(flags.agent),
+      ids: argv as string[],
+      match,
+      purgeSnapshots: flags['purge-snapshots'],
+      cascade: flags.cascade,
+      signal: this.abortSignal,
+    };
     if (flags['dry-run']) return this.output({ dryRun: true as const, ...(await planForget(store, options)) }, forgetPlanView);
     if (!flags.yes)
       await confirmDestructive(

@@ -27,5 +27,11 @@ export default class MemoryList extends HippoCommand {
     // Nothing for this agent while others have memories: usually a missing --agent (after `hippo demo`, say).
     const elsewhere = memories.length === 0 ? await elsewhereWarning(store, agentId, 'memories') : undefined;
     this.output({ memories, warnings: elsewhere ? [elsewhere] : [] }, memoryListView);
+    await this.auditRead(
+      store,
+      agentId,
+      'memory list',
+      memories.map((memory) => memory.id),
+    );
   }
 }

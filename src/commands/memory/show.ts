@@ -10,6 +10,9 @@ export default class MemoryShow extends HippoCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(MemoryShow);
-    this.output(await showMemory(await this.existingStore(flags.db), this.agentId(flags.agent), args.id), memoryShowView);
+    const store = await this.existingStore(flags.db);
+    const shown = await showMemory(store, this.agentId(flags.agent), args.id);
+    this.output(shown, memoryShowView);
+    await this.auditRead(store, shown.memory.agentId, 'memory show', [shown.memory.id, ...shown.versions.map((version) => version.id)]);
   }
 }

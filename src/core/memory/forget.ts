@@ -10,6 +10,7 @@
  * What is erased is decided once, by the adapters from the same `EraseSpec`, with this module's rewriter: the same
  * rules on the live store and in every snapshot.
  */
+import { createHash } from 'node:crypto';
 import { accessSync, constants } from 'node:fs';
 import { ConflictError, ExitCode, HippoError, NotFoundError, UsageError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -19,7 +20,8 @@ import type { Memory, Run } from '../records.js';
 import { clip, TRUNCATION_MARKER } from '../rem/gather.js';
 import { bracketsAsSent, escapeXml, memoryBodies, PLACEHOLDER_OPEN, scrubPrompt, scrubRefs } from '../rem/prompt.js';
 import { withRun } from '../runs.js';
-import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store, UnattributedSnapshots } from '../store/port.js';
+import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store, StoreOps, UnattributedSnapshots } from '../store/port.js';
+import { iso } from '../time.js';
 import { requireWellFormed } from '../well-formed.js';
 
 /** What a prompt shows in place of a forgotten memory's text. */
@@ -35,7 +37,20 @@ export interface ForgetOptions {
   match?: string;
   /** Also rewrite every snapshot holding any of it (under the nightly lock). */
   purgeSnapshots?: boolean;
+  /**
+   * Also forget what was derived from it (docs/governance.md): promoted insights citing a forgotten memory, recursively,
+   * and pending candidates citing one, in the same transaction and under the same receipt. Without it they are flagged.
+   */
+  cascade?: boolean;
   signal?: AbortSignal;
+}
+
+/** Knowledge derived from what is forgotten: flagged "a source was forgotten", or forgotten too with `cascade`. */
+export interface DerivedReport {
+  /** Promoted insights (memories derived from a forgotten one), with the forgotten ids they cite. */
+  insights: { id: string; cites: string[]; action: 'flagged' | 'forgotten' }[];
+  /** Candidates citing a forgotten memory. */
+  candidates: { id: string; status: string; cites: string[]; action: 'flagged' | 'deleted' }[];
 }
 
 /** A snapshot holding something a forget erases: what, by id and count (never text). */
@@ -63,6 +78,8 @@ export interface ForgetPlan {
   unreadableSnapshots: { name: string; code: string }[];
   /** Snapshots an older hippo left in the shared folder that are not this store's: not read (null: none). */
   unattributedSnapshots: UnattributedSnapshots | null;
+  /** What was derived from it, and what would become of it (flagged, or with `cascade` forgotten too). */
+  derived: DerivedReport;
 }
 
 export interface ForgetResult {
@@ -79,6 +96,102 @@ export interface ForgetResult {
   snapshotsNotChecked: number;
   /** Snapshots an older hippo left in the shared folder that are not this store's: never read or rewritten (null: none). */
   unattributedSnapshots: UnattributedSnapshots | null;
+  /** The receipt, as stored (no text: hashes and ids; docs/governance.md). */
+  receipt: ForgetReceipt;
+}
+
+/** What a forget erased where, kept under its id (`memory forget --verify`) and printed; never a text, only its SHA-256. */
+export interface ForgetReceipt {
+  id: string;
+  agentId: string;
+  createdAt: string;
+  runId: string;
+  memories: { id: string; versionOf: string | null; sha256: string }[];
+  /** The SHA-256 of the text matched (a forget by text), null for one by ids. */
+  matchSha256: string | null;
+  cascade: boolean;
+  derived: DerivedReport;
+  erased: {
+    memoryRows: number;
+    /** The memories' own search entries (deleted with them; SQLite: FTS5 secure-delete). */
+    searchEntries: number;
+    /** Threads whose neighbours' search contexts were rebuilt without the text. */
+    neighbourThreads: number;
+    candidatesChanged: number;
+    candidatesDeleted: number;
+    /** Stored prompts (candidates' and handoffs') the text was taken out of. */
+    storedPromptsRewritten: number;
+    handoffsChanged: number;
+    /** Read-audit records the forgotten ids were taken out of. */
+    auditRecords: number;
+    /** Snapshots rewritten without it (null: not asked to purge them). */
+    snapshotsRewritten: string[] | null;
+    /** Snapshots taken earlier and not checked (they may hold it). */
+    snapshotsNotChecked: number;
+  };
+  /** Whether the engine's own copies are gone (SQLite: WAL checkpointed and truncated, free pages zeroed). */
+  reclaim: ReclaimResult | null;
+}
+
+/** The SHA-256 of a text, hex: what a receipt keeps of it. */
+export function textSha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** A forget rewriter that also deletes the pending candidates citing an erased memory (`cascade`). */
+function cascadeRewriter(base: EraseRewriter): EraseRewriter {
+  return (erased) => {
+    const ids = new Set(erased.map((memory) => memory.id));
+    const rewrite = base(erased);
+    return {
+      ...rewrite,
+      candidate: (candidate) => (candidate.status === 'pending' && candidate.sourceMemoryIds.some((id) => ids.has(id)) ? null : rewrite.candidate(candidate)),
+    };
+  };
+}
+
+/**
+ * What an erase of `spec` reaches, derived knowledge included: with `cascade`, the spec grows by every insight
+ * derived (recursively) from what it erases, and pending candidates citing any of it are deleted. Reads only.
+ */
+async function expand(
+  ops: StoreOps,
+  spec: EraseSpec,
+  base: EraseRewriter,
+  cascade: boolean,
+): Promise<{ spec: EraseSpec; rewriter: EraseRewriter; derived: DerivedReport }> {
+  const rewriter = cascade ? cascadeRewriter(base) : base;
+  const asked = new Set(spec.memoryIds);
+  let ids = new Set(spec.memoryIds);
+  let report: EraseReport;
+  let insights: { id: string; derivedFrom: string[] }[];
+  let first: Set<string> | undefined;
+  for (;;) {
+    report = await ops.erasure.erase({ ...spec, memoryIds: [...ids] }, rewriter, { dryRun: true });
+    const erased = new Set(report.memories.map((memory) => memory.id));
+    first ??= erased;
+    insights = (await ops.receipts.derivedFrom(spec.agentId, [...erased])).filter((insight) => !erased.has(insight.id));
+    if (!cascade || insights.length === 0) break;
+    ids = new Set([...ids, ...erased, ...insights.map((insight) => insight.id)]);
+  }
+  const erased = new Set(report.memories.map((memory) => memory.id));
+  const derived: DerivedReport = { insights: [], candidates: [] };
+  if (cascade) {
+    for (const memory of report.memories) {
+      if (first.has(memory.id) || asked.has(memory.id) || memory.versionOf !== null) continue;
+      derived.insights.push({ id: memory.id, cites: memory.derivedFrom.filter((id) => erased.has(id)), action: 'forgotten' });
+    }
+  } else {
+    for (const insight of insights) derived.insights.push({ id: insight.id, cites: insight.derivedFrom.filter((id) => erased.has(id)), action: 'flagged' });
+  }
+  for (const id of [...report.candidatesChanged, ...report.candidatesDeleted].sort()) {
+    const candidate = await ops.candidates.get(spec.agentId, id);
+    const cites = candidate?.sourceMemoryIds.filter((source) => erased.has(source)) ?? [];
+    if (!candidate || cites.length === 0) continue;
+    const deleted = report.candidatesDeleted.includes(id);
+    derived.candidates.push({ id, status: candidate.status, cites, action: deleted ? 'deleted' : 'flagged' });
+  }
+  return { spec: { ...spec, memoryIds: [...ids] }, rewriter, derived };
 }
 
 /**
@@ -192,10 +305,12 @@ async function scanSnapshots(store: Store, spec: EraseSpec, rewriter: EraseRewri
  */
 export async function planForget(store: Store, options: ForgetOptions & { scanSnapshots?: boolean }): Promise<ForgetPlan> {
   const { ids, match } = validate(options);
-  const spec: EraseSpec = { agentId: options.agentId, memoryIds: ids, match };
-  const rewriter = forgetRewriter(match);
+  let spec: EraseSpec = { agentId: options.agentId, memoryIds: ids, match };
+  let rewriter = forgetRewriter(match);
   let deleted: ForgetPlan['candidatesDeleted'] = [];
+  let derived: DerivedReport = { insights: [], candidates: [] };
   const report = await store.transaction(async (tx) => {
+    ({ spec, rewriter, derived } = await expand(tx, spec, rewriter, options.cascade === true));
     const found = await tx.erasure.erase(spec, rewriter, { dryRun: true });
     const candidates = await Promise.all(found.candidatesDeleted.map((id) => tx.candidates.get(options.agentId, id)));
     deleted = candidates.flatMap((candidate) => (candidate ? [{ id: candidate.id, status: candidate.status, claim: candidate.claim }] : []));
@@ -210,6 +325,7 @@ export async function planForget(store: Store, options: ForgetOptions & { scanSn
     handoffsChanged: report.handoffsChanged,
     ...(options.scanSnapshots === false ? { snapshots: [], unreadableSnapshots: [] } : await scanSnapshots(store, snapshotSpec, rewriter)),
     unattributedSnapshots: unattributedSnapshots(store),
+    derived,
   };
 }
 
@@ -222,8 +338,9 @@ export async function planForget(store: Store, options: ForgetOptions & { scanSn
  */
 export async function forgetMemories(store: Store, options: ForgetOptions): Promise<ForgetResult> {
   const { ids, match } = validate(options);
-  const spec: EraseSpec = { agentId: options.agentId, memoryIds: ids, match };
-  const rewriter = forgetRewriter(match);
+  const asked: EraseSpec = { agentId: options.agentId, memoryIds: ids, match };
+  // With cascade, what is derived from it is forgotten too (the spec grows; recomputed inside the erase's transaction).
+  const { spec, rewriter } = await expand(store, asked, forgetRewriter(match), options.cascade === true);
   const live = await store.erasure.erase(spec, rewriter, { dryRun: true });
   const liveIds = new Set(live.memories.map((memory) => memory.id));
   const missing = ids.filter((id) => !liveIds.has(id));
@@ -301,11 +418,52 @@ async function forgetLive(
     async (scope) => {
       const steps: Record<string, string> = purge ? { lock: purge.lock.takenOver ? 'took over a stale lock' : 'acquired' } : {};
       scope.record.steps = steps;
+      const receiptId = newId('rcpt', store.clock().getTime());
+      let receipt!: ForgetReceipt;
       const report = await store.transaction(async (tx) => {
+        // What was derived from it, decided in the transaction that erases it (cascade: erased with it).
+        const asked: EraseSpec = { ...spec, memoryIds: [...new Set(options.ids ?? [])] };
+        const expanded = await expand(tx, asked, forgetRewriter(options.match), options.cascade === true);
         // The erase re-indexes the thread neighbours of what it deletes (ErasureRepo.erase).
-        return tx.erasure.erase(spec, rewriter);
+        const erased = await tx.erasure.erase(expanded.spec, expanded.rewriter);
+        const erasedIds = erased.memories.map((memory) => memory.id);
+        const auditRecords = await tx.audit.removeMemoryIds(spec.agentId, erasedIds);
+        const candidates = await Promise.all(erased.candidatesChanged.map((id) => tx.candidates.get(spec.agentId, id)));
+        receipt = {
+          id: receiptId,
+          agentId: spec.agentId,
+          createdAt: iso(store.clock()),
+          runId: scope.run.id,
+          memories: erased.memories.map((memory) => ({ id: memory.id, versionOf: memory.versionOf, sha256: textSha256(memory.content) })),
+          matchSha256: options.match === undefined ? null : textSha256(options.match),
+          cascade: options.cascade === true,
+          derived: expanded.derived,
+          erased: {
+            memoryRows: erased.memories.length,
+            searchEntries: erased.memories.length,
+            neighbourThreads: new Set(erased.memories.flatMap((memory) => (memory.thread ? [memory.thread] : []))).size,
+            candidatesChanged: erased.candidatesChanged.length,
+            candidatesDeleted: erased.candidatesDeleted.length,
+            storedPromptsRewritten: candidates.filter((candidate) => candidate !== undefined).length + erased.handoffsChanged.length,
+            handoffsChanged: erased.handoffsChanged.length,
+            auditRecords,
+            snapshotsRewritten: null,
+            snapshotsNotChecked: 0,
+          },
+          reclaim: null,
+        };
+        await tx.receipts.insert({
+          agentId: spec.agentId,
+          id: receiptId,
+          createdAt: receipt.createdAt,
+          runId: scope.run.id,
+          memoryIds: erasedIds,
+          receipt: receipt as unknown as Record<string, unknown>,
+        });
+        return erased;
       });
       steps.erase = 'done';
+      steps.receipt = receiptId;
       const counts = {
         memories: report.memories.filter((memory) => memory.versionOf === null).length,
         olderVersions: report.memories.filter((memory) => memory.versionOf !== null).length,
@@ -336,17 +494,26 @@ async function forgetLive(
         Object.assign(counts, { snapshotsRewritten: rewritten.length, snapshotsFailed: failed.length });
         steps.snapshots = failed.length === 0 ? `rewrote ${rewritten.length} snapshot(s)` : `rewrote ${rewritten.length}, failed ${failed.length}`;
         if (failed.length > 0) {
+          receipt = { ...receipt, reclaim, erased: { ...receipt.erased, snapshotsRewritten: rewritten } };
+          await store.receipts.update(spec.agentId, receiptId, receipt as unknown as Record<string, unknown>);
           const run = await scope.finish({ status: 'partial', counts, errors: [...new Set(failed.map((failure) => failure.code))], steps });
           throw new HippoError(
             'snapshot_purge_incomplete',
             `the memories were forgotten, but ${failed.length} snapshot(s) could not be rewritten and still hold them (${failed.map((failure) => `${failure.name}: ${failure.code}`).join(', ')}); forget the same ids again with purging snapshots`,
             ExitCode.partial,
-            { details: { run, failed, memoryIds: [...memoryIds] } },
+            { details: { run, failed, memoryIds: [...memoryIds], receiptId } },
           );
         }
       }
+      receipt = {
+        ...receipt,
+        reclaim,
+        erased: { ...receipt.erased, snapshotsRewritten: rewritten, snapshotsNotChecked: purge ? 0 : storeSnapshots(store).length },
+      };
+      await store.receipts.update(spec.agentId, receiptId, receipt as unknown as Record<string, unknown>);
       const run = await scope.finish({ status: 'completed', counts, candidateIds: [...report.candidatesChanged, ...report.candidatesDeleted], steps });
       return {
+        receipt,
         run,
         forgotten: report.memories.map((memory) => ({ id: memory.id, versionOf: memory.versionOf })),
         candidatesChanged: report.candidatesChanged,

@@ -183,9 +183,17 @@ export async function getMemory(store: StoreOps, agentId: string, id: string): P
 }
 
 /** `memory show`: a memory of this agent (or exit 3) and its older versions kept by `memory edit --keep-history`, newest first. */
-export async function showMemory(store: StoreOps, agentId: string, id: string): Promise<{ memory: Memory; versions: Memory[] }> {
+export async function showMemory(store: StoreOps, agentId: string, id: string): Promise<{ memory: Memory; versions: Memory[]; forgottenSources: string[] }> {
   const memory = await getMemory(store, agentId, id);
-  return { memory, versions: await store.memories.versions(agentId, memory.id) };
+  return { memory, versions: await store.memories.versions(agentId, memory.id), forgottenSources: await forgottenSources(store, memory) };
+}
+
+/**
+ * The memories an insight was derived from that `memory forget` erased since (a receipt covers them): "a source was
+ * forgotten", so the insight may restate what is gone (docs/governance.md).
+ */
+export function forgottenSources(store: StoreOps, memory: Memory): Promise<string[]> {
+  return memory.derivedFrom.length === 0 ? Promise.resolve([]) : store.receipts.forgottenAmong(memory.agentId, memory.derivedFrom);
 }
 
 /** Memories by id for one agent, in the order asked; missing ids are left out. */

@@ -22,7 +22,7 @@
  * starts with "port:" and says why; both adapters and the contract tests move with it.
  */
 import { UsageError } from '../errors.js';
-import type { Candidate, CandidateStatus, Durability, Handoff, McpToken, Memory, Run, RunKind } from '../records.js';
+import type { Candidate, CandidateStatus, Durability, Handoff, McpToken, Memory, ReadRecord, Run, RunKind, StoredReceipt } from '../records.js';
 import type { Clock } from '../time.js';
 
 /** A candidate as stored: the public object plus what stays on the row (the normalised claim, the full prompt). */
@@ -110,6 +110,11 @@ export interface Store extends StoreOps {
    * beyond a client: docs/postgres.md). `steps` names what was done, in fixed words.
    */
   reclaim(): Promise<ReclaimResult>;
+  /**
+   * The files the engine keeps the store's bytes in, for `memory forget --verify` to scan as raw bytes (SQLite: the
+   * database file and its write-ahead log, those that exist). Empty where a client cannot read them (PostgreSQL).
+   */
+  rawFiles(): string[];
   /** Lets go of the connection(s); safe to call twice. */
   close(): Promise<void>;
 }
@@ -134,6 +139,10 @@ export interface StoreOps {
   readonly rows: RowsRepo;
   /** Erasing memories and every trace of their text (`memory forget`; `memory edit` without history). */
   readonly erasure: ErasureRepo;
+  /** The read audit: who was handed which memories (ids only; docs/governance.md). */
+  readonly audit: AuditRepo;
+  /** Forget receipts (hashes and ids only; docs/governance.md). */
+  readonly receipts: ReceiptRepo;
 }
 
 export interface StoreDescription {
@@ -537,6 +546,43 @@ export interface ErasureRepo {
    * the transaction commits.
    */
   erase(spec: EraseSpec, rewriter: EraseRewriter, options?: { dryRun?: boolean }): Promise<EraseReport>;
+}
+
+// ---- governance (docs/governance.md) ---------------------------------------------------------------------------
+
+/** `audit reads`: one agent's reads, newest first. */
+export interface ReadQuery {
+  agentId: string;
+  /** Only reads that handed over this memory. */
+  memoryId?: string;
+  /** Only reads by this client (exact). */
+  client?: string;
+  /** at ≥ since (ISO). */
+  since?: string;
+  limit: number;
+}
+
+export interface AuditRepo {
+  /** One record. Best effort by contract: callers wrap it in tryTransaction. */
+  insert(record: ReadRecord): Promise<void>;
+  list(query: ReadQuery): Promise<ReadRecord[]>;
+  /** Takes these memory ids out of the agent's records (`memory forget`); returns how many records changed. */
+  removeMemoryIds(agentId: string, ids: readonly string[]): Promise<number>;
+  /** Keeps the agent's newest `keep` records, deleting older ones; returns how many were deleted. */
+  cap(agentId: string, keep: number): Promise<number>;
+  /** All agents: deletes (or with `dryRun` counts) the records older than `before`. */
+  prune(before: string, options?: { dryRun?: boolean }): Promise<number>;
+}
+
+export interface ReceiptRepo {
+  insert(receipt: StoredReceipt): Promise<void>;
+  /** Replaces a receipt's document (what the steps after the erase did: reclaim, snapshots). */
+  update(agentId: string, id: string, receipt: Record<string, unknown>): Promise<void>;
+  get(agentId: string, id: string): Promise<StoredReceipt | undefined>;
+  /** Which of these ids some receipt of the agent covers (a memory forgotten, by id). */
+  forgottenAmong(agentId: string, ids: readonly string[]): Promise<string[]>;
+  /** The agent's memories derived from (citing) any of these ids: promoted insights, by id, with what they cite. */
+  derivedFrom(agentId: string, ids: readonly string[]): Promise<{ id: string; derivedFrom: string[] }[]>;
 }
 
 // ---- lock ------------------------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ export interface EngineColumn {
 }
 
 export interface TableSpec {
-  name: StoreTable | 'mcp_tokens' | 'store_runs';
+  name: StoreTable | 'mcp_tokens' | 'store_runs' | 'read_audit' | 'forget_receipts';
   owner: Ownership;
   /** Why the table is owned as it is. */
   ownerReason: string;
@@ -294,6 +294,46 @@ export const TOKEN_TABLE: TableSpec = {
 export const TOKEN_PUBLIC_COLUMNS = TOKEN_TABLE.columns.filter((column) => column.name !== 'token_hash');
 
 /**
+ * The read audit (docs/governance.md): who was handed which memories, by id. Never a query's or a memory's text; a
+ * keyed hash of a query (HMAC, its key in settings) to group reads by. Not one of the tables a dump, a copy or a
+ * snapshot walks (as the runs, it is the store's record of what happened, not data to put back).
+ */
+export const READ_AUDIT_TABLE: TableSpec = {
+  name: 'read_audit',
+  owner: 'agent',
+  ownerReason: 'a read hands one agent’s memories to a client serving that agent',
+  key: 'id',
+  primary: ['agent_id', 'id'],
+  unique: [],
+  columns: [
+    col('agent_id'),
+    col('id'),
+    col('at', 'time'),
+    col('channel'),
+    col('client'),
+    opt('token_id'),
+    col('operation'),
+    col('memory_ids', 'list'),
+    opt('query_hash'),
+  ],
+  stored: [],
+  engine: {},
+};
+
+/** Forget receipts (docs/governance.md): what a `memory forget` erased where, with the SHA-256 of each text, never the text. */
+export const FORGET_RECEIPT_TABLE: TableSpec = {
+  name: 'forget_receipts',
+  owner: 'agent',
+  ownerReason: 'a forget erases one agent’s memories, and its receipt is that agent’s',
+  key: 'id',
+  primary: ['agent_id', 'id'],
+  unique: [],
+  columns: [col('agent_id'), col('id'), col('created_at', 'time'), col('run_id'), col('memory_ids', 'list'), col('receipt', 'json')],
+  stored: [],
+  engine: {},
+};
+
+/**
  * The tables a dump, `db copy` and a logical snapshot walk, by name. `runs` is the audit log as the port sees it: an
  * agent's runs (RUN_TABLE) and, in a dump of every agent, the runs over every agent (STORE_RUN_TABLE) too.
  */
@@ -306,7 +346,7 @@ export const TABLE_SPECS: Record<StoreTable, TableSpec> = {
 };
 
 /** Every table hippo owns, tokens included. */
-export const ALL_TABLES: readonly TableSpec[] = [...Object.values(TABLE_SPECS), STORE_RUN_TABLE, TOKEN_TABLE];
+export const ALL_TABLES: readonly TableSpec[] = [...Object.values(TABLE_SPECS), STORE_RUN_TABLE, TOKEN_TABLE, READ_AUDIT_TABLE, FORGET_RECEIPT_TABLE];
 
 /** The agents' tables: hash-partitioned by agent on PostgreSQL (postgres/partition.ts). */
 export const AGENT_TABLES: readonly TableSpec[] = ALL_TABLES.filter((spec) => spec.owner === 'agent');

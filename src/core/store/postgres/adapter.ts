@@ -29,6 +29,7 @@ import { POSTGRES_SCHEMA_VERSION } from './schema.js';
 import { Session, type TxState } from './session.js';
 import { snapshotPort } from './snapshots.js';
 import { tokenRepo, type SqlRunner } from '../tokens.js';
+import { auditRepo, receiptRepo, type GovernanceSql } from '../governance.js';
 
 export interface OpenPostgresOptions {
   clock?: Clock;
@@ -56,6 +57,19 @@ function sqlRunner(session: Session, bound?: TxState): SqlRunner {
   };
 }
 
+/** The governance statements on PostgreSQL: lists as text[], documents as json (pg parses both on the way back). */
+function governanceSql(session: Session, bound?: TxState): GovernanceSql {
+  return {
+    ...sqlRunner(session, bound),
+    list: (values) => [...values],
+    json: (value) => JSON.stringify(value),
+    read: (value) => value,
+    overlaps: (column) => `${column} && ?::text[]`,
+    holds: (column) => `?::text = ANY(${column})`,
+    without: (column) => `ARRAY(SELECT x FROM unnest(${column}) WITH ORDINALITY AS u (x, n) WHERE x <> ALL(?::text[]) ORDER BY n)`,
+  };
+}
+
 function opsFor(session: Session, clock: Clock, bound?: TxState): StoreOps {
   const ops: StoreOps = {
     clock,
@@ -67,6 +81,8 @@ function opsFor(session: Session, clock: Clock, bound?: TxState): StoreOps {
     tokens: tokenRepo(sqlRunner(session, bound)),
     rows: rowsRepo(session, bound),
     erasure: erasureRepo(session, bound),
+    audit: auditRepo(governanceSql(session, bound)),
+    receipts: receiptRepo(governanceSql(session, bound)),
   };
   if (bound) transactionOf.set(ops, bound);
   return ops;
@@ -157,6 +173,8 @@ function buildStore(pool: Pool, target: PostgresTarget, context: { env: NodeJS.P
       clock: context.clock,
       transactionOf: (ops) => transactionOf.get(ops),
     }),
+
+    rawFiles: () => [],
 
     async reclaim() {
       // Not in a transaction (VACUUM cannot run in one): the pool's own connection. Dead tuples of the erased rows,

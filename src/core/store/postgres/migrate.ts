@@ -171,6 +171,7 @@ export async function migrate(pool: Pool, target?: PostgresTarget, options: Migr
         for (let index = from; index < POSTGRES_SCHEMA_VERSION; index++) {
           const migration = POSTGRES_MIGRATIONS[index]!;
           if (typeof migration === 'string') await client.query(migration.replaceAll('{{unaccent}}', unaccent));
+          else if ('create' in migration) await client.query(migration.create(await storePartitions(client, options.partitions)));
           else await rebuild(client, migration, options.partitions?.() ?? DEFAULT_PARTITIONS, from > 0 ? onProgress : undefined);
         }
         if (reindexes) onProgress?.('search-index', total, total);
@@ -193,6 +194,18 @@ export async function migrate(pool: Pool, target?: PostgresTarget, options: Migr
   } finally {
     client.release(broken);
   }
+}
+
+/**
+ * The partition count of this store's agent tables: what `memories` was created with, once it is partitioned (a new
+ * agent table joins its siblings' count); before that (a fresh store), the count chosen for a new store.
+ */
+async function storePartitions(client: PoolClient, chosen: (() => number) | undefined): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = to_regclass('memories')",
+  );
+  const existing = rows[0]!.n;
+  return existing > 0 ? existing : (chosen?.() ?? DEFAULT_PARTITIONS);
 }
 
 /**

@@ -17,7 +17,7 @@
  * (an administrator may have installed it in another schema). Never edit a shipped migration: add a new one.
  */
 import { STORE_TABLES } from '../port.js';
-import { CANDIDATE_TABLE, HANDOFF_TABLE, MEMORY_TABLE, RUN_TABLE } from '../tables.js';
+import { CANDIDATE_TABLE, FORGET_RECEIPT_TABLE, HANDOFF_TABLE, MEMORY_TABLE, READ_AUDIT_TABLE, RUN_TABLE } from '../tables.js';
 import { partitionedTableSql } from './partition.js';
 
 /**
@@ -41,7 +41,15 @@ export interface TableCopy {
   where?: string;
 }
 
-export type PostgresMigration = string | RebuildMigration;
+/**
+ * A migration that creates new agent-owned tables: its SQL given the store's partition count (the count its agent
+ * tables were created with; partition.ts).
+ */
+export interface CreateMigration {
+  create(partitions: number): string;
+}
+
+export type PostgresMigration = string | RebuildMigration | CreateMigration;
 
 const MEMORY_COPY_COLUMNS =
   'agent_id, id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at, archived_reason, derived_from, ' +
@@ -400,6 +408,39 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   `
   CREATE INDEX candidates_agent_decided ON candidates (agent_id, status, decided_at DESC);
   `,
+  // 9 (issue 29): governance (docs/governance.md), as SQLite's migration 11: the read audit (ids only, never a query or
+  // a memory's text) and forget receipts (SHA-256 of each text, never the text). One agent's rows each, keyed
+  // (agent_id, id) and hash-partitioned by agent as every agent table (partition.ts), with the store's partition
+  // count. Not one of POSTGRES_TABLES: snapshots, restores and copies leave them out, as the runs' audit log.
+  {
+    create: (partitions) => `
+  ${partitionedTableSql(
+    READ_AUDIT_TABLE,
+    `
+    agent_id text NOT NULL,
+    id text NOT NULL,
+    at timestamptz NOT NULL,
+    channel text NOT NULL CHECK (channel IN ('mcp-stdio','mcp-http','cli')),
+    client text NOT NULL,
+    token_id text,
+    operation text NOT NULL,
+    memory_ids text[] NOT NULL DEFAULT '{}',
+    query_hash text`,
+    partitions,
+  )}
+  ${partitionedTableSql(
+    FORGET_RECEIPT_TABLE,
+    `
+    agent_id text NOT NULL,
+    id text NOT NULL,
+    created_at timestamptz NOT NULL,
+    run_id text NOT NULL,
+    memory_ids text[] NOT NULL DEFAULT '{}',
+    receipt json NOT NULL`,
+    partitions,
+  )}
+  `,
+  },
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -4,7 +4,8 @@
  */
 import type Database from 'better-sqlite3';
 import { systemClock, type Clock } from '../../time.js';
-import type { Engine, ReclaimResult, Store, StoreDescription, StoreOps, StoreTable, TokenRepo } from '../port.js';
+import { existsSync } from 'node:fs';
+import type { AuditRepo, Engine, ReceiptRepo, ReclaimResult, Store, StoreDescription, StoreOps, StoreTable, TokenRepo } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { Connection } from './connection.js';
 import { SqliteErasure } from './erasure.js';
@@ -15,6 +16,23 @@ import { SqliteRows } from './rows.js';
 import { SqliteSnapshots } from './snapshots.js';
 import { SqliteCandidates, SqliteHandoffs, SqliteRuns, SqliteSettings } from './repos.js';
 import { tokenRepo } from '../tokens.js';
+import { auditRepo, receiptRepo, type GovernanceSql } from '../governance.js';
+
+/** The governance statements on SQLite: lists and documents as JSON text. */
+function governanceSql(connection: Connection): GovernanceSql {
+  return {
+    all: (sql, params) => connection.use(() => connection.statement(sql).all(...params) as Record<string, unknown>[]),
+    run: (sql, params) => connection.use(() => connection.statement(sql).run(...params).changes),
+    byteOrder: (column) => column,
+    list: (values) => JSON.stringify(values),
+    json: (value) => JSON.stringify(value),
+    read: (value, column) => (column.type === 'list' || column.type === 'json' ? (JSON.parse(value as string) as unknown) : value),
+    overlaps: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value IN (SELECT value FROM json_each(?)))`,
+    holds: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) WHERE value = ?)`,
+    without: (column) =>
+      `(SELECT json_group_array(value) FROM (SELECT value FROM json_each(${column}) WHERE value NOT IN (SELECT value FROM json_each(?)) ORDER BY key))`,
+  };
+}
 
 export interface SqliteStoreOptions {
   /** A file path, or `:memory:` for a throwaway store (library use and unit tests). */
@@ -43,6 +61,8 @@ export class SqliteStore implements Store {
   readonly tokens: TokenRepo;
   readonly rows: SqliteRows;
   readonly erasure: SqliteErasure;
+  readonly audit: AuditRepo;
+  readonly receipts: ReceiptRepo;
   readonly lock: SqliteLock;
   readonly snapshots: SqliteSnapshots;
   private readonly connection: Connection;
@@ -63,6 +83,8 @@ export class SqliteStore implements Store {
     });
     this.rows = new SqliteRows(connection);
     this.erasure = new SqliteErasure(connection);
+    this.audit = auditRepo(governanceSql(connection));
+    this.receipts = receiptRepo(governanceSql(connection));
     this.lock = new SqliteLock(connection, this.settings, this.runs, clock);
     this.snapshots = new SqliteSnapshots(connection);
   }
@@ -102,6 +124,11 @@ export class SqliteStore implements Store {
 
   async reclaim(): Promise<ReclaimResult> {
     return reclaimSpace(this.connection);
+  }
+
+  rawFiles(): string[] {
+    if (this.location === ':memory:') return [];
+    return [this.location, `${this.location}-wal`].filter((path) => existsSync(path));
   }
 
   async close(): Promise<void> {

@@ -459,6 +459,33 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE INDEX candidates_agent_decided ON candidates (agent_id, status, decided_at DESC);
   `,
+  // 11 (issue 29): governance (docs/governance.md). `read_audit`: who was handed which memories (ids only, never a
+  // query or a memory's text; a keyed hash of a query to group by). `forget_receipts`: what a `memory forget` erased,
+  // with the SHA-256 of each text, never the text. Both are one agent's rows, keyed (agent_id, id); ids are ULIDs, so
+  // the key is also the time order a listing and the size cap walk.
+  `
+  CREATE TABLE read_audit (
+    agent_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    channel TEXT NOT NULL CHECK (channel IN ('mcp-stdio','mcp-http','cli')),
+    client TEXT NOT NULL,
+    token_id TEXT,
+    operation TEXT NOT NULL,
+    memory_ids TEXT NOT NULL DEFAULT '[]',
+    query_hash TEXT,
+    PRIMARY KEY (agent_id, id)
+  ) WITHOUT ROWID;
+  CREATE TABLE forget_receipts (
+    agent_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    memory_ids TEXT NOT NULL DEFAULT '[]',
+    receipt TEXT NOT NULL,
+    PRIMARY KEY (agent_id, id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

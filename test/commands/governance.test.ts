@@ -1,0 +1,219 @@
+/**
+ * Issue 29, through the built CLI and real MCP clients on both engines: the read audit (who was handed which
+ * memories), forget receipts (hashes, derived knowledge flagged or cascaded, audit records cleared) and their later
+ * verification — with the hostile cases: another agent's audit, a forged or another agent's receipt, a text the
+ * receipt does not cover, a read by a client that leaves at once.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineSandbox, json, type EngineSandbox } from '../helpers/cli.js';
+import { call, callError, CLIENT_INFO, httpClient, startHttpServer, stdioClient, type Json } from '../helpers/mcp.js';
+
+const SECRET = 'The vault door code is 4417-alpha-kestrel';
+const OTHER = 'Deploys go out on Tuesdays after the standup';
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const CLIENT = `${CLIENT_INFO.name} ${CLIENT_INFO.version}`;
+
+describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 240_000 }, (engine) => {
+  let box: EngineSandbox;
+  const add = async (content: string, agent = 'alice') => {
+    const result = await box.hippo(['memory', 'add', content, '--agent', agent, '--json']);
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    return json<{ memory: { id: string } }>(result).memory.id;
+  };
+  /** Stages candidates citing `ids` through the MCP distill loop; returns their ids in order. */
+  const stage = async (claims: { claim: string; cite: string[] }[], agent = 'alice') => {
+    const session = await stdioClient(box, ['--agent', agent]);
+    try {
+      const prompt = await call(session.client, 'rem_prompt', { scope: 'all', maxCandidates: 10 });
+      const refByMemory = Object.fromEntries(Object.entries(prompt.handoff.refs as Record<string, string>).map(([ref, id]) => [id, ref]));
+      const answer = { candidates: claims.map(({ claim, cite }) => ({ claim, sources: cite.map((id) => refByMemory[id]), tags: [] })) };
+      const staged = await call(session.client, 'rem_ingest', { handoff: prompt.handoff.id, answer });
+      return (staged.candidates as { id: string }[]).map((candidate) => candidate.id);
+    } finally {
+      await session.close();
+    }
+  };
+  const promote = async (candidateId: string, agent = 'alice') => {
+    const result = await box.hippo(['rem', 'promote', candidateId, '--rationale', 'keep', '--agent', agent, '--json']);
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    return (json<Json>(result).promoted[0].memory as { id: string }).id;
+  };
+  const reads = async (args: string[]) => {
+    const result = await box.hippo(['audit', 'reads', ...args, '--json']);
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    return json<{ reads: Json[] }>(result).reads;
+  };
+
+  beforeAll(async () => {
+    box = await engineSandbox(engine);
+  });
+  afterAll(async () => {
+    await box.dispose();
+  });
+
+  it('records what an MCP client over stdio was handed (ids, never text), and shows it only to its own agent', async () => {
+    const secret = await add(SECRET);
+    const other = await add(OTHER);
+    const session = await stdioClient(box, ['--agent', 'alice']);
+    const found = await call(session.client, 'memory_search', { query: 'vault door code' });
+    expect(found.results.map((result: Json) => result.memory.id)).toEqual([secret]);
+    await call(session.client, 'memory_get', { id: other });
+    await session.client.readResource({ uri: `hippo://memory/${secret}` });
+    // The client leaves at once: the reads it was answered are recorded all the same.
+    await session.close();
+
+    const all = await reads(['--agent', 'alice']);
+    const byOperation = Object.fromEntries(all.map((read) => [read.operation, read]));
+    expect(byOperation.memory_search).toMatchObject({ agentId: 'alice', channel: 'mcp-stdio', client: CLIENT, tokenId: null, memoryIds: [secret] });
+    expect(byOperation.memory_search.queryHash).toMatch(/^[0-9a-f]{32}$/);
+    expect(byOperation.memory_get).toMatchObject({ memoryIds: [other], queryHash: null });
+    expect(byOperation['resources/read']).toMatchObject({ memoryIds: [secret] });
+    // Never the query or a memory's text.
+    const raw = String((await box.hippo(['audit', 'reads', '--agent', 'alice', '--json'])).stdout);
+    expect(raw).not.toMatch(/vault|4417|Tuesdays/);
+
+    expect((await reads(['--agent', 'alice', '--memory', other])).map((read) => read.operation)).toEqual(['memory_get']);
+    expect(await reads(['--agent', 'alice', '--client', 'someone-else 9'])).toEqual([]);
+    // Another agent sees none of alice's reads, by the CLI…
+    expect(await reads(['--agent', 'mallory'])).toEqual([]);
+    expect(await reads(['--agent', 'mallory', '--memory', secret])).toEqual([]);
+    // …nor over MCP: audit_reads exists only with --allow-review, and serves only the server's own agent.
+    const plain = await stdioClient(box, ['--agent', 'alice']);
+    expect((await plain.client.listTools()).tools.map((tool) => tool.name)).not.toContain('audit_reads');
+    await plain.close();
+    const mallory = await stdioClient(box, ['--agent', 'mallory', '--allow-review']);
+    expect((await call(mallory.client, 'audit_reads', {})).reads).toEqual([]);
+    expect((await call(mallory.client, 'audit_reads', { memoryId: secret })).reads).toEqual([]);
+    expect((await callError(mallory.client, 'audit_reads', { agentId: 'alice' })).code).toBe('usage');
+    await mallory.close();
+    const reviewer = await stdioClient(box, ['--agent', 'alice', '--allow-review']);
+    const mine = (await call(reviewer.client, 'audit_reads', { memoryId: secret })).reads as Json[];
+    expect(mine.map((read) => read.operation).sort()).toEqual(['memory_search', 'resources/read']);
+    await reviewer.close();
+  });
+
+  it('records the token id of an HTTP session', async () => {
+    const id = await add('HTTP reads are audited too', 'hank');
+    const created = await box.hippo(['mcp', 'token', 'create', '--agent', 'hank', '--json']);
+    const { token, secret } = json<{ token: { id: string }; secret: string }>(created);
+    const server = await startHttpServer(box, ['--require-token']);
+    try {
+      const client = await httpClient(server.url, secret);
+      await call(client, 'memory_list', {});
+      await client.close();
+    } finally {
+      await server.stop();
+    }
+    const [read] = await reads(['--agent', 'hank']);
+    expect(read).toMatchObject({ channel: 'mcp-http', client: CLIENT, tokenId: token.id, operation: 'memory_list', memoryIds: [id] });
+  });
+
+  it('forgets with a receipt, flags what was derived, clears the audit, and verifies later', async () => {
+    const source = await add('Rotate the staging key every 30 days, code word heron-771', 'fred');
+    const reader = await stdioClient(box, ['--agent', 'fred']);
+    await call(reader.client, 'memory_get', { id: source });
+    await reader.close();
+    expect((await reads(['--agent', 'fred', '--memory', source])).length).toBe(1);
+    // (the distill loop below hands it over once more: rem_prompt)
+    const [promoted, pending] = await stage(
+      [
+        { claim: 'Staging keys are rotated monthly', cite: [source] },
+        { claim: 'Code words are used for staging keys', cite: [source] },
+      ],
+      'fred',
+    );
+    const insight = await promote(promoted!, 'fred');
+
+    const plan = json<Json>(await box.hippo(['memory', 'forget', source, '--agent', 'fred', '--dry-run', '--json']));
+    expect(plan.derived.insights).toEqual([{ id: insight, cites: [source], action: 'flagged' }]);
+    expect(plan.derived.candidates).toContainEqual({ id: pending, status: 'pending', cites: [source], action: 'flagged' });
+
+    const forgot = await box.hippo(['memory', 'forget', source, '--agent', 'fred', '--yes', '--json']);
+    expect(forgot.exitCode, String(forgot.stderr)).toBe(0);
+    const receipt = json<Json>(forgot).receipt;
+    expect(receipt.id).toMatch(/^rcpt_/);
+    expect(receipt.memories).toEqual([{ id: source, versionOf: null, sha256: sha256('Rotate the staging key every 30 days, code word heron-771') }]);
+    expect(receipt.derived.insights).toEqual([{ id: insight, cites: [source], action: 'flagged' }]);
+    expect(receipt.erased).toMatchObject({ memoryRows: 1, searchEntries: 1, auditRecords: 2, snapshotsRewritten: null });
+    expect(receipt.reclaim.complete).toBe(true);
+    expect(String(forgot.stdout)).not.toContain('heron');
+    // The audit no longer names it; the insight says its source was forgotten (CLI and MCP).
+    expect(await reads(['--agent', 'fred', '--memory', source])).toEqual([]);
+    const shown = await box.hippo(['memory', 'show', insight, '--agent', 'fred']);
+    expect(String(shown.stdout)).toContain(`a source was forgotten: ${source}`);
+    const session = await stdioClient(box, ['--agent', 'fred']);
+    expect((await call(session.client, 'memory_get', { id: insight })).forgottenSources).toEqual([source]);
+    expect((await call(session.client, 'candidate_show', { id: pending })).candidate.forgottenSourceIds).toEqual([source]);
+    await session.close();
+
+    const verify = (id: string, text: string, agent = 'fred') => box.hippo(['memory', 'forget', '--verify', id, '--agent', agent, '--json'], { input: text });
+    const verified = await verify(receipt.id, 'Rotate the staging key every 30 days, code word heron-771\n');
+    expect(verified.exitCode, String(verified.stderr)).toBe(0);
+    const report = json<Json>(verified);
+    expect(report).toMatchObject({ receiptId: receipt.id, memoryId: source, absent: true });
+    expect(report.places[0]).toEqual({ place: 'live store: memories, candidates, stored prompts', status: 'absent', where: [] });
+    if (engine === 'sqlite') expect(report.places.some((place: Json) => place.place.startsWith('raw file '))).toBe(true);
+
+    // Hostile: a forged id, another agent replaying fred's receipt, a text the receipt does not cover.
+    const forged = await verify('rcpt_01JD3Z8N6Q2W4E5R7T9Y1V3J5M', 'anything');
+    expect(forged.exitCode).toBe(3);
+    expect(json<Json>(forged).error.code).toBe('receipt_not_found');
+    const replayed = await verify(receipt.id, 'Rotate the staging key every 30 days, code word heron-771', 'mallory');
+    expect(replayed.exitCode).toBe(3);
+    expect(json<Json>(replayed).error.code).toBe('receipt_not_found');
+    const fishing = await verify(receipt.id, OTHER);
+    expect(fishing.exitCode).toBe(2);
+    expect(json<Json>(fishing).error.code).toBe('text_not_in_receipt');
+  });
+
+  it('finds a text the receipt covers where it is still held', async () => {
+    const text = 'Gate PIN for the north lot is 5521';
+    const held = await add(text, 'gina');
+    const receiptOf = async (id: string) => json<Json>(await box.hippo(['memory', 'forget', id, '--agent', 'gina', '--yes', '--json'])).receipt;
+    const receipt = await receiptOf(held);
+    // The same text stored again afterwards: verify must not say "absent".
+    const again = await add(text, 'gina');
+    const verified = await box.hippo(['memory', 'forget', '--verify', receipt.id, '--agent', 'gina', '--json'], { input: text });
+    expect(verified.exitCode).toBe(7);
+    const report = json<Json>(verified);
+    expect(report.absent).toBe(false);
+    expect(report.places[0]).toMatchObject({ status: 'found', where: [`memory ${again}`] });
+  });
+
+  it('--cascade forgets derived insights recursively and pending candidates, under one receipt', async () => {
+    const source = await add('Customer Ivo prefers invoices in Croatian kuna', 'cara');
+    const [first, pendingId] = await stage(
+      [
+        { claim: 'Ivo wants kuna invoices', cite: [source] },
+        { claim: 'Some customers want local currency', cite: [source] },
+      ],
+      'cara',
+    );
+    const insight = await promote(first!, 'cara');
+
+    const plan = json<Json>(await box.hippo(['memory', 'forget', source, '--agent', 'cara', '--cascade', '--dry-run', '--json']));
+    expect(plan.memories.map((memory: Json) => memory.id).sort()).toEqual([source, insight].sort());
+
+    const result = await box.hippo(['memory', 'forget', source, '--agent', 'cara', '--cascade', '--yes', '--json']);
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    const receipt = json<Json>(result).receipt;
+    expect(receipt.cascade).toBe(true);
+    expect(receipt.memories.map((memory: Json) => memory.id).sort()).toEqual([source, insight].sort());
+    expect(receipt.derived.insights).toEqual([{ id: insight, cites: [source], action: 'forgotten' }]);
+    expect(receipt.derived.candidates).toContainEqual({ id: pendingId, status: 'pending', cites: [source], action: 'deleted' });
+    for (const id of [insight]) expect((await box.hippo(['memory', 'show', id, '--agent', 'cara'])).exitCode).toBe(3);
+    const listed = json<Json>(await box.hippo(['rem', 'candidates', '--agent', 'cara', '--status', 'all', '--json']));
+    expect(listed.candidates.map((candidate: Json) => candidate.id)).not.toContain(pendingId);
+  });
+
+  it('prunes read records by age (every agent), recorded as a run', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const dry = json<Json>(await box.hippo(['audit', 'prune', '--older-than', '1s', '--dry-run', '--json']));
+    expect(dry.pruned).toBeGreaterThan(0);
+    const pruned = json<Json>(await box.hippo(['audit', 'prune', '--older-than', '1s', '--json']));
+    expect(pruned).toMatchObject({ pruned: dry.pruned, dryRun: false });
+    expect(pruned.run.kind).toBe('audit prune');
+    expect(await reads(['--agent', 'alice'])).toEqual([]);
+  });
+});
