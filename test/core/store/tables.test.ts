@@ -72,7 +72,7 @@ describe('the spec', () => {
 
   it('keys every agent’s table by agent: agent_id NOT NULL first in the primary key and in every unique key, on both engines', () => {
     const agents = ALL_TABLES.filter((spec) => spec.owner === 'agent');
-    expect(agents.map((spec) => spec.name).sort()).toEqual(['candidates', 'handoffs', 'memories', 'runs']);
+    expect(agents.map((spec) => spec.name).sort()).toEqual(['candidates', 'forget_receipts', 'handoffs', 'memories', 'read_audit', 'runs']);
     for (const spec of agents) {
       expect(spec.primary, spec.name).toEqual(['agent_id', 'id']);
       for (const engine of ['sqlite', 'postgres'] as const) {

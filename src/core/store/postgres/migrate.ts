@@ -201,9 +201,7 @@ export async function migrate(pool: Pool, target?: PostgresTarget, options: Migr
  * agent table joins its siblings' count); before that (a fresh store), the count chosen for a new store.
  */
 async function storePartitions(client: PoolClient, chosen: (() => number) | undefined): Promise<number> {
-  const { rows } = await client.query<{ n: number }>(
-    "SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = to_regclass('memories')",
-  );
+  const { rows } = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = to_regclass('memories')");
   const existing = rows[0]!.n;
   return existing > 0 ? existing : (chosen?.() ?? DEFAULT_PARTITIONS);
 }

@@ -46,6 +46,7 @@ const ALL_AGENTS: readonly { pattern: RegExp; reason: string }[] = [
     reason: '`db snapshots`: a snapshot names its run by id alone',
   },
   { pattern: /FROM runs WHERE started_at < \$1 AND status <> 'running'/, reason: '`rem runs prune`: the audit log of every agent' },
+  { pattern: /FROM read_audit WHERE at < \$1 -- all agents/, reason: '`audit prune`: the retention of every agent’s read records' },
   {
     pattern: /^SELECT (\S+, )*\S+ FROM (memories|candidates|runs|handoffs) WHERE TRUE ORDER BY id COLLATE "C"$/,
     reason: '`db copy`, a logical snapshot: whole tables',
@@ -307,6 +308,33 @@ async function workload(store: Store, other: Store): Promise<void> {
   await other.rows.deleteAll('handoffs', me);
   await other.rows.deleteAll('handoffs', null);
 
+  // governance (issue 29): the read audit and forget receipts
+  for (const agentId of AGENTS) {
+    await store.audit.insert({
+      agentId,
+      id: newId('read'),
+      at: at(20),
+      channel: 'mcp-stdio',
+      client: 'probe 1.0',
+      tokenId: null,
+      operation: 'memory_search',
+      memoryIds: [doomed.id],
+      queryHash: null,
+    });
+  }
+  await store.audit.list({ agentId: me, limit: 10 });
+  await store.audit.list({ agentId: me, memoryId: doomed.id, client: 'probe 1.0', since: at(0), limit: 10 });
+  await store.audit.removeMemoryIds(me, [doomed.id]);
+  await store.audit.cap(me, 1);
+  await store.audit.prune(at(-1000), { dryRun: true });
+  await store.audit.prune(at(-1000));
+  const receiptId = newId('rcpt');
+  await store.receipts.insert({ agentId: me, id: receiptId, createdAt: at(21), runId: newId('run'), memoryIds: [doomed.id], receipt: { probe: true } });
+  await store.receipts.update(me, receiptId, { probe: false });
+  await store.receipts.get(me, receiptId);
+  await store.receipts.forgottenAmong(me, [doomed.id]);
+  await store.receipts.derivedFrom(me, [doomed.id]);
+
   // erasure, lock, snapshots, describe, reclaim
   const secret = memory(me, 'a secret to erase', { thread: 'chat', createdAt: at(19) });
   await store.memories.insert(secret);
@@ -377,8 +405,10 @@ describe('the statement catalogue of the PostgreSQL adapter', () => {
 
   it('covers every kind of statement: reads, writes and cursors on every agent table', () => {
     expect(verdicts.filter((verdict) => verdict.planned).length).toBeGreaterThan(80);
+    // Receipts are never deleted: a receipt is the proof that something was forgotten (docs/governance.md).
+    const never: Record<string, string[]> = { forget_receipts: ['DELETE FROM'] };
     for (const table of AGENT_TABLE_NAMES) {
-      for (const verb of ['SELECT', 'INSERT INTO', 'UPDATE', 'DELETE FROM']) {
+      for (const verb of ['SELECT', 'INSERT INTO', 'UPDATE', 'DELETE FROM'].filter((verb) => !never[table]?.includes(verb))) {
         expect(
           verdicts.some((verdict) => verdict.text.includes(`${verb} ${table}`) || (verb === 'SELECT' && verdict.text.includes(`FROM ${table}`))),
           `${verb} ${table}`,
