@@ -645,9 +645,16 @@ function passageCues(text: string, span: Span, international: readonly Reading[]
  * long to be a phone (issue 27).
  */
 function withoutCards(text: string): string {
-  let blanked = text;
-  for (const card of recogniseCards(text)) blanked = blanked.slice(0, card.start) + '¤'.repeat(card.end - card.start) + blanked.slice(card.end);
-  return blanked;
+  const cards = recogniseCards(text);
+  if (cards.length === 0) return text;
+  // One pass (a window may hold thousands of cards): the text between the cards, each card as signs.
+  let blanked = '';
+  let at = 0;
+  for (const card of cards) {
+    blanked += text.slice(at, card.start) + '¤'.repeat(card.end - card.start);
+    at = card.end;
+  }
+  return blanked + text.slice(at);
 }
 
 export function recognisePhones(written: string, opts: RecogniserOptions = {}): RawMatch[] {
