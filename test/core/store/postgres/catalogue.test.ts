@@ -46,6 +46,10 @@ const ALL_AGENTS: readonly { pattern: RegExp; reason: string }[] = [
     reason: '`db snapshots`: a snapshot names its run by id alone',
   },
   { pattern: /FROM runs WHERE started_at < \$1 AND status <> 'running'/, reason: '`rem runs prune`: the audit log of every agent' },
+  {
+    pattern: /^SELECT id, agent_id FROM candidates WHERE id = ANY\(\$1::text\[\]\)$/,
+    reason: '`memory import`: whose candidate a line’s promotedFrom names (another agent’s is refused)',
+  },
   { pattern: /FROM read_audit WHERE at < \$1 -- all agents/, reason: '`audit prune`: the retention of every agent’s read records' },
   {
     pattern: /^SELECT (\S+, )*\S+ FROM (memories|candidates|runs|handoffs) WHERE TRUE ORDER BY id COLLATE "C"$/,
@@ -307,6 +311,9 @@ async function workload(store: Store, other: Store): Promise<void> {
   }
   await other.rows.deleteAll('handoffs', me);
   await other.rows.deleteAll('handoffs', null);
+
+  // an import line's promotedFrom: whose candidate it names
+  await store.candidates.agentsOf([newId('cand')]);
 
   // governance (issue 29): the read audit and forget receipts
   for (const agentId of AGENTS) {
