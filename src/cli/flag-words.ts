@@ -89,7 +89,10 @@ export function choiceMistake(error: unknown): HippoError | undefined {
   const match = /Expected --([\w-]+)=([\s\S]*?) to be one of: ([^\n]+)/.exec(message);
   if (!match) return undefined;
   const [, flag, value, list] = match as unknown as [string, string, string, string];
-  const allowed = list.split(',').map((choice) => choice.trim()).filter(Boolean);
+  const allowed = list
+    .split(',')
+    .map((choice) => choice.trim())
+    .filter(Boolean);
   const meant = suggestions(value, allowed);
   const shown = value.length > 32 ? `${value.slice(0, 32)}…` : value;
   const guess = meant.length === 0 ? '' : `; did you mean ${orList(meant)}?`;
