@@ -1,5 +1,5 @@
 import { UsageError, type HippoError } from '../core/errors.js';
-import { closest } from '../core/suggest.js';
+import { closest, orList, suggestions } from '../core/suggest.js';
 import { shellQuote } from '../views/hints.js';
 
 interface FlagShape {
@@ -44,4 +44,59 @@ export function flagMistake(error: unknown, command: CommandShape): HippoError |
     return `${named} is not a flag of hippo ${words.join(' ')}`;
   });
   return new UsageError('usage', `${parts.join('; ')} (see --help)`, { details: { flags } });
+}
+
+/** oclif's error for missing arguments (`RequiredArgsError`): the arguments it found missing, with their descriptions. */
+function missingArgs(error: unknown): { name: string; description?: string }[] | undefined {
+  const args = (error as { args?: unknown }).args;
+  const message = error instanceof Error ? error.message : '';
+  if (!/^Missing \d+ required args?/.test(message) || !Array.isArray(args)) return undefined;
+  return args.filter((arg): arg is { name: string; description?: string } => typeof (arg as { name?: unknown })?.name === 'string');
+}
+
+/** The usage line of a command, from its arguments: `hippo db copy FROM TO [flags]` (a variadic command ends in `…`). */
+export function usageLine(command: CommandShape & { strict?: boolean }): string {
+  const args = Object.entries((command.args ?? {}) as Record<string, { required?: boolean }>).map(([name, arg]) =>
+    arg.required ? name.toUpperCase() : `[${name.toUpperCase()}]`,
+  );
+  const last = args.length - 1;
+  if (command.strict === false && last >= 0) args[last] = `${args[last]}…`;
+  return ['hippo', ...(command.id ?? '').split(':').filter(Boolean), ...args, '[flags]'].join(' ');
+}
+
+/**
+ * Missing arguments as `gh` says them (issue 30): what is missing, each missing argument on a line of its own with
+ * its description, then the usage line — instead of oclif's run-together one-liner. Undefined for any other error.
+ */
+export function missingArgsMistake(error: unknown, command: CommandShape & { strict?: boolean }): HippoError | undefined {
+  const missing = missingArgs(error);
+  if (missing === undefined || missing.length === 0) return undefined;
+  const width = Math.max(...missing.map((arg) => arg.name.length));
+  const lines = missing.map((arg) => `  ${arg.name.toUpperCase().padEnd(width)}  ${arg.description ?? ''}`.trimEnd());
+  const usage = usageLine(command);
+  const what = missing.length === 1 ? 'missing required argument' : `missing ${missing.length} required arguments`;
+  return new UsageError('usage', [`${what}:`, ...lines, `usage: ${usage} (see --help)`].join('\n'), {
+    details: { missing: missing.map((arg) => arg.name), usage },
+  });
+}
+
+/**
+ * A flag value outside its choices (oclif: `Expected --durability=perm to be one of: …`): the choices, and the one
+ * meant when the value is the start of one or a typo of one (`--durability perm` → `permanent`). Undefined otherwise.
+ */
+export function choiceMistake(error: unknown): HippoError | undefined {
+  const message = error instanceof Error ? error.message : '';
+  const match = /Expected --([\w-]+)=([\s\S]*?) to be one of: ([^\n]+)/.exec(message);
+  if (!match) return undefined;
+  const [, flag, value, list] = match as unknown as [string, string, string, string];
+  const allowed = list
+    .split(',')
+    .map((choice) => choice.trim())
+    .filter(Boolean);
+  const meant = suggestions(value, allowed);
+  const shown = value.length > 32 ? `${value.slice(0, 32)}…` : value;
+  const guess = meant.length === 0 ? '' : `; did you mean ${orList(meant)}?`;
+  return new UsageError('usage', `--${flag} must be one of ${allowed.join(', ')} (got "${shown}")${guess} (see --help)`, {
+    details: { flag, allowed, ...(meant.length > 0 ? { suggestion: meant[0] } : {}) },
+  });
 }

@@ -38,3 +38,18 @@ export function requireCount(value: number, option: CountOption, range: CountRan
   }
   return value;
 }
+
+/**
+ * What a listing's limit hid (issue 30): how many rows there are in all and whether the limit cut them. `count` (one
+ * COUNT statement naming the agent) runs only when the rows fill the limit — otherwise they are all there is.
+ */
+export interface Shown {
+  total: number;
+  truncated: boolean;
+}
+
+export async function shownOf(shown: number, limit: number, count: () => Promise<number>): Promise<Shown> {
+  // A row written between the two statements may make the count lag the rows: never say fewer than were shown.
+  const total = shown < limit ? shown : Math.max(shown, await count());
+  return { total, truncated: total > shown };
+}

@@ -1,6 +1,6 @@
 import { ExitCode, HippoError, InterruptedError, NotFoundError } from './errors.js';
 import { newId } from './ids.js';
-import { requireCount } from './limits.js';
+import { requireCount, shownOf, type Shown } from './limits.js';
 import { answerProblemOf } from './model/answer-problem.js';
 import type { Store, StoreOps } from './store/port.js';
 import type { Run, RunCounts, RunKind, RunStatus } from './records.js';
@@ -100,6 +100,12 @@ export async function pruneRuns(store: Store, options: { before: Date; dryRun?: 
 
 export async function listRuns(store: StoreOps, options: { limit?: number; agentId?: string } = {}): Promise<Run[]> {
   return store.runs.list({ limit: requireCount(options.limit ?? 50, 'limit'), agentId: options.agentId });
+}
+
+/** `rem runs`: the page, with how many runs there are in all (`shownOf`). */
+export async function listRunPage(store: StoreOps, options: { limit?: number; agentId?: string } = {}): Promise<{ runs: Run[] } & Shown> {
+  const runs = await listRuns(store, options);
+  return { runs, ...(await shownOf(runs.length, options.limit ?? 50, () => store.runs.count({ agentId: options.agentId }))) };
 }
 
 /** A run of this agent or of all agents (nightly); another agent's run is "not found" unless `agentId` is omitted. */

@@ -11,7 +11,7 @@ import { kindsInQuery } from './facts/lexicon.js';
 import type { Fact } from './facts/types.js';
 import { elsewhereWarning } from './memory/memory.js';
 import type { ModelClient } from './model/client.js';
-import { search, searchPassages, type SearchOptions, type SearchResult } from './search.js';
+import { countMatches, search, searchPassages, type SearchOptions, type SearchResult } from './search.js';
 import type { Store } from './store/port.js';
 
 /** Search's fact box (§6): the named kinds in the results, at most 5 facts a kind, the model given 800 ms. */
@@ -28,6 +28,8 @@ export async function factBox(
 /** `search` with its fact box and warnings: what the command prints, and its --json document. */
 export interface SearchReport {
   results: SearchResult[];
+  /** How many memories matched in all (the results are the best `limit` of them). */
+  total: number;
   /** The fact box: facts of the kinds the query names (`[]` when it names none). */
   facts: Fact[];
   /** Why the results or the box may be empty; `[]` when there is nothing to say. */
@@ -47,8 +49,9 @@ export async function searchWithFacts(
   },
 ): Promise<SearchReport> {
   const results = await search(store, options);
+  const total = await countMatches(store, options, results.length);
   const elsewhere = results.length === 0 && options.nameOtherAgents !== false ? await elsewhereWarning(store, options.agentId) : undefined;
   const kinds = kindsInQuery(options.query);
-  if (kinds.length === 0 || results.length === 0) return { results, facts: [], warnings: elsewhere ? [elsewhere] : [] };
-  return { results, ...(await factBox(kinds, results, options.facts)) };
+  if (kinds.length === 0 || results.length === 0) return { results, total, facts: [], warnings: elsewhere ? [elsewhere] : [] };
+  return { results, total, ...(await factBox(kinds, results, options.facts)) };
 }

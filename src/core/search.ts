@@ -2,7 +2,7 @@ import { UsageError } from './errors.js';
 import { requireCount } from './limits.js';
 import type { Passage } from './facts/types.js';
 import { DURABILITIES, type Durability, type Memory } from './records.js';
-import type { SearchPart, SearchWeights, Store } from './store/port.js';
+import type { SearchPart, SearchQuery, SearchWeights, Store } from './store/port.js';
 import { iso } from './time.js';
 
 export interface SearchOptions {
@@ -45,19 +45,7 @@ export async function search(store: Store, options: SearchOptions): Promise<Sear
     });
   }
   const now = iso(store.clock());
-  const hits = await store.memories.search({
-    agentId: options.agentId,
-    text: options.query,
-    raw: options.raw ?? false,
-    limit,
-    tag: options.tag,
-    since: options.since ? iso(options.since) : undefined,
-    durability: options.durability,
-    includeArchived: options.includeArchived,
-    now,
-    highlight: options.highlight ?? { open: '**', close: '**' },
-    weights: options.weights,
-  });
+  const hits = await store.memories.search(searchQuery(options, limit, now));
   const results = hits.map((hit) => ({
     memory: hit.memory,
     score: Number(hit.score.toPrecision(4)),
@@ -81,6 +69,32 @@ export async function search(store: Store, options: SearchOptions): Promise<Sear
     }
   }
   return results;
+}
+
+/**
+ * How many memories the search would find without its limit (search's "N matched"). The results are all there is when
+ * they do not fill the limit; otherwise one COUNT over the agent's matches with the same filters.
+ */
+export async function countMatches(store: Store, options: SearchOptions, shown: number): Promise<number> {
+  const limit = options.limit ?? 10;
+  if (shown < limit) return shown;
+  return Math.max(shown, await store.memories.searchCount(searchQuery(options, limit, iso(store.clock()))));
+}
+
+function searchQuery(options: SearchOptions, limit: number, now: string): SearchQuery {
+  return {
+    agentId: options.agentId,
+    text: options.query,
+    raw: options.raw ?? false,
+    limit,
+    tag: options.tag,
+    since: options.since ? iso(options.since) : undefined,
+    durability: options.durability,
+    includeArchived: options.includeArchived,
+    now,
+    highlight: options.highlight ?? { open: '**', close: '**' },
+    weights: options.weights,
+  };
 }
 
 /**

@@ -24,3 +24,31 @@ export function closest(typed: string, known: Iterable<string>): string | undefi
   }
   return best?.name;
 }
+
+/**
+ * The known names that begin with what was typed, word by word (`rem cand` → `rem candidates`, `mem list` → `memory
+ * list`; words split at `:` or spaces), in `known`'s order: someone typing the start of a name means that name,
+ * however far its full spelling is (issue 30: prefixes before edit distance).
+ */
+export function prefixed(typed: string, known: Iterable<string>): string[] {
+  const words = typed.toLowerCase().split(/[: ]/);
+  if (words.some((word) => word === '')) return [];
+  return [...known].filter((name) => {
+    const parts = name.toLowerCase().split(/[: ]/);
+    return parts.length === words.length && words.every((word, index) => parts[index]!.startsWith(word)) && name.toLowerCase() !== typed.toLowerCase();
+  });
+}
+
+/** "Did you mean": the names that begin with what was typed (`prefixed`), else the nearest (`closest`), else none. */
+export function suggestions(typed: string, known: Iterable<string>): string[] {
+  const names = [...known];
+  const starts = prefixed(typed, names);
+  if (starts.length > 0) return starts;
+  const near = closest(typed, names);
+  return near === undefined ? [] : [near];
+}
+
+/** "a, b or c". */
+export function orList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}

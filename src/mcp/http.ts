@@ -8,9 +8,13 @@
  *   protocol's security guidance asks servers to validate Origin on every request, and browsers are the only
  *   clients that send it;
  * - when tokens are required (any address that is not loopback, or `--require-token`), `Authorization: Bearer` must
- *   carry a live token: none, a wrong one or a revoked one is 401 with no detail, and the session is served as the
- *   token's agent — a session opened by one agent is not found for another;
+ *   carry a live token: none, a wrong one or a revoked one is 401 with one generic JSON-RPC error ("bearer token
+ *   missing or invalid": which of the three is not said), and the session is served as the token's agent — a
+ *   session opened by one agent is not found for another;
  * - a POST body is read up to a cap (413 past it, before any JSON is parsed).
+ *
+ * Every request is logged on one line (`log`, stderr by default): time, method, status, the token's id or "none",
+ * duration — never the token, the body, the query or any memory text (issue 30).
  *
  * Sessions are closed when the client deletes them, after an idle time, and when the server stops; the server waits
  * for calls in flight before it closes the store.
@@ -59,6 +63,8 @@ export interface HttpServeOptions {
   version: string;
   maxBodyBytes?: number;
   model?: ModelSource;
+  /** The access log: one line per request (default: stderr); `false` logs nothing. */
+  log?: ((line: string) => void) | false;
   /** The session caps (tests and embedders); the constants above by default. */
   sessionLimits?: Partial<Record<SessionLimit, number>>;
 }
@@ -143,7 +149,17 @@ function bearer(req: IncomingMessage): string | undefined {
 }
 
 /** Starts the HTTP server; resolves once it listens (a port in use or an address it cannot bind is exit 2). */
+/**
+ * One access-log line: `2026-12-06T20:15:00.123Z POST 401 token=none 2ms`. Only these fields: the method is one of
+ * HTTP's words (anything else is shown as "other"), the token by its id.
+ */
+export function accessLine(request: { at: Date; method: string | undefined; status: number; tokenId: string | undefined; ms: number }): string {
+  const method = /^(GET|POST|DELETE|PUT|PATCH|HEAD|OPTIONS)$/.test(request.method ?? '') ? request.method : 'other';
+  return `${request.at.toISOString()} ${method} ${request.status} token=${request.tokenId ?? 'none'} ${Math.round(request.ms)}ms`;
+}
+
 export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpServer> {
+  const log = options.log === false ? undefined : (options.log ?? ((line: string) => void process.stderr.write(`${line}\n`)));
   const loopback = isLoopback(options.host);
   const requireTokens = options.requireTokens || !loopback;
   const allowedOrigins = new Set(options.allowedOrigins.map((origin) => origin.replace(/\/+$/, '')));
@@ -198,7 +214,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   };
   const inFlight = new Set<Promise<void>>();
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, seen: { tokenId?: string }): Promise<void> => {
     const path = new URL(req.url ?? '/', 'http://hippo').pathname;
     if (path !== MCP_PATH) return plain(res, 404, `not found: the MCP endpoint is ${MCP_PATH}\n`);
     if (loopback) {
@@ -213,9 +229,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (requireTokens) {
       const secret = bearer(req);
       const token = secret === undefined ? undefined : await authenticateToken(options.store, secret);
-      if (!token) return plain(res, 401, '', { 'www-authenticate': 'Bearer' });
+      if (!token) return jsonRpcError(res, 401, -32001, 'bearer token missing or invalid', undefined, { 'www-authenticate': 'Bearer' });
       agentId = token.agentId;
       tokenId = token.id;
+      seen.tokenId = token.id;
     }
 
     let body: unknown;
@@ -289,7 +306,19 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     // A client that goes away mid-call closes its socket: writing the answer then fails quietly, and we keep serving.
     req.on('error', () => undefined);
     res.on('error', () => undefined);
-    const work = handle(req, res).catch(() => plain(res, 500, 'internal error\n'));
+    const seen: { tokenId?: string } = {};
+    if (log) {
+      const started = performance.now();
+      let logged = false;
+      const line = () => {
+        if (logged) return;
+        logged = true;
+        log(accessLine({ at: new Date(), method: req.method, status: res.statusCode, tokenId: seen.tokenId, ms: performance.now() - started }));
+      };
+      res.once('finish', line);
+      res.once('close', line);
+    }
+    const work = handle(req, res, seen).catch(() => plain(res, 500, 'internal error\n'));
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
   });

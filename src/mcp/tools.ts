@@ -17,9 +17,9 @@ import { EXTRACT_FALLBACK_TIMEOUT_MS } from '../core/extract/limits.js';
 import { extractFrom } from '../core/extract/sources.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { UsageError } from '../core/errors.js';
-import { addMemory, forgottenSources, getMemories, getMemory, listMemories } from '../core/memory/memory.js';
+import { addMemory, forgottenSources, getMemories, getMemory, listMemoryPage } from '../core/memory/memory.js';
 import { CANDIDATE_STATUSES, DURABILITIES, FOCUSES } from '../core/records.js';
-import { getCandidate, listCandidates } from '../core/rem/candidates.js';
+import { getCandidate, listCandidatePage } from '../core/rem/candidates.js';
 import { SCOPES } from '../core/rem/gather.js';
 import { createHandoff, ingest } from '../core/rem/handoff.js';
 import { promote, PROMOTE_DURABILITIES, reject } from '../core/rem/review.js';
@@ -111,6 +111,11 @@ const memoryId = z.string().min(1).max(LIMITS.id).describe('a memory id (mem_…
 const candidateId = z.string().min(1).max(LIMITS.id).describe('a candidate id (cand_…), as returned by rem_ingest or candidates_list');
 const tag = z.string().min(1).max(LIMITS.short);
 const limit = (fallback: number, max: number) => z.number().int().min(1).max(max).default(fallback);
+/** What a list's limit hid (issue 30). */
+const shownSchema = {
+  total: z.number().int().describe('how many there are in all'),
+  truncated: z.boolean().describe('true when the limit left some out (ask again with a larger limit)'),
+};
 const since = z.string().min(1).max(LIMITS.short).describe(`only memories created since then (${SINCE_HELP})`);
 
 /** A durations-or-date argument, parsed by the core as the command parses its flag (messages name the argument). */
@@ -189,12 +194,12 @@ const memoryList = tool({
     tag: tag.optional().describe('only memories with this tag'),
     includeArchived: z.boolean().default(false).describe('include archived memories'),
   }),
-  output: z.object({ memories: z.array(memorySchema), warnings: z.array(z.string()) }),
+  output: z.object({ memories: z.array(memorySchema), ...shownSchema, warnings: z.array(z.string()) }),
   annotations: { readOnlyHint: true, openWorldHint: false },
   audit: (_args, structured) => ({ memoryIds: idsOf(structured, 'memories') }),
   async run(args, context) {
-    const memories = await listMemories(context.store, { agentId: context.agentId, limit: args.limit, tag: args.tag, includeArchived: args.includeArchived });
-    return rendered({ memories, warnings: [] }, memoryListView, context);
+    const page = await listMemoryPage(context.store, { agentId: context.agentId, limit: args.limit, tag: args.tag, includeArchived: args.includeArchived });
+    return rendered({ ...page, warnings: [] }, memoryListView, context);
   },
 });
 
@@ -226,6 +231,7 @@ const memorySearch = tool({
           .describe('when only a thread neighbour matched: that neighbour and its snippet'),
       }),
     ),
+    total: z.number().int().describe('how many memories matched in all (results holds the best `limit`)'),
     facts: z.array(factSchema),
     warnings: warningsSchema,
   }),
@@ -389,11 +395,11 @@ function candidatesList(allowReview: boolean) {
         .describe('which candidates'),
       limit: limit(50, 1_000).describe('at most this many (default 50)'),
     }),
-    output: z.object({ candidates: z.array(candidateSchema) }),
+    output: z.object({ candidates: z.array(candidateSchema), ...shownSchema }),
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, context) {
-      const candidates = await listCandidates(context.store, { agentId: context.agentId, status: args.status, limit: args.limit });
-      return rendered({ candidates }, { text: candidatesView(args.status) }, context);
+      const page = await listCandidatePage(context.store, { agentId: context.agentId, status: args.status, limit: args.limit });
+      return rendered(page, candidatesView(args.status), context);
     },
   });
 }

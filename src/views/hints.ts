@@ -61,3 +61,17 @@ export function hintBuilder(context: HintContext, bin = 'hippo'): Hint {
   Object.defineProperty(hint, 'context', { value: context });
   return hint;
 }
+
+/**
+ * What a listing's limit hid, for stderr in text mode (under --json the document carries `total` and `truncated`):
+ * "showing 50 of 200 000 (use -n / --all)". Nothing when every row was shown.
+ */
+export function shownNote(
+  shown: number,
+  listed: { total: number; truncated: boolean },
+  options: { json: boolean; noun?: string; all?: boolean },
+): string | undefined {
+  if (options.json || !listed.truncated) return undefined;
+  const noun = options.noun ? ` ${options.noun}` : '';
+  return `showing ${shown.toLocaleString('en-US')} of ${listed.total.toLocaleString('en-US')}${noun} (use -n${options.all === false ? '' : ' / --all'})`;
+}

@@ -5,6 +5,7 @@ import type { ArchiveResult } from '../core/memory/lifecycle.js';
 import type { AddMemoryResult, Memory } from '../core/memory/memory.js';
 import { safeText } from '../core/text-guard.js';
 import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
+import { shownNote } from './hints.js';
 
 /** `memory list`: one row per memory — id, creation time, durability, tags, and the content cut to the width left. */
 export function memoryTable(memories: readonly Memory[], context: TextContext): string {
@@ -59,9 +60,9 @@ export function memoryDetail(memory: Memory, { paint, time }: Pick<TextContext, 
 }
 
 /** `memory list`: the table, or that there is none; warnings (another agent has memories) on stderr and in JSON. */
-export const memoryListView: View<{ memories: Memory[]; warnings: string[] }> = {
+export const memoryListView: View<{ memories: Memory[]; total: number; truncated: boolean; warnings: string[] }> = {
   text: ({ memories }, context) => (memories.length === 0 ? 'no memories' : memoryTable(memories, context)),
-  notes: ({ warnings }) => warnings,
+  notes: ({ memories, warnings, ...listed }, { json }) => [...warnings, shownNote(memories.length, listed, { json })],
 };
 
 export const memoryShowView: TextView<{ memory: Memory; versions?: Memory[]; forgottenSources?: string[] }> = (

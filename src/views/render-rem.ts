@@ -7,6 +7,7 @@ import type { Run } from '../core/runs.js';
 import { safeText } from '../core/text-guard.js';
 import { redactionLine } from './render-redaction.js';
 import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
+import { shownNote } from './hints.js';
 
 export function age(isoTime: string, now = Date.now()): string {
   const minutes = Math.max(0, Math.round((now - Date.parse(isoTime)) / 60_000));
@@ -111,8 +112,11 @@ export function runTable(runs: readonly Run[], context: TextContext): string {
   return table(columns, rows, context);
 }
 
-export function candidatesView(status: string): TextView<{ candidates: Candidate[] }> {
-  return ({ candidates }, context) => (candidates.length === 0 ? `no ${status === 'all' ? '' : `${status} `}candidates` : candidateTable(candidates, context));
+export function candidatesView(status: string): View<{ candidates: Candidate[]; total: number; truncated: boolean }> {
+  return {
+    text: ({ candidates }, context) => (candidates.length === 0 ? `no ${status === 'all' ? '' : `${status} `}candidates` : candidateTable(candidates, context)),
+    notes: ({ candidates, ...listed }, { json }) => [shownNote(candidates.length, listed, { json })],
+  };
 }
 
 export const candidateShowView: TextView<{ candidate: Candidate; sources: Memory[] }> = ({ candidate, sources }, context) =>
@@ -197,7 +201,10 @@ export const promoteView: TextView<{ promoted: Promotion[] }> = ({ promoted }) =
 
 export const rejectView: TextView<{ rejected: Candidate[] }> = ({ rejected }) => rejected.map((candidate) => `rejected ${candidate.id}`).join('\n');
 
-export const runsView: TextView<{ runs: Run[] }> = ({ runs }, context) => (runs.length === 0 ? 'no runs yet' : runTable(runs, context));
+export const runsView: View<{ runs: Run[]; total: number; truncated: boolean }> = {
+  text: ({ runs }, context) => (runs.length === 0 ? 'no runs yet' : runTable(runs, context)),
+  notes: ({ runs, ...listed }, { json }) => [shownNote(runs.length, listed, { json })],
+};
 
 /**
  * `rem runs show`: the run for people — what ran, when, how it ended, its counts in words, the candidates it staged,

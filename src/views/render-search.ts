@@ -6,6 +6,7 @@ import { dateWords } from '../core/store/context.js';
 import { safeText } from '../core/text-guard.js';
 import type { Painter, TextContext, View } from './output.js';
 import { factTable, warningNotes } from './render-facts.js';
+import { shownNote } from './hints.js';
 
 /** Where a snippet's match starts and ends, asked of the search in text mode. */
 export interface SnippetMarks {
@@ -86,6 +87,13 @@ export function searchView(query: string, marks?: SnippetMarks): View<SearchRepo
             : factTable(facts, searchPassages(results), paint);
       return [box, resultLines(results, marks, context)].filter(Boolean).join('\n\n');
     },
-    notes: warningNotes,
+    notes: (report, context) => [
+      ...warningNotes(report),
+      shownNote(
+        report.results.length,
+        { total: report.total, truncated: report.total > report.results.length },
+        { json: context.json, noun: 'matches', all: false },
+      ),
+    ],
   };
 }

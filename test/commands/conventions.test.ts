@@ -407,6 +407,8 @@ describe('the default agent finds nothing while others have memories', () => {
     expect(String(list.stderr)).toContain('no memories for agent default; other agents have memories: ops-agent (122), alice (81)');
     expect(json(await box.hippo(['memory', 'list', '--json']))).toEqual({
       memories: [],
+      total: 0,
+      truncated: false,
       warnings: ['no memories for agent default; other agents have memories: ops-agent (122), alice (81)'],
     });
     const search = json<{ warnings: string[] }>(await box.hippo(['search', 'deploy', '--json']));

@@ -171,7 +171,7 @@ describe('hippo mcp: bad input', () => {
     expect((await callError(session.client, 'facts_extract', { kinds: ['email'], text: huge })).code).toBe('usage');
     expect((await callError(session.client, 'rem_ingest', { handoff: 'hof_x', answer: huge })).code).toBe('usage');
 
-    expect(await call(session.client, 'memory_list')).toEqual({ memories: [], warnings: [] });
+    expect(await call(session.client, 'memory_list')).toEqual({ memories: [], total: 0, truncated: false, warnings: [] });
     expect((await call(session.client, 'memory_add', { content: 'after all that' })).memory.content).toBe('after all that');
   });
 
@@ -182,7 +182,7 @@ describe('hippo mcp: bad input', () => {
     );
     const empty = await callError(session.client, 'rem_prompt');
     expect(empty.code).toBe('nothing_to_distill');
-    expect(await call(session.client, 'candidates_list', { status: 'all' })).toEqual({ candidates: [] });
+    expect(await call(session.client, 'candidates_list', { status: 'all' })).toEqual({ candidates: [], total: 0, truncated: false });
   });
 
   describe('a client that disconnects mid-call', () => {

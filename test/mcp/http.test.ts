@@ -78,16 +78,32 @@ describe('hippo mcp --http', () => {
       const response = await post(server.url, INITIALIZE, headers);
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toBe('Bearer');
-      expect(await response.text()).toBe('');
+      // One generic JSON body: which of missing, wrong or revoked is not said (issue 30).
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', error: { code: -32001, message: 'bearer token missing or invalid' } });
     }
 
     const asAlice = await httpClient(server.url, alice.secret);
     const asBob = await httpClient(server.url, bob.secret);
     const { memory } = await call(asAlice, 'memory_add', { content: 'Alice keeps the deploy keys.' });
     expect(memory.agentId).toBe('alice');
-    expect(await call(asBob, 'memory_list')).toEqual({ memories: [], warnings: [] });
+    expect(await call(asBob, 'memory_list')).toEqual({ memories: [], total: 0, truncated: false, warnings: [] });
     expect((await callError(asBob, 'memory_get', { id: memory.id })).code).toBe('memory_not_found');
     expect((await call(asBob, 'memory_add', { content: 'Bob owns billing.' })).memory.agentId).toBe('bob');
+
+    // One access-log line per request on stderr: time, method, status, token id or "none", duration — never a secret or
+    // memory text (issue 30).
+    const logLines = () =>
+      server!
+        .stderr()
+        .split('\n')
+        .filter((line) => /^\d{4}-\d{2}-\d{2}T\S+Z (GET|POST|DELETE|other) \d{3} token=/.test(line));
+    await expect.poll(() => logLines().filter((line) => line.includes(`token=${bob.id} `)).length).toBeGreaterThanOrEqual(2);
+    const log = logLines();
+    expect(log.filter((line) => / POST 401 token=none \d+ms$/.test(line))).toHaveLength(4);
+    expect(log.some((line) => line.includes(`POST 200 token=${alice.id} `))).toBe(true);
+    expect(log.some((line) => line.includes(`token=${bob.id} `))).toBe(true);
+    for (const secret of [alice.secret, bob.secret, 'Alice keeps the deploy keys', 'Bob owns billing', 'hippo_wrong'])
+      expect(server.stderr()).not.toContain(secret);
 
     // Alice's session with Bob's token is no session at all.
     const sessionId = (asAlice.transport as unknown as { sessionId?: string }).sessionId!;

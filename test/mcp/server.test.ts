@@ -57,7 +57,7 @@ describe.each(ENGINES)('the MCP server on %s', (engine) => {
     expect((await callError(other, 'memory_get', { id: memory.id })).code).toBe('memory_not_found');
     expect((await callError(other, 'facts_extract', { kinds: ['phone'], memoryIds: [memory.id] })).code).toBe('memory_not_found');
     expect((await call(other, 'memory_search', { query: 'Dublin office phone' })).results).toEqual([]);
-    expect(await call(other, 'memory_list')).toEqual({ memories: [], warnings: [] });
+    expect(await call(other, 'memory_list')).toEqual({ memories: [], total: 0, truncated: false, warnings: [] });
   });
 
   it('memory_add takes a thread: memory_search finds a turn through its neighbour and says so (matched, nearby)', async () => {

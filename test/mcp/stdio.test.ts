@@ -273,8 +273,8 @@ describe('hippo mcp over stdio (SDK client)', () => {
     expect((await callError(session.client, 'facts_extract', { kinds: ['phone'], memoryIds: [theirs] })).code).toBe('memory_not_found');
     expect((await callError(session.client, 'candidate_show', { id: candidates[0].id })).code).toBe('candidate_not_found');
     expect((await callError(session.client, 'rem_ingest', { handoff: open.id, answer: { candidates: [] } })).code).toBe('handoff_not_found');
-    expect(await call(session.client, 'candidates_list', { status: 'all' })).toEqual({ candidates: [] });
-    expect(await call(session.client, 'memory_list')).toEqual({ memories: [], warnings: [] });
+    expect(await call(session.client, 'candidates_list', { status: 'all' })).toEqual({ candidates: [], total: 0, truncated: false });
+    expect(await call(session.client, 'memory_list')).toEqual({ memories: [], total: 0, truncated: false, warnings: [] });
     const read = await session.client.readResource({ uri: `hippo://memory/${theirs}` }).catch((error: unknown) => error);
     expect(read).toBeInstanceOf(McpError);
     expect((read as McpError).code).toBe(-32002);

@@ -2,8 +2,8 @@ import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { memoryFilterFlags, memoryFilters } from '../../cli/filter-flags.js';
 import { memoryListView } from '../../views/render-memory.js';
-import { elsewhereWarning, listMemories } from '../../core/memory/memory.js';
-import { intFlag, RANGES } from '../../cli/int-flag.js';
+import { elsewhereWarning, listMemoryPage } from '../../core/memory/memory.js';
+import { limitFlags, limitOf } from '../../cli/limit-flags.js';
 
 export default class MemoryList extends HippoCommand {
   static override summary = 'List memories, newest first (a thread: in its order).';
@@ -14,7 +14,7 @@ export default class MemoryList extends HippoCommand {
     '<%= config.bin %> memory list --thread chat-2026-05-04',
   ];
   static override flags = {
-    limit: intFlag({ ...RANGES.count, char: 'n', default: 50, description: 'how many' }),
+    ...limitFlags(50),
     ...memoryFilterFlags,
     thread: Flags.string({ description: 'only this thread, oldest first (createdAt, then the order they were added)' }),
   };
@@ -23,15 +23,15 @@ export default class MemoryList extends HippoCommand {
     const { flags } = await this.parse(MemoryList);
     const store = await this.existingStore(flags.db);
     const agentId = this.agentId(flags.agent);
-    const memories = await listMemories(store, { agentId, limit: flags.limit, thread: flags.thread, ...memoryFilters(flags, store.clock()) });
+    const page = await listMemoryPage(store, { agentId, limit: limitOf(flags), thread: flags.thread, ...memoryFilters(flags, store.clock()) });
     // Nothing for this agent while others have memories: usually a missing --agent (after `hippo demo`, say).
-    const elsewhere = memories.length === 0 ? await elsewhereWarning(store, agentId, 'memories') : undefined;
-    this.output({ memories, warnings: elsewhere ? [elsewhere] : [] }, memoryListView);
+    const elsewhere = page.memories.length === 0 ? await elsewhereWarning(store, agentId, 'memories') : undefined;
+    this.output({ ...page, warnings: elsewhere ? [elsewhere] : [] }, memoryListView);
     await this.auditRead(
       store,
       agentId,
       'memory list',
-      memories.map((memory) => memory.id),
+      page.memories.map((memory) => memory.id),
     );
   }
 }

@@ -1,9 +1,9 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
 import { candidatesView } from '../../views/render-rem.js';
-import { CANDIDATE_STATUSES, listCandidates, type CandidateStatus } from '../../core/rem/candidates.js';
+import { CANDIDATE_STATUSES, listCandidatePage, type CandidateStatus } from '../../core/rem/candidates.js';
 import { PROMOTE_DURABILITIES } from '../../core/rem/review.js';
-import { intFlag, RANGES } from '../../cli/int-flag.js';
+import { limitFlags, limitOf } from '../../cli/limit-flags.js';
 
 export default class RemCandidates extends HippoCommand {
   static override summary = 'Review candidates: interactive on a terminal; a plain list otherwise (--json, CI, pipes).';
@@ -17,7 +17,7 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
   ];
   static override flags = {
     status: Flags.string({ options: [...CANDIDATE_STATUSES, 'all'], default: 'pending', description: 'which candidates to list' }),
-    limit: intFlag({ ...RANGES.count, char: 'n', default: 1000, description: 'at most this many' }),
+    ...limitFlags(1000, 'at most this many'),
     reviewer: Flags.string({ description: 'review screen: who decides (default $HIPPO_REVIEWER, else the OS user)' }),
     durability: Flags.string({ options: [...PROMOTE_DURABILITIES], default: 'persistent', description: 'review screen: durability of promoted memories' }),
     'allow-missing-sources': Flags.boolean({ default: false, description: 'review screen: promote even if a cited memory is gone' }),
@@ -35,12 +35,12 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
         reviewer: flags.reviewer,
         durability: flags.durability as (typeof PROMOTE_DURABILITIES)[number],
         allowMissingSources: flags['allow-missing-sources'],
-        limit: flags.limit,
+        limit: limitOf(flags),
         allowMissingSourcesCommand: this.hint(['rem', 'candidates', '--allow-missing-sources']),
       };
       return this.output(await reviewCandidates(store, options, this.abortSignal), reviewView);
     }
-    const candidates = await listCandidates(store, { agentId, status: flags.status as CandidateStatus | 'all', limit: flags.limit });
-    this.output({ candidates }, candidatesView(flags.status));
+    const page = await listCandidatePage(store, { agentId, status: flags.status as CandidateStatus | 'all', limit: limitOf(flags) });
+    this.output(page, candidatesView(flags.status));
   }
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { checkNewAgents } from '../agent-ids.js';
 import { NotFoundError, UsageError } from '../errors.js';
-import { requireCount } from '../limits.js';
+import { requireCount, shownOf, type Shown } from '../limits.js';
 import { newId } from '../ids.js';
 import { DURABILITIES, type Durability, type Memory } from '../records.js';
-import type { Store, StoreOps } from '../store/port.js';
+import type { ListQuery, Store, StoreOps } from '../store/port.js';
 import { hasHiddenCharacters } from '../text-guard.js';
 import { isWellFormed, requireWellFormed } from '../well-formed.js';
 import { iso } from '../time.js';
@@ -225,8 +225,11 @@ export interface ListOptions {
 
 /** Newest first, or a thread in its order. Archived memories only when asked for. */
 export function listMemories(store: StoreOps, options: ListOptions): Promise<Memory[]> {
-  const limit = requireCount(options.limit ?? 50, 'limit');
-  return store.memories.list({
+  return store.memories.list(listQuery(options, requireCount(options.limit ?? 50, 'limit')));
+}
+
+function listQuery(options: ListOptions, limit: number): ListQuery {
+  return {
     agentId: options.agentId,
     tag: options.tag,
     since: options.since === undefined ? undefined : iso(options.since),
@@ -234,7 +237,14 @@ export function listMemories(store: StoreOps, options: ListOptions): Promise<Mem
     thread: options.thread === undefined ? undefined : validateThread(options.thread),
     includeArchived: options.includeArchived,
     limit,
-  });
+  };
+}
+
+/** `memory list`: the page, with how many memories the filters match in all (`shownOf`). */
+export async function listMemoryPage(store: StoreOps, options: ListOptions): Promise<{ memories: Memory[] } & Shown> {
+  const memories = await listMemories(store, options);
+  const { limit: _limit, ...query } = listQuery(options, options.limit ?? 50);
+  return { memories, ...(await shownOf(memories.length, options.limit ?? 50, () => store.memories.count(query))) };
 }
 
 /** How many agents besides the one read are named in `elsewhereWarning`. */

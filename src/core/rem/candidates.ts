@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { faultPoint } from '../faults.js';
-import { requireCount } from '../limits.js';
+import { requireCount, shownOf, type Shown } from '../limits.js';
 import { newId } from '../ids.js';
 import { contentHash, normalizeWhitespace } from '../memory/memory.js';
 import { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
@@ -31,6 +31,16 @@ export async function listCandidates(store: StoreOps, options: { agentId: string
     throw new UsageError('bad_status', `the candidate status must be one of ${allowed.join(', ')}`, { details: { option: 'status', allowed } });
   }
   return store.candidates.list({ agentId: options.agentId, status, limit: requireCount(options.limit ?? 1000, 'limit') });
+}
+
+/** `rem candidates` as a list: the page, with how many candidates of that status there are in all (`shownOf`). */
+export async function listCandidatePage(
+  store: StoreOps,
+  options: { agentId: string; status?: CandidateStatus | 'all'; limit?: number },
+): Promise<{ candidates: Candidate[] } & Shown> {
+  const candidates = await listCandidates(store, options);
+  const status = options.status ?? 'pending';
+  return { candidates, ...(await shownOf(candidates.length, options.limit ?? 1000, () => store.candidates.count({ agentId: options.agentId, status }))) };
 }
 
 export interface StageInput {

@@ -139,7 +139,11 @@ export interface RejectOptions {
   reviewer?: string;
 }
 
-/** docs/design.md §4.8: reject with a reason, in one transaction. Rejecting a rejected candidate is a no-op; a promoted one → 4. */
+/**
+ * docs/design.md §4.8: reject with a reason, in one transaction. Rejecting a promoted candidate → 4; rejecting a
+ * rejected one → 4 too (issue 30, docs/decisions.md): the new reason would be lost, so it is refused, saying when and
+ * why it was rejected. Any refusal rejects none of the ids.
+ */
 export async function reject(store: Store, options: RejectOptions): Promise<Candidate[]> {
   const reason = requireText(options.reason, 'reason', 'why this candidate is wrong or not worth keeping');
   const reviewer = reviewerOf(options.reviewer);
@@ -148,23 +152,33 @@ export async function reject(store: Store, options: RejectOptions): Promise<Cand
     const rejected: Candidate[] = [];
     for (const id of new Set(options.ids)) {
       const candidate = await getCandidate(tx, options.agentId, id);
-      if (candidate.status === 'rejected') {
-        rejected.push(candidate);
-        continue;
-      }
+      if (candidate.status === 'rejected') throw alreadyRejected(candidate);
       assertPending(candidate, 'reject');
       if (!(await tx.candidates.decide(options.agentId, id, { status: 'rejected', reviewer, rationale: reason, decidedAt }))) {
-        // Decided elsewhere in between: rejected already is the same no-op; promoted is a conflict.
+        // Decided elsewhere in between: refused as if it had been decided before.
         const now = await getCandidate(tx, options.agentId, id);
-        if (now.status === 'rejected') {
-          rejected.push(now);
-          continue;
-        }
+        if (now.status === 'rejected') throw alreadyRejected(now);
         assertPending(now, 'reject');
       }
       rejected.push({ ...candidate, status: 'rejected', reviewer, reviewRationale: reason, decidedAt });
     }
     return rejected;
+  });
+}
+
+/** A rejected candidate rejected again: exit 4 saying when, by whom and why it was rejected (the new reason is not kept). */
+function alreadyRejected(candidate: Candidate): ConflictError {
+  const on = candidate.decidedAt ? ` on ${candidate.decidedAt.slice(0, 10)}` : '';
+  const by = candidate.reviewer ? ` by ${candidate.reviewer}` : '';
+  const reason = candidate.reviewRationale ? ` (reason: ${candidate.reviewRationale})` : '';
+  return new ConflictError('candidate_decided', `candidate ${candidate.id} was already rejected${on}${by}${reason}; nothing changed`, {
+    details: {
+      candidateId: candidate.id,
+      status: candidate.status,
+      decidedAt: candidate.decidedAt,
+      reviewer: candidate.reviewer,
+      reason: candidate.reviewRationale,
+    },
   });
 }
 

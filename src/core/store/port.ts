@@ -300,6 +300,8 @@ export interface MemoryRepo {
    * memories unless asked for; expired ones are listed.
    */
   list(query: ListQuery): Promise<Memory[]>;
+  /** How many memories `list` would return without its limit: one COUNT over the agent's rows with the same filters. */
+  count(query: Omit<ListQuery, 'limit'>): Promise<number>;
   /**
    * Every memory of the agent (or of all agents), archived too, oldest first (createdAt, id): the export order;
    * streamed. On SQLite the connection reads it as one statement: run nothing else on the same store until the loop
@@ -351,6 +353,8 @@ export interface MemoryRepo {
    */
   agentCounts(options?: { source?: string }): Promise<AgentCount[]>;
   search(query: SearchQuery): Promise<SearchHit[]>;
+  /** How many memories of the agent `search` would find without its limit (same match, weights and filters; limit and highlight unused): one COUNT. */
+  searchCount(query: SearchQuery): Promise<number>;
   /** Nightly: what the rules would archive (read only) / archive it now (one statement, returns what it did). */
   planMaintenance(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent>;
   applyMaintenance(cutoffs: MaintenanceCutoffs, reasons: Record<MaintenanceRule, string>): Promise<MaintenanceCountsByAgent>;
@@ -368,6 +372,8 @@ export interface CandidateRepo {
   /** The full prompt a candidate came from (audit). */
   prompt(agentId: string, id: string): Promise<string | undefined>;
   list(options: { agentId: string; status: CandidateStatus | 'all'; limit: number }): Promise<Candidate[]>;
+  /** How many candidates `list` would return without its limit: one COUNT over the agent's rows. */
+  count(options: { agentId: string; status: CandidateStatus | 'all' }): Promise<number>;
   /** Whether a claim (normalised) is already pending/promoted (`live`) or was rejected, for this agent. */
   claimStatus(agentId: string, claimNorm: string): Promise<{ live: boolean; rejected: boolean }>;
   /**
@@ -409,6 +415,8 @@ export interface RunRepo {
   get(id: string, agentId?: string): Promise<Run | undefined>;
   /** Newest first; with agentId: that agent's runs and the store-wide ones (agentId null). */
   list(options: { limit: number; agentId?: string }): Promise<Run[]>;
+  /** How many runs `list` would return without its limit (the agent's and the store-wide ones; every run without agentId). */
+  count(options: { agentId?: string }): Promise<number>;
   /** Rows of a dead run (the run and its children) still `running` → `interrupted`; returns how many. */
   interruptAbandoned(runId: string, now: string): Promise<number>;
   kindOf(id: string): Promise<RunKind | undefined>;

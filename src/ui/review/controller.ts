@@ -75,12 +75,14 @@ export class ReviewController implements ReviewActions {
 
   reject(candidateId: string, reason: string): Promise<DecisionOutcome> {
     return this.decide(candidateId, async () => {
-      // Core `reject` is idempotent: a candidate already rejected comes back unchanged, without an error. On screen
-      // that is someone else's decision, not the reviewer's, so it must not be counted (or reported) as theirs.
-      const before = await this.isPending(candidateId);
-      const [after] = await reject(this.store, { agentId: this.options.agentId, ids: [candidateId], reason, reviewer: this.settings.reviewer });
-      const ours = before && after !== undefined && after.reviewer === this.settings.reviewer && after.reviewRationale === reason;
-      if (!ours) return { ok: false, candidateId, code: 'conflict', message: `candidate ${candidateId} is already rejected elsewhere`, stillPending: false };
+      // Core `reject` refuses a candidate already rejected (exit 4, its words name the reason given then). On screen
+      // that is someone else's decision, not the reviewer's: said in the screen's own words, not counted as theirs.
+      try {
+        await reject(this.store, { agentId: this.options.agentId, ids: [candidateId], reason, reviewer: this.settings.reviewer });
+      } catch (error) {
+        if (!(error instanceof HippoError && error.code === 'candidate_decided' && error.details?.status === 'rejected')) throw error;
+        return { ok: false, candidateId, code: 'conflict', message: `candidate ${candidateId} is already rejected elsewhere`, stillPending: false };
+      }
       return { ok: true, kind: 'rejected', candidateId };
     });
   }

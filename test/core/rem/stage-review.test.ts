@@ -155,14 +155,16 @@ describe('promote / reject (docs/design.md §4.8)', () => {
     expect((await errorOf(() => reject(store, { agentId: 'a', ids: [candidateIds[1]!], reason: '' }))).code).toBe('reason_required');
   });
 
-  it('follows the state rules: promote decided → 4, reject promoted → 4, reject rejected → no-op', async () => {
+  it('follows the state rules: promote decided → 4, reject promoted → 4, reject rejected → 4 naming the first reason', async () => {
     await promote(store, { agentId: 'a', ids: [candidateIds[0]!], rationale: 'x' });
     await reject(store, { agentId: 'a', ids: [candidateIds[1]!], reason: 'no' });
     expect((await errorOf(() => promote(store, { agentId: 'a', ids: [candidateIds[0]!], rationale: 'x' }))).exitCode).toBe(4);
     expect((await errorOf(() => promote(store, { agentId: 'a', ids: [candidateIds[1]!], rationale: 'x' }))).exitCode).toBe(4);
     expect((await errorOf(() => reject(store, { agentId: 'a', ids: [candidateIds[0]!], reason: 'x' }))).exitCode).toBe(4);
-    const [again] = await reject(store, { agentId: 'a', ids: [candidateIds[1]!], reason: 'different reason' });
-    expect(again).toMatchObject({ status: 'rejected', reviewRationale: 'no' });
+    const again = await errorOf(() => reject(store, { agentId: 'a', ids: [candidateIds[1]!], reason: 'different reason' }));
+    expect(again).toMatchObject({ exitCode: 4, code: 'candidate_decided', details: { status: 'rejected', reason: 'no' } });
+    expect(again.message).toMatch(/already rejected on \d{4}-\d{2}-\d{2} by .* \(reason: no\); nothing changed$/);
+    expect((await getCandidate(store, 'a', candidateIds[1]!)).reviewRationale).toBe('no');
   });
 
   it("is all or nothing across ids, and another agent's candidate is not found (3)", async () => {

@@ -141,6 +141,43 @@ export interface SearchSqlOptions {
 }
 
 /**
+ * How many memories `searchSql` would find without its limit: its `matches` (the same terms and first ranking, over
+ * the agent's rows through the GIN indexes) through its filters, counted. Undefined when the query has no term.
+ */
+export function searchCountSql(options: Omit<SearchSqlOptions, 'limit' | 'highlight' | 'columns'>): { text: string; values: unknown[] } | undefined {
+  const weights = rankWeights(options.weights);
+  const values: unknown[] = [options.agentId];
+  const param = (value: unknown): string => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  let querySql: string;
+  if (options.raw) {
+    if (!rawTsQuery(options.query)) return undefined;
+    querySql = `to_tsquery('${TS_CONFIG}', ${param(options.query)})`;
+  } else {
+    const terms = queryTerms(options.query);
+    if (terms.length === 0) return undefined;
+    querySql = terms.map((term) => `plainto_tsquery('${TS_CONFIG}', ${param(term)})`).join(' || ');
+  }
+  const useContext = weights.contextBefore > 0 || weights.contextAfter > 0 || weights.date > 0;
+  const found = useContext ? '(m.fts @@ q.query OR m.fts_context @@ q.query)' : 'm.fts @@ q.query';
+  const firstRank =
+    `ts_rank('{0, ${weights.tags}, ${weights.subject}, ${weights.content}}', m.fts, q.query, 1)` +
+    (useContext ? ` + ts_rank('{0, ${weights.date}, ${weights.contextAfter}, ${weights.contextBefore}}', m.fts_context, q.query, 1)` : '');
+  const filters: string[] = [`${firstRank} > 0`];
+  if (!options.includeArchived) filters.push('m.archived_at IS NULL', `(m.expires_at IS NULL OR m.expires_at > ${param(options.now)})`);
+  if (options.tag !== undefined) filters.push(`m.tags @> ARRAY[${param(options.tag)}]::text[]`);
+  if (options.since !== undefined) filters.push(`m.created_at >= ${param(options.since)}`);
+  if (options.durability !== undefined) filters.push(`m.durability = ${param(options.durability)}`);
+  const text = `
+    WITH q AS MATERIALIZED (SELECT (${querySql}) AS query)
+    SELECT count(*)::int AS n FROM memories m CROSS JOIN q
+    WHERE m.agent_id = $1 AND ${found} AND ${filters.join(' AND ')}`;
+  return { text, values };
+}
+
+/**
  * The whole search as one statement over parameters, ranked like SQLite's BM25 (see docs/postgres.md):
  *
  * 1. `matches`: one pass over the agent's memories matching any term in `fts` or `fts_context`, through the GIN

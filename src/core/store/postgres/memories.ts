@@ -13,7 +13,7 @@ import type { Session, TxState } from './session.js';
 import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE, MEMORY_UPDATE_COLUMNS, setList } from '../tables.js';
 import { fromRow, Params, placeholders, toParams } from './codec.js';
 import { applyMaintenance, optimizeSearchIndex, planMaintenance } from './maintenance.js';
-import { searchMemories } from './search.js';
+import { countSearchMatches, searchMemories } from './search.js';
 import { PgThreads, reindexBeforeCommit, reindexPending } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
@@ -45,6 +45,17 @@ function eligible(
   if (options.scope === 'tagged') where.push(`${a}tags @> ARRAY[${p.add(options.tag ?? '', 'text')}]`);
   if (options.unreflected) where.push(`${a}last_reflected_at IS NULL`);
   return where;
+}
+
+/** `list`'s and `count`'s WHERE: the agent first, then the filters (values added to `p`). */
+function listWhere(p: Params, q: Omit<ListQuery, 'limit'>): string {
+  const where = [`agent_id = ${p.add(q.agentId)}`];
+  if (!q.includeArchived) where.push('archived_at IS NULL');
+  if (q.tag !== undefined) where.push(`tags @> ARRAY[${p.add(q.tag, 'text')}]`);
+  if (q.since !== undefined) where.push(`created_at >= ${p.add(q.since, 'timestamptz')}`);
+  if (q.durability !== undefined) where.push(`durability = ${p.add(q.durability, 'text')}`);
+  if (q.thread !== undefined) where.push(`thread = ${p.add(q.thread, 'text')}`);
+  return where.join(' AND ');
 }
 
 export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
@@ -181,16 +192,17 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
 
     async list(q: ListQuery) {
       const p = new Params();
-      const where = [`agent_id = ${p.add(q.agentId)}`];
-      if (!q.includeArchived) where.push('archived_at IS NULL');
-      if (q.tag !== undefined) where.push(`tags @> ARRAY[${p.add(q.tag, 'text')}]`);
-      if (q.since !== undefined) where.push(`created_at >= ${p.add(q.since, 'timestamptz')}`);
-      if (q.durability !== undefined) where.push(`durability = ${p.add(q.durability, 'text')}`);
-      if (q.thread !== undefined) where.push(`thread = ${p.add(q.thread, 'text')}`);
+      const where = listWhere(p, q);
       // A thread reads in its own order (createdAt, then insertion order); everything else newest first.
       const order = q.thread !== undefined ? 'created_at, seq' : 'created_at DESC, id COLLATE "C" DESC';
-      const { rows } = await query(`SELECT ${COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ${p.add(q.limit, 'int')}`, p.values);
+      const { rows } = await query(`SELECT ${COLUMNS} FROM memories WHERE ${where} ORDER BY ${order} LIMIT ${p.add(q.limit, 'int')}`, p.values);
       return rows.map(toMemory);
+    },
+
+    async count(q) {
+      const p = new Params();
+      const { rows } = await query<{ n: number }>(`SELECT count(*)::int AS n FROM memories WHERE ${listWhere(p, q)}`, p.values);
+      return rows[0]!.n;
     },
 
     iterate(agentId) {
@@ -346,6 +358,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
     },
 
     search: (q: SearchQuery) => searchMemories(session, bound, q),
+    searchCount: (q: SearchQuery) => countSearchMatches(session, bound, q),
     planMaintenance: (cutoffs) => planMaintenance(query, cutoffs),
     applyMaintenance: (cutoffs, reasons) => applyMaintenance(atomic, cutoffs, reasons),
     optimizeSearchIndex: () => optimizeSearchIndex(query),

@@ -49,6 +49,13 @@ export function candidateRepo(session: Session, bound?: TxState): CandidateRepo 
       );
       return rows.map(toCandidate);
     },
+    async count({ agentId, status }) {
+      const { rows } = await query<{ n: number }>(`SELECT count(*)::int AS n FROM candidates WHERE agent_id = $1 AND ($2::text = 'all' OR status = $2)`, [
+        agentId,
+        status,
+      ]);
+      return rows[0]!.n;
+    },
     async claimStatus(agentId, claimNorm) {
       const { rows } = await query<{ live: boolean; rejected: boolean }>(
         `SELECT coalesce(bool_or(status IN ('pending', 'promoted')), false) AS live, coalesce(bool_or(status = 'rejected'), false) AS rejected
@@ -199,6 +206,14 @@ export function runRepo(session: Session, bound?: TxState): RunRepo {
         agentId === undefined ? [limit] : [limit, agentId],
       );
       return rows.map(toRun);
+    },
+    async count({ agentId }) {
+      // Without an agent: all agents (`rem runs --all-agents`), as `list`.
+      const { rows } = await query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM runs WHERE $1::text IS NULL OR agent_id = $1 OR agent_id IS NULL -- all agents: --all-agents, as list`,
+        [agentId ?? null],
+      );
+      return rows[0]!.n;
     },
     async interruptAbandoned(runId, now) {
       const set = `status = 'interrupted', finished_at = $2, errors = '["interrupted"]',

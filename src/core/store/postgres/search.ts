@@ -9,10 +9,28 @@ import { CONTEXT_AFTER, CONTEXT_BEFORE } from '../context.js';
 import { SEARCH_PARTS, type SearchHit, type SearchPart, type SearchQuery } from '../port.js';
 import { MEMORY_TABLE } from '../tables.js';
 import { fromRow } from './codec.js';
-import { finishSnippet, mapRawQueryError, nearbySql, searchSql } from './fts.js';
+import { finishSnippet, mapRawQueryError, nearbySql, searchCountSql, searchSql } from './fts.js';
 import type { Session, TxState } from './session.js';
 
 const COLUMN_NAMES = MEMORY_TABLE.columns.map((column) => column.name);
+
+/** How many memories of the agent the search would find without its limit (port.ts `MemoryRepo.searchCount`): one COUNT. */
+export async function countSearchMatches(session: Session, bound: TxState | undefined, q: SearchQuery): Promise<number> {
+  const statement = searchCountSql({
+    agentId: q.agentId,
+    query: q.text,
+    raw: q.raw,
+    now: q.now,
+    ...(q.tag !== undefined ? { tag: q.tag } : {}),
+    ...(q.since !== undefined ? { since: q.since } : {}),
+    ...(q.durability !== undefined ? { durability: q.durability } : {}),
+    includeArchived: q.includeArchived ?? false,
+    ...(q.weights !== undefined ? { weights: q.weights } : {}),
+  });
+  if (!statement) return 0;
+  const { rows } = await session.query<{ n: number }>(statement.text, statement.values, bound, { ...(q.raw ? { mapError: mapRawQueryError } : {}) });
+  return rows[0]!.n;
+}
 
 /** One agent's search (port.ts `MemoryRepo.search`): fts.ts's statement, then the snippets and the neighbour a context-only hit owes its match to. */
 export async function searchMemories(session: Session, bound: TxState | undefined, q: SearchQuery): Promise<SearchHit[]> {

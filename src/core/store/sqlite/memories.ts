@@ -137,6 +137,20 @@ const UPDATE_MEMORY = `UPDATE memories SET ${setList(MEMORY_UPDATE_COLUMNS, () =
 /** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
 const JOIN_AROUND_MAX = 64;
 
+/** `list`'s and `count`'s WHERE (always the agent first) and its bound values. */
+function listFilters(query: Omit<ListQuery, 'limit'>): { where: string; params: Record<string, string | null> } {
+  const where = ['agent_id = @agentId'];
+  if (!query.includeArchived) where.push('archived_at IS NULL');
+  if (query.tag !== undefined) where.push('EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = @tag)');
+  if (query.since !== undefined) where.push('created_at >= @since');
+  if (query.durability !== undefined) where.push('durability = @durability');
+  if (query.thread !== undefined) where.push('thread = @thread');
+  return {
+    where: where.join(' AND '),
+    params: { agentId: query.agentId, tag: query.tag ?? null, since: query.since ?? null, durability: query.durability ?? null, thread: query.thread ?? null },
+  };
+}
+
 export class SqliteMemories implements MemoryRepo {
   readonly threads: SqliteThreads;
 
@@ -269,26 +283,22 @@ export class SqliteMemories implements MemoryRepo {
   }
 
   async list(query: ListQuery): Promise<Memory[]> {
-    const where = ['agent_id = @agentId'];
-    if (!query.includeArchived) where.push('archived_at IS NULL');
-    if (query.tag !== undefined) where.push('EXISTS (SELECT 1 FROM json_each(memories.tags) WHERE value = @tag)');
-    if (query.since !== undefined) where.push('created_at >= @since');
-    if (query.durability !== undefined) where.push('durability = @durability');
-    if (query.thread !== undefined) where.push('thread = @thread');
+    const { where, params } = listFilters(query);
     // A thread reads in its own order (createdAt, then insertion order); everything else newest first.
     const order = query.thread !== undefined ? 'created_at, rowid' : 'created_at DESC, id DESC';
     return this.c.use(() =>
       (
-        this.c.statement(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT @limit`).all({
-          agentId: query.agentId,
-          tag: query.tag ?? null,
-          since: query.since ?? null,
-          durability: query.durability ?? null,
-          thread: query.thread ?? null,
+        this.c.statement(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE ${where} ORDER BY ${order} LIMIT @limit`).all({
+          ...params,
           limit: query.limit,
         }) as MemoryRow[]
       ).map(memoryFromRow),
     );
+  }
+
+  async count(query: Omit<ListQuery, 'limit'>): Promise<number> {
+    const { where, params } = listFilters(query);
+    return this.c.use(() => this.c.statement(`SELECT count(*) FROM memories WHERE ${where}`).pluck().get(params) as number);
   }
 
   async *iterate(agentId?: string): AsyncIterable<Memory> {
@@ -458,6 +468,10 @@ export class SqliteMemories implements MemoryRepo {
 
   async search(query: SearchQuery): Promise<SearchHit[]> {
     return this.searcher.search(query);
+  }
+
+  async searchCount(query: SearchQuery): Promise<number> {
+    return this.searcher.count(query);
   }
 
   async planMaintenance(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent> {

@@ -44,6 +44,16 @@ export class SqliteCandidates implements CandidateRepo {
     );
   }
 
+  async count(options: { agentId: string; status: CandidateStatus | 'all' }): Promise<number> {
+    return this.c.use(
+      () =>
+        this.c
+          .statement(`SELECT count(*) FROM candidates WHERE agent_id = @agentId ${options.status === 'all' ? '' : 'AND status = @status'}`)
+          .pluck()
+          .get({ agentId: options.agentId, status: options.status }) as number,
+    );
+  }
+
   async claimStatus(agentId: string, claimNorm: string): Promise<{ live: boolean; rejected: boolean }> {
     return this.c.use(() => {
       const found = this.c
@@ -212,6 +222,17 @@ export class SqliteRuns implements RunRepo {
           )
           .all(options.agentId === undefined ? { limit: options.limit } : { agentId: options.agentId, limit: options.limit }) as Record<string, unknown>[]
       ).map(runFromRow),
+    );
+  }
+
+  async count(options: { agentId?: string }): Promise<number> {
+    // Without an agent: all agents (`rem runs --all-agents`), as `list`.
+    return this.c.use(
+      () =>
+        this.c
+          .statement(`SELECT count(*) FROM runs ${options.agentId === undefined ? '' : 'WHERE agent_id = @agentId OR agent_id IS NULL'}`)
+          .pluck()
+          .get({ agentId: options.agentId ?? null }) as number,
     );
   }
 

@@ -34,18 +34,9 @@ export class SqliteSearch {
    * pass). Rows, snippets and the matched parts are read for those few hits only.
    */
   async search(query: SearchQuery): Promise<SearchHit[]> {
-    const weights = rankWeights(query.weights);
-    const terms = query.raw ? (query.text.trim() === '' ? undefined : `(${query.text})`) : buildMatchExpression(query.text);
-    if (terms === undefined) return [];
-    const columns = searchedColumns(weights);
-    const text = query.raw ? terms : `${columns} : (${terms})`;
-    const agent = agentExpression(query.agentId);
-    const match = agent ? `${agent} AND (${text})` : text;
-    const filters = ['m.agent_id = @agentId'];
-    if (!query.includeArchived) filters.push('m.archived_at IS NULL', '(m.expires_at IS NULL OR m.expires_at > @now)');
-    if (query.tag !== undefined) filters.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = @tag)');
-    if (query.since !== undefined) filters.push('m.created_at >= @since');
-    if (query.durability !== undefined) filters.push('m.durability = @durability');
+    const built = this.matchOf(query);
+    if (built === undefined) return [];
+    const { weights, terms, columns, match, filters } = built;
     const params = {
       match,
       agentId: query.agentId,
@@ -69,6 +60,51 @@ export class SqliteSearch {
     }
     const explained = this.c.mapped(() => this.explain(rows, terms, query, flagged));
     return rows.map((row, index) => ({ memory: memoryFromRow(row), score: row.score, snippet: row.snippet, ...explained[index]! }));
+  }
+
+  /** How many memories `search` would find without its limit: the same MATCH and filters, counted in one statement. */
+  async count(query: SearchQuery): Promise<number> {
+    const built = this.matchOf(query);
+    if (built === undefined) return 0;
+    await this.c.ready();
+    try {
+      return this.c
+        .statement(
+          `SELECT count(*) FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
+           WHERE memories_fts MATCH @match AND ${built.filters.join(' AND ')}`,
+        )
+        .pluck()
+        .get({
+          match: built.match,
+          agentId: query.agentId,
+          now: query.now,
+          tag: query.tag ?? null,
+          since: query.since ?? null,
+          durability: query.durability ?? null,
+        }) as number;
+    } catch (error) {
+      if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
+        throw rawSyntaxError('FTS5', (error as Error).message, { option: 'raw' });
+      }
+      throw mapSqliteError(error, this.c.path);
+    }
+  }
+
+  /** A search's FTS5 expression (the agent's, over the weighted parts) and its filters; undefined when the text holds no term. */
+  private matchOf(query: SearchQuery) {
+    const weights = rankWeights(query.weights);
+    const terms = query.raw ? (query.text.trim() === '' ? undefined : `(${query.text})`) : buildMatchExpression(query.text);
+    if (terms === undefined) return undefined;
+    const columns = searchedColumns(weights);
+    const text = query.raw ? terms : `${columns} : (${terms})`;
+    const agent = agentExpression(query.agentId);
+    const match = agent ? `${agent} AND (${text})` : text;
+    const filters = ['m.agent_id = @agentId'];
+    if (!query.includeArchived) filters.push('m.archived_at IS NULL', '(m.expires_at IS NULL OR m.expires_at > @now)');
+    if (query.tag !== undefined) filters.push('EXISTS (SELECT 1 FROM json_each(m.tags) WHERE value = @tag)');
+    if (query.since !== undefined) filters.push('m.created_at >= @since');
+    if (query.durability !== undefined) filters.push('m.durability = @durability');
+    return { weights, terms, columns, match, filters };
   }
 
   /**
