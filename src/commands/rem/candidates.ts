@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { candidatesView } from '../../views/render-rem.js';
-import { CANDIDATE_STATUSES, listCandidates, type CandidateStatus } from '../../core/rem/candidates.js';
+import { candidatesView, elsewhereNote } from '../../views/render-rem.js';
+import { CANDIDATE_STATUSES, listCandidates, pendingElsewhere, type CandidateStatus } from '../../core/rem/candidates.js';
 import { PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 import { intFlag, RANGES } from '../../cli/int-flag.js';
 
@@ -38,9 +38,16 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
         limit: flags.limit,
         allowMissingSourcesCommand: this.hint(['rem', 'candidates', '--allow-missing-sources']),
       };
-      return this.output(await reviewCandidates(store, options, this.abortSignal), reviewView);
+      const outcome = await reviewCandidates(store, options, this.abortSignal);
+      // Nothing pending here: say which other agents have some.
+      const elsewhere = outcome === undefined ? await pendingElsewhere(store, agentId) : [];
+      return this.output(outcome, {
+        ...reviewView,
+        notes: (result, context) => [elsewhereNote(elsewhere, agentId, this.hint), ...(reviewView.notes?.(result, context) ?? [])],
+      });
     }
     const candidates = await listCandidates(store, { agentId, status: flags.status as CandidateStatus | 'all', limit: flags.limit });
-    this.output({ candidates }, candidatesView(flags.status));
+    const elsewhere = flags.status === 'pending' && candidates.length === 0 ? await pendingElsewhere(store, agentId) : [];
+    this.output({ candidates }, candidatesView(flags.status, agentId, elsewhere, this.hint));
   }
 }
