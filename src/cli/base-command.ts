@@ -151,6 +151,12 @@ export abstract class HippoCommand extends Command {
     return hintBuilder(this.inEffect, this.config?.bin ?? 'hippo');
   }
 
+  /** Whether `--NAME` (or `--NAME=…`) was written on the command line before any `--`, not merely defaulted. */
+  protected givenFlag(name: string): boolean {
+    const end = this.argv.indexOf('--');
+    return (end < 0 ? this.argv : this.argv.slice(0, end)).some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+  }
+
   /** Times in text output: local with the offset, or UTC with --utc (a global flag, read before or without parsing). */
   private get timeStyle(): 'local' | 'utc' {
     const end = this.argv.indexOf('--');

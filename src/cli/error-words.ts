@@ -108,7 +108,7 @@ const WORDS: Partial<Record<ErrorCode, Words>> = {
   // The memory lifecycle.
   tag_added_and_removed: (_error, details) =>
     `a tag cannot be both added (--tag / --add-tag) and removed (--remove-tag) in one edit: ${texts(details.tags)?.join(', ') ?? ''}`,
-  nothing_to_edit: () => 'say what to change: --content, --tag / --add-tag / --remove-tag, --subject, --durability or --expires',
+  nothing_to_edit: () => 'say what to change: --content, --add-tag / --remove-tag / --set-tags, --subject, --durability or --expires',
   nothing_to_forget: () => 'say what to forget: memory ids, or --match TEXT (--match - reads it from stdin)',
   snapshot_not_rewritable: (error) => error.message.replace('forget without purging snapshots', 'forget without --purge-snapshots'),
   snapshot_purge_incomplete: (error) =>

@@ -24,7 +24,13 @@ export default class Extract extends HippoCommand {
     'then in the candidate regions (config "regions", else a default list), and in international form always; --kinds shows the regions in force. ' +
     "With no FILE, reads stdin; --query reads the agent's top search results instead.";
   static override strict = false;
-  static override usage = ['extract KIND[,KIND…] [FILE…]', 'extract --all [FILE…]', 'extract KIND --query TEXT', 'extract --kinds'];
+  static override usage = [
+    'extract KIND[,KIND…] [FILE…]',
+    'extract --all [FILE…]',
+    'extract KIND --query TEXT',
+    'extract KIND --memory ID…',
+    'extract --kinds',
+  ];
   static override examples = [
     '<%= config.bin %> extract email notes.md',
     '<%= config.bin %> extract phone,email notes.md',
@@ -32,6 +38,7 @@ export default class Extract extends HippoCommand {
     '<%= config.bin %> extract --all report.txt --json',
     '<%= config.bin %> extract phone --query "Dublin office" --agent ops-agent',
     '<%= config.bin %> extract address --query "office" --model ollama:llama3.2',
+    '<%= config.bin %> extract phone,email --memory mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M --agent ops-agent',
   ];
   static override args = {
     kind: Args.string({
@@ -47,6 +54,7 @@ export default class Extract extends HippoCommand {
     }),
     kinds: Flags.boolean({ default: false, description: 'list the kinds, how each is checked, and the regions in force' }),
     query: Flags.string({ description: "read the agent's top search results for this text instead of files" }),
+    memory: Flags.string({ multiple: true, description: 'read these memories of the agent, by id, instead of files (repeatable; archived ones too)' }),
     top: intFlag({ ...RANGES.count, default: 10, description: 'with --query: how many search results to read' }),
     region: Flags.string({
       description: 'home region for national phone numbers and numeric dates (ISO code, e.g. IE); beats HIPPO_REGION, config "region" and the locale',
@@ -76,11 +84,14 @@ export default class Extract extends HippoCommand {
     const positional = argv as string[];
     const kinds: readonly Kind[] = flags.all ? KINDS : parseKinds(positional[0] ?? '');
     const files = flags.all ? positional : positional.slice(1);
-    if (flags.query !== undefined && files.length > 0) throw new UsageError('usage', '--query reads memories: give FILE arguments or --query, not both');
+    const sources = [files.length > 0 && 'FILE arguments', flags.query !== undefined && '--query', flags.memory !== undefined && '--memory'].filter(Boolean);
+    if (sources.length > 1) throw new UsageError('usage', `give one of FILE arguments, --query or --memory, not ${sources.join(' and ')}`);
     const input: ExtractInput =
-      flags.query === undefined
-        ? { files, stdin: () => pipedStdin('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query', EXTRACT_READ_LIMIT) }
-        : { store: await this.existingStore(flags.db), agentId: this.agentId(flags.agent), query: flags.query, top: flags.top };
+      flags.query !== undefined
+        ? { store: await this.existingStore(flags.db), agentId: this.agentId(flags.agent), query: flags.query, top: flags.top }
+        : flags.memory !== undefined
+          ? { store: await this.existingStore(flags.db), agentId: this.agentId(flags.agent), memoryIds: flags.memory }
+          : { files, stdin: () => pipedStdin('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query or --memory', EXTRACT_READ_LIMIT) };
     // On a terminal, a bar once the recognisers have run for a moment (stderr: stdout keeps the facts or the document).
     const bar = await laterProgressBar('extracting');
     const outcome = await extractFrom(input, {

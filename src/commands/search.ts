@@ -35,6 +35,8 @@ export default class Search extends HippoCommand {
     const { args, flags } = await this.parse(Search);
     const store = await this.existingStore(flags.db);
     const marks = this.jsonMode ? undefined : snippetMarks();
+    // Facts asked for on purpose: --ai or --model given (the default --ai is not a request).
+    const onPurpose = flags.model !== undefined || this.givenFlag('ai');
     const report = await searchWithFacts(store, {
       agentId: this.agentId(flags.agent),
       query: args.query,
@@ -42,9 +44,9 @@ export default class Search extends HippoCommand {
       ...memoryFilters(flags, store.clock()),
       raw: flags.raw,
       highlight: marks,
-      facts: { region: flags.region, ai: flags.ai, model: lazyModel(flags.model), signal: this.abortSignal, redact: redactMode(flags.redact) },
+      facts: { region: flags.region, ai: flags.ai, model: lazyModel(flags.model), signal: this.abortSignal, redact: redactMode(flags.redact), onPurpose },
     });
-    this.output(report, searchView(args.query, marks));
+    this.output(report, searchView(args.query, marks, { onPurpose }));
     await this.auditRead(
       store,
       this.agentId(flags.agent),

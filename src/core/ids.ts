@@ -24,3 +24,20 @@ const nextUlid = monotonicFactory(pooledRandom);
 export function newId(prefix: IdPrefix, now: number = Date.now()): string {
   return `${prefix}_${nextUlid(now)}`;
 }
+
+/**
+ * The id as hippo writes it, when `id` differs from it only by letter case (`mem_01jd…` for `mem_01JD…`): ids are
+ * case-sensitive, so a not-found error can say which one exists. Undefined when the case is already right.
+ */
+export function canonicalCase(id: string): string | undefined {
+  const match = /^([a-z]+)_([0-9a-z]{26})$/i.exec(id);
+  if (!match) return undefined;
+  const canonical = `${match[1]!.toLowerCase()}_${match[2]!.toUpperCase()}`;
+  return canonical === id ? undefined : canonical;
+}
+
+/** The end of a not-found message when only the letter case is wrong and the right one exists. */
+export async function caseSensitiveHint(id: string, exists: (canonical: string) => Promise<boolean>): Promise<string> {
+  const canonical = canonicalCase(id);
+  return canonical !== undefined && (await exists(canonical)) ? `; ids are case-sensitive: ${canonical} exists` : '';
+}

@@ -206,9 +206,22 @@ function notUtf8(path: string): UsageError {
   return new UsageError('not_utf8', `${path} is not valid UTF-8 text; convert it (e.g. iconv -t UTF-8) and try again`);
 }
 
+/** Why a file could not be read, in words (the system's code stays in `details`). */
+const UNREADABLE_WORDS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+  EIO: 'an input/output error',
+};
+
 function unreadable(path: string, error: unknown): UsageError {
   const code = (error as NodeJS.ErrnoException).code ?? 'error';
-  return new UsageError('unreadable_file', `${path}: cannot read (${code})`, { details: { path } });
+  const words = UNREADABLE_WORDS[code];
+  return new UsageError('unreadable_file', `${path}: ${words ?? `cannot read (${code})`}`, { details: { path, reason: code } });
 }
 
 function fileKind(stats: Stats): string {

@@ -7,7 +7,7 @@ import type { RedactMode } from './config-values.js';
 import type { FactsReport, FactsRequest } from './extract/extract.js';
 import { MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS } from './extract/limits.js';
 import type { Kind } from './facts/kinds.js';
-import { kindsInQuery } from './facts/lexicon.js';
+import { kindsAskedFor } from './facts/lexicon.js';
 import type { Fact } from './facts/types.js';
 import { elsewhereWarning } from './memory/memory.js';
 import type { ModelClient } from './model/client.js';
@@ -37,13 +37,23 @@ export interface SearchReport {
 }
 
 /**
- * §6: the search, then — when the query names a kind of fact and something matched — the fact box over the results.
- * The recognisers and the model layer load only then: most queries name no kind.
+ * §6: the search, then — when the query asks for a kind of fact and something matched — the fact box over the results.
+ * A kind is asked for when a phrase names it clearly (`phone number`, `address`), or by a cue (`where is`, `call`)
+ * when the user asked for facts on purpose (`onPurpose`: the CLI's `--ai` or `--model` given). The recognisers and the
+ * model layer load only then: most queries ask for none, and a question that asks for no fact never calls a model.
  */
 export async function searchWithFacts(
   store: Store,
   options: SearchOptions & {
-    facts: { region?: string; ai: boolean; model: () => Promise<ModelClient | undefined>; signal?: AbortSignal; redact?: RedactMode };
+    facts: {
+      region?: string;
+      ai: boolean;
+      model: () => Promise<ModelClient | undefined>;
+      signal?: AbortSignal;
+      redact?: RedactMode;
+      /** The user asked for facts on purpose (`--ai`, `--model`): cues count, and an empty box says nothing was found. */
+      onPurpose?: boolean;
+    };
     /** False: an empty result never names other agents (a server serving one agent of many, docs/mcp.md). */
     nameOtherAgents?: boolean;
   },
@@ -51,7 +61,17 @@ export async function searchWithFacts(
   const results = await search(store, options);
   const total = await countMatches(store, options, results.length);
   const elsewhere = results.length === 0 && options.nameOtherAgents !== false ? await elsewhereWarning(store, options.agentId) : undefined;
-  const kinds = kindsInQuery(options.query);
+  const kinds = kindsAskedFor(options.query, { cues: options.facts.onPurpose === true });
   if (kinds.length === 0 || results.length === 0) return { results, total, facts: [], warnings: elsewhere ? [elsewhere] : [] };
   return { results, total, ...(await factBox(kinds, results, options.facts)) };
+}
+
+/**
+ * Whether search shows its fact box, and for which kinds: only when a kind is asked for (`searchWithFacts`), something
+ * matched, and either a fact was found or the user asked for facts on purpose (then "none found" is an answer).
+ */
+export function factBoxKinds(query: string, report: Pick<SearchReport, 'results' | 'facts'>, onPurpose: boolean): Kind[] {
+  const kinds = kindsAskedFor(query, { cues: onPurpose });
+  if (kinds.length === 0 || report.results.length === 0) return [];
+  return report.facts.length > 0 || onPurpose ? kinds : [];
 }

@@ -59,19 +59,33 @@ function tooFar(text: string, flag: string): never {
   throw new UsageError('bad_duration', `${flag} "${text}" reaches past the years 1000–9999`);
 }
 
+/** Which way a time in words leans when the words leave it open (`monday`, `december 1`): back for `--since`, ahead for `--expires`. */
+export type Lean = 'past' | 'future';
+
 /**
- * A time in words, in English (`yesterday`, `last monday`, `3 days ago`, `2 hours ago`, `monday 9am`), read by
- * chrono-node relative to `now` in the local time zone; the words must be one time and nothing else. A day without a
- * time of day means the start of that day (`since yesterday` includes all of yesterday).
+ * A time in words, in English (`yesterday`, `last monday`, `3 days ago`, `monday 9am`, `tomorrow`, `next friday`,
+ * `in 2 weeks`), read by chrono-node relative to `now` in the local time zone; the words must be one time and nothing
+ * else. A day without a time of day means the start of that day (`since yesterday` includes all of yesterday).
+ *
+ * Words that name no direction lean as asked: `past` reads `monday` on a Sunday as the Monday just gone and `december
+ * 1` in November as last year's (for `--since`); `future` reads them as the next ones (for `--expires`). Words that
+ * name one (`last`, `next`, `ago`, `in`, `tomorrow`) are taken as said.
  */
-export function parseTimeWords(text: string, now: Date): Date | undefined {
+export function parseTimeWords(text: string, now: Date, lean: Lean = 'past'): Date | undefined {
   chrono ??= load('chrono-node/en') as typeof import('chrono-node/en');
   const trimmed = text.trim();
-  const results = chrono.casual.parse(trimmed, now, { forwardDate: false });
+  const results = chrono.casual.parse(trimmed, now, { forwardDate: lean === 'future' });
   const [first] = results;
   if (results.length !== 1 || first === undefined || first.index !== 0 || first.text.length !== trimmed.length) return undefined;
   const date = first.start.date();
-  if (!first.start.isCertain('hour')) date.setHours(0, 0, 0, 0);
+  const start = first.start;
+  const dayOnly = !start.isCertain('hour');
+  if (dayOnly) date.setHours(0, 0, 0, 0);
+  if (lean === 'past' && date > now && !/\b(next|in|tomorrow|from now|later|after)\b/i.test(trimmed)) {
+    // chrono has no backward reading: a bare weekday ahead of today is last week's, a bare date ahead this year last year's.
+    if (start.isCertain('weekday') && !start.isCertain('day')) date.setDate(date.getDate() - 7);
+    else if (start.isCertain('month') && !start.isCertain('year')) date.setFullYear(date.getFullYear() - 1);
+  }
   return withinRange(date.getTime());
 }
 
@@ -101,12 +115,21 @@ export function parseSince(text: string, flag: string, now: Date): Date {
   );
 }
 
-/** `--expires`: a duration forward from now, or an ISO date/time — not one already past (it would hide the memory at once). */
+/** What `expires` takes, in words, wherever it is asked for (the CLI's `--expires`, the MCP tool's `expires`). */
+export const EXPIRES_HELP = '90m, 24h, 7d, an ISO date, or words: tomorrow, friday, next monday 9am, in 2 weeks';
+
+/**
+ * `--expires`: a duration forward from now, an ISO date/time, or a time in words read forwards (`tomorrow`, `friday` =
+ * the next Friday, `in 2 weeks`) — not one already past (it would hide the memory at once).
+ */
 export function parseExpires(text: string, flag: string, now: Date): Date {
   const ms = parseDurationMs(text);
-  const date = ms !== undefined ? (withinRange(now.getTime() + ms) ?? tooFar(text, flag)) : parseIsoDate(text);
+  const date = ms !== undefined ? (withinRange(now.getTime() + ms) ?? tooFar(text, flag)) : (parseIsoDate(text) ?? parseTimeWords(text, now, 'future'));
   if (!date) {
-    throw new UsageError('bad_date', `${flag} "${text}" is neither a duration (90m, 24h, 7d) nor an ISO date (2026-12-31 or 2026-12-31T09:30:00Z)`);
+    throw new UsageError(
+      'bad_date',
+      `${flag} "${text}" is neither a duration (90m, 24h, 7d), an ISO date (2026-12-31 or 2026-12-31T09:30:00Z), nor a time in words (tomorrow, friday, in 2 weeks)`,
+    );
   }
   if (date <= now) throw new UsageError('bad_date', `${flag} ${text} is in the past: the memory would be hidden at once`);
   return date;

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { formatTime, zoneOf, type Painter, type TextContext, type View } from '../views/output.js';
 import { hintBuilder } from '../views/hints.js';
-import { candidateShowView, candidatesView, handoffView, ingestView, promoteView, rejectView } from '../views/render-rem.js';
+import { candidatePageView, candidateShowView, handoffView, ingestView, promoteView, rejectView } from '../views/render-rem.js';
 import { memoryAddView, memoryListView, memoryShowView } from '../views/render-memory.js';
 import { searchView } from '../views/render-search.js';
 import { auditReadsView } from '../views/render-governance.js';
@@ -26,7 +26,7 @@ import { promote, PROMOTE_DURABILITIES, reject } from '../core/rem/review.js';
 import { searchWithFacts } from '../core/search-facts.js';
 import type { Store } from '../core/store/port.js';
 import { safeText } from '../core/text-guard.js';
-import { iso, parseExpires, parseSince, SINCE_HELP } from '../core/time.js';
+import { EXPIRES_HELP, iso, parseExpires, parseSince, SINCE_HELP } from '../core/time.js';
 import { candidateSchema, distillSchema, factSchema, handoffSchema, LIMITS, memorySchema, readSchema, warningsSchema } from './schemas.js';
 
 /** What a tool call runs with: the store, the one agent it serves, who the client is, and its cancellation. */
@@ -138,12 +138,7 @@ const memoryAdd = tool({
       .default('standard')
       .describe('how long it should live: ephemeral (expires in 24 h unless expires is given), standard (default), persistent or permanent (never expire)'),
     subject: z.string().min(1).max(LIMITS.short).optional().describe('what the memory is about (a person, system, project)'),
-    expires: z
-      .string()
-      .min(1)
-      .max(LIMITS.short)
-      .optional()
-      .describe('expiry: a duration from now (90m, 7d) or an ISO date; not for persistent or permanent memories'),
+    expires: z.string().min(1).max(LIMITS.short).optional().describe(`expiry (${EXPIRES_HELP}); not for persistent or permanent memories`),
     thread: z
       .string()
       .min(1)
@@ -399,7 +394,7 @@ function candidatesList(allowReview: boolean) {
     annotations: { readOnlyHint: true, openWorldHint: false },
     async run(args, context) {
       const page = await listCandidatePage(context.store, { agentId: context.agentId, status: args.status, limit: args.limit });
-      return rendered(page, candidatesView(args.status), context);
+      return rendered(page, candidatePageView(args.status), context);
     },
   });
 }

@@ -42,26 +42,24 @@ export function cut(text: string, width: number): string {
   return cutAtWord(safeText(text, { lines: 'join' }), width);
 }
 
-/** `2026-11-02 09:30` from a stored ISO time, in UTC (the review screen, which labels it). */
-export function shortDate(isoTime: string): string {
-  return `${isoTime.slice(0, 10)} ${isoTime.slice(11, 16)}`;
-}
-
 /** How times are shown to people: the local time with its UTC offset (the default), or UTC (`--utc`). */
 export type TimeZoneStyle = 'local' | 'utc';
 
 const two = (value: number) => String(value).padStart(2, '0');
 
-/** The zone a stored time is shown in: `UTC` with `--utc`, else the local offset at that time (`+05:30`, `-05:00`). */
+/**
+ * The zone a stored time is shown in, always as an offset (`+05:30`, `-05:00`; `+00:00` with `--utc` or in UTC), so the
+ * CLI, the review screen and the MCP tools' text write every time one way.
+ */
 export function zoneOf(isoTime: string, style: TimeZoneStyle): string {
-  if (style === 'utc') return 'UTC';
-  const offset = -new Date(isoTime).getTimezoneOffset();
+  const offset = style === 'utc' ? 0 : -new Date(isoTime).getTimezoneOffset();
   return `${offset < 0 ? '-' : '+'}${two(Math.floor(Math.abs(offset) / 60))}:${two(Math.abs(offset) % 60)}`;
 }
 
 /**
- * A stored time (ISO-8601 UTC) as people read it: `2026-11-02 10:30 +01:00` in the local zone (the process's `TZ`),
- * or `2026-11-02 09:30 UTC` with `--utc`; `seconds` adds them, `zone: false` leaves the zone to a column header
+ * The one formatter for every time shown to people (CLI text, the review screen, the MCP tools' text, notes): a stored
+ * time (ISO-8601 UTC) as `2026-11-02 10:30 +01:00` in the local zone (the process's `TZ`), or `2026-11-02 09:30 +00:00`
+ * with `--utc`; `seconds` adds them, `zone: false` leaves the zone to a column header
  * (`timeColumn`). JSON keeps the stored ISO time.
  */
 export function formatTime(isoTime: string, style: TimeZoneStyle, options: { seconds?: boolean; zone?: boolean } = {}): string {
@@ -85,7 +83,7 @@ export interface TextContext {
   terminal: boolean;
   /** A stored time as people read it (local with the offset, or UTC with --utc). */
   time: (isoTime: string, options?: { seconds?: boolean; zone?: boolean }) => string;
-  /** The zone `time` shows for a stored time: `+05:30`, or `UTC` with --utc. */
+  /** The zone `time` shows for a stored time: `+05:30`, or `+00:00` with --utc. */
   zone: (isoTime: string) => string;
   /** Follow-up commands carrying the --agent and --db in effect (src/views/hints.ts). */
   hint: Hint;
@@ -110,6 +108,20 @@ export interface Column {
    * first), so the content is cut rather than pushed off the line by a column people can do without.
    */
   optional?: boolean;
+  /**
+   * For an optional column: when it is left out, lower first (columns without one go after those with one, rightmost
+   * first). An optional flexible column can go too: what is left then fits at its own width.
+   */
+  dropOrder?: number;
+}
+
+/** The optional columns in the order a narrow terminal leaves them out. */
+function dropSequence(columns: readonly Column[]): number[] {
+  return columns
+    .map((column, index) => ({ column, index }))
+    .filter(({ column }) => column.optional)
+    .sort((a, b) => (a.column.dropOrder ?? Number.MAX_SAFE_INTEGER) - (b.column.dropOrder ?? Number.MAX_SAFE_INTEGER) || b.index - a.index)
+    .map(({ index }) => index);
 }
 
 /**
@@ -139,11 +151,15 @@ const MIN_FLEX = 20;
 export function table(columns: readonly Column[], rows: readonly string[][], context: TextContext): string {
   const { paint, width, terminal } = context;
   const all = terminal ? [columns.map((column) => column.header), ...rows] : [...rows];
-  if (terminal && columns.some((column) => column.flex)) {
+  if (terminal && columns.some((column) => column.optional)) {
     const widest = columns.map((_, index) => Math.max(0, ...all.map((row) => displayWidth(row[index] ?? ''))));
     const kept = columns.map(() => true);
-    const needed = () => columns.reduce((sum, column, index) => sum + (kept[index] ? (column.flex ? MIN_FLEX : widest[index]!) + 2 : 0), -2);
-    for (let index = columns.length - 1; index >= 0 && needed() > width; index--) if (columns[index]!.optional) kept[index] = false;
+    const needed = () =>
+      columns.reduce((sum, column, index) => sum + (kept[index] ? (column.flex ? Math.min(MIN_FLEX, widest[index]!) : widest[index]!) + 2 : 0), -2);
+    for (const index of dropSequence(columns)) {
+      if (needed() <= width) break;
+      kept[index] = false;
+    }
     if (kept.includes(false)) {
       const keep = <T>(items: readonly T[]) => items.filter((_, index) => kept[index]);
       return table(keep(columns), rows.map(keep), context);

@@ -1,6 +1,8 @@
-import type { ConfigEntry, ConfigFileReport } from '../core/config.js';
+import type { ConfigEntry } from '../core/config.js';
+import type { EffectiveConfigReport, EffectiveEntry } from '../core/config-effect.js';
 import { safeText } from '../core/text-guard.js';
 import { table, type Column, type TextView, type View } from './output.js';
+import { cutTo } from './width.js';
 
 const inline = (text: string) => safeText(text, { lines: 'join' });
 
@@ -10,13 +12,32 @@ export function valueText(value: ConfigEntry['value']): string {
   return inline(Array.isArray(value) ? value.join(' ') : String(value));
 }
 
-const CONFIG_COLUMNS: Column[] = [{ header: 'KEY', style: 'bold' }, { header: 'VALUE' }, { header: 'MEANING', style: 'dim', flex: true }];
+const CONFIG_COLUMNS: Column[] = [
+  { header: 'KEY', style: 'bold' },
+  { header: 'VALUE' },
+  { header: 'FROM', style: 'dim' },
+  { header: 'MEANING', style: 'dim', flex: true, optional: true },
+];
 
-/** `config list`: the file, then every key with its value there (`-` when not set) and what it means. */
-export const configListView: View<ConfigFileReport> = {
+/** Where a value in effect comes from, in words: the variable, the file, or the default. */
+function sourceWords(entry: EffectiveEntry): string {
+  if (entry.source === 'env') return entry.env ?? 'environment';
+  return entry.source === 'file' ? 'file' : 'default';
+}
+
+/**
+ * `config list`: the file, then every key with the value in effect (what commands use without a flag) and where it
+ * comes from — the environment variable that beats the file, the file, or the default — and what it means.
+ */
+export const configListView: View<EffectiveConfigReport> = {
   text: (report, context) => {
-    const rows = report.keys.map((entry) => [entry.key, entry.value === null ? '-' : valueText(entry.value), entry.description]);
-    const where = `${inline(report.path)}${report.exists ? '' : ' (no file yet: every key is unset)'}`;
+    const rows = report.keys.map((entry) => [
+      entry.key,
+      entry.effective === null ? (entry.note ?? '-') : cutTo(valueText(entry.effective), 48),
+      sourceWords(entry),
+      entry.description,
+    ]);
+    const where = `${inline(report.path)}${report.exists ? '' : ' (no file yet)'}`;
     return [context.paint('dim', where), table(CONFIG_COLUMNS, rows, context)].join('\n');
   },
   notes: ({ warnings }, { hint }) => [

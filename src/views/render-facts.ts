@@ -5,7 +5,7 @@ import type { Kind, KindInfo } from '../core/facts/kinds.js';
 import { createLineIndex, type LineCol } from '../core/facts/text.js';
 import type { Fact, Passage } from '../core/facts/types.js';
 import { safeText } from '../core/text-guard.js';
-import { cut, type Painter, type TextView, type View } from './output.js';
+import { cut, table, type Column, type Painter, type TextContext, type TextView, type View } from './output.js';
 import { displayWidth, padTo } from './width.js';
 
 const MAX_VALUE = 60;
@@ -64,10 +64,10 @@ export function factTable(facts: readonly Fact[], passages: readonly Passage[], 
 }
 
 /** `extract --kinds`: each kind, how it is checked, and what it finds; then the regions in force. */
-export function kindTable(kinds: readonly KindInfo[], regions: RegionSettings, paint: Painter): string {
+export function kindTable(kinds: readonly KindInfo[], regions: RegionSettings, context: TextContext): string {
   const rows = kinds.map((info) => [info.kind, info.check, info.description]);
-  const [header, ...body] = columns([['KIND', 'CHECK', 'FINDS'], ...rows]);
-  return [paint('dim', header ?? ''), ...body, '', regionsInForce(regions)].join('\n');
+  const kindColumns: Column[] = [{ header: 'KIND', style: 'bold' }, { header: 'CHECK' }, { header: 'FINDS', flex: true }];
+  return [table(kindColumns, rows, context), '', regionsInForce(regions)].join('\n');
 }
 
 const REGION_SOURCES: Record<RegionSettings['regionSource'], string> = {
@@ -87,7 +87,7 @@ export function regionsInForce(settings: RegionSettings): string {
 }
 
 /** `extract --kinds`: the kind table and the regions in force; the JSON document is `{kinds, regions}`. */
-export const kindsView: TextView<KindsReport> = ({ kinds, regions }, { paint }) => kindTable(kinds, regions, paint);
+export const kindsView: TextView<KindsReport> = ({ kinds, regions }, context) => kindTable(kinds, regions, context);
 
 /**
  * The regions in force, shown as the default of `extract --region` in `--help` (read at help time: environment, config

@@ -1,6 +1,6 @@
 import type { McpToken, RevokeTokensResult } from '../core/tokens.js';
 import { safeText } from '../core/text-guard.js';
-import { shortDate, type View } from './output.js';
+import { table, timeColumn, type Column, type TextContext, type View } from './output.js';
 
 const inline = (text: string) => safeText(text, { lines: 'join' });
 
@@ -20,10 +20,28 @@ export function mcpHttpNotes(options: { url: string; agentId: string; requireTok
   ].filter(Boolean);
 }
 
-function tokenLine(token: McpToken): string {
-  const label = token.label ? `  ${inline(token.label)}` : '';
-  const state = token.revokedAt ? `  revoked ${shortDate(token.revokedAt)}` : '';
-  return `${token.id}  ${shortDate(token.createdAt)}  ${inline(token.agentId)}${label}${state}`;
+/** `mcp token list`: id, creation time, agent, state (live, or when it was revoked) and label, cut to the width. */
+export function tokenTable(tokens: readonly McpToken[], context: TextContext): string {
+  const created = timeColumn(
+    'CREATED',
+    tokens.map((token) => token.createdAt),
+    context,
+  );
+  const columns: Column[] = [
+    { header: 'ID', style: 'bold' },
+    { header: created.header, optional: true, dropOrder: 2 },
+    { header: 'AGENT' },
+    { header: 'STATE' },
+    { header: 'LABEL', flex: true, optional: true, dropOrder: 1 },
+  ];
+  const rows = tokens.map((token, index) => [
+    token.id,
+    created.cells[index]!,
+    inline(token.agentId),
+    token.revokedAt ? `revoked ${context.time(token.revokedAt)}` : 'live',
+    token.label ? inline(token.label) : '',
+  ]);
+  return table(columns, rows, context);
 }
 
 /** `mcp token create`: the secret alone on stdout (so `TOKEN=$(hippo mcp token create …)` works); the rest on stderr. */
@@ -36,7 +54,7 @@ export const tokenCreateView: View<{ token: McpToken; secret: string }> = {
 };
 
 export const tokenListView: View<{ tokens: McpToken[] }> = {
-  text: ({ tokens }) => (tokens.length === 0 ? 'no tokens' : tokens.map(tokenLine).join('\n')),
+  text: ({ tokens }, context) => (tokens.length === 0 ? 'no tokens' : tokenTable(tokens, context)),
 };
 
 export const tokenRevokeView: View<RevokeTokensResult> = {

@@ -92,24 +92,47 @@ export const memoryArchiveView: View<ArchiveResult> = {
     [...archived.map((memory) => `archived ${memory.id}`), ...alreadyArchived.map((id) => `${id} was already archived`)].join('\n'),
 };
 
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** `memory import --dry-run`: what each file would do; nothing was written. Exit 2 when a file would be refused. */
+function importDryRunText(result: ImportResult): string {
+  const lines = result.files.map((file) => {
+    if (file.error) return `  refuse  ${safeText(file.error.message, { lines: 'join' })}`;
+    const parts = [`would add ${file.imported}`];
+    if (file.duplicates > 0) parts.push(`${file.duplicates} of them repeat text already stored`);
+    if (file.existing > 0) parts.push(`skip ${file.existing} already present`);
+    return `  ${parts.join(', ')}  ${safeText(file.path, { lines: 'join' })}`;
+  });
+  const refused = result.files.filter((file) => file.error).length;
+  const head = `dry run: would add ${result.imported} ${result.imported === 1 ? 'memory' : 'memories'}, skip ${result.existing} already present, refuse ${plural(refused, 'file')}`;
+  return [head, ...lines, 'nothing written (dry run)'].join('\n');
+}
+
 export const memoryImportView: View<ImportResult> = {
   text: (result) => {
+    if (result.dryRun) return importDryRunText(result);
     if (result.files.some((file) => file.error)) return undefined; // the failure says it all
     const files = result.files.length;
     const existing = result.existing > 0 ? `, ${result.existing} already present (skipped)` : '';
     return `imported ${result.imported} memories from ${files} file${files === 1 ? '' : 's'}${existing}`;
   },
-  notes: (result) => [result.duplicates > 0 && `warning: ${result.duplicates} imported memories repeat text already stored (kept; see memory list)`],
+  notes: (result) => [
+    !result.dryRun && result.duplicates > 0 && `warning: ${result.duplicates} imported memories repeat text already stored (kept; see memory list)`,
+  ],
   // A file that failed imported nothing (its own transaction); the others are kept, and the command exits 2.
   failure: (result) => {
     const failed = result.files.filter((file) => file.error);
-    if (failed.length === 0) return undefined;
+    if (failed.length === 0 || result.dryRun) return undefined;
+    const others = result.files.length - failed.length;
+    // Only when there were other files: "0 memories imported from the other files" of none says nothing true.
+    const rest = others > 0 ? `\n${result.imported} memories imported from the other ${plural(others, 'file')}` : '';
     return new UsageError(
       'import_failed',
-      `${failed.length} of ${result.files.length} files not imported (nothing from them was written):\n${failed.map((file) => `  ${file.error!.message}`).join('\n')}\n${result.imported} memories imported from the other files`,
+      `${failed.length} of ${result.files.length} files not imported (nothing from them was written):\n${failed.map((file) => `  ${file.error!.message}`).join('\n')}${rest}`,
       { details: { ...result } },
     );
   },
+  exitCode: (result) => (result.dryRun && result.files.some((file) => file.error) ? 2 : undefined),
 };
 
 /** `memory export --output FILE`. */

@@ -32,12 +32,15 @@ function maintenanceLine(counts: MaintenanceCounts): string {
 }
 
 /** The text report of a night: one line per step, then where to review. */
-export function nightText(result: NightlyResult, { paint, hint }: Pick<TextContext, 'paint' | 'hint'>): string {
-  const { run } = result;
+export function nightText(result: NightlyResult, { paint, hint, time }: Pick<TextContext, 'paint' | 'hint' | 'time'>): string {
+  const { run, pause } = result;
   const head = `${paint('bold', 'night')} ${run.id} ${run.status} in ${((run.durationMs ?? 0) / 1000).toFixed(1)} s`;
   if (run.status === 'paused') {
-    const resume = run.steps.pause?.includes('HIPPO_REM_PAUSE') ? 'unset HIPPO_REM_PAUSE' : hint(['rem', 'resume'], { agent: null });
-    return `${head}\n  ${run.steps.pause}: nothing done (resume with: ${resume})`;
+    const byEnv = pause.by === 'HIPPO_REM_PAUSE';
+    const resume = byEnv ? 'unset HIPPO_REM_PAUSE' : hint(['rem', 'resume'], { agent: null });
+    // The time as every other time is shown (the run row keeps the stored ISO time).
+    const why = byEnv ? 'paused by HIPPO_REM_PAUSE' : `paused by hippo rem pause since ${pause.since ? time(pause.since) : '?'}`;
+    return `${head}\n  ${why}: nothing done (resume with: ${resume})`;
   }
   const lines = [head];
   if (result.snapshot) {

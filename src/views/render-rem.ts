@@ -5,6 +5,7 @@ import type { PromptOnlyResult } from '../core/rem/handoff.js';
 import type { Promotion } from '../core/rem/review.js';
 import type { Run } from '../core/runs.js';
 import { safeText } from '../core/text-guard.js';
+import type { Hint } from './hints.js';
 import { redactionLine } from './render-redaction.js';
 import { cut, table, timeColumn, type Column, type TextContext, type TextView, type View } from './output.js';
 import { shownNote } from './hints.js';
@@ -91,13 +92,14 @@ export function runTable(runs: readonly Run[], context: TextContext): string {
     runs.map((run) => run.startedAt),
     context,
   );
+  // A narrow terminal keeps the id and the status longest: the agent goes first, then the counts, the kind, the time.
   const columns: Column[] = [
     { header: 'ID', style: 'bold' },
-    { header: started.header },
-    { header: 'KIND' },
+    { header: started.header, optional: true, dropOrder: 4 },
+    { header: 'KIND', optional: true, dropOrder: 3 },
     { header: 'STATUS' },
-    { header: 'AGENT', optional: true },
-    { header: 'WHAT', flex: true },
+    { header: 'AGENT', optional: true, dropOrder: 1 },
+    { header: 'WHAT', flex: true, optional: true, dropOrder: 2 },
   ];
   const rows = runs.map((run, index) => {
     // The parent run and the errors first: the counts can be long, and the cut falls on them.
@@ -112,10 +114,43 @@ export function runTable(runs: readonly Run[], context: TextContext): string {
   return table(columns, rows, context);
 }
 
-export function candidatesView(status: string): View<{ candidates: Candidate[]; total: number; truncated: boolean }> {
+/** The candidate table, or that there are none of that status. */
+export function candidatesText(status: string): TextView<{ candidates: Candidate[] }> {
+  return ({ candidates }, context) => (candidates.length === 0 ? `no ${status === 'all' ? '' : `${status} `}candidates` : candidateTable(candidates, context));
+}
+
+/** A page of candidates (MCP's candidates_list): the table, and how many there are in all when the page is cut. */
+export function candidatePageView(status: string): View<{ candidates: Candidate[]; total: number; truncated: boolean }> {
   return {
-    text: ({ candidates }, context) => (candidates.length === 0 ? `no ${status === 'all' ? '' : `${status} `}candidates` : candidateTable(candidates, context)),
+    text: candidatesText(status),
     notes: ({ candidates, ...listed }, { json }) => [shownNote(candidates.length, listed, { json })],
+  };
+}
+
+/** Other agents' pending candidates, when the agent has none: who has them, and the command to review theirs. */
+export type PendingElsewhere = readonly { agentId: string; pending: number }[];
+
+/** The note naming other agents' pending candidates (at most three), with the command for the first. */
+export function elsewhereNote(elsewhere: PendingElsewhere, agentId: string, hint: Hint): string | undefined {
+  const [first] = elsewhere;
+  if (first === undefined) return undefined;
+  const named = elsewhere.slice(0, 3).map((other) => `${inline(other.agentId)} (${other.pending})`);
+  const more = elsewhere.length > 3 ? `, and ${elsewhere.length - 3} more` : '';
+  return `no pending candidates for agent ${inline(agentId)}; other agents have some: ${named.join(', ')}${more} — review with: ${hint(['rem', 'candidates'], { agent: first.agentId })}`;
+}
+
+/** `rem candidates` off the review screen: the table, and (on stderr, and in --json's `warnings`) other agents' pending ones. */
+export function candidatesView(
+  status: string,
+  agentId: string,
+  elsewhere: PendingElsewhere,
+  hint: Hint,
+): View<{ candidates: Candidate[]; total: number; truncated: boolean }> {
+  const warnings = [elsewhereNote(elsewhere, agentId, hint)].filter((line): line is string => line !== undefined);
+  return {
+    json: (result) => ({ ...result, ...(warnings.length > 0 ? { warnings } : {}) }),
+    text: candidatesText(status),
+    notes: ({ candidates, ...listed }, { json }) => [shownNote(candidates.length, listed, { json }), ...warnings],
   };
 }
 

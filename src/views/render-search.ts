@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { kindsInQuery } from '../core/facts/lexicon.js';
-import type { SearchReport } from '../core/search-facts.js';
+import { factBoxKinds, type SearchReport } from '../core/search-facts.js';
 import { searchPassages, type SearchResult } from '../core/search.js';
 import { dateWords } from '../core/store/context.js';
 import { safeText } from '../core/text-guard.js';
@@ -71,16 +70,18 @@ function resultLines(results: readonly SearchResult[], marks: SnippetMarks | und
 }
 
 /**
- * `search`: the fact box (when the query names a kind and something matched), then the results; warnings on stderr.
- * `marks` are the ones the search was given (snippetMarks()).
+ * `search`: the fact box (when the query asks for a kind, something matched, and a fact was found or the user asked
+ * for facts on purpose: `onPurpose`), then the results; warnings on stderr. `marks` are the ones the search was given
+ * (snippetMarks()).
  */
-export function searchView(query: string, marks?: SnippetMarks): View<SearchReport> {
+export function searchView(query: string, marks?: SnippetMarks, { onPurpose = false }: { onPurpose?: boolean } = {}): View<SearchReport> {
   return {
-    text: ({ results, facts }, context) => {
+    text: (report, context) => {
+      const { results, facts } = report;
       const { paint } = context;
-      const kinds = kindsInQuery(query);
+      const kinds = factBoxKinds(query, report, onPurpose);
       const box =
-        kinds.length === 0 || results.length === 0
+        kinds.length === 0
           ? undefined
           : facts.length === 0
             ? paint('dim', `no ${kinds.join(', ')} in these results`)

@@ -53,7 +53,7 @@ describe('times and tables', () => {
     // The process zone is whatever the test runs in: compare with what Date says about it.
     const at = '2026-11-02T09:30:00.000Z';
     const offset = -new Date(at).getTimezoneOffset();
-    expect(formatTime(at, 'utc')).toBe('2026-11-02 09:30 UTC');
+    expect(formatTime(at, 'utc')).toBe('2026-11-02 09:30 +00:00');
     expect(formatTime(at, 'utc', { seconds: true, zone: false })).toBe('2026-11-02 09:30:00');
     expect(formatTime(at, 'local')).toMatch(new RegExp(`^2026-11-0[12] \\d{2}:\\d{2} ${offset < 0 ? '-' : '\\+'}\\d{2}:\\d{2}$`));
   });

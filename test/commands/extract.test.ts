@@ -274,7 +274,7 @@ describe('hippo extract: bad input (exit 2, one JSON document, nothing lost)', (
     expect(error.message).toContain(latin1);
     const missing = await box.hippo(['extract', 'email', join(box.dir, 'nope.txt'), '--json']);
     expect(missing.exitCode).toBe(2);
-    expect(json<{ error: { code: string; message: string } }>(missing).error.message).toContain('nope.txt: cannot read (ENOENT)');
+    expect(json<{ error: { code: string; message: string } }>(missing).error.message).toMatch(/nope\.txt: no such file$/);
     const stdin = await box.hippo(['extract', 'email', '--json'], { input: Buffer.from([0x61, 0xff, 0x62]) });
     expect(stdin.exitCode).toBe(2);
     expect(json<{ error: { code: string } }>(stdin).error.code).toBe('not_utf8');

@@ -170,7 +170,7 @@ describe('extract address: the model points, hippo verifies', () => {
     expect(factsOf(result)).toEqual([]);
     expect(await server.requests[0]!.closed).toBe(true);
     expect(String(result.stderr).trim().split('\n')).toEqual([
-      'model fallback for address: model_timeout (the model timed out); no model rows, validated facts unchanged',
+      'model fallback for address: model_timeout (the model timed out); nothing from the model, the validated facts are unchanged',
     ]);
   });
 
@@ -181,7 +181,7 @@ describe('extract address: the model points, hippo verifies', () => {
     expect(result.exitCode).toBe(0);
     expect(factsOf(result)).toEqual([]);
     expect(json<{ warnings: string[] }>(result).warnings).toEqual([
-      "model fallback for address: model_output_invalid (response_too_large) (the model's answer was too large); no model rows, validated facts unchanged",
+      "model fallback for address: model_output_invalid (response_too_large) (the model's answer was too large); nothing from the model, the validated facts are unchanged",
     ]);
   });
 
@@ -191,7 +191,7 @@ describe('extract address: the model points, hippo verifies', () => {
     const result = await extractAddress([office]);
     expect(result.exitCode).toBe(0);
     const warning =
-      "model fallback for address: model_output_invalid (invalid_json) (the model's answer was not the JSON asked for); no model rows, validated facts unchanged";
+      "model fallback for address: model_output_invalid (invalid_json) (the model's answer was not the JSON asked for); nothing from the model, the validated facts are unchanged";
     expect(json<{ facts: FactJson[]; warnings: string[] }>(result)).toMatchObject({ facts: [], warnings: [warning] });
     expect(String(result.stderr).trim()).toBe(warning);
   });
@@ -245,9 +245,9 @@ describe('search fact box with the model fallback', () => {
   const search = (query: string, args: string[] = [], env: Record<string, string> = modelEnv()) =>
     box.hippo(['search', query, '--agent', 'ops', ...args], { env });
 
-  it('answers "where is the Dublin office?" with the address the model pointed at, sliced from the memory', async () => {
+  it('answers "where is the Dublin office?" --ai with the address the model pointed at, sliced from the memory', async () => {
     server.respondWith(reply.json({ pointers: [{ passage: 0, text: '4 Grand Canal Square, Dublin 2' }] }, { model: 'test-model:7b' }));
-    const result = await search('where is the Dublin office?', ['--json']);
+    const result = await search('where is the Dublin office?', ['--json', '--ai']);
     expect(result.exitCode).toBe(0);
     expect(server.requests).toHaveLength(1);
     const { results, facts } = json<{ results: { memory: { id: string } }[]; facts: FactJson[] }>(result);
@@ -258,7 +258,7 @@ describe('search fact box with the model fallback', () => {
     const prompt = promptOf();
     expect(prompt).not.toContain('Secret Lane');
     expect(prompt).not.toContain(ids.dublin);
-    const text = await search('where is the Dublin office?');
+    const text = await search('address of the Dublin office');
     expect(String(text.stdout)).toMatch(/^address\s+4 Grand Canal Square, Dublin 2\s+mem_\w+:1:\d+\s+🤖 test-model:7b$/m);
   });
 
@@ -277,14 +277,14 @@ describe('search fact box with the model fallback', () => {
         { model: 'test-model:7b' },
       ),
     );
-    const result = await search('where is the Galway office?', ['--json']);
+    const result = await search('address of the Galway office?', ['--json']);
     expect(result.exitCode).toBe(0);
     const { facts } = json<{ facts: FactJson[] }>(result);
     expect(facts.map((fact) => [fact.kind, fact.value, fact.origin, fact.check])).toEqual([
       ['address', '12 Eyre Square, Galway, H91 FK5T', 'validated', 'postcode'],
     ]);
     expect(facts[0]!.occurrences[0]).toMatchObject({ source: certified, text: '12 Eyre Square, Galway, H91 FK5T', label: 'Galway office' });
-    const text = await search('where is the Galway office?', ['--no-ai']);
+    const text = await search('address of the Galway office?', ['--no-ai']);
     expect(String(text.stdout)).toMatch(/^address\s+12 Eyre Square, Galway, H91 FK5T\s+Galway office\s+mem_\w+:1:\d+\s+postcode$/m);
   });
 
@@ -297,7 +297,7 @@ describe('search fact box with the model fallback', () => {
         ],
       }),
     );
-    const result = await search('where is the Dublin office?', ['--json', '--limit', '1']);
+    const result = await search('address of the Dublin office', ['--json', '--limit', '1']);
     expect(server.requests).toHaveLength(1);
     expect(promptOf()).not.toContain('Riverside');
     expect(json<{ facts: FactJson[] }>(result).facts).toEqual([]);
@@ -314,8 +314,35 @@ describe('search fact box with the model fallback', () => {
     const { results, facts } = json<{ results: unknown[]; facts: FactJson[] }>(result);
     expect(results.length).toBeGreaterThan(0);
     expect(facts.map((fact) => [fact.kind, fact.value, fact.origin])).toEqual([['phone', '+353 1 234 5678', 'validated']]);
-    expect(String(result.stderr).trim()).toBe(`model fallback for address: ${status} (${meaning}); no model rows, validated facts unchanged`);
+    expect(String(result.stderr).trim()).toBe(`model fallback for address: ${status} (${meaning}); nothing from the model, the validated facts are unchanged`);
     expect(`${String(result.stdout)}${String(result.stderr)}`).not.toContain('CANARY');
+  });
+
+  it('a question that asks for no fact (a cue like "where is") neither calls the model nor opens a box', async () => {
+    server.respondWith(reply.json({ pointers: [] }));
+    const result = await search('where is the Dublin office?');
+    expect(result.exitCode).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    expect(String(result.stdout)).not.toMatch(/in these results/);
+    expect(String(result.stdout)).toContain(ids.dublin);
+    expect(json<{ facts: unknown[] }>(await search('where is the Dublin office?', ['--json'])).facts).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('a kind asked for clearly opens the box only when something was found, or the model was asked on purpose', async () => {
+    server.respondWith(reply.json({ pointers: [] }));
+    // The model was asked (it is configured) and found nothing: no empty box, and no jargon on stderr.
+    const quiet = await search('address of the Dublin Wi-Fi');
+    expect(quiet.exitCode).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    expect(String(quiet.stdout)).not.toMatch(/in these results/);
+    expect(String(quiet.stdout)).toContain(ids.wifi);
+    expect(String(quiet.stderr)).not.toMatch(/model rows/);
+    // Asked on purpose (--ai, or --model): "none found" is the answer, so the box says it.
+    const asked = await search('address of the Dublin Wi-Fi', ['--ai']);
+    expect(String(asked.stdout)).toMatch(/^no address in these results$/m);
+    // Found by a recogniser: the box opens with it.
+    expect(String((await search('phone number of the Dublin office')).stdout)).toMatch(/^phone\s+\+353 1 234 5678/m);
   });
 
   it('shows the phone box without any model call', async () => {

@@ -141,11 +141,17 @@ describe('hippo memory edit', () => {
   });
 
   it.each([
-    ['nothing to change', (id: string) => ['memory', 'edit', id], 2, 'nothing_to_edit'],
+    ['no change off a terminal (no editor can open)', (id: string) => ['memory', 'edit', id], 2, 'needs_terminal'],
+    ['--tag, which on edit would replace every tag', (id: string) => ['memory', 'edit', id, '--tag', 'x'], 2, 'tag_flag_ambiguous'],
     ['an empty text', (id: string) => ['memory', 'edit', id, '--content', '   '], 2, 'empty_content'],
     ['an expiry on a persistent memory', (id: string) => ['memory', 'edit', id, '--durability', 'persistent', '--expires', '7d'], 2, 'expires_on_durable'],
     ['a tag both added and removed', (id: string) => ['memory', 'edit', id, '--add-tag', 'x', '--remove-tag', 'x'], 2, 'tag_added_and_removed'],
-    ['a tag both set and removed', (id: string) => ['memory', 'edit', id, '--tag', 'a', '--tag', 'x', '--remove-tag', 'x'], 2, 'tag_added_and_removed'],
+    [
+      'a tag both set and removed',
+      (id: string) => ['memory', 'edit', id, '--set-tags', 'a', '--set-tags', 'x', '--remove-tag', 'x'],
+      2,
+      'tag_added_and_removed',
+    ],
     ['an unknown id', () => ['memory', 'edit', 'mem_01JD0000000000000000000000', '--content', 'x'], 3, 'memory_not_found'],
     ['another agent’s id', () => ['memory', 'edit', ids.theirs!, '--content', 'hijacked'], 3, 'memory_not_found'],
   ])('%s: exit %i, nothing changed', async (_what, args, exitCode, code) => {

@@ -26,7 +26,7 @@ afterAll(() => server.close());
 const OFFICE = 'Dublin office — reception: +353 1 234 5678, 4 Grand Canal Square, Dublin 2.';
 const NEEDS_MODEL = 'address needs a model for what no postcode certifies, and no model is configured: see hippo model check';
 const MODEL_OFF = 'address needs a model for what no postcode certifies, and model calls are turned off';
-const TIMED_OUT = 'model fallback for address: model_timeout (the model timed out); no model rows, validated facts unchanged';
+const TIMED_OUT = 'model fallback for address: model_timeout (the model timed out); nothing from the model, the validated facts are unchanged';
 
 beforeEach(async () => {
   box = sandbox();

@@ -30,12 +30,12 @@ describe('importFiles', () => {
     const jsonl = file('a.jsonl', '{"content":"first","tags":["x"]}\n\n{"content":"second","durability":"persistent","agentId":"bob"}\n');
     const md = file('notes/b.md', '# Standup\n\nDeploy moved to Tuesday.\nAsk Ana about the lock.\n\n\n\nSecond paragraph.\n');
     const result = await importFiles(store, collectImportFiles([jsonl, join(store.dir, 'notes')]), { agentId: 'a' });
-    expect(result).toMatchObject({ imported: 5, existing: 0 });
+    // A heading alone is no memory: it is the subject of its section's paragraphs.
+    expect(result).toMatchObject({ imported: 4, existing: 0 });
     expect((await listMemories(store, { agentId: 'bob' })).map((memory) => memory.durability)).toEqual(['persistent']);
     const mine = await listMemories(store, { agentId: 'a' });
-    expect(mine.map((memory) => memory.content).sort()).toEqual(
-      ['# Standup', 'Deploy moved to Tuesday.\nAsk Ana about the lock.', 'Second paragraph.', 'first'].sort(),
-    );
+    expect(mine.map((memory) => memory.content).sort()).toEqual(['Deploy moved to Tuesday.\nAsk Ana about the lock.', 'Second paragraph.', 'first'].sort());
+    expect(mine.find((memory) => memory.content === 'Second paragraph.')?.subject).toBe('Standup');
     expect(mine.find((memory) => memory.content === 'Second paragraph.')?.source).toBe(md);
   });
 

@@ -243,7 +243,7 @@ describe('npm run lint', () => {
         'src/cli/probe.ts',
         "import { hintBuilder } from '../views/hints.js';\nimport { ExitCode } from '../core/errors.js';\n\nexport const all = [hintBuilder, ExitCode];\n",
       ],
-      ['src/ui/probe.ts', "import { shortDate } from '../views/output.js';\n\nexport const date = shortDate;\n"],
+      ['src/ui/probe.ts', "import { formatTime } from '../views/output.js';\n\nexport const date = formatTime;\n"],
       [
         'src/commands/probe.ts',
         "import { HippoCommand } from '../cli/base-command.js';\nimport { searchView } from '../views/render-search.js';\n\nexport const all = [HippoCommand, searchView];\n",

@@ -5,7 +5,7 @@ import { memoryAddView } from '../../views/render-memory.js';
 import { pipedStdin } from '../../cli/stdin.js';
 import { addMemory, DURABILITIES, MAX_CONTENT_BYTES, type Durability } from '../../core/memory/memory.js';
 import type { ReadLimit } from '../../core/read-text.js';
-import { iso, parseExpires } from '../../core/time.js';
+import { EXPIRES_HELP, iso, parseExpires } from '../../core/time.js';
 
 /** Memory text on stdin: read no further than the content limit, plus the one trailing newline (CRLF) dropped below. */
 const STDIN_LIMIT: ReadLimit = {
@@ -29,7 +29,7 @@ export default class MemoryAdd extends HippoCommand {
     durability: Flags.string({ options: [...DURABILITIES], default: 'standard', description: 'how long it should live' }),
     tag: Flags.string({ char: 't', multiple: true, description: 'a tag (repeatable)' }),
     subject: Flags.string({ description: 'what the memory is about' }),
-    expires: Flags.string({ description: 'expiry: a duration from now (90m, 7d) or an ISO date' }),
+    expires: Flags.string({ description: `expiry (${EXPIRES_HELP})` }),
     source: Flags.string({ description: 'where it came from', default: 'cli' }),
     thread: Flags.string({ description: 'the conversation or document it belongs to: search reads it with its neighbours there' }),
   };

@@ -1,7 +1,7 @@
 import * as Flags from '@oclif/core/flags';
 import { HippoCommand } from '../../cli/base-command.js';
-import { candidatesView } from '../../views/render-rem.js';
-import { CANDIDATE_STATUSES, listCandidatePage, type CandidateStatus } from '../../core/rem/candidates.js';
+import { candidatesView, elsewhereNote } from '../../views/render-rem.js';
+import { CANDIDATE_STATUSES, listCandidatePage, pendingElsewhere, type CandidateStatus } from '../../core/rem/candidates.js';
 import { PROMOTE_DURABILITIES } from '../../core/rem/review.js';
 import { limitFlags, limitOf } from '../../cli/limit-flags.js';
 
@@ -38,9 +38,16 @@ Without a terminal, with --json, with CI set, or with --status other than pendin
         limit: limitOf(flags),
         allowMissingSourcesCommand: this.hint(['rem', 'candidates', '--allow-missing-sources']),
       };
-      return this.output(await reviewCandidates(store, options, this.abortSignal), reviewView);
+      const outcome = await reviewCandidates(store, options, this.abortSignal);
+      // Nothing pending here: say which other agents have some.
+      const elsewhere = outcome === undefined ? await pendingElsewhere(store, agentId) : [];
+      return this.output(outcome, {
+        ...reviewView,
+        notes: (result, context) => [elsewhereNote(elsewhere, agentId, this.hint), ...(reviewView.notes?.(result, context) ?? [])],
+      });
     }
     const page = await listCandidatePage(store, { agentId, status: flags.status as CandidateStatus | 'all', limit: limitOf(flags) });
-    this.output(page, candidatesView(flags.status));
+    const elsewhere = flags.status === 'pending' && page.candidates.length === 0 ? await pendingElsewhere(store, agentId) : [];
+    this.output(page, candidatesView(flags.status, agentId, elsewhere, this.hint));
   }
 }

@@ -89,7 +89,7 @@ export async function modelFallback(kind: UnvalidatedKind, passages: readonly Pa
     const { answerProblemOf } = await import('../model/answer-problem.js');
     const reason = answerProblemOf(error);
     const status = `${code}${reason ? ` (${reason})` : ''}`;
-    options.log(`model fallback for ${kind}: ${status} (${fallbackFailure(code, reason)}); no model rows, validated facts unchanged`);
+    options.log(`model fallback for ${kind}: ${status} (${fallbackFailure(code, reason)}); nothing from the model, the validated facts are unchanged`);
     return [];
   }
 }

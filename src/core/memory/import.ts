@@ -23,6 +23,8 @@ export interface FileImportResult {
 }
 
 export interface ImportResult {
+  /** A dry run: the counts say what would have been imported, skipped or refused; nothing was written. */
+  dryRun?: boolean;
   imported: number;
   existing: number;
   duplicates: number;
@@ -40,6 +42,18 @@ export interface ImportOptions {
   onFile?: (done: number, total: number, file: FileImportResult) => void;
   /** Called as the import goes, with the bytes of the files read and written so far and their total (a progress bar). */
   onProgress?: (doneBytes: number, totalBytes: number) => void;
+  /**
+   * Count what would be imported, skipped (an id already stored) or refused, and write nothing: each file's
+   * transaction runs whole, checks included, then is rolled back.
+   */
+  dryRun?: boolean;
+}
+
+/** Thrown at the end of a dry run's file transaction to roll it back, carrying what the file would have done. */
+class DryRunRollback extends Error {
+  constructor(readonly counts: InsertState['counts']) {
+    super('dry run: rolled back');
+  }
 }
 
 /** Memories parsed and inserted per step of a file's transaction: between steps an interruption is noticed. */
@@ -276,6 +290,34 @@ function parseJsonlLine(path: string, lineNumber: number, line: string, agentId:
   }
 }
 
+/** An ATX markdown heading line (`# Week 49`, `## Monday`): its level and text. */
+const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
+
+/**
+ * The markdown headings above the paragraph being read (docs/decisions.md, issue 30): a heading is not a memory of its
+ * own; it is the subject of every paragraph of its section, nested ones joined (`Week 49 / Monday`).
+ */
+class Sections {
+  private readonly open: { level: number; text: string }[] = [];
+
+  /** Takes the heading lines that start a paragraph into the open sections; returns the rest of it. */
+  take(paragraph: readonly string[]): readonly string[] {
+    let index = 0;
+    for (; index < paragraph.length; index++) {
+      const match = HEADING.exec(paragraph[index]!);
+      if (!match || match[2]!.trim() === '') break;
+      const level = match[1]!.length;
+      while (this.open.length > 0 && this.open[this.open.length - 1]!.level >= level) this.open.pop();
+      this.open.push({ level, text: match[2]!.trim() });
+    }
+    return paragraph.slice(index);
+  }
+
+  subject(): string | undefined {
+    return this.open.length === 0 ? undefined : this.open.map((section) => section.text).join(' / ');
+  }
+}
+
 function* parseParagraphs(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
   let memories: Memory[] = [];
   let starts: number[] = [];
@@ -283,11 +325,12 @@ function* parseParagraphs(path: string, text: string, agentId: string, now: Date
   let paragraph: string[] = [];
   let startLine = 0;
   let offset = 0;
+  const sections = new Sections();
   const flush = (): void => {
-    const content = paragraph.join('\n').trim();
+    const content = sections.take(paragraph).join('\n').trim();
     if (content !== '') {
       try {
-        memories.push(buildMemory({ agentId, content, source: path, thread: fileThread(path) }, now));
+        memories.push(buildMemory({ agentId, content, source: path, thread: fileThread(path), subject: sections.subject() }, now));
         starts.push(startLine);
       } catch (error) {
         throw lineError(path, startLine, error);
@@ -359,7 +402,7 @@ function interrupted(result: ImportResult, done: number, total: number, current?
  * Returns what happened to each file.
  */
 export async function importFiles(store: Store, files: readonly string[], options: ImportOptions): Promise<ImportResult> {
-  const result: ImportResult = { imported: 0, existing: 0, duplicates: 0, files: [] };
+  const result: ImportResult = { ...(options.dryRun ? { dryRun: true } : {}), imported: 0, existing: 0, duplicates: 0, files: [] };
   const sizes = files.map(sizeOf);
   const totalBytes = sizes.reduce((total, size) => total + size, 0);
   let doneBytes = 0;
@@ -399,15 +442,20 @@ export async function importFiles(store: Store, files: readonly string[], option
               await breathe();
               if (options.signal?.aborted) throw interrupted(result, index, files.length, path);
             }
+            if (options.dryRun) throw new DryRunRollback(state.counts);
             return state.counts;
           })
           .finally(() => file.close()),
       );
     } catch (error) {
-      if (error instanceof InterruptedError) throw error;
+      if (error instanceof DryRunRollback) Object.assign(fileResult, error.counts);
+      else if (error instanceof InterruptedError) throw error;
       // Unreadable, not UTF-8, or a bad line: this file fails alone.
-      if (error instanceof HippoError && error.exitCode === ExitCode.usage) {
+      else if (error instanceof HippoError && error.exitCode === ExitCode.usage) {
         fileResult.error = { code: error.code, message: error.message };
+        fileResult.imported = 0;
+        fileResult.existing = 0;
+        fileResult.duplicates = 0;
       } else if (error instanceof HippoError) {
         // A full disk or a busy database fails every later file too: stop, saying what already landed.
         throw new HippoError(
@@ -418,9 +466,6 @@ export async function importFiles(store: Store, files: readonly string[], option
           { details: { ...error.details, ...result } },
         );
       } else throw error;
-      fileResult.imported = 0;
-      fileResult.existing = 0;
-      fileResult.duplicates = 0;
     }
     doneBytes += sizes[index]!;
     options.onProgress?.(doneBytes, totalBytes);

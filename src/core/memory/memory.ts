@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { checkNewAgents } from '../agent-ids.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import { requireCount, shownOf, type Shown } from '../limits.js';
-import { newId } from '../ids.js';
+import { caseSensitiveHint, newId } from '../ids.js';
 import { DURABILITIES, type Durability, type Memory } from '../records.js';
 import type { ListQuery, Store, StoreOps } from '../store/port.js';
 import { hasHiddenCharacters } from '../text-guard.js';
@@ -178,7 +178,10 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
 /** A memory of this agent, or exit 3. Another agent's id is "not found" too: ids do not leak across agents. */
 export async function getMemory(store: StoreOps, agentId: string, id: string): Promise<Memory> {
   const memory = await store.memories.get(agentId, id);
-  if (!memory) throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"`);
+  if (!memory) {
+    const hint = await caseSensitiveHint(id, async (canonical) => (await store.memories.get(agentId, canonical)) !== undefined);
+    throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"${hint}`);
+  }
   return memory;
 }
 

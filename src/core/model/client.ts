@@ -180,10 +180,10 @@ async function callHttp(
   } catch (error) {
     if (signal.aborted) throw error; // classified by the caller: abort or timeout
     if (state.tooLarge) throw responseTooLarge(config.maxBytes);
-    if (state.transportFailed) throw modelUnreachable(where, 'the connection failed or was dropped');
+    if (state.transportFailed) throw modelUnreachable(where, 'the connection failed or was dropped', { model: config.model });
     if (state.status === undefined) {
       if (state.requests === 0) throw error; // failed before sending: reported as a bug by name
-      throw modelUnreachable(where, 'no response');
+      throw modelUnreachable(where, 'no response', { model: config.model });
     }
     if (state.status < 200 || state.status > 299) throw httpStatus(state.status, where, config.model);
     throw badResponse(where, state.bytes === 0 ? 'an empty body' : /html/i.test(state.contentType ?? '') ? 'an HTML page' : 'unexpected content');

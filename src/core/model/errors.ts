@@ -73,10 +73,13 @@ export function modelNotConfigured(): ModelCallUnavailableError {
 }
 
 /** `where` is a provider label and base URL (or "the command"), never anything from the call. */
-export function modelUnreachable(where: string, why: string, options?: Options & { command?: boolean }): ModelCallUnavailableError {
+export function modelUnreachable(where: string, why: string, options?: Options & { command?: boolean; model?: string }): ModelCallUnavailableError {
+  // A model is configured here (wherever from: the environment or the config file): the fix is the server, not how
+  // to choose a model — so no `export HIPPO_MODEL`, which would also shadow a config file's choice.
+  const pull = options?.model ? `, then \`ollama pull ${options.model}\` if the model is not there yet` : '';
   const fix = options?.command
     ? 'Run the command by hand with a short prompt on stdin to see why it fails (its stderr is not shown by hippo).'
-    : `Check that the model server is running and HIPPO_BASE_URL is right (for Ollama: \`ollama serve\`). ${OLLAMA_RECIPE}`;
+    : `Check that the model server is running and its base URL is right (HIPPO_BASE_URL, or "baseUrl" in the config file). For Ollama: \`ollama serve\`${pull}.`;
   return new ModelCallUnavailableError('model_unreachable', `could not get an answer from ${where}: ${why}`, fix, options);
 }
 

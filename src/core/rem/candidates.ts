@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { faultPoint } from '../faults.js';
 import { requireCount, shownOf, type Shown } from '../limits.js';
-import { newId } from '../ids.js';
+import { caseSensitiveHint, newId } from '../ids.js';
 import { contentHash, normalizeWhitespace } from '../memory/memory.js';
 import { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../records.js';
 import type { StoreOps } from '../store/port.js';
@@ -13,7 +13,10 @@ export { CANDIDATE_STATUSES, type Candidate, type CandidateStatus } from '../rec
 /** A candidate of this agent, or exit 3 (another agent's id is "not found": ids do not leak). */
 export async function getCandidate(store: StoreOps, agentId: string, id: string): Promise<Candidate> {
   const candidate = await store.candidates.get(agentId, id);
-  if (!candidate) throw new NotFoundError('candidate_not_found', `no candidate ${id} for agent "${agentId}"`);
+  if (!candidate) {
+    const hint = await caseSensitiveHint(id, async (canonical) => (await store.candidates.get(agentId, canonical)) !== undefined);
+    throw new NotFoundError('candidate_not_found', `no candidate ${id} for agent "${agentId}"${hint}`);
+  }
   return candidate;
 }
 
@@ -41,6 +44,16 @@ export async function listCandidatePage(
   const candidates = await listCandidates(store, options);
   const status = options.status ?? 'pending';
   return { candidates, ...(await shownOf(candidates.length, options.limit ?? 1000, () => store.candidates.count({ agentId: options.agentId, status }))) };
+}
+
+/**
+ * When the agent has no pending candidates: the other agents that have some, most first (a person reviewing as the
+ * default agent learns where the work is, as search and memory list name other agents' memories).
+ */
+export async function pendingElsewhere(store: StoreOps, agentId: string): Promise<{ agentId: string; pending: number }[]> {
+  const counts = await store.candidates.pendingCounts();
+  if (counts.some((count) => count.agentId === agentId && count.pending > 0)) return [];
+  return counts.filter((count) => count.agentId !== agentId && count.pending > 0).sort((a, b) => b.pending - a.pending);
 }
 
 export interface StageInput {

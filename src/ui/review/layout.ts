@@ -1,5 +1,5 @@
 import { age } from '../../views/render-rem.js';
-import { shortDate } from '../../views/output.js';
+import { formatTime } from '../../views/output.js';
 import type { LineValue } from './line-editor.js';
 import { charWidth, cutTo, displayWidth, fitTo, oneLine, wrap } from './text.js';
 import type { ReviewItem } from './types.js';
@@ -98,6 +98,9 @@ function packed(parts: string[], separator: string, width: number): string[] {
   return lines;
 }
 
+/** A time on the review screen, as everywhere else: local (the process's `TZ`) with its offset. */
+const when = (isoTime: string) => formatTime(isoTime, 'local');
+
 /**
  * The evidence for one candidate as lines of at most `width` columns: the full claim, its tags, model, run and age,
  * then every cited memory in full with its date (or a line saying it is no longer in the database).
@@ -110,13 +113,13 @@ export function detailLines(item: ReviewItem, width: number, now: Date): DetailL
   const facts = [
     `tags ${candidate.tags.length ? candidate.tags.join(', ') : '(none)'}`,
     `model ${candidate.generatedBy} (${candidate.provider})`,
-    `generated ${shortDate(candidate.generatedAt)} UTC, ${age(candidate.generatedAt, now.getTime())} ago`,
+    `generated ${when(candidate.generatedAt)}, ${age(candidate.generatedAt, now.getTime())} ago`,
     `run ${candidate.runId}`,
     `id ${candidate.id}`,
   ];
   for (const text of packed(facts, ' · ', width)) lines.push({ text, tone: 'label' });
   if (candidate.reopenedAt) {
-    wrap(`reopened ${shortDate(candidate.reopenedAt)} UTC by ${candidate.reopenedBy ?? '?'}: ${candidate.reopenReason ?? ''}`, width).forEach((text) =>
+    wrap(`reopened ${when(candidate.reopenedAt)} by ${candidate.reopenedBy ?? '?'}: ${candidate.reopenReason ?? ''}`, width).forEach((text) =>
       lines.push({ text, tone: 'label' }),
     );
   }
@@ -130,7 +133,7 @@ export function detailLines(item: ReviewItem, width: number, now: Date): DetailL
       return;
     }
     const archived = cited.memory.archivedAt ? ' (archived)' : '';
-    wrap(`[${index + 1}] ${shortDate(cited.memory.createdAt)} UTC  ${cited.id}${archived}`, width).forEach((text) => lines.push({ text, tone: 'source' }));
+    wrap(`[${index + 1}] ${when(cited.memory.createdAt)}  ${cited.id}${archived}`, width).forEach((text) => lines.push({ text, tone: 'source' }));
     for (const text of wrap(cited.memory.content, width)) lines.push({ text, tone: 'body' });
   });
   return lines;

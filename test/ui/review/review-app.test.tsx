@@ -4,6 +4,7 @@ import { getCandidate, type Candidate } from '../../../src/core/rem/candidates.j
 import { reject } from '../../../src/core/rem/review.js';
 import { openStore } from '../../../src/core/store/store.js';
 import { displayWidth } from '../../../src/ui/review/text.js';
+import { formatTime } from '../../../src/views/output.js';
 import { KEY, NOTES, renderReview, stageCandidates, type ReviewHarness } from '../../helpers/review.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
@@ -54,8 +55,9 @@ describe('the review screen (docs/design.md §4.7)', () => {
     expect(frame).toContain(`run ${candidates[0]!.runId}`);
     expect(frame).toContain('Cited memories (3)');
     // Cited in the candidate's order: m3 (the oldest note) first.
-    expect(frame).toContain(`[1] 2026-11-02 09:00 UTC  ${memoryIds[0]}`);
-    expect(frame).toContain(`[3] 2026-11-02 11:00 UTC  ${memoryIds[2]}`);
+    // The review screen writes times as every other view does: local (TZ) with the offset (one formatter).
+    expect(frame).toContain(`[1] ${formatTime('2026-11-02T09:00:00.000Z', 'local')}  ${memoryIds[0]}`);
+    expect(frame).toContain(`[3] ${formatTime('2026-11-02T11:00:00.000Z', 'local')}  ${memoryIds[2]}`);
     expect(flat(frame)).toContain('Deploy of api v2.14 failed on Friday: the migration held a lock on the payments table.');
     expect(frame).toContain('p promote');
   });
