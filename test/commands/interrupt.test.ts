@@ -12,6 +12,7 @@ import { addMemory } from '../../src/core/memory/memory.js';
 import { openStore } from '../../src/core/store/store.js';
 import { json, ROOT, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, startModelServer, type ModelServer } from '../helpers/model-server.js';
+import { ALL_RUNS } from '../helpers/rows.js';
 
 let box: Sandbox;
 let server: ModelServer;
@@ -75,7 +76,7 @@ describe.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s during the model cal
     const { error } = json<{ error: { code: string; details: { runId: string; run: { status: string } } } }>(result);
     expect(error.code).toBe('interrupted');
     expect(error.details.run.status).toBe('interrupted');
-    expect(query<RunRow>('SELECT * FROM runs')).toEqual([
+    expect(query<RunRow>(`SELECT * FROM ${ALL_RUNS}`)).toEqual([
       expect.objectContaining({ id: error.details.runId, status: 'interrupted', errors: '["interrupted"]' }),
     ]);
     expect(query('SELECT * FROM candidates')).toEqual([]);
@@ -89,7 +90,7 @@ describe.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('%s during the model cal
     expect(result.exitCode).toBe(130);
     const { error } = json<{ error: { code: string; details: { runId: string } } }>(result);
     expect(error.code).toBe('interrupted');
-    const rows = query<RunRow>('SELECT * FROM runs ORDER BY id');
+    const rows = query<RunRow>(`SELECT * FROM ${ALL_RUNS} ORDER BY id`);
     const night = rows.find((row) => row.parent_run_id === null)!;
     expect(night).toMatchObject({ id: error.details.runId, status: 'interrupted', errors: '["interrupted"]' });
     expect(JSON.parse(night.steps)).toMatchObject({ snapshot: 'written and verified', maintenance: 'done', distill: 'interrupted' });
@@ -133,7 +134,9 @@ describe('an interrupt the work cannot answer in time (the forced exit)', () => 
     expect(result.exitCode).toBe(130);
     const { error } = json<{ error: { code: string; message: string; details: { runId: string; run: { status: string } } } }>(result);
     expect(error).toMatchObject({ code: 'interrupted', message: 'interrupted', details: { run: { status: 'interrupted' } } });
-    expect(query<RunRow>('SELECT * FROM runs')).toEqual([expect.objectContaining({ id: error.details.runId, kind: 'rem rapid', status: 'interrupted' })]);
+    expect(query<RunRow>(`SELECT * FROM ${ALL_RUNS}`)).toEqual([
+      expect.objectContaining({ id: error.details.runId, kind: 'rem rapid', status: 'interrupted' }),
+    ]);
     expect(query('SELECT * FROM candidates')).toEqual([]);
   });
 
@@ -142,7 +145,9 @@ describe('an interrupt the work cannot answer in time (the forced exit)', () => 
     expect(result.exitCode).toBe(130);
     expect(result.stdout).toBe('');
     expect(String(result.stderr).match(/^Error: interrupted$/gm)).toEqual(['Error: interrupted']);
-    expect(query<RunRow>('SELECT * FROM runs')).toEqual([expect.objectContaining({ kind: 'rem rapid', status: 'interrupted', errors: '["interrupted"]' })]);
+    expect(query<RunRow>(`SELECT * FROM ${ALL_RUNS}`)).toEqual([
+      expect.objectContaining({ kind: 'rem rapid', status: 'interrupted', errors: '["interrupted"]' }),
+    ]);
   });
 });
 

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addMemory } from '../../src/core/memory/memory.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
+import { ALL_RUNS } from '../helpers/rows.js';
 
 // Each test runs the built CLI a dozen times or more: on a loaded machine that outlasts the default minute.
 vi.setConfig({ testTimeout: 180_000 });
@@ -294,7 +295,7 @@ describe('a snapshot its owner protected', () => {
     }
     expect(query('SELECT * FROM memories ORDER BY id')).toEqual(before);
     expect(readFileSync(snapshot).equals(bytes)).toBe(true);
-    expect(query("SELECT * FROM runs WHERE kind = 'memory forget'")).toEqual([]);
+    expect(query(`SELECT * FROM ${ALL_RUNS} WHERE kind = 'memory forget'`)).toEqual([]);
   });
 });
 
@@ -365,7 +366,7 @@ describe('hippo memory unarchive, rem reopen, agents, rem runs prune', () => {
     const db = new Database(box.db);
     db.prepare('UPDATE runs SET started_at = ?').run(old);
     db.close();
-    const runs = () => query<{ kind: string }>('SELECT kind FROM runs ORDER BY id').map((row) => row.kind);
+    const runs = () => query<{ kind: string }>(`SELECT kind FROM ${ALL_RUNS} ORDER BY id`).map((row) => row.kind);
     expect(runs()).toEqual(['rem rapid']);
     const dry = await box.hippo(['rem', 'runs', 'prune', '--older-than', '90d', '--dry-run', '--json']);
     expect(json<{ pruned: number; dryRun: boolean }>(dry)).toMatchObject({ pruned: 1, dryRun: true });

@@ -9,6 +9,7 @@ import { addMemory } from '../../src/core/memory/memory.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, startModelServer, useModelServer } from '../helpers/model-server.js';
+import { ALL_RUNS } from '../helpers/rows.js';
 
 let box: Sandbox;
 
@@ -83,7 +84,9 @@ const candidateCount = () => one<number>('SELECT count(*) FROM candidates');
 const snapshotsListed = async () => json<{ snapshots: SnapshotJson[] }>(await box.hippo(['rem', 'snapshots', '--json'])).snapshots;
 const snapshotDir = () => join(box.dir, 'data', 'snapshots', 'hippo.db');
 const nightRows = () =>
-  query<{ id: string; status: string; errors: string; parent_run_id: string | null }>("SELECT * FROM runs WHERE kind = 'rem nightly run-once' ORDER BY id");
+  query<{ id: string; status: string; errors: string; parent_run_id: string | null }>(
+    `SELECT * FROM ${ALL_RUNS} WHERE kind = 'rem nightly run-once' ORDER BY id`,
+  );
 /**
  * Starts hippo with a fault point that stops it dead at `point`, proves the lock is held meanwhile (a night started
  * then exits 4 at once), then kills it with SIGKILL.
@@ -118,7 +121,7 @@ describe('hippo rem nightly run-once', () => {
       ['other', 'completed', 1],
     ]);
     const children = query<{ id: string; agent_id: string; status: string; candidate_ids: string }>(
-      'SELECT * FROM runs WHERE parent_run_id = ? ORDER BY agent_id',
+      `SELECT * FROM ${ALL_RUNS} WHERE parent_run_id = ? ORDER BY agent_id`,
       body.run.id,
     );
     expect(children.map((child) => [child.agent_id, child.status])).toEqual([
@@ -194,7 +197,7 @@ describe('hippo rem nightly run-once', () => {
     expect(one<number>('SELECT count(*) FROM memories WHERE last_reflected_at IS NOT NULL')).toBe(0);
     expect((await snapshotsListed()).map((snapshot) => snapshot.path)).toEqual([body.run.snapshotPath]);
     expect(result.stderr).toContain('distillation failed (model_unreachable)');
-    const stored = query<{ status: string; errors: string }>('SELECT status, errors FROM runs WHERE id = ?', body.run.id)[0];
+    const stored = query<{ status: string; errors: string }>(`SELECT status, errors FROM ${ALL_RUNS} WHERE id = ?`, body.run.id)[0];
     expect(stored).toEqual({ status: 'partial', errors: '["model_unreachable"]' });
   });
 
@@ -211,12 +214,12 @@ describe('hippo rem nightly run-once', () => {
     expect(query('SELECT agent_id FROM candidates')).toEqual([{ agent_id: 'other' }]);
     // The failed agent's child row is the one its error carried, finished failed with the answer's reason.
     const failedChild = query<{ id: string; status: string; errors: string }>(
-      'SELECT * FROM runs WHERE parent_run_id = ? AND agent_id = ?',
+      `SELECT * FROM ${ALL_RUNS} WHERE parent_run_id = ? AND agent_id = ?`,
       body.run.id,
       'ops',
     );
     expect(failedChild).toEqual([expect.objectContaining({ id: body.agents[0]!.runId, status: 'failed', errors: '["source_out_of_set"]' })]);
-    expect(`${String(result.stdout)}${String(result.stderr)}${JSON.stringify(query('SELECT * FROM runs'))}`).not.toContain('CANARY');
+    expect(`${String(result.stdout)}${String(result.stderr)}${JSON.stringify(query(`SELECT * FROM ${ALL_RUNS}`))}`).not.toContain('CANARY');
   });
 
   it('lets exactly one of two runs started together work; the other exits 4 at once and writes nothing', async () => {
@@ -261,7 +264,7 @@ describe('hippo rem nightly run-once', () => {
       expect(body.run.steps.lock).toMatch(/^took over a stale lock \(rem nightly run-once run_/);
       expect(body.run.counts).toMatchObject({ expired: maintained ? 0 : 1, archived: maintained ? 0 : 1, staged: 2 });
       expect(
-        query<{ status: string; errors: string }>('SELECT status, errors FROM runs WHERE id = ? OR parent_run_id = ?', killedRun!.id, killedRun!.id),
+        query<{ status: string; errors: string }>(`SELECT status, errors FROM ${ALL_RUNS} WHERE id = ? OR parent_run_id = ?`, killedRun!.id, killedRun!.id),
       ).toEqual(Array(point === 'stage:after-insert' ? 2 : 1).fill({ status: 'interrupted', errors: '["interrupted"]' }));
       expect(readdirSync(snapshotDir()).filter((name) => name.startsWith('.'))).toEqual([]);
       expect(body.snapshot).toMatchObject({ unchanged });
@@ -286,7 +289,7 @@ describe('hippo rem nightly run-once', () => {
       expect(server.requests).toHaveLength(0);
       if (tiny !== 'file') expect(readdirSync(dir)).toEqual([]);
       expect(integrity()).toBe('ok');
-      expect(one<string>('SELECT status FROM runs WHERE id = ?', error.details.run.id)).toBe('failed');
+      expect(one<string>(`SELECT status FROM ${ALL_RUNS} WHERE id = ?`, error.details.run.id)).toBe('failed');
     } finally {
       releaseTinyDir(dir, tiny);
     }
@@ -479,7 +482,7 @@ describe('hippo rem restore', () => {
     expect((await box.hippo(['rem', 'restore', result.preRestoreSnapshot, '--agent', 'ops', '--apply', '--yes'])).exitCode).toBe(0);
     expect(agentRows(box.db, 'ops')).toEqual(preRestoreOps);
     // The audit log is never restored: every night and restore is still on record.
-    expect(query("SELECT status FROM runs WHERE kind = 'rem restore'")).toEqual([{ status: 'completed' }, { status: 'completed' }]);
+    expect(query(`SELECT status FROM ${ALL_RUNS} WHERE kind = 'rem restore'`)).toEqual([{ status: 'completed' }, { status: 'completed' }]);
   });
 
   it('leaves the database as it was when killed in the middle of the replacement; the next night takes over its lock', async () => {
@@ -490,11 +493,11 @@ describe('hippo rem restore', () => {
     expect(killed.signal).toBe('SIGKILL');
     expect(dataDump()).toBe(before);
     expect(integrity()).toBe('ok');
-    const restoreRun = query<{ id: string; status: string }>("SELECT id, status FROM runs WHERE kind = 'rem restore'")[0]!;
+    const restoreRun = query<{ id: string; status: string }>(`SELECT id, status FROM ${ALL_RUNS} WHERE kind = 'rem restore'`)[0]!;
     expect(restoreRun.status).toBe('running');
     const next = json<NightJson>(await night());
     expect(next.run.steps.lock).toMatch(/^took over a stale lock \(rem restore run_/);
-    expect(query('SELECT status, errors FROM runs WHERE id = ?', restoreRun.id)).toEqual([{ status: 'interrupted', errors: '["interrupted"]' }]);
+    expect(query(`SELECT status, errors FROM ${ALL_RUNS} WHERE id = ?`, restoreRun.id)).toEqual([{ status: 'interrupted', errors: '["interrupted"]' }]);
   });
 
   it('restores every agent without --agent', async () => {

@@ -6,6 +6,7 @@ import { addMemory } from '../../src/core/memory/memory.js';
 import { openSqliteStore } from '../../src/core/store/sqlite/adapter.js';
 import { BIN, json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { reply, useModelServer } from '../helpers/model-server.js';
+import { ALL_RUNS } from '../helpers/rows.js';
 
 let box: Sandbox;
 let memoryIds: string[]; // newest first: memoryIds[0] is m1
@@ -201,7 +202,7 @@ describe('hippo rem rapid against a stand-in model server', () => {
     expect(result.exitCode).toBe(0);
     expect(result.stdout).not.toContain('EXTRA-CANARY');
     const store = await openSqliteStore({ path: box.db });
-    const dump = JSON.stringify(store.db.prepare('SELECT * FROM candidates').all()) + JSON.stringify(store.db.prepare('SELECT * FROM runs').all());
+    const dump = JSON.stringify(store.db.prepare('SELECT * FROM candidates').all()) + JSON.stringify(store.db.prepare(`SELECT * FROM ${ALL_RUNS}`).all());
     await store.close();
     expect(dump).not.toContain('EXTRA-CANARY');
   });
@@ -212,7 +213,7 @@ describe('hippo rem rapid against a stand-in model server', () => {
     expect(result.exitCode).toBe(6);
     expect(`${String(result.stdout)}${String(result.stderr)}`).not.toContain('CANARY');
     const store = await openSqliteStore({ path: box.db });
-    const runs = JSON.stringify(store.db.prepare('SELECT * FROM runs').all());
+    const runs = JSON.stringify(store.db.prepare(`SELECT * FROM ${ALL_RUNS}`).all());
     await store.close();
     expect(runs).not.toContain('CANARY');
   });

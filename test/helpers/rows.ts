@@ -50,3 +50,11 @@ export function handoffRow(agentId: string, now: string, fields: Partial<Handoff
     ...fields,
   };
 }
+
+const RUN_SQL_COLUMNS = 'started_at, finished_at, status, snapshot_path, counts, candidate_ids, model, errors, duration_ms, parent_run_id, steps, memory_ids';
+
+/**
+ * Every run row of a SQLite store as one table, for tests that read the audit log in SQL: an agent's runs (`runs`) and
+ * the runs over every agent (`store_runs`, agent_id NULL; issue 25). Use as `SELECT … FROM ${ALL_RUNS} …`.
+ */
+export const ALL_RUNS = `(SELECT id, kind, agent_id, ${RUN_SQL_COLUMNS} FROM runs UNION ALL SELECT id, kind, NULL AS agent_id, ${RUN_SQL_COLUMNS} FROM store_runs) AS runs`;

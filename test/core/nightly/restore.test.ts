@@ -8,6 +8,7 @@ import { applyRestore, planRestore, resolveSnapshot } from '../../../src/core/ni
 import { takeSnapshot } from '../../../src/core/nightly/snapshot.js';
 import { APPLICATION_ID, MIGRATIONS, migrationSql, SCHEMA_VERSION } from '../../../src/core/store/sqlite/migrations.js';
 import { tempStore } from '../../helpers/store.js';
+import { ALL_RUNS } from '../../helpers/rows.js';
 
 let store: Awaited<ReturnType<typeof tempStore>>;
 beforeEach(async () => {
@@ -65,7 +66,7 @@ describe('restore: finding and opening a snapshot', () => {
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     await expect(applyRestore(store, newer, { agentId: null })).rejects.toMatchObject({ code: 'snapshot_too_new', exitCode: 2 });
-    expect(store.db.prepare("SELECT count(*) FROM runs WHERE kind = 'rem restore'").pluck().get()).toBe(0);
+    expect(store.db.prepare(`SELECT count(*) FROM ${ALL_RUNS} WHERE kind = 'rem restore'`).pluck().get()).toBe(0);
   });
 
   it('calls a hippo snapshot cut short damaged (exit 2: bad input), not "not a snapshot"', async () => {
