@@ -377,7 +377,7 @@ describe('review from the command line', () => {
     expect((await box.hippo(['rem', 'promote', one!.id, '--rationale', 'again'], { env })).exitCode).toBe(4);
     expect((await box.hippo(['rem', 'reject', one!.id, '--reason', 'no'], { env })).exitCode).toBe(4);
     expect((await box.hippo(['rem', 'reject', two!.id, '--reason', 'one-off'], { env })).exitCode).toBe(0);
-    expect((await box.hippo(['rem', 'reject', two!.id, '--reason', 'one-off'], { env })).exitCode).toBe(0);
+    expect((await box.hippo(['rem', 'reject', two!.id, '--reason', 'one-off'], { env })).exitCode).toBe(4); // already rejected: nothing changed (issue 30)
     expect((await box.hippo(['rem', 'promote', two!.id, '--rationale', 'x'], { env })).exitCode).toBe(4);
     expect((await box.hippo(['rem', 'promote', two!.id, '--rationale', 'x', '--agent', 'other'])).exitCode).toBe(3);
     const shown = await box.hippo(['rem', 'show', one!.id], { env });

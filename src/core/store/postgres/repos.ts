@@ -209,11 +209,14 @@ export function runRepo(session: Session, bound?: TxState): RunRepo {
     },
     async count({ agentId }) {
       // Without an agent: all agents (`rem runs --all-agents`), as `list`.
-      const { rows } = await query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM runs WHERE $1::text IS NULL OR agent_id = $1 OR agent_id IS NULL -- all agents: --all-agents, as list`,
-        [agentId ?? null],
-      );
-      return rows[0]!.n;
+      const agents =
+        agentId === undefined
+          ? // all agents: `rem runs --all-agents`, as list.
+            await query<{ n: number }>('SELECT count(*)::int AS n FROM runs')
+          : await query<{ n: number }>('SELECT count(*)::int AS n FROM runs WHERE agent_id = $1', [agentId]);
+      // The runs over every agent are listed for every agent, as list.
+      const everyAgent = await query<{ n: number }>('SELECT count(*)::int AS n FROM store_runs');
+      return agents.rows[0]!.n + everyAgent.rows[0]!.n;
     },
     async interruptAbandoned(runId, now) {
       const set = `status = 'interrupted', finished_at = $2, errors = '["interrupted"]',

@@ -230,7 +230,9 @@ export class SqliteRuns implements RunRepo {
     return this.c.use(
       () =>
         this.c
-          .statement(`SELECT count(*) FROM runs ${options.agentId === undefined ? '' : 'WHERE agent_id = @agentId OR agent_id IS NULL'}`)
+          .statement(
+            `SELECT (SELECT count(*) FROM runs ${options.agentId === undefined ? '' : 'WHERE agent_id = @agentId'}) + (SELECT count(*) FROM store_runs)`,
+          )
           .pluck()
           .get({ agentId: options.agentId ?? null }) as number,
     );

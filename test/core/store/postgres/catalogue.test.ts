@@ -50,6 +50,7 @@ const ALL_AGENTS: readonly { pattern: RegExp; reason: string }[] = [
     pattern: /^SELECT id, agent_id FROM candidates WHERE id = ANY\(\$1::text\[\]\)$/,
     reason: '`memory import`: whose candidate a line’s promotedFrom names (another agent’s is refused)',
   },
+  { pattern: /^SELECT count\(\*\)::int AS n FROM runs$/, reason: '`rem runs --all-agents`: how many runs of every agent' },
   { pattern: /FROM read_audit WHERE at < \$1 -- all agents/, reason: '`audit prune`: the retention of every agent’s read records' },
   {
     pattern: /^SELECT (\S+, )*\S+ FROM (memories|candidates|runs|handoffs) WHERE TRUE ORDER BY id COLLATE "C"$/,
@@ -311,6 +312,14 @@ async function workload(store: Store, other: Store): Promise<void> {
   }
   await other.rows.deleteAll('handoffs', me);
   await other.rows.deleteAll('handoffs', null);
+
+  // the counts of the lists that say what they hide (issue 30): one agent's, and `rem runs --all-agents`
+  await store.memories.count({ agentId: me, tag: 'deploy', includeArchived: true });
+  await store.memories.searchCount({ ...base, text: 'billing cron', raw: false });
+  await store.candidates.count({ agentId: me, status: 'all' });
+  await store.candidates.count({ agentId: me, status: 'pending' });
+  await store.runs.count({ agentId: me });
+  await store.runs.count({});
 
   // an import line's promotedFrom: whose candidate it names
   await store.candidates.agentsOf([newId('cand')]);

@@ -124,7 +124,18 @@ describe('migrate', () => {
           )
         ).rows,
     );
-    expect(tables.map((row) => row.tablename)).toEqual(['candidates', 'forget_receipts', 'handoffs', 'hippo_schema', 'mcp_tokens', 'memories', 'read_audit', 'runs', 'settings', 'store_runs']);
+    expect(tables.map((row) => row.tablename)).toEqual([
+      'candidates',
+      'forget_receipts',
+      'handoffs',
+      'hippo_schema',
+      'mcp_tokens',
+      'memories',
+      'read_audit',
+      'runs',
+      'settings',
+      'store_runs',
+    ]);
   });
 
   it('refuses (exit 2, nothing created) a search_path that names no existing schema', async () => {
