@@ -3,7 +3,7 @@
  * 1), a read on a path with no store is exit 3 and creates nothing, and a night with nothing new takes no snapshot.
  */
 import Database from 'better-sqlite3';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import type { ResultPromise } from 'execa';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -152,7 +152,8 @@ describe('an import that listens', () => {
     writeFileSync(big, `${Array.from({ length: 400_000 }, (_, index) => line(index)).join('\n')}\n`);
     const bigBytes = readFileSync(big).length;
     const child = box.hippo(['memory', 'import', small, big, '--agent', 'ops', '--json']) as unknown as ResultPromise;
-    // Wait until the process has read more bytes than the big file holds (so it is inside that file), then interrupt.
+    // Wait until the process holds the big file open (the import reads it a piece at a time inside its transaction) and
+    // has read on in it (rows of that file are being written), then interrupt.
     const readSoFar = () => {
       try {
         return Number(/rchar: (\d+)/.exec(readFileSync(`/proc/${child.pid}/io`, 'utf8'))![1]);
@@ -160,9 +161,25 @@ describe('an import that listens', () => {
         return 0;
       }
     };
+    const holdsBig = () => {
+      try {
+        return readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
+          try {
+            return readlinkSync(`/proc/${child.pid}/fd/${fd}`) === big;
+          } catch {
+            return false;
+          }
+        });
+      } catch {
+        return false;
+      }
+    };
     let finished = false;
     void child.finally(() => (finished = true));
-    while (!finished && readSoFar() < bigBytes) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!finished && !holdsBig()) await new Promise((resolve) => setTimeout(resolve, 20));
+    const opened = readSoFar();
+    const since = Date.now();
+    while (!finished && readSoFar() <= opened && Date.now() - since < 2_000) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(finished).toBe(false);
     child.kill('SIGINT');
     const result = await child;
