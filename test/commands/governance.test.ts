@@ -5,6 +5,8 @@
  * receipt does not cover, a read by a client that leaves at once.
  */
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineSandbox, json, type EngineSandbox } from '../helpers/cli.js';
 import { call, callError, CLIENT_INFO, httpClient, startHttpServer, stdioClient, type Json } from '../helpers/mcp.js';
@@ -107,6 +109,22 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     }
     const [read] = await reads(['--agent', 'hank']);
     expect(read).toMatchObject({ channel: 'mcp-http', client: CLIENT, tokenId: token.id, operation: 'memory_list', memoryIds: [id] });
+  });
+
+  it('records a read answered while another process holds the store (hostile review: no read hidden by a busy store)', async () => {
+    const id = await add('The heron gate opens with swordfish', 'erin');
+    const session = await stdioClient(box, ['--agent', 'erin']);
+    // Another process holds the store's write lock for a second: a CLI write, an import, a nightly run.
+    const release = await holdStore(box.env.HIPPO_DB!);
+    try {
+      const found = await call(session.client, 'memory_search', { query: 'heron gate' });
+      expect(found.results.map((result: Json) => result.memory.id)).toEqual([id]);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      await release();
+    }
+    await session.close();
+    expect((await reads(['--agent', 'erin'])).map((read) => [read.operation, read.memoryIds])).toEqual([['memory_search', [id]]]);
   });
 
   it('forgets with a receipt, flags what was derived, clears the audit, and verifies later', async () => {
@@ -217,3 +235,23 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     expect(await reads(['--agent', 'alice'])).toEqual([]);
   });
 });
+
+/** Takes the store's write side from another connection (SQLite: the write lock; PostgreSQL: the read audit's table). */
+async function holdStore(location: string): Promise<() => Promise<void>> {
+  if (!location.startsWith('postgres')) {
+    const db = new Database(location);
+    db.exec('BEGIN IMMEDIATE');
+    return async () => {
+      db.exec('COMMIT');
+      db.close();
+    };
+  }
+  const client = new pg.Client({ connectionString: location });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE read_audit IN ACCESS EXCLUSIVE MODE');
+  return async () => {
+    await client.query('COMMIT');
+    await client.end();
+  };
+}
