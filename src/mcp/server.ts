@@ -222,7 +222,7 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
           });
           if (definition.audit) {
             const read = definition.audit(parsed.data as never, output.structured);
-            audit(definition.name, read.memoryIds, read.query);
+            if (read) audit(definition.name, read.memoryIds, read.query);
           }
           return { content: [{ type: 'text', text: safeText(output.text) }], structuredContent: output.structured };
         } catch (error) {

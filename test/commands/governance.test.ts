@@ -127,6 +127,34 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     expect((await reads(['--agent', 'erin'])).map((read) => [read.operation, read.memoryIds])).toEqual([['memory_search', [id]]]);
   });
 
+  it('records an insight handed over as a promoted candidate (hostile review: candidates_list and candidate_show)', async () => {
+    const source = await add('The quarterly audit found the pelican ledger off by 12 percent', 'fred');
+    const [pending, promoted] = await stage(
+      [
+        { claim: 'Ledgers drift without monthly checks', cite: [source] },
+        { claim: 'The pelican ledger needs a monthly reconciliation', cite: [source] },
+      ],
+      'fred',
+    );
+    const insight = await promote(promoted!, 'fred');
+    const session = await stdioClient(box, ['--agent', 'fred']);
+    // A promoted candidate's claim is the insight memory's text: handed over as much as memory_get would hand it.
+    const listed = await call(session.client, 'candidates_list', { status: 'promoted' });
+    expect(listed.candidates.map((candidate: Json) => candidate.claim)).toEqual(['The pelican ledger needs a monthly reconciliation']);
+    await call(session.client, 'candidate_show', { id: promoted });
+    // Pending claims are no memory's text yet: a list of them hands over no memory.
+    await call(session.client, 'candidates_list', {});
+    await call(session.client, 'candidate_show', { id: pending });
+    await session.close();
+    expect((await reads(['--agent', 'fred', '--memory', insight])).map((read) => read.operation).sort()).toEqual(['candidate_show', 'candidates_list']);
+    const candidateReads = (await reads(['--agent', 'fred'])).filter((read) => read.operation.startsWith('candidate'));
+    expect(candidateReads.map((read) => [read.operation, read.memoryIds])).toEqual([
+      ['candidate_show', [source]],
+      ['candidate_show', [source, insight]],
+      ['candidates_list', [insight]],
+    ]);
+  });
+
   it('forgets with a receipt, flags what was derived, clears the audit, and verifies later', async () => {
     const source = await add('Rotate the staging key every 30 days, code word heron-771', 'fred');
     const reader = await stdioClient(box, ['--agent', 'fred']);
