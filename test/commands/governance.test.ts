@@ -253,6 +253,24 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     expect(listed.candidates.map((candidate: Json) => candidate.id)).not.toContain(pendingId);
   });
 
+  it('records the thread neighbour whose text a CLI search showed (hostile review: audit.cliReads on)', async () => {
+    const shown = json<{ memory: { id: string } }>(
+      await box.hippo(['memory', 'add', 'we adopted a beagle on Saturday', '--thread', 't1', '--tag', 'pets', '--agent', 'gina', '--json']),
+    ).memory.id;
+    const hit = json<{ memory: { id: string } }>(
+      await box.hippo(['memory', 'add', 'Biscuit. The kids voted on it.', '--thread', 't1', '--tag', 'kids', '--agent', 'gina', '--json']),
+    ).memory.id;
+    expect((await box.hippo(['config', 'set', 'audit.cliReads', 'on'])).exitCode).toBe(0);
+    try {
+      // The hit is the tagged turn; the beagle is shown as the neighbour that matched, though its tag is filtered out.
+      const found = await box.hippo(['search', 'beagle', '--tag', 'kids', '--agent', 'gina']);
+      expect(String(found.stdout)).toContain(`matched nearby (${shown}): we adopted a **beagle** on Saturday`);
+    } finally {
+      expect((await box.hippo(['config', 'set', 'audit.cliReads', 'off'])).exitCode).toBe(0);
+    }
+    expect((await reads(['--agent', 'gina'])).map((read) => [read.channel, read.operation, read.memoryIds])).toEqual([['cli', 'search', [hit, shown]]]);
+  });
+
   it('prunes read records by age (every agent), recorded as a run', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const dry = json<Json>(await box.hippo(['audit', 'prune', '--older-than', '1s', '--dry-run', '--json']));
