@@ -51,7 +51,8 @@ export default class Search extends HippoCommand {
       store,
       this.agentId(flags.agent),
       'search',
-      report.results.map((result) => result.memory.id),
+      // A hit shown with the neighbour that matched hands over the neighbour's words too (as MCP's memory_search records).
+      report.results.flatMap((result) => (result.nearby ? [result.memory.id, result.nearby.memoryId] : [result.memory.id])),
       args.query,
     );
   }

@@ -126,6 +126,12 @@ function instructions(agentId: string, allowReview: boolean): string {
   ].join(' ');
 }
 
+/**
+ * Pauses between tries of a read record the store turned down (busy): about 8 s in all, after the answer was handed
+ * back; a closing server waits for them. The last entry ends the tries.
+ */
+const AUDIT_RETRY_PAUSES_MS = [100, 250, 500, 1_000, 2_000, 4_000, undefined];
+
 /** The server for one agent; connect it to a transport (stdio.ts, http.ts) with `server.connect`. */
 export function createHippoServer(options: HippoServerOptions): HippoServer {
   const tools = hippoTools({ allowReview: options.allowReview });
@@ -159,11 +165,18 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
   const audit = (operation: string, memoryIds: string[], query?: string) => {
     if (options.audit === false) return;
     const who = reader();
-    void track(
-      new Promise<boolean>((resolve) =>
-        setImmediate(() => void recordRead(options.store, who, { agentId: options.agentId, operation, memoryIds, query }).then(resolve)),
-      ),
-    );
+    const event = { agentId: options.agentId, operation, memoryIds, query };
+    // A store another process holds (a CLI write, an import, a nightly run) turns the first try down: the answer is
+    // already out, so the record is tried again a few times in the background rather than lost at once.
+    const record = async (): Promise<boolean> => {
+      for (const pause of AUDIT_RETRY_PAUSES_MS) {
+        if (await recordRead(options.store, who, event)) return true;
+        if (pause === undefined) break;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+      return false;
+    };
+    void track(new Promise<boolean>((resolve) => setImmediate(() => void record().then(resolve))));
   };
 
   server.setRequestHandler(loose(ListToolsRequestSchema), async (unchecked) => {
@@ -209,7 +222,7 @@ export function createHippoServer(options: HippoServerOptions): HippoServer {
           });
           if (definition.audit) {
             const read = definition.audit(parsed.data as never, output.structured);
-            audit(definition.name, read.memoryIds, read.query);
+            if (read) audit(definition.name, read.memoryIds, read.query);
           }
           return { content: [{ type: 'text', text: safeText(output.text) }], structuredContent: output.structured };
         } catch (error) {

@@ -66,12 +66,16 @@ export interface ToolDefinition {
    * A tool that hands memory text to the client: which memories its answer holds (and the query, hashed before it is
    * recorded), for the read audit (docs/governance.md). Recorded after the answer, best effort.
    */
-  audit?(args: never, structured: Record<string, unknown>): { memoryIds: string[]; query?: string };
+  audit?(args: never, structured: Record<string, unknown>): { memoryIds: string[]; query?: string } | null;
   run(args: never, context: ToolContext): Promise<ToolOutput>;
 }
 
 /** The ids of the objects under `key` of a structured answer (`{memories: [{id}]}`, `{sources: [{id}]}`). */
 const idsOf = (structured: Record<string, unknown>, key: string): string[] => ((structured[key] as { id: string }[] | undefined) ?? []).map((item) => item.id);
+
+/** The insight memories promoted candidates became: a promoted claim (or its edited wording) is that memory's text. */
+const promotedIds = (candidates: { promotedMemoryId?: string | null }[]): string[] =>
+  candidates.flatMap((candidate) => (candidate.promotedMemoryId ? [candidate.promotedMemoryId] : []));
 
 /** The memory ids a list of facts was sliced from (text given inline is no memory: source "text"). */
 const factSources = (structured: Record<string, unknown>): string[] =>
@@ -84,7 +88,7 @@ function tool<I extends z.ZodObject>(
   definition: Omit<ToolDefinition, 'input' | 'run' | 'audit'> & {
     input: I;
     run(args: z.output<I>, context: ToolContext): Promise<ToolOutput>;
-    audit?(args: z.output<I>, structured: Record<string, unknown>): { memoryIds: string[]; query?: string };
+    audit?(args: z.output<I>, structured: Record<string, unknown>): { memoryIds: string[]; query?: string } | null;
   },
 ): ToolDefinition {
   return definition;
@@ -392,6 +396,11 @@ function candidatesList(allowReview: boolean) {
     }),
     output: z.object({ candidates: z.array(candidateSchema), ...shownSchema }),
     annotations: { readOnlyHint: true, openWorldHint: false },
+    // Claims are no memory's text until promoted: a list that holds no promoted candidate is not a read of memories.
+    audit: (_args, structured) => {
+      const memoryIds = promotedIds(structured.candidates as { promotedMemoryId?: string | null }[]);
+      return memoryIds.length > 0 ? { memoryIds } : null;
+    },
     async run(args, context) {
       const page = await listCandidatePage(context.store, { agentId: context.agentId, status: args.status, limit: args.limit });
       return rendered(page, candidatePageView(args.status), context);
@@ -408,7 +417,9 @@ function candidateShow(allowReview: boolean) {
     input: z.strictObject({ id: candidateId }),
     output: z.object({ candidate: candidateSchema, sources: z.array(memorySchema) }),
     annotations: { readOnlyHint: true, openWorldHint: false },
-    audit: (_args, structured) => ({ memoryIds: idsOf(structured, 'sources') }),
+    audit: (_args, structured) => ({
+      memoryIds: [...idsOf(structured, 'sources'), ...promotedIds([structured.candidate as { promotedMemoryId?: string | null }])],
+    }),
     async run(args, context) {
       const candidate = await getCandidate(context.store, context.agentId, args.id);
       const sources = await getMemories(context.store, context.agentId, candidate.sourceMemoryIds);

@@ -5,6 +5,8 @@
  * receipt does not cover, a read by a client that leaves at once.
  */
 import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engineSandbox, json, type EngineSandbox } from '../helpers/cli.js';
 import { call, callError, CLIENT_INFO, httpClient, startHttpServer, stdioClient, type Json } from '../helpers/mcp.js';
@@ -109,6 +111,50 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     expect(read).toMatchObject({ channel: 'mcp-http', client: CLIENT, tokenId: token.id, operation: 'memory_list', memoryIds: [id] });
   });
 
+  it('records a read answered while another process holds the store (hostile review: no read hidden by a busy store)', async () => {
+    const id = await add('The heron gate opens with swordfish', 'erin');
+    const session = await stdioClient(box, ['--agent', 'erin']);
+    // Another process holds the store's write lock for a second: a CLI write, an import, a nightly run.
+    const release = await holdStore(box.env.HIPPO_DB!);
+    try {
+      const found = await call(session.client, 'memory_search', { query: 'heron gate' });
+      expect(found.results.map((result: Json) => result.memory.id)).toEqual([id]);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    } finally {
+      await release();
+    }
+    await session.close();
+    expect((await reads(['--agent', 'erin'])).map((read) => [read.operation, read.memoryIds])).toEqual([['memory_search', [id]]]);
+  });
+
+  it('records an insight handed over as a promoted candidate (hostile review: candidates_list and candidate_show)', async () => {
+    const source = await add('The quarterly audit found the pelican ledger off by 12 percent', 'fred');
+    const [pending, promoted] = await stage(
+      [
+        { claim: 'Ledgers drift without monthly checks', cite: [source] },
+        { claim: 'The pelican ledger needs a monthly reconciliation', cite: [source] },
+      ],
+      'fred',
+    );
+    const insight = await promote(promoted!, 'fred');
+    const session = await stdioClient(box, ['--agent', 'fred']);
+    // A promoted candidate's claim is the insight memory's text: handed over as much as memory_get would hand it.
+    const listed = await call(session.client, 'candidates_list', { status: 'promoted' });
+    expect(listed.candidates.map((candidate: Json) => candidate.claim)).toEqual(['The pelican ledger needs a monthly reconciliation']);
+    await call(session.client, 'candidate_show', { id: promoted });
+    // Pending claims are no memory's text yet: a list of them hands over no memory.
+    await call(session.client, 'candidates_list', {});
+    await call(session.client, 'candidate_show', { id: pending });
+    await session.close();
+    expect((await reads(['--agent', 'fred', '--memory', insight])).map((read) => read.operation).sort()).toEqual(['candidate_show', 'candidates_list']);
+    const candidateReads = (await reads(['--agent', 'fred'])).filter((read) => read.operation.startsWith('candidate'));
+    expect(candidateReads.map((read) => [read.operation, read.memoryIds])).toEqual([
+      ['candidate_show', [source]],
+      ['candidate_show', [source, insight]],
+      ['candidates_list', [insight]],
+    ]);
+  });
+
   it('forgets with a receipt, flags what was derived, clears the audit, and verifies later', async () => {
     const source = await add('Rotate the staging key every 30 days, code word heron-771', 'fred');
     const reader = await stdioClient(box, ['--agent', 'fred']);
@@ -207,6 +253,24 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     expect(listed.candidates.map((candidate: Json) => candidate.id)).not.toContain(pendingId);
   });
 
+  it('records the thread neighbour whose text a CLI search showed (hostile review: audit.cliReads on)', async () => {
+    const shown = json<{ memory: { id: string } }>(
+      await box.hippo(['memory', 'add', 'we adopted a beagle on Saturday', '--thread', 't1', '--tag', 'pets', '--agent', 'gina', '--json']),
+    ).memory.id;
+    const hit = json<{ memory: { id: string } }>(
+      await box.hippo(['memory', 'add', 'Biscuit. The kids voted on it.', '--thread', 't1', '--tag', 'kids', '--agent', 'gina', '--json']),
+    ).memory.id;
+    expect((await box.hippo(['config', 'set', 'audit.cliReads', 'on'])).exitCode).toBe(0);
+    try {
+      // The hit is the tagged turn; the beagle is shown as the neighbour that matched, though its tag is filtered out.
+      const found = await box.hippo(['search', 'beagle', '--tag', 'kids', '--agent', 'gina']);
+      expect(String(found.stdout)).toContain(`matched nearby (${shown}): we adopted a **beagle** on Saturday`);
+    } finally {
+      expect((await box.hippo(['config', 'set', 'audit.cliReads', 'off'])).exitCode).toBe(0);
+    }
+    expect((await reads(['--agent', 'gina'])).map((read) => [read.channel, read.operation, read.memoryIds])).toEqual([['cli', 'search', [hit, shown]]]);
+  });
+
   it('prunes read records by age (every agent), recorded as a run', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const dry = json<Json>(await box.hippo(['audit', 'prune', '--older-than', '1s', '--dry-run', '--json']));
@@ -217,3 +281,23 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     expect(await reads(['--agent', 'alice'])).toEqual([]);
   });
 });
+
+/** Takes the store's write side from another connection (SQLite: the write lock; PostgreSQL: the read audit's table). */
+async function holdStore(location: string): Promise<() => Promise<void>> {
+  if (!location.startsWith('postgres')) {
+    const db = new Database(location);
+    db.exec('BEGIN IMMEDIATE');
+    return async () => {
+      db.exec('COMMIT');
+      db.close();
+    };
+  }
+  const client = new pg.Client({ connectionString: location });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('LOCK TABLE read_audit IN ACCESS EXCLUSIVE MODE');
+  return async () => {
+    await client.query('COMMIT');
+    await client.end();
+  };
+}

@@ -8,7 +8,7 @@ import { auditReadsView } from '../../views/render-governance.js';
 export default class AuditReads extends HippoCommand {
   static override summary = "Who was handed which of an agent's memories: the read audit, newest first (ids only, never text).";
   static override description =
-    'Every MCP read (memory_search, memory_get, memory_list, candidate_show, facts_extract, rem_prompt, resources) is recorded with its time, the client (name and version, token id over HTTP) and the memory ids it handed over; CLI reads too when the config key auditCliReads is on. Never a query or a memory text (docs/governance.md).';
+    'Every MCP read (memory_search, memory_get, memory_list, candidate_show, facts_extract, rem_prompt, resources) is recorded with its time, the client (name and version, token id over HTTP) and the memory ids it handed over; CLI reads too when the config key audit.cliReads is on. Never a query or a memory text (docs/governance.md).';
   static override examples = [
     '<%= config.bin %> audit reads --memory mem_01JD3Z8N6Q2W4E5R7T9Y1V3J5M',
     '<%= config.bin %> audit reads --client "claude-code 2.1.0" --since 7d --json',

@@ -352,6 +352,35 @@ function normalNumber(text: string): string {
   return text.replace(/(\d),(?=\d{3}\b)/g, '$1').replace(/\.0+$/, '');
 }
 
+/**
+ * Words that bound the number after them (`fewer than 3`, `at most 3`, `up to 3`): a bounded number is another number
+ * (`fewer than 3 reviewers` is no rewording of `3 reviewers`), so the bound is kept with it.
+ */
+const BOUNDS: Readonly<Record<string, string>> = {
+  fewer: '<',
+  less: '<',
+  under: '<',
+  below: '<',
+  most: '<=',
+  max: '<=',
+  maximum: '<=',
+  up: '<=',
+  more: '>',
+  over: '>',
+  above: '>',
+  exceeding: '>',
+  least: '>=',
+  min: '>=',
+  minimum: '>=',
+};
+
+/** The bound the words before a number put on it (`than`, `to`, `of` between them are skipped), or ''. */
+function boundOf(before: readonly string[]): string {
+  let at = before.length - 1;
+  if (at >= 0 && (before[at] === 'than' || before[at] === 'to' || before[at] === 'of')) at--;
+  return at >= 0 ? (BOUNDS[before[at]!] ?? '') : '';
+}
+
 export function signature(claim: string): ClaimSignature {
   const words = new Set<string>();
   const numbers = new Set<string>();
@@ -365,9 +394,12 @@ export function signature(claim: string): ClaimSignature {
   const text = claim.normalize('NFKC').replace(/(\d),(?=\d{3}\b)/g, '$1');
   for (const sentence of text.split(/[.!?;:]\s+|\n+|\s[-–—]\s/u)) {
     let first = true;
+    const before: string[] = [];
     for (const raw of sentence.match(TOKEN) ?? []) {
       let token = raw.replace(/['’]s$/u, '');
       const lowered = token.toLowerCase();
+      const bound = boundOf(before);
+      before.push(lowered);
       const initial = first;
       first = false;
       if (/n['’]t$/u.test(lowered) || lowered === 'cannot') {
@@ -377,18 +409,18 @@ export function signature(claim: string): ClaimSignature {
       // A number with its unit (`5s`, `20%`, `10ms`): the number is the anchor, the unit a word.
       const unit = NUMBER_UNIT.exec(lowered);
       if (unit) {
-        numbers.add(normalNumber(unit[1]!));
+        numbers.add(bound + normalNumber(unit[1]!));
         token = unit[2] === '%' ? 'percent' : unit[2]!;
         words.add(stem(token));
         continue;
       }
       if (/\d/.test(lowered) || (ID_LIKE.test(lowered) && /\p{L}/u.test(lowered) && !/^[\p{L}]+[.]$/u.test(lowered))) {
-        numbers.add(normalNumber(lowered.replace(/[.]$/, '')));
+        numbers.add(bound + normalNumber(lowered.replace(/[.]$/, '')));
         continue;
       }
       if (lowered === '%') continue;
       if (NUMBER_WORDS[lowered] !== undefined) {
-        numbers.add(NUMBER_WORDS[lowered]);
+        numbers.add(bound + NUMBER_WORDS[lowered]);
         continue;
       }
       if (NEGATIONS.has(lowered)) {

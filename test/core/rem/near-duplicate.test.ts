@@ -46,6 +46,20 @@ describe('the rejected-claim detector on its dev set', () => {
     }
   });
 
+  it('never calls a bounded number the same as the bare number (hostile review of issue 29)', () => {
+    const rejected = 'Alice prefers 3 reviewers on a pull request';
+    for (const claim of [
+      'Alice prefers fewer than 3 reviewers on a pull request',
+      'Alice prefers at most 3 reviewers on a pull request',
+      'Alice prefers at least three reviewers on a pull request',
+      'Alice prefers more than 3 reviewers on a pull request',
+      'Alice prefers up to 3 reviewers on a pull request',
+    ])
+      expect(isNearDuplicate(claim, rejected), claim).toBe(false);
+    expect(isNearDuplicate('Alice prefers under 3 reviewers on a pull request', 'Alice prefers fewer than three reviewers on pull requests')).toBe(true);
+    expect(isNearDuplicate('Alice prefers three reviewers on pull requests', rejected)).toBe(true);
+  });
+
   it('is symmetric and finds a claim the same as itself', () => {
     for (const pair of CLAIM_PAIRS) {
       expect(isNearDuplicate(pair.claim, pair.rejected)).toBe(isNearDuplicate(pair.rejected, pair.claim));
