@@ -150,7 +150,6 @@ describe('an import that listens', () => {
     const big = join(box.dir, 'b-big.jsonl');
     const line = (index: number) => JSON.stringify({ content: `imported note number ${index} ${'x'.repeat(40)}` });
     writeFileSync(big, `${Array.from({ length: 400_000 }, (_, index) => line(index)).join('\n')}\n`);
-    const bigBytes = readFileSync(big).length;
     const child = box.hippo(['memory', 'import', small, big, '--agent', 'ops', '--json']) as unknown as ResultPromise;
     // Wait until the process holds the big file open (the import reads it a piece at a time inside its transaction) and
     // has read on in it (rows of that file are being written), then interrupt.
