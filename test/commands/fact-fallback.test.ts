@@ -258,7 +258,7 @@ describe('search fact box with the model fallback', () => {
     const prompt = promptOf();
     expect(prompt).not.toContain('Secret Lane');
     expect(prompt).not.toContain(ids.dublin);
-    const text = await search('address of the Dublin office');
+    const text = await search('where is the Dublin office?', ['--ai']);
     expect(String(text.stdout)).toMatch(/^address\s+4 Grand Canal Square, Dublin 2\s+mem_\w+:1:\d+\s+🤖 test-model:7b$/m);
   });
 
@@ -293,13 +293,15 @@ describe('search fact box with the model fallback', () => {
       reply.json({
         pointers: [
           { passage: 0, text: '99 Secret Lane, Dublin 4, D04 ZZ99' },
-          { passage: 5, text: 'Unit 7, Riverside Business Park' },
+          { passage: 5, text: '4 Grand Canal Square, Dublin 2' },
         ],
       }),
     );
+    // One result: the Cork note ranks first ("address" is the rarest word); the Dublin office's note is withheld.
     const result = await search('address of the Dublin office', ['--json', '--limit', '1']);
+    expect(json<{ results: { memory: { id: string } }[] }>(result).results.map((hit) => hit.memory.id)).toEqual([ids.cork]);
     expect(server.requests).toHaveLength(1);
-    expect(promptOf()).not.toContain('Riverside');
+    expect(promptOf()).not.toContain('Grand Canal');
     expect(json<{ facts: FactJson[] }>(result).facts).toEqual([]);
   });
 
