@@ -38,7 +38,7 @@ describe('hippo mcp token', () => {
     expect(json<Json>(await box.hippo(['mcp', 'token', 'list', '--json'])).tokens.map((token: Json) => token.id)).toEqual([second.token.id, first.token.id]);
     expect(json<Json>(await box.hippo(['mcp', 'token', 'list', '--agent', 'bob', '--json'])).tokens).toEqual([second.token]);
     const text = await box.hippo(['mcp', 'token', 'list']);
-    expect(text.stdout).toMatch(new RegExp(`${second.token.id}  \\S+ \\S+ \\S+  bob  live\\n${first.token.id}  \\S+ \\S+ \\S+  alice  live`));
+    expect(text.stdout).toMatch(new RegExp(`${second.token.id}\\s+\\S+ \\S+ \\S+\\s+bob\\s+live\\n${first.token.id}\\s+\\S+ \\S+ \\S+\\s+alice\\s+live`));
   });
 
   it('revoke is all or nothing: an unknown id is exit 3 and revokes none; a second revoke is a no-op', async () => {

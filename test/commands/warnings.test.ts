@@ -71,7 +71,7 @@ describe('a read for an agent that has nothing, while other agents have memories
   it('search says which agents have memories (--json, and on stderr in text mode)', async () => {
     const result = await box.hippo(['search', 'deploy', '--json']);
     expect(result.exitCode).toBe(0);
-    expect(json(result)).toEqual({ results: [], facts: [], warnings: [ELSEWHERE] });
+    expect(json(result)).toEqual({ results: [], total: 0, facts: [], warnings: [ELSEWHERE] });
     const text = await box.hippo(['search', 'deploy']);
     expect(String(text.stdout).trim()).toBe('no matches');
     expect(stderrLines(text)).toEqual([ELSEWHERE]);
@@ -106,7 +106,7 @@ describe('a read for an agent that has nothing, while other agents have memories
   it('says nothing when the agent has memories of its own and only the query or filters found none', async () => {
     expect(warningsOf(await box.hippo(['search', 'kubernetes', '--agent', 'ops-agent', '--json']))).toEqual([]);
     const listed = await box.hippo(['memory', 'list', '--agent', 'ops-agent', '--since', '1m', '-t', 'nothing-tagged-so', '--json']);
-    expect(json(listed)).toEqual({ memories: [], warnings: [] });
+    expect(json(listed)).toEqual({ memories: [], total: 0, truncated: false, warnings: [] });
     expect(String(listed.stderr)).toBe('');
   });
 });

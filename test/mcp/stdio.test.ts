@@ -115,7 +115,10 @@ describe('hippo mcp over stdio (SDK client)', () => {
     expect(found.warnings).toEqual([]);
 
     const shown = await session.client.callTool({ name: 'memory_get', arguments: { id: added.memory.id } });
-    expect(shown.structuredContent).toEqual({ memory: json<Json>(await box.hippo(['memory', 'show', added.memory.id, '--agent', 'me', '--json'])).memory });
+    expect(shown.structuredContent).toEqual({
+      memory: json<Json>(await box.hippo(['memory', 'show', added.memory.id, '--agent', 'me', '--json'])).memory,
+      forgottenSources: [],
+    });
     expect(textOf(shown as never)).toContain(NOTES[0]);
     const listed = await call(session.client, 'memory_list', { limit: 1 });
     expect(listed.memories).toHaveLength(1);
@@ -160,7 +163,7 @@ describe('hippo mcp over stdio (SDK client)', () => {
     await seed('ops-agent', NOTES);
     session = await stdioClient(box, ['--agent', 'me']);
     const result = await session.client.callTool({ name: 'memory_search', arguments: { query: 'deploy' } });
-    expect(result.structuredContent).toEqual({ results: [], facts: [], warnings: [] });
+    expect(result.structuredContent).toEqual({ results: [], total: 0, facts: [], warnings: [] });
     expect(textOf(result as never)).toBe('no matches');
     const extracted = await session.client.callTool({ name: 'facts_extract', arguments: { kinds: ['phone'], query: 'Dublin' } });
     expect(extracted.structuredContent).toEqual({ facts: [], warnings: [] });

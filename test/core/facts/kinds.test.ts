@@ -188,7 +188,7 @@ describe('lexiconPhrases', () => {
       expect.arrayContaining([
         ['email address', 'email'],
         ['bank details', 'iban'],
-        ['where is', 'address'],
+        ['where is', 'address', 'cue'],
       ]),
     );
     for (const [phrase] of phrases) expect(kindsInQuery(phrase), phrase).toHaveLength(1);

@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 async function seed(): Promise<void> {
-  await withClient(t.database.url, (client) => client.query(`TRUNCATE ${STORE_TABLES.join(', ')}`));
+  await withClient(t.database.url, (client) => client.query(`TRUNCATE ${[...STORE_TABLES, 'store_runs'].join(', ')}`));
   const memories = Array.from({ length: 1_500 }, (_, index) =>
     memory(index % 2 ? 'alice' : 'bob', `memory ${index}: tab\there, newline\nthere, quote " and émoji 🦛`, {
       createdAt: at(index),
@@ -298,9 +298,11 @@ describe('restoring a snapshot', () => {
     const text = readFileSync(path);
     const manifestText = gunzipSync(text.subarray(0, HEADER_BYTES)).toString('utf8');
     expect(manifestText).toContain(`"schemaVersion":${POSTGRES_SCHEMA_VERSION}`);
-    const newerVersion = '9'.repeat(String(POSTGRES_SCHEMA_VERSION).length); // same length: the header is fixed-size
-    expect(Number(newerVersion)).toBeGreaterThan(POSTGRES_SCHEMA_VERSION);
-    const newer = manifestText.replace(`"schemaVersion":${POSTGRES_SCHEMA_VERSION}`, `"schemaVersion":${newerVersion}`);
+    const newerVersion = String(POSTGRES_SCHEMA_VERSION + 1);
+    const longer = manifestText.replace(`"schemaVersion":${POSTGRES_SCHEMA_VERSION}`, `"schemaVersion":${newerVersion}`);
+    // The header is fixed-size: the manifest line is padded with spaces, which give back what a longer number takes.
+    const newer = longer.replace(new RegExp(` {${longer.length - manifestText.length}}(?=\\s*$)`), '');
+    expect(newer).toHaveLength(manifestText.length);
     expect(newer).not.toBe(manifestText);
     const { gzipSync } = await import('node:zlib');
     const rewritten = join(dirname(path), 'newer.jsonl.gz');
