@@ -251,7 +251,7 @@ export class RedactionIncompleteError extends HippoError {
   constructor(kinds: readonly string[]) {
     super(
       'redaction_incomplete',
-      `nothing was sent: after redaction the text still holds a value of a redacted kind (${kinds.join(', ')}), found on a second reading; this is a gap in hippo's recognisers, please report it (the value is not shown)`,
+      `nothing was sent: after redaction the text still holds a value of a redacted kind (${kinds.join(', ')}), found on a second reading (a value glued to other text or to a decimal point, which is not read as a fact, or a gap in hippo's recognisers): put a space or a line break around the value, or report it (the value is not shown)`,
       ExitCode.redactionIncomplete,
       { details: { kinds: [...kinds] } },
     );

@@ -8,6 +8,7 @@ import { addMemory, iterateMemories, listMemories } from '../../src/core/memory/
 import { openStore } from '../../src/core/store/store.js';
 import { newId } from '../../src/core/ids.js';
 import { createToken } from '../../src/core/tokens.js';
+import { candidate } from '../helpers/postgres-store.js';
 import { all, ENGINES, fixedClock, openTestStore, tempStore, type TestStore } from '../helpers/store.js';
 
 let store: Awaited<ReturnType<typeof tempStore>>;
@@ -272,6 +273,35 @@ describe.each(ENGINES)('import on %s: lineage and agent ids (issue 27)', (engine
     ]);
     expect((await listMemories(shared, { agentId: 'ana' })).map((memory) => memory.content)).toEqual(['ana’s own note']);
     expect((await listMemories(shared, { agentId: 'bob' })).map((memory) => memory.content)).toEqual(['bob’s private note']);
+  });
+
+  it('refuses a promotedFrom naming another agent’s candidate: file:line, nothing from that file; its own or an unknown one is kept', async () => {
+    const theirs = candidate('bob', 'Bob’s lesson');
+    const own = candidate('ana', 'Ana’s lesson');
+    for (const record of [theirs, own]) await shared.candidates.insert(record);
+    const unknown = newId('cand');
+    const stolen = write('stolen.jsonl', [{ content: 'fine' }, { content: 'a promoted insight', promotedFrom: theirs.id }]);
+    const kept = write('kept.jsonl', [
+      { content: 'promoted from ana’s own', promotedFrom: own.id },
+      { content: 'promoted from a candidate this store never held', promotedFrom: unknown },
+    ]);
+    const result = await importFiles(shared, [stolen, kept], { agentId: 'ana' });
+    expect(result.files.map((file) => file.error)).toEqual([
+      {
+        code: 'bad_import_line',
+        message: `${stolen}:2: field "promotedFrom" names ${theirs.id}, which is not a candidate of agent "ana"; nothing from this file was imported`,
+      },
+      undefined,
+    ]);
+    expect(result.imported).toBe(2);
+    const memories = await listMemories(shared, { agentId: 'ana' });
+    expect(memories.map((memory) => [memory.content, memory.promotedFrom]).sort()).toEqual([
+      ['promoted from a candidate this store never held', unknown],
+      ['promoted from ana’s own', own.id],
+    ]);
+    // The same line given to bob's own import is his.
+    const bobs = write('bob.jsonl', [{ content: 'bob promoted', promotedFrom: theirs.id }]);
+    expect((await importFiles(shared, [bobs], { agentId: 'bob' })).imported).toBe(1);
   });
 
   it('normalises agent ids, threads and tags to NFC, and refuses a new agent that looks like an existing one, naming it', async () => {

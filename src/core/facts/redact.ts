@@ -18,6 +18,8 @@
  *   cuts through a placeholder has none.
  */
 import { isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
+import { cardsAnywhere } from './recognisers/card.js';
+import { ibansAnywhere } from './recognisers/iban.js';
 import { recognise } from './recognisers/index.js';
 import type { RawMatch } from './types.js';
 
@@ -124,7 +126,7 @@ export class Redactor {
     }
     out += escapeBrackets(text.slice(at, stop));
     this.noteLiterals(out);
-    if (out !== text) this.readAgain(out, spans);
+    this.readAgain(out, spans, out !== text);
     return { text: out, spans };
   }
 
@@ -137,7 +139,12 @@ export class Redactor {
     return [...this.missed];
   }
 
-  private readAgain(out: string, spans: readonly RedactedSpan[]): void {
+  /**
+   * The second reading: the recognisers again when the first changed the text, and always card numbers and IBANs
+   * wherever they stand, glued to anything (`cardsAnywhere`, `ibansAnywhere`): values the first reading leaves inside a
+   * token or a decimal part by its rules (docs/extract.md §Glued values) are not sent either.
+   */
+  private readAgain(out: string, spans: readonly RedactedSpan[], changed: boolean): void {
     let blanked = '';
     let at = 0;
     for (const span of spans) {
@@ -145,7 +152,9 @@ export class Redactor {
       at = span.end;
     }
     blanked += out.slice(at);
-    for (const item of this.find(blanked)) this.missed.add(item.kind);
+    if (changed) for (const item of this.find(blanked)) this.missed.add(item.kind);
+    if (this.options.kinds.includes('card') && cardsAnywhere(blanked).length > 0) this.missed.add('card');
+    if (this.options.kinds.includes('iban') && ibansAnywhere(blanked).length > 0) this.missed.add('iban');
   }
 
   /** The map from placeholder to value (to keep locally; never printed or logged). */

@@ -328,6 +328,8 @@ export async function importFiles(store: Store, files: readonly string[], option
           }
           // Lineage stays within an agent: a derivedFrom naming another agent's memory fails the file (file:line).
           await checkLineage(tx, path, memories, lines);
+          // And a promotedFrom naming another agent's candidate.
+          await checkPromotedFrom(tx, path, memories, lines);
           // A new agent that looks like an existing one fails the file too (file:line of its first memory).
           await checkFileAgents(tx, path, memories, lines);
           // Then inserted in thread order, so each chunk joins its threads at their end (docs/store.md, "Import").
@@ -407,6 +409,24 @@ async function checkLineage(tx: StoreOps, path: string, memories: readonly Memor
         // `ref` is a stored or imported memory id here (mem_ + ULID), so naming it prints nothing from outside.
         throw lineError(path, lines[index]!, `field "derivedFrom" names ${ref}, which is not a memory of agent "${memory.agentId}"`);
       }
+    }
+  }
+}
+
+/**
+ * Refuses (file:line, nothing from the file) a line whose `promotedFrom` names a candidate of another agent: a
+ * memory is promoted from its own agent's candidate only. A candidate id the store does not hold is kept, as a
+ * `derivedFrom` id found nowhere (an export imported into a fresh store).
+ */
+async function checkPromotedFrom(tx: StoreOps, path: string, memories: readonly Memory[], lines: readonly number[]): Promise<void> {
+  const refs = [...new Set(memories.flatMap((memory) => (memory.promotedFrom === null ? [] : [memory.promotedFrom])))];
+  if (refs.length === 0) return;
+  const owners = await tx.candidates.agentsOf(refs);
+  for (const [index, memory] of memories.entries()) {
+    const owner = memory.promotedFrom === null ? undefined : owners.get(memory.promotedFrom);
+    if (owner !== undefined && owner !== memory.agentId) {
+      // The id is a stored candidate's (cand_ + ULID), so naming it prints nothing from outside.
+      throw lineError(path, lines[index]!, `field "promotedFrom" names ${memory.promotedFrom}, which is not a candidate of agent "${memory.agentId}"`);
     }
   }
 }

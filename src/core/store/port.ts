@@ -358,6 +358,8 @@ export interface CandidateRepo {
   reopen(agentId: string, id: string, reopening: { by: string; reason: string; at: string }): Promise<boolean>;
   /** All agents: how many pending candidates each has (agents with none left out), in agent order. */
   pendingCounts(): Promise<{ agentId: string; pending: number }[]>;
+  /** All agents: the agent of each of these candidate ids the store holds (an import's `promotedFrom` check). */
+  agentsOf(ids: readonly string[]): Promise<Map<string, string>>;
 }
 
 // ---- runs (the audit log) ---------------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ describe('card recogniser', () => {
 
   it('rejects numbers next to letters or other digits', () => {
     expect(texts('card', 'x4111111111111111 4111111111111111x 94111111111111111')).toEqual([]);
-    expect(texts('card', '0.4111111111111111 4111111111111111,5')).toEqual([]);
+    expect(texts('card', '0.4222222222222 4111111111111111,5')).toEqual([]);
     // Apart from them, the same numbers are found.
     expect(texts('card', 'x 4111111111111111 4111111111111111 x 9 4111111111111111')).toEqual(['4111111111111111', '4111111111111111', '4111111111111111']);
   });
@@ -75,7 +75,22 @@ describe('card recogniser', () => {
     expect(texts('card', 'DE89 3704 0044 0532 0130 00 3714 496353 98431')).toEqual(['3714 496353 98431']);
     // A comma between digits: a list separator next to a card in groups, a decimal comma next to a run of digits.
     expect(texts('card', 'IE29 AIBK 9311 5212 3456 78,4111 1111 1111 1111,5555 5555 5555 4444')).toEqual(['4111 1111 1111 1111', '5555 5555 5555 4444']);
-    expect(texts('card', '3,4111111111111111 4111111111111111,5 3.4111111111111111')).toEqual([]);
+    expect(texts('card', '4111111111111111,5 4111111111111111.25')).toEqual([]);
+  });
+
+  it('reads a decimal part in the printed form of a card as a card, any other decimal part as a decimal (issue 27)', () => {
+    // 15–16 digits after a number's decimal point or comma: the way a card is printed, as inside a run of numbers.
+    expect(texts('card', 'x 1.4111111111111111')).toEqual(['4111111111111111']);
+    expect(texts('card', 'ref 7,4111111111111111')).toEqual(['4111111111111111']);
+    expect(texts('card', 'fee 0.378282246310005 paid')).toEqual(['378282246310005']);
+    expect(texts('card', '12.5 4111 1111 1111 1111')).toEqual(['4111 1111 1111 1111']);
+    expect(texts('card', '12.5 3714 496353 98431')).toEqual(['3714 496353 98431']);
+    // 13 digits (a valid Visa of the old length) and 12 (a Maestro) are not printed so: a decimal part.
+    expect(texts('card', 'x 1.4222222222222 and 2,500000000000')).toEqual([]);
+    expect(texts('card', 'x 4222222222222 and 500000000000')).toEqual(['4222222222222']);
+    // Nor is a group of four after a decimal point the start of a shorter card (5678 9012 3456, a Maestro).
+    expect(texts('card', 'v1.5678 9012 3456')).toEqual([]);
+    expect(texts('card', 'v 5678 9012 3456')).toEqual(['5678 9012 3456']);
   });
 
   it('takes no card of 12 digits from the end of a run of 4-digit groups (a voucher code), but a 16-digit card after a 4-digit number', () => {

@@ -30,6 +30,24 @@ describe('phone recogniser', () => {
     expect(texts('phone', '2133734253', { region: 'US' })).toEqual(['2133734253']);
   });
 
+  it('finds a phone number written right before a card number, and the card too, each once (issue 27)', () => {
+    for (const [phone, region] of [
+      ['+44 20 7946 0958', 'IE'],
+      ['+353 1 234 5678', 'IE'],
+      ['087 123 4567', 'IE'],
+      ['(415) 555-0132', 'US'],
+    ] as const) {
+      for (const card of ['4111 1111 1111 1111', '5555555555554444', '3714 496353 98431']) {
+        const text = `${phone} ${card}`;
+        expect(texts('phone', text, { region }), text).toEqual([phone]);
+        expect(texts('card', text), text).toEqual([card]);
+        expect(texts('phone', `${phone} and ${card}`, { region }), text).toEqual([phone]);
+      }
+    }
+    // A run of groups that holds no card is still not a phone number.
+    expect(texts('phone', '+44 20 7946 0958 4111 1111 1111 1112', { region: 'IE' })).toEqual([]);
+  });
+
   it('rejects numbers run into letters', () => {
     expect(texts('phone', '2133734253a', { region: 'US' })).toEqual([]);
     expect(texts('phone', 'The UUID is CA801c26f98cd16e231354125ad046e40b.', { region: 'FR' })).toEqual([]);

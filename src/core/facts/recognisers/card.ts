@@ -8,13 +8,17 @@ import type { RawMatch, RecogniserOptions } from '../types.js';
 // followed by groups of 2–6 with one separator (a space, a no-break, narrow no-break or thin space as text pasted from a
 // web page or a PDF has, or a dash) used throughout: 4-4-4-4, 4-6-5, 4-4-4-4-3, …
 // A candidate starts at a digit with no letter, digit, mark, underscore or plus sign before it (`+4915123456274` is a
-// phone number), nor — for a run of digits — a digit and a decimal point (`0.4111…`); a card written in groups may
-// follow one (`v1.4111 1111 1111 1111`, an IBAN's `…78.4111 1111 1111 1111`): no decimal part is grouped so. It ends before anything but a letter, digit, mark or
-// underscore, or a decimal point and a digit. A comma between digits is a decimal comma next to a run of digits
-// (`4111111111111111,5`), but a list separator next to a card written in groups (`78,4111 1111 1111 1111`).
+// phone number). After a digit and a decimal point or comma (`v1.4111 1111 1111 1111`, `x 1.4111111111111111`,
+// `ref 7,4111111111111111`) a card is read only in the printed form a card inside a run of numbers needs (`PRINTED`):
+// a decimal part of 15–16 digits that is a valid card number is taken for one, any other length stays a decimal part
+// (`0.4111111111111`). It ends before anything but a letter, digit, mark or underscore, or a decimal point and a
+// digit. A comma between digits is a decimal comma after a run of digits (`4111111111111111,5`), but a list
+// separator after a card written in groups (`4111 1111 1111 1111,5555 …`).
 const START_RE = /(?<![\p{L}\p{N}\p{M}_+＋])\d/gu;
 const DIGITS_RE = /\d+/y;
 const SEPARATOR = /[ \u00A0\u202F\u2009-]/;
+/** What joins a card to a number before it: a group separator, or a decimal point or comma. */
+const RUN_SEPARATOR = /[ \u00A0\u202F\u2009.,-]/;
 const SEPARATOR_DIGIT = /^[ \u00A0\u202F\u2009-]\d/;
 const END_BLOCKED = /[\p{L}\p{N}\p{M}_]/u;
 const NUMBER = /\p{N}/u;
@@ -87,10 +91,7 @@ function digitsAt(text: string, at: number): string {
  */
 function candidateEnds(text: string, start: number): number[] {
   const first = digitsAt(text, start);
-  if (first.length >= 12 && first.length <= 19) {
-    const afterDecimal = (text.charAt(start - 1) === ',' || text.charAt(start - 1) === '.') && isDigit(text.charAt(start - 2));
-    return !afterDecimal && endsCleanly(text, start + first.length, false) ? [start + first.length] : [];
-  }
+  if (first.length >= 12 && first.length <= 19) return endsCleanly(text, start + first.length, false) ? [start + first.length] : [];
   if (first.length !== 4) return [];
   const separator = text.charAt(start + 4);
   if (!SEPARATOR.test(separator)) return [];
@@ -124,8 +125,9 @@ export function recogniseCards(text: string, _opts: RecogniserOptions = {}): Raw
     if (ends.length === 0) continue;
     ibans ??= recogniseIbans(text);
     if (ibans.some((iban) => iban.start <= start.index && start.index < iban.end)) continue;
-    // Right after another group of digits and one separator: inside a longer run of numbers.
-    const inRun = SEPARATOR.test(text.charAt(start.index - 1)) && isDigit(text.charAt(start.index - 2));
+    // Right after another group of digits and one separator, or a decimal point or comma: inside a longer run of
+    // numbers, or a number's decimal part.
+    const inRun = RUN_SEPARATOR.test(text.charAt(start.index - 1)) && isDigit(text.charAt(start.index - 2));
     for (const end of ends) {
       const written = text.slice(start.index, end);
       if (inRun && !PRINTED.test(written)) continue;
@@ -146,6 +148,41 @@ export function recogniseCards(text: string, _opts: RecogniserOptions = {}): Raw
       matches.push(card);
       START_RE.lastIndex = end;
       break;
+    }
+  }
+  return matches;
+}
+
+const RUN_START_RE = /(?<!\d)\d/g;
+
+/**
+ * The second reading of redacted text (issue 27): card numbers wherever they stand, whatever is glued to them —
+ * letters, a decimal point, a `+`, the digits of another value (`alice@example.com4111111111111111`, an IBAN's digits
+ * run into a card's, `1.4111111111111`). At the start of every run of digits: the run itself when it has 12–19 digits,
+ * its first and last 15 and 16 digits when longer, and a card written in groups in its printed form from the run's
+ * last four digits (`2024-03-153714-496353-98431`). Not a
+ * recogniser (an order number of 20 digits may hold a valid card by chance): redaction stops a request on what it
+ * finds, and says so.
+ */
+export function cardsAnywhere(text: string): RawMatch[] {
+  const matches: RawMatch[] = [];
+  RUN_START_RE.lastIndex = 0;
+  for (let start = RUN_START_RE.exec(text); start !== null; start = RUN_START_RE.exec(text)) {
+    const at = start.index;
+    const run = digitsAt(text, at);
+    const spans: Array<[number, number]> = [];
+    if (run.length >= 12) spans.push([at, at + run.length]);
+    for (const length of [15, 16]) {
+      if (run.length > length) spans.push([at, at + length], [at + run.length - length, at + run.length]);
+    }
+    // In groups: from the run's last four digits (the whole run, or a group glued to the digits before it).
+    const group = at + run.length - 4;
+    if (run.length >= 4 && SEPARATOR.test(text.charAt(group + 4))) {
+      for (const end of [group + 19, group + 17]) if (PRINTED.test(text.slice(group, end))) spans.push([group, end]);
+    }
+    for (const [from, to] of spans) {
+      const digits = text.slice(from, to).replace(/\D/g, '');
+      if (digits.length <= 19 && isValidCardNumber(digits)) matches.push(rawMatch('card', text, from, to, digits));
     }
   }
   return matches;

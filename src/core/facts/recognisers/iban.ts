@@ -1,4 +1,4 @@
-import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { countrySpecs, electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { isWordChar, charAt, charBefore, rawMatch } from '../text.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
@@ -55,6 +55,38 @@ export function recogniseIbans(text: string, _opts: RecogniserOptions = {}): Raw
     const end = start + iban.length;
     if (isWordChar(charAt(text, end))) continue;
     matches.push(rawMatch('iban', text, start, end, electronicFormatIBAN(iban) ?? iban));
+  }
+  return matches;
+}
+
+// GROUPED's back-reference renumbered: its separator is the second group here.
+const ANYWHERE_RE = new RegExp(`(?=(${GROUPED.replaceAll('\\1', '\\2')}|[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]{11,}))`, 'g');
+
+/** The candidate cut after as many letters and digits as its country's IBANs have (undefined for no such country). */
+function countryLength(candidate: string): string | undefined {
+  const length = countrySpecs[candidate.slice(0, 2).toUpperCase()]?.chars;
+  if (length === undefined) return undefined;
+  let count = 0;
+  for (let at = 0; at < candidate.length; at++) {
+    if (/[A-Za-z0-9]/.test(candidate.charAt(at)) && ++count === length) return candidate.slice(0, at + 1);
+  }
+  return undefined;
+}
+
+/**
+ * The second reading of redacted text (issue 27): IBANs wherever they stand, glued to letters or digits on either
+ * side (`alice@example.comDE89370400440532013000`, an IBAN run into a card's digits): at every country code and check
+ * digits, exactly as many letters and digits as that country's IBANs have, or the longest valid prefix made of whole
+ * groups. Not a recogniser: redaction stops a request on what it finds.
+ */
+export function ibansAnywhere(text: string): RawMatch[] {
+  const matches: RawMatch[] = [];
+  for (const match of text.matchAll(ANYWHERE_RE)) {
+    const candidate = match[1]!;
+    const iban = [countryLength(candidate), longestValidPrefix(candidate, match[2])].find((written) => written !== undefined && isValidIban(written));
+    if (iban !== undefined) {
+      matches.push(rawMatch('iban', text, match.index, match.index + iban.length, electronicFormatIBAN(iban) ?? iban));
+    }
   }
   return matches;
 }

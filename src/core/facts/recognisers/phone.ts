@@ -6,6 +6,7 @@ import { asRegion, candidateRegions } from '../region.js';
 import { charAt, isWordChar, rawMatch } from '../text.js';
 import type { Check, RawMatch, RecogniserOptions } from '../types.js';
 import { isStreetWord, US_STATES } from './address.js';
+import { recogniseCards } from './card.js';
 
 /**
  * Phone numbers (docs/extract.md §Phones):
@@ -638,7 +639,26 @@ function passageCues(text: string, span: Span, international: readonly Reading[]
  * Phone numbers by libphonenumber-js with the full (`max`) metadata: international numbers, national numbers in the
  * home region (`region`) and in the candidate regions (`regions`, default `DEFAULT_REGIONS`).
  */
-export function recognisePhones(text: string, opts: RecogniserOptions = {}): RawMatch[] {
+/**
+ * The text with each card number blanked (`¤`, a sign no number is read across; same length): a phone number written
+ * right before a card (`+44 20 7946 0958 4111 1111 1111 1111`) is read up to the card, not as one run of numbers too
+ * long to be a phone (issue 27).
+ */
+function withoutCards(text: string): string {
+  const cards = recogniseCards(text);
+  if (cards.length === 0) return text;
+  // One pass (a window may hold thousands of cards): the text between the cards, each card as signs.
+  let blanked = '';
+  let at = 0;
+  for (const card of cards) {
+    blanked += text.slice(at, card.start) + '¤'.repeat(card.end - card.start);
+    at = card.end;
+  }
+  return blanked + text.slice(at);
+}
+
+export function recognisePhones(written: string, opts: RecogniserOptions = {}): RawMatch[] {
+  const text = withoutCards(written);
   const home = asRegion(opts.region);
   const order = candidateRegions(home, opts.regions);
   const list = order.filter((region) => region !== home);
@@ -686,5 +706,5 @@ export function recognisePhones(text: string, opts: RecogniserOptions = {}): Raw
   pending.push(...national.slice(next));
   // (No word of another kind stands right before one: only an underscore keeps a window from starting at a home reading.)
   for (const reading of pending) readings.push(...choose(text, [reading], order, () => passageCues(text, reading, international)));
-  return readings.sort((a, b) => a.start - b.start).map((reading) => toMatch(text, reading));
+  return readings.sort((a, b) => a.start - b.start).map((reading) => toMatch(written, reading));
 }

@@ -98,6 +98,15 @@ export function candidateRepo(session: Session, bound?: TxState): CandidateRepo 
       );
       return rows.map((row) => ({ agentId: row.agent_id, pending: row.pending }));
     },
+    async agentsOf(ids) {
+      if (ids.length === 0) return new Map();
+      const { rows } = await query<{ id: string; agent_id: string }>(
+        // all agents: which agent owns each candidate an import line names (issue 27, promotedFrom).
+        'SELECT id, agent_id FROM candidates WHERE id = ANY($1::text[])',
+        [[...ids]],
+      );
+      return new Map(rows.map((row) => [row.id, row.agent_id]));
+    },
   };
 }
 

@@ -101,6 +101,18 @@ export class SqliteCandidates implements CandidateRepo {
           .all() as { agentId: string; pending: number }[],
     );
   }
+
+  async agentsOf(ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    return this.c.use(() => {
+      // all agents: which agent owns each candidate an import line names (issue 27, promotedFrom).
+      const rows = this.c.statement('SELECT id, agent_id AS agentId FROM candidates WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(ids)) as {
+        id: string;
+        agentId: string;
+      }[];
+      return new Map(rows.map((row) => [row.id, row.agentId]));
+    });
+  }
 }
 
 // ---- runs -------------------------------------------------------------------------------------------------------
