@@ -80,6 +80,22 @@ describe.each(ENGINES)('values glued to other values, to a hosted model (%s)', (
     expect(body.run.counts).toMatchObject({ redactedCard: 8, redactedIban: 4, redactedEmail: 2, redactedPhone: 1 });
   });
 
+  it('stops the request for a card written with dots or slashes, which no recogniser reads: exit 9, nothing sent', async () => {
+    const box = await engineSandbox(engine);
+    boxes.push(box);
+    for (const content of ['Paid with 4111.1111.1111.1111 today.', 'Old card 5555/5555/5555/4444, closed.']) {
+      expect((await box.hippo(['memory', 'add', content, '--json'], { env: { HIPPO_AGENT: 'ops' } })).exitCode).toBe(0);
+    }
+    server.respondWith(reply.json({ candidates: [] }));
+    const result = await box.hippo(['rem', 'rapid', '--scope', 'all', '--json'], { env: hostedEnv() });
+    expect(result.exitCode, String(result.stderr)).toBe(9);
+    expect(json<{ error: { code: string; details: { kinds: string[] } } }>(result).error).toMatchObject({
+      code: 'redaction_incomplete',
+      details: { kinds: ['card'] },
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('stops the request when a value is still readable after redaction: redaction_incomplete, exit 9, nothing sent', async () => {
     const box = await engineSandbox(engine);
     boxes.push(box);

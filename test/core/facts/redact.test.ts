@@ -114,6 +114,20 @@ describe('Redactor: the second reading, with the placeholders in place (issue 27
 });
 
 describe('Redactor: the second reading finds cards and IBANs glued to anything (issue 27, docs/extract.md §Glued values)', () => {
+  it('stops a card written in groups with a dot, slash or underscore, which no reading took for a card (issue 27 review)', () => {
+    for (const text of ['pay 4111.1111.1111.1111 now', 'pay 4111/1111/1111/1111 now', 'pay 4111_1111_1111_1111 now', 'amex 3714.496353.98431']) {
+      const r = redactor();
+      expect(r.redact(text).text, text).toBe(text);
+      expect(r.leftBehind(), text).toEqual(['card']);
+    }
+    // Not a card: a date, a version, numbers of other lengths.
+    for (const text of ['on 2024.03.15', 'v4111.1111.1111', 'ids 4111/1111/1111/1112']) {
+      const r = redactor();
+      r.redact(text);
+      expect(r.leftBehind(), text).toEqual([]);
+    }
+  });
+
   it('stops a card or IBAN glued to letters, digits or a decimal point, which the first reading does not take', () => {
     // Each glued text, the kinds its second reading names, and the same values apart (the first reading replaces them).
     for (const [text, kinds, apart] of [
