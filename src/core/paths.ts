@@ -72,7 +72,7 @@ export function passwordsIn(values: readonly (string | undefined)[]): string[] {
     const url = /[A-Za-z][A-Za-z0-9+.-]*:\/\/.*/s.exec(value)?.[0];
     if (url === undefined) continue;
     const rest = url.slice(url.indexOf('://') + 3);
-    const authority = rest.slice(0, rest.search(/[/?#]|$/));
+    const authority = rest.slice(0, authorityEnd(rest));
     const at = authority.lastIndexOf('@');
     const colon = authority.indexOf(':');
     const candidates = [at > 0 && colon >= 0 && colon < at ? authority.slice(colon + 1, at) : ''];
@@ -82,6 +82,20 @@ export function passwordsIn(values: readonly (string | undefined)[]): string[] {
     }
   }
   return [...found].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Where a URL's authority ends (`rest` is what follows `://`): at the first `/`, `?` or `#` — unless a password holds
+ * one of them unencoded (`postgres://u:pa/ss@h/db`, not a valid URL, yet typed and echoed back by a "did you mean"
+ * line): when the text from the first `:` to that character is not a port and an `@` follows, the authority runs on
+ * to the host after the last `@`, so the whole password counts as one (issue 27 review).
+ */
+function authorityEnd(rest: string): number {
+  const plain = rest.search(/[/?#]|$/);
+  const colon = rest.indexOf(':');
+  const at = rest.lastIndexOf('@');
+  if (colon < 0 || colon > plain || at < plain || /^\d*$/.test(rest.slice(colon + 1, plain))) return plain;
+  return at + 1 + rest.slice(at + 1).search(/[/?#]|$/);
 }
 
 function safeDecode(text: string): string {
@@ -114,8 +128,8 @@ function replacePassword(url: string, mask: string | null, anyScheme = false): s
   const scheme = (anyScheme ? /^[A-Za-z][A-Za-z0-9+.-]*:\/\//i : /^postgres(?:ql)?:\/\//i).exec(trimmed);
   if (!scheme) return trimmed;
   const rest = trimmed.slice(scheme[0].length);
-  const authorityEnd = rest.search(/[/?#]|$/);
-  const authority = rest.slice(0, authorityEnd);
+  const end = authorityEnd(rest);
+  const authority = rest.slice(0, end);
   const at = authority.lastIndexOf('@');
   const userInfo = at < 0 ? '' : authority.slice(0, at);
   const colon = userInfo.indexOf(':');
@@ -124,7 +138,7 @@ function replacePassword(url: string, mask: string | null, anyScheme = false): s
   const database = /^postgres/i.test(scheme[0]);
   const user = !database && mask !== null && userInfo !== '' ? mask : colon < 0 ? userInfo : `${userInfo.slice(0, colon)}${mask === null ? '' : `:${mask}`}`;
   const keptAuthority = at < 0 ? authority : `${user}@${authority.slice(at + 1)}`;
-  let tail = rest.slice(authorityEnd);
+  let tail = rest.slice(end);
   const query = tail.indexOf('?');
   if (query >= 0) {
     const parameters = tail

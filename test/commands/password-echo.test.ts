@@ -14,7 +14,8 @@ const ENCODED = 'Pw%2027%40enc';
 const FORMS = [SECRET, SPACED, ENCODED, 'Pw 27@enc', 's3cretX', 'sp4ced', '27%40enc'];
 /** Each case runs about twenty CLI starts: a long deadline on a shared machine (no timed assertion). */
 const url = (password: string) => `postgres://hippo:${password}@127.0.0.1:1/x`;
-const URLS = [url(SECRET), url(SPACED), url(ENCODED), `postgres://hippo@127.0.0.1:1/x?password=${SECRET}`];
+// The last: a password with an unencoded `/` (not a valid URL, but typed), which a "did you mean" line echoed whole.
+const URLS = [url(SECRET), url(SPACED), url(ENCODED), `postgres://hippo@127.0.0.1:1/x?password=${SECRET}`, url(`Pw27/${SECRET}`)];
 
 let box: Sandbox;
 beforeEach(async () => {

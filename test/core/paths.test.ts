@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkDbSetting } from '../../src/core/config.js';
 import { resolveDb } from '../../src/core/db-location.js';
-import { isPostgresLocation, maskPasswordsIn, resolveDbPath, withoutPassword } from '../../src/core/paths.js';
+import { isPostgresLocation, maskPasswordsIn, passwordsIn, resolveDbPath, withoutPassword } from '../../src/core/paths.js';
 
 describe('choosing the store', () => {
   it('--db beats HIPPO_DB beats the config file beats the default; a postgres URL comes back as given', () => {
@@ -47,6 +47,16 @@ describe('choosing the store', () => {
     expect(maskPasswordsIn("host=db password='s3cret PW' user=u")).toBe('host=db password=*** user=u');
     expect(maskPasswordsIn('postgres://u:s3cretPW@h/x?password=s3cretPW&sslmode=require')).toBe('postgres://u:***@h/x?password=***&sslmode=require');
     expect(maskPasswordsIn('a password is needed')).toBe('a password is needed');
+  });
+
+  it('masks a password holding an unencoded / ? or # whole, and leaves a port and a path alone (issue 27 review)', () => {
+    expect(maskPasswordsIn('did you mean: hippo memory list --db postgres://hippo:S3cret/PW@127.0.0.1:1/x')).toBe(
+      'did you mean: hippo memory list --db postgres://hippo:***@127.0.0.1:1/x',
+    );
+    expect(maskPasswordsIn('postgres://u:a/b?c#d@h:5432/x')).toBe('postgres://u:***@h:5432/x');
+    expect(passwordsIn(['--db=postgres://u:pw/with/slashes@h/x'])).toContain('pw/with/slashes');
+    expect(maskPasswordsIn('https://example.com:8080/@user')).toBe('https://example.com:8080/@user');
+    expect(maskPasswordsIn('https://example.com/a:b@c')).toBe('https://example.com/a:b@c');
   });
 
   it('prints a URL without its password (user-info and parameter), keeping everything else', () => {
