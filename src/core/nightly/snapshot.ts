@@ -14,8 +14,6 @@ import type { RunKind } from '../records.js';
 import type { Store, UnattributedSnapshots } from '../store/port.js';
 import { parseSnapshotName, snapshotFileName, sqliteSnapshotDir } from '../store/snapshot-files.js';
 
-export { snapshotFileName } from '../store/snapshot-files.js';
-
 /** Retention never removes the newest few, however old (or damaged) they are. */
 export const KEEP_NEWEST = 3;
 const DAY_MS = 86_400_000;

@@ -4,16 +4,8 @@ import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../src/core/ids.js';
 import { addMemory } from '../../../src/core/memory/memory.js';
-import {
-  listSnapshots,
-  planRetention,
-  pruneSnapshots,
-  snapshotDir,
-  snapshotFileName,
-  snapshotFiles,
-  takeSnapshot,
-} from '../../../src/core/nightly/snapshot.js';
-import { SNAPSHOT_FILE } from '../../../src/core/store/snapshot-files.js';
+import { listSnapshots, planRetention, pruneSnapshots, snapshotDir, snapshotFiles, takeSnapshot } from '../../../src/core/nightly/snapshot.js';
+import { SNAPSHOT_FILE, snapshotFileName } from '../../../src/core/store/snapshot-files.js';
 import { headerIsWhole } from '../../../src/core/store/sqlite/snapshots.js';
 import { fixedClock, tempStore } from '../../helpers/store.js';
 
