@@ -129,18 +129,55 @@ const LIMIT_WORDS: Record<SessionLimit, string> = {
   server: 'the server',
 };
 
-/** The body, or `undefined` when it is over `maxBytes` (refused from Content-Length before anything is read). */
-async function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) return undefined;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** What a refused (413) body may still send before its connection is cut: the client reads the 413, not a reset. */
+export const DISCARD_BYTES = 4 * MAX_BODY_BYTES;
+/** ...and how long it may take to send it. */
+const DISCARD_MS = 10_000;
+
+/**
+ * The body, or `undefined` when it is over `maxBytes` (known from Content-Length before anything is kept, or as soon
+ * as the bytes read pass the cap). A refused body is not cut off at once: a client still sending would see a
+ * connection reset instead of our 413, so the rest is read and thrown away before we answer (a "lingering close", as
+ * nginx does), up to `DISCARD_BYTES` more and `DISCARD_MS`; past either the connection is cut. A declared length past
+ * that bound is answered at once (and the connection closed).
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > maxBytes + DISCARD_BYTES) return resolve(undefined);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    let timer: NodeJS.Timeout | undefined;
+    const cut = (): void => {
+      req.socket.destroy();
+      resolve(undefined);
+    };
+    const refuse = (): void => {
+      refused = true;
+      chunks.length = 0;
+      timer = setTimeout(cut, DISCARD_MS);
+      timer.unref();
+    };
+    if (Number.isFinite(declared) && declared > maxBytes) refuse();
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (refused) {
+        if (size > maxBytes + DISCARD_BYTES) cut();
+      } else if (size > maxBytes) refuse();
+      else chunks.push(chunk);
+    });
+    req.once('end', () => {
+      clearTimeout(timer);
+      resolve(refused ? undefined : Buffer.concat(chunks).toString('utf8'));
+    });
+    req.once('close', () => {
+      clearTimeout(timer);
+      if (refused) resolve(undefined);
+      else if (!req.complete) reject(new Error('the client closed the connection before its request body ended'));
+    });
+    req.once('error', (error) => (refused ? resolve(undefined) : reject(error)));
+  });
 }
 
 function bearer(req: IncomingMessage): string | undefined {
@@ -239,7 +276,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
     if (req.method === 'POST') {
       const text = await readBody(req, maxBody);
       if (text === undefined) {
-        res.setHeader('connection', 'close');
+        // A body past what we read and throw away is cut when the 413 is written; a smaller one is drained (above).
+        if (Number(req.headers['content-length']) > maxBody + DISCARD_BYTES) res.setHeader('connection', 'close');
         return jsonRpcError(res, 413, -32600, `request body too large: the limit is ${maxBody} bytes`);
       }
       try {

@@ -3,6 +3,7 @@
  * agent's), the Host and Origin checks, the body cap, 20 concurrent calls, a client that disconnects mid-call.
  */
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { json, sandbox, type Sandbox } from '../helpers/cli.js';
 import { call, callError, httpClient, INITIALIZE, post, startHttpServer, type HttpServer, type Json } from '../helpers/mcp.js';
@@ -144,6 +145,39 @@ describe('hippo mcp --http', () => {
     expect((await post(server.url, INITIALIZE, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await post(server.url, INITIALIZE, { origin: 'http://localhost:5173' })).status).toBe(200);
     expect((await post(server.url.replace('/mcp', '/other'), INITIALIZE)).status).toBe(404);
+  });
+
+  it('lets a client still sending an oversized body finish and read the 413, instead of a reset (lingering close)', async () => {
+    server = await startHttpServer(box, ['--agent', 'me']);
+    const { port } = new URL(server.url);
+    const size = 5 * 1024 * 1024;
+    let sent = 0;
+    const outcome = await new Promise<{ head: string; writeError: string | undefined }>((resolve) => {
+      // Half-open, as a client streaming an upload is: the server's FIN does not stop our writing, only a reset does.
+      const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true });
+      let received = '';
+      let writeError: string | undefined;
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', (error: NodeJS.ErrnoException) => (writeError = error.code ?? error.message));
+      socket.on('close', () => resolve({ head: received.split('\r\n')[0] ?? '', writeError }));
+      socket.on('connect', async () => {
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
+            `Accept: application/json, text/event-stream\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`,
+        );
+        // Send the body slowly, after the server has had every chance to answer and hang up.
+        await new Promise((done) => setTimeout(done, 300));
+        const piece = Buffer.alloc(256 * 1024, 0x7a);
+        for (; sent < size && !socket.destroyed; sent += piece.length) {
+          if (!socket.write(piece)) await new Promise((done) => socket.once('drain', done));
+          await new Promise((done) => setTimeout(done, 10));
+        }
+        socket.end();
+      });
+    });
+    expect(outcome.writeError).toBeUndefined();
+    expect(sent).toBe(size);
+    expect(outcome.head).toBe('HTTP/1.1 413 Payload Too Large');
   });
 
   it('caps request bodies (413), answers malformed JSON with a parse error, and keeps serving', async () => {
