@@ -5,7 +5,7 @@
  */
 import type { RedactMode } from './config-values.js';
 import type { FactsReport, FactsRequest } from './extract/extract.js';
-import { MEMORY_FACT_LIMIT, SEARCH_FALLBACK_TIMEOUT_MS } from './extract/limits.js';
+import { factBoxTimeoutMs, MEMORY_FACT_LIMIT } from './extract/limits.js';
 import type { Kind } from './facts/kinds.js';
 import { kindsAskedFor } from './facts/lexicon.js';
 import type { Fact } from './facts/types.js';
@@ -14,7 +14,7 @@ import type { ModelClient } from './model/client.js';
 import { countMatches, search, searchPassages, type SearchOptions, type SearchResult } from './search.js';
 import type { Store } from './store/port.js';
 
-/** Search's fact box (§6): the named kinds in the results, at most 5 facts a kind, the model given 800 ms. */
+/** Search's fact box (§6): the named kinds in the results, at most 5 facts a kind, the model given 800 ms (or `HIPPO_FACT_BOX_TIMEOUT_MS`). */
 export async function factBox(
   kinds: readonly Kind[],
   results: readonly SearchResult[],
@@ -22,7 +22,7 @@ export async function factBox(
 ): Promise<FactsReport> {
   // Loaded here: the recognisers and the model layer load only for a query that names a kind (most name none).
   const { extractReport } = await import('./extract/extract.js');
-  return extractReport(searchPassages(results), { ...options, kinds, limit: MEMORY_FACT_LIMIT, timeoutMs: SEARCH_FALLBACK_TIMEOUT_MS });
+  return extractReport(searchPassages(results), { ...options, kinds, limit: MEMORY_FACT_LIMIT, timeoutMs: factBoxTimeoutMs() });
 }
 
 /** `search` with its fact box and warnings: what the command prints, and its --json document. */

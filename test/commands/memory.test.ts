@@ -51,7 +51,7 @@ describe('hippo memory (built CLI)', () => {
   it.each([
     [['memory', 'add', '   '], 2, 'empty_content'],
     [['memory', 'add', 'x', '--durability', 'persistent', '--expires', '7d'], 2, 'expires_on_durable'],
-    [['memory', 'add', 'x', '--expires', 'next tuesday'], 2, 'bad_date'],
+    [['memory', 'add', 'x', '--expires', 'next blursday'], 2, 'bad_date'],
     [['memory', 'add', 'x', '--bogus'], 2, 'usage'],
     [['memory', 'list', '--limit', 'ten'], 2, 'bad_limit'],
     [['memory', 'show', 'mem_01JD0000000000000000000000'], 3, 'memory_not_found'],

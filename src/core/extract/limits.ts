@@ -1,10 +1,20 @@
 // extract's deadlines and limits, apart from the recognisers so a command can name them in its flags' help without
 // loading the recognisers' libraries at startup (docs/decisions.md, "One bundled entry").
+import { parsePositiveInt } from '../config-values.js';
 import type { ReadLimit } from '../read-text.js';
 
 /** §5.3 deadlines: a search must stay interactive; `extract` may wait (its `--timeout`). */
 export const SEARCH_FALLBACK_TIMEOUT_MS = 800;
 export const EXTRACT_FALLBACK_TIMEOUT_MS = 30_000;
+
+/**
+ * The search fact box's deadline for the model: `HIPPO_FACT_BOX_TIMEOUT_MS` when set (a slow local model, or a loaded
+ * machine), else 800 ms. A malformed value is a usage error (exit 2), as every HIPPO_* number is.
+ */
+export function factBoxTimeoutMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const raw = env.HIPPO_FACT_BOX_TIMEOUT_MS;
+  return raw === undefined || raw === '' ? SEARCH_FALLBACK_TIMEOUT_MS : parsePositiveInt(raw, 'HIPPO_FACT_BOX_TIMEOUT_MS', 600_000);
+}
 /** At most this many characters of passage text go to the model (whole passages in rank order, the last one cut). */
 export const FALLBACK_PASSAGE_BUDGET = 24_000;
 /** §5.2: facts per kind when the passages are memories, unless the caller says otherwise. */
