@@ -160,7 +160,7 @@ describe('hippo mcp --http', () => {
       socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
       socket.on('error', (error: NodeJS.ErrnoException) => (writeError = error.code ?? error.message));
       socket.on('close', () => resolve({ head: received.split('\r\n')[0] ?? '', writeError }));
-      socket.on('connect', async () => {
+      const upload = async (): Promise<void> => {
         socket.write(
           `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\n` +
             `Accept: application/json, text/event-stream\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`,
@@ -173,7 +173,8 @@ describe('hippo mcp --http', () => {
           await new Promise((done) => setTimeout(done, 10));
         }
         socket.end();
-      });
+      };
+      socket.on('connect', () => void upload());
     });
     expect(outcome.writeError).toBeUndefined();
     expect(sent).toBe(size);

@@ -441,6 +441,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   )}
   `,
   },
+  // 10, as SQLite's migration 12: memories by id alone (an index on each partition). Migration 6 keyed memories
+  // (agent_id, id); an import asks which of a chunk's ids any agent holds (ids are unique store-wide), which without
+  // this index read every partition's key index whole.
+  `
+  CREATE INDEX memories_id ON memories (id);
+  `,
 ];
 
 export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;

@@ -486,6 +486,12 @@ export const MIGRATIONS: readonly Migration[] = [
     PRIMARY KEY (agent_id, id)
   ) WITHOUT ROWID;
   `,
+  // 12: memories by id alone. Migration 9 keyed memories (agent_id, id), which left no index led by id, and an
+  // import asks, a chunk at a time, which of its ids any agent already holds (ids are unique store-wide): without this
+  // index each id was a scan of the table, and an import grew with the square of the store.
+  `
+  CREATE INDEX memories_id ON memories (id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
