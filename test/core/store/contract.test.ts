@@ -528,7 +528,7 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
     it('setThread moves memories out of a thread and into another: the neighbours they leave and join and their own context follow, in one transaction', async () => {
       const turns = WORDS.map((word, index) => turn('a', word, index));
       await store.memories.insertMany(turns);
-      const [alpha, bravo, charlie, delta, echo, foxtrot, golf] = turns.map((item) => item.id) as [string, string, string, string, string, string, string];
+      const [alpha, , charlie, delta, echo, foxtrot, golf] = turns.map((item) => item.id) as [string, string, string, string, string, string, string];
       await store.memories.archive('a', [golf], 'superseded', NOW);
       // Cleared: charlie and delta keep no neighbour's text and lend none; the thread closes over the gap.
       expect(await store.memories.setThread('a', [charlie, delta, 'mem_00000000000000000000000000'], null, NOW)).toEqual([charlie, delta]);
