@@ -53,9 +53,11 @@ describe('importFiles', () => {
       { role: '  ', content: 'blank role' },
       { role: 7, content: 'odd role' },
     ];
-    const chat = file('chat.jsonl', turns.map((line) => JSON.stringify(line)).join('\n'));
+    // A lone surrogate in a field hippo does not keep is no reason to refuse the line.
+    const lone = JSON.stringify({ speaker: 'x', content: 'lone speaker' }).replace('"x"', '"\\ud800"');
+    const chat = file('chat.jsonl', [...turns.map((line) => JSON.stringify(line)), lone].join('\n'));
     const md = file('notes.md', 'First paragraph.\n\nSecond paragraph.\n');
-    expect(await importFiles(store, [notes, chat, md], { agentId: 'a' })).toMatchObject({ imported: 14 });
+    expect(await importFiles(store, [notes, chat, md], { agentId: 'a' })).toMatchObject({ imported: 15 });
     const threads = Object.fromEntries((await all(iterateMemories(store, 'a'))).map((memory) => [memory.content, memory.thread]));
     expect(threads).toEqual({
       one: null,
@@ -70,11 +72,12 @@ describe('importFiles', () => {
       own: 'elsewhere',
       'blank role': null,
       'odd role': null,
+      'lone speaker': chat,
       'First paragraph.': null,
       'Second paragraph.': null,
     });
     // A conversation in line order (all lines share the import's time).
-    expect((await listMemories(store, { agentId: 'a', thread: chat })).map((memory) => memory.content)).toEqual(['q1', 'a1', 'a2']);
+    expect((await listMemories(store, { agentId: 'a', thread: chat })).map((memory) => memory.content)).toEqual(['q1', 'a1', 'a2', 'lone speaker']);
   });
 
   it("threads every file as asked: one thread for all (a line's own wins), or each file one thread in line order; not both", async () => {

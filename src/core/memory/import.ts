@@ -306,9 +306,11 @@ function parseJsonlLine(path: string, lineNumber: number, line: string, agentId:
   }
   // JSON can spell a lone surrogate ("\ud800"), which no UTF-8 can store: refused, naming the field (only the fields
   // kept are looked at, so the name is one of ours, never a key from the file).
-  const illFormed = illFormedField(parsed.data);
+  // `role` and `speaker` are not kept (they only say the line is a turn), so they are not looked at either.
+  const { role, speaker, ...kept } = parsed.data;
+  const illFormed = illFormedField(kept);
   if (illFormed !== undefined) throw lineError(path, lineNumber, `field "${illFormed}" holds ${LONE_SURROGATE}`);
-  const { agent, role, speaker, ...fields } = parsed.data;
+  const { agent, ...fields } = kept;
   if (agent !== undefined && fields.agentId !== undefined && agent.normalize('NFC') !== fields.agentId.normalize('NFC')) {
     throw lineError(path, lineNumber, `fields "agent" and "agentId" name different agents`);
   }
