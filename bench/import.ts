@@ -82,7 +82,8 @@ export async function run({ sizes = [100_000, 1_000_000] }: SectionOptions = {})
     // Named as foundation names its imports, so the nightly section reuses this database.
     const db = join(DATA, `hippo-${size}.db`);
     removeDb(db);
-    const hippo = timeOnce('node', [BIN, 'memory', 'import', file, '--db', db, '--agent', 'bench', '--json']);
+    // --thread-per-file: the file one thread, as the baseline's window functions make it (a plain file is not threaded).
+    const hippo = timeOnce('node', [BIN, 'memory', 'import', file, '--thread-per-file', '--db', db, '--agent', 'bench', '--json']);
     const imported = (JSON.parse(hippo.stdout) as { imported: number }).imported;
     const base = join(DATA, `baseline-${size}.db`);
     await emptyHippoDb(base);
@@ -112,8 +113,8 @@ export async function run({ sizes = [100_000, 1_000_000] }: SectionOptions = {})
 Machine: ${machine()}; load average at the end of this section ${loadAverage()} (a shared machine: the absolute times are
 inflated by other jobs, the ratio compares two runs minutes apart).
 
-\`hippo memory import FILE --db NEW.db\` of one JSONL file (the worst-case corpus of bench/generate.ts: lines without
-ids or threads, so the file is one thread and every memory gets a search context from its neighbours), one
+\`hippo memory import FILE --thread-per-file --db NEW.db\` of one JSONL file (the worst-case corpus of bench/generate.ts:
+lines without ids or threads, made one thread by the flag, so every memory gets a search context from its neighbours), one
 transaction, the search index complete when the command returns; wall time of the whole command (a new process).
 Baseline: the \`sqlite3\` CLI doing the same work into an empty database hippo created (same tables, indexes, FTS5 index
 and triggers), in one transaction: \`.import\` of the lines into a temporary table, then one \`INSERT … SELECT\` reading

@@ -74,7 +74,7 @@ async function corpusFile(corpus: Corpus, size: number, threaded: boolean): Prom
       agentId: 'bench',
       content: corpus.note(random, index),
       createdAt: new Date(Date.UTC(2025, 0, 1) + minute * 60_000).toISOString(),
-      // `thread: null`: without the field a file's lines form one thread (the file's), so a plain store says so.
+      // `thread: null`: no thread, said outright (a plain list is not threaded without the field either).
       thread: threaded ? `t${Math.floor(index / 50)}` : null,
     };
     if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');

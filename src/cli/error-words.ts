@@ -109,6 +109,10 @@ const WORDS: Partial<Record<ErrorCode, Words>> = {
   tag_added_and_removed: (_error, details) =>
     `a tag cannot be both added (--tag / --add-tag) and removed (--remove-tag) in one edit: ${texts(details.tags)?.join(', ') ?? ''}`,
   nothing_to_edit: () => 'say what to change: --content, --add-tag / --remove-tag / --set-tags, --subject, --durability or --expires',
+  nothing_to_thread: (_error, details) =>
+    details.missing === 'thread'
+      ? 'say where to: --set NAME (a thread), or --clear (out of any thread)'
+      : 'say which memories: their ids, --from THREAD (every memory in it) or --file PATH (everything imported from that file)',
   nothing_to_forget: () => 'say what to forget: memory ids, or --match TEXT (--match - reads it from stdin)',
   snapshot_not_rewritable: (error) => error.message.replace('forget without purging snapshots', 'forget without --purge-snapshots'),
   snapshot_purge_incomplete: (error) =>

@@ -116,6 +116,7 @@ export const ERROR_CODES = [
   'nothing_to_edit',
   'nothing_to_forget',
   'nothing_to_import',
+  'nothing_to_thread',
   'nul_in_text',
   'older_version',
   'port_in_use',

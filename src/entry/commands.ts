@@ -26,6 +26,7 @@ import MemoryForget from '../commands/memory/forget.js';
 import MemoryImport from '../commands/memory/import.js';
 import MemoryList from '../commands/memory/list.js';
 import MemoryShow from '../commands/memory/show.js';
+import MemoryThread from '../commands/memory/thread.js';
 import MemoryUnarchive from '../commands/memory/unarchive.js';
 import ModelCheck from '../commands/model/check.js';
 import RemCandidates from '../commands/rem/candidates.js';
@@ -75,6 +76,7 @@ export const COMMANDS = {
   'memory:import': MemoryImport,
   'memory:list': MemoryList,
   'memory:show': MemoryShow,
+  'memory:thread': MemoryThread,
   'memory:unarchive': MemoryUnarchive,
   'model:check': ModelCheck,
   'rem:candidates': RemCandidates,

@@ -1,6 +1,6 @@
 /**
  * Threads and search in context through the built CLI (docs/design.md §6): `memory add --thread`, `memory list
- * --thread`, `memory show`, import files as threads, and search results that say why they matched.
+ * --thread`, `memory show`, import files as threads when told, and search results that say why they matched.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,7 +55,8 @@ describe('threads (built CLI)', () => {
         'Different topic: the boiler broke again.',
       ].join('\n\n'),
     );
-    expect((await box.hippo(['memory', 'import', chat])).exitCode).toBe(0);
+    // A transcript in a text file: one thread because the import is told so (a file alone is not a conversation).
+    expect((await box.hippo(['memory', 'import', chat, '--thread-per-file'])).exitCode).toBe(0);
     const found = json<{ results: Hit[] }>(await box.hippo(['search', 'beagle', '--json', '--limit', '5']));
     const [own, ...context] = found.results;
     expect(own).toMatchObject({ matched: ['content'], nearby: null, memory: { thread: chat } });

@@ -39,34 +39,65 @@ describe('importFiles', () => {
     expect(mine.find((memory) => memory.content === 'Second paragraph.')?.source).toBe(md);
   });
 
-  it('puts each file in a thread of its own, in line order: a line may name its thread or none; an exported memory keeps its own', async () => {
+  it("threads only what says it is one: a line's thread, a conversation's turns (role or speaker); a plain list of notes is not threaded", async () => {
     const exported = (await addMemory(store, { agentId: 'a', content: 'exported without a thread' })).memory;
     const threaded = (await addMemory(store, { agentId: 'a', content: 'exported in a thread', thread: 'standup' })).memory;
     await store.memories.forget('a', [exported.id, threaded.id]);
     const lines = [{ content: 'one' }, { content: 'two', thread: 'explicit' }, { content: 'three', thread: null }, exported, threaded, { content: 'four' }];
-    const jsonl = file('chat.jsonl', lines.map((line) => JSON.stringify(line)).join('\n'));
+    const notes = file('notes.jsonl', lines.map((line) => JSON.stringify(line)).join('\n'));
+    const turns = [
+      { role: 'user', content: 'q1' },
+      { role: 'assistant', content: 'a1' },
+      { speaker: 'Ana', content: 'a2' },
+      { role: 'user', content: 'own', thread: 'elsewhere' },
+      { role: '  ', content: 'blank role' },
+      { role: 7, content: 'odd role' },
+    ];
+    // A lone surrogate in a field hippo does not keep is no reason to refuse the line.
+    const lone = JSON.stringify({ speaker: 'x', content: 'lone speaker' }).replace('"x"', '"\\ud800"');
+    const chat = file('chat.jsonl', [...turns.map((line) => JSON.stringify(line)), lone].join('\n'));
     const md = file('notes.md', 'First paragraph.\n\nSecond paragraph.\n');
-    await importFiles(store, [jsonl, md], { agentId: 'a' });
+    expect(await importFiles(store, [notes, chat, md], { agentId: 'a' })).toMatchObject({ imported: 15 });
     const threads = Object.fromEntries((await all(iterateMemories(store, 'a'))).map((memory) => [memory.content, memory.thread]));
     expect(threads).toEqual({
-      one: jsonl,
+      one: null,
       two: 'explicit',
       three: null,
-      four: jsonl,
+      four: null,
       'exported without a thread': null,
       'exported in a thread': 'standup',
-      'First paragraph.': md,
-      'Second paragraph.': md,
+      q1: chat,
+      a1: chat,
+      a2: chat,
+      own: 'elsewhere',
+      'blank role': null,
+      'odd role': null,
+      'lone speaker': chat,
+      'First paragraph.': null,
+      'Second paragraph.': null,
     });
-    // In line order (all lines share the import's time): the file's thread reads one, four.
-    expect((await listMemories(store, { agentId: 'a', thread: jsonl })).map((memory) => memory.content)).toEqual(['one', 'four']);
-    expect((await listMemories(store, { agentId: 'a', thread: md })).map((memory) => memory.content)).toEqual(['First paragraph.', 'Second paragraph.']);
+    // A conversation in line order (all lines share the import's time).
+    expect((await listMemories(store, { agentId: 'a', thread: chat })).map((memory) => memory.content)).toEqual(['q1', 'a1', 'a2', 'lone speaker']);
+  });
+
+  it("threads every file as asked: one thread for all (a line's own wins), or each file one thread in line order; not both", async () => {
+    const jsonl = file('a.jsonl', ['{"content":"one"}', '{"content":"two","thread":null}', '{"content":"three","thread":"own"}'].join('\n'));
+    const md = file('b.md', 'First paragraph.\n\nSecond paragraph.\n');
+    await importFiles(store, [jsonl, md], { agentId: 'a', threads: { thread: 'all of it' } });
+    const named = Object.fromEntries((await all(iterateMemories(store, 'a'))).map((memory) => [memory.content, memory.thread]));
+    expect(named).toEqual({ one: 'all of it', two: null, three: 'own', 'First paragraph.': 'all of it', 'Second paragraph.': 'all of it' });
+    await importFiles(store, [jsonl, md], { agentId: 'b', threads: { perFile: true } });
+    expect((await listMemories(store, { agentId: 'b', thread: md })).map((memory) => memory.content)).toEqual(['First paragraph.', 'Second paragraph.']);
+    expect((await listMemories(store, { agentId: 'b', thread: jsonl })).map((memory) => memory.content)).toEqual(['one']);
+    await expect(importFiles(store, [md], { agentId: 'c', threads: { thread: 'x', perFile: true } })).rejects.toMatchObject({ exitCode: 2 });
+    await expect(importFiles(store, [md], { agentId: 'c', threads: { thread: ' ' } })).rejects.toMatchObject({ code: 'bad_thread' });
+    expect(await listMemories(store, { agentId: 'c' })).toEqual([]);
   });
 
   it('imports a file whose name holds a newline or a bidi character as one thread, those characters shown as U+FFFD', async () => {
     const odd = file('odd\u202ename\nx.jsonl', '{"content":"alpha"}\n{"content":"beta"}\n');
     const md = file('tab\there.md', 'One.\n\nTwo.\n');
-    expect(await importFiles(store, [odd, md], { agentId: 'a' })).toMatchObject({ imported: 4 });
+    expect(await importFiles(store, [odd, md], { agentId: 'a', threads: { perFile: true } })).toMatchObject({ imported: 4 });
     const threads = new Set((await all(iterateMemories(store, 'a'))).map((memory) => memory.thread));
     expect(threads).toEqual(new Set([join(store.dir, 'odd\uFFFDname\uFFFDx.jsonl'), join(store.dir, 'tab\uFFFDhere.md')]));
   });

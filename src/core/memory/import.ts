@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ExitCode, HippoError, InterruptedError, UsageError } from '../errors.js';
-import { buildMemory, type NewMemory } from './memory.js';
+import { buildMemory, validateThread, type NewMemory } from './memory.js';
 import { DURABILITIES, type Memory } from '../records.js';
 import { checkNewAgents } from '../agent-ids.js';
 import type { Store, StoreOps } from '../store/port.js';
@@ -47,6 +47,20 @@ export interface ImportOptions {
    * transaction runs whole, checks included, then is rolled back.
    */
   dryRun?: boolean;
+  /**
+   * Where the memories' threads come from besides a line's own `thread` (docs/design.md §6): `thread` puts every
+   * memory of every file in that thread; `perFile` makes each file one thread, named by its path. Without either, only
+   * a line's `thread` field and a conversation's turns (JSONL lines with a `role` or `speaker`) are threaded.
+   */
+  threads?: ThreadRule;
+}
+
+/** How an import threads what does not name its own thread (ImportOptions.threads). */
+export interface ThreadRule {
+  /** Every memory into this thread. */
+  thread?: string;
+  /** Each file one thread, named by its path. */
+  perFile?: boolean;
 }
 
 /** Thrown at the end of a dry run's file transaction to roll it back, carrying what the file would have done. */
@@ -83,23 +97,39 @@ const jsonlMemory = z.object({
   retrievalCount: z.number().int().nonnegative().optional(),
   lastRetrievedAt: z.string().nullable().optional(),
   thread: z.string().nullable().optional(),
+  // A turn of a conversation (a chat export's message): who said it. Read only to know the line is a turn; any JSON
+  // value is accepted, as for any other field hippo does not keep.
+  role: z.unknown().optional(),
+  speaker: z.unknown().optional(),
 });
 
+/** Whether a JSONL line is a turn of a conversation: it names who said it (`role` or `speaker`, a non-blank string). */
+function isTurn(line: { role?: unknown; speaker?: unknown }): boolean {
+  return [line.role, line.speaker].some((who) => typeof who === 'string' && who.trim() !== '');
+}
+
 /**
- * The thread of an imported memory (docs/design.md §6): the line's own `thread` (null: none); else, for a line that is
- * a stored memory coming back (it carries an `id`, as `memory export` writes it), none, as it had none; else the file
- * it came from, named by its path: one file is one thread, in line order.
+ * The thread of an imported JSONL line (docs/design.md §6, docs/decisions.md "Issue 30 point 6"): the line's own
+ * `thread` (null: none); else the import's thread (`rule.thread`) or its file's (`rule.perFile`), as the user asked;
+ * else, for a turn of a conversation (a `role` or `speaker`), the file it came from — one file is one conversation, in
+ * line order; else none. A file is not a conversation: a plain list of notes is not threaded.
  */
-function importThread(line: { thread?: string | null; id?: string }, path: string): string | null {
+function importThread(line: { thread?: string | null; role?: unknown; speaker?: unknown }, path: string, rule: ThreadRule): string | null {
   if (line.thread !== undefined) return line.thread;
-  return line.id !== undefined ? null : fileThread(path);
+  return textThread(path, rule) ?? (isTurn(line) ? fileThread(path) : null);
+}
+
+/** The thread of a text or Markdown file's paragraph: only what the import was asked for (a file is not a conversation). */
+function textThread(path: string, rule: ThreadRule): string | null {
+  if (rule.thread !== undefined) return rule.thread;
+  return rule.perFile ? fileThread(path) : null;
 }
 
 /**
  * The thread a file's memories share: its path, with any character a thread name may not hold (a newline, a bidi or
  * other hidden character, which a file name may carry) shown as U+FFFD, so such a file still imports as one thread.
  */
-function fileThread(path: string): string {
+export function fileThread(path: string): string {
   return safeText(path).replace(/\p{Cc}/gu, MARKER);
 }
 
@@ -135,9 +165,9 @@ function lineError(path: string, line: number, error: unknown): HippoError {
 }
 
 /** Parses a whole file into memories; any bad line fails the file (naming file:line). */
-export function parseImportFile(path: string, text: string, agentId: string, now: Date): Memory[] {
+export function parseImportFile(path: string, text: string, agentId: string, now: Date, rule: ThreadRule = {}): Memory[] {
   const memories: Memory[] = [];
-  for (const chunk of parseChunks(path, text, agentId, now, Number.POSITIVE_INFINITY)) memories.push(...chunk.memories);
+  for (const chunk of parseChunks(path, text, agentId, now, Number.POSITIVE_INFINITY, rule)) memories.push(...chunk.memories);
   return memories;
 }
 
@@ -156,25 +186,25 @@ interface ParsedChunk {
  * or Markdown file (paragraphs: small by nature) read whole. The file is opened (and checked: a regular file, its
  * size) now, so an unreadable file fails before a transaction starts.
  */
-function fileChunks(path: string, agentId: string, now: Date, size: number): { chunks: Iterable<ParsedChunk>; close(): void } {
+function fileChunks(path: string, agentId: string, now: Date, size: number, rule: ThreadRule): { chunks: Iterable<ParsedChunk>; close(): void } {
   // Only regular files: a named pipe or a device is refused by what it is, whatever its name says (a pipe with no
   // writer would read as an empty file and "import" nothing).
   if (extname(path).toLowerCase() === '.jsonl') {
     const pieces = new Utf8FileChunks(path, { regularOnly: true, chunkBytes: 4 * 1024 * 1024 });
-    return { chunks: streamJsonl(pieces, agentId, now, size), close: () => pieces.close() };
+    return { chunks: streamJsonl(pieces, agentId, now, size, rule), close: () => pieces.close() };
   }
-  return { chunks: parseChunks(path, readUtf8File(path, { regularOnly: true }), agentId, now, size), close: () => undefined };
+  return { chunks: parseChunks(path, readUtf8File(path, { regularOnly: true }), agentId, now, size, rule), close: () => undefined };
 }
 
 /** The file's memories in chunks of up to `size`, as its lines are read; a bad line throws (naming file:line). */
-function* parseChunks(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
+function* parseChunks(path: string, text: string, agentId: string, now: Date, size: number, rule: ThreadRule): Generator<ParsedChunk> {
   const extension = extname(path).toLowerCase();
   if (extension === '.jsonl') {
-    yield* parseJsonl(path, text, agentId, now, size);
+    yield* parseJsonl(path, text, agentId, now, size, rule);
     return;
   }
   if (extension === '.md' || extension === '.markdown' || extension === '.txt') {
-    yield* parseParagraphs(path, text, agentId, now, size);
+    yield* parseParagraphs(path, text, agentId, now, size, rule);
     return;
   }
   throw new UsageError('unsupported_file', `${path}: unsupported file type; import .jsonl, .md or .txt files, or a directory`);
@@ -185,7 +215,7 @@ function* parseChunks(path: string, text: string, agentId: string, now: Date, si
  * current piece and chunk are held, so a big file's import takes the same memory as a small one's. `offset` is in
  * characters read so far. A bad line throws (naming file:line), as `parseJsonl` does.
  */
-function* streamJsonl(pieces: Utf8FileChunks, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
+function* streamJsonl(pieces: Utf8FileChunks, agentId: string, now: Date, size: number, rule: ThreadRule): Generator<ParsedChunk> {
   const path = pieces.path;
   let memories: Memory[] = [];
   let lines: number[] = [];
@@ -198,7 +228,7 @@ function* streamJsonl(pieces: Utf8FileChunks, agentId: string, now: Date, size: 
     lineNumber++;
     const line = raw.trim();
     if (line === '') return;
-    const { memory, givenId } = parseJsonlLine(path, lineNumber, line, agentId, now);
+    const { memory, givenId } = parseJsonlLine(path, lineNumber, line, agentId, now, rule);
     memories.push(memory);
     lines.push(lineNumber);
     givenIds ||= givenId;
@@ -234,7 +264,7 @@ function* streamJsonl(pieces: Utf8FileChunks, agentId: string, now: Date, size: 
   yield { memories, lines, offset, givenIds };
 }
 
-function* parseJsonl(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
+function* parseJsonl(path: string, text: string, agentId: string, now: Date, size: number, rule: ThreadRule): Generator<ParsedChunk> {
   let memories: Memory[] = [];
   let lines: number[] = [];
   let givenIds = false;
@@ -245,7 +275,7 @@ function* parseJsonl(path: string, text: string, agentId: string, now: Date, siz
     const line = text.slice(start, end).trim();
     start = end + 1;
     if (line !== '') {
-      const { memory, givenId } = parseJsonlLine(path, index + 1, line, agentId, now);
+      const { memory, givenId } = parseJsonlLine(path, index + 1, line, agentId, now, rule);
       memories.push(memory);
       lines.push(index + 1);
       givenIds ||= givenId;
@@ -261,7 +291,7 @@ function* parseJsonl(path: string, text: string, agentId: string, now: Date, siz
   yield { memories, lines, offset: text.length, givenIds };
 }
 
-function parseJsonlLine(path: string, lineNumber: number, line: string, agentId: string, now: Date): { memory: Memory; givenId: boolean } {
+function parseJsonlLine(path: string, lineNumber: number, line: string, agentId: string, now: Date, rule: ThreadRule): { memory: Memory; givenId: boolean } {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -276,13 +306,15 @@ function parseJsonlLine(path: string, lineNumber: number, line: string, agentId:
   }
   // JSON can spell a lone surrogate ("\ud800"), which no UTF-8 can store: refused, naming the field (only the fields
   // kept are looked at, so the name is one of ours, never a key from the file).
-  const illFormed = illFormedField(parsed.data);
+  // `role` and `speaker` are not kept (they only say the line is a turn), so they are not looked at either.
+  const { role, speaker, ...kept } = parsed.data;
+  const illFormed = illFormedField(kept);
   if (illFormed !== undefined) throw lineError(path, lineNumber, `field "${illFormed}" holds ${LONE_SURROGATE}`);
-  const { agent, ...fields } = parsed.data;
+  const { agent, ...fields } = kept;
   if (agent !== undefined && fields.agentId !== undefined && agent.normalize('NFC') !== fields.agentId.normalize('NFC')) {
     throw lineError(path, lineNumber, `fields "agent" and "agentId" name different agents`);
   }
-  const record: NewMemory = { ...fields, agentId: fields.agentId ?? agent ?? agentId, thread: importThread(fields, path) };
+  const record: NewMemory = { ...fields, agentId: fields.agentId ?? agent ?? agentId, thread: importThread({ ...fields, role, speaker }, path, rule) };
   try {
     return { memory: buildMemory(record, now), givenId: parsed.data.id !== undefined };
   } catch (error) {
@@ -318,7 +350,8 @@ class Sections {
   }
 }
 
-function* parseParagraphs(path: string, text: string, agentId: string, now: Date, size: number): Generator<ParsedChunk> {
+function* parseParagraphs(path: string, text: string, agentId: string, now: Date, size: number, rule: ThreadRule): Generator<ParsedChunk> {
+  const thread = textThread(path, rule);
   let memories: Memory[] = [];
   let starts: number[] = [];
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -330,7 +363,7 @@ function* parseParagraphs(path: string, text: string, agentId: string, now: Date
     const content = sections.take(paragraph).join('\n').trim();
     if (content !== '') {
       try {
-        memories.push(buildMemory({ agentId, content, source: path, thread: fileThread(path), subject: sections.subject() }, now));
+        memories.push(buildMemory({ agentId, content, source: path, thread, subject: sections.subject() }, now));
         starts.push(startLine);
       } catch (error) {
         throw lineError(path, startLine, error);
@@ -374,6 +407,14 @@ export function threadOrder(memories: readonly Memory[]): readonly Memory[] {
   return [...memories].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
 }
 
+/** The import's thread rule, checked: one thread for everything or one per file, not both; a thread name that is one. */
+function threadRule(rule: ThreadRule = {}): ThreadRule {
+  if (rule.thread !== undefined && rule.perFile) {
+    throw new UsageError('usage', 'give one thread for every file or one thread per file, not both', { details: { option: 'thread' } });
+  }
+  return rule.thread === undefined ? { perFile: rule.perFile === true } : { thread: validateThread(rule.thread) };
+}
+
 /** Lets the event loop run (a signal handler, a progress bar) between steps of synchronous work. */
 const breathe = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -402,6 +443,7 @@ function interrupted(result: ImportResult, done: number, total: number, current?
  * Returns what happened to each file.
  */
 export async function importFiles(store: Store, files: readonly string[], options: ImportOptions): Promise<ImportResult> {
+  const rule = threadRule(options.threads);
   const result: ImportResult = { ...(options.dryRun ? { dryRun: true } : {}), imported: 0, existing: 0, duplicates: 0, files: [] };
   const sizes = files.map(sizeOf);
   const totalBytes = sizes.reduce((total, size) => total + size, 0);
@@ -411,7 +453,7 @@ export async function importFiles(store: Store, files: readonly string[], option
     if (options.signal?.aborted) throw interrupted(result, index, files.length);
     const fileResult: FileImportResult = { path, imported: 0, existing: 0, duplicates: 0 };
     try {
-      const file = fileChunks(path, options.agentId, store.clock(), CHUNK_MEMORIES);
+      const file = fileChunks(path, options.agentId, store.clock(), CHUNK_MEMORIES, rule);
       const size = sizes[index]!;
       const report = (fraction: number) => options.onProgress?.(doneBytes + Math.round(size * Math.min(1, fraction)), totalBytes);
       Object.assign(
@@ -627,6 +669,7 @@ export async function importPaths(
   paths: readonly string[],
   options: ImportOptions & { onStart?: (files: number, totalBytes: number) => void },
 ): Promise<ImportResult> {
+  threadRule(options.threads); // a bad thread name creates no database either
   const files = collectImportFiles(paths);
   if (files.length === 0) throw new UsageError('nothing_to_import', 'no .jsonl, .md or .txt files found in the given paths');
   const opened = await store(); // only now: a mistyped path creates no database

@@ -188,6 +188,8 @@ export interface ListQuery {
   durability?: Durability;
   /** Only this thread's memories, in thread order (createdAt, then insertion order) instead of newest first. */
   thread?: string;
+  /** Only memories of this source (exactly: `memory thread --file` finds what a text file's import stored). */
+  source?: string;
   includeArchived?: boolean;
   limit: number;
 }
@@ -326,6 +328,14 @@ export interface MemoryRepo {
    * just left, say). Only entries whose context changed are written. Returns how many were.
    */
   refreshContext(agentId: string, target: { ids?: readonly string[]; threads?: readonly string[] }): Promise<number>;
+  /**
+   * Moves memories of the agent (archived ones too) into `thread`, or out of any thread (null): `memory thread`. Sets
+   * their thread and updatedAt and re-indexes, in one transaction, the neighbours they leave, the neighbours they join
+   * and their own context (none once unthreaded or archived); on SQLite with FTS5's secure-delete, so an old context's
+   * text leaves the index at once. Memories already in that thread and ids the agent does not have are left alone.
+   * Returns the ids changed, in the order asked.
+   */
+  setThread(agentId: string, ids: readonly string[], thread: string | null, now: string): Promise<string[]>;
   /**
    * Clears archivedAt/archivedReason and sets updatedAt on archived memories of the agent, re-indexing each one that
    * rejoins its thread and its neighbours; returns the ids changed.

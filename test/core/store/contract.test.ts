@@ -525,6 +525,69 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect(await lendsTo('alpha')).toEqual(['delta']);
     });
 
+    it('setThread moves memories out of a thread and into another: the neighbours they leave and join and their own context follow, in one transaction', async () => {
+      const turns = WORDS.map((word, index) => turn('a', word, index));
+      await store.memories.insertMany(turns);
+      const [alpha, , charlie, delta, echo, foxtrot, golf] = turns.map((item) => item.id) as [string, string, string, string, string, string, string];
+      await store.memories.archive('a', [golf], 'superseded', NOW);
+      // Cleared: charlie and delta keep no neighbour's text and lend none; the thread closes over the gap.
+      expect(await store.memories.setThread('a', [charlie, delta, 'mem_00000000000000000000000000'], null, NOW)).toEqual([charlie, delta]);
+      expect(await lendsTo('charlie', { includeArchived: true })).toEqual([]);
+      expect(await lendsTo('delta', { includeArchived: true })).toEqual([]);
+      expect(await lendsTo('alpha', { includeArchived: true })).toEqual(['bravo', 'echo']);
+      expect(await lendsTo('bravo')).toEqual(['alpha', 'echo', 'foxtrot']);
+      expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
+      expect(await store.memories.get('a', charlie)).toMatchObject({ thread: null, updatedAt: NOW });
+      // Already there, another agent's or unknown: nothing changes.
+      expect(await store.memories.setThread('a', [charlie], null, NOW)).toEqual([]);
+      expect(await store.memories.setThread('b', [alpha], null, NOW)).toEqual([]);
+      expect((await store.memories.get('a', alpha))!.thread).toBe('chat');
+      // Set: charlie and delta (and the archived golf, which lends and keeps nothing) into a thread of their own, and
+      // foxtrot after them; each reads the others, and the old thread no longer reads foxtrot.
+      expect(await store.memories.setThread('a', [charlie, delta, golf, foxtrot], 'other', NOW)).toEqual([charlie, delta, golf, foxtrot]);
+      expect(await lendsTo('charlie')).toEqual(['delta', 'foxtrot']);
+      expect(await lendsTo('foxtrot')).toEqual(['charlie', 'delta']);
+      expect(await lendsTo('golf', { includeArchived: true })).toEqual([]);
+      expect(await lendsTo('echo')).toEqual(['alpha', 'bravo']);
+      expect(await store.memories.refreshContext('a', { threads: ['chat', 'other'] })).toBe(0);
+      // Many at once (more than the around-each limit): the whole thread is re-indexed, as a full re-index would leave it.
+      const many = Array.from({ length: 80 }, (_, index) => turn('a', `m${index}`, 100 + index, { thread: null }));
+      await store.memories.insertMany(many);
+      expect(await store.memories.setThread('a', [...many.map((item) => item.id), echo], 'chat', NOW)).toHaveLength(80);
+      expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
+      expect(await lendsTo('m40')).toEqual(['m38', 'm39', 'm41', 'm42']);
+      expect(await lendsTo('m0')).toEqual(['bravo', 'echo', 'm1', 'm2']);
+      expect(
+        await store.memories.setThread(
+          'a',
+          many.map((item) => item.id),
+          null,
+          NOW,
+        ),
+      ).toHaveLength(80);
+      expect(await lendsTo('m40')).toEqual([]);
+      expect(await lendsTo('echo')).toEqual(['alpha', 'bravo']);
+      expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
+      // A failure inside the caller's transaction rolls the move back with everything else.
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.memories.setThread('a', [alpha], null, NOW);
+          throw new Error('boom');
+        }),
+      ).rejects.toThrow('boom');
+      expect(await lendsTo('alpha')).toEqual(['bravo', 'echo']);
+    });
+
+    it('lists the memories of one source (ListQuery.source), as count does', async () => {
+      await store.memories.insertMany([
+        memory('a', 'from the file', { source: '/notes/todo.txt' }),
+        memory('a', 'typed'),
+        memory('b', 'b too', { source: '/notes/todo.txt' }),
+      ]);
+      expect((await store.memories.list({ agentId: 'a', source: '/notes/todo.txt', limit: 10 })).map((item) => item.content)).toEqual(['from the file']);
+      expect(await store.memories.count({ agentId: 'a', source: '/notes/todo.txt' })).toBe(1);
+    });
+
     it('refreshContext re-indexes around the memories named, and whole threads', async () => {
       const turns = WORDS.slice(0, 4).map((word, index) => turn('a', word, index));
       await store.memories.insertMany(turns);

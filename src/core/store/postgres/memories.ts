@@ -14,12 +14,26 @@ import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE, MEMORY_UPDATE_COLUMNS, s
 import { fromRow, Params, placeholders, toParams } from './codec.js';
 import { applyMaintenance, optimizeSearchIndex, planMaintenance } from './maintenance.js';
 import { countSearchMatches, searchMemories } from './search.js';
-import { PgThreads, reindexBeforeCommit, reindexPending } from './threads.js';
+import { PgThreads, reindexBeforeCommit, reindexPending, type PgPlace } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
 /** What `update` leaves as it is: the memory's identity and its place in a thread (created_at, thread). */
 /** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
 const JOIN_AROUND_MAX = 64;
+
+/** Re-indexes around places (inside a transaction): a thread with many of them is re-indexed whole. */
+async function reindexPlaces(threads: PgThreads, places: readonly PgPlace[]): Promise<void> {
+  const byThread = new Map<string, PgPlace[]>();
+  for (const place of places) {
+    const at = byThread.get(place.thread);
+    if (at) at.push(place);
+    else byThread.set(place.thread, [place]);
+  }
+  for (const [thread, at] of byThread) {
+    if (at.length > JOIN_AROUND_MAX) await threads.whole(at[0]!.agentId, thread);
+    else for (const place of at) await threads.around(place);
+  }
+}
 
 export function toMemory(row: Record<string, unknown>): Memory {
   return fromRow<Memory>(MEMORY_TABLE, row);
@@ -55,6 +69,7 @@ function listWhere(p: Params, q: Omit<ListQuery, 'limit'>): string {
   if (q.since !== undefined) where.push(`created_at >= ${p.add(q.since, 'timestamptz')}`);
   if (q.durability !== undefined) where.push(`durability = ${p.add(q.durability, 'text')}`);
   if (q.thread !== undefined) where.push(`thread = ${p.add(q.thread, 'text')}`);
+  if (q.source !== undefined) where.push(`source = ${p.add(q.source, 'text')}`);
   return where.join(' AND ');
 }
 
@@ -264,6 +279,49 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
           }
           changed += await threads.around(place);
         }
+        return changed;
+      });
+    },
+
+    async setThread(agentId, ids, thread, now) {
+      if (ids.length === 0) return [];
+      return atomic(async (_tx, q, threads) => {
+        // The old thread is read in the same statement (the row's value before the update), locked with it.
+        const { rows } = await q<{ id: string; was: string | null; created_at: string; seq: number; live: boolean }>(
+          `UPDATE memories m SET thread = $3, updated_at = $4
+           FROM (SELECT id, thread AS was FROM memories WHERE agent_id = $1 AND id = ANY($2::text[]) AND thread IS DISTINCT FROM $3 FOR UPDATE) o
+           WHERE m.agent_id = $1 AND m.id = o.id
+           RETURNING m.id, o.was, m.created_at, m.seq, m.archived_at IS NULL AS live`,
+          [agentId, [...ids], thread, now],
+        );
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        const changed = [...new Set(ids)].filter((id) => byId.has(id));
+        // Every row is moved first, so each re-index below reads the threads as they end up.
+        const unthreaded = rows.filter((row) => thread === null || !row.live).map((row) => row.id);
+        if (unthreaded.length > 0) {
+          await q(
+            `UPDATE memories SET context_before = '', context_after = ''
+             WHERE agent_id = $1 AND id = ANY($2::text[]) AND (context_before <> '' OR context_after <> '')`,
+            [agentId, unthreaded],
+          );
+        }
+        const place = (row: (typeof rows)[number], at: string): PgPlace => ({
+          agentId,
+          thread: at,
+          createdAt: row.created_at,
+          seq: Number(row.seq),
+          id: row.id,
+        });
+        const live = rows.filter((row) => row.live);
+        await reindexPlaces(
+          threads,
+          live.flatMap((row) => (row.was === null ? [] : [place(row, row.was)])),
+        );
+        if (thread !== null)
+          await reindexPlaces(
+            threads,
+            live.map((row) => place(row, thread)),
+          );
         return changed;
       });
     },

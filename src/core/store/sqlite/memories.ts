@@ -145,9 +145,17 @@ function listFilters(query: Omit<ListQuery, 'limit'>): { where: string; params: 
   if (query.since !== undefined) where.push('created_at >= @since');
   if (query.durability !== undefined) where.push('durability = @durability');
   if (query.thread !== undefined) where.push('thread = @thread');
+  if (query.source !== undefined) where.push('source = @source');
   return {
     where: where.join(' AND '),
-    params: { agentId: query.agentId, tag: query.tag ?? null, since: query.since ?? null, durability: query.durability ?? null, thread: query.thread ?? null },
+    params: {
+      agentId: query.agentId,
+      tag: query.tag ?? null,
+      since: query.since ?? null,
+      durability: query.durability ?? null,
+      thread: query.thread ?? null,
+      source: query.source ?? null,
+    },
   };
 }
 
@@ -366,6 +374,58 @@ export class SqliteMemories implements MemoryRepo {
         }),
       ),
     );
+  }
+
+  async setThread(agentId: string, ids: readonly string[], thread: string | null, now: string): Promise<string[]> {
+    // With FTS5's secure-delete: a context that loses a neighbour's text loses it from the index at once.
+    return this.c.transaction(async () =>
+      this.c.mapped(() =>
+        withFtsSecureDelete(this.c, () => {
+          const move = this.c.statement(
+            `UPDATE memories SET thread = @thread, updated_at = @now WHERE id = @id AND agent_id = @agentId AND thread IS NOT @thread
+             RETURNING rowid AS ord, created_at AS createdAt, archived_at IS NULL AS live`,
+          );
+          const oldThread = this.c.statement('SELECT thread FROM memories WHERE id = ? AND agent_id = ?').pluck();
+          const left: Place[] = [];
+          const joined: Place[] = [];
+          const changed: string[] = [];
+          for (const id of new Set(ids)) {
+            const was = oldThread.get(id, agentId) as string | null | undefined;
+            const row = move.get({ thread, now, id, agentId }) as { ord: number; createdAt: string; live: number } | undefined;
+            if (!row) continue;
+            changed.push(id);
+            if (row.live !== 1) continue;
+            if (was !== null && was !== undefined) left.push({ agentId, thread: was, createdAt: row.createdAt, ord: row.ord });
+            if (thread !== null) joined.push({ agentId, thread, createdAt: row.createdAt, ord: row.ord });
+          }
+          // Every row is moved first, so each re-index below reads the threads as they end up.
+          if (thread === null || changed.length > joined.length) {
+            const clear = this.c.statement(
+              `UPDATE memories SET context_before = '', context_after = ''
+               WHERE id = ? AND agent_id = ? AND (thread IS NULL OR archived_at IS NOT NULL) AND (context_before <> '' OR context_after <> '')`,
+            );
+            for (const id of changed) clear.run(id, agentId);
+          }
+          this.reindexPlaces(left);
+          this.reindexPlaces(joined);
+          return changed;
+        }),
+      ),
+    );
+  }
+
+  /** Re-indexes around places (inside a transaction): a thread with many of them is re-indexed whole. */
+  private reindexPlaces(places: readonly Place[]): void {
+    const byThread = new Map<string, Place[]>();
+    for (const place of places) {
+      const at = byThread.get(place.thread);
+      if (at) at.push(place);
+      else byThread.set(place.thread, [place]);
+    }
+    for (const [thread, at] of byThread) {
+      if (at.length > JOIN_AROUND_MAX) this.threads.whole(at[0]!.agentId, thread);
+      else for (const place of at) this.threads.around(place);
+    }
   }
 
   async unarchive(agentId: string, ids: readonly string[], now: string): Promise<string[]> {

@@ -227,6 +227,9 @@ async function workload(store: Store, other: Store): Promise<void> {
   await store.memories.archive(me, [listed[1]!.id], 'test', at(6));
   await store.memories.unarchive(me, [listed[1]!.id], at(7));
   await store.memories.refreshContext(me, { ids: [listed[2]!.id], threads: ['chat'] });
+  await store.memories.setThread(me, [listed[2]!.id], null, at(7));
+  await store.memories.setThread(me, [listed[2]!.id], 'chat', at(7));
+  await store.memories.list({ agentId: me, source: 'cli', includeArchived: true, limit: 10 });
   await store.memories.update({ ...one, content: 'the billing cron moved to 03:00 UTC', updatedAt: at(8) });
   await store.memories.versions(me, one.id);
   await store.memories.stampReflected(me, [one.id], at(9));
