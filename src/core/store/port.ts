@@ -48,6 +48,8 @@ export interface DecidedClaim {
   decidedAt: string;
   /** `memory forget` erased a source since it was staged: its words may restate erased text. */
   sourcesForgotten: boolean;
+  /** The insight memory a promotion became (its text is `editedClaim`); null for a rejection. */
+  promotedMemoryId: string | null;
 }
 
 export interface CandidateRecord extends Candidate {

@@ -646,12 +646,35 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       for (const row of [older, newer, edited, kept, pending, foreign]) await store.candidates.insert(row);
       await decide(older, { status: 'rejected', reviewer: 'ana', rationale: 'too vague', decidedAt: ago(2 * HOUR) });
       await decide(newer, { status: 'rejected', reviewer: 'ana', rationale: 'wrong', decidedAt: ago(HOUR) });
-      await decide(edited, { status: 'promoted', reviewer: 'ana', rationale: 'right, badly put', decidedAt: ago(HOUR), editedClaim: 'Better wording.' });
+      await decide(edited, {
+        status: 'promoted',
+        reviewer: 'ana',
+        rationale: 'right, badly put',
+        decidedAt: ago(HOUR),
+        editedClaim: 'Better wording.',
+        promotedMemoryId: 'mem_insight',
+      });
       await decide(kept, { status: 'promoted', reviewer: 'ana', rationale: 'right', decidedAt: ago(HOUR) });
       await decide(foreign, { status: 'rejected', reviewer: 'ben', rationale: 'not ours', decidedAt: NOW });
       expect(await store.candidates.decided('a', { kind: 'rejected', limit: 10 })).toEqual([
-        { id: newer.id, claim: 'Newer rejected claim.', editedClaim: null, rationale: 'wrong', decidedAt: ago(HOUR), sourcesForgotten: true },
-        { id: older.id, claim: 'Older rejected claim.', editedClaim: null, rationale: 'too vague', decidedAt: ago(2 * HOUR), sourcesForgotten: false },
+        {
+          id: newer.id,
+          claim: 'Newer rejected claim.',
+          editedClaim: null,
+          rationale: 'wrong',
+          decidedAt: ago(HOUR),
+          sourcesForgotten: true,
+          promotedMemoryId: null,
+        },
+        {
+          id: older.id,
+          claim: 'Older rejected claim.',
+          editedClaim: null,
+          rationale: 'too vague',
+          decidedAt: ago(2 * HOUR),
+          sourcesForgotten: false,
+          promotedMemoryId: null,
+        },
       ]);
       expect((await store.candidates.decided('a', { kind: 'rejected', limit: 1 })).map((row) => row.id)).toEqual([newer.id]);
       expect((await store.candidates.decided('a', { kind: 'rejected', limit: 10, claimNorm: older.claimNorm })).map((row) => row.id)).toEqual([older.id]);
@@ -663,6 +686,7 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
           rationale: 'right, badly put',
           decidedAt: ago(HOUR),
           sourcesForgotten: false,
+          promotedMemoryId: 'mem_insight',
         },
       ]);
       expect((await store.candidates.decided('b', { kind: 'rejected', limit: 10 })).map((row) => row.id)).toEqual([foreign.id]);
