@@ -558,6 +558,11 @@ export interface ErasureRepo {
    * the transaction commits.
    */
   erase(spec: EraseSpec, rewriter: EraseRewriter, options?: { dryRun?: boolean }): Promise<EraseReport>;
+  /**
+   * The agent's memories whose search context (the text of their thread neighbours, kept with them for the search)
+   * holds any of `needles`, by id in byte order: what `memory forget --verify` checks besides the rows themselves.
+   */
+  contextsHolding(agentId: string, needles: readonly string[]): Promise<string[]>;
 }
 
 // ---- governance (docs/governance.md) ---------------------------------------------------------------------------

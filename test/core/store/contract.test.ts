@@ -465,6 +465,21 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       }
     });
 
+    it("names the agent's memories whose search context holds a text (what memory forget --verify checks), and no other agent's", async () => {
+      const turns = ['alpha', 'bravo', 'ibexword', 'delta', 'echo', 'foxtrot'].map((word, index) => turn('a', word, index));
+      const foreign = ['ibexword', 'kilo'].map((word, index) => turn('b', word, index));
+      await store.memories.insertMany([...turns, ...foreign]);
+      // Two neighbours on each side lend it their context; its own row is no context of it.
+      const lent = [turns[0]!, turns[1]!, turns[3]!, turns[4]!].map((item) => item.id).sort();
+      expect(await store.erasure.contextsHolding('a', ['ibexword said'])).toEqual(lent);
+      expect(await store.erasure.contextsHolding('a', ['no such text', 'ibexword'])).toEqual(lent);
+      expect(await store.erasure.contextsHolding('b', ['ibexword'])).toEqual([foreign[1]!.id]);
+      expect(await store.erasure.contextsHolding('c', ['ibexword'])).toEqual([]);
+      expect(await store.erasure.contextsHolding('a', [''])).toEqual([]);
+      await store.transaction((tx) => tx.erasure.erase({ agentId: 'a', memoryIds: [turns[2]!.id] }, forgetRewriter(undefined)));
+      expect(await store.erasure.contextsHolding('a', ['ibexword'])).toEqual([]);
+    });
+
     it("an edit's old text leaves its neighbours' context once they are re-indexed (refreshContext), on the index and in the file", async () => {
       const turns = ['alpha', 'bravo', 'walrusword', 'delta', 'echo'].map((word, index) => turn('a', word, index));
       await store.memories.insertMany(turns);
