@@ -80,7 +80,15 @@ export class SqliteCandidates implements CandidateRepo {
             status: options.kind === 'edited' ? 'promoted' : 'rejected',
             limit: options.limit,
             ...(options.claimNorm === undefined ? {} : { claimNorm: options.claimNorm }),
-          }) as { id: string; claim: string; edited_claim: string | null; review_rationale: string | null; decided_at: string | null; promoted_memory_id: string | null; forgotten: number }[]
+          }) as {
+          id: string;
+          claim: string;
+          edited_claim: string | null;
+          review_rationale: string | null;
+          decided_at: string | null;
+          promoted_memory_id: string | null;
+          forgotten: number;
+        }[]
       ).map((row) => ({
         id: row.id,
         claim: row.claim,
