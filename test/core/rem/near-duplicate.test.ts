@@ -40,7 +40,7 @@ describe('the rejected-claim detector on its dev set', () => {
   });
 
   it('never calls a negated, renumbered or renamed claim the same', () => {
-    for (const kind of ['negation', 'number', 'name', 'date'] as const) {
+    for (const kind of ['negation', 'number', 'name', 'date', 'frequency'] as const) {
       for (const pair of CLAIM_PAIRS.filter((item) => item.kind === kind))
         expect(isNearDuplicate(pair.claim, pair.rejected), `${kind}: ${pair.claim}`).toBe(false);
     }
