@@ -1,5 +1,5 @@
 /**
- * Rejections that teach (issue 29 §3, docs/rejections.md), through the built CLI and over MCP, on both engines, with a
+ * Rejections that teach (issue 29 §3, docs/governance.md, "Rejections that teach"), through the built CLI and over MCP, on both engines, with a
  * real HTTP server on 127.0.0.1 standing in for the model: a rejected claim reworded by the model is skipped with the
  * rejected candidate's id, a genuinely different one (a negation, a changed number) is staged; the prompt tells the
  * model what was rejected and why (redacted like the memories) and which wordings reviewers preferred; `rem reopen`

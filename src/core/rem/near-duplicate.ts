@@ -1,5 +1,5 @@
 /**
- * Rejections that teach (docs/rejections.md): is a new claim a rewording of a claim a reviewer rejected? Pure, no
+ * Rejections that teach (docs/governance.md, "Rejections that teach"): is a new claim a rewording of a claim a reviewer rejected? Pure, no
  * store. A claim becomes a signature — its content words stemmed (Porter, the `stemmer` package), a few common
  * rewordings folded, stopwords dropped — plus the anchors that a paraphrase keeps and a different claim changes:
  *

@@ -37,7 +37,7 @@ export interface CandidateDecision {
 }
 
 /**
- * A decided candidate as the next distillation learns from it (docs/rejections.md): a rejection and its reason, or a
+ * A decided candidate as the next distillation learns from it (docs/governance.md, "Rejections that teach"): a rejection and its reason, or a
  * promotion whose wording the reviewer edited (`claim` → `editedClaim`, the promotion's rationale as `rationale`).
  */
 export interface DecidedClaim {

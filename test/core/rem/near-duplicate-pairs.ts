@@ -1,5 +1,5 @@
 /**
- * The dev set of the rejected-claim detector (src/core/rem/near-duplicate.ts, docs/rejections.md): pairs of a claim a
+ * The dev set of the rejected-claim detector (src/core/rem/near-duplicate.ts, docs/governance.md, "Rejections that teach"): pairs of a claim a
  * reviewer rejected and a claim a model proposed later. `same: true` when the later claim says the same thing in
  * other words (it should be skipped); `same: false` when it is a genuinely different insight (it must be staged) —
  * a negation, a changed number, name, date or direction, or another point about the same topic. Written by hand for
