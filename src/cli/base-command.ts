@@ -106,13 +106,17 @@ export abstract class HippoCommand extends Command {
    * as `cli` and the OS user, best effort, after the read.
    */
   protected async auditRead(store: Store, agentId: string, operation: string, memoryIds: readonly string[], query?: string): Promise<void> {
-    let on = false;
+    if (this.auditsCliReads()) await recordRead(store, cliReader(), { agentId, operation, memoryIds, query });
+  }
+
+  /** Whether the config file turns the read audit of CLI reads on (`audit.cliReads`). */
+  protected auditsCliReads(): boolean {
     try {
-      on = loadConfig()['audit.cliReads'] === 'on';
+      return loadConfig()['audit.cliReads'] === 'on';
     } catch {
       // A config file that cannot be read is reported by whatever reads it for its own keys; the read stands.
+      return false;
     }
-    if (on) await recordRead(store, cliReader(), { agentId, operation, memoryIds, query });
   }
 
   /** Closes the store if one was opened (a store that failed to open has nothing to close). */

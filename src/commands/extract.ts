@@ -8,6 +8,7 @@ import { extractView, kindsView, regionsHelp } from '../views/render-facts.js';
 import { pipedStdin } from '../cli/stdin.js';
 import { UsageError } from '../core/errors.js';
 import type { ExtractInput } from '../core/extract/sources.js';
+import { factMemoryIds } from '../core/governance/audit.js';
 import { EXTRACT_FALLBACK_TIMEOUT_MS, EXTRACT_READ_LIMIT, MEMORY_FACT_LIMIT } from '../core/extract/limits.js';
 import { KINDS, parseKind, type Kind } from '../core/facts/kinds.js';
 import { parseTimeoutMs } from '../core/time.js';
@@ -86,11 +87,12 @@ export default class Extract extends HippoCommand {
     const files = flags.all ? positional : positional.slice(1);
     const sources = [files.length > 0 && 'FILE arguments', flags.query !== undefined && '--query', flags.memory !== undefined && '--memory'].filter(Boolean);
     if (sources.length > 1) throw new UsageError('usage', `give one of FILE arguments, --query or --memory, not ${sources.join(' and ')}`);
+    const store = flags.query !== undefined || flags.memory !== undefined ? await this.existingStore(flags.db) : undefined;
     const input: ExtractInput =
-      flags.query !== undefined
-        ? { store: await this.existingStore(flags.db), agentId: this.agentId(flags.agent), query: flags.query, top: flags.top }
-        : flags.memory !== undefined
-          ? { store: await this.existingStore(flags.db), agentId: this.agentId(flags.agent), memoryIds: flags.memory }
+      store && flags.query !== undefined
+        ? { store, agentId: this.agentId(flags.agent), query: flags.query, top: flags.top }
+        : store && flags.memory !== undefined
+          ? { store, agentId: this.agentId(flags.agent), memoryIds: flags.memory }
           : { files, stdin: () => pipedStdin('usage', 'no input: give FILE arguments, pipe text on stdin, or use --query or --memory', EXTRACT_READ_LIMIT) };
     // On a terminal, a bar once the recognisers have run for a moment (stderr: stdout keeps the facts or the document).
     const bar = await laterProgressBar('extracting');
@@ -110,6 +112,8 @@ export default class Extract extends HippoCommand {
       onProgress: (done, total) => bar.update(done, total),
     }).finally(() => bar.stop());
     this.output(outcome, extractView(kinds));
+    // Over memories, the read audit (audit.cliReads on) records those whose facts were shown, as MCP's facts_extract.
+    if (store) await this.auditRead(store, this.agentId(flags.agent), 'extract', factMemoryIds(outcome.facts), flags.query);
   }
 }
 

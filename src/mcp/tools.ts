@@ -324,7 +324,13 @@ const remPrompt = tool({
   }),
   output: z.object({ handoff: handoffSchema, prompt: z.string(), schema: z.record(z.string(), z.unknown()) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  audit: (_args, structured) => ({ memoryIds: Object.values((structured.handoff as { refs: Record<string, string> }).refs) }),
+  // The gathered memories, and the insights whose kept wording the prompt teaches (their text: lessons.ts).
+  audit: (_args, structured) => ({
+    memoryIds: [
+      ...Object.values((structured.handoff as { refs: Record<string, string> }).refs),
+      ...((structured.lessons as { insights?: string[] } | undefined)?.insights ?? []),
+    ],
+  }),
   async run(args, context) {
     const result = await createHandoff(context.store, {
       agentId: context.agentId,

@@ -203,7 +203,7 @@ export function ingestView(handoffId: string): View<DistillResult> {
   };
 }
 
-/** What the prompt teaches of the reviewers' decisions (docs/rejections.md), by candidate id: `rem show ID` shows one. */
+/** What the prompt teaches of the reviewers' decisions (docs/governance.md, "Rejections that teach"), by candidate id: `rem show ID` shows one. */
 function lessonLine(lessons: DryRunResult['lessons']): string {
   const list = (ids: readonly string[]) => (ids.length > 0 ? ` (${ids.join(', ')})` : '');
   return `teaches ${lessons.rejected.length} rejected claim${lessons.rejected.length === 1 ? '' : 's'}${list(lessons.rejected)}, ${lessons.edited.length} reworded insight${lessons.edited.length === 1 ? '' : 's'}${list(lessons.edited)}`;

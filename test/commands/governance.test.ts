@@ -227,6 +227,54 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     expect(report.places[0]).toMatchObject({ status: 'found', where: [`memory ${again}`] });
   });
 
+  it("verify scans the search context a thread neighbour keeps of the forgotten text (review of issue 29: PostgreSQL's too)", async () => {
+    const text = 'The boathouse alarm code is 8093-otter';
+    const inThread = async (content: string) =>
+      json<{ memory: { id: string } }>(await box.hippo(['memory', 'add', content, '--thread', 'dock', '--agent', 'kim', '--json'])).memory.id;
+    const before = await inThread('We met at the boathouse on Monday');
+    const secret = await inThread(text);
+    await inThread('Lunch was at the pier café');
+    const forgot = await box.hippo(['memory', 'forget', secret, '--agent', 'kim', '--yes', '--json']);
+    expect(forgot.exitCode, String(forgot.stderr)).toBe(0);
+    const receipt = json<Json>(forgot).receipt.id as string;
+    const verify = () => box.hippo(['memory', 'forget', '--verify', receipt, '--agent', 'kim', '--json'], { input: text });
+    const contexts = (report: Json) => report.places.find((place: Json) => place.place === "live store: neighbours' search contexts");
+
+    const clean = await verify();
+    expect(clean.exitCode, String(clean.stderr)).toBe(0);
+    expect(contexts(json<Json>(clean))).toEqual({ place: "live store: neighbours' search contexts", status: 'absent', where: [] });
+
+    // The neighbour's context still holding the text (a rebuild that missed it): verify must say where.
+    await plantContext(box.env.HIPPO_DB!, 'kim', before, `Before it: ${text}`);
+    const dirty = await verify();
+    expect(dirty.exitCode).toBe(7);
+    const report = json<Json>(dirty);
+    expect(report.absent).toBe(false);
+    expect(contexts(report)).toEqual({ place: "live store: neighbours' search contexts", status: 'found', where: [`search context of memory ${before}`] });
+    expect(report.places[0]).toMatchObject({ place: 'live store: memories, candidates, stored prompts', status: 'absent' });
+  });
+
+  it('refuses memory ids or erasing flags given with --verify, exit 2, and changes nothing (review of issue 29)', async () => {
+    const kept = await add('The greenhouse key hangs by the door', 'lee');
+    const gone = await add('The shed padlock is 3312', 'lee');
+    const receipt = json<Json>(await box.hippo(['memory', 'forget', gone, '--agent', 'lee', '--yes', '--json'])).receipt.id as string;
+    for (const extra of [[kept], ['--match', 'greenhouse'], ['--cascade'], ['--purge-snapshots'], ['--dry-run']]) {
+      const result = await box.hippo(['memory', 'forget', ...extra, '--verify', receipt, '--agent', 'lee', '--yes', '--json'], {
+        input: 'The shed padlock is 3312',
+      });
+      expect(result.exitCode, extra.join(' ')).toBe(2);
+      const error = json<Json>(result).error;
+      expect(error.code).toBe('usage');
+      expect(error.message).toContain('--verify takes a receipt id');
+      expect(error.message).toContain(extra[0] === kept ? 'memory ids' : extra[0]);
+    }
+    expect((await box.hippo(['memory', 'show', kept, '--agent', 'lee'])).exitCode).toBe(0);
+    // Alone (with --yes, which verify does not need), it verifies.
+    const alone = await box.hippo(['memory', 'forget', '--verify', receipt, '--agent', 'lee', '--yes', '--json'], { input: 'The shed padlock is 3312' });
+    expect(alone.exitCode, String(alone.stderr)).toBe(0);
+    expect(json<Json>(alone).absent).toBe(true);
+  });
+
   it('--cascade forgets derived insights recursively and pending candidates, under one receipt', async () => {
     const source = await add('Customer Ivo prefers invoices in Croatian kuna', 'cara');
     const [first, pendingId] = await stage(
@@ -271,6 +319,45 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     expect((await reads(['--agent', 'gina'])).map((read) => [read.channel, read.operation, read.memoryIds])).toEqual([['cli', 'search', [hit, shown]]]);
   });
 
+  it('records CLI exports and extractions over memories when audit.cliReads is on (review of issue 29)', async () => {
+    const mailed = await add('Invoices go to billing@example.com every Monday', 'ivy');
+    const plain = await add('The office plants are watered on Fridays', 'ivy');
+    const foreign = await add('Jules keeps the spare key', 'jules');
+    const file = `${box.dir}/ivy-export.jsonl`;
+    expect((await box.hippo(['config', 'set', 'audit.cliReads', 'on'])).exitCode).toBe(0);
+    try {
+      for (const args of [
+        ['memory', 'export', '--agent', 'ivy'],
+        ['memory', 'export', '--agent', 'ivy', '--json'],
+        ['memory', 'export', '--agent', 'ivy', '--output', file],
+        ['memory', 'export', '--all-agents'],
+        ['extract', 'email', '--memory', mailed, '--memory', plain, '--agent', 'ivy'],
+        ['extract', 'email', '--query', 'invoices billing', '--agent', 'ivy'],
+      ]) {
+        const result = await box.hippo(args);
+        expect(result.exitCode, `${args.join(' ')}: ${String(result.stderr)}`).toBe(0);
+      }
+      expect(String((await box.hippo(['extract', 'email', '--memory', mailed, '--agent', 'ivy'])).stdout)).toContain('billing@example.com');
+    } finally {
+      expect((await box.hippo(['config', 'set', 'audit.cliReads', 'off'])).exitCode).toBe(0);
+    }
+    const ivy = (await reads(['--agent', 'ivy'])).reverse();
+    expect(ivy.map((read) => [read.channel, read.operation, [...read.memoryIds].sort()])).toEqual([
+      ...Array.from({ length: 4 }, () => ['cli', 'memory export', [mailed, plain].sort()]),
+      // Only the memory whose facts were shown is handed over by an extraction.
+      ['cli', 'extract', [mailed]],
+      ['cli', 'extract', [mailed]],
+      ['cli', 'extract', [mailed]],
+    ]);
+    expect(ivy[4].queryHash).toBeNull();
+    expect(ivy[5].queryHash).toMatch(/^[0-9a-f]{32}$/);
+    // --all-agents: each agent's memories under that agent.
+    expect((await reads(['--agent', 'jules', '--memory', foreign])).map((read) => read.operation)).toEqual(['memory export']);
+    // Off again: nothing more is recorded.
+    expect((await box.hippo(['memory', 'export', '--agent', 'ivy'])).exitCode).toBe(0);
+    expect(await reads(['--agent', 'ivy'])).toHaveLength(7);
+  });
+
   it('prunes read records by age (every agent), recorded as a run', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const dry = json<Json>(await box.hippo(['audit', 'prune', '--older-than', '1s', '--dry-run', '--json']));
@@ -281,6 +368,26 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
     expect(await reads(['--agent', 'alice'])).toEqual([]);
   });
 });
+
+/** Writes `text` into a memory's search context (the text kept of its thread neighbours) from another connection. */
+async function plantContext(location: string, agentId: string, memoryId: string, text: string): Promise<void> {
+  if (!location.startsWith('postgres')) {
+    const db = new Database(location);
+    try {
+      expect(db.prepare('UPDATE memories SET context_after = ? WHERE agent_id = ? AND id = ?').run(text, agentId, memoryId).changes).toBe(1);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: location });
+  await client.connect();
+  try {
+    expect((await client.query('UPDATE memories SET context_after = $1 WHERE agent_id = $2 AND id = $3', [text, agentId, memoryId])).rowCount).toBe(1);
+  } finally {
+    await client.end();
+  }
+}
 
 /** Takes the store's write side from another connection (SQLite: the write lock; PostgreSQL: the read audit's table). */
 async function holdStore(location: string): Promise<() => Promise<void>> {

@@ -1,5 +1,5 @@
 /**
- * Rejections that teach (issue 29 §3, docs/rejections.md), through the built CLI and over MCP, on both engines, with a
+ * Rejections that teach (issue 29 §3, docs/governance.md, "Rejections that teach"), through the built CLI and over MCP, on both engines, with a
  * real HTTP server on 127.0.0.1 standing in for the model: a rejected claim reworded by the model is skipped with the
  * rejected candidate's id, a genuinely different one (a negation, a changed number) is staged; the prompt tells the
  * model what was rejected and why (redacted like the memories) and which wordings reviewers preferred; `rem reopen`
@@ -59,7 +59,7 @@ interface Distilled {
 }
 
 /** A first distillation, one candidate rejected with a reason and one promoted with an edited wording (the library: the CLI edits in the review screen). */
-async function decided(sandbox: EngineSandbox): Promise<{ rejectedId: string; editedId: string }> {
+async function decided(sandbox: EngineSandbox): Promise<{ rejectedId: string; editedId: string; insightId: string }> {
   server.queue(
     reply.json({
       candidates: [
@@ -76,11 +76,11 @@ async function decided(sandbox: EngineSandbox): Promise<{ rejectedId: string; ed
   expect(rejected.exitCode).toBe(0);
   const store = await openStore({ path: sandbox.db });
   try {
-    await promote(store, { agentId: 'ops', ids: [editedId], rationale: 'right, said better', editedClaims: new Map([[editedId, KEPT]]) });
+    const [promoted] = await promote(store, { agentId: 'ops', ids: [editedId], rationale: 'right, said better', editedClaims: new Map([[editedId, KEPT]]) });
+    return { rejectedId, editedId, insightId: promoted!.memory.id };
   } finally {
     await store.close();
   }
-  return { rejectedId, editedId };
 }
 
 describe.each(['sqlite', 'postgres'] as const)('rejections that teach through the built CLI (%s)', (engine) => {
@@ -180,5 +180,29 @@ describe.each(['sqlite', 'postgres'] as const)('rejections that teach over MCP (
     } finally {
       await session.close();
     }
+  });
+
+  it('rem_prompt records in the read audit the insight whose kept wording it teaches, besides the memories it gathered (review of issue 29)', async () => {
+    server.reset();
+    const sandbox = await box(engine);
+    const { insightId } = await decided(sandbox);
+    const session = await stdioClient(sandbox, ['--agent', 'ops']);
+    let refs: string[];
+    try {
+      const shown = await session.client.callTool({ name: 'rem_prompt', arguments: { scope: 'all' } });
+      const text = (shown.content as { type: string; text: string }[])[0]!.text;
+      // The kept wording is the insight memory's text, handed over as much as memory_get would hand it.
+      expect(text).toContain(`<kept>${KEPT}</kept>`);
+      refs = Object.values((shown.structuredContent as Json).handoff.refs as Record<string, string>);
+      expect(refs).not.toContain(insightId);
+    } finally {
+      await session.close();
+    }
+    const reads = json<{ reads: Json[] }>(await sandbox.hippo(['audit', 'reads', '--agent', 'ops', '--json'])).reads;
+    const prompts = reads.filter((read) => read.operation === 'rem_prompt');
+    expect(prompts).toHaveLength(1);
+    expect([...prompts[0].memoryIds].sort()).toEqual([...refs, insightId].sort());
+    const byInsight = json<{ reads: Json[] }>(await sandbox.hippo(['audit', 'reads', '--agent', 'ops', '--memory', insightId, '--json'])).reads;
+    expect(byInsight.map((read) => read.operation)).toEqual(['rem_prompt']);
   });
 });

@@ -3,6 +3,7 @@ import { HippoCommand } from '../../cli/base-command.js';
 import { memoryExportFileView, memoryExportStdoutView } from '../../views/render-memory.js';
 import { exportMemoriesToFile, writeMemoryLines } from '../../core/memory/export.js';
 import { iterateMemories } from '../../core/memory/memory.js';
+import { notingIds } from '../../core/governance/audit.js';
 
 export default class MemoryExport extends HippoCommand {
   static override summary = 'Export memories (archived too) as JSONL that `memory import` reads back losslessly.';
@@ -18,7 +19,10 @@ export default class MemoryExport extends HippoCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(MemoryExport);
-    const memories = iterateMemories(await this.existingStore(flags.db), flags['all-agents'] ? undefined : this.agentId(flags.agent));
+    const store = await this.existingStore(flags.db);
+    // The read audit (audit.cliReads on): every memory handed over, under its agent, once the export is written.
+    const handed = this.auditsCliReads() ? new Map<string, string[]>() : undefined;
+    const memories = notingIds(iterateMemories(store, flags['all-agents'] ? undefined : this.agentId(flags.agent)), handed);
     if (flags.output !== undefined) {
       this.output({ exported: await exportMemoriesToFile(flags.output, memories), path: flags.output }, memoryExportFileView);
     } else if (this.jsonMode) {
@@ -29,5 +33,6 @@ export default class MemoryExport extends HippoCommand {
     } else {
       this.output({ exported: await writeMemoryLines(process.stdout, memories) }, memoryExportStdoutView);
     }
+    for (const [agentId, ids] of handed ?? []) await this.auditRead(store, agentId, 'memory export', ids);
   }
 }

@@ -7,6 +7,7 @@ import { pipedStdin } from '../../cli/stdin.js';
 import { forgetMemories, planForget } from '../../core/memory/forget.js';
 import { MAX_CONTENT_BYTES } from '../../core/memory/memory.js';
 import { verifyForget } from '../../core/governance/verify.js';
+import { UsageError } from '../../core/errors.js';
 import { verifyView } from '../../views/render-governance.js';
 
 export default class MemoryForget extends HippoCommand {
@@ -31,13 +32,30 @@ Asks first on a terminal; needs --yes otherwise. --dry-run lists every memory, c
       default: false,
       description: 'also forget what was derived from it: insights promoted from it (recursively) and pending candidates citing it',
     }),
-    verify: Flags.string({ description: 'verify a receipt: re-scan the store, its files and every snapshot for the text piped on stdin' }),
+    verify: Flags.string({
+      description: 'verify a receipt: re-scan the store, its files and every snapshot for the text piped on stdin (no memory ids or other flags with it)',
+    }),
     yes: Flags.boolean({ char: 'y', default: false, description: 'do not ask for confirmation (required when not on a terminal)' }),
   };
 
   async run(): Promise<void> {
     const { argv, flags } = await this.parse(MemoryForget);
     if (flags.verify !== undefined) {
+      // Verify reads a receipt and changes nothing: what would pick or erase memories is refused, not ignored.
+      const extra = [
+        argv.length > 0 && 'memory ids',
+        flags.match !== undefined && '--match',
+        flags['dry-run'] && '--dry-run',
+        flags['purge-snapshots'] && '--purge-snapshots',
+        flags.cascade && '--cascade',
+      ].filter((item): item is string => typeof item === 'string');
+      if (extra.length > 0) {
+        throw new UsageError(
+          'usage',
+          `--verify takes a receipt id and the text on stdin, nothing else: drop ${extra.join(', ')} (the receipt names its memories; verify one receipt at a time)`,
+          { details: { given: extra } },
+        );
+      }
       const text = (
         await pipedStdin('empty_match', 'pipe the forgotten text on stdin', { maxBytes: MAX_CONTENT_BYTES, slack: 2, what: 'the forgotten text' })
       ).replace(/\r?\n$/, '');

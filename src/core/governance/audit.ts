@@ -20,6 +20,8 @@ import { iso } from '../time.js';
 
 /** Records kept per agent at most: past it the oldest go (a read is never refused for it). */
 export const AUDIT_CAP = 100_000;
+/** Memory ids per record at most: a read handing over more (an export) is recorded as several records of one read. */
+export const IDS_PER_RECORD = 1000;
 /** Every this many records written by one process, the agent's records are cut back to the cap. */
 const CAP_EVERY = 500;
 /** The settings key holding the query-hash key (hex). */
@@ -87,27 +89,51 @@ export async function recordRead(store: Store, reader: Reader, event: ReadEvent)
     const done = await store.tryTransaction(async (tx) => {
       const key = event.query === undefined ? undefined : await queryKey(tx, store);
       const now = store.clock();
-      const record: ReadRecord = {
-        agentId: event.agentId,
-        id: newId('read', now.getTime()),
-        at: iso(now),
-        channel: reader.channel,
-        client: clean(reader.client, 200),
-        tokenId: reader.tokenId ?? null,
-        operation: event.operation,
-        memoryIds: [...new Set(event.memoryIds)],
-        queryHash: key === undefined || event.query === undefined ? null : queryHash(key, event.query),
-      };
-      await tx.audit.insert(record);
-      const count = (written.get(store) ?? 0) + 1;
-      written.set(store, count);
-      if (count % CAP_EVERY === 0) await tx.audit.cap(event.agentId, AUDIT_CAP);
+      const ids = [...new Set(event.memoryIds)];
+      // One record per IDS_PER_RECORD ids (an empty read is one record too), at the same time, in one transaction.
+      for (let from = 0; from === 0 || from < ids.length; from += IDS_PER_RECORD) {
+        const record: ReadRecord = {
+          agentId: event.agentId,
+          id: newId('read', now.getTime()),
+          at: iso(now),
+          channel: reader.channel,
+          client: clean(reader.client, 200),
+          tokenId: reader.tokenId ?? null,
+          operation: event.operation,
+          memoryIds: ids.slice(from, from + IDS_PER_RECORD),
+          queryHash: key === undefined || event.query === undefined ? null : queryHash(key, event.query),
+        };
+        await tx.audit.insert(record);
+        const count = (written.get(store) ?? 0) + 1;
+        written.set(store, count);
+        if (count % CAP_EVERY === 0) await tx.audit.cap(event.agentId, AUDIT_CAP);
+      }
       return true;
     }, AUDIT_WAIT_MS);
     return done === true;
   } catch {
     return false;
   }
+}
+
+/**
+ * Passes a stream of memories through unchanged, noting each one's id under its agent in `into` (a streamed read, as
+ * an export, is recorded once it has been handed over). With no `into`, the stream itself.
+ */
+export async function* notingIds<T extends { id: string; agentId: string }>(items: AsyncIterable<T>, into?: Map<string, string[]>): AsyncGenerator<T> {
+  for await (const item of items) {
+    if (into) {
+      const ids = into.get(item.agentId);
+      if (ids) ids.push(item.id);
+      else into.set(item.agentId, [item.id]);
+    }
+    yield item;
+  }
+}
+
+/** The memories a list of facts was sliced from, in order, once each (a fact from a file or a given text is no memory's). */
+export function factMemoryIds(facts: readonly { occurrences: readonly { source: string }[] }[]): string[] {
+  return [...new Set(facts.flatMap((fact) => fact.occurrences.map((occurrence) => occurrence.source).filter((source) => source.startsWith('mem_'))))];
 }
 
 export interface ReadsQuery {

@@ -1,9 +1,10 @@
 /**
  * `memory forget --verify` (docs/governance.md): given a receipt and the text it covers, looks for that text again in
  * every place hippo keeps data — the live store's rows (memories, candidates' claims and stored prompts, handoffs'
- * stored prompts), the engine's raw files where a client can read them (SQLite: the database file and its WAL, as
- * bytes, so free pages and index segments are covered), and every snapshot (read as the store reads it, and a SQLite
- * snapshot also as raw bytes) — and says, place by place, "absent" or where it was found.
+ * stored prompts, the search context a threaded memory keeps of its neighbours' text), the engine's raw files where a
+ * client can read them (SQLite: the database file and its WAL, as bytes, so free pages and index segments are
+ * covered), and every snapshot (read as the store reads it, and a SQLite snapshot also as raw bytes) — and says,
+ * place by place, "absent" or where it was found.
  *
  * Only a text the receipt covers is looked for (its SHA-256 must be one the receipt kept): verify is no way to search
  * the raw files, which hold every agent's rows, for an arbitrary text.
@@ -112,6 +113,9 @@ export async function verifyForget(store: Store, options: { agentId: string; rec
   const live = await store.transaction((tx) => tx.erasure.erase(spec, finder(needles), { dryRun: true }));
   const liveFound = found(live);
   places.push({ place: 'live store: memories, candidates, stored prompts', status: liveFound.length > 0 ? 'found' : 'absent', where: liveFound });
+  // A threaded memory keeps its neighbours' text for the search (on PostgreSQL in no file a client can read).
+  const contexts = (await store.erasure.contextsHolding(options.agentId, [text])).map((id) => `search context of memory ${id}`);
+  places.push({ place: "live store: neighbours' search contexts", status: contexts.length > 0 ? 'found' : 'absent', where: contexts });
 
   // The raw bytes as written (UTF-8) and as a JSON string holds them (tags, lists).
   const bytes = [...new Set([text, JSON.stringify(text).slice(1, -1)])].map((form) => Buffer.from(form, 'utf8'));

@@ -83,7 +83,7 @@ export interface StageResult {
 }
 
 /**
- * How many of an agent's newest rejections a staging compares each claim with for rewordings (docs/rejections.md). A
+ * How many of an agent's newest rejections a staging compares each claim with for rewordings (docs/governance.md, "Rejections that teach"). A
  * claim equal to an older rejection is still skipped (the exact match looks at every one).
  */
 export const REJECTED_SCAN_LIMIT = 1000;

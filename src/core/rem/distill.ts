@@ -21,7 +21,7 @@ import {
 import type { Store, StoreOps } from '../store/port.js';
 import { stageCandidates, stampReflected, type Candidate, type RejectedMatch } from './candidates.js';
 import { DEFAULT_CHAR_BUDGET, gather, TRUNCATION_MARKER, type GatheredMemory, type GatherOptions, type GatherResult } from './gather.js';
-import { lessonIds, loadLessons, NO_LESSONS, type Lessons } from './lessons.js';
+import { lessonIds, loadLessons, NO_LESSONS, type LessonIds, type Lessons } from './lessons.js';
 import { answerJsonSchema, buildPrompt, DEFAULT_MAX_CANDIDATES, MAX_CANDIDATES, sha256, type Focus } from './prompt.js';
 import { withRun, type Run, type RunCounts, type RunKind, type RunScope } from '../runs.js';
 import { validateAnswer, type ValidCandidate } from './validate.js';
@@ -70,7 +70,7 @@ export interface DryRunResult {
   /** The redaction policy in force for where the prompt would go, and what it would replace (counts per kind). */
   redaction: RedactionReport;
   /** The reviewers' decisions the prompt would teach (lessons.ts): candidate ids only, and their characters. */
-  lessons: { rejected: string[]; edited: string[]; chars: number };
+  lessons: LessonIds;
 }
 
 /** A prompt as it would be sent: redacted when the policy says so for its destination. */

@@ -22,7 +22,7 @@ import {
   type DistillOptions,
   type DistillResult,
 } from './distill.js';
-import { lessonIds } from './lessons.js';
+import { lessonIds, type LessonIds } from './lessons.js';
 import { answerJsonSchema, DEFAULT_MAX_CANDIDATES, sha256 } from './prompt.js';
 import { withRun } from '../runs.js';
 import { validateAnswer } from './validate.js';
@@ -39,7 +39,7 @@ export interface PromptOnlyResult {
   /** The redaction policy for a handoff (under `auto` it always applies: a person may paste the prompt anywhere). */
   redaction: RedactionReport;
   /** The reviewers' decisions the prompt teaches (lessons.ts): candidate ids only, and their characters. */
-  lessons: { rejected: string[]; edited: string[]; chars: number };
+  lessons: LessonIds;
 }
 
 /** `rem rapid --prompt-only`: the same gather and prompt, recorded as a handoff for `rem ingest`. */

@@ -1,5 +1,5 @@
 /**
- * Rejections that teach (docs/rejections.md): what this agent's reviewers decided recently, for the next prompt — the
+ * Rejections that teach (docs/governance.md, "Rejections that teach"): what this agent's reviewers decided recently, for the next prompt — the
  * newest rejections with their reasons (so the model stops proposing them) and the newest promotions a reviewer
  * reworded (so it learns the wording). They share the prompt's character budget with the memories: at most a quarter
  * of it, and at most MAX_REJECTED_LESSONS and MAX_EDITED_LESSONS of them; the memories get what they leave. A
@@ -27,6 +27,8 @@ export interface EditedLesson {
   id: string;
   claim: string;
   editedClaim: string;
+  /** The insight memory the promotion became: the kept wording is its text (handed over, for the read audit). */
+  insightId: string | null;
 }
 
 export interface Lessons {
@@ -59,7 +61,12 @@ export async function loadLessons(store: StoreOps, agentId: string, charBudget: 
   }
   for (const row of await store.candidates.decided(agentId, { kind: 'edited', limit: MAX_EDITED_LESSONS * 2 })) {
     if (row.sourcesForgotten || row.editedClaim === null) continue;
-    const lesson = { id: row.id, claim: cut(row.claim, MAX_CLAIM_CHARS), editedClaim: cut(row.editedClaim, MAX_CLAIM_CHARS) };
+    const lesson = {
+      id: row.id,
+      claim: cut(row.claim, MAX_CLAIM_CHARS),
+      editedClaim: cut(row.editedClaim, MAX_CLAIM_CHARS),
+      insightId: row.promotedMemoryId,
+    };
     const chars = lesson.claim.length + lesson.editedClaim.length;
     if (!fits(chars) || lessons.edited.length === MAX_EDITED_LESSONS) break;
     lessons.edited.push(lesson);
@@ -68,7 +75,23 @@ export async function loadLessons(store: StoreOps, agentId: string, charBudget: 
   return lessons;
 }
 
-/** What a dry run or a handoff says about the lessons: the candidate ids, never their text. */
-export function lessonIds(lessons: Lessons): { rejected: string[]; edited: string[]; chars: number } {
-  return { rejected: lessons.rejected.map((lesson) => lesson.id), edited: lessons.edited.map((lesson) => lesson.id), chars: lessons.chars };
+/**
+ * What a dry run or a handoff says about the lessons: the candidate ids, never their text; and the insight memories
+ * whose text (a kept wording) the prompt shows — what a prompt handed to a client hands over of memories besides the
+ * gathered ones (the read audit records them).
+ */
+export interface LessonIds {
+  rejected: string[];
+  edited: string[];
+  insights: string[];
+  chars: number;
+}
+
+export function lessonIds(lessons: Lessons): LessonIds {
+  return {
+    rejected: lessons.rejected.map((lesson) => lesson.id),
+    edited: lessons.edited.map((lesson) => lesson.id),
+    insights: lessons.edited.flatMap((lesson) => (lesson.insightId === null ? [] : [lesson.insightId])),
+    chars: lessons.chars,
+  };
 }

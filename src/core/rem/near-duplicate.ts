@@ -1,5 +1,5 @@
 /**
- * Rejections that teach (docs/rejections.md): is a new claim a rewording of a claim a reviewer rejected? Pure, no
+ * Rejections that teach (docs/governance.md, "Rejections that teach"): is a new claim a rewording of a claim a reviewer rejected? Pure, no
  * store. A claim becomes a signature — its content words stemmed (Porter, the `stemmer` package), a few common
  * rewordings folded, stopwords dropped — plus the anchors that a paraphrase keeps and a different claim changes:
  *
@@ -10,7 +10,8 @@
  * - negation (not, no, never, n't, without, avoid…): both negated or neither;
  * - opposites (increase/decrease, before/after, staging/production…): a word whose opposite stands in the other
  *   claim and not itself makes them different;
- * - frequency (always, often, sometimes, rarely): when both say one, the same one.
+ * - frequency and quantity (always/all, often/most, sometimes/some, rarely/few, only): the same on both sides — one
+ *   claim giving one and the other none differ too ("deploys rarely fail" is not "deploys fail").
  *
  * Only then are the word sets compared: near when their Jaccard similarity is at least NEAR_JACCARD. (Containment —
  * the smaller set inside the larger — was measured too and added nothing at this threshold; it is left out because it
@@ -91,12 +92,21 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = {
   dozen: '12',
 };
 
-/** Frequency words by class: two claims that both give a frequency give the same one. */
+/**
+ * How often or how many, by class: two claims are the same only if they say the same (both none, or the same classes).
+ * "Deploys fail" and "deploys rarely fail" say opposite things; so do "all users" and "some users". A frequency and the
+ * quantity it matches share a class ("always" = "every" = "all").
+ */
 const FREQUENCY: Readonly<Record<string, string>> = {
   always: 'always',
   invariably: 'always',
   consistently: 'always',
   every: 'always',
+  all: 'always',
+  everyone: 'always',
+  everybody: 'always',
+  everything: 'always',
+  constantly: 'always',
   usually: 'usually',
   often: 'usually',
   frequently: 'usually',
@@ -108,13 +118,33 @@ const FREQUENCY: Readonly<Record<string, string>> = {
   commonly: 'usually',
   tend: 'usually',
   tends: 'usually',
+  most: 'usually',
+  many: 'usually',
+  majority: 'usually',
   sometimes: 'sometimes',
   occasionally: 'sometimes',
   intermittently: 'sometimes',
+  periodically: 'sometimes',
+  some: 'sometimes',
+  several: 'sometimes',
   rarely: 'rarely',
   seldom: 'rarely',
   hardly: 'rarely',
+  barely: 'rarely',
+  scarcely: 'rarely',
+  infrequently: 'rarely',
+  few: 'rarely',
+  minority: 'rarely',
+  // A restriction: "only admins can deploy" is not "admins can deploy".
+  only: 'only',
+  solely: 'only',
+  exclusively: 'only',
 };
+
+const CONDITIONS: ReadonlySet<string> = new Set(['if', 'when', 'unless', 'whenever']);
+
+/** After "a", "few" is some ("a few users"), not rarely ("few users"). */
+const A_FEW = 'sometimes';
 
 /** Common rewordings, folded to one word before stemming (both sides get the same fold). */
 const SYNONYMS: Readonly<Record<string, string>> = {
@@ -395,7 +425,8 @@ export function signature(claim: string): ClaimSignature {
   for (const sentence of text.split(/[.!?;:]\s+|\n+|\s[-–—]\s/u)) {
     let first = true;
     const before: string[] = [];
-    for (const raw of sentence.match(TOKEN) ?? []) {
+    const tokens = sentence.match(TOKEN) ?? [];
+    for (const [index, raw] of tokens.entries()) {
       let token = raw.replace(/['’]s$/u, '');
       const lowered = token.toLowerCase();
       const bound = boundOf(before);
@@ -427,8 +458,12 @@ export function signature(claim: string): ClaimSignature {
         negated = true;
         continue;
       }
-      if (FREQUENCY[lowered] !== undefined) {
-        frequency.add(FREQUENCY[lowered]);
+      // "at most 3" is a bound on the number after it (BOUNDS), not "most"; "only … if/when/unless" is a condition
+      // ("backups are only useful if restores are tested"), not a restriction of who or what.
+      const notExtent =
+        (lowered === 'most' && before.at(-2) === 'at') || (lowered === 'only' && tokens.slice(index + 1).some((later) => CONDITIONS.has(later.toLowerCase())));
+      if (FREQUENCY[lowered] !== undefined && !notExtent) {
+        frequency.add(lowered === 'few' && before.at(-2) === 'a' ? A_FEW : FREQUENCY[lowered]);
         continue;
       }
       // Hyphenated words are their parts (`read-only` is `read only`).
@@ -488,7 +523,8 @@ export function compareSignatures(a: ClaimSignature, b: ClaimSignature): Verdict
   if (!namesCovered(a, b) || !namesCovered(b, a)) return 'names';
   if (a.negated !== b.negated) return 'negation';
   if (opposed(a, b)) return 'opposite';
-  if (a.frequency.size > 0 && b.frequency.size > 0 && !sameSet(a.frequency, b.frequency)) return 'frequency';
+  // One claim saying how often (or how many) and the other not is a changed claim too: "rarely fails" is no "fails".
+  if (!sameSet(a.frequency, b.frequency)) return 'frequency';
   const shared = [...a.words].filter((word) => b.words.has(word)).length;
   const union = a.words.size + b.words.size - shared;
   if (union === 0) return 'near';

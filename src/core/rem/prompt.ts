@@ -158,7 +158,7 @@ export interface PromptInput {
   };
 }
 
-/** The reviewers' recent decisions, as data after the memories (docs/rejections.md); none: no lines at all. */
+/** The reviewers' recent decisions, as data after the memories (docs/governance.md, "Rejections that teach"); none: no lines at all. */
 function lessonLines(lessons: PromptInput['lessons']): string[] {
   const lines: string[] = [];
   if (lessons && lessons.rejected.length > 0) {

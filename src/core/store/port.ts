@@ -37,7 +37,7 @@ export interface CandidateDecision {
 }
 
 /**
- * A decided candidate as the next distillation learns from it (docs/rejections.md): a rejection and its reason, or a
+ * A decided candidate as the next distillation learns from it (docs/governance.md, "Rejections that teach"): a rejection and its reason, or a
  * promotion whose wording the reviewer edited (`claim` → `editedClaim`, the promotion's rationale as `rationale`).
  */
 export interface DecidedClaim {
@@ -48,6 +48,8 @@ export interface DecidedClaim {
   decidedAt: string;
   /** `memory forget` erased a source since it was staged: its words may restate erased text. */
   sourcesForgotten: boolean;
+  /** The insight memory a promotion became (its text is `editedClaim`); null for a rejection. */
+  promotedMemoryId: string | null;
 }
 
 export interface CandidateRecord extends Candidate {
@@ -566,6 +568,11 @@ export interface ErasureRepo {
    * the transaction commits.
    */
   erase(spec: EraseSpec, rewriter: EraseRewriter, options?: { dryRun?: boolean }): Promise<EraseReport>;
+  /**
+   * The agent's memories whose search context (the text of their thread neighbours, kept with them for the search)
+   * holds any of `needles`, by id in byte order: what `memory forget --verify` checks besides the rows themselves.
+   */
+  contextsHolding(agentId: string, needles: readonly string[]): Promise<string[]>;
 }
 
 // ---- governance (docs/governance.md) ---------------------------------------------------------------------------

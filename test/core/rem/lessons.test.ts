@@ -1,5 +1,5 @@
 /**
- * Rejections that teach through the library (docs/rejections.md), on both engines: what the next prompt learns from
+ * Rejections that teach through the library (docs/governance.md, "Rejections that teach"), on both engines: what the next prompt learns from
  * this agent's reviewers (newest first, within a quarter of the character budget, never another agent's, never a
  * candidate whose source was forgotten, escaped as data), and the staging's skips with the rejected id.
  */

@@ -1,5 +1,5 @@
 /**
- * The dev set of the rejected-claim detector (src/core/rem/near-duplicate.ts, docs/rejections.md): pairs of a claim a
+ * The dev set of the rejected-claim detector (src/core/rem/near-duplicate.ts, docs/governance.md, "Rejections that teach"): pairs of a claim a
  * reviewer rejected and a claim a model proposed later. `same: true` when the later claim says the same thing in
  * other words (it should be skipped); `same: false` when it is a genuinely different insight (it must be staged) —
  * a negation, a changed number, name, date or direction, or another point about the same topic. Written by hand for
@@ -9,7 +9,7 @@ export interface ClaimPair {
   rejected: string;
   claim: string;
   same: boolean;
-  kind: 'paraphrase' | 'reordered' | 'negation' | 'number' | 'name' | 'date' | 'opposite' | 'topic';
+  kind: 'paraphrase' | 'reordered' | 'negation' | 'number' | 'name' | 'date' | 'opposite' | 'frequency' | 'topic';
 }
 
 const paraphrase = (rejected: string, claim: string): ClaimPair => ({ rejected, claim, same: true, kind: 'paraphrase' });
@@ -27,6 +27,7 @@ const number = different('number');
 const name = different('name');
 const date = different('date');
 const opposite = different('opposite');
+const frequency = different('frequency');
 const topic = different('topic');
 
 export const CLAIM_PAIRS: readonly ClaimPair[] = [
@@ -155,6 +156,22 @@ export const CLAIM_PAIRS: readonly ClaimPair[] = [
   paraphrase('Hard-coded secrets were found in 4 repositories during the audit.', 'The audit found hard-coded secrets in four repositories.'),
   paraphrase('The legal team must approve any change to the privacy policy.', 'Any change to the privacy policy must be approved by the legal team.'),
 
+  // The same claim, reworded, keeping how often or how many (review of issue 29: a frequency or quantity word kept in
+  // other words is still the same claim).
+  paraphrase('Deploys on Friday afternoons rarely fail.', 'Friday afternoon deployments seldom fail.'),
+  paraphrase('Most users enable dark mode in the dashboard.', 'In the dashboard, the majority of users enable dark mode.'),
+  paraphrase('All customers ask for invoices in PDF format.', 'Every customer asks for PDF invoices.'),
+  paraphrase('Only admins can rotate the API keys.', 'API keys can be rotated only by admins.'),
+  paraphrase('The mobile app occasionally crashes on older Android phones.', 'On older Android phones the mobile app sometimes crashes.'),
+  paraphrase('A few customers churn after the first price increase.', 'Some customers churn after the first price increase.'),
+  paraphrase('Few customers read the release notes.', 'Hardly any customers read the release notes.'),
+  paraphrase('The CI pipeline always runs the integration tests.', 'Integration tests are run by the CI pipeline every time.'),
+  paraphrase('Many incidents start with an expired certificate.', 'Many incidents begin with an expired certificate.'),
+  reordered('Ana seldom reviews pull requests on weekends.', 'On weekends Ana rarely reviews pull requests.'),
+  paraphrase('Load spikes usually happen during the monthly payroll run.', 'Load spikes typically occur during the monthly payroll run.'),
+  reordered('Everyone on the team uses the shared VPN profile.', 'The shared VPN profile is used by everybody on the team.'),
+  paraphrase('Some schema changes need a search index rebuild.', 'Several schema changes require rebuilding the search index.'),
+
   // ---- genuinely different claims -------------------------------------------------------------------------------
   negation('Deploys on Friday afternoons often fail.', 'Deploys on Friday afternoons do not often fail.'),
   negation(
@@ -282,4 +299,22 @@ export const CLAIM_PAIRS: readonly ClaimPair[] = [
   topic('Renaming columns in place broke the reporting queries.', 'Renaming columns in place requires a two-step migration.'),
   topic('Dark mode was the most requested feature in the last survey.', 'Dark mode was the least used feature after launch.'),
   topic('The image resizer is the slowest step of the upload pipeline.', 'The image resizer should run in a separate worker pool.'),
+  // How often or how many changed, added or dropped (review of issue 29: "rarely" against no frequency word was read
+  // as a rewording).
+  frequency('Deploys on Friday afternoons fail.', 'Deploys on Friday afternoons rarely fail.'),
+  frequency('The nightly backup job fails.', 'The nightly backup job sometimes fails.'),
+  frequency('Customers ask for invoices in PDF format.', 'Few customers ask for invoices in PDF format.'),
+  frequency('All customers ask for invoices in PDF format.', 'Some customers ask for invoices in PDF format.'),
+  frequency('Most users enable dark mode in the dashboard.', 'Few users enable dark mode in the dashboard.'),
+  frequency('The CI pipeline always runs the integration tests.', 'The CI pipeline occasionally runs the integration tests.'),
+  frequency('Admins can rotate the API keys.', 'Only admins can rotate the API keys.'),
+  frequency('Ana reviews pull requests on weekends.', 'Ana seldom reviews pull requests on weekends.'),
+  frequency('The search index is rebuilt after every schema change.', 'The search index is rebuilt after some schema changes.'),
+  frequency('Many customers churn after the first price increase.', 'A few customers churn after the first price increase.'),
+  frequency('The mobile app crashes on older Android phones.', 'The mobile app rarely crashes on older Android phones.'),
+  frequency('Reviewers read the changelog before approving dependency bumps.', 'Reviewers occasionally read the changelog before approving dependency bumps.'),
+  frequency('Everyone on the team uses the shared VPN profile.', 'Several people on the team use the shared VPN profile.'),
+  frequency('Load spikes happen during the monthly payroll run.', 'Load spikes seldom happen during the monthly payroll run.'),
+  frequency('Most incidents start with an expired certificate.', 'Some incidents start with an expired certificate.'),
+  frequency('The data team uses the staging replica for reports.', 'Only the data team uses the staging replica for reports.'),
 ];

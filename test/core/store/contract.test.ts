@@ -465,6 +465,21 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       }
     });
 
+    it("names the agent's memories whose search context holds a text (what memory forget --verify checks), and no other agent's", async () => {
+      const turns = ['alpha', 'bravo', 'ibexword', 'delta', 'echo', 'foxtrot'].map((word, index) => turn('a', word, index));
+      const foreign = ['ibexword', 'kilo'].map((word, index) => turn('b', word, index));
+      await store.memories.insertMany([...turns, ...foreign]);
+      // Two neighbours on each side lend it their context; its own row is no context of it.
+      const lent = [turns[0]!, turns[1]!, turns[3]!, turns[4]!].map((item) => item.id).sort();
+      expect(await store.erasure.contextsHolding('a', ['ibexword said'])).toEqual(lent);
+      expect(await store.erasure.contextsHolding('a', ['no such text', 'ibexword'])).toEqual(lent);
+      expect(await store.erasure.contextsHolding('b', ['ibexword'])).toEqual([foreign[1]!.id]);
+      expect(await store.erasure.contextsHolding('c', ['ibexword'])).toEqual([]);
+      expect(await store.erasure.contextsHolding('a', [''])).toEqual([]);
+      await store.transaction((tx) => tx.erasure.erase({ agentId: 'a', memoryIds: [turns[2]!.id] }, forgetRewriter(undefined)));
+      expect(await store.erasure.contextsHolding('a', ['ibexword'])).toEqual([]);
+    });
+
     it("an edit's old text leaves its neighbours' context once they are re-indexed (refreshContext), on the index and in the file", async () => {
       const turns = ['alpha', 'bravo', 'walrusword', 'delta', 'echo'].map((word, index) => turn('a', word, index));
       await store.memories.insertMany(turns);
@@ -709,12 +724,35 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       for (const row of [older, newer, edited, kept, pending, foreign]) await store.candidates.insert(row);
       await decide(older, { status: 'rejected', reviewer: 'ana', rationale: 'too vague', decidedAt: ago(2 * HOUR) });
       await decide(newer, { status: 'rejected', reviewer: 'ana', rationale: 'wrong', decidedAt: ago(HOUR) });
-      await decide(edited, { status: 'promoted', reviewer: 'ana', rationale: 'right, badly put', decidedAt: ago(HOUR), editedClaim: 'Better wording.' });
+      await decide(edited, {
+        status: 'promoted',
+        reviewer: 'ana',
+        rationale: 'right, badly put',
+        decidedAt: ago(HOUR),
+        editedClaim: 'Better wording.',
+        promotedMemoryId: 'mem_insight',
+      });
       await decide(kept, { status: 'promoted', reviewer: 'ana', rationale: 'right', decidedAt: ago(HOUR) });
       await decide(foreign, { status: 'rejected', reviewer: 'ben', rationale: 'not ours', decidedAt: NOW });
       expect(await store.candidates.decided('a', { kind: 'rejected', limit: 10 })).toEqual([
-        { id: newer.id, claim: 'Newer rejected claim.', editedClaim: null, rationale: 'wrong', decidedAt: ago(HOUR), sourcesForgotten: true },
-        { id: older.id, claim: 'Older rejected claim.', editedClaim: null, rationale: 'too vague', decidedAt: ago(2 * HOUR), sourcesForgotten: false },
+        {
+          id: newer.id,
+          claim: 'Newer rejected claim.',
+          editedClaim: null,
+          rationale: 'wrong',
+          decidedAt: ago(HOUR),
+          sourcesForgotten: true,
+          promotedMemoryId: null,
+        },
+        {
+          id: older.id,
+          claim: 'Older rejected claim.',
+          editedClaim: null,
+          rationale: 'too vague',
+          decidedAt: ago(2 * HOUR),
+          sourcesForgotten: false,
+          promotedMemoryId: null,
+        },
       ]);
       expect((await store.candidates.decided('a', { kind: 'rejected', limit: 1 })).map((row) => row.id)).toEqual([newer.id]);
       expect((await store.candidates.decided('a', { kind: 'rejected', limit: 10, claimNorm: older.claimNorm })).map((row) => row.id)).toEqual([older.id]);
@@ -726,6 +764,7 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
           rationale: 'right, badly put',
           decidedAt: ago(HOUR),
           sourcesForgotten: false,
+          promotedMemoryId: 'mem_insight',
         },
       ]);
       expect((await store.candidates.decided('b', { kind: 'rejected', limit: 10 })).map((row) => row.id)).toEqual([foreign.id]);

@@ -139,5 +139,16 @@ export function erasureRepo(session: Session, bound?: TxState): ErasureRepo {
       const tx = bound ?? session.current();
       return tx ? run(tx) : session.transaction(run);
     },
+    async contextsHolding(agentId, needles) {
+      const usable = usableNeedles(needles);
+      if (usable.length === 0) return [];
+      const { rows } = await session.query<{ id: string }>(
+        `SELECT id FROM memories m WHERE agent_id = $1 AND EXISTS (SELECT 1 FROM unnest($2::text[]) AS n (needle)
+           WHERE strpos(m.context_before, n.needle) > 0 OR strpos(m.context_after, n.needle) > 0) ORDER BY id COLLATE "C"`,
+        [agentId, usable],
+        bound,
+      );
+      return rows.map((row) => row.id);
+    },
   };
 }

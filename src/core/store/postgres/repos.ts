@@ -71,9 +71,10 @@ export function candidateRepo(session: Session, bound?: TxState): CandidateRepo 
         edited_claim: string | null;
         review_rationale: string | null;
         decided_at: string | null;
+        promoted_memory_id: string | null;
         forgotten: boolean;
       }>(
-        `SELECT id, claim, edited_claim, review_rationale, decided_at, cardinality(forgotten_sources) > 0 AS forgotten FROM candidates
+        `SELECT id, claim, edited_claim, review_rationale, decided_at, promoted_memory_id, cardinality(forgotten_sources) > 0 AS forgotten FROM candidates
          WHERE agent_id = $1 AND status = $2 AND ($3::boolean IS FALSE OR edited_claim IS NOT NULL) AND ($4::text IS NULL OR claim_norm = $4)
          ORDER BY decided_at DESC, id COLLATE "C" DESC LIMIT $5`,
         [agentId, kind === 'edited' ? 'promoted' : 'rejected', kind === 'edited', claimNorm ?? null, limit],
@@ -85,6 +86,7 @@ export function candidateRepo(session: Session, bound?: TxState): CandidateRepo 
         rationale: row.review_rationale ?? '',
         decidedAt: row.decided_at ?? '',
         sourcesForgotten: row.forgotten,
+        promotedMemoryId: row.promoted_memory_id,
       }));
     },
     async insert(candidate: CandidateRecord) {

@@ -123,4 +123,19 @@ export class SqliteErasure implements ErasureRepo {
   async erase(spec: EraseSpec, rewriter: EraseRewriter, options: { dryRun?: boolean } = {}): Promise<EraseReport> {
     return this.c.transaction(async () => this.c.mapped(() => eraseRows(this.c, spec, rewriter, options.dryRun === true)));
   }
+
+  async contextsHolding(agentId: string, needles: readonly string[]): Promise<string[]> {
+    const usable = [...new Set(needles)].filter((needle) => needle !== '');
+    if (usable.length === 0) return [];
+    return this.c.use(() =>
+      (
+        this.c
+          .statement(
+            `SELECT id FROM memories WHERE agent_id = ? AND EXISTS (SELECT 1 FROM json_each(?) n
+               WHERE instr(memories.context_before, n.value) > 0 OR instr(memories.context_after, n.value) > 0) ORDER BY id`,
+          )
+          .all(agentId, JSON.stringify(usable)) as { id: string }[]
+      ).map((row) => row.id),
+    );
+  }
 }

@@ -70,7 +70,7 @@ export class SqliteCandidates implements CandidateRepo {
       (
         this.c
           .statement(
-            `SELECT id, claim, edited_claim, review_rationale, decided_at, forgotten_sources != '[]' AS forgotten FROM candidates
+            `SELECT id, claim, edited_claim, review_rationale, decided_at, promoted_memory_id, forgotten_sources != '[]' AS forgotten FROM candidates
              WHERE agent_id = @agentId AND status = @status ${options.kind === 'edited' ? 'AND edited_claim IS NOT NULL' : ''}
                ${options.claimNorm === undefined ? '' : 'AND claim_norm = @claimNorm'}
              ORDER BY decided_at DESC, id DESC LIMIT @limit`,
@@ -80,7 +80,15 @@ export class SqliteCandidates implements CandidateRepo {
             status: options.kind === 'edited' ? 'promoted' : 'rejected',
             limit: options.limit,
             ...(options.claimNorm === undefined ? {} : { claimNorm: options.claimNorm }),
-          }) as { id: string; claim: string; edited_claim: string | null; review_rationale: string | null; decided_at: string | null; forgotten: number }[]
+          }) as {
+          id: string;
+          claim: string;
+          edited_claim: string | null;
+          review_rationale: string | null;
+          decided_at: string | null;
+          promoted_memory_id: string | null;
+          forgotten: number;
+        }[]
       ).map((row) => ({
         id: row.id,
         claim: row.claim,
@@ -88,6 +96,7 @@ export class SqliteCandidates implements CandidateRepo {
         rationale: row.review_rationale ?? '',
         decidedAt: row.decided_at ?? '',
         sourcesForgotten: row.forgotten === 1,
+        promotedMemoryId: row.promoted_memory_id,
       })),
     );
   }
