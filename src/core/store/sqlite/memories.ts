@@ -314,8 +314,9 @@ export class SqliteMemories implements MemoryRepo {
     // Not a cached statement: an iterating statement cannot run again until its iteration ends.
     const rows = this.c.mapped(() =>
       this.c.db
-        .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories WHERE @agentId IS NULL OR agent_id = @agentId ORDER BY created_at, id`)
-        .iterate({ agentId: agentId ?? null }),
+        // One agent's export reads that agent's rows on its (agent_id, created_at) index, not the store.
+        .prepare(`SELECT ${MEMORY_COLUMNS} FROM memories${agentId === undefined ? '' : ' WHERE agent_id = @agentId'} ORDER BY created_at, id`)
+        .iterate(agentId === undefined ? {} : { agentId }),
     ) as IterableIterator<MemoryRow>;
     try {
       for (;;) {

@@ -27,13 +27,14 @@ function insertRows<T extends StoreTable>(connection: Connection, table: T, rows
 }
 
 /**
- * The scope of a table for one agent (or all): settings hold no agent's rows. `+agent_id` keeps the planner on the
- * key's index, so each page is a range read in key order rather than a sort of the agent's rows.
+ * The scope of a table for one agent (or all): settings hold no agent's rows. An agent's rows are keyed
+ * (agent_id, id), so each page of one agent is a range read of that key in id order: its cost is the agent's rows,
+ * not the store's (test/core/store/sqlite/plans.test.ts).
  */
 function scope(table: StoreTable, agentId: string | null): { where: string; params: unknown[] } | null {
   if (agentId === null) return { where: '1', params: [] };
   if (TABLE_SPECS[table].owner === 'store') return null;
-  return { where: '+agent_id = ?', params: [agentId] };
+  return { where: 'agent_id = ?', params: [agentId] };
 }
 
 /** The tables of a table in scope: the runs of every agent are in both run tables. */
@@ -87,7 +88,7 @@ export class SqliteRows implements RowsRepo {
     if (!scoped) return 0;
     return this.c.use(() =>
       tablesOf(table, agentId).reduce(
-        (deleted, name) => deleted + this.c.statement(`DELETE FROM ${name} WHERE ${scoped.where.replace('+', '')}`).run(...scoped.params).changes,
+        (deleted, name) => deleted + this.c.statement(`DELETE FROM ${name} WHERE ${scoped.where}`).run(...scoped.params).changes,
         0,
       ),
     );
@@ -101,7 +102,7 @@ export class SqliteRows implements RowsRepo {
         (count, name) =>
           count +
           (this.c
-            .statement(`SELECT count(*) FROM ${name} WHERE ${scoped.where.replace('+', '')}`)
+            .statement(`SELECT count(*) FROM ${name} WHERE ${scoped.where}`)
             .pluck()
             .get(...scoped.params) as number),
         0,
