@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parsePhoneNumber } from 'libphonenumber-js/max';
 import { groupingFit } from '../../../src/core/facts/recognisers/phone.js';
-import { recognisePhones } from '../../../src/core/facts/index.js';
+import { KINDS, recognise, recogniseCards, recognisePhones } from '../../../src/core/facts/index.js';
+import { recogniserOf } from '../../../src/core/facts/recognisers/index.js';
 import { find, texts, values } from './helpers.js';
 
 describe('phone recogniser', () => {
@@ -46,6 +47,31 @@ describe('phone recogniser', () => {
     }
     // A run of groups that holds no card is still not a phone number.
     expect(texts('phone', '+44 20 7946 0958 4111 1111 1111 1112', { region: 'IE' })).toEqual([]);
+  });
+
+  it('reads around the card numbers its caller hands over, so a caller asking for cards and phones recognises cards once (issue 28)', () => {
+    const text = 'Call +44 20 7946 0958 4111 1111 1111 1111 or (415) 555-0132 5555555555554444 today';
+    const cards = recogniseCards(text);
+    expect(cards.map((card) => card.text)).toEqual(['4111 1111 1111 1111', '5555555555554444']);
+    const read = (found: readonly { start: number; end: number }[]) => recognisePhones(text, { region: 'US' }, found).map((match) => match.text);
+    expect(read(cards)).toEqual(['+44 20 7946 0958', '(415) 555-0132']);
+    expect(recognisePhones(text, { region: 'US' })).toEqual(recognisePhones(text, { region: 'US' }, cards));
+    // The spans handed over are the ones read around: with none, each phone runs into its card and is too long.
+    expect(read([])).toEqual([]);
+    expect(read([cards[1]!])).toEqual(['(415) 555-0132']);
+  });
+
+  it('a text read for several kinds at once finds for each kind what it finds alone, whichever kind is asked first', () => {
+    const text = [
+      'Card 4111 1111 1111 1111, desk +44 20 7946 0958 4242 4242 4242 4242; IBAN IE29 AIBK 9311 5212 3456 78.',
+      'Mobile 087 123 4567 3714 496353 98431 and ops@example.ie, 10.0.0.1 on 2024-03-15.',
+    ].join('\n');
+    for (const order of [KINDS, [...KINDS].reverse()]) {
+      const read = recogniserOf(text, { region: 'IE' });
+      for (const kind of order) expect(read(kind), kind).toEqual(recognise(kind, text, { region: 'IE' }));
+    }
+    expect(texts('phone', text, { region: 'IE' })).toEqual(['+44 20 7946 0958', '087 123 4567']);
+    expect(texts('card', text)).toEqual(['4111 1111 1111 1111', '4242 4242 4242 4242', '3714 496353 98431']);
   });
 
   it('rejects numbers run into letters', () => {

@@ -1,6 +1,7 @@
 import { findPhoneNumbersInText, Metadata, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
 import { otherKindBefore, phoneLabelLanguages, phoneLabelRegions } from '../context.js';
 import { isLanguageOf } from '../language.js';
+import type { Span } from '../label.js';
 import { paragraphAround, PassageCues } from '../passage.js';
 import { asRegion, candidateRegions } from '../region.js';
 import { charAt, isWordChar, rawMatch } from '../text.js';
@@ -50,11 +51,6 @@ function trimUnbalancedOpener(text: string, start: number, end: number): number 
   let from = start + 1;
   while (/\s/.test(text.charAt(from))) from++;
   return from;
-}
-
-interface Span {
-  start: number;
-  end: number;
 }
 
 const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
@@ -636,16 +632,11 @@ function passageCues(text: string, span: Span, international: readonly Reading[]
 }
 
 /**
- * Phone numbers by libphonenumber-js with the full (`max`) metadata: international numbers, national numbers in the
- * home region (`region`) and in the candidate regions (`regions`, default `DEFAULT_REGIONS`).
- */
-/**
  * The text with each card number blanked (`¤`, a sign no number is read across; same length): a phone number written
  * right before a card (`+44 20 7946 0958 4111 1111 1111 1111`) is read up to the card, not as one run of numbers too
- * long to be a phone (issue 27).
+ * long to be a phone (issue 27). `cards` in text order, not overlapping (as `recogniseCards` finds them).
  */
-function withoutCards(text: string): string {
-  const cards = recogniseCards(text);
+function withoutCards(text: string, cards: readonly Span[]): string {
   if (cards.length === 0) return text;
   // One pass (a window may hold thousands of cards): the text between the cards, each card as signs.
   let blanked = '';
@@ -657,8 +648,14 @@ function withoutCards(text: string): string {
   return blanked + text.slice(at);
 }
 
-export function recognisePhones(written: string, opts: RecogniserOptions = {}): RawMatch[] {
-  const text = withoutCards(written);
+/**
+ * Phone numbers by libphonenumber-js with the full (`max`) metadata: international numbers, national numbers in the
+ * home region (`region`) and in the candidate regions (`regions`, default `DEFAULT_REGIONS`). `cards` are the card
+ * numbers of `written` when the caller has recognised them already (`recogniseCards(written)`, which is what is read
+ * otherwise): no phone is read across one, and a caller asking for both kinds recognises cards once.
+ */
+export function recognisePhones(written: string, opts: RecogniserOptions = {}, cards: readonly Span[] = recogniseCards(written)): RawMatch[] {
+  const text = withoutCards(written, cards);
   const home = asRegion(opts.region);
   const order = candidateRegions(home, opts.regions);
   const list = order.filter((region) => region !== home);
