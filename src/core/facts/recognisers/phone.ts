@@ -637,7 +637,6 @@ function passageCues(text: string, span: Span, international: readonly Reading[]
  * long to be a phone (issue 27). `cards` in text order, not overlapping (as `recogniseCards` finds them).
  */
 function withoutCards(text: string, cards: readonly Span[]): string {
-  if (cards.length === 0) return text;
   // One pass (a window may hold thousands of cards): the text between the cards, each card as signs.
   let blanked = '';
   let at = 0;
