@@ -497,6 +497,11 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     ] as const) {
       expect(read(text, region), text).toEqual([]);
     }
+    // With no home region the shapes still claim a number read abroad in its region's groups (German 02139-4307).
+    expect(read('ZIP code 02139-4307')).toEqual([]);
+    // At home, a valid number not in the region's groups is the other kind's (030 1234567 split otherwise).
+    expect(read('Kundennummer: 030 12 34 567', 'DE')).toEqual([]);
+    expect(read('Kundennummer: 03012 34567', 'DE')).toEqual([]);
     // Valid, in the region's own groups or in international form: a phone whatever the word before it.
     expect(read('Order: (212) 555-0147', 'US')).toEqual([['(212) 555-0147', '+12125550147', 'validated']]);
     expect(read('Kundenkonto: 030 1234567', 'DE')).toEqual([['030 1234567', '+49301234567', 'validated']]);
@@ -522,6 +527,10 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
       ['Unit 4, 2207 1930 Pacific Hwy, Sydney', 'AU'],
       ['New depot: 4471 2210 Harbour Rd', 'GB'],
       ['Office at 4471 2210 W 5th Ave', null],
+      ['Office at 4471 2210 W 125th St', null],
+      // A street type written first with its dot.
+      ['Dostawa: 4471 2210 ul. Marszałkowska', 'PL'],
+      ['Entrega: 4471 2210 Avda. Diagonal', null],
     ] as const) {
       expect(read(text, region), text).toEqual([]);
     }
@@ -531,6 +540,9 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     // A plain street type first is no street line without a name before it; a word in lower case ends the name.
     expect(read('Call 020 7946 0958 Way too late, I know.', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
     expect(read('Call 020 7946 0958 Tom said road works', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+    // The street words must follow the number in its clause, within four words.
+    expect(read('Call 020 7946 0958, Harbour Road office', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+    expect(read('Call 020 7946 0958 Sales Team Old Kent Road', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
   });
 
   it('reads the number before a comma and digits without them (no extension without a marker)', () => {
@@ -561,6 +573,10 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     ] as const) {
       expect(read(text, region), text).toEqual([]);
     }
+    // Glued after only: a dash and letters end an identifier; a slash and digits are a second ending, not letters.
+    expect(read('Zending 0201234567-B is onderweg.', 'NL')).toEqual([]);
+    expect(read('Zending 0201234567 is onderweg.', 'NL')).toEqual([['0201234567', '+31201234567', 'validated']]);
+    expect(read('Tel 212-555-0147/8 for sales', 'US')).toEqual([['212-555-0147', '+12125550147', 'validated']]);
     expect(read('Tel.030 1234567', 'DE')).toEqual([['030 1234567', '+49301234567', 'validated']]);
     expect(read('Tel:+44 20 7946 0958')).toEqual([['+44 20 7946 0958', '+442079460958', 'validated']]);
     expect(read('INV-2024-00017 questions? Call 212-555-0147.', 'US')).toEqual([['212-555-0147', '+12125550147', 'validated']]);
@@ -588,6 +604,8 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     expect(read('Batch 00 044 668 18 00')).toEqual([]);
     // Letters glued to it: an identifier.
     expect(read('Order AB-0041 44 668 18 00')).toEqual([]);
+    // A dialled number that does not cover its window is not stretched over it (the second ending after the slash).
+    expect(read('Zurich: 0041 44 668 18 00 / 01').filter(([text]) => text!.includes('/'))).toEqual([]);
   });
 
   it('reads every extension form on a valid number, ;ext= included, and none on an invalid one', () => {

@@ -243,8 +243,8 @@ const IDD_RE = /^(?:011|00)[ \u00A0.-]?(?=[1-9])/;
  * and covers the whole window, written with separators (a bare run is an identifier as often as not).
  */
 function iddReading(window: { start: number; end: number; written: string }): Reading | undefined {
-  const prefix = IDD_RE.exec(window.written);
-  if (prefix === null) return undefined;
+  // Asked only of a window that opens with a prefix.
+  const prefix = IDD_RE.exec(window.written)!;
   // The prefix (and a separator after it) becomes `+`, spaces before it: offsets stay those of the window.
   const probe = `${' '.repeat(prefix[0].length - 1)}+${window.written.slice(prefix[0].length)}`;
   const hit = findPhoneNumbersInText(probe).find((found) => found.startsAt === prefix[0].length - 1 && found.endsAt === probe.length);
@@ -675,10 +675,12 @@ export function recognisePhones(written: string, opts: RecogniserOptions = {}, c
     const spanVetoed = (span: Span): boolean => {
       const key = `${span.start}:${span.end}`;
       let verdict = vetoes.get(key);
+      // Stryker disable next-line ConditionalExpression: equivalent — a cache: asking again gives the same verdict.
       if (verdict === undefined) vetoes.set(key, (verdict = vetoed(text, span)));
       return verdict;
     };
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
+    // Stryker disable next-line ConditionalExpression,ArrowFunction: equivalent — only saves asking the list: choose() takes the home reading anyway.
     const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
     const dialled = settled || !IDD_RE.test(window.written) || otherKind() || spanVetoed(window) ? undefined : iddReading(window);
     if (dialled !== undefined) {
