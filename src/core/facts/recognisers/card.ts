@@ -185,7 +185,8 @@ export function cardsAnywhere(text: string): RawMatch[] {
     // In groups: from the run's last four digits (the whole run, or a group glued to the digits before it).
     const group = at + run.length - 4;
     if (run.length >= 4 && GUARD_SEPARATOR.test(text.charAt(group + 4))) {
-      for (const end of [group + 19, group + 17]) if (GUARD_PRINTED.test(text.slice(group, end))) spans.push([group, end]);
+      // Only a form that fits in the text: at its end, a slice of 19 would be the 17-character form again, past the end.
+      for (const end of [group + 19, group + 17]) if (end <= text.length && GUARD_PRINTED.test(text.slice(group, end))) spans.push([group, end]);
     }
     for (const [from, to] of spans) {
       const digits = text.slice(from, to).replace(/\D/g, '');
