@@ -20,7 +20,7 @@
 import { isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
 import { cardsAnywhere } from './recognisers/card.js';
 import { ibansAnywhere } from './recognisers/iban.js';
-import { recognise } from './recognisers/index.js';
+import { recogniserOf } from './recognisers/index.js';
 import type { RawMatch } from './types.js';
 
 export { DEFAULT_REDACT_KINDS, isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
@@ -231,15 +231,20 @@ export class Redactor {
     // The text read again around each line break with the break (and the blanks around it) as one space: a value
     // split across lines is found too, and its span mapped back to the original text.
     const flat = flatten(text);
+    // Each text read once per kind (card numbers once for cards and phones).
+    const read = recogniserOf(text, options);
+    const around = (flat?.windows ?? []).map((window) => {
+      const slice = flat!.text.slice(window.start, window.end);
+      return { window, slice, read: recogniserOf(slice, options) };
+    });
     const matches: RawMatch[] = [];
     for (const kind of this.options.kinds) {
-      matches.push(...recognise(kind, text, options));
+      matches.push(...read(kind));
       if (flat !== undefined) {
         // Only around the line breaks: a value found there must cross one, and must not touch a window's edge
         // (where the window, not the text, may have cut a longer run).
-        for (const window of flat.windows) {
-          const slice = flat.text.slice(window.start, window.end);
-          for (const match of recognise(kind, slice, options)) {
+        for (const { window, slice, read: readSlice } of around) {
+          for (const match of readSlice(kind)) {
             const start = window.start + match.start;
             const end = window.start + match.end;
             if (!window.breaks.some((at) => start <= at && at < end)) continue;

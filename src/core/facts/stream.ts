@@ -6,7 +6,7 @@
 import { WINDOW_CHARS, WINDOW_OVERLAP, addOccurrence, capPerKind, newFact, type ExtractOptions } from './facts.js';
 import type { Kind } from './kinds.js';
 import { labelAt, labelWindowStart, type Span } from './label.js';
-import { recognise } from './recognisers/index.js';
+import { recogniserOf } from './recognisers/index.js';
 import { defaultRegion } from './region.js';
 import type { LineCol } from './text.js';
 import type { Fact, RawMatch, RecogniserOptions } from './types.js';
@@ -134,8 +134,9 @@ function* scan(
   if (rolling.done && known <= windowChars + overlap) {
     const text = rolling.slice(0, known);
     const matches: RawMatch[] = [];
+    const read = recogniserOf(text, options);
     for (const kind of kinds) {
-      matches.push(...recognise(kind, text, options));
+      matches.push(...read(kind));
       yield { source, done: 0 };
     }
     label(text, 0, matches, [], grouper);
@@ -155,8 +156,9 @@ function* scan(
     const offset = Math.max(0, from - overlap);
     const text = rolling.slice(offset, Math.min(total, to + overlap));
     const matches: RawMatch[] = [];
+    const read = recogniserOf(text, options);
     for (const kind of kinds) {
-      const owned = recognise(kind, text, options)
+      const owned = read(kind)
         .filter((match) => match.start + offset >= from && match.start + offset < to)
         .sort((a, b) => a.start - b.start || b.end - a.end);
       let end = lastEnd.get(kind) ?? 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { luhn } from '../../../src/core/facts/recognisers/card.js';
+import { cardsAnywhere, luhn } from '../../../src/core/facts/recognisers/card.js';
 import { find, texts, values } from './helpers.js';
 
 describe('card recogniser', () => {
@@ -166,5 +166,36 @@ describe('card recogniser', () => {
     expect(texts('card', 'Tracking 9012 3456 7890 1238')).toEqual([]);
     expect(texts('card', 'Card number: 9012 3456 7890 1239')).toEqual([]);
     expect(texts('card', 'call +4915123456274')).toEqual([]);
+  });
+});
+
+describe('cardsAnywhere: the second reading of redacted text (issue 27)', () => {
+  const spans = (text: string) => cardsAnywhere(text).map((match) => [match.kind, match.text, match.start, match.end, match.normalized]);
+
+  it('finds a card run into letters, digits or a decimal point, in the first or last 15 or 16 digits of a longer run', () => {
+    expect(spans('alice@example.com4111111111111111')).toEqual([['card', '4111111111111111', 17, 33, '4111111111111111']]);
+    expect(spans('v1.4111111111111111')).toEqual([['card', '4111111111111111', 3, 19, '4111111111111111']]);
+    expect(spans('order 12344111111111111111')).toEqual([['card', '4111111111111111', 10, 26, '4111111111111111']]);
+    expect(spans('id 999378282246310005')).toEqual([['card', '378282246310005', 6, 21, '378282246310005']]);
+    // Both ends of one run are read: each reading that is a valid card is reported.
+    expect(spans('ref 41111111111111111234')).toEqual([
+      ['card', '111111111111234', 9, 24, '111111111111234'],
+      ['card', '4111111111111111', 4, 20, '4111111111111111'],
+    ]);
+  });
+
+  it('reads a whole run of 12 to 19 digits once, a 12-digit Maestro and a 19-digit Visa included', () => {
+    expect(spans('x 4111111111111111 y')).toEqual([['card', '4111111111111111', 2, 18, '4111111111111111']]);
+    expect(spans('maestro 501800000009')).toEqual([['card', '501800000009', 8, 20, '501800000009']]);
+    expect(spans('pan 4000000000000000006 end')).toEqual([['card', '4000000000000000006', 4, 23, '4000000000000000006']]);
+    expect(spans('no 1234 5678 here, nor 4111 1111 1111 1112')).toEqual([]);
+  });
+
+  it('reads a card printed in groups from the last four digits of a run, with any one separator, within the text', () => {
+    expect(spans('card 4111.1111.1111.1111 ok')).toEqual([['card', '4111.1111.1111.1111', 5, 24, '4111111111111111']]);
+    expect(spans('card 4111/1111/1111/1111')).toEqual([['card', '4111/1111/1111/1111', 5, 24, '4111111111111111']]);
+    // Glued to a date before it, and ending the text: once, with its own span (not a 19-character slice past the end).
+    expect(spans('on 2024-03-153714-496353-98431')).toEqual([['card', '3714-496353-98431', 13, 30, '371449635398431']]);
+    expect(spans('on 2024-03-153714-496353-98431.')).toEqual([['card', '3714-496353-98431', 13, 30, '371449635398431']]);
   });
 });

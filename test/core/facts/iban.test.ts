@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ibansAnywhere } from '../../../src/core/facts/recognisers/iban.js';
 import { texts, values } from './helpers.js';
 
 describe('iban recogniser', () => {
@@ -75,5 +76,26 @@ describe('iban recogniser', () => {
     expect(texts('iban', '😀IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
     expect(texts('iban', 'to IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
     expect(texts('iban', 'a）IE29AIBK93115212345678')).toEqual(['IE29AIBK93115212345678']);
+  });
+});
+
+describe('ibansAnywhere: the second reading of redacted text (issue 27)', () => {
+  const spans = (text: string) => ibansAnywhere(text).map((match) => [match.kind, match.text, match.start, match.end, match.normalized]);
+
+  it("finds an IBAN glued to letters or digits on either side, cut at its country's length", () => {
+    expect(spans('ref7DE89370400440532013000x')).toEqual([['iban', 'DE89370400440532013000', 4, 26, 'DE89370400440532013000']]);
+    expect(spans('abcDE89370400440532013000')).toEqual([['iban', 'DE89370400440532013000', 3, 25, 'DE89370400440532013000']]);
+    expect(spans('DE89370400440532013000123')).toEqual([['iban', 'DE89370400440532013000', 0, 22, 'DE89370400440532013000']]);
+  });
+
+  it('finds one written in groups, normalised to its electronic form', () => {
+    expect(spans('xx GB82 WEST 1234 5698 7654 32 yy')).toEqual([['iban', 'GB82 WEST 1234 5698 7654 32', 3, 30, 'GB82WEST12345698765432']]);
+    expect(spans('DE89 3704 0044 0532 0130 00')).toEqual([['iban', 'DE89 3704 0044 0532 0130 00', 0, 27, 'DE89370400440532013000']]);
+  });
+
+  it('finds nothing for a country code of no IBAN country, a wrong check or too few characters', () => {
+    expect(spans('QQ89370400440532013000')).toEqual([]);
+    expect(spans('DE88370400440532013000')).toEqual([]);
+    expect(spans('DE8937040044053201300')).toEqual([]);
   });
 });

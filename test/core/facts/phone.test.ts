@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parsePhoneNumber } from 'libphonenumber-js/max';
 import { groupingFit } from '../../../src/core/facts/recognisers/phone.js';
-import { recognisePhones } from '../../../src/core/facts/index.js';
+import { KINDS, recognise, recogniseCards, recognisePhones } from '../../../src/core/facts/index.js';
+import { recogniserOf } from '../../../src/core/facts/recognisers/index.js';
 import { find, texts, values } from './helpers.js';
 
 describe('phone recogniser', () => {
@@ -46,6 +47,31 @@ describe('phone recogniser', () => {
     }
     // A run of groups that holds no card is still not a phone number.
     expect(texts('phone', '+44 20 7946 0958 4111 1111 1111 1112', { region: 'IE' })).toEqual([]);
+  });
+
+  it('reads around the card numbers its caller hands over, so a caller asking for cards and phones recognises cards once (issue 28)', () => {
+    const text = 'Call +44 20 7946 0958 4111 1111 1111 1111 or (415) 555-0132 5555555555554444 today';
+    const cards = recogniseCards(text);
+    expect(cards.map((card) => card.text)).toEqual(['4111 1111 1111 1111', '5555555555554444']);
+    const read = (found: readonly { start: number; end: number }[]) => recognisePhones(text, { region: 'US' }, found).map((match) => match.text);
+    expect(read(cards)).toEqual(['+44 20 7946 0958', '(415) 555-0132']);
+    expect(recognisePhones(text, { region: 'US' })).toEqual(recognisePhones(text, { region: 'US' }, cards));
+    // The spans handed over are the ones read around: with none, each phone runs into its card and is too long.
+    expect(read([])).toEqual([]);
+    expect(read([cards[1]!])).toEqual(['(415) 555-0132']);
+  });
+
+  it('a text read for several kinds at once finds for each kind what it finds alone, whichever kind is asked first', () => {
+    const text = [
+      'Card 4111 1111 1111 1111, desk +44 20 7946 0958 4242 4242 4242 4242; IBAN IE29 AIBK 9311 5212 3456 78.',
+      'Mobile 087 123 4567 3714 496353 98431 and ops@example.ie, 10.0.0.1 on 2024-03-15.',
+    ].join('\n');
+    for (const order of [KINDS, [...KINDS].reverse()]) {
+      const read = recogniserOf(text, { region: 'IE' });
+      for (const kind of order) expect(read(kind), kind).toEqual(recognise(kind, text, { region: 'IE' }));
+    }
+    expect(texts('phone', text, { region: 'IE' })).toEqual(['+44 20 7946 0958', '087 123 4567']);
+    expect(texts('card', text)).toEqual(['4111 1111 1111 1111', '4242 4242 4242 4242', '3714 496353 98431']);
   });
 
   it('rejects numbers run into letters', () => {
@@ -471,6 +497,11 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     ] as const) {
       expect(read(text, region), text).toEqual([]);
     }
+    // With no home region the shapes still claim a number read abroad in its region's groups (German 02139-4307).
+    expect(read('ZIP code 02139-4307')).toEqual([]);
+    // At home, a valid number not in the region's groups is the other kind's (030 1234567 split otherwise).
+    expect(read('Kundennummer: 030 12 34 567', 'DE')).toEqual([]);
+    expect(read('Kundennummer: 03012 34567', 'DE')).toEqual([]);
     // Valid, in the region's own groups or in international form: a phone whatever the word before it.
     expect(read('Order: (212) 555-0147', 'US')).toEqual([['(212) 555-0147', '+12125550147', 'validated']]);
     expect(read('Kundenkonto: 030 1234567', 'DE')).toEqual([['030 1234567', '+49301234567', 'validated']]);
@@ -496,6 +527,10 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
       ['Unit 4, 2207 1930 Pacific Hwy, Sydney', 'AU'],
       ['New depot: 4471 2210 Harbour Rd', 'GB'],
       ['Office at 4471 2210 W 5th Ave', null],
+      ['Office at 4471 2210 W 125th St', null],
+      // A street type written first with its dot.
+      ['Dostawa: 4471 2210 ul. Marszałkowska', 'PL'],
+      ['Entrega: 4471 2210 Avda. Diagonal', null],
     ] as const) {
       expect(read(text, region), text).toEqual([]);
     }
@@ -505,6 +540,9 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     // A plain street type first is no street line without a name before it; a word in lower case ends the name.
     expect(read('Call 020 7946 0958 Way too late, I know.', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
     expect(read('Call 020 7946 0958 Tom said road works', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+    // The street words must follow the number in its clause, within four words.
+    expect(read('Call 020 7946 0958, Harbour Road office', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+    expect(read('Call 020 7946 0958 Sales Team Old Kent Road', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
   });
 
   it('reads the number before a comma and digits without them (no extension without a marker)', () => {
@@ -535,6 +573,10 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     ] as const) {
       expect(read(text, region), text).toEqual([]);
     }
+    // Glued after only: a dash and letters end an identifier; a slash and digits are a second ending, not letters.
+    expect(read('Zending 0201234567-B is onderweg.', 'NL')).toEqual([]);
+    expect(read('Zending 0201234567 is onderweg.', 'NL')).toEqual([['0201234567', '+31201234567', 'validated']]);
+    expect(read('Tel 212-555-0147/8 for sales', 'US')).toEqual([['212-555-0147', '+12125550147', 'validated']]);
     expect(read('Tel.030 1234567', 'DE')).toEqual([['030 1234567', '+49301234567', 'validated']]);
     expect(read('Tel:+44 20 7946 0958')).toEqual([['+44 20 7946 0958', '+442079460958', 'validated']]);
     expect(read('INV-2024-00017 questions? Call 212-555-0147.', 'US')).toEqual([['212-555-0147', '+12125550147', 'validated']]);
@@ -562,6 +604,8 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     expect(read('Batch 00 044 668 18 00')).toEqual([]);
     // Letters glued to it: an identifier.
     expect(read('Order AB-0041 44 668 18 00')).toEqual([]);
+    // A dialled number that does not cover its window is not stretched over it (the second ending after the slash).
+    expect(read('Zurich: 0041 44 668 18 00 / 01').filter(([text]) => text!.includes('/'))).toEqual([]);
   });
 
   it('reads every extension form on a valid number, ;ext= included, and none on an invalid one', () => {

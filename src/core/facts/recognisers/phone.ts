@@ -1,6 +1,7 @@
 import { findPhoneNumbersInText, Metadata, parseDigits, type CountryCode, type NumberFound, type PhoneNumber } from 'libphonenumber-js/max';
 import { otherKindBefore, phoneLabelLanguages, phoneLabelRegions } from '../context.js';
 import { isLanguageOf } from '../language.js';
+import type { Span } from '../label.js';
 import { paragraphAround, PassageCues } from '../passage.js';
 import { asRegion, candidateRegions } from '../region.js';
 import { charAt, isWordChar, rawMatch } from '../text.js';
@@ -50,11 +51,6 @@ function trimUnbalancedOpener(text: string, start: number, end: number): number 
   let from = start + 1;
   while (/\s/.test(text.charAt(from))) from++;
   return from;
-}
-
-interface Span {
-  start: number;
-  end: number;
 }
 
 const overlaps = (a: Span, b: Span): boolean => a.start < b.end && b.start < a.end;
@@ -247,8 +243,8 @@ const IDD_RE = /^(?:011|00)[ \u00A0.-]?(?=[1-9])/;
  * and covers the whole window, written with separators (a bare run is an identifier as often as not).
  */
 function iddReading(window: { start: number; end: number; written: string }): Reading | undefined {
-  const prefix = IDD_RE.exec(window.written);
-  if (prefix === null) return undefined;
+  // Asked only of a window that opens with a prefix.
+  const prefix = IDD_RE.exec(window.written)!;
   // The prefix (and a separator after it) becomes `+`, spaces before it: offsets stay those of the window.
   const probe = `${' '.repeat(prefix[0].length - 1)}+${window.written.slice(prefix[0].length)}`;
   const hit = findPhoneNumbersInText(probe).find((found) => found.startsAt === prefix[0].length - 1 && found.endsAt === probe.length);
@@ -636,17 +632,11 @@ function passageCues(text: string, span: Span, international: readonly Reading[]
 }
 
 /**
- * Phone numbers by libphonenumber-js with the full (`max`) metadata: international numbers, national numbers in the
- * home region (`region`) and in the candidate regions (`regions`, default `DEFAULT_REGIONS`).
- */
-/**
  * The text with each card number blanked (`¤`, a sign no number is read across; same length): a phone number written
  * right before a card (`+44 20 7946 0958 4111 1111 1111 1111`) is read up to the card, not as one run of numbers too
- * long to be a phone (issue 27).
+ * long to be a phone (issue 27). `cards` in text order, not overlapping (as `recogniseCards` finds them).
  */
-function withoutCards(text: string): string {
-  const cards = recogniseCards(text);
-  if (cards.length === 0) return text;
+function withoutCards(text: string, cards: readonly Span[]): string {
   // One pass (a window may hold thousands of cards): the text between the cards, each card as signs.
   let blanked = '';
   let at = 0;
@@ -657,8 +647,14 @@ function withoutCards(text: string): string {
   return blanked + text.slice(at);
 }
 
-export function recognisePhones(written: string, opts: RecogniserOptions = {}): RawMatch[] {
-  const text = withoutCards(written);
+/**
+ * Phone numbers by libphonenumber-js with the full (`max`) metadata: international numbers, national numbers in the
+ * home region (`region`) and in the candidate regions (`regions`, default `DEFAULT_REGIONS`). `cards` are the card
+ * numbers of `written` when the caller has recognised them already (`recogniseCards(written)`, which is what is read
+ * otherwise): no phone is read across one, and a caller asking for both kinds recognises cards once.
+ */
+export function recognisePhones(written: string, opts: RecogniserOptions = {}, cards: readonly Span[] = recogniseCards(written)): RawMatch[] {
+  const text = withoutCards(written, cards);
   const home = asRegion(opts.region);
   const order = candidateRegions(home, opts.regions);
   const list = order.filter((region) => region !== home);
@@ -679,10 +675,12 @@ export function recognisePhones(written: string, opts: RecogniserOptions = {}): 
     const spanVetoed = (span: Span): boolean => {
       const key = `${span.start}:${span.end}`;
       let verdict = vetoes.get(key);
+      // Stryker disable next-line ConditionalExpression: equivalent — a cache: asking again gives the same verdict.
       if (verdict === undefined) vetoes.set(key, (verdict = vetoed(text, span)));
       return verdict;
     };
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
+    // Stryker disable next-line ConditionalExpression,ArrowFunction: equivalent — only saves asking the list: choose() takes the home reading anyway.
     const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
     const dialled = settled || !IDD_RE.test(window.written) || otherKind() || spanVetoed(window) ? undefined : iddReading(window);
     if (dialled !== undefined) {
