@@ -11,7 +11,8 @@ import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, DATA, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions } from './lib.js';
 
-const CROWD = 10;
+/** How many other agents share the store (BENCH_AGENTS_CROWD; 10 by default, 100 for the 1 M store of 100 agents). */
+const CROWD = Number(process.env.BENCH_AGENTS_CROWD ?? 10);
 const QUERIES = ['deploy failed because of a migration lock', 'quota token'];
 const ROUNDS = 11;
 const WORDS =
