@@ -478,7 +478,7 @@ export async function importFiles(store: Store, files: readonly string[], option
               // its chunk here, across chunks by the store, which holds the earlier chunks already.
               const unique = chunk.givenIds ? firstOfEachId(chunk.memories) : chunk.memories;
               state.counts.existing += chunk.memories.length - unique.length;
-              await insertNew(tx, threadOrder(unique), state);
+              await insertNew(tx, threadOrder(unique), state, chunk.givenIds);
               report(size === 0 ? 1 : chunk.offset / size);
               // The only awaits inside the transaction besides the store: a tick for the signal and the progress bar.
               await breathe();
@@ -634,8 +634,10 @@ const newInsertState = (): InsertState => ({ counts: { imported: 0, existing: 0,
  * that agent — earlier chunks of the file included — or repeated within the chunk) are counted among the inserted
  * ones only. Call inside the file's transaction.
  */
-async function insertNew(tx: StoreOps, memories: readonly Memory[], state: InsertState): Promise<void> {
-  const existing = await tx.memories.existingIds(memories.map((memory) => memory.id));
+async function insertNew(tx: StoreOps, memories: readonly Memory[], state: InsertState, givenIds: boolean): Promise<void> {
+  // Ids made here are new ULIDs: only a chunk whose lines gave ids asks the store which it holds (a question over
+  // every agent, so its cost follows the store).
+  const existing = givenIds ? await tx.memories.existingIds(memories.map((memory) => memory.id)) : new Set<string>();
   const fresh = existing.size === 0 ? memories : memories.filter((memory) => !existing.has(memory.id));
   const hashesByAgent = new Map<string, Set<string>>();
   for (const memory of fresh) {

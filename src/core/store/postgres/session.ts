@@ -30,6 +30,10 @@ export interface TxState {
    * early when something in the transaction is about to read what it writes (a search).
    */
   beforeCommit?: Map<string, () => Promise<unknown>>;
+  /** Memories inserted in it so far, until `statsChecked` (memories.ts `statsOnce`). */
+  inserted?: number;
+  /** Whether the planner's statistics were looked at (and taken if missing) in this transaction. */
+  statsChecked?: boolean;
 }
 
 export interface QueryOptions {

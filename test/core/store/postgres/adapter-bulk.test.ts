@@ -3,6 +3,7 @@
  * searchable afterwards, and a second import of overlapping rows adding only the new ones. (Throughput is measured by
  * the benchmarks, not here.)
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../../src/core/ids.js';
 import { contentHash, type Memory } from '../../../../src/core/memory/memory.js';
@@ -53,5 +54,33 @@ describe('COPY import', () => {
     expect(await t.store.memories.insertMany([...memories.slice(0, 20_000), ...more])).toBe(500);
     const agent = await collect(t.store.memories.iterate('agent-3'));
     expect(agent).toHaveLength((COUNT + 500) / 4);
+  }, 300_000);
+
+  it('leaves a new store with planner statistics after a bulk load in one transaction, so each chunk’s look-ups stay on their index', async () => {
+    const fresh = await openAdapterStore();
+    const client = new pg.Client({ connectionString: fresh.database.url });
+    await client.connect();
+    try {
+      const unanalyzed = async () =>
+        (
+          await client.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'memories'::regclass AND c.reltuples < 0",
+          )
+        ).rows[0]!.n;
+      expect(await unanalyzed()).toBeGreaterThan(0);
+      const memories = Array.from({ length: 12_000 }, (_, index) => ({ ...generated(index), thread: `t${index % 300}` }));
+      await fresh.store.transaction(async (tx) => {
+        for (let start = 0; start < memories.length; start += 2_000) await tx.memories.insertMany(memories.slice(start, start + 2_000));
+      });
+      expect(await unanalyzed()).toBe(0);
+      // The look-up a chunk makes for the threads it joins reads the agent's threads by (agent_id, thread), not the agent's rows.
+      const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+        "EXPLAIN SELECT DISTINCT agent_id, thread FROM memories WHERE agent_id = 'agent-1' AND archived_at IS NULL AND thread = ANY(ARRAY['t1','t5'])",
+      );
+      expect(rows.map((row) => row['QUERY PLAN']).join('\n')).toMatch(/Index Cond: \(\(agent_id = 'agent-1'::text\) AND \(thread = ANY/);
+    } finally {
+      await client.end();
+      await fresh.dispose();
+    }
   }, 300_000);
 });
