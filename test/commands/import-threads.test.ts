@@ -188,4 +188,26 @@ describe.each(ENGINES)('memory import threads only what the user said is one (%s
     expect(String(nowhere.stderr)).toContain('--set NAME');
     expect((await t.hippo(['memory', 'thread', '--from', 'no such thread', '--clear'])).exitCode).toBe(3);
   });
+
+  it('memory thread names a few unknown ids and counts the rest, says when only the case is wrong, and refuses a name on two lines', async () => {
+    const t = await box(engine);
+    const notes = join(t.dir, 'notes.txt');
+    writeFileSync(notes, 'call the dentist\n');
+    await imported(t, [notes]);
+    const id = json<{ memories: { id: string }[] }>(await t.hippo(['memory', 'list', '--json'])).memories[0]!.id;
+    const unknown = Array.from({ length: 40 }, (_, index) => `mem_${String(index).padStart(26, '0')}`);
+    const many = await t.hippo(['memory', 'thread', id, ...unknown, '--set', 'big']);
+    expect(many.exitCode).toBe(3);
+    expect(String(many.stderr)).toContain(`no memory ${unknown.slice(0, 5).join(', ')} and 35 more for agent "default"`);
+    expect(String(many.stderr)).not.toContain(unknown[5]!);
+    const lower = await t.hippo(['memory', 'thread', id.toLowerCase(), '--set', 'q']);
+    expect(lower.exitCode).toBe(3);
+    expect(String(lower.stderr)).toContain(`ids are case-sensitive: ${id} exists`);
+    for (const name of ['a\u2028b', '\u0301x']) {
+      const refused = await t.hippo(['memory', 'thread', id, '--set', name, '--json']);
+      expect(refused.exitCode).toBe(2);
+      expect(json<{ error: { code: string } }>(refused).error.code).toBe('bad_thread');
+    }
+    expect(Object.values(await threads(t))).toEqual([null]);
+  });
 });

@@ -23,6 +23,7 @@ import { withRun } from '../runs.js';
 import type { EraseReport, EraseRewriter, EraseSpec, HeldLock, ReclaimResult, Store, StoreOps, UnattributedSnapshots } from '../store/port.js';
 import { iso } from '../time.js';
 import { requireWellFormed } from '../well-formed.js';
+import { missingMemories } from './memory.js';
 
 /** What a prompt shows in place of a forgotten memory's text. */
 export const FORGOTTEN_MARKER = '[forgotten]';
@@ -345,7 +346,7 @@ export async function forgetMemories(store: Store, options: ForgetOptions): Prom
   const liveIds = new Set(live.memories.map((memory) => memory.id));
   const missing = ids.filter((id) => !liveIds.has(id));
   if (!options.purgeSnapshots) {
-    if (missing.length > 0) throw notFound(options.agentId, missing);
+    if (missing.length > 0) throw await missingMemories(store, options.agentId, missing, ' (nothing was forgotten)');
     if (isEmpty(live)) throw nothingMatches(options.agentId);
     const forgotten = await forgetLive(store, spec, rewriter, options, null);
     return { ...forgotten, snapshotsNotChecked: storeSnapshots(store).length, unattributedSnapshots: unattributedSnapshots(store) };
@@ -366,19 +367,13 @@ export async function forgetMemories(store: Store, options: ForgetOptions): Prom
     if (scanned.snapshots.length > 0) checkWritable(store.snapshots.dir, scanned.snapshots);
     const inSnapshots = new Set(scanned.snapshots.flatMap((snapshot) => snapshot.memoryIds));
     const nowhere = missing.filter((id) => !inSnapshots.has(id));
-    if (nowhere.length > 0) throw notFound(options.agentId, nowhere);
+    if (nowhere.length > 0) throw await missingMemories(store, options.agentId, nowhere, ' (nothing was forgotten)');
     if (isEmpty(live) && scanned.snapshots.length === 0) throw nothingMatches(options.agentId);
     const forgotten = await forgetLive(store, spec, rewriter, options, { lock, snapshots: scanned.snapshots, snapshotSpec });
     return { ...forgotten, snapshotsNotChecked: 0, unattributedSnapshots: unattributedSnapshots(store) };
   } finally {
     await lock.release();
   }
-}
-
-function notFound(agentId: string, missing: readonly string[]): NotFoundError {
-  return new NotFoundError('memory_not_found', `no memory ${missing.join(', ')} for agent "${agentId}" (nothing was forgotten)`, {
-    details: { ids: [...missing] },
-  });
 }
 
 function nothingMatches(agentId: string): NotFoundError {

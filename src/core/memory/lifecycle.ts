@@ -5,7 +5,7 @@
 import { ConflictError, NotFoundError, UsageError } from '../errors.js';
 import { forgetRewriter } from './forget.js';
 import { newId } from '../ids.js';
-import { contentHash, EPHEMERAL_TTL_MS, getMemory, reindexNeighbours, validateContent, validateTags } from './memory.js';
+import { contentHash, EPHEMERAL_TTL_MS, getMemory, missingMemories, reindexNeighbours, validateContent, validateTags } from './memory.js';
 import { DURABILITIES, type Durability, type Memory } from '../records.js';
 import type { ReclaimResult, Store } from '../store/port.js';
 import { requireWellFormed } from '../well-formed.js';
@@ -161,7 +161,7 @@ export async function archiveMemories(store: Store, agentId: string, ids: readon
     const toArchive: string[] = [];
     for (const id of ids) {
       const memory = found.get(id);
-      if (!memory) throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"`);
+      if (!memory) throw await missingMemories(tx, agentId, [id]);
       if (memory.archivedAt || toArchive.includes(id)) {
         alreadyArchived.push(id);
         continue;
@@ -188,8 +188,7 @@ export async function unarchiveMemories(store: Store, agentId: string, ids: read
     const now = iso(tx.clock());
     const found = new Map((await tx.memories.getMany(agentId, ids)).map((memory) => [memory.id, memory]));
     const missing = ids.filter((id) => !found.has(id));
-    if (missing.length > 0)
-      throw new NotFoundError('memory_not_found', `no memory ${missing.join(', ')} for agent "${agentId}"`, { details: { ids: missing } });
+    if (missing.length > 0) throw await missingMemories(tx, agentId, missing);
     // An older version (`memory edit --keep-history`) stays archived: live, it would be a second copy of the memory,
     // searched and distilled beside it, and one that cannot be edited. All or nothing, as for an unknown id.
     const version = ids.map((id) => found.get(id)!).find((memory) => memory.versionOf !== null);

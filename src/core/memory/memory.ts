@@ -99,10 +99,16 @@ export const MAX_THREAD_LENGTH = 4096;
  */
 export function validateThread(thread: string): string {
   const trimmed = requireWellFormed(thread, 'the thread').trim().normalize('NFC');
-  if (trimmed === '' || trimmed.length > MAX_THREAD_LENGTH || hasHiddenCharacters(trimmed)) {
-    throw new UsageError('bad_thread', `a thread name must be 1–${MAX_THREAD_LENGTH} visible characters: no control, bidi or invisible format characters`, {
-      details: { option: 'thread' },
-    });
+  // A name is one line: no line or paragraph separator (U+2028/9, shown raw by some views and as a space by others),
+  // and it does not open with a combining mark (which would draw onto whatever is printed before it).
+  if (trimmed === '' || trimmed.length > MAX_THREAD_LENGTH || hasHiddenCharacters(trimmed) || /[\p{Zl}\p{Zp}]|^\p{M}/u.test(trimmed)) {
+    throw new UsageError(
+      'bad_thread',
+      `a thread name must be 1–${MAX_THREAD_LENGTH} visible characters on one line: no control, bidi or invisible format characters`,
+      {
+        details: { option: 'thread' },
+      },
+    );
   }
   return trimmed;
 }
@@ -173,6 +179,20 @@ export function buildMemory(input: NewMemory, now: Date): Memory {
     thread: input.thread === undefined || input.thread === null ? null : validateThread(input.thread),
     versionOf: input.versionOf ?? null,
   };
+}
+
+/** Ids a not-found message names before it says how many more (the details keep them all). */
+const MISSING_NAMED = 5;
+
+/**
+ * Exit 3 for ids this agent does not hold: the first few named (then "and N more"), `tail` after them, and when the
+ * first one is only in the wrong letter case, the id that exists (ids are case-sensitive).
+ */
+export async function missingMemories(store: StoreOps, agentId: string, missing: readonly string[], tail = ''): Promise<NotFoundError> {
+  const named = missing.slice(0, MISSING_NAMED).join(', ');
+  const more = missing.length > MISSING_NAMED ? ` and ${missing.length - MISSING_NAMED} more` : '';
+  const hint = await caseSensitiveHint(missing[0]!, async (canonical) => (await store.memories.get(agentId, canonical)) !== undefined);
+  return new NotFoundError('memory_not_found', `no memory ${named}${more} for agent "${agentId}"${hint}${tail}`, { details: { ids: [...missing] } });
 }
 
 /** A memory of this agent, or exit 3. Another agent's id is "not found" too: ids do not leak across agents. */

@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { NotFoundError, UsageError } from '../errors.js';
 import { fileThread } from './import.js';
-import { validateThread } from './memory.js';
+import { missingMemories, validateThread } from './memory.js';
 import type { Memory } from '../records.js';
 import type { StoreOps, Store } from '../store/port.js';
 import { iso } from '../time.js';
@@ -67,9 +67,7 @@ export async function threadMemories(openStore: () => Promise<Store>, options: T
     const found = new Map((await tx.memories.getMany(options.agentId, ids)).map((memory) => [memory.id, memory]));
     const missing = ids.filter((id) => !found.has(id));
     if (missing.length > 0) {
-      throw new NotFoundError('memory_not_found', `no memory ${missing.join(', ')} for agent "${options.agentId}" (no thread was changed)`, {
-        details: { ids: missing },
-      });
+      throw await missingMemories(tx, options.agentId, missing, ' (no thread was changed)');
     }
     for (const id of ids) chosen.set(id, found.get(id)!);
     const add = (memories: readonly Memory[]) => memories.forEach((memory) => chosen.set(memory.id, memory));
