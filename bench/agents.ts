@@ -7,9 +7,9 @@
 // peak RSS. PostgreSQL: HIPPO_BENCH_PG_URL (a role that may create databases); the databases are dropped at the end.
 import { openStore, search, type Store } from 'hippo';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, DATA, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions } from './lib.js';
+import { BIN, DATA, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 /** How many other agents share the store (BENCH_AGENTS_CROWD; 10 by default, 100 for the issue's 1 M store of 100 agents). */
 const CROWD = Number(process.env.BENCH_AGENTS_CROWD ?? 10);
@@ -91,7 +91,7 @@ export async function run({ sizes = [10_000] }: SectionOptions = {}): Promise<vo
     await admin.query(`CREATE DATABASE ${name}`);
   }
   const sqlite = { alone: join(DATA, 'agents-alone.db'), crowd: join(DATA, 'agents-crowd.db') };
-  for (const path of Object.values(sqlite)) for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  for (const path of Object.values(sqlite)) removeSqliteFiles(path);
 
   const importRows: string[] = [];
   const rssFile = join(DATA, 'agents-import.rss');
@@ -143,7 +143,7 @@ export async function run({ sizes = [10_000] }: SectionOptions = {}): Promise<vo
   for (const store of Object.values(stores)) await store.close();
   for (const name of Object.values(names)) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
-  for (const path of Object.values(sqlite)) for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+  for (const path of Object.values(sqlite)) removeSqliteFiles(path);
 
   const rows = QUERIES.map((query) => {
     const r = results[query]!;

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, DATA, fmt, loadAverage, machine, medianMs, peakRssMb, timeOnce, writeSection, type SectionOptions } from './lib.js';
+import { BIN, DATA, fmt, loadAverage, machine, medianMs, peakRssMb, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 import { writeCorpus, writeZipfCorpus, type GeneratedMemory } from './generate.js';
 
 const PART = 100_000;
@@ -31,7 +31,7 @@ export async function corpus(size: number, kind: 'worst' | 'zipf' = 'worst'): Pr
 /** Imports a corpus into a fresh database with the real CLI; returns the database path and the wall time. */
 export function importCorpus(dir: string, size: number, name = `hippo-${size}`): { db: string; ms: number } {
   const db = join(DATA, `${name}.db`);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  removeSqliteFiles(db);
   const { ms } = timeOnce('node', [BIN, 'memory', 'import', dir, '--db', db, '--json']);
   return { db, ms };
 }

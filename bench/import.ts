@@ -5,11 +5,11 @@
 // after it in the file's thread) computed with window functions, so the FTS5 entries index the same text.
 import { openStore } from 'hippo';
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { corpus } from './foundation.js';
-import { BIN, DATA, fmt, loadAverage, machine, timeOnce, writeSection, type SectionOptions } from './lib.js';
+import { BIN, DATA, fmt, loadAverage, machine, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 /** The corpus of `size` memories as one JSONL file (foundation's parts, concatenated once). */
 async function oneFile(size: number): Promise<string> {
@@ -27,10 +27,6 @@ async function oneFile(size: number): Promise<string> {
   await once(out, 'finish');
   spawnSync('mv', [`${file}.partial`, file]);
   return file;
-}
-
-function removeDb(db: string): void {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
 }
 
 /**
@@ -65,7 +61,7 @@ COMMIT;
 
 /** An empty hippo database (the schema hippo creates), for the baseline to load into. */
 async function emptyHippoDb(db: string): Promise<void> {
-  removeDb(db);
+  removeSqliteFiles(db);
   const store = await openStore({ path: db });
   await store.close();
 }
@@ -81,7 +77,7 @@ export async function run({ sizes = [100_000, 1_000_000] }: SectionOptions = {})
     const file = await oneFile(size);
     // Named as foundation names its imports, so the nightly section reuses this database.
     const db = join(DATA, `hippo-${size}.db`);
-    removeDb(db);
+    removeSqliteFiles(db);
     // --thread-per-file: the file one thread, as the baseline's window functions make it (a plain file is not threaded).
     const hippo = timeOnce('node', [BIN, 'memory', 'import', file, '--thread-per-file', '--db', db, '--agent', 'bench', '--json']);
     const imported = (JSON.parse(hippo.stdout) as { imported: number }).imported;
@@ -104,7 +100,7 @@ export async function run({ sizes = [100_000, 1_000_000] }: SectionOptions = {})
     ratios.push(
       `import ${size / 1000} k: hippo ${fmt(imported / (hippo.ms / 1000), 0)} memories/s, sqlite3 CLI doing the same work ${fmt(loaded / (baselineMs / 1000), 0)} memories/s: ${fmt(hippo.ms / baselineMs, 2)}× (target ≥ 50000/s)`,
     );
-    removeDb(base);
+    removeSqliteFiles(base);
   }
   writeSection(
     '1b-import',

@@ -1,6 +1,6 @@
 // Small helpers shared by the benchmarks: timing whole processes, peak RSS, machine description, result files.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,4 +88,9 @@ export function loadAverage(): string {
   return loadavg()
     .map((value) => value.toFixed(1))
     .join(' / ');
+}
+
+/** Removes a SQLite database file and its WAL and shared-memory files (a bench starts each store afresh). */
+export function removeSqliteFiles(path: string): void {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
 }

@@ -10,7 +10,7 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, rmSync, statS
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { corpus, importCorpus } from './foundation.js';
-import { BIN, DATA, fmt, machine, median, timeOnce, writeSection, type SectionOptions } from './lib.js';
+import { BIN, DATA, fmt, machine, median, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const mb = (bytes: number) => fmt(bytes / 2 ** 20, 0);
@@ -21,7 +21,7 @@ async function nightlyDatabase(size: number): Promise<string> {
   if (!existsSync(source)) importCorpus(await corpus(size), size);
   checkpoint(source);
   const db = join(DATA, `nightly-${size}.db`);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  removeSqliteFiles(db);
   rmSync(join(DATA, 'snapshots'), { recursive: true, force: true });
   copyFileSync(source, db);
   const store = await openStore({ path: db });
@@ -121,7 +121,7 @@ export async function run({ sizes = [100_000, 1_000_000] }: SectionOptions = {})
     );
     // Whole nights at 100 k only: at 1 M they take a minute of the ten `npm run bench` may use (issue 14).
     if (size > 100_000) {
-      for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+      removeSqliteFiles(db);
       rmSync(snapshotDir(db), { recursive: true, force: true });
       continue;
     }
@@ -134,7 +134,7 @@ export async function run({ sizes = [100_000, 1_000_000] }: SectionOptions = {})
     nights.push(
       `| ${size / 1000} k | ${fmt(dry / 1000, 2)} s (would archive ${dryBody.run.counts.archived}, prompt ${dryBody.run.counts.promptChars} chars) | ${describe(first)} | ${describe(second)} |`,
     );
-    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+    removeSqliteFiles(db);
     rmSync(snapshotDir(db), { recursive: true, force: true });
   }
   writeSection(

@@ -4,11 +4,10 @@
 // may create databases), else a throwaway cluster started with test/helpers/postgres.ts and removed at the end.
 // Through the built CLI (bin/run.js) and the public library API only (the load workers: bench/postgres-load-worker.ts).
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { corpus } from './foundation.js';
-import { BIN, DATA, fmt, machine, median, medianMs, ROOT, timeOnce, writeSection, type SectionOptions } from './lib.js';
+import { BIN, DATA, fmt, machine, median, medianMs, ROOT, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 const QUERY = 'deploy failed because of a migration lock';
 // The generated columns' expressions (store/postgres/schema.ts), for the server-side ceiling.
@@ -115,7 +114,7 @@ async function server(): Promise<Server> {
 
 function sqliteFile(name: string): string {
   const file = join(DATA, `pg-bench-${name}.db`);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+  removeSqliteFiles(file);
   return file;
 }
 

@@ -2,9 +2,9 @@
 // stage — at 100 k memories, and how compact the prompt is per memory compared with showing database ids.
 // In-process through the public library API only (the same functions `rem rapid` calls, as a library user calls them).
 import { buildPrompt, gather, openStore, stage, stampReflected, validateAnswer } from 'hippo';
-import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, DATA, fmt, loadAverage, machine, median, medianMs, writeSection } from './lib.js';
+import { BIN, DATA, fmt, loadAverage, machine, median, medianMs, writeSection, removeSqliteFiles } from './lib.js';
 
 type Phase = 'gather' | 'prompt' | 'validate' | 'stage';
 
@@ -19,7 +19,7 @@ export async function run(): Promise<void> {
   let gathered = 0;
   for (let round = 0; round < 12; round++) {
     const db = join(DATA, 'rem-bench.db');
-    for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+    removeSqliteFiles(db);
     copyFileSync(source, db);
     const store = await openStore({ path: db });
     let t = performance.now();
@@ -79,7 +79,7 @@ export async function run(): Promise<void> {
 
   // Whole process: `rem rapid --via` with a canned 10-candidate answer vs `hippo --version` (process start).
   const db = join(DATA, 'rem-cli.db');
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  removeSqliteFiles(db);
   copyFileSync(source, db);
   const answerFile = join(DATA, 'rem-answer.mjs');
   writeFileSync(

@@ -10,7 +10,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDevSet, type ConvoMemory, type DevSet } from './convo.js';
-import { DATA, machine, median, ROOT, writeSection, type SectionOptions } from './lib.js';
+import { DATA, machine, median, ROOT, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 type Hippo = typeof import('hippo');
 type Weights = Record<string, number>;
@@ -231,7 +231,7 @@ export async function run(_options: SectionOptions = {}): Promise<void> {
     engine: 'sqlite',
     async location(name) {
       const path = join(dir, `${name}.db`);
-      for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true });
+      removeSqliteFiles(path);
       return path;
     },
     async size(path) {

@@ -7,11 +7,11 @@
 // rowids, reads no rows, snippets or matched parts, and writes no retrieval counters). Every command of a round runs
 // interleaved with the others (the machine is shared: the load falls on every side alike); medians of the rounds.
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { prng } from './generate.js';
-import { BIN, DATA, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions } from './lib.js';
+import { BIN, DATA, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 const NOW = '2026-12-01T00:00:00.000Z';
 /** The search weights in column order (src/core/search-terms.ts RANK_WEIGHTS; sqlite/fts.ts STORED_RANK). */
@@ -85,10 +85,6 @@ async function corpusFile(corpus: Corpus, size: number, threaded: boolean): Prom
   return file;
 }
 
-function removeDb(db: string): void {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
-}
-
 /** The ranking statement hippo runs for the query (src/core/store/sqlite/search.ts `rank`), with its values inlined. */
 function rankingSql(corpus: Corpus): string {
   const terms = corpus.terms.map((term) => `"${term}"`).join(' OR ');
@@ -124,8 +120,8 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
       const plain = await corpusFile(corpus, size, false);
       const db = join(DATA, `floor-${corpus.name}-${size}.db`);
       const plainDb = join(DATA, `floor-${corpus.name}-${size}-plain.db`);
-      removeDb(db);
-      removeDb(plainDb);
+      removeSqliteFiles(db);
+      removeSqliteFiles(plainDb);
       const imported = timeOnce('node', [BIN, 'memory', 'import', threaded, '--db', db, '--agent', 'bench', '--json']);
       const importedPlain = timeOnce('node', [BIN, 'memory', 'import', plain, '--db', plainDb, '--agent', 'bench', '--json']);
       const rate = size / (imported.ms / 1000);
@@ -151,7 +147,7 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
       ratios.push(
         `${corpus.name} ${size / 1000} k: import ${fmt(rate, 0)} memories/s (target ≥ 40000/s); database ${fmt(mb / plainMb, 2)}× the store without threads (target ≤ 1.3×); cold search ${fmt(hippoMs / cliMs, 2)}× the sqlite3 CLI (target ≤ 1.3×), ${fmt(hippoMs / nodeMs, 2)}× node -e 0`,
       );
-      removeDb(plainDb);
+      removeSqliteFiles(plainDb);
     }
   }
   writeSection(

@@ -8,11 +8,11 @@
 // imported (bench/foundation.ts). BENCH_STARTUP_ROUNDS sets the rounds (default 11, after one warm-up round).
 // BENCH_STARTUP_BEFORE names another build's bin/run.js (e.g. main's) to time in the same rounds.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { corpus, importCorpus } from './foundation.js';
-import { BIN, DATA, fmt, machine, median, ROOT, writeSection, type SectionOptions } from './lib.js';
+import { BIN, DATA, fmt, machine, median, ROOT, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 const SIZE = 100_000;
 const QUERY = 'deploy failed because of a migration lock';
@@ -25,7 +25,7 @@ const NOW = '2026-12-01T00:00:00.000Z';
 /** The store to time: a copy, so the search's counter writes never touch the original. */
 async function store(): Promise<string> {
   const db = join(DATA, `startup-${SIZE}.db`);
-  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  removeSqliteFiles(db);
   const source = process.env.BENCH_STARTUP_DB ?? join(DATA, `hippo-${SIZE}.db`);
   if (existsSync(source)) {
     copyFileSync(source, db);
