@@ -141,6 +141,19 @@ export interface SearchSqlOptions {
 }
 
 /**
+ * The query as a tsquery expression over parameters (added through `param`): a `--raw` query is one `to_tsquery`, else
+ * each term its own `plainto_tsquery` (the text is words, never syntax), OR-ed; `termParams` are the terms' parameters
+ * (none for raw). Undefined when the query has no term. One builder for the search and its count.
+ */
+function tsQuerySql(options: { raw?: boolean; query: string }, param: (value: unknown) => string): { querySql: string; termParams: string[] } | undefined {
+  if (options.raw) return rawTsQuery(options.query) ? { querySql: `to_tsquery('${TS_CONFIG}', ${param(options.query)})`, termParams: [] } : undefined;
+  const terms = queryTerms(options.query);
+  if (terms.length === 0) return undefined;
+  const termParams = terms.map((term) => param(term));
+  return { querySql: termParams.map((term) => `plainto_tsquery('${TS_CONFIG}', ${term})`).join(' || '), termParams };
+}
+
+/**
  * How many memories `searchSql` would find without its limit: its `matches` (the same terms and first ranking, over
  * the agent's rows through the GIN indexes) through its filters, counted. Undefined when the query has no term.
  */
@@ -151,15 +164,9 @@ export function searchCountSql(options: Omit<SearchSqlOptions, 'limit' | 'highli
     values.push(value);
     return `$${values.length}`;
   };
-  let querySql: string;
-  if (options.raw) {
-    if (!rawTsQuery(options.query)) return undefined;
-    querySql = `to_tsquery('${TS_CONFIG}', ${param(options.query)})`;
-  } else {
-    const terms = queryTerms(options.query);
-    if (terms.length === 0) return undefined;
-    querySql = terms.map((term) => `plainto_tsquery('${TS_CONFIG}', ${param(term)})`).join(' || ');
-  }
+  const tsquery = tsQuerySql(options, param);
+  if (!tsquery) return undefined;
+  const { querySql } = tsquery;
   const useContext = weights.contextBefore > 0 || weights.contextAfter > 0 || weights.date > 0;
   const found = useContext ? '(m.fts @@ q.query OR m.fts_context @@ q.query)' : 'm.fts @@ q.query';
   const firstRank =
@@ -202,17 +209,9 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
     values.push(value);
     return `$${values.length}`;
   };
-  let termParams: string[] = [];
-  let querySql: string;
-  if (options.raw) {
-    if (!rawTsQuery(options.query)) return undefined;
-    querySql = `to_tsquery('${TS_CONFIG}', ${param(options.query)})`;
-  } else {
-    const terms = queryTerms(options.query);
-    if (terms.length === 0) return undefined;
-    termParams = terms.map((term) => param(term));
-    querySql = termParams.map((term) => `plainto_tsquery('${TS_CONFIG}', ${term})`).join(' || ');
-  }
+  const tsquery = tsQuerySql(options, param);
+  if (!tsquery) return undefined;
+  const { querySql, termParams } = tsquery;
   // A part weighted 0 is not searched: the context vector only when some part of it weighs; rows found only through
   // a part weighted 0 have a first ranking of 0 and are dropped.
   const useContext = weights.contextBefore > 0 || weights.contextAfter > 0 || weights.date > 0;
