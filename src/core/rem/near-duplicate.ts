@@ -22,7 +22,11 @@ import { stemmer } from 'stemmer';
 
 export const NEAR_JACCARD = 0.6;
 
-/** Words that carry no content of their own (negations, quantities and frequencies are kept apart, never dropped silently). */
+/**
+ * Words that carry no content of their own in a claim (negations, quantities and frequencies are kept apart, never
+ * dropped silently). Not the search's stopwords (core/search-terms.ts): those drop "not", "all" and "only", which
+ * decide here whether two claims say the same (docs/decisions.md, "Issue 24 (closing)").
+ */
 const STOPWORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but so of to in on at by for from with into onto as is are was were be been being am it its this that these those ' +
