@@ -11,7 +11,7 @@ import { kindsAskedFor } from './facts/lexicon.js';
 import type { Fact } from './facts/types.js';
 import { elsewhereWarning } from './memory/memory.js';
 import type { ModelClient } from './model/client.js';
-import { countMatches, search, searchPassages, type SearchOptions, type SearchResult } from './search.js';
+import { searchPassages, searchWithTotal, type SearchOptions, type SearchResult } from './search.js';
 import type { Store } from './store/port.js';
 
 /** Search's fact box (§6): the named kinds in the results, at most 5 facts a kind, the model given 800 ms (or `HIPPO_FACT_BOX_TIMEOUT_MS`). */
@@ -58,8 +58,7 @@ export async function searchWithFacts(
     nameOtherAgents?: boolean;
   },
 ): Promise<SearchReport> {
-  const results = await search(store, options);
-  const total = await countMatches(store, options, results.length);
+  const { results, total } = await searchWithTotal(store, options);
   const elsewhere = results.length === 0 && options.nameOtherAgents !== false ? await elsewhereWarning(store, options.agentId) : undefined;
   const kinds = kindsAskedFor(options.query, { cues: options.facts.onPurpose === true });
   if (kinds.length === 0 || results.length === 0) return { results, total, facts: [], warnings: elsewhere ? [elsewhere] : [] };

@@ -38,6 +38,18 @@ export interface SearchResult {
 
 /** docs/design.md §6: BM25 full-text search over one agent's memories, each read with its thread neighbours and its date. */
 export async function search(store: Store, options: SearchOptions): Promise<SearchResult[]> {
+  return (await searchAndCount(store, options, false)).results;
+}
+
+/**
+ * `search`, and how many memories it would find without its limit (search's "N matched"): on SQLite counted in the
+ * ranking statement's own pass over the matches; on PostgreSQL one COUNT when the results fill the limit.
+ */
+export async function searchWithTotal(store: Store, options: SearchOptions): Promise<{ results: SearchResult[]; total: number }> {
+  return searchAndCount(store, options, true);
+}
+
+async function searchAndCount(store: Store, options: SearchOptions, counting: boolean): Promise<{ results: SearchResult[]; total: number }> {
   const limit = requireCount(options.limit ?? 10, 'limit');
   if (options.durability && !DURABILITIES.includes(options.durability)) {
     throw new UsageError('bad_durability', `durability must be one of ${DURABILITIES.join(', ')}`, {
@@ -45,7 +57,8 @@ export async function search(store: Store, options: SearchOptions): Promise<Sear
     });
   }
   const now = iso(store.clock());
-  const hits = await store.memories.search(searchQuery(options, limit, now));
+  const query = searchQuery(options, limit, now);
+  const { hits, total } = counting ? await store.memories.searchWithTotal(query) : { hits: await store.memories.search(query), total: 0 };
   const results = hits.map((hit) => ({
     memory: hit.memory,
     score: Number(hit.score.toPrecision(4)),
@@ -68,17 +81,7 @@ export async function search(store: Store, options: SearchOptions): Promise<Sear
       memory.lastRetrievedAt = now;
     }
   }
-  return results;
-}
-
-/**
- * How many memories the search would find without its limit (search's "N matched"). The results are all there is when
- * they do not fill the limit; otherwise one COUNT over the agent's matches with the same filters.
- */
-export async function countMatches(store: Store, options: SearchOptions, shown: number): Promise<number> {
-  const limit = options.limit ?? 10;
-  if (shown < limit) return shown;
-  return Math.max(shown, await store.memories.searchCount(searchQuery(options, limit, iso(store.clock()))));
+  return { results, total: counting ? Math.max(total, results.length) : results.length };
 }
 
 function searchQuery(options: SearchOptions, limit: number, now: string): SearchQuery {

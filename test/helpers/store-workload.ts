@@ -153,7 +153,7 @@ export async function workload(store: Store, other: Store): Promise<void> {
 
   // the counts of the lists that say what they hide (issue 30): one agent's, and `rem runs --all-agents`
   await store.memories.count({ agentId: me, tag: 'deploy', includeArchived: true });
-  await store.memories.searchCount({ ...base, text: 'billing cron', raw: false });
+  await store.memories.searchWithTotal({ ...base, text: 'billing cron', raw: false, limit: 1 });
   await store.candidates.count({ agentId: me, status: 'all' });
   await store.candidates.count({ agentId: me, status: 'pending' });
   await store.runs.count({ agentId: me });

@@ -365,8 +365,11 @@ export interface MemoryRepo {
    */
   agentCounts(options?: { source?: string }): Promise<AgentCount[]>;
   search(query: SearchQuery): Promise<SearchHit[]>;
-  /** How many memories of the agent `search` would find without its limit (same match, weights and filters; limit and highlight unused): one COUNT. */
-  searchCount(query: SearchQuery): Promise<number>;
+  /**
+   * `search`, and how many memories of the agent it would find without its limit (same match, weights and filters).
+   * SQLite counts the matches in the ranking statement's own pass; PostgreSQL adds one COUNT when the hits fill the limit.
+   */
+  searchWithTotal(query: SearchQuery): Promise<{ hits: SearchHit[]; total: number }>;
   /** Nightly: what the rules would archive (read only) / archive it now (one statement, returns what it did). */
   planMaintenance(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent>;
   applyMaintenance(cutoffs: MaintenanceCutoffs, reasons: Record<MaintenanceRule, string>): Promise<MaintenanceCountsByAgent>;

@@ -276,6 +276,43 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect(await rejection(search({ text: 'deploy AND (', raw: true }))).toMatchObject({ code: 'fts_syntax', exitCode: 2 });
     });
 
+    it('counts what a search would find without its limit, under every filter, with the same hits as search', async () => {
+      await store.memories.insertMany([
+        ...Array.from({ length: 7 }, (_, index) =>
+          memory(
+            'a',
+            `Billing cron note ${index}.`,
+            { tags: index % 2 ? ['billing'] : [], durability: index < 3 ? 'persistent' : 'standard' },
+            (index + 1) * HOUR,
+          ),
+        ),
+        memory('a', 'Billing cron notes, archived.', { archivedAt: ago(1) }),
+        memory('a', 'Billing cron, expired.', { expiresAt: ago(1) }),
+        memory('a', 'Nothing about it.'),
+        memory('b', 'The billing cron of another agent.'),
+      ]);
+      const query = { agentId: 'a', text: 'billing cron', raw: false, now: NOW, highlight: { open: '[', close: ']' } } as const;
+      for (const [filters, total] of [
+        [{}, 7],
+        [{ includeArchived: true }, 9],
+        [{ tag: 'billing' }, 3],
+        [{ durability: 'persistent' as const }, 3],
+        [{ since: ago(3.5 * HOUR) }, 3],
+        [{ text: 'zebra quagga' }, 0],
+      ] as const) {
+        for (const limit of [1, 3, 50]) {
+          const counted = await store.memories.searchWithTotal({ ...query, ...filters, limit });
+          expect(counted.total, JSON.stringify({ filters, limit })).toBe(total);
+          expect(counted.hits).toEqual(await store.memories.search({ ...query, ...filters, limit }));
+          expect(counted.hits).toHaveLength(Math.min(limit, total));
+        }
+      }
+      expect(await rejection(store.memories.searchWithTotal({ ...query, text: 'deploy AND (', raw: true, limit: 5 }))).toMatchObject({
+        code: 'fts_syntax',
+        exitCode: 2,
+      });
+    });
+
     it('plans and applies the maintenance rules with the reasons given, per agent; the plan matches what is done', async () => {
       await store.memories.insertMany([
         memory('a', 'expired', { expiresAt: ago(HOUR) }, 2 * HOUR),

@@ -444,7 +444,11 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
     },
 
     search: (q: SearchQuery) => searchMemories(session, bound, q),
-    searchCount: (q: SearchQuery) => countSearchMatches(session, bound, q),
+    searchWithTotal: async (q: SearchQuery) => {
+      const hits = await searchMemories(session, bound, q);
+      // The hits are all there is when they do not fill the limit; else one COUNT of the agent's matches.
+      return { hits, total: hits.length < q.limit ? hits.length : Math.max(hits.length, await countSearchMatches(session, bound, q)) };
+    },
     planMaintenance: (cutoffs) => planMaintenance(query, cutoffs),
     applyMaintenance: (cutoffs, reasons) => applyMaintenance(atomic, cutoffs, reasons),
     optimizeSearchIndex: () => optimizeSearchIndex(query),

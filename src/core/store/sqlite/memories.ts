@@ -531,8 +531,8 @@ export class SqliteMemories implements MemoryRepo {
     return this.searcher.search(query);
   }
 
-  async searchCount(query: SearchQuery): Promise<number> {
-    return this.searcher.count(query);
+  async searchWithTotal(query: SearchQuery): Promise<{ hits: SearchHit[]; total: number }> {
+    return this.searcher.searchWithTotal(query);
   }
 
   async planMaintenance(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent> {

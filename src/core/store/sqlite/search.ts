@@ -24,6 +24,23 @@ const SEARCH_COLUMNS = `${MEMORY_COLUMNS.split(', ')
   .map((column) => `m.${column}`)
   .join(', ')}, m.rowid AS ord`;
 
+/** A connection's match tally (`hippo_tally()` counts one and returns 1), registered once per database handle. */
+const tallies = new WeakMap<Connection['db'], { count: number }>();
+
+function tallyOf(c: Connection): { count: number } {
+  let tally = tallies.get(c.db);
+  if (!tally) {
+    const fresh = { count: 0 };
+    c.db.function('hippo_tally', { deterministic: false, directOnly: true }, () => {
+      fresh.count += 1;
+      return 1;
+    });
+    tallies.set(c.db, fresh);
+    tally = fresh;
+  }
+  return tally;
+}
+
 export class SqliteSearch {
   constructor(private readonly c: Connection) {}
 
@@ -34,8 +51,21 @@ export class SqliteSearch {
    * pass). Rows, snippets and the matched parts are read for those few hits only.
    */
   async search(query: SearchQuery): Promise<SearchHit[]> {
+    return (await this.find(query, false)).hits;
+  }
+
+  /**
+   * `search`, and how many memories it would find without its limit, from the same statement: every match that passes
+   * the filters is tallied as the ranking statement meets it (a function of the connection, `hippo_tally`), so the
+   * count costs no second pass over the matches.
+   */
+  async searchWithTotal(query: SearchQuery): Promise<{ hits: SearchHit[]; total: number }> {
+    return this.find(query, true);
+  }
+
+  private async find(query: SearchQuery, counting: boolean): Promise<{ hits: SearchHit[]; total: number }> {
     const built = this.matchOf(query);
-    if (built === undefined) return [];
+    if (built === undefined) return { hits: [], total: 0 };
     const { weights, terms, columns, match, filters } = built;
     const params = {
       match,
@@ -50,8 +80,13 @@ export class SqliteSearch {
     const flagged = !query.raw && columns === everyPart();
     await this.c.ready();
     let rows: HitRow[];
+    let total: number;
     try {
-      rows = this.hitRows(this.rank(weights, filters, params), match, query.highlight, flagged);
+      const tally = counting ? tallyOf(this.c) : undefined;
+      if (tally) tally.count = 0;
+      const top = this.rank(weights, filters, params, tally !== undefined);
+      total = tally ? tally.count : top.length;
+      rows = this.hitRows(top, match, query.highlight, flagged);
     } catch (error) {
       if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
         throw rawSyntaxError('FTS5', (error as Error).message, { option: 'raw' });
@@ -59,35 +94,8 @@ export class SqliteSearch {
       throw mapSqliteError(error, this.c.path);
     }
     const explained = this.c.mapped(() => this.explain(rows, terms, query, flagged));
-    return rows.map((row, index) => ({ memory: memoryFromRow(row), score: row.score, snippet: row.snippet, ...explained[index]! }));
-  }
-
-  /** How many memories `search` would find without its limit: the same MATCH and filters, counted in one statement. */
-  async count(query: SearchQuery): Promise<number> {
-    const built = this.matchOf(query);
-    if (built === undefined) return 0;
-    await this.c.ready();
-    try {
-      return this.c
-        .statement(
-          `SELECT count(*) FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
-           WHERE memories_fts MATCH @match AND ${built.filters.join(' AND ')}`,
-        )
-        .pluck()
-        .get({
-          match: built.match,
-          agentId: query.agentId,
-          now: query.now,
-          tag: query.tag ?? null,
-          since: query.since ?? null,
-          durability: query.durability ?? null,
-        }) as number;
-    } catch (error) {
-      if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
-        throw rawSyntaxError('FTS5', (error as Error).message, { option: 'raw' });
-      }
-      throw mapSqliteError(error, this.c.path);
-    }
+    const hits = rows.map((row, index) => ({ memory: memoryFromRow(row), score: row.score, snippet: row.snippet, ...explained[index]! }));
+    return { hits, total: Math.max(total, hits.length) };
   }
 
   /** A search's FTS5 expression (the agent's, over the weighted parts) and its filters; undefined when the text holds no term. */
@@ -112,12 +120,14 @@ export class SqliteSearch {
    * with its bm25 score (the search's weights), each is checked against its row, and SQLite's sorter keeps the best
    * `limit` by (score, newer, earlier stored).
    */
-  private rank(weights: SearchWeights, filters: readonly string[], params: SearchParams): Ranked[] {
+  private rank(weights: SearchWeights, filters: readonly string[], params: SearchParams, tallied: boolean): Ranked[] {
+    // Tallied: the filters as one CASE, so the tally runs exactly once for each match that passes them all.
+    const passes = tallied ? `CASE WHEN ${filters.join(' AND ')} THEN hippo_tally() ELSE 0 END` : filters.join(' AND ');
     return this.c
       .statement(
         `SELECT m.rowid AS ord, m.created_at, -${bm25Sql(weights)} AS score
          FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid
-         WHERE memories_fts MATCH @match AND ${filters.join(' AND ')}
+         WHERE memories_fts MATCH @match AND ${passes}
          ORDER BY score DESC, m.created_at DESC, m.rowid
          LIMIT @limit`,
       )
