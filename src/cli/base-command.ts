@@ -13,7 +13,7 @@ import { openStore, type Store } from '../core/store/store.js';
 import { jsonText, jsonTextPieces } from '../core/json-text.js';
 import { safeText } from '../core/text-guard.js';
 import { hintBuilder, type Hint, type HintContext } from '../views/hints.js';
-import { choiceMistake, flagMistake, missingArgsMistake } from './flag-words.js';
+import { choiceMistake, exclusiveMistake, flagMistake, missingArgsMistake } from './flag-words.js';
 import { formatTime, painter, zoneOf, terminalWidth, type TextContext, type TextView, type View } from '../views/output.js';
 
 // oclif's package index, when it loads, warns that the working directory is gone; the commands import oclif's parts
@@ -243,7 +243,7 @@ export abstract class HippoCommand extends Command {
 
   override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     const shape = { id: this.id, argv: this.argv, flags: this.ctor.flags, baseFlags: this.ctor.baseFlags, args: this.ctor.args, strict: this.ctor.strict };
-    const hippoError = flagMistake(error, shape) ?? missingArgsMistake(error, shape) ?? choiceMistake(error) ?? toHippoError(error);
+    const hippoError = flagMistake(error, shape) ?? missingArgsMistake(error, shape) ?? choiceMistake(error) ?? exclusiveMistake(error) ?? toHippoError(error);
     this.showError(hippoError);
     if (hippoError.exitCode === ExitCode.unexpected && hippoError.code === 'unexpected' && process.env.HIPPO_DEBUG && !this.jsonMode) {
       process.stderr.write(`${error.stack ?? ''}\n`);

@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { UsageError, type HippoError } from '../core/errors.js';
 import { closest, orList, suggestions } from '../core/suggest.js';
 import { shellQuote } from '../views/hints.js';
@@ -78,6 +79,32 @@ export function missingArgsMistake(error: unknown, command: CommandShape & { str
   return new UsageError('usage', [`${what}:`, ...lines, `usage: ${usage} (see --help)`].join('\n'), {
     details: { missing: missing.map((arg) => arg.name), usage },
   });
+}
+
+/**
+ * Flags given together that exclude each other (oclif: "The following errors occurred: --clear=true cannot also be
+ * provided when using --set --set=t cannot also be provided when using --clear", one run-together line naming each
+ * side twice, with the values): each pair once, by name only — `--set and --clear cannot be used together`.
+ * Undefined for any other error.
+ */
+export function exclusiveMistake(error: unknown): HippoError | undefined {
+  const message = error instanceof Error ? error.message : '';
+  if (!/^The following errors? occurred:/.test(message)) return undefined;
+  const reasons = message
+    .split('\n')
+    .slice(1)
+    .map((line) => stripVTControlCharacters(line).trim())
+    .filter((line) => line !== '' && line !== 'See more help with --help');
+  const pairs = new Map<string, [string, string]>();
+  for (const reason of reasons) {
+    const match = /^--([\w-]+)(?:=[\s\S]*)? cannot also be provided when using --([\w-]+)$/.exec(reason);
+    if (!match) return undefined;
+    const key = [match[1]!, match[2]!].sort().join(' ');
+    if (!pairs.has(key)) pairs.set(key, [match[2]!, match[1]!]);
+  }
+  if (pairs.size === 0) return undefined;
+  const said = [...pairs.values()].map(([one, other]) => `--${one} and --${other} cannot be used together`);
+  return new UsageError('usage', `${said.join('; ')} (see --help)`, { details: { exclusive: [...pairs.values()] } });
 }
 
 /**

@@ -94,7 +94,7 @@ describe('output', () => {
 describe('usage errors keep their reason', () => {
   it.each([
     [['memory', 'list', '--limit', '0'], '--limit must be a whole number from 1 to 1000000'],
-    [['rem', 'rapid', '--via', 'x', '--prompt-only'], 'cannot also be provided when using --via'],
+    [['rem', 'rapid', '--via', 'x', '--prompt-only'], '--via and --prompt-only cannot be used together (see --help)'],
     [['search', 'x', '--since', '99999999999d'], 'reaches past the years'],
     [['memory', 'add', 'x', '--expires', '2027-02-31T10:00:00Z'], 'neither a duration'],
     [['memory', 'add', 'x', '--expires', '2001-01-01'], 'in the past'],
@@ -103,6 +103,24 @@ describe('usage errors keep their reason', () => {
     const result = await box.hippo(args);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain(reason);
+  });
+
+  it('names flags that exclude each other once, by name, never with their values (a password in one stays out)', async () => {
+    await seed(0);
+    const result = await box.hippo(['memory', 'thread', 'mem_x', '--set', 'pw=hunter2', '--clear', '--json']);
+    expect(result.exitCode).toBe(2);
+    expect(json<{ error: { code: string; message: string } }>(result).error).toMatchObject({
+      code: 'usage',
+      message: '--set and --clear cannot be used together (see --help)',
+    });
+    expect(result.stdout).not.toContain('hunter2');
+    const text = await box.hippo(['memory', 'thread', '--set', 't', '--clear', '--from', 'a', '--file', 'b']);
+    expect(text.exitCode).toBe(2);
+    expect(text.stderr).not.toContain('cannot also be provided');
+    // The first line (under NODE_ENV=test oclif adds a warning of its own after it).
+    expect(String(text.stderr).split('\n')[0]).toMatch(
+      /^Error: --\S+ and --\S+ cannot be used together(; --\S+ and --\S+ cannot be used together)* \(see --help\)$/,
+    );
   });
 
   it('answers an unknown command with exit 2, as JSON under --json', async () => {
