@@ -198,10 +198,7 @@ export async function missingMemories(store: StoreOps, agentId: string, missing:
 /** A memory of this agent, or exit 3. Another agent's id is "not found" too: ids do not leak across agents. */
 export async function getMemory(store: StoreOps, agentId: string, id: string): Promise<Memory> {
   const memory = await store.memories.get(agentId, id);
-  if (!memory) {
-    const hint = await caseSensitiveHint(id, async (canonical) => (await store.memories.get(agentId, canonical)) !== undefined);
-    throw new NotFoundError('memory_not_found', `no memory ${id} for agent "${agentId}"${hint}`);
-  }
+  if (!memory) throw await missingMemories(store, agentId, [id]);
   return memory;
 }
 
