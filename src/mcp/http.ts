@@ -44,6 +44,9 @@ export const MAX_SESSIONS_PER_AGENT = 128;
 /** How long a client refused for too many sessions is told to wait (Retry-After, seconds). */
 const RETRY_AFTER_SECONDS = 60;
 
+/** How long an idle keep-alive connection stays open (longer than a load balancer's usual 60 s idle timeout). */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** The limits a new session may hit, in the order they are checked. */
 export type SessionLimit = 'token' | 'agent' | 'server';
 export const MCP_PATH = '/mcp';
@@ -229,7 +232,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
       for (;;) {
         const open = [...sessions.values(), ...opening].filter(counted);
         if (open.length < limits[limit]) break;
-        const idle = open.filter((session) => session.busy === 0).sort((a, b) => preference(a) - preference(b) || a.lastUsed - b.lastUsed)[0];
+        // A session still opening is answering its initialize: busy, never evicted (closing it would not take it out
+        // of `opening`, and this loop would pick it again for ever).
+        const idle = open
+          .filter((session) => session.busy === 0 && !opening.has(session))
+          .sort((a, b) => preference(a) - preference(b) || a.lastUsed - b.lastUsed)[0];
         if (!idle) return limit;
         void closeSession(idle);
       }
@@ -362,6 +369,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
   });
   http.headersTimeout = 30_000;
   http.requestTimeout = 5 * 60_000;
+  // A SQLite search runs on this thread and holds it for its whole statement (seconds on a large store under load).
+  // Node's keep-alive timer (5 s by default) fires first when the thread comes back, before the socket is read, so a
+  // client that had already sent its next request on an idle connection got ECONNRESET (the 1 M load bench, issue
+  // 25). Idle connections are kept longer than any statement holds the thread; `close()` still ends idle ones at once.
+  http.keepAliveTimeout = KEEP_ALIVE_MS;
 
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => {

@@ -6,6 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { connect as tcpConnect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryFilterFlags } from '../../src/cli/filter-flags.js';
 import { distillFlags } from '../../src/cli/rem-flags.js';
@@ -184,4 +185,49 @@ describe.each(ENGINES)('the MCP server on %s', (engine) => {
     clients.push(asCarol);
     expect((await call(asCarol, 'memory_add', { content: 'Carol got in.' })).memory.agentId).toBe('carol');
   });
+
+  it('answers a request sent on an idle connection while a long statement held the thread (no ECONNRESET)', async () => {
+    http = await serveHttp({
+      store,
+      host: '127.0.0.1',
+      port: 0,
+      agentId: 'me',
+      requireTokens: false,
+      allowReview: false,
+      allowedOrigins: [],
+      version: 'test',
+      model: noModel,
+    });
+    const { port } = new URL(http.url);
+    const socket = tcpConnect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let received = '';
+    socket.on('data', (chunk) => (received += String(chunk)));
+    const failed = new Promise<string>((resolve) => {
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      socket.on('close', () => resolve('closed'));
+    });
+    // A request without a session is answered at once (400) and leaves the connection open (keep-alive).
+    const request = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 2\r\n\r\n{}`;
+    const answered = async () => {
+      while (!/\r\n\r\n[\s\S]*\}/.test(received)) {
+        const outcome = await Promise.race([failed, new Promise((resolve) => setTimeout(resolve, 20))]);
+        if (typeof outcome === 'string') return outcome;
+      }
+      const head = received.split('\r\n')[0]!;
+      received = '';
+      return head;
+    };
+    socket.write(request);
+    expect(await answered()).toBe('HTTP/1.1 400 Bad Request');
+    // The next request is on the wire when the thread is held for 6 s (as a long SQLite search holds it), longer than
+    // Node's default keep-alive timeout of 5 s.
+    socket.write(request);
+    const until = Date.now() + 6_000;
+    while (Date.now() < until) {
+      // the thread is held
+    }
+    expect(await answered()).toBe('HTTP/1.1 400 Bad Request');
+    socket.destroy();
+  }, 30_000);
 });
