@@ -42,11 +42,12 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 }
 
-/** The whole command under GNU time: wall ms, peak RSS (MB) and its stdout. */
-function timedWithRss(args: string[]): { ms: number; rssMb: number; stdout: string } {
+/** The whole command under GNU time: wall ms, peak RSS (MB), the process's own CPU (user + system, s) and its stdout. */
+function timedWithRss(args: string[]): { ms: number; rssMb: number; cpuS: number; stdout: string } {
   const rssFile = join(DATA, 'agents-load.rss');
-  const { ms, stdout } = timeOnce('/usr/bin/time', ['-f', '%M', '-o', rssFile, 'node', BIN, ...args], { env: ENV });
-  return { ms, stdout, rssMb: Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1)) / 1024 };
+  const { ms, stdout } = timeOnce('/usr/bin/time', ['-f', '%M %U %S', '-o', rssFile, 'node', BIN, ...args], { env: ENV });
+  const [rssKb, user, system] = readFileSync(rssFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+  return { ms, stdout, rssMb: rssKb! / 1024, cpuS: user! + system! };
 }
 
 function cliJson<T>(args: string[]): T {
@@ -227,7 +228,9 @@ async function loadRun(engine: Engine, server: HttpServer, tokens: Map<string, s
           }
         } catch (error) {
           latencies[tool].push(performance.now() - t0);
-          errors.push(`${tool}: ${(error as Error).message.slice(0, 300)}`);
+          // fetch's own message ("fetch failed") says nothing: the cause's code (ECONNRESET, …) does.
+          const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+          errors.push(`${tool}: ${(error as Error).message.slice(0, 300)}${cause ? ` (${cause.code ?? cause.message ?? ''})` : ''}`);
         }
       }
     }),
@@ -470,11 +473,13 @@ ${errorNotes.length > 0 ? `\nErrors (first of each kind):\n\n${errorNotes.join('
   if (PARTS.includes('copy'))
     sections.unshift(`### \`db copy\` of the store
 
-The whole command under GNU time (\`/usr/bin/time\`: wall time and peak RSS), verification included (counts and
-content hashes per table, read back inside the target's transaction). Target ≥ 20 000 memories/s.
+The whole command under GNU time (\`/usr/bin/time\`: wall time, the hippo process's own CPU time — user + system —
+and its peak RSS), verification included (counts and content hashes per table, read back inside the target's
+transaction). Target ≥ 20 000 memories/s. Wall time well above the process's CPU is time spent waiting: on the
+PostgreSQL server's work, or on the CPU other processes hold.
 
-| direction | memories | time | rate | peak RSS |
-|---|---|---|---|---|
+| direction | memories | time | rate | hippo's CPU | peak RSS |
+|---|---|---|---|---|---|
 ${copyRows.join('\n')}`);
 
   if (process.env.BENCH_LOAD_DROP === '1') {
