@@ -21,7 +21,7 @@ const WORDS =
   );
 
 /** `count` memories of `agents` (round robin), threads of 20 per agent in time order, words drawn with a skew to the list's head. */
-async function writeThreaded(path: string, count: number, agents: readonly string[], seed: number): Promise<void> {
+export async function writeThreaded(path: string, count: number, agents: readonly string[], seed: number): Promise<void> {
   let state = seed;
   const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   const out = createWriteStream(path);

@@ -29,6 +29,8 @@ const sections: Record<string, () => Promise<Section>> = {
   audit: () => import('./audit.js'),
   postgres: () => import('./postgres.js'),
   agents: () => import('./agents.js'),
+  // Issue 25 at 1 M over MCP: db copy, warm and cold search PostgreSQL vs SQLite, 20 HTTP clients under load.
+  'agents-load': () => import('./agents-load.js'),
 };
 
 const wanted = process.argv.slice(2);
