@@ -179,7 +179,11 @@ const GUARDED = new Set<string>(['card', 'iban']);
  */
 function phoneGap(left: Planted, separator: string, right: Planted): boolean {
   if (!/^[ ,;/]*$/.test(separator.replace(/ \/ /, ' '))) return false;
-  return (left.kind === 'phone' && isDigit(right.text[0])) || (right.kind === 'phone' && isDigit(left.text.at(-1)) && isDigit(right.text[0]));
+  // A number in international form is read up to the blank before the next number (issue 27 variations).
+  return (
+    (left.kind === 'phone' && !left.text.startsWith('+') && isDigit(right.text[0])) ||
+    (right.kind === 'phone' && isDigit(left.text.at(-1)) && isDigit(right.text[0]))
+  );
 }
 
 describe('property: values of every kind glued together with every separator are each found exactly once (issue 27)', () => {
