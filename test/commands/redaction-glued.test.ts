@@ -96,6 +96,55 @@ describe.each(ENGINES)('values glued to other values, to a hosted model (%s)', (
     expect(server.requests).toHaveLength(0);
   });
 
+  it('replaces a phone number in international form followed by an address or a date (issue 27 variations)', async () => {
+    const box = await engineSandbox(engine);
+    boxes.push(box);
+    for (const content of ['Router: ring +44 20 7946 0958 192.168.0.1 first.', 'Booked +353 1 234 5678 2024-03-15, confirmed.']) {
+      expect((await box.hippo(['memory', 'add', content, '--json'], { env: { HIPPO_AGENT: 'ops' } })).exitCode).toBe(0);
+    }
+    server.respondWith(reply.json({ candidates: [] }));
+    const result = await box.hippo(['rem', 'rapid', '--scope', 'all', '--json'], { env: hostedEnv() });
+    expect(result.exitCode, String(result.stderr)).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    const sent = server.requests[0]!.rawBody;
+    for (const phone of ['+44 20 7946 0958', '+353 1 234 5678']) for (const form of forms(phone)) expect(sent, form).not.toContain(form);
+    expect(sent).toContain('192.168.0.1');
+    expect(json<{ run: { counts: Record<string, number> } }>(result).run.counts).toMatchObject({ redactedPhone: 2 });
+  });
+
+  it('stops the request for an email or phone number glued into one token with another value: exit 9, nothing sent (issue 27 variations)', async () => {
+    const box = await engineSandbox(engine);
+    boxes.push(box);
+    const cases = [
+      ['Write to alice@example.com0871234567 today.', ['email', 'phone'], ['alice@example.com', '0871234567']],
+      ['Call +353 1 234 5678alice@example.com back.', ['phone'], ['+353 1 234 5678', 'alice@example.com']],
+      ['Ring +442079460958abc now.', ['phone'], ['+442079460958']],
+      ['Mail jane.doe@example.comjane@example.org please.', ['email'], ['jane.doe@example.com', 'jane@example.org']],
+      ['Desk 087 123 4567 2024-03-15 booked.', ['phone'], ['087 123 4567']],
+    ] as const;
+    // One store, an agent per text: each request holds one glued text.
+    for (const [index, [content, kinds, values]] of cases.entries()) {
+      const agent = `ops${index}`;
+      expect((await box.hippo(['memory', 'add', content, '--json'], { env: { HIPPO_AGENT: agent } })).exitCode).toBe(0);
+      server.respondWith(reply.json({ candidates: [] }));
+      // --prompt-only stops too (no handoff holds the prompt); asked once.
+      for (const args of index === 0
+        ? [
+            ['rem', 'rapid', '--json'],
+            ['rem', 'rapid', '--prompt-only', '--json'],
+          ]
+        : [['rem', 'rapid', '--json']]) {
+        const result = await box.hippo(args, { env: { ...hostedEnv(), HIPPO_AGENT: agent } });
+        expect(result.exitCode, `${content} ${args.join(' ')}: ${String(result.stderr)}`).toBe(9);
+        const { error } = json<{ error: { code: string; details: { kinds: string[] } } }>(result);
+        expect(error.code).toBe('redaction_incomplete');
+        expect([...error.details.kinds].sort(), content).toEqual([...kinds]);
+        for (const value of values) expect(String(result.stdout) + String(result.stderr)).not.toContain(value);
+      }
+      expect(server.requests, content).toHaveLength(0);
+    }
+  }, 180_000);
+
   it('stops the request when a value is still readable after redaction: redaction_incomplete, exit 9, nothing sent', async () => {
     const box = await engineSandbox(engine);
     boxes.push(box);

@@ -296,6 +296,85 @@ describe('hippo mcp --http: session limits per token and per agent (issue 27)', 
     }
   });
 
+  it('holds one token to its cap under 50 of its clients at once: never more than 32 busy, the rest refused (429) or their idle session closed; another token unaffected', async () => {
+    const model = await startModelServer();
+    const clients: Client[] = [];
+    const calls: { answer: Promise<unknown>; settled: boolean }[] = [];
+    try {
+      model.respondWith({ kind: 'hang' });
+      const greedy = await token('greedy');
+      const other = await token('other');
+      server = await startHttpServer(box, ['--require-token'], { HIPPO_MODEL: 'ollama:test-model', HIPPO_BASE_URL: model.baseUrl('ollama') });
+      const url = server.url;
+      const status = (error: unknown): number | undefined => (error as { code?: number }).code;
+      /**
+       * One client of the token: a session, then a call that waits on the (hanging) model for as long as it lives
+       * (busy). Refused at once when its token's sessions are all busy (429); its idle session closed for a newer one
+       * of the token before its handshake or its call (404).
+       */
+      const greedyClient = async (): Promise<'called' | 'refused' | 'closed'> => {
+        let client: Client;
+        try {
+          client = await httpClient(url, greedy.secret);
+        } catch (error) {
+          if (status(error) === 429) return 'refused';
+          expect(status(error), String(error)).toBe(404);
+          return 'closed';
+        }
+        clients.push(client);
+        const entry = { answer: Promise.resolve() as Promise<unknown>, settled: false };
+        entry.answer = client.callTool({ name: 'facts_extract', arguments: ADDRESS }).then(
+          (answer) => ((entry.settled = true), answer),
+          (error: unknown) => ((entry.settled = true), String(error)),
+        );
+        calls.push(entry);
+        return 'called';
+      };
+      const busy = () => calls.filter((entry) => !entry.settled).length;
+      /** Waits until every call still waiting is at the model: each one busy session. */
+      const steady = async () => {
+        for (let waited = 0; model.requests.length !== busy() && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(model.requests).toHaveLength(busy());
+      };
+      /** A client of the other token at the same time: served whole. */
+      const bystander = async (index: number): Promise<string> => {
+        const client = await httpClient(url, other.secret);
+        try {
+          return (await call(client, 'memory_add', { content: `bystander ${index}` })).memory.agentId;
+        } finally {
+          await client.close();
+        }
+      };
+      const [outcomes, served] = await Promise.all([
+        Promise.all(Array.from({ length: 50 }, () => greedyClient())),
+        Promise.all(Array.from({ length: 10 }, (_, index) => bystander(index))),
+      ]);
+      expect(served).toEqual(Array.from({ length: 10 }, () => 'other'));
+      await steady();
+      // Never more than the token's cap busy; every other client refused or closed (a closed call says not found).
+      expect(busy()).toBeLessThanOrEqual(MAX_SESSIONS_PER_TOKEN);
+      for (const entry of calls.filter((call) => call.settled)) expect(await entry.answer).toMatch(/404|session not found/i);
+      expect(outcomes.filter((outcome) => outcome !== 'called').length + calls.filter((entry) => entry.settled).length).toBe(50 - busy());
+
+      // Topped up one by one: the token fills its cap exactly, then its next client is refused naming the limit.
+      while (busy() < MAX_SESSIONS_PER_TOKEN) {
+        expect(await greedyClient()).toBe('called');
+        await steady();
+      }
+      expect(model.requests).toHaveLength(MAX_SESSIONS_PER_TOKEN);
+      const refused = await post(url, INITIALIZE, { authorization: `Bearer ${greedy.secret}` });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as Json).error.data).toMatchObject({ limit: 'token', max: MAX_SESSIONS_PER_TOKEN });
+      expect(await bystander(10)).toBe('other');
+    } finally {
+      for (const client of clients) await client.close().catch(() => undefined);
+      await Promise.all(calls.map((entry) => entry.answer));
+      await server?.stop();
+      server = undefined;
+      await model.close();
+    }
+  }, 180_000);
+
   it('a token opening more sessions than its cap closes its own oldest idle one, never another token’s', async () => {
     const greedy = await token('greedy');
     const other = await token('other');

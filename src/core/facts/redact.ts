@@ -127,6 +127,7 @@ export class Redactor {
     out += escapeBrackets(text.slice(at, stop));
     this.noteLiterals(out);
     this.readAgain(out, spans, out !== text);
+    this.readApart(text, spans, stop);
     return { text: out, spans };
   }
 
@@ -155,6 +156,32 @@ export class Redactor {
     if (changed) for (const item of this.find(blanked)) this.missed.add(item.kind);
     if (this.options.kinds.includes('card') && cardsAnywhere(blanked).length > 0) this.missed.add('card');
     if (this.options.kinds.includes('iban') && ibansAnywhere(blanked).length > 0) this.missed.add('iban');
+    // An `@` against a placeholder: an email run into another value (`jane.doe@example.comjane@example.org` reads as
+    // the email `example.comjane@example.org`; `jane.doe@` would go out).
+    if (this.options.kinds.includes('email') && AT_PLACEHOLDER.test(blanked)) this.missed.add('email');
+  }
+
+  /**
+   * The third reading (issue 27 variations): values glued into one token, which the recognisers leave whole by their
+   * rules, read apart — once for each seam of a letter and a digit inside a token that holds an `@`, `://` or `www.`
+   * (`alice@example.com0871234567`, `+353 1 234 5678alice@example.com`, `www.example.org01 234 5678`) and for the end
+   * of a number in international form run into letters (`+442079460958abc`), with a blank put in there; and once with
+   * each date or IPv4 address that stands after a number and a blank blanked (`087 123 4567 2024-03-15`). A value of a
+   * redacted kind found so, in what is sent, that no placeholder covers whole would go out: the request stops. Only the
+   * text around those places is read, so a text without them costs nothing.
+   */
+  private readApart(text: string, spans: readonly RedactedSpan[], stop: number): void {
+    const head = text.slice(0, Math.min(text.length, stop + APART_WINDOW));
+    for (const variant of apartVariants(head)) {
+      for (const item of this.find(variant.text)) {
+        // A find the variant's edge may have cut is not one (the text goes on past it).
+        if ((item.start === 0 && variant.from > 0) || (item.end === variant.text.length && variant.to < head.length)) continue;
+        const start = variant.original(item.start);
+        const end = variant.original(item.end);
+        if (start >= stop) continue;
+        if (!spans.some((span) => span.originalStart <= start && end <= span.originalEnd)) this.missed.add(item.kind);
+      }
+    }
   }
 
   /** The map from placeholder to value (to keep locally; never printed or logged). */
@@ -285,6 +312,69 @@ export class Redactor {
 
 /** Characters read on each side of a line break: far more than any value the redactable kinds find across one. */
 const BREAK_WINDOW = 96;
+
+/** `@` right before or after a placeholder (its inside blanked). */
+const AT_PLACEHOLDER = /@⟦|⟧@/;
+/** Characters read on each side of a place the third reading reads apart (as `BREAK_WINDOW`). */
+const APART_WINDOW = 96;
+/** A token that holds an `@`, `://` or `www.` (an email or a URL), and the seams of letters and digits in it. */
+const ADDRESS_TOKEN = /\S*(?:@|:\/\/|www\.)\S*/gu;
+const LETTER_DIGIT_SEAM = /(?<=\p{L})(?=\p{Nd})|(?<=\p{Nd})(?=\p{L})/gu;
+/** A number in international form run into letters: the seam is at its end. */
+const INTERNATIONAL_GLUED = /[+＋]\d(?:[ \u00A0().-]?\d){5,18}(?=\p{L})/gu;
+/** A date or an IPv4 address (an ISO timestamp whole) standing after a digit and a blank. */
+const NUMBER_AFTER_NUMBER = new RegExp(
+  '(?<=\\d[ \\u00A0\\t])(?:\\d{4}-\\d{2}-\\d{2}(?:T[\\d:.,]+(?:Z|[+-]\\d{2}:?\\d{2})?)?|\\d{1,2}[./-]\\d{1,2}[./-]\\d{4}|\\d{1,3}(?:\\.\\d{1,3}){3}(?:/\\d{1,2})?)(?![\\p{L}\\p{N}])',
+  'gu',
+);
+
+/** A stretch `[from, to)` of a text read apart: its text, and the offset in the original of each of its offsets. */
+interface ApartVariant {
+  text: string;
+  from: number;
+  to: number;
+  original(offset: number): number;
+}
+
+/**
+ * The stretches the third reading reads (`Redactor.readApart`): one per seam, with a blank put in at the seam (which
+ * stands for the seam's own offset); and the stretches around the dates and addresses after a number, each blanked
+ * (`¤`, which no value is read across; same length).
+ */
+function* apartVariants(text: string): Generator<ApartVariant> {
+  const seams = new Set<number>();
+  for (const token of text.matchAll(ADDRESS_TOKEN)) {
+    for (const seam of token[0].matchAll(LETTER_DIGIT_SEAM)) seams.add(token.index + seam.index);
+  }
+  for (const number of text.matchAll(INTERNATIONAL_GLUED)) seams.add(number.index + number[0].length);
+  for (const seam of [...seams].sort((a, b) => a - b)) {
+    const from = Math.max(0, seam - APART_WINDOW);
+    const to = Math.min(text.length, seam + APART_WINDOW);
+    const cut = seam - from;
+    yield { text: `${text.slice(from, seam)} ${text.slice(seam, to)}`, from, to, original: (offset) => from + (offset <= cut ? offset : offset - 1) };
+  }
+  const blanks = [...text.matchAll(NUMBER_AFTER_NUMBER)];
+  let at = 0;
+  while (at < blanks.length) {
+    // The blanks whose stretches meet make one stretch.
+    const from = Math.max(0, blanks[at]!.index - APART_WINDOW);
+    let to = Math.min(text.length, blanks[at]!.index + blanks[at]![0].length + APART_WINDOW);
+    let last = at;
+    while (last + 1 < blanks.length && blanks[last + 1]!.index - APART_WINDOW <= to) {
+      last++;
+      to = Math.min(text.length, blanks[last]!.index + blanks[last]![0].length + APART_WINDOW);
+    }
+    let stretch = '';
+    let position = from;
+    for (const blank of blanks.slice(at, last + 1)) {
+      stretch += text.slice(position, blank.index) + '¤'.repeat(blank[0].length);
+      position = blank.index + blank[0].length;
+    }
+    stretch += text.slice(position, to);
+    yield { text: stretch, from, to, original: (offset) => from + offset };
+    at = last + 1;
+  }
+}
 
 interface FlatWindow {
   start: number;

@@ -88,6 +88,15 @@ describe('card recogniser', () => {
     // 13 digits (a valid Visa of the old length) and 12 (a Maestro) are not printed so: a decimal part.
     expect(texts('card', 'x 1.4222222222222 and 2,500000000000')).toEqual([]);
     expect(texts('card', 'x 4222222222222 and 500000000000')).toEqual(['4222222222222']);
+    // After a blank a run of digits is a token of its own, read at every card length as after a word (issue 27
+    // variations): a 13-digit Visa after a phone number or a quantity; after a decimal point it stays a decimal part.
+    expect(texts('card', '+44 20 7946 0958 4222222222222')).toEqual(['4222222222222']);
+    expect(texts('card', 'qty 12 4222222222222, 3 501800000009 and 7\u00A04111111111111111110')).toEqual([
+      '4222222222222',
+      '501800000009',
+      '4111111111111111110',
+    ]);
+    expect(texts('card', 'x 1.4222222222222, 2-4222222222222')).toEqual([]);
     // Nor is a group of four after a decimal point the start of a shorter card (5678 9012 3456, a Maestro).
     expect(texts('card', 'v1.5678 9012 3456')).toEqual([]);
     expect(texts('card', 'v 5678 9012 3456')).toEqual(['5678 9012 3456']);

@@ -38,15 +38,40 @@ describe('phone recogniser', () => {
       ['087 123 4567', 'IE'],
       ['(415) 555-0132', 'US'],
     ] as const) {
-      for (const card of ['4111 1111 1111 1111', '5555555555554444', '3714 496353 98431']) {
+      // Every length of a card written in one run too: 13 (an old Visa), 12 (a Maestro), 19 (a Visa) — issue 27 variations.
+      for (const card of ['4111 1111 1111 1111', '5555555555554444', '3714 496353 98431', '4222222222222', '501800000009', '4111111111111111110']) {
         const text = `${phone} ${card}`;
         expect(texts('phone', text, { region }), text).toEqual([phone]);
         expect(texts('card', text), text).toEqual([card]);
         expect(texts('phone', `${phone} and ${card}`, { region }), text).toEqual([phone]);
       }
     }
-    // A run of groups that holds no card is still not a phone number.
-    expect(texts('phone', '+44 20 7946 0958 4111 1111 1111 1112', { region: 'IE' })).toEqual([]);
+    // A run of groups that holds no card: an international number is read up to the blank (its calling code says
+    // where it ends), a national one runs on into the groups and is no phone number.
+    expect(texts('phone', '+44 20 7946 0958 4111 1111 1111 1112', { region: 'IE' })).toEqual(['+44 20 7946 0958']);
+    expect(texts('phone', '087 123 4567 4111 1111 1111 1112', { region: 'IE' })).toEqual([]);
+  });
+
+  it('reads a number in international form up to a blank when another number follows it (issue 27 variations)', () => {
+    for (const after of ['192.168.0.1', '10.0.0.1/8', '2024-03-15', '15.03.2024', '15 March 2024', '2001:db8::1', '12 500']) {
+      for (const [phone, gap] of [
+        ['+44 20 7946 0958', ' '],
+        ['+353 1 234 5678', '\t'],
+        ['+1 415 555 0132', ' / '],
+        ['+44 20 7946 0958', '\u00A0'],
+      ]) {
+        const text = `Call ${phone}${gap}${after} today`;
+        expect(
+          find('phone', text, { region: 'IE' }).map((match) => [match.start, match.text]),
+          text,
+        ).toEqual([[5, phone]]);
+      }
+    }
+    // The whole run when it is one valid number; nothing when no part of it up to a blank is valid.
+    expect(texts('phone', '+49 30 1234 5678 9', { region: 'DE' })).toEqual(['+49 30 1234 5678 9']);
+    expect(texts('phone', '+44 20 12 34', { region: 'IE' })).toEqual([]);
+    // A national number followed by another number stays one run (no calling code says where it ends).
+    expect(texts('phone', '087 123 4567 2024-03-15', { region: 'IE' })).toEqual([]);
   });
 
   it('reads around the card numbers its caller hands over, so a caller asking for cards and phones recognises cards once (issue 28)', () => {
@@ -56,9 +81,10 @@ describe('phone recogniser', () => {
     const read = (found: readonly { start: number; end: number }[]) => recognisePhones(text, { region: 'US' }, found).map((match) => match.text);
     expect(read(cards)).toEqual(['+44 20 7946 0958', '(415) 555-0132']);
     expect(recognisePhones(text, { region: 'US' })).toEqual(recognisePhones(text, { region: 'US' }, cards));
-    // The spans handed over are the ones read around: with none, each phone runs into its card and is too long.
-    expect(read([])).toEqual([]);
-    expect(read([cards[1]!])).toEqual(['(415) 555-0132']);
+    // The spans handed over are the ones read around: with none, the national phone runs into its card and is too
+    // long (the international one is read up to the blank before its card all the same).
+    expect(read([])).toEqual(['+44 20 7946 0958']);
+    expect(read([cards[1]!])).toEqual(['+44 20 7946 0958', '(415) 555-0132']);
   });
 
   it('a text read for several kinds at once finds for each kind what it finds alone, whichever kind is asked first', () => {

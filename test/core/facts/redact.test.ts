@@ -131,8 +131,9 @@ describe('Redactor: the second reading finds cards and IBANs glued to anything (
   it('stops a card or IBAN glued to letters, digits or a decimal point, which the first reading does not take', () => {
     // Each glued text, the kinds its second reading names, and the same values apart (the first reading replaces them).
     for (const [text, kinds, apart] of [
-      ['alice@example.com4111111111111111', ['card'], 'alice@example.com 4111111111111111'],
-      ['alice@example.com4111 1111 1111 1111 paid', ['card'], 'alice@example.com 4111 1111 1111 1111 paid'],
+      // The email before the card is read apart from it too (issue 27 variations).
+      ['alice@example.com4111111111111111', ['card', 'email'], 'alice@example.com 4111111111111111'],
+      ['alice@example.com4111 1111 1111 1111 paid', ['card', 'email'], 'alice@example.com 4111 1111 1111 1111 paid'],
       ['pay 4111111111111111,5 now', ['card'], 'pay 4111111111111111, 5 now'],
       ['x 1.4222222222222', ['card'], 'x 1. 4222222222222'],
       ['DE893704004405320130004111111111111111', ['card', 'iban'], 'DE89370400440532013000 4111111111111111'],
@@ -156,9 +157,65 @@ describe('Redactor: the second reading finds cards and IBANs glued to anything (
       expect(r.redact(text).text).toBe(text);
       expect(r.leftBehind(), text).toEqual([]);
     }
+    // Redacting emails only: the email glued to the card is named, the card and the IBAN are not looked for.
     const emailOnly = redactor(['email']);
     emailOnly.redact('alice@example.com4111111111111111 and DE893704004405320130004111111111111111');
-    expect(emailOnly.leftBehind()).toEqual([]);
+    expect(emailOnly.leftBehind()).toEqual(['email']);
+    const cardOnly = redactor(['card']);
+    cardOnly.redact('alice@example.com0871234567 and +442079460958abc');
+    expect(cardOnly.leftBehind()).toEqual([]);
+  });
+});
+
+describe('Redactor: the third reading reads values glued into one token apart (issue 27 variations)', () => {
+  it('stops an email or phone number glued to another value at a seam of a letter and a digit, or to a date or address', () => {
+    // Each glued text and the kinds its readings name; none of them went out whole or in part before.
+    for (const [text, kinds] of [
+      ['alice@example.com0871234567', ['email', 'phone']],
+      ['mail alice@example.com087 123 4567 today', ['email', 'phone']],
+      ['+353 1 234 5678alice@example.com', ['phone']],
+      ['Call +44 20 7946 0958alice@example.com', ['phone']],
+      ['ops+alerts@mail.example.co.uk01 234 5678', ['email', 'phone']],
+      ['www.example.org01 234 5678', ['phone']],
+      ['https://example.com/a+353 1 234 5678x', ['phone']],
+      ['+442079460958abc', ['phone']],
+      ['ring +353871234567x now', ['phone']],
+      ['a@xn--d1acufc.xn--p1ai2024-03-15T14:30:00Z', ['email']],
+      ['jane.doe@example.comjane@example.org', ['email']],
+      ['087 123 4567 2024-03-15', ['phone']],
+      ['01 234 5678 192.168.0.1 up', ['phone']],
+      ['01 234 5678 2024-03-15T14:30:00Z', ['phone']],
+    ] as const) {
+      const r = redactor();
+      r.redact(text);
+      expect(r.leftBehind().sort(), text).toEqual([...kinds]);
+    }
+  });
+
+  it('sends values that a placeholder covers, and tokens that hold no value read apart', () => {
+    for (const text of [
+      'mail user123@example.com and jane2@example.org, 2 apples',
+      '0871234567alice@example.com',
+      'id 550e8400-e29b-41d4-a716-446655440000 and sha 3f5e8a2087123456789abcdef0 at v1.2.3',
+      'see https://example.com/page2 and www.example.org/a1b2',
+      'Call +44 20 7946 0958 2024-03-15 today',
+      'on 2024-03-15 at 192.168.0.1',
+      'call0871234567 or ABC0871234567',
+    ]) {
+      const r = redactor();
+      r.redact(text);
+      expect(r.leftBehind(), text).toEqual([]);
+    }
+  });
+
+  it('reads only what is sent: a glued value past the cut stops nothing', () => {
+    const text = `${'word '.repeat(40)}alice@example.com0871234567`;
+    const r = redactor();
+    expect(r.redact(text, { cutAt: 150 }).text).toBe(text.slice(0, 150));
+    expect(r.leftBehind()).toEqual([]);
+    const whole = redactor();
+    whole.redact(text);
+    expect(whole.leftBehind()).toEqual(['email', 'phone']);
   });
 });
 

@@ -11,7 +11,9 @@ import type { RawMatch, RecogniserOptions } from '../types.js';
 // phone number). After a digit and a decimal point or comma (`v1.4111 1111 1111 1111`, `x 1.4111111111111111`,
 // `ref 7,4111111111111111`) a card is read only in the printed form a card inside a run of numbers needs (`PRINTED`):
 // a decimal part of 15–16 digits that is a valid card number is taken for one, any other length stays a decimal part
-// (`0.4111111111111`). It ends before anything but a letter, digit, mark or underscore, or a decimal point and a
+// (`0.4111111111111`). After a digit and a blank, a run of 12–19 digits of its own is a token as after a word, read at
+// any card length (`+44 20 7946 0958 4222222222222`, issue 27 variations); in groups it is read in the printed form
+// only (`1234 5678 9012 3456` holds no 12-digit Maestro). It ends before anything but a letter, digit, mark or underscore, or a decimal point and a
 // digit. A comma between digits is a decimal comma after a run of digits (`4111111111111111,5`), but a list
 // separator after a card written in groups (`4111 1111 1111 1111,5555 …`).
 const START_RE = /(?<![\p{L}\p{N}\p{M}_+＋])\d/gu;
@@ -20,6 +22,9 @@ const SEPARATOR = /[ \u00A0\u202F\u2009-]/;
 /** What joins a card to a number before it: a group separator, or a decimal point or comma. */
 const RUN_SEPARATOR = /[ \u00A0\u202F\u2009.,-]/;
 const SEPARATOR_DIGIT = /^[ \u00A0\u202F\u2009-]\d/;
+/** A blank between two numbers (not a decimal point or comma, not a dash): the number after it is a token of its own. */
+const BLANK = /[ \u00A0\u202F\u2009]/;
+const ONE_RUN = /^\d+$/;
 const END_BLOCKED = /[\p{L}\p{N}\p{M}_]/u;
 const NUMBER = /\p{N}/u;
 /**
@@ -127,10 +132,12 @@ export function recogniseCards(text: string, _opts: RecogniserOptions = {}): Raw
     if (ibans.some((iban) => iban.start <= start.index && start.index < iban.end)) continue;
     // Right after another group of digits and one separator, or a decimal point or comma: inside a longer run of
     // numbers, or a number's decimal part.
-    const inRun = RUN_SEPARATOR.test(text.charAt(start.index - 1)) && isDigit(text.charAt(start.index - 2));
+    const before = text.charAt(start.index - 1);
+    const inRun = RUN_SEPARATOR.test(before) && isDigit(text.charAt(start.index - 2));
     for (const end of ends) {
       const written = text.slice(start.index, end);
-      if (inRun && !PRINTED.test(written)) continue;
+      // A run of digits of its own after a blank is a token as after a word (`+44 20 7946 0958 4222222222222`).
+      if (inRun && !PRINTED.test(written) && !(BLANK.test(before) && ONE_RUN.test(written))) continue;
       const digits = written.replace(/\D/g, '');
       const valid = isValidCardNumber(digits);
       // A card of no known issuer needs its card word, and must not be followed by more groups of its run.

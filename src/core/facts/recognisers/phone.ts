@@ -252,6 +252,28 @@ function iddReading(window: { start: number; end: number; written: string }): Re
   return { start: window.start, end: window.end, number: hit.number, check: 'validated', region: undefined };
 }
 
+const INTERNATIONAL_START_RE = /^[+\uFF0B]/;
+const BLANK_RE = /[ \u00A0\t]/g;
+const SEPARATORS_ONLY_RE = new RegExp(`^${SEPARATOR}*$`);
+
+/**
+ * A window in international form that no reading took, because another number follows it after a blank
+ * (`+44 20 7946 0958 192.168.0.1`, `+44 20 7946 0958 15 March 2024`: libphonenumber reads the run whole and finds it
+ * too long): the longest part of it up to such a blank that is a valid number (issue 27 variations). International
+ * form only: the calling code says where the number ends; a national number followed by another number stays one run.
+ */
+function internationalBeforeNumber(window: { start: number; written: string }): Reading | undefined {
+  if (!INTERNATIONAL_START_RE.test(window.written)) return undefined;
+  const cuts = [...window.written.matchAll(BLANK_RE)].map((blank) => blank.index).reverse();
+  for (const cut of cuts) {
+    const part = window.written.slice(0, cut);
+    // Up to the blank, or to the separators before it (`+44 20 7946 0958 / 2024-03-15`).
+    const hit = findPhoneNumbersInText(part).find((found) => found.startsAt === 0 && SEPARATORS_ONLY_RE.test(part.slice(found.endsAt)));
+    if (hit !== undefined) return { start: window.start, end: window.start + hit.endsAt, number: hit.number, check: 'validated', region: undefined };
+  }
+  return undefined;
+}
+
 /**
  * A date and an hour cut from its minutes (`03.05.2021 10:30` gives libphonenumber `03.05.2021 10`, a German number).
  * A date and hour that ends the text stays libphonenumber's verdict at home (`2012-01-02 08` is +1 201 201 0208).
@@ -685,6 +707,11 @@ export function recognisePhones(written: string, opts: RecogniserOptions = {}, c
     const dialled = settled || !IDD_RE.test(window.written) || otherKind() || spanVetoed(window) ? undefined : iddReading(window);
     if (dialled !== undefined) {
       readings.push(dialled);
+      continue;
+    }
+    const cut = settled ? undefined : internationalBeforeNumber(window);
+    if (cut !== undefined && !spanVetoed(cut)) {
+      readings.push(cut);
       continue;
     }
     // Only the readings written as there (fromList) or covering the window (abroadFit) count.
