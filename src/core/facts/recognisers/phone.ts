@@ -684,6 +684,7 @@ export function recognisePhones(written: string, opts: RecogniserOptions = {}, c
     const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
     // The dialled reading first: the word pattern and the vetoes are asked only of a window it reads (the same verdict).
     // A bare run of digits is never read so (iddReading): it is not parsed.
+    // Stryker disable next-line Regex: equivalent — a shortcut: iddReading refuses a bare run itself.
     const dialled = settled || !IDD_RE.test(window.written) || !/[^\p{Nd}]/u.test(window.written) ? undefined : iddReading(window);
     if (dialled !== undefined && !otherKind() && !spanVetoed(window)) {
       readings.push(dialled);
