@@ -360,11 +360,18 @@ const OTHER_KIND_CONTEXT_RE = contextPattern(OTHER_KIND_WORDS, OTHER_KIND_SYMBOL
 /** How far back a context word may start. */
 const CONTEXT_WINDOW = 48;
 
-function contextBefore(pattern: RegExp, text: string, start: number): RegExpExecArray | null {
+/** The text of the line before `start`, at most CONTEXT_WINDOW characters back. */
+function lineBefore(text: string, start: number): string {
   const head = text.slice(Math.max(0, start - CONTEXT_WINDOW), start);
-  const line = head.slice(Math.max(head.lastIndexOf('\n'), head.lastIndexOf('\r')) + 1);
-  return pattern.exec(line);
+  return head.slice(Math.max(head.lastIndexOf('\n'), head.lastIndexOf('\r')) + 1);
 }
+
+function contextBefore(pattern: RegExp, text: string, start: number): RegExpExecArray | null {
+  return pattern.exec(lineBefore(text, start));
+}
+
+// Stryker disable next-line Regex: equivalent — a shortcut: a line it does not call ASCII goes to the whole pattern.
+const ASCII_RE = /^[^\u0080-\uFFFF]*$/;
 
 /** True when a phone word or symbol (`Tel:`, `call us on`, `Телефон:`, `☎`) stands right before `start`. */
 export function phoneContextBefore(text: string, start: number): boolean {
@@ -402,7 +409,36 @@ export function cardContextBefore(text: string, start: number): boolean {
  * `PO Box`, `Kundennummer`, `Facture n°`, `his social security number is`): issue 28's veto of a phone reading.
  */
 export function otherKindBefore(text: string, start: number): boolean {
-  return contextBefore(OTHER_KIND_CONTEXT_RE, text, start) !== null;
+  const line = lineBefore(text, start);
+  return mayOpenOtherKindWord(line) && OTHER_KIND_CONTEXT_RE.exec(line) !== null;
+}
+
+// The first word of each label of another kind written in ASCII: an ASCII line holds a label only where one of these
+// stands as a word. (Under the pattern's `iu` flags an ASCII letter matches only itself in either case, and a label
+// with other letters matches no ASCII text: none of its letters folds to ASCII.)
+// Stryker disable next-line MethodExpression,Regex: equivalent — a shortcut: more words (or an empty one) only let more lines reach the pattern.
+const OTHER_KIND_FIRST_WORDS = [...new Set(OTHER_KIND_WORDS.map((word) => word.split(/\s+/)[0]!.toLowerCase()))].filter((word) => ASCII_RE.test(word));
+const ASCII_LETTER_RE = /[a-z]/i;
+
+/**
+ * False when the line cannot end in a label of another kind: it is ASCII and none of the labels' first words stands
+ * in it as a word. A shortcut only, measured: the pattern is large, and its first use (compiling it) costs more than
+ * this test on every phone window of a long text (docs/extract.md, "Measurements (issue 28…)").
+ */
+function mayOpenOtherKindWord(line: string): boolean {
+  // Stryker disable next-line ConditionalExpression: equivalent — a shortcut: the pattern decides.
+  if (!ASCII_RE.test(line)) return true;
+  const lower = line.toLowerCase();
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent where looser (a shortcut: more lines reach the pattern); the stricter mutants fail the tests.
+  const isWord = (at: number, length: number): boolean => !ASCII_LETTER_RE.test(lower.charAt(at - 1)) && !ASCII_LETTER_RE.test(lower.charAt(at + length));
+  return OTHER_KIND_FIRST_WORDS.some((word) => {
+    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+      // Stryker disable next-line ConditionalExpression: equivalent — a shortcut: the pattern decides.
+      if (isWord(at, word.length)) return true;
+    }
+    // Stryker disable next-line BooleanLiteral: equivalent — a shortcut: the pattern decides.
+    return false;
+  });
 }
 
 /** The context words, for documentation. */

@@ -101,6 +101,20 @@ describe('words of another kind right before a value (issue 28)', () => {
     for (const text of ['Order: #', 'Invoice #', 'Reservation: #', 'Order #', 'Account: #']) expect(otherKindBefore(text, at(text)), text).toBe(true);
   });
 
+  it('sees every listed word in any case, after text in any script, after the same letters inside another word', () => {
+    for (const word of contextWords().other) {
+      const capitalised = word.charAt(0).toUpperCase() + word.slice(1);
+      for (const written of [word, word.toUpperCase(), capitalised]) {
+        for (const text of [`${written} #`, `Paid – ${written} #`, `Müller, ${written} #`, `2 x ${written}, then ${written} #`]) {
+          expect(otherKindBefore(text, at(text)), text).toBe(true);
+        }
+      }
+    }
+    // The letters of a word inside another one, then the word itself (`order` in `Reorder`, then `order`).
+    for (const text of ['Reorder or order no. #', 'REORDER, ORDER: #', 'Exports via PO Box #']) expect(otherKindBefore(text, at(text)), text).toBe(true);
+    for (const text of ['Reorder #', 'Export #', 'Kontoauszug #', 'Postcodes #']) expect(otherKindBefore(text, at(text)), text).toBe(false);
+  });
+
   it('lists the words for documentation', () => {
     expect(contextWords().other).toEqual(expect.arrayContaining(['ssn', 'invoice', 'credit note', 'po box', 'zip', 'kundennummer', '〒']));
   });

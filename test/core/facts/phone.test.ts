@@ -540,6 +540,13 @@ describe('phone recogniser: vetoes and forms of issue 28', () => {
     // A phone word between them: the word of another kind is not right before the number.
     expect(read('Ticket 4471 – Handy 0171 2345678')).toEqual([['0171 2345678', '+491712345678', 'validated']]);
     expect(read('Invoice queries: call 020 7946 0958', 'GB')).toEqual([['020 7946 0958', '+442079460958', 'validated']]);
+    // Two numbers in one run after such a word are judged one by one: the bare one is not written as a phone.
+    expect(read('Order: (212) 555-0147 / 2125550148', 'US')).toEqual([['(212) 555-0147', '+12125550147', 'validated']]);
+    expect(read('Order: 2125550148 / (212) 555-0147', 'US')).toEqual([['(212) 555-0147', '+12125550147', 'validated']]);
+    expect(read('Notes: (212) 555-0147 / 2125550148', 'US')).toEqual([
+      ['(212) 555-0147', '+12125550147', 'validated'],
+      ['2125550148', '+12125550148', 'validated'],
+    ]);
   });
 
   it('reads no digits that open a street line, but a phone beside a street', () => {

@@ -704,8 +704,11 @@ export function recognisePhones(written: string, opts: RecogniserOptions = {}, c
     // A plausible home reading of the whole window wins whatever the list says: no need to ask it.
     // Stryker disable next-line ConditionalExpression,ArrowFunction: equivalent — only saves asking the list: choose() takes the home reading anyway.
     const settled = inside.some((reading) => reading.fit > 0 && covers(reading, window));
-    const dialled = settled || !IDD_RE.test(window.written) || otherKind() || spanVetoed(window) ? undefined : iddReading(window);
-    if (dialled !== undefined) {
+    // The dialled reading first: the word pattern and the vetoes are asked only of a window it reads (the same verdict).
+    // A bare run of digits is never read so (iddReading): it is not parsed.
+    // Stryker disable next-line Regex: equivalent — a shortcut: iddReading refuses a bare run itself.
+    const dialled = settled || !IDD_RE.test(window.written) || !/[^\p{Nd}]/u.test(window.written) ? undefined : iddReading(window);
+    if (dialled !== undefined && !otherKind() && !spanVetoed(window)) {
       readings.push(dialled);
       continue;
     }
@@ -720,7 +723,9 @@ export function recognisePhones(written: string, opts: RecogniserOptions = {}, c
     const chosen = choose(text, [...inside, ...fromList], order, () => passageCues(text, window, international));
     if (chosen.length > 0) {
       const read = chosen.map((reading) => relabelled(text, window, reading, list) ?? reading);
-      readings.push(...(otherKind() ? read.filter((reading, index) => otherKindAllows(text, reading, chosen[index]!, home)) : read));
+      // The word pattern is asked only when a reading would not stand after a word of another kind (the same verdict).
+      const allowed = read.map((reading, index) => otherKindAllows(text, reading, chosen[index]!, home));
+      readings.push(...(allowed.every(Boolean) || !otherKind() ? read : read.filter((_, index) => allowed[index])));
       continue;
     }
     const abroadFit = Math.max(-1, ...valid.filter((reading) => covers(reading, window)).map((reading) => reading.fit));
