@@ -31,11 +31,11 @@ async function oneFile(size: number): Promise<string> {
 
 /**
  * The sqlite3 CLI's script: the file's lines into a temporary table (`.import` with a separator no line holds), then
- * one INSERT … SELECT into memories in file order, the contexts from window functions over the thread's order
- * (createdAt, then line), cut to hippo's 1000 characters per neighbour.
+ * one INSERT … SELECT into memories in file order with the search triggers stood aside (`search_deferred`), then the
+ * full-text index filled from the view memories_search, which computes each context from the thread in SQL — the
+ * store's own bulk path, in one statement each.
  */
 function baselineScript(file: string): string {
-  const neighbour = (fn: string) => `substr(${fn} OVER w, 1, 1000)`;
   return `.bail on
 PRAGMA synchronous = NORMAL;
 BEGIN IMMEDIATE;
@@ -44,17 +44,17 @@ CREATE TEMP TABLE lines (line TEXT);
 .separator "\\037" "\\n"
 .import --schema temp '${file.replaceAll("'", "''")}' lines
 .mode list
+INSERT INTO settings (key, value) VALUES ('search_deferred', '1');
 INSERT INTO memories (id, agent_id, content, durability, tags, subject, source, created_at, updated_at, expires_at, archived_at,
-  archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread, version_of,
-  context_before, context_after)
+  archived_reason, derived_from, promoted_from, content_hash, last_reflected_at, retrieval_count, last_retrieved_at, thread, version_of)
 SELECT 'mem_' || substr(upper(hex(randomblob(13))), 1, 26), agent_id, content, 'standard', tags, NULL, 'cli', created_at, created_at,
-  NULL, NULL, NULL, '[]', NULL, lower(hex(sha3(content, 256))), NULL, 0, NULL, thread, NULL,
-  coalesce(${neighbour('lag(content, 2)')} || char(10), '') || coalesce(${neighbour('lag(content, 1)')}, ''),
-  coalesce(${neighbour('lead(content, 1)')}, '') || coalesce(char(10) || ${neighbour('lead(content, 2)')}, '')
+  NULL, NULL, NULL, '[]', NULL, lower(hex(sha3(content, 256))), NULL, 0, NULL, thread, NULL
 FROM (SELECT rowid AS n, line ->> '$.agentId' AS agent_id, line ->> '$.content' AS content, coalesce(line -> '$.tags', '[]') AS tags,
         line ->> '$.createdAt' AS created_at, '${file.replaceAll("'", "''")}' AS thread FROM temp.lines)
-WINDOW w AS (PARTITION BY agent_id, thread ORDER BY created_at, n)
 ORDER BY n;
+DELETE FROM settings WHERE key = 'search_deferred';
+INSERT INTO memories_fts (rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
+  SELECT rowid, content, tags, subject, agent_id, context_before, context_after, date_words FROM memories_search;
 COMMIT;
 `;
 }

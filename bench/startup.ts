@@ -76,7 +76,7 @@ const kept = db.prepare("SELECT m.rowid AS ord, m.created_at FROM memories m WHE
   .map((row) => ({ ...row, score: -rankOf.get(row.ord) }))
   .sort((a, b) => b.score - a.score || (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0) || a.ord - b.ord)
   .slice(0, 10);
-const flag = (columns) => columns.map(([index, name]) => "highlight(memories_fts, " + index + ", char(1), '') IS NOT m." + name).join(' OR ');
+const flag = (columns) => columns.map(([index, name]) => "highlight(memories_fts, " + index + ", char(1), '') IS NOT memories_fts." + name).join(' OR ');
 const rows = db.prepare("SELECT m.*, m.rowid AS ord, snippet(memories_fts, 0, '**', '**', '…', 16) AS snippet, (" + flag([[0, 'content']]) + ") AS part_content, (" + flag([[2, 'subject']]) + ") AS part_subject, (" + flag([[1, 'tags']]) + ") AS part_tags, (" + flag([[4, 'context_before'], [5, 'context_after']]) + ") AS part_context, (" + flag([[6, 'date_words']]) + ") AS part_date FROM memories_fts CROSS JOIN memories m ON m.rowid = memories_fts.rowid WHERE memories_fts MATCH @match AND memories_fts.rowid IN (SELECT value FROM json_each(@ords))")
   .all({ match, ords: JSON.stringify(kept.map((hit) => hit.ord)) });
 const t4 = performance.now();

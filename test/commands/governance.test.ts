@@ -369,12 +369,23 @@ describe.each(['sqlite', 'postgres'] as const)('governance on %s', { timeout: 24
   });
 });
 
-/** Writes `text` into a memory's search context (the text kept of its thread neighbours) from another connection. */
+/**
+ * Puts `text` into a memory's search context (the text of its thread neighbours) from another connection. PostgreSQL
+ * stores the context in the row; SQLite computes it in the view memories_search (migration 13), so the view is
+ * replaced by one that also lends the memory `text`, standing for a context computed wrong.
+ */
 async function plantContext(location: string, agentId: string, memoryId: string, text: string): Promise<void> {
   if (!location.startsWith('postgres')) {
     const db = new Database(location);
     try {
-      expect(db.prepare('UPDATE memories SET context_after = ? WHERE agent_id = ? AND id = ?').run(text, agentId, memoryId).changes).toBe(1);
+      const view = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = 'memories_search'").pluck().get() as string;
+      const rowid = db.prepare('SELECT rowid FROM memories WHERE agent_id = ? AND id = ?').pluck().get(agentId, memoryId) as number;
+      db.exec(`DROP VIEW memories_search; ${view.replace('VIEW memories_search AS', 'VIEW memories_search_computed AS')};`);
+      db.prepare(
+        `CREATE VIEW memories_search AS SELECT rowid, content, tags, subject, agent_id, context_before,
+           CASE WHEN rowid = ${rowid} THEN '${text.replaceAll("'", "''")}' ELSE context_after END AS context_after, date_words
+         FROM memories_search_computed`,
+      ).run();
     } finally {
       db.close();
     }

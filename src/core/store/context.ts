@@ -8,6 +8,8 @@
  *   then insertion order.
  * - A live threaded memory's context is the text of the CONTEXT_BEFORE memories before it (`before`) and the
  *   CONTEXT_AFTER after it (`after`), each cut to NEIGHBOUR_CHARS. An archived or unthreaded memory has none.
+ * - SQLite computes the same rule in SQL, in the view its full-text table reads (sqlite/migrations.ts, 13), so it
+ *   stores no copy of a neighbour's text; test/core/store/sqlite/context-view.test.ts holds the two to the same result.
  * - Its date in words (`dateWords`) is computed by each engine in SQL from `createdAt` (UTC); the function here is the
  *   same rule, for display and for tests.
  */
@@ -34,13 +36,22 @@ export interface Context {
   after: string;
 }
 
-/** What one neighbour lends: its text, cut to NEIGHBOUR_CHARS at a space. */
+/** The spaces of `neighbourText`: space, tab, CR, LF (the rule SQLite's view computes in SQL, migration 13). */
+const SPACES = ' \t\r\n';
+const EDGE_SPACES = /^[ \t\r\n]+|[ \t\r\n]+$/g;
+
+/**
+ * What one neighbour lends: its text without spaces at either end, cut to NEIGHBOUR_CHARS characters (code points)
+ * at its last space when that is past the middle. SQLite computes the same in SQL (migration 13's view).
+ */
 export function neighbourText(content: string): string {
-  const text = content.trim();
-  if (text.length <= NEIGHBOUR_CHARS) return text;
-  const cut = text.slice(0, NEIGHBOUR_CHARS);
-  const space = cut.search(/\s\S*$/u);
-  return (space > NEIGHBOUR_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd();
+  const text = content.replace(EDGE_SPACES, '');
+  const chars = Array.from(text);
+  if (chars.length <= NEIGHBOUR_CHARS) return text;
+  const cut = chars.slice(0, NEIGHBOUR_CHARS);
+  let space = cut.length - 1;
+  while (space >= 0 && !SPACES.includes(cut[space]!)) space--;
+  return (space > NEIGHBOUR_CHARS / 2 ? cut.slice(0, space) : cut).join('').replace(EDGE_SPACES, '');
 }
 
 function join(contents: readonly string[]): string {

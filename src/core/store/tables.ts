@@ -118,8 +118,9 @@ export const MEMORY_TABLE: TableSpec = {
     opt('thread', 'text', { version: 2, value: null }),
     opt('version_of', 'text', { version: 3, value: null }),
   ],
-  // The text of a threaded memory's neighbours (store/context.ts), kept by the adapter for the search.
-  stored: [col('context_before'), col('context_after')],
+  // A threaded memory's search context (store/context.ts) is not a column of every engine: PostgreSQL stores it (below),
+  // SQLite computes it in the view its full-text table reads (migration 13).
+  stored: [],
   engine: {
     sqlite: {
       columns: [
@@ -132,6 +133,13 @@ export const MEMORY_TABLE: TableSpec = {
     },
     postgres: {
       columns: [
+        {
+          name: 'context_before',
+          type: 'text',
+          nullable: false,
+          why: 'the text of the neighbours before it in its thread, kept by the adapter for the search',
+        },
+        { name: 'context_after', type: 'text', nullable: false, why: 'the text of the neighbours after it in its thread, kept by the adapter for the search' },
         { name: 'seq', type: 'bigint', nullable: false, why: 'insertion order: a thread’s order among equal times' },
         { name: 'fts', type: 'tsvector', nullable: true, why: 'generated: the weighted search vector of content, subject and tags' },
         { name: 'fts_context', type: 'tsvector', nullable: true, why: 'generated: the search vector of the context and the date in words' },
@@ -141,10 +149,10 @@ export const MEMORY_TABLE: TableSpec = {
 };
 
 /**
- * A memory with its search context, as the bulk path writes it (store/context.ts): the memory's columns, then the
- * neighbours' text. Rows are `Memory & { contextBefore, contextAfter }`.
+ * A memory with its search context, as PostgreSQL's bulk path writes it (store/context.ts): the memory's columns, then
+ * the neighbours' text. Rows are `Memory & { contextBefore, contextAfter }`.
  */
-export const MEMORY_INSERT_TABLE: TableSpec = { ...MEMORY_TABLE, columns: [...MEMORY_TABLE.columns, ...MEMORY_TABLE.stored] };
+export const MEMORY_INSERT_TABLE: TableSpec = { ...MEMORY_TABLE, columns: [...MEMORY_TABLE.columns, col('context_before'), col('context_after')] };
 
 export const CANDIDATE_TABLE: TableSpec = {
   name: 'candidates',

@@ -23,7 +23,6 @@ import {
   INSERT_CANDIDATE,
   INSERT_HANDOFF,
 } from './repos.js';
-import { SqliteThreads } from './threads.js';
 
 /** A memory the spec names: by id, or (with a match) by its content, subject or a tag holding the text. */
 const NAMED = `(id IN (SELECT value FROM json_each(@ids))
@@ -109,7 +108,6 @@ export function eraseRows(c: Connection, spec: EraseSpec, rewriter: EraseRewrite
   if (memories.length > 0) {
     forgetRows(
       c,
-      new SqliteThreads(c),
       spec.agentId,
       memories.map((memory) => memory.id),
     );
@@ -131,8 +129,9 @@ export class SqliteErasure implements ErasureRepo {
       (
         this.c
           .statement(
-            `SELECT id FROM memories WHERE agent_id = ? AND EXISTS (SELECT 1 FROM json_each(?) n
-               WHERE instr(memories.context_before, n.value) > 0 OR instr(memories.context_after, n.value) > 0) ORDER BY id`,
+            // The contexts as the search index holds them: computed by the view its full-text table reads (migration 13).
+            `SELECT m.id FROM memories m JOIN memories_search e ON e.rowid = m.rowid WHERE m.agent_id = ? AND EXISTS (SELECT 1 FROM json_each(?) n
+               WHERE instr(e.context_before, n.value) > 0 OR instr(e.context_after, n.value) > 0) ORDER BY m.id`,
           )
           .all(agentId, JSON.stringify(usable)) as { id: string }[]
       ).map((row) => row.id),

@@ -82,7 +82,10 @@ export function partColumns(part: SearchPart): string {
  */
 export function partFlags(): string {
   return SEARCH_PARTS.map((part) => {
-    const tests = COLUMNS.flatMap((column, index) => (column.part === part ? [`highlight(memories_fts, ${index}, char(1), '') IS NOT m.${column.name}`] : []));
+    // The column's text as the index holds it (the view memories_search: a context is computed, not stored).
+    const tests = COLUMNS.flatMap((column, index) =>
+      column.part === part ? [`highlight(memories_fts, ${index}, char(1), '') IS NOT memories_fts.${column.name}`] : [],
+    );
     return `(${tests.join(' OR ')}) AS part_${part}`;
   }).join(', ');
 }

@@ -3,10 +3,8 @@
  * then applied in one pass that re-indexes the threads they leave) and the incremental merge of the full-text index.
  * The rules themselves (cut-offs, reasons) come from the core.
  */
-import { threadKey } from '../context.js';
 import type { MaintenanceCountsByAgent, MaintenanceCutoffs, MaintenanceRule } from '../port.js';
 import type { Connection } from './connection.js';
-import type { SqliteThreads } from './threads.js';
 
 /** Which rule (if any) archives a row: one expression shared by the plan and the update, so they cannot disagree. */
 const VERDICT = `CASE
@@ -25,10 +23,7 @@ const MAX_MERGE_STEPS = 100_000;
 const zero = (): Record<MaintenanceRule, number> => ({ expired: 0, archivedEphemeral: 0, archivedUnused: 0 });
 
 export class SqliteMaintenance {
-  constructor(
-    private readonly c: Connection,
-    private readonly threads: SqliteThreads,
-  ) {}
+  constructor(private readonly c: Connection) {}
 
   async plan(cutoffs: MaintenanceCutoffs): Promise<MaintenanceCountsByAgent> {
     return this.c.use(() => {
@@ -46,15 +41,15 @@ export class SqliteMaintenance {
   }
 
   async apply(cutoffs: MaintenanceCutoffs, reasons: Record<MaintenanceRule, string>): Promise<MaintenanceCountsByAgent> {
-    // One pass over the table: the update reports each row's agent and rule as it archives it; then the threads it
-    // took memories out of are re-indexed, in the same transaction.
+    // One pass over the table: the update reports each row's agent and rule as it archives it; the triggers re-index
+    // the threads it takes memories out of, row by row.
     return this.c.transaction(async () =>
       this.c.mapped(() => {
         const archived = this.c
           .statement(
-            `UPDATE memories SET archived_reason = ${REASON}, archived_at = @now, updated_at = @now, context_before = '', context_after = ''
+            `UPDATE memories SET archived_reason = ${REASON}, archived_at = @now, updated_at = @now
            WHERE archived_at IS NULL AND (${VERDICT}) IS NOT NULL
-           RETURNING agent_id, ${VERDICT}, thread`,
+           RETURNING agent_id, ${VERDICT}`,
           )
           .raw();
         const params = {
@@ -64,12 +59,7 @@ export class SqliteMaintenance {
           archivedUnusedReason: reasons.archivedUnused,
         };
         const counts: MaintenanceCountsByAgent = {};
-        const threads = new Map<string, { agentId: string; thread: string }>();
-        for (const [agentId, verdict, thread] of archived.iterate(params) as IterableIterator<[string, MaintenanceRule, string | null]>) {
-          (counts[agentId] ??= zero())[verdict]++;
-          if (thread !== null) threads.set(threadKey(agentId, thread), { agentId, thread });
-        }
-        for (const { agentId, thread } of threads.values()) this.threads.whole(agentId, thread);
+        for (const [agentId, verdict] of archived.iterate(params) as IterableIterator<[string, MaintenanceRule]>) (counts[agentId] ??= zero())[verdict]++;
         return counts;
       }),
     );

@@ -3,7 +3,6 @@
  * nightly maintenance maintenance.ts's. The rules themselves (cut-offs, reasons, eligibility) come from the core.
  */
 import type { Memory } from '../../records.js';
-import { batchContexts, NO_CONTEXT, threadKey, threadsOf, type Context } from '../context.js';
 import type {
   AgentCount,
   GatherQuery,
@@ -15,84 +14,80 @@ import type {
   SearchHit,
   SearchQuery,
 } from '../port.js';
-import { columnList, MEMORY_INSERT_TABLE, MEMORY_UPDATE_COLUMNS, setList } from '../tables.js';
+import { columnList, MEMORY_TABLE, MEMORY_UPDATE_COLUMNS, setList } from '../tables.js';
 import { MEMORY_COLUMNS, memoryFromRow, rowMarks, toParams, type MemoryRow } from './codec.js';
 import type { Connection } from './connection.js';
 import { SqliteMaintenance } from './maintenance.js';
 import { SqliteSearch } from './search.js';
-import { SqliteThreads, type Place } from './threads.js';
+import { SqliteThreads, type Landing } from './threads.js';
 
-/** The memory's columns plus its search context (the bulk path writes both at once). */
-const INSERT_COLUMNS = columnList(MEMORY_INSERT_TABLE.columns);
-const PLACEHOLDERS = rowMarks(MEMORY_INSERT_TABLE.columns);
+/** The memory's columns (its search context is no column: the view memories_search computes it, threads.ts). */
+const INSERT_COLUMNS = columnList(MEMORY_TABLE.columns);
+const PLACEHOLDERS = rowMarks(MEMORY_TABLE.columns);
 
-/** The row's parameters in INSERT_COLUMNS order: the memory, then its search context. */
-export function memoryParams(memory: Memory, context: Context = NO_CONTEXT): unknown[] {
-  return toParams({ ...memory, contextBefore: context.before, contextAfter: context.after }, MEMORY_INSERT_TABLE.columns);
+/** The row's parameters in INSERT_COLUMNS order. */
+export function memoryParams(memory: Memory): unknown[] {
+  return toParams(memory, MEMORY_TABLE.columns);
 }
 
 /** Rows per multi-row INSERT: well under SQLite's 32 766 parameter limit. */
-const INSERT_BATCH = Math.min(500, Math.floor(32_766 / MEMORY_INSERT_TABLE.columns.length));
+const INSERT_BATCH = Math.min(500, Math.floor(32_766 / MEMORY_TABLE.columns.length));
 
 /**
- * Inserts memories with multi-row INSERTs and returns how many were new (existing ids are skipped). Batching matters
- * for the FTS index: SQLite opens a statement savepoint per statement, and FTS5 flushes its pending index data at each
- * one, so row-at-a-time inserts index several times slower. `contexts[i]` is the search context of `memories[i]`
- * (none when absent); the caller re-indexes threads whose contexts it did not compute.
+ * Inserts memories with multi-row INSERTs and returns how many were new (existing ids are skipped), indexing them for
+ * the search once, after the rows (threads.ts `insert`: each thread's new memories and the stored ones they join are
+ * indexed with their final context, not once per row as the triggers would). Batching matters for the FTS index too:
+ * SQLite opens a statement savepoint per statement, and FTS5 flushes its pending index data at each one. Call inside
+ * a transaction.
  */
-export function insertMemoryRows(connection: Connection, memories: readonly Memory[], contexts?: readonly (Context | undefined)[]): number {
-  let inserted = 0;
-  for (let start = 0; start < memories.length; start += INSERT_BATCH) {
-    const batch = memories.slice(start, start + INSERT_BATCH);
-    const placeholders = Array(batch.length).fill(PLACEHOLDERS).join(', ');
-    const statement = connection.statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${placeholders} ON CONFLICT (agent_id, id) DO NOTHING`);
-    inserted += statement.run(...batch.flatMap((memory, index) => memoryParams(memory, contexts?.[start + index]))).changes;
+export function insertMemoryRows(connection: Connection, memories: readonly Memory[]): number {
+  const landings: Landing[] = [];
+  for (const memory of memories) {
+    if (memory.thread !== null && memory.archivedAt === null) landings.push({ agentId: memory.agentId, thread: memory.thread, createdAt: memory.createdAt });
   }
-  return inserted;
+  return new SqliteThreads(connection).insert(landings, () => {
+    let inserted = 0;
+    for (let start = 0; start < memories.length; start += INSERT_BATCH) {
+      const batch = memories.slice(start, start + INSERT_BATCH);
+      const placeholders = Array(batch.length).fill(PLACEHOLDERS).join(', ');
+      const statement = connection.statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${placeholders} ON CONFLICT (agent_id, id) DO NOTHING`);
+      inserted += statement.run(...batch.flatMap((memory) => memoryParams(memory))).changes;
+    }
+    return inserted;
+  });
 }
 
 /**
  * Runs `work` (inside the caller's transaction) with FTS5's secure-delete on: what leaves the full-text index is
  * removed from its segments at once, instead of being masked by a delete marker until a later merge (SQLite's own
- * secure_delete, on for every connection, then zeroes the freed space). Off again after, for the bulk deletes of a
- * restore, where it would cost 10–30× (bench/RESULTS.md).
+ * secure_delete, on for every connection, then zeroes the freed space).
+ *
+ * Once on, it stays on. Switched on over an index that already holds delete markers (every re-index of a thread
+ * neighbour without it writes some) and off again after, FTS5's secure delete corrupts the index: measured with
+ * SQLite 3.51.2, a doclist entry of another row took the deleted row's place and FTS5's integrity-check failed after a
+ * `memory forget` or a move to another thread (docs/decisions.md "Issue 26: context without copies, second attempt").
+ * So the first use merges the index whole (FTS5 `optimize`, which drops every marker) and turns it on for good.
  */
 export function withFtsSecureDelete<T>(c: Connection, work: () => T): T {
-  // Nested uses (an erase deleting memories, which re-indexes their neighbours) switch it on and off once.
-  const depth = secureDeleteDepth.get(c) ?? 0;
-  // The value must be a literal: FTS5 refuses a bound parameter for its configuration ("SQL logic error").
-  if (depth === 0) c.statement("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 1)").run();
-  secureDeleteDepth.set(c, depth + 1);
-  try {
-    return work();
-  } finally {
-    secureDeleteDepth.set(c, depth);
-    if (depth === 0) c.statement("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 0)").run();
+  const on = c.statement("SELECT v FROM memories_fts_config WHERE k = 'secure-delete'").pluck().get();
+  if (on !== 1) {
+    c.statement("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')").run();
+    // The value must be a literal: FTS5 refuses a bound parameter for its configuration ("SQL logic error").
+    c.statement("INSERT INTO memories_fts (memories_fts, rank) VALUES ('secure-delete', 1)").run();
   }
+  return work();
 }
 
-const secureDeleteDepth = new WeakMap<Connection, number>();
-
 /**
- * Deletes memories of the agent for good and re-indexes their thread neighbours (inside the caller's transaction),
- * with FTS5's secure-delete on: neither the memories' text nor a neighbour's old context holding it stays in the
- * full-text index. `MemoryRepo.forget`, and the erase of `memory forget` on the store and in a snapshot (erasure.ts).
+ * Deletes memories of the agent for good (inside the caller's transaction), with FTS5's secure-delete on: the
+ * triggers re-index their thread neighbours, so neither the memories' text nor a neighbour's old context holding it
+ * stays in the full-text index. `MemoryRepo.forget`, and the erase of `memory forget` on the store and in a snapshot
+ * (erasure.ts).
  */
-export function forgetRows(c: Connection, threads: SqliteThreads, agentId: string, ids: readonly string[]): string[] {
+export function forgetRows(c: Connection, agentId: string, ids: readonly string[]): string[] {
   return withFtsSecureDelete(c, () => {
-    const remove = c.statement(
-      'DELETE FROM memories WHERE id = ? AND agent_id = ? RETURNING rowid AS ord, thread, created_at AS createdAt, archived_at IS NULL AS live',
-    );
-    const deleted: string[] = [];
-    const places: Place[] = [];
-    for (const id of new Set(ids)) {
-      const row = remove.get(id, agentId) as { ord: number; thread: string | null; createdAt: string; live: number } | undefined;
-      if (!row) continue;
-      deleted.push(id);
-      if (row.thread !== null && row.live === 1) places.push({ agentId, thread: row.thread, createdAt: row.createdAt, ord: row.ord });
-    }
-    for (const place of places) threads.around(place);
-    return deleted;
+    const remove = c.statement('DELETE FROM memories WHERE id = ? AND agent_id = ?');
+    return [...new Set(ids)].filter((id) => remove.run(id, agentId).changes === 1);
   });
 }
 
@@ -119,23 +114,8 @@ function storedIds(c: Connection, memories: readonly { id: string }[]): Set<stri
   return new Set(ids);
 }
 
-/** Which of these memories the store holds, by the agent's key (agent, id): `agent NUL id` for each one held. */
-function storedKeys(c: Connection, memories: readonly { agentId: string; id: string }[]): Set<string> {
-  if (memories.length === 0) return new Set();
-  const rows = c
-    .statement(
-      `SELECT value ->> '$[0]' AS agentId, value ->> '$[1]' AS id FROM json_each(?) AS k
-       WHERE EXISTS (SELECT 1 FROM memories WHERE agent_id = k.value ->> '$[0]' AND id = k.value ->> '$[1]')`,
-    )
-    .all(JSON.stringify(memories.map((memory) => [memory.agentId, memory.id]))) as { agentId: string; id: string }[];
-  return new Set(rows.map((row) => `${row.agentId}\u0000${row.id}`));
-}
-
 /** What `update` sets: everything but identity, creation and thread (the memory's place). */
 const UPDATE_MEMORY = `UPDATE memories SET ${setList(MEMORY_UPDATE_COLUMNS, () => '?')} WHERE id = ? AND agent_id = ?`;
-
-/** Above this many new memories joining one thread the store already holds, the whole thread is re-indexed. */
-const JOIN_AROUND_MAX = 64;
 
 /** `list`'s and `count`'s WHERE (always the agent first) and its bound values. */
 function listFilters(query: Omit<ListQuery, 'limit'>): { where: string; params: Record<string, string | null> } {
@@ -160,80 +140,26 @@ function listFilters(query: Omit<ListQuery, 'limit'>): { where: string; params: 
 }
 
 export class SqliteMemories implements MemoryRepo {
-  readonly threads: SqliteThreads;
-
   private readonly searcher: SqliteSearch;
   private readonly maintenance: SqliteMaintenance;
 
   constructor(private readonly c: Connection) {
-    this.threads = new SqliteThreads(c);
     this.searcher = new SqliteSearch(c);
-    this.maintenance = new SqliteMaintenance(c, this.threads);
+    this.maintenance = new SqliteMaintenance(c);
   }
 
   async insert(memory: Memory): Promise<boolean> {
-    const insert = () => {
-      const result = this.c
-        .statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${PLACEHOLDERS} ON CONFLICT (agent_id, id) DO NOTHING`)
-        .run(...memoryParams(memory));
-      if (result.changes !== 1) return false;
-      if (memory.thread !== null && memory.archivedAt === null) {
-        this.threads.around({ agentId: memory.agentId, thread: memory.thread, createdAt: memory.createdAt, ord: Number(result.lastInsertRowid) });
-      }
-      return true;
-    };
-    if (memory.thread === null) return this.c.use(insert);
-    // The memory and its neighbours' new contexts land together.
-    return this.c.transaction(async () => this.c.mapped(insert));
+    // One statement: the triggers index the memory and re-index its thread neighbours with it.
+    return this.c.use(
+      () =>
+        this.c.statement(`INSERT INTO memories (${INSERT_COLUMNS}) VALUES ${PLACEHOLDERS} ON CONFLICT (agent_id, id) DO NOTHING`).run(...memoryParams(memory))
+          .changes === 1,
+    );
   }
 
   async insertMany(memories: readonly Memory[]): Promise<number> {
-    const threaded = memories.some((memory) => memory.thread !== null);
-    if (!threaded && memories.length <= INSERT_BATCH) return this.c.use(() => insertMemoryRows(this.c, memories));
-    // Several statements land together.
-    return this.c.transaction(async () => this.c.mapped(() => (threaded ? this.insertThreaded(memories) : insertMemoryRows(this.c, memories))));
-  }
-
-  /** The bulk path with threads: contexts computed in the batch, joins to threads already stored re-indexed after. */
-  private insertThreaded(all: readonly Memory[]): number {
-    // Only the memories that will be inserted may lend context: not an existing id, not a repeat within the batch.
-    const stored = storedKeys(this.c, all);
-    const seen = new Set<string>();
-    const memories = all.filter((memory) => {
-      const key = `${memory.agentId}\u0000${memory.id}`;
-      if (seen.has(key) || stored.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    const holds = this.c.statement(`SELECT 1 FROM memories WHERE agent_id = ? AND thread = ? AND archived_at IS NULL LIMIT 1`).pluck();
-    const held = threadsOf(memories).filter(({ agentId, thread }) => holds.get(agentId, thread) !== undefined);
-    const { contexts, joins } = batchContexts(memories, held);
-    // A batch joining a stored thread at its end (the next chunk of a big file) gets its contexts here too, with the
-    // thread's last stored memories, so a big import does not re-read its whole thread once per chunk.
-    const index = new Map(memories.map((memory, position) => [memory.id, position]));
-    const finishes: (() => number)[] = [];
-    const later = joins.filter((join) => {
-      const members = join.ids.map((id) => index.get(id)!);
-      const at = (position: number) => memories[position]!.createdAt;
-      const ordered = [...members].sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
-      const appended = this.threads.appended(
-        join.agentId,
-        join.thread,
-        at(ordered[0]!),
-        ordered.map((position) => memories[position]!.content),
-      );
-      if (appended === undefined) return true;
-      ordered.forEach((position, rank) => (contexts[position] = appended.contexts[rank]));
-      finishes.push(appended.finish);
-      return false;
-    });
-    const inserted = insertMemoryRows(this.c, memories, contexts);
-    for (const finish of finishes) finish();
-    for (const join of later) {
-      if (join.ids.length > JOIN_AROUND_MAX) this.threads.whole(join.agentId, join.thread);
-      else for (const place of this.threads.places(join.agentId, join.ids)) this.threads.around(place);
-    }
-    return inserted;
+    // Several statements (the rows, then their search entries) land together.
+    return this.c.transaction(async () => this.c.mapped(() => insertMemoryRows(this.c, memories)));
   }
 
   async get(agentId: string, id: string): Promise<Memory | undefined> {
@@ -330,107 +256,46 @@ export class SqliteMemories implements MemoryRepo {
   }
 
   async archive(agentId: string, ids: readonly string[], reason: string, now: string): Promise<string[]> {
-    // An archived memory leaves its thread: it lends no context and keeps none; its neighbours are re-indexed.
+    // An archived memory leaves its thread: it lends no context and keeps none; the triggers re-index its neighbours.
     return this.c.transaction(async () =>
       this.c.mapped(() => {
         const update = this.c.statement(
-          `UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ?, context_before = '', context_after = ''
-           WHERE id = ? AND agent_id = ? AND archived_at IS NULL RETURNING rowid AS ord, thread, created_at AS createdAt`,
+          'UPDATE memories SET archived_at = ?, archived_reason = ?, updated_at = ? WHERE id = ? AND agent_id = ? AND archived_at IS NULL',
         );
-        const archived: string[] = [];
-        const places: Place[] = [];
-        for (const id of ids) {
-          const row = update.get(now, reason, now, id, agentId) as { ord: number; thread: string | null; createdAt: string } | undefined;
-          if (!row) continue;
-          archived.push(id);
-          if (row.thread !== null) places.push({ agentId, thread: row.thread, createdAt: row.createdAt, ord: row.ord });
-        }
-        for (const place of places) this.threads.around(place);
-        return archived;
+        return ids.filter((id) => update.run(now, reason, now, id, agentId).changes === 1);
       }),
     );
   }
 
   async forget(agentId: string, ids: readonly string[]): Promise<string[]> {
-    return this.c.transaction(async () => this.c.mapped(() => forgetRows(this.c, this.threads, agentId, ids)));
+    return this.c.transaction(async () => this.c.mapped(() => forgetRows(this.c, agentId, ids)));
   }
 
   async refreshContext(agentId: string, target: { ids?: readonly string[]; threads?: readonly string[] }): Promise<number> {
-    // With FTS5's secure-delete: a neighbour's old context (an edited memory's old text) leaves the index at once.
-    return this.c.transaction(async () =>
-      this.c.mapped(() =>
-        withFtsSecureDelete(this.c, () => {
-          let changed = 0;
-          for (const thread of new Set(target.threads ?? [])) changed += this.threads.whole(agentId, thread);
-          for (const place of this.threads.places(agentId, target.ids ?? [])) {
-            // An archived memory keeps no context; its place still decides its neighbours'.
-            if (!place.live) {
-              changed += this.c
-                .statement(`UPDATE memories SET context_before = '', context_after = '' WHERE rowid = ? AND (context_before <> '' OR context_after <> '')`)
-                .run(place.ord).changes;
-            }
-            changed += this.threads.around(place);
-          }
-          return changed;
-        }),
-      ),
-    );
+    // Nothing is ever stale here: every change re-indexes the entries it alters as it is written (the triggers of
+    // migration 13), so no context is left to change.
+    void agentId;
+    void target;
+    return 0;
   }
 
   async setThread(agentId: string, ids: readonly string[], thread: string | null, now: string): Promise<string[]> {
-    // With FTS5's secure-delete: a context that loses a neighbour's text loses it from the index at once.
+    // With FTS5's secure-delete: a context that loses a neighbour's text loses it from the index at once. The triggers
+    // re-index the neighbours each memory leaves and joins, row by row.
     return this.c.transaction(async () =>
       this.c.mapped(() =>
         withFtsSecureDelete(this.c, () => {
           const move = this.c.statement(
-            `UPDATE memories SET thread = @thread, updated_at = @now WHERE id = @id AND agent_id = @agentId AND thread IS NOT @thread
-             RETURNING rowid AS ord, created_at AS createdAt, archived_at IS NULL AS live`,
+            'UPDATE memories SET thread = @thread, updated_at = @now WHERE id = @id AND agent_id = @agentId AND thread IS NOT @thread',
           );
-          const oldThread = this.c.statement('SELECT thread FROM memories WHERE id = ? AND agent_id = ?').pluck();
-          const left: Place[] = [];
-          const joined: Place[] = [];
-          const changed: string[] = [];
-          for (const id of new Set(ids)) {
-            const was = oldThread.get(id, agentId) as string | null | undefined;
-            const row = move.get({ thread, now, id, agentId }) as { ord: number; createdAt: string; live: number } | undefined;
-            if (!row) continue;
-            changed.push(id);
-            if (row.live !== 1) continue;
-            if (was !== null && was !== undefined) left.push({ agentId, thread: was, createdAt: row.createdAt, ord: row.ord });
-            if (thread !== null) joined.push({ agentId, thread, createdAt: row.createdAt, ord: row.ord });
-          }
-          // Every row is moved first, so each re-index below reads the threads as they end up.
-          if (thread === null || changed.length > joined.length) {
-            const clear = this.c.statement(
-              `UPDATE memories SET context_before = '', context_after = ''
-               WHERE id = ? AND agent_id = ? AND (thread IS NULL OR archived_at IS NOT NULL) AND (context_before <> '' OR context_after <> '')`,
-            );
-            for (const id of changed) clear.run(id, agentId);
-          }
-          this.reindexPlaces(left);
-          this.reindexPlaces(joined);
-          return changed;
+          return [...new Set(ids)].filter((id) => move.run({ thread, now, id, agentId }).changes === 1);
         }),
       ),
     );
   }
 
-  /** Re-indexes around places (inside a transaction): a thread with many of them is re-indexed whole. */
-  private reindexPlaces(places: readonly Place[]): void {
-    const byThread = new Map<string, Place[]>();
-    for (const place of places) {
-      const at = byThread.get(place.thread);
-      if (at) at.push(place);
-      else byThread.set(place.thread, [place]);
-    }
-    for (const [thread, at] of byThread) {
-      if (at.length > JOIN_AROUND_MAX) this.threads.whole(at[0]!.agentId, thread);
-      else for (const place of at) this.threads.around(place);
-    }
-  }
-
   async unarchive(agentId: string, ids: readonly string[], now: string): Promise<string[]> {
-    // A memory back from the archive rejoins its thread: it and its neighbours are re-indexed in the same transaction.
+    // A memory back from the archive rejoins its thread: the triggers re-index it and its neighbours.
     return this.c.transaction(async () => {
       const changed = this.c.mapped(() => {
         const update = this.c.statement(
@@ -438,14 +303,13 @@ export class SqliteMemories implements MemoryRepo {
         );
         return [...new Set(ids)].filter((id) => update.run(now, id, agentId).changes === 1);
       });
-      if (changed.length > 0) await this.refreshContext(agentId, { ids: changed });
       return changed;
     });
   }
 
   async update(memory: Memory): Promise<boolean> {
     // Several statements (the FTS5 switch around the update) land together. The thread and createdAt (the memory's
-    // place) stay; the caller re-indexes the neighbours when the text changed (refreshContext).
+    // place) stay; the triggers re-index the neighbours when the text changed.
     return this.c.transaction(async () =>
       this.c.mapped(() =>
         withFtsSecureDelete(
@@ -556,17 +420,9 @@ export class SqliteMemories implements MemoryRepo {
 
   async deleteBySource(source: string, agentIds: readonly string[]): Promise<number> {
     if (agentIds.length === 0) return 0;
-    return this.c.transaction(async () =>
-      this.c.mapped(() => {
-        const deleted = this.c
-          .statement(`DELETE FROM memories WHERE source = ? AND agent_id IN (${agentIds.map(() => '?').join(', ')}) RETURNING agent_id AS agentId, thread`)
-          .all(source, ...agentIds) as { agentId: string; thread: string | null }[];
-        const threads = new Map(
-          deleted.flatMap(({ agentId, thread }) => (thread === null ? [] : [[threadKey(agentId, thread), { agentId, thread }] as const])),
-        );
-        for (const { agentId, thread } of threads.values()) this.threads.whole(agentId, thread);
-        return deleted.length;
-      }),
+    // The triggers re-index the threads the deleted memories leave, row by row.
+    return this.c.use(
+      () => this.c.statement(`DELETE FROM memories WHERE source = ? AND agent_id IN (${agentIds.map(() => '?').join(', ')})`).run(source, ...agentIds).changes,
     );
   }
 }

@@ -43,6 +43,61 @@ const RUN_COLUMNS_SQL_V9 = `
     steps TEXT NOT NULL DEFAULT '{}',
     memory_ids TEXT NOT NULL DEFAULT '[]'`;
 
+/**
+ * Migration 13's search entry (docs/decisions.md "Issue 26: context without copies, second attempt"): what FTS5 indexes
+ * for a memory, computed from the memories themselves — its own columns and the text its live thread neighbours lend
+ * (store/context.ts: CONTEXT_BEFORE and CONTEXT_AFTER neighbours, each trimmed and cut to NEIGHBOUR_CHARS at a space,
+ * joined by newlines), so no row stores a neighbour's text again. Frozen with the migration: a later change of the rule
+ * is a new migration.
+ */
+const WS_V13 = 'char(9)||char(10)||char(13)||char(32)';
+/** What one neighbour lends (context.ts `neighbourText`), in SQL: whitespace is space, tab, CR and LF. */
+function lendV13(column: string): string {
+  const text = `trim(${column}, ${WS_V13})`;
+  const cut = `substr(${text}, 1, 1000)`;
+  // rtrim by every non-space character of the cut strips its last word: what is left ends at its last space.
+  const lastSpace = `length(rtrim(${cut}, ${[9, 10, 13, 32].reduce((acc, code) => `replace(${acc}, char(${code}), '')`, cut)}))`;
+  return `CASE WHEN length(${text}) <= 1000 THEN ${text} WHEN ${lastSpace} > 501 THEN rtrim(substr(${cut}, 1, ${lastSpace} - 1), ${WS_V13}) ELSE rtrim(${cut}, ${WS_V13}) END`;
+}
+/**
+ * The search entry of memory `m` (a SELECT list); `without`: a rowid left out of the thread (the state before it came).
+ * Each neighbour is its own scalar subquery (nearest first, then the one past it: ORDER BY … LIMIT 1 OFFSET k), so the
+ * order of the joined text never rests on the order an aggregate happens to read its rows in: a delete must give
+ * FTS5 the very tokens, at the very positions, that the insert gave.
+ */
+function searchEntryV13(m: string, without?: string): string {
+  const live = `p.agent_id = ${m}.agent_id AND p.thread = ${m}.thread AND p.archived_at IS NULL${without ? ` AND p.rowid <> ${without}` : ''}`;
+  const none = `${m}.thread IS NULL OR ${m}.archived_at IS NOT NULL`;
+  const neighbour = (side: 'before' | 'after', offset: number) =>
+    `(SELECT ${lendV13('p.content')} FROM memories p WHERE ${live} AND (p.created_at, p.rowid) ${side === 'before' ? '<' : '>'} (${m}.created_at, ${m}.rowid) ` +
+    `ORDER BY p.created_at${side === 'before' ? ' DESC' : ''}, p.rowid${side === 'before' ? ' DESC' : ''} LIMIT 1 OFFSET ${offset})`;
+  // Older first: the second before, the first before; the first after, the second after (joined by newlines).
+  const before = `CASE WHEN ${none} THEN '' ELSE coalesce(${neighbour('before', 1)} || char(10), '') || coalesce(${neighbour('before', 0)}, '') END`;
+  const after = `CASE WHEN ${none} THEN '' ELSE coalesce(${neighbour('after', 0)}, '') || coalesce(char(10) || ${neighbour('after', 1)}, '') END`;
+  return (
+    `${m}.rowid AS rowid, ${m}.content AS content, ${m}.tags AS tags, ${m}.subject AS subject, ${m}.agent_id AS agent_id, ` +
+    `${before} AS context_before, ${after} AS context_after, ${m}.date_words AS date_words`
+  );
+}
+const FTS_COLUMNS_V13 = 'content, tags, subject, agent_id, context_before, context_after, date_words';
+/** The live memories within two places of row `r`'s place in its thread (none when it is not in one), `self` left out. */
+function nearV13(r: string, self: string): string {
+  const same = `agent_id = ${r}.agent_id AND thread = ${r}.thread AND archived_at IS NULL AND rowid <> ${self} AND ${r}.thread IS NOT NULL AND ${r}.archived_at IS NULL`;
+  return (
+    `SELECT rowid FROM (SELECT rowid FROM memories WHERE ${same} AND (created_at, rowid) < (${r}.created_at, ${r}.rowid) ORDER BY created_at DESC, rowid DESC LIMIT 2) ` +
+    `UNION SELECT rowid FROM (SELECT rowid FROM memories WHERE ${same} AND (created_at, rowid) > (${r}.created_at, ${r}.rowid) ORDER BY created_at, rowid LIMIT 2)`
+  );
+}
+/** The triggers stand aside while a bulk write indexes its rows itself (sqlite/threads.ts `SearchEntries.bulk`). */
+const TRIGGERS_ON_V13 = "NOT EXISTS (SELECT 1 FROM settings WHERE key = 'search_deferred')";
+const INDEXED_CHANGE_V13 =
+  '(old.content IS NOT new.content OR old.tags IS NOT new.tags OR old.subject IS NOT new.subject OR old.agent_id IS NOT new.agent_id ' +
+  'OR old.thread IS NOT new.thread OR old.created_at IS NOT new.created_at OR (old.archived_at IS NULL) <> (new.archived_at IS NULL))';
+const dropEntriesV13 = (rowids: string) =>
+  `INSERT INTO memories_fts (memories_fts, rowid, ${FTS_COLUMNS_V13}) SELECT 'delete', rowid, ${FTS_COLUMNS_V13} FROM memories_search WHERE rowid IN (${rowids});`;
+const addEntriesV13 = (rowids: string) =>
+  `INSERT INTO memories_fts (rowid, ${FTS_COLUMNS_V13}) SELECT rowid, ${FTS_COLUMNS_V13} FROM memories_search WHERE rowid IN (${rowids});`;
+
 export const MIGRATIONS: readonly Migration[] = [
   // 1: memories with their FTS5 index, candidates, runs, handoffs, and a small key/value table for flags and locks.
   `
@@ -492,6 +547,52 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE INDEX memories_id ON memories (id);
   `,
+  // 13 (issue 26): the search context without copies of the text (docs/decisions.md "Issue 26: context without copies,
+  // second attempt"). The rows no longer store their neighbours' text (context_before, context_after dropped); the
+  // view memories_search computes each search entry from the thread, and the full-text table reads it (content = the
+  // view: snippets, 'rebuild' and the integrity check still work, on the sqlite3 CLI too). An external-content table's
+  // delete needs the entry's old values, so the triggers delete every entry a change alters with the values of the
+  // state before it (BEFORE UPDATE/DELETE; an insert's, in its AFTER trigger, as the thread was without the new row)
+  // and insert them again from the state after it. bm25's totals stay exact (not contentless-delete). A bulk write
+  // sets the 'search_deferred' setting for its statements and indexes its rows itself (threads.ts). The index is
+  // filled afresh after the SQL, with progress.
+  {
+    sql: `
+  DROP TRIGGER memories_fts_insert;
+  DROP TRIGGER memories_fts_delete;
+  DROP TRIGGER memories_fts_update;
+  DROP TABLE memories_fts;
+  ALTER TABLE memories DROP COLUMN context_before;
+  ALTER TABLE memories DROP COLUMN context_after;
+  CREATE VIEW memories_search AS SELECT ${searchEntryV13('m')} FROM memories m;
+  CREATE VIRTUAL TABLE memories_fts USING fts5(
+    ${FTS_COLUMNS_V13},
+    content = 'memories_search', content_rowid = 'rowid',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+  );
+  INSERT INTO memories_fts (memories_fts, rank) VALUES ('rank', 'bm25(1.0000, 0.5000, 0.7500, 0.0000, 0.4000, 0.1500, 0.3000)');
+  CREATE TRIGGER memories_search_insert AFTER INSERT ON memories WHEN ${TRIGGERS_ON_V13} BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, ${FTS_COLUMNS_V13})
+      SELECT 'delete', ${searchEntryV13('m', 'new.rowid')} FROM memories m WHERE m.rowid IN (${nearV13('new', 'new.rowid')});
+    ${addEntriesV13(`SELECT new.rowid UNION ${nearV13('new', 'new.rowid')}`)}
+  END;
+  CREATE TRIGGER memories_search_update_before BEFORE UPDATE OF content, tags, subject, agent_id, thread, created_at, archived_at ON memories
+  WHEN ${INDEXED_CHANGE_V13} AND ${TRIGGERS_ON_V13} BEGIN
+    ${dropEntriesV13(`SELECT old.rowid UNION ${nearV13('old', 'old.rowid')} UNION ${nearV13('new', 'old.rowid')}`)}
+  END;
+  CREATE TRIGGER memories_search_update_after AFTER UPDATE OF content, tags, subject, agent_id, thread, created_at, archived_at ON memories
+  WHEN ${INDEXED_CHANGE_V13} AND ${TRIGGERS_ON_V13} BEGIN
+    ${addEntriesV13(`SELECT new.rowid UNION ${nearV13('old', 'old.rowid')} UNION ${nearV13('new', 'old.rowid')}`)}
+  END;
+  CREATE TRIGGER memories_search_delete_before BEFORE DELETE ON memories WHEN ${TRIGGERS_ON_V13} BEGIN
+    ${dropEntriesV13(`SELECT old.rowid UNION ${nearV13('old', 'old.rowid')}`)}
+  END;
+  CREATE TRIGGER memories_search_delete_after AFTER DELETE ON memories WHEN ${TRIGGERS_ON_V13} BEGIN
+    ${addEntriesV13(nearV13('old', 'old.rowid'))}
+  END;
+  `,
+    fillSearchIndex: true,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

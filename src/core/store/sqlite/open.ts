@@ -195,7 +195,8 @@ function rebuild(db: Database.Database, migration: RebuildMigration, onProgress?
 }
 
 /**
- * Fills a freshly created (empty) full-text table from the memories, as FTS5's `rebuild` would, but in chunks of
+ * Fills a freshly created (empty) full-text table from the memories' search entries (the view memories_search,
+ * migration 13), as FTS5's `rebuild` would, but in chunks of
  * FILL_CHUNK rows in rowid order, so the caller can show progress. Runs inside the migration's transaction: an
  * interrupted upgrade leaves the store as it was.
  */
@@ -204,7 +205,7 @@ function fillSearchIndex(db: Database.Database, onProgress?: OpenProgress): void
   onProgress?.('search-index', 0, total);
   const chunk = db.prepare(
     `INSERT INTO memories_fts (rowid, content, tags, subject, agent_id, context_before, context_after, date_words)
-     SELECT rowid, content, tags, subject, agent_id, context_before, context_after, date_words FROM memories
+     SELECT rowid, content, tags, subject, agent_id, context_before, context_after, date_words FROM memories_search
      WHERE rowid > ? ORDER BY rowid LIMIT ${FILL_CHUNK}`,
   );
   const last = db.prepare(`SELECT max(rowid) FROM (SELECT rowid FROM memories WHERE rowid > ? ORDER BY rowid LIMIT ${FILL_CHUNK})`).pluck();

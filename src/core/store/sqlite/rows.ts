@@ -1,13 +1,11 @@
 /** Whole tables on SQLite (db copy, contract tests): rows in id order, paged so a caller may await between them. */
 import type { RowsRepo, StoreTable, TableRows } from '../port.js';
 import type { Connection } from './connection.js';
-import { threadsOf } from '../context.js';
 import { columnList, TABLE_SPECS } from '../tables.js';
 import type { Run } from '../../records.js';
 import { fromRow, insertSql, toParams } from './codec.js';
 import { ALL_RUNS, insertRun } from './repos.js';
 import { insertMemoryRows } from './memories.js';
-import { SqliteThreads } from './threads.js';
 
 const PAGE = 1000;
 
@@ -72,13 +70,8 @@ export class SqliteRows implements RowsRepo {
     if (rows.length === 0) return 0;
     return this.c.transaction(async () =>
       this.c.mapped(() => {
-        const inserted = insertRows(this.c, table, rows);
-        // Memories arrive without their search context: the threads they joined are re-indexed.
-        if (table === 'memories') {
-          const threads = new SqliteThreads(this.c);
-          for (const { agentId, thread } of threadsOf(rows as readonly TableRows['memories'][])) threads.whole(agentId, thread);
-        }
-        return inserted;
+        // Memories are indexed for the search as a batch, with the stored memories of the threads they join.
+        return insertRows(this.c, table, rows);
       }),
     );
   }

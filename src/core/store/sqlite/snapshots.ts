@@ -697,6 +697,7 @@ class AttachedSnapshot implements SnapshotSource {
    * and its search context is derived (re-indexed after a replace).
    */
   private contentColumns(table: RestoredTable): string[] {
+    // (A store before migration 13 also had the columns context_before and context_after: never content.)
     const names = this.c.statement('SELECT name FROM pragma_table_info(?)').pluck().all(table) as string[];
     return names.filter((name) => name !== 'rowid' && name !== 'context_before' && name !== 'context_after');
   }
@@ -731,27 +732,32 @@ class AttachedSnapshot implements SnapshotSource {
     await this.read(() => {
       const columns = this.contentColumns(table).join(', ');
       const params = agentId === null ? {} : { agentId };
-      this.c.db.prepare(`DELETE FROM main.${table} AS m WHERE ${scope('m', agentId)}`).run(params);
       if (table === 'memories') {
-        // Keep each memory's rowid where it is still free; the rest get new ones in a second pass, so no pass collides.
-        this.c.db
-          .prepare(
-            `INSERT INTO main.memories (rowid, ${columns}) SELECT s.rowid, ${columns} FROM snapshot.memories s
-             WHERE ${scope('s', agentId)} AND NOT EXISTS (SELECT 1 FROM main.memories m WHERE m.rowid = s.rowid)`,
-          )
-          .run(params);
-        this.c.db
-          .prepare(
-            `INSERT INTO main.memories (${columns}) SELECT ${columns} FROM snapshot.memories s
-             WHERE ${scope('s', agentId)} AND NOT EXISTS (SELECT 1 FROM main.memories m WHERE m.id = s.id)`,
-          )
-          .run(params);
-        // The restored memories' search context, for the threads in scope (a thread is one agent's).
-        new SqliteThreads(this.c).all(agentId);
+        // The scope's memories are replaced with the search triggers stood aside, then indexed once (threads.ts).
+        new SqliteThreads(this.c).replace(agentId, () => this.replaceMemories(columns, agentId, params));
         return;
       }
+      this.c.db.prepare(`DELETE FROM main.${table} AS m WHERE ${scope('m', agentId)}`).run(params);
       this.c.db.prepare(`INSERT INTO main.${table} (${columns}) SELECT ${columns} FROM snapshot.${table} s WHERE ${scope('s', agentId)}`).run(params);
     });
+  }
+
+  /** The scope's memories deleted and the snapshot's put back (inside `replace`). */
+  private replaceMemories(columns: string, agentId: string | null, params: { agentId?: string }): void {
+    this.c.db.prepare(`DELETE FROM main.memories AS m WHERE ${scope('m', agentId)}`).run(params);
+    // Keep each memory's rowid where it is still free; the rest get new ones in a second pass, so no pass collides.
+    this.c.db
+      .prepare(
+        `INSERT INTO main.memories (rowid, ${columns}) SELECT s.rowid, ${columns} FROM snapshot.memories s
+           WHERE ${scope('s', agentId)} AND NOT EXISTS (SELECT 1 FROM main.memories m WHERE m.rowid = s.rowid)`,
+      )
+      .run(params);
+    this.c.db
+      .prepare(
+        `INSERT INTO main.memories (${columns}) SELECT ${columns} FROM snapshot.memories s
+           WHERE ${scope('s', agentId)} AND NOT EXISTS (SELECT 1 FROM main.memories m WHERE m.id = s.id)`,
+      )
+      .run(params);
   }
 
   async matches(_ops: StoreOps, table: RestoredTable, agentId: string | null): Promise<boolean> {

@@ -1,121 +1,99 @@
 /**
- * Re-indexing the search context of threaded memories on SQLite (docs/store.md "Threads and the search context"): the
- * adapter writes `context_before`/`context_after` (store/context.ts computes them) and the FTS5 triggers re-index
- * each row whose context changed. Synchronous: call inside a transaction, after the change is written.
+ * The search context of threaded memories on SQLite (docs/store.md "Threads and the search context"; migration 13):
+ * no row stores its neighbours' text. The view `memories_search` computes every memory's search entry from the thread
+ * (the rule of store/context.ts, in SQL), the FTS5 table reads it, and the triggers of migration 13 re-index every entry
+ * a change of one row alters (the row and the live neighbours within two places of where it was and where it is),
+ * deleting each with its values from before the change. A single write needs nothing more from the adapter.
+ *
+ * A bulk write (import, load, restore) would make the triggers re-index a thread's last memories once per new row; it
+ * runs instead with the triggers stood aside ('search_deferred' in settings, inside the caller's transaction) and
+ * re-indexes once: the entries its rows will alter are deleted before (their old values still computable), the new
+ * rows and those entries indexed after. Synchronous: call inside a transaction.
  *
  * A thread's order is (created_at, rowid): rowid is SQLite's insertion order. `memories_thread` (agent_id, thread,
  * created_at) over live threaded rows serves every look-up; rowid is its implicit last column.
  */
-import { CONTEXT_AFTER, threadContexts, WINDOW, windowContexts, type Context } from '../context.js';
+import { CONTEXT_AFTER, CONTEXT_BEFORE } from '../context.js';
 import type { Connection } from './connection.js';
 
-interface ThreadRow {
-  ord: number;
-  content: string;
-  context_before: string;
-  context_after: string;
-}
+/** The full-text table's columns, in order: what the view gives for each memory. */
+const ENTRY = 'content, tags, subject, agent_id, context_before, context_after, date_words';
+const LIVE = 'agent_id = @agentId AND thread = @thread AND archived_at IS NULL';
 
-/** A place in a thread: where a memory is, or was before it was archived or deleted. */
-export interface Place {
+/** Where a new memory lands in a thread. */
+export interface Landing {
   agentId: string;
   thread: string;
   createdAt: string;
-  /** The memory's rowid. */
-  ord: number;
 }
-
-const ROW = 'rowid AS ord, content, context_before, context_after';
-const LIVE = 'agent_id = @agentId AND thread = @thread AND archived_at IS NULL';
 
 export class SqliteThreads {
   constructor(private readonly c: Connection) {}
 
-  /** Writes the contexts that differ from the stored ones; returns how many rows changed. */
-  private write(rows: readonly { row: ThreadRow; context: Context }[]): number {
-    const update = this.c.statement('UPDATE memories SET context_before = ?, context_after = ? WHERE rowid = ?');
-    let changed = 0;
-    for (const { row, context } of rows) {
-      if (row.context_before === context.before && row.context_after === context.after) continue;
-      update.run(context.before, context.after, row.ord);
-      changed++;
+  /** Deletes the search entries of these rows, with their values as the view gives them now. */
+  private dropEntries(where: string, params: unknown): void {
+    this.c
+      .statement(`INSERT INTO memories_fts (memories_fts, rowid, ${ENTRY}) SELECT 'delete', rowid, ${ENTRY} FROM memories_search WHERE ${where}`)
+      .run(params);
+  }
+
+  /** Indexes these rows as the view gives them now. */
+  private addEntries(where: string, params: unknown): void {
+    this.c.statement(`INSERT INTO memories_fts (rowid, ${ENTRY}) SELECT rowid, ${ENTRY} FROM memories_search WHERE ${where}`).run(params);
+  }
+
+  /** Runs `work` with the search triggers stood aside (inside the caller's transaction). */
+  private deferred<T>(work: () => T): T {
+    this.c.statement("INSERT INTO settings (key, value) VALUES ('search_deferred', '1')").run();
+    try {
+      return work();
+    } finally {
+      this.c.statement("DELETE FROM settings WHERE key = 'search_deferred'").run();
     }
-    return changed;
-  }
-
-  /** Re-indexes the memories whose context depends on one place of a thread (the place's own memory included). */
-  around(place: Place): number {
-    const params = { agentId: place.agentId, thread: place.thread, createdAt: place.createdAt, ord: place.ord };
-    const before = (
-      this.c
-        .statement(
-          `SELECT ${ROW} FROM memories WHERE ${LIVE} AND (created_at, rowid) < (@createdAt, @ord) ORDER BY created_at DESC, rowid DESC LIMIT ${WINDOW}`,
-        )
-        .all(params) as ThreadRow[]
-    ).reverse();
-    const self = this.c.statement(`SELECT ${ROW} FROM memories WHERE rowid = @ord AND ${LIVE}`).get(params) as ThreadRow | undefined;
-    const after = this.c
-      .statement(`SELECT ${ROW} FROM memories WHERE ${LIVE} AND (created_at, rowid) > (@createdAt, @ord) ORDER BY created_at, rowid LIMIT ${WINDOW}`)
-      .all(params) as ThreadRow[];
-    return this.write(windowContexts(before, self, after));
   }
 
   /**
-   * The contexts of new memories (contents in thread order, `first` the earliest createdAt) joining a stored thread at
-   * its end — no live memory of it is later than `first`, as when a big file is imported chunk by chunk: computed with
-   * the thread's last stored memories, without re-reading the thread. Undefined when they would land inside it.
-   * `finish`, once they are inserted, rewrites the context of the stored memories they follow.
+   * The stored live memories whose search entry changes when new memories land at these places: within
+   * CONTEXT_AFTER places before each landing and CONTEXT_BEFORE after it (a new row comes after every stored row of
+   * its time: its rowid is the next one).
    */
-  appended(agentId: string, thread: string, first: string, contents: readonly string[]): { contexts: Context[]; finish: () => number } | undefined {
-    const later = this.c.statement(`SELECT 1 FROM memories WHERE ${LIVE} AND created_at > @first LIMIT 1`).pluck().get({ agentId, thread, first });
-    if (later !== undefined) return undefined;
-    const tail = (
-      this.c.statement(`SELECT ${ROW} FROM memories WHERE ${LIVE} ORDER BY created_at DESC, rowid DESC LIMIT ${WINDOW}`).all({ agentId, thread }) as ThreadRow[]
-    ).reverse();
-    const computed = threadContexts([...tail.map((row) => row.content), ...contents]);
-    // Only the last CONTEXT_AFTER stored memories gain neighbours after them; with WINDOW read, their context before
-    // is whole too.
-    const from = Math.max(0, tail.length - CONTEXT_AFTER);
-    return {
-      contexts: computed.slice(tail.length),
-      finish: () => this.write(tail.slice(from).map((row, index) => ({ row, context: computed[from + index]! }))),
-    };
-  }
-
-  /** Re-indexes a whole thread of an agent. */
-  whole(agentId: string, thread: string): number {
-    const rows = this.c.statement(`SELECT ${ROW} FROM memories WHERE ${LIVE} ORDER BY created_at, rowid`).all({ agentId, thread }) as ThreadRow[];
-    const contexts = threadContexts(rows.map((row) => row.content));
-    return this.write(rows.map((row, index) => ({ row, context: contexts[index]! })));
-  }
-
-  /**
-   * Re-indexes every thread of an agent (or of all agents), and clears the context of archived memories: after rows
-   * were copied in wholesale (a restore, a load).
-   */
-  all(agentId: string | null): number {
-    const scope = agentId === null ? '' : 'AND agent_id = @agentId';
-    const threads = this.c
-      .statement(`SELECT DISTINCT agent_id AS agentId, thread FROM memories WHERE thread IS NOT NULL AND archived_at IS NULL ${scope}`)
-      .all({ agentId }) as { agentId: string; thread: string }[];
-    let changed = threads.reduce((sum, { agentId: agent, thread }) => sum + this.whole(agent, thread), 0);
-    changed += this.c
-      .statement(
-        `UPDATE memories SET context_before = '', context_after = ''
-         WHERE (thread IS NULL OR archived_at IS NOT NULL) AND (context_before <> '' OR context_after <> '') ${scope}`,
-      )
-      .run({ agentId }).changes;
-    return changed;
-  }
-
-  /** The places of these memories (ids of the agent; missing ones and unthreaded ones left out). */
-  places(agentId: string, ids: readonly string[]): (Place & { id: string; live: boolean })[] {
-    const statement = this.c.statement(
-      'SELECT id, rowid AS ord, thread, created_at AS createdAt, archived_at IS NULL AS live FROM memories WHERE id = ? AND agent_id = ?',
+  private around(landings: readonly Landing[]): number[] {
+    const before = this.c.statement(
+      `SELECT rowid FROM memories WHERE ${LIVE} AND created_at <= @createdAt ORDER BY created_at DESC, rowid DESC LIMIT ${CONTEXT_AFTER}`,
     );
-    return ids.flatMap((id) => {
-      const row = statement.get(id, agentId) as { id: string; ord: number; thread: string | null; createdAt: string; live: number } | undefined;
-      return row && row.thread !== null ? [{ id: row.id, agentId, thread: row.thread, createdAt: row.createdAt, ord: row.ord, live: row.live === 1 }] : [];
-    });
+    const after = this.c.statement(`SELECT rowid FROM memories WHERE ${LIVE} AND created_at > @createdAt ORDER BY created_at, rowid LIMIT ${CONTEXT_BEFORE}`);
+    const rowids = new Set<number>();
+    const seen = new Set<string>();
+    for (const landing of landings) {
+      const key = `${landing.agentId}\u0000${landing.thread}\u0000${landing.createdAt}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      for (const statement of [before, after]) for (const rowid of statement.pluck().all(landing) as number[]) rowids.add(rowid);
+    }
+    return [...rowids];
+  }
+
+  /**
+   * Inserts new memories in bulk (`insert`, plain INSERTs without rowids; rows it skips are harmless) and indexes
+   * them once: `landings`, the places of the live threaded memories among them.
+   */
+  insert<T>(landings: readonly Landing[], insert: () => T): T {
+    const stored = JSON.stringify(this.around(landings));
+    this.dropEntries('rowid IN (SELECT value FROM json_each(@stored))', { stored });
+    const last = this.c.statement('SELECT coalesce(max(rowid), 0) FROM memories').pluck().get() as number;
+    const result = this.deferred(insert);
+    this.addEntries('rowid > @last OR rowid IN (SELECT value FROM json_each(@stored))', { last, stored });
+    return result;
+  }
+
+  /**
+   * Replaces the memories of a scope (an agent's, or all) in bulk (`replace`: deletes and inserts, rowids kept or
+   * not) and indexes the scope once. Threads are one agent's, so no entry outside the scope changes.
+   */
+  replace(agentId: string | null, replace: () => void): void {
+    if (agentId === null) this.c.statement("INSERT INTO memories_fts (memories_fts) VALUES ('delete-all')").run();
+    else this.dropEntries('agent_id = @agentId', { agentId });
+    this.deferred(replace);
+    this.addEntries(agentId === null ? '1' : 'agent_id = @agentId', agentId === null ? {} : { agentId });
   }
 }

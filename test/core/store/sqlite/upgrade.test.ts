@@ -121,7 +121,11 @@ describe('upgrading a store to search in context', () => {
       await store.memories.forget('a', [ids[7]!]);
       await store.memories.refreshContext('a', { ids, threads: ['t'] });
       expect(integrityCheck).not.toThrow();
-      const contexts = store.db.prepare("SELECT content, context_before AS b FROM memories WHERE thread = 't' AND archived_at IS NULL ORDER BY rowid").all();
+      const contexts = store.db
+        .prepare(
+          "SELECT m.content, e.context_before AS b FROM memories m JOIN memories_search e ON e.rowid = m.rowid WHERE m.thread = 't' AND m.archived_at IS NULL ORDER BY m.rowid",
+        )
+        .all();
       expect(contexts.slice(3, 6)).toEqual([
         { content: 'turn 5 word5', b: 'turn 1 word1\nturn 2 word2' },
         { content: 'turn 6 word6', b: 'turn 2 word2\nturn 5 word5' },
