@@ -42,14 +42,17 @@ const OPEN: ReadonlyArray<readonly [string, { text?: string; digits?: string }]>
   ['Card 4111 1111 1111 1111_jane@example.ie on file.', { digits: '411111111111' }],
   ['Call +353 1 234 5678-2024-03-15 to confirm.', { digits: '12345678' }],
   ['Ref 2024;087 123 4567 for the van.', { digits: '871234567' }],
-  ['Rent to IE29\u00a0AIBK\u00a09311\u00a05212\u00a03456\u00a078 monthly.', { digits: '931152123456' }],
-  ['Tél. +33\u202f1\u202f42\u202f68\u202f53\u202f00 le matin.', { digits: '142685300' }],
   ['Card 4111  1111  1111  1111 (copied from the PDF).', { digits: '411111111111' }],
-  ['Card \uff14\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 in full width.', { digits: '411111111111' }],
   ['Card 4\u200b111 1111 1111 1111 with a zero-width space.', { digits: '411111111111' }],
 ];
 // Fixed with the review: libphonenumber's reading with a long `#` extension crashed the phone recogniser (exit 1).
-const FIXED: ReadonlyArray<readonly [string, { text?: string; digits?: string }]> = [['Call +353 1 234 5678#0871234567 now.', { digits: '12345678' }]];
+const FIXED: ReadonlyArray<readonly [string, { text?: string; digits?: string }]> = [
+  ['Call +353 1 234 5678#0871234567 now.', { digits: '12345678' }],
+  // Fixed with the review: redaction reads no-break and thin spaces as spaces and full-width digits as ASCII.
+  ['Rent to IE29\u00a0AIBK\u00a09311\u00a05212\u00a03456\u00a078 monthly.', { digits: '931152123456' }],
+  ['Tél. +33\u202f1\u202f42\u202f68\u202f53\u202f00 le matin.', { digits: '142685300' }],
+  ['Card \uff14\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 in full width.', { digits: '411111111111' }],
+];
 
 async function check(engine: SandboxEngine, index: number, text: string, part: { text?: string; digits?: string }): Promise<void> {
   const box = await engineSandbox(engine);
