@@ -58,7 +58,10 @@ export function maskPasswordsIn(text: string): string {
  * location hippo reads (it is taken for a file path), but someone may type one, and the error naming that path or
  * the "did you mean" line echoing it must not show the password (issue 27 review).
  */
-const KEYWORD_PASSWORD = /(\bpassword\s*=\s*)('[^']*'?|[^\s&'"]+)/gi;
+const KEYWORD_PASSWORD = /(\b(?:ssl)?password\s*=\s*)('[^']*'?|[^\s&'"]+)/gi;
+
+/** A URL parameter holding a secret: libpq's `password` and `sslpassword` (the client key's passphrase). */
+const PASSWORD_PARAMETER = /^(?:ssl)?password(=|$)/i;
 
 /**
  * The passwords in some URLs (the user-info's and a `password=` parameter's, as written and decoded): the secrets
@@ -76,7 +79,7 @@ export function passwordsIn(values: readonly (string | undefined)[]): string[] {
     const at = authority.lastIndexOf('@');
     const colon = authority.indexOf(':');
     const candidates = [at > 0 && colon >= 0 && colon < at ? authority.slice(colon + 1, at) : ''];
-    for (const match of rest.matchAll(/[?&]password=([^&#]*)/gi)) candidates.push(match[1]!);
+    for (const match of rest.matchAll(/[?&](?:ssl)?password=([^&#]*)/gi)) candidates.push(match[1]!);
     for (const candidate of candidates) {
       for (const form of [candidate, safeDecode(candidate)]) if (form.length >= 4) found.add(form);
     }
@@ -144,8 +147,8 @@ function replacePassword(url: string, mask: string | null, anyScheme = false): s
     const parameters = tail
       .slice(query + 1)
       .split('&')
-      .filter((pair) => pair !== '' && (mask !== null || !/^password(=|$)/i.test(pair)))
-      .map((pair) => (/^password(=|$)/i.test(pair) ? `password=${mask}` : pair));
+      .filter((pair) => pair !== '' && (mask !== null || !PASSWORD_PARAMETER.test(pair)))
+      .map((pair) => (PASSWORD_PARAMETER.test(pair) ? `${pair.split('=')[0]}=${mask}` : pair));
     tail = `${tail.slice(0, query)}${parameters.length > 0 ? `?${parameters.join('&')}` : ''}`;
   }
   return `${scheme[0]}${keptAuthority}${tail}`;

@@ -46,6 +46,10 @@ describe('choosing the store', () => {
     expect(maskPasswordsIn('no hippo store at /w/host=db password=s3cretPW dbname=x')).toBe('no hippo store at /w/host=db password=*** dbname=x');
     expect(maskPasswordsIn("host=db password='s3cret PW' user=u")).toBe('host=db password=*** user=u');
     expect(maskPasswordsIn('postgres://u:s3cretPW@h/x?password=s3cretPW&sslmode=require')).toBe('postgres://u:***@h/x?password=***&sslmode=require');
+    // libpq's sslpassword (the client key's passphrase) is a secret too (issue 27 review)
+    expect(maskPasswordsIn('postgres://u@h/x?sslpassword=s3cretPW&sslmode=require')).toBe('postgres://u@h/x?sslpassword=***&sslmode=require');
+    expect(maskPasswordsIn('host=db sslpassword=s3cretPW')).toBe('host=db sslpassword=***');
+    expect(withoutPassword('postgres://ana@db/hippo?sslpassword=x&sslmode=require')).toBe('postgres://ana@db/hippo?sslmode=require');
     expect(maskPasswordsIn('a password is needed')).toBe('a password is needed');
   });
 

@@ -253,8 +253,12 @@ export class Redactor {
   }
 
   /** Every value of the configured kinds, as non-overlapping spans in offset order. */
-  private find(text: string): Found[] {
+  private find(written: string): Found[] {
     const options = { region: this.options.region ?? null, regions: this.options.regions };
+    // Read with no-break, thin and figure spaces as spaces, and full-width digits as ASCII digits: one code
+    // unit for one, so every span is the written text's (an IBAN or phone number copied with U+00A0 or U+202F between
+    // its groups, a card typed in full width, is replaced, not sent; issue 27 review).
+    const text = foldForReading(written);
     // The text read again around each line break with the break (and the blanks around it) as one space: a value
     // split across lines is found too, and its span mapped back to the original text.
     const flat = flatten(text);
@@ -426,6 +430,11 @@ function parsePlaceholder(placeholder: string): { kind: RedactKind; n: number } 
 }
 
 /** Our brackets and their look-alikes as ASCII brackets: one code unit for one, so offsets stay where they were. */
+/** Spaces of other widths as a space and full-width digits as ASCII, one code unit for one (offsets are kept). */
+function foldForReading(text: string): string {
+  return text.replace(/[\u00a0\u2007\u2009\u202f]/g, ' ').replace(/[\uff10-\uff19]/g, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xff10 + 0x30));
+}
+
 export function escapeBrackets(text: string): string {
   return text.replace(LOOKALIKE, (char) => (OPENERS.includes(char) ? '[' : ']'));
 }

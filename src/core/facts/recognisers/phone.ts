@@ -227,7 +227,10 @@ function withoutBareExtension(text: string, hit: NumberFound, home: CountryCode 
   const written = text.slice(hit.startsAt, hit.endsAt);
   if (hit.number.ext === undefined || withoutExtension(written, hit.number) !== written) return hit;
   // libphonenumber's extension forms without a marker end in the extension's digits after a comma or semicolon.
-  const cut = /[\s,;]+\d+$/.exec(written)!;
+  const cut = /[\s,;]+\d+$/.exec(written);
+  // An extension after a marker EXTENSION_RE does not take (`#` and more digits than it allows: `0871234567#0871234567`)
+  // stays libphonenumber's reading, whole: never a crash, and redaction covers all of it.
+  if (cut === null) return hit;
   const [again] = findPhoneNumbersInText(written.slice(0, cut.index), { defaultCountry: home }).filter(
     (other) => other.startsAt === 0 && other.endsAt === cut.index,
   );
