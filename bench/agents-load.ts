@@ -23,7 +23,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeThreaded } from './agents.js';
-import { BIN, DATA, fmt, loadAverage, machine, median, removeSqliteFiles, timeOnce, writeSection, type SectionOptions } from './lib.js';
+import { databaseUrl, BIN, DATA, fmt, loadAverage, machine, median, removeSqliteFiles, timeOnce, writeSection, type SectionOptions } from './lib.js';
 
 const AGENTS = Number(process.env.BENCH_LOAD_AGENTS ?? 10);
 const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 20);
@@ -281,11 +281,7 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
   const pg = (await import('pg')).default;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  const dbUrl = (name: string) => {
-    const parsed = new URL(url);
-    parsed.pathname = `/${name}`;
-    return parsed.toString();
-  };
+  const dbUrl = (name: string) => databaseUrl(url, name);
   const exists = async (name: string) => (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
   const holds = async (counter: Counter) => {
     const counts = await counter.perAgent();

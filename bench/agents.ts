@@ -9,7 +9,7 @@ import { openStore, search, type Store } from 'hippo';
 import { once } from 'node:events';
 import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, DATA, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
+import { databaseUrl, BIN, DATA, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 /** How many other agents share the store (BENCH_AGENTS_CROWD; 10 by default, 100 for the issue's 1 M store of 100 agents). */
 const CROWD = Number(process.env.BENCH_AGENTS_CROWD ?? 10);
@@ -80,11 +80,7 @@ export async function run({ sizes = [10_000] }: SectionOptions = {}): Promise<vo
   const pg = (await import('pg')).default;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
-  const dbUrl = (name: string) => {
-    const parsed = new URL(url);
-    parsed.pathname = `/${name}`;
-    return parsed.toString();
-  };
+  const dbUrl = (name: string) => databaseUrl(url, name);
   const names = { alone: 'hippo_bench_agents_alone', crowd: 'hippo_bench_agents_crowd' };
   for (const name of Object.values(names)) {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -83,6 +83,13 @@ export function writeSection(name: string, markdown: string): void {
 
 export const fmt = (value: number, digits = 1): string => Number(value).toFixed(digits);
 
+/** The same PostgreSQL server's URL for another database (its credentials and parameters kept). */
+export function databaseUrl(serverUrl: string, database: string): string {
+  const parsed = new URL(serverUrl);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
 /** The 1, 5 and 15 minute load averages (uptime's): the machine is shared, so every section reports the load. */
 export function loadAverage(): string {
   return loadavg()

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { corpus } from './foundation.js';
-import { BIN, DATA, fmt, machine, median, medianMs, ROOT, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
+import { databaseUrl, BIN, DATA, fmt, machine, median, medianMs, ROOT, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 const QUERY = 'deploy failed because of a migration lock';
 // The generated columns' expressions (store/postgres/schema.ts), for the server-side ceiling.
@@ -77,9 +77,7 @@ async function server(): Promise<Server> {
       const database = `hippo_bench_${process.pid}_${name}`;
       await query(base, `CREATE DATABASE ${database}`);
       created.push(database);
-      const parsed = new URL(base);
-      parsed.pathname = `/${database}`;
-      return parsed.toString();
+      return databaseUrl(base, database);
     },
     async count(location, sql) {
       return Number((await query<{ n: string }>(location, sql))[0]!.n);

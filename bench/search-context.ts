@@ -10,7 +10,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildDevSet, type ConvoMemory, type DevSet } from './convo.js';
-import { DATA, machine, median, ROOT, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
+import { databaseUrl, DATA, machine, median, ROOT, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 type Hippo = typeof import('hippo');
 type Weights = Record<string, number>;
@@ -184,9 +184,7 @@ async function postgresTarget(): Promise<{ target?: Target; note: string; stop?:
       } finally {
         await client.end();
       }
-      const parsed = new URL(server);
-      parsed.pathname = `/${database}`;
-      return parsed.toString();
+      return databaseUrl(server, database);
     },
     async size(location) {
       const client = new pg.Client({ connectionString: location });
