@@ -36,8 +36,6 @@ const digitsOf = (text: string): string =>
 // OPEN defects the review found (each sent through the real CLI to a non-loopback stand-in): marked `it.fails` so the
 // suite stays green while they are open; a fix makes its case pass and this test fail — then move the case to FIXED.
 const OPEN: ReadonlyArray<readonly [string, { text?: string; digits?: string }]> = [
-  ['Mail jane@example.ie-2024 about the renewal.', { text: 'jane@example.ie' }],
-  ['Keys: ask _jane@example.ie_ first.', { text: 'jane@example.ie' }],
   ['Mail jane@example.ie.jane@example.org today.', { text: 'jane@example.org' }],
   ['Card 4111 1111 1111 1111_jane@example.ie on file.', { digits: '411111111111' }],
   ['Call +353 1 234 5678-2024-03-15 to confirm.', { digits: '12345678' }],
@@ -47,6 +45,9 @@ const OPEN: ReadonlyArray<readonly [string, { text?: string; digits?: string }]>
 ];
 // Fixed with the review: libphonenumber's reading with a long `#` extension crashed the phone recogniser (exit 1).
 const FIXED: ReadonlyArray<readonly [string, { text?: string; digits?: string }]> = [
+  // Fixed after the review: an email ends at a hyphen or underscore glued after its suffix.
+  ['Mail jane@example.ie-2024 about the renewal.', { text: 'jane@example.ie' }],
+  ['Keys: ask _jane@example.ie_ first.', { text: 'jane@example.ie' }],
   ['Call +353 1 234 5678#0871234567 now.', { digits: '12345678' }],
   // Fixed with the review: redaction reads no-break and thin spaces as spaces and full-width digits as ASCII.
   ['Rent to IE29\u00a0AIBK\u00a09311\u00a05212\u00a03456\u00a078 monthly.', { digits: '931152123456' }],

@@ -40,9 +40,21 @@ describe('email recogniser', () => {
     expect(texts('email', 'メールはtest@example.comです')).toEqual(['test@example.com']);
   });
 
+  it('ends an address at a sign glued after its suffix (a hyphen, an underscore), and takes Markdown italics off it', () => {
+    expect(texts('email', 'Mail jane@example.ie-2024 about the renewal.')).toEqual(['jane@example.ie']);
+    expect(texts('email', 'write to ops@mail.example.co.uk-team now')).toEqual(['ops@mail.example.co.uk']);
+    // (Before issue 27's review `jane@example.com-foo` gave nothing, and redaction sent the address whole.)
+    expect(texts('email', 'jane@example.com-foo')).toEqual(['jane@example.com']);
+    expect(texts('email', 'Keys: ask _jane@example.ie_ first.')).toEqual(['jane@example.ie']);
+    expect(texts('email', 'backup to x@foo.ie_old')).toEqual(['x@foo.ie']);
+    // Hyphens inside a domain's labels stay; an underscore that opens a local part stays when none closes it.
+    expect(texts('email', 'a@b-c.com and jane@my-site.co.uk and _ops@example.ie')).toEqual(['a@b-c.com', 'jane@my-site.co.uk', '_ops@example.ie']);
+    // A label cut at its hyphen must still end in a real suffix.
+    expect(texts('email', 'jane@example.zz-2024 and jane@example-2024')).toEqual([]);
+  });
+
   it('does not cut an address out of a malformed local part', () => {
     expect(texts('email', 'a..b@example.com')).toEqual([]);
-    expect(texts('email', 'jane@example.com-foo')).toEqual([]);
     expect(texts('email', 'a.b@example.com and jane@example.com foo')).toEqual(['a.b@example.com', 'jane@example.com']);
   });
 

@@ -12,8 +12,9 @@ const LABEL = '[\\p{L}\\p{N}](?:[\\p{L}\\p{N}-]{0,61}[\\p{L}\\p{N}])?';
 const DOMAIN = `${LABEL}(?:\\.${LABEL})+`;
 
 // Not preceded by a local-part character or a dot (`a..b@x.com` must not yield `b@x.com`); a non-ASCII letter
-// before is a boundary, as in CJK text without spaces. Not followed by a label character, a hyphen or `@`.
-const EMAIL_RE = new RegExp(`(?<![A-Za-z0-9!#$%&'*+/=?^_\`{|}~.-])(${LOCAL})@(${DOMAIN})(?![\\p{L}\\p{N}\\p{M}_@-])`, 'gu');
+// before is a boundary, as in CJK text without spaces. Not followed by a label character, a hyphen or `@`; an
+// underscore, which no domain holds, ends it (`_jane@example.ie_` in Markdown italics).
+const EMAIL_RE = new RegExp(`(?<![A-Za-z0-9!#$%&'*+/=?^_\`{|}~.-])(${LOCAL})@(${DOMAIN})(?![\\p{L}\\p{N}\\p{M}@-])`, 'gu');
 
 /** True when the domain ends in an ICANN public suffix and has a registrable label before it. */
 export function hasPublicSuffix(domain: string): boolean {
@@ -32,6 +33,13 @@ function longestRegistrable(domain: string): string | undefined {
   for (let count = labels.length; count >= 2; count--) {
     const candidate = labels.slice(0, count).join('.');
     if (hasPublicSuffix(candidate)) return candidate;
+    // A sign glued after the suffix (`jane@example.ie-2024`): the label up to its first hyphen, when that ends a
+    // registrable domain — a suffix holds no hyphen, so `ie-2024` is `ie` and what follows it.
+    const hyphen = labels[count - 1]!.indexOf('-');
+    if (hyphen > 0) {
+      const cut = [...labels.slice(0, count - 1), labels[count - 1]!.slice(0, hyphen)].join('.');
+      if (hasPublicSuffix(cut)) return cut;
+    }
   }
   return undefined;
 }
@@ -55,10 +63,11 @@ export function recogniseEmails(text: string, _opts: RecogniserOptions = {}): Ra
     const domain = registrableDomain(match[2]!);
     if (domain === undefined) continue;
     // Quote-like characters are legal in a local part but, leading one in prose, they are punctuation: `'a@b.ie'`.
-    const lead = local.search(/[^!#$%&'*+/=?^`{|}~.-]/);
+    const end = match.index + local.length + 1 + domain.length;
+    // An underscore on both sides is Markdown's italics (`_jane@example.ie_`), not the local part's first character.
+    const lead = local.search(text[end] === '_' ? /[^!#$%&'*+/=?^`{|}~._-]/ : /[^!#$%&'*+/=?^`{|}~.-]/);
     if (lead === -1) continue;
     const start = match.index + lead;
-    const end = match.index + local.length + 1 + domain.length;
     matches.push(rawMatch('email', text, start, end, text.slice(start, end).toLowerCase()));
   }
   return matches;
