@@ -43,7 +43,7 @@ export async function search(store: Store, options: SearchOptions): Promise<Sear
 
 /**
  * `search`, and how many memories it would find without its limit (search's "N matched"): on SQLite counted in the
- * ranking statement's own pass over the matches; on PostgreSQL one COUNT when the results fill the limit.
+ * ranking statement's own pass over the matches, on both engines.
  */
 export async function searchWithTotal(store: Store, options: SearchOptions): Promise<{ results: SearchResult[]; total: number }> {
   return searchAndCount(store, options, true);

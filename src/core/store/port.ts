@@ -367,7 +367,7 @@ export interface MemoryRepo {
   search(query: SearchQuery): Promise<SearchHit[]>;
   /**
    * `search`, and how many memories of the agent it would find without its limit (same match, weights and filters).
-   * SQLite counts the matches in the ranking statement's own pass; PostgreSQL adds one COUNT when the hits fill the limit.
+   * Both engines count the matches in the ranking statement's own pass (no second statement over the matches).
    */
   searchWithTotal(query: SearchQuery): Promise<{ hits: SearchHit[]; total: number }>;
   /** Nightly: what the rules would archive (read only) / archive it now (one statement, returns what it did). */

@@ -143,7 +143,7 @@ export interface SearchSqlOptions {
 /**
  * The query as a tsquery expression over parameters (added through `param`): a `--raw` query is one `to_tsquery`, else
  * each term its own `plainto_tsquery` (the text is words, never syntax), OR-ed; `termParams` are the terms' parameters
- * (none for raw). Undefined when the query has no term. One builder for the search and its count.
+ * (none for raw). Undefined when the query has no term.
  */
 function tsQuerySql(options: { raw?: boolean; query: string }, param: (value: unknown) => string): { querySql: string; termParams: string[] } | undefined {
   if (options.raw) return rawTsQuery(options.query) ? { querySql: `to_tsquery('${TS_CONFIG}', ${param(options.query)})`, termParams: [] } : undefined;
@@ -151,37 +151,6 @@ function tsQuerySql(options: { raw?: boolean; query: string }, param: (value: un
   if (terms.length === 0) return undefined;
   const termParams = terms.map((term) => param(term));
   return { querySql: termParams.map((term) => `plainto_tsquery('${TS_CONFIG}', ${term})`).join(' || '), termParams };
-}
-
-/**
- * How many memories `searchSql` would find without its limit: its `matches` (the same terms and first ranking, over
- * the agent's rows through the GIN indexes) through its filters, counted. Undefined when the query has no term.
- */
-export function searchCountSql(options: Omit<SearchSqlOptions, 'limit' | 'highlight' | 'columns'>): { text: string; values: unknown[] } | undefined {
-  const weights = rankWeights(options.weights);
-  const values: unknown[] = [options.agentId];
-  const param = (value: unknown): string => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  const tsquery = tsQuerySql(options, param);
-  if (!tsquery) return undefined;
-  const { querySql } = tsquery;
-  const useContext = weights.contextBefore > 0 || weights.contextAfter > 0 || weights.date > 0;
-  const found = useContext ? '(m.fts @@ q.query OR m.fts_context @@ q.query)' : 'm.fts @@ q.query';
-  const firstRank =
-    `ts_rank('{0, ${weights.tags}, ${weights.subject}, ${weights.content}}', m.fts, q.query, 1)` +
-    (useContext ? ` + ts_rank('{0, ${weights.date}, ${weights.contextAfter}, ${weights.contextBefore}}', m.fts_context, q.query, 1)` : '');
-  const filters: string[] = [`${firstRank} > 0`];
-  if (!options.includeArchived) filters.push('m.archived_at IS NULL', `(m.expires_at IS NULL OR m.expires_at > ${param(options.now)})`);
-  if (options.tag !== undefined) filters.push(`m.tags @> ARRAY[${param(options.tag)}]::text[]`);
-  if (options.since !== undefined) filters.push(`m.created_at >= ${param(options.since)}`);
-  if (options.durability !== undefined) filters.push(`m.durability = ${param(options.durability)}`);
-  const text = `
-    WITH q AS MATERIALIZED (SELECT (${querySql}) AS query)
-    SELECT count(*)::int AS n FROM memories m CROSS JOIN q
-    WHERE m.agent_id = $1 AND ${found} AND ${filters.join(' AND ')}`;
-  return { text, values };
 }
 
 /**
@@ -193,13 +162,14 @@ export function searchCountSql(options: Omit<SearchSqlOptions, 'limit' | 'highli
  *    `--raw` query is one `to_tsquery`.
  * 2. `stats` and `corpus`: document frequency of each term and the average length over the agent's matches, and the
  *    agent's memory count — per agent, so another agent's memories never move a score. They are taken before the
- *    archive/expiry/tag/date filters, as SQLite's index counts every row.
+ *    archive/expiry/tag/date filters, as SQLite's index counts every row. `stats` also counts the matches that pass
+ *    the filters (`total`, the search's "N matched"): the same pass, so no second statement walks the matches again.
  * 3. `candidates`: the filtered matches, the best RERANK_AT_LEAST (or 10 × limit) by ts_rank.
  * 4. BM25 over the candidates: Σ idf(term) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)), tf weighted by part
  *    (RANK_WEIGHTS) from both tsvectors' positions. `--raw` hits keep the ts_rank order.
  * 5. The limit, then ts_headline for the rows returned only, and which parts each matched (`in_content`, …).
  *
- * Rows carry the columns, `seq`, `score`, `headline` (pass it through `finishSnippet`) and `in_<part>` for each
+ * Rows carry the columns, `seq`, `score`, `total`, `headline` (pass it through `finishSnippet`) and `in_<part>` for each
  * SearchPart. Undefined when the query has no term (no results, like SQLite).
  */
 export function searchSql(options: SearchSqlOptions): { text: string; values: unknown[] } | undefined {
@@ -265,7 +235,7 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
       CROSS JOIN LATERAL (SELECT ${DETOASTED('m.fts')} AS fts, ${DETOASTED('m.fts_context')} AS fts_context OFFSET 0) v
       WHERE m.agent_id = $1 AND ${found('q.query')}
     ),
-    stats AS MATERIALIZED (SELECT avg(len) AS avglen${frequencies} FROM matches),
+    stats AS MATERIALIZED (SELECT avg(len) AS avglen${frequencies}, count(*) FILTER (WHERE ${filters.join(' AND ')})::int AS total FROM matches x),
     corpus AS MATERIALIZED (SELECT count(*)::float8 AS n FROM memories WHERE agent_id = $1),
     candidates AS MATERIALIZED (
       SELECT x.id, x.created_at, x.len, x.pre FROM matches x
@@ -278,8 +248,8 @@ export function searchSql(options: SearchSqlOptions): { text: string; values: un
       ORDER BY score DESC, pre DESC, created_at DESC, id DESC
       LIMIT ${limit}
     )
-    SELECT ${columns}, m.seq, s.score, ts_headline('${TS_CONFIG}', m.content, q.query, ${headline}) AS headline${parts}
-    FROM scored s JOIN memories m ON m.agent_id = $1 AND m.id = s.id, q
+    SELECT ${columns}, m.seq, s.score, stats.total, ts_headline('${TS_CONFIG}', m.content, q.query, ${headline}) AS headline${parts}
+    FROM scored s JOIN memories m ON m.agent_id = $1 AND m.id = s.id, q, stats
     ORDER BY s.score DESC, s.pre DESC, s.created_at DESC, s.id DESC`;
   return { text, values };
 }

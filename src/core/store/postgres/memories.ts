@@ -13,7 +13,7 @@ import type { Session, TxState } from './session.js';
 import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE, MEMORY_UPDATE_COLUMNS, setList } from '../tables.js';
 import { fromRow, Params, placeholders, toParams } from './codec.js';
 import { applyMaintenance, optimizeSearchIndex, planMaintenance } from './maintenance.js';
-import { countSearchMatches, searchMemories } from './search.js';
+import { searchMemories } from './search.js';
 import { PgThreads, reindexBeforeCommit, reindexPending, type PgPlace } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
@@ -443,12 +443,8 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       return rows.map((row) => ({ agentId: row.agent_id, memories: row.memories, archived: row.archived, newest: row.newest }));
     },
 
-    search: (q: SearchQuery) => searchMemories(session, bound, q),
-    searchWithTotal: async (q: SearchQuery) => {
-      const hits = await searchMemories(session, bound, q);
-      // The hits are all there is when they do not fill the limit; else one COUNT of the agent's matches.
-      return { hits, total: hits.length < q.limit ? hits.length : Math.max(hits.length, await countSearchMatches(session, bound, q)) };
-    },
+    search: async (q: SearchQuery) => (await searchMemories(session, bound, q)).hits,
+    searchWithTotal: (q: SearchQuery) => searchMemories(session, bound, q),
     planMaintenance: (cutoffs) => planMaintenance(query, cutoffs),
     applyMaintenance: (cutoffs, reasons) => applyMaintenance(atomic, cutoffs, reasons),
     optimizeSearchIndex: () => optimizeSearchIndex(query),

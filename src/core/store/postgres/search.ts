@@ -9,31 +9,17 @@ import { CONTEXT_AFTER, CONTEXT_BEFORE } from '../context.js';
 import { SEARCH_PARTS, type SearchHit, type SearchPart, type SearchQuery } from '../port.js';
 import { MEMORY_TABLE } from '../tables.js';
 import { fromRow } from './codec.js';
-import { finishSnippet, mapRawQueryError, nearbySql, searchCountSql, searchSql } from './fts.js';
+import { finishSnippet, mapRawQueryError, nearbySql, searchSql } from './fts.js';
 import type { Session, TxState } from './session.js';
 
 const COLUMN_NAMES = MEMORY_TABLE.columns.map((column) => column.name);
 
-/** How many memories of the agent the search would find without its limit (port.ts `MemoryRepo.searchCount`): one COUNT. */
-export async function countSearchMatches(session: Session, bound: TxState | undefined, q: SearchQuery): Promise<number> {
-  const statement = searchCountSql({
-    agentId: q.agentId,
-    query: q.text,
-    raw: q.raw,
-    now: q.now,
-    ...(q.tag !== undefined ? { tag: q.tag } : {}),
-    ...(q.since !== undefined ? { since: q.since } : {}),
-    ...(q.durability !== undefined ? { durability: q.durability } : {}),
-    includeArchived: q.includeArchived ?? false,
-    ...(q.weights !== undefined ? { weights: q.weights } : {}),
-  });
-  if (!statement) return 0;
-  const { rows } = await session.query<{ n: number }>(statement.text, statement.values, bound, { ...(q.raw ? { mapError: mapRawQueryError } : {}) });
-  return rows[0]!.n;
-}
-
-/** One agent's search (port.ts `MemoryRepo.search`): fts.ts's statement, then the snippets and the neighbour a context-only hit owes its match to. */
-export async function searchMemories(session: Session, bound: TxState | undefined, q: SearchQuery): Promise<SearchHit[]> {
+/**
+ * One agent's search (port.ts `MemoryRepo.searchWithTotal`): fts.ts's statement, then the snippets and the neighbour a
+ * context-only hit owes its match to. `total` (how many matches pass the filters, without the limit) comes from the same
+ * statement's pass over the matches.
+ */
+export async function searchMemories(session: Session, bound: TxState | undefined, q: SearchQuery): Promise<{ hits: SearchHit[]; total: number }> {
   const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
     session.query<R>(text, values, bound);
   if (!Number.isInteger(q.limit) || q.limit < 1)
@@ -52,11 +38,11 @@ export async function searchMemories(session: Session, bound: TxState | undefine
     columns: COLUMN_NAMES,
     ...(q.weights !== undefined ? { weights: q.weights } : {}),
   });
-  if (!statement) return [];
+  if (!statement) return { hits: [], total: 0 };
   // A search inside a transaction that bulk-loaded memories sees their contexts as they will be committed.
   const tx = bound ?? session.current();
   if (tx?.beforeCommit?.size) await session.settle(tx);
-  const { rows } = await session.query<Record<string, unknown> & { score: number; headline: string; seq: number }>(statement.text, statement.values, bound, {
+  const { rows } = await session.query<Record<string, unknown> & { score: number; total: number; headline: string; seq: number }>(statement.text, statement.values, bound, {
     ...(q.raw ? { mapError: mapRawQueryError } : {}),
   });
   const hits: SearchHit[] = [];
@@ -82,5 +68,5 @@ export async function searchMemories(session: Session, bound: TxState | undefine
     }
     hits.push({ memory, score: row.score, snippet: finishSnippet(memory.content, row.headline, q.highlight), matched, nearby });
   }
-  return hits;
+  return { hits, total: rows[0]?.total ?? 0 };
 }

@@ -63,7 +63,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe('the search reads each row once, with the results of the former statement', () => {
+describe('the search reads each row once, with the results of the former statement and its total', () => {
   it('same rows, order, scores, snippets and parts on a corpus with ties, for limits, filters, weights and raw', async () => {
     const queries: Omit<SearchSqlOptions, 'highlight' | 'columns'>[] = [];
     for (const query of [
@@ -88,11 +88,21 @@ describe('the search reads each row once, with the results of the former stateme
       queries.push({ agentId: 'ops', query, raw: true, limit: 10, now });
     let ties = 0;
     let compared = 0;
+    const totals = new Set<number>();
     const partsSeen = new Set<string>();
     for (const query of queries) {
       const options = { ...query, highlight, columns: COLUMNS };
       const expected = await rows(formerSearchSql(options));
-      expect(await rows(searchSql(options)), JSON.stringify(query)).toEqual(expected);
+      const found = await rows(searchSql(options));
+      // Every row also carries the total the same pass counted: every match through the filters, as the former
+      // statement lists them with no limit.
+      const all = (await rows(formerSearchSql({ ...options, limit: 1_000_000 }))).length;
+      for (const row of found) expect(row.total, JSON.stringify(query)).toBe(all);
+      expect(
+        found.map(({ total: _total, ...row }) => row),
+        JSON.stringify(query),
+      ).toEqual(expected);
+      totals.add(all);
       compared += expected.length;
       for (const row of expected) for (const part of ['content', 'subject', 'tags', 'context', 'date']) if (row[`in_${part}`] === true) partsSeen.add(part);
       ties += expected.filter((row, index) => index > 0 && row.score === expected[index - 1]!.score).length;
@@ -100,6 +110,9 @@ describe('the search reads each row once, with the results of the former stateme
     // The corpus does tie, and hits match in different parts, so tie order and parts are checked, not assumed.
     expect(compared).toBeGreaterThan(1000);
     expect(ties).toBeGreaterThan(100);
+    // Totals past the limits and under filters, not one number for every query.
+    expect(totals.size).toBeGreaterThan(5);
+    expect(Math.max(...totals)).toBeGreaterThan(200);
     expect(partsSeen).toEqual(new Set(['content', 'tags', 'context', 'date']));
   });
 
