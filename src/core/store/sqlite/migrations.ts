@@ -109,7 +109,8 @@ function lendV14(column: string): string {
 }
 /** The rows whose search entry one memory holding a NUL can change: that memory's live thread, all of it. */
 const NUL_THREADS_V14 =
-  "SELECT m.rowid FROM memories m WHERE m.thread IS NOT NULL AND EXISTS (SELECT 1 FROM memories p WHERE p.agent_id = m.agent_id AND p.thread = m.thread AND p.archived_at IS NULL AND instr(CAST(p.content AS BLOB), x'00') > 0)";
+  'SELECT m.rowid FROM memories m WHERE m.thread IS NOT NULL AND (m.agent_id, m.thread) IN ' +
+  "(SELECT agent_id, thread FROM memories WHERE thread IS NOT NULL AND archived_at IS NULL AND instr(CAST(content AS BLOB), x'00') > 0)";
 
 export const MIGRATIONS: readonly Migration[] = [
   // 1: memories with their FTS5 index, candidates, runs, handoffs, and a small key/value table for flags and locks.
@@ -606,16 +607,18 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
     fillSearchIndex: true,
   },
-  // 14 (issue 26): a NUL in a neighbour's text no longer lends that text uncut (docs/decisions.md "Issue 26: a NUL in a
-  // neighbour"): a neighbour lends its text before its first NUL, trimmed and cut as before. The entries the change alters (every
-  // memory of a thread holding a NUL) leave the index with the old view's values and come back with the new view's;
-  // no other entry changes, so the rest of the index stays as it is. The insert trigger, which computes entries
-  // itself, is recreated with the new rule; the others read the view.
+  // 14 (issue 26): a NUL in a neighbour's text no longer lends that text uncut (docs/decisions.md "Issue 26: a NUL in
+  // a neighbour"): a neighbour lends its text before its first NUL, trimmed and cut as before. The entries the change
+  // alters (every memory of a thread holding a NUL, found in one scan of memories) leave the index with the old view's
+  // values and come back with the new view's; no other entry changes, so the rest of the index stays as it is. The
+  // insert trigger, which computes entries itself, is recreated with the new rule; the others read the view.
   `
-  ${dropEntriesV13(NUL_THREADS_V14)}
+  CREATE TEMP TABLE nul_entries AS ${NUL_THREADS_V14};
+  ${dropEntriesV13('SELECT rowid FROM temp.nul_entries')}
   DROP VIEW memories_search;
   CREATE VIEW memories_search AS SELECT ${searchEntryV13('m', undefined, lendV14)} FROM memories m;
-  ${addEntriesV13(NUL_THREADS_V14)}
+  ${addEntriesV13('SELECT rowid FROM temp.nul_entries')}
+  DROP TABLE temp.nul_entries;
   DROP TRIGGER memories_search_insert;
   CREATE TRIGGER memories_search_insert AFTER INSERT ON memories WHEN ${TRIGGERS_ON_V13} BEGIN
     INSERT INTO memories_fts (memories_fts, rowid, ${FTS_COLUMNS_V13})
