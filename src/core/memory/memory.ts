@@ -277,6 +277,9 @@ const ELSEWHERE_SHOWN = 3;
  * naming other agents would mislead) or no other agent has a memory that is not archived.
  */
 export async function elsewhereWarning(store: StoreOps, agentId: string, found: 'matches' | 'memories' = 'matches'): Promise<string | undefined> {
+  // The usual case first, from one row on the agent's index: an agent with a memory of its own (its query or filters
+  // found nothing) names no other agent, and reads no one's counts (a scan of every memory of the store).
+  if ((await store.memories.list({ agentId, limit: 1 })).length > 0) return undefined;
   const counts = await store.memories.agentCounts();
   if (counts.some((count) => count.agentId === agentId && count.memories > 0)) return undefined;
   const others = counts.filter((other) => other.agentId !== agentId && other.memories > 0).sort((a, b) => b.memories - a.memories); // stable: ties stay in agent order

@@ -8,7 +8,7 @@
  *   then insertion order.
  * - A live threaded memory's context is the text of the CONTEXT_BEFORE memories before it (`before`) and the
  *   CONTEXT_AFTER after it (`after`), each cut to NEIGHBOUR_CHARS. An archived or unthreaded memory has none.
- * - SQLite computes the same rule in SQL, in the view its full-text table reads (sqlite/migrations.ts, 13), so it
+ * - SQLite computes the same rule in SQL, in the view its full-text table reads (sqlite/migrations.ts, 13 and 14), so it
  *   stores no copy of a neighbour's text; test/core/store/sqlite/context-view.test.ts holds the two to the same result.
  * - Its date in words (`dateWords`) is computed by each engine in SQL from `createdAt` (UTC); the function here is the
  *   same rule, for display and for tests.
@@ -42,10 +42,12 @@ const EDGE_SPACES = /^[ \t\r\n]+|[ \t\r\n]+$/g;
 
 /**
  * What one neighbour lends: its text without spaces at either end, cut to NEIGHBOUR_CHARS characters (code points)
- * at its last space when that is past the middle. SQLite computes the same in SQL (migration 13's view).
+ * at its last space when that is past the middle. A text holding a NUL (U+0000, which only a SQLite store can hold)
+ * lends what comes before its first NUL (SQLite's text functions end a text there). SQLite computes the same in SQL
+ * (migration 14's view).
  */
 export function neighbourText(content: string): string {
-  const text = content.replace(EDGE_SPACES, '');
+  const text = content.split('\u0000', 1)[0]!.replace(EDGE_SPACES, '');
   const chars = Array.from(text);
   if (chars.length <= NEIGHBOUR_CHARS) return text;
   const cut = chars.slice(0, NEIGHBOUR_CHARS);

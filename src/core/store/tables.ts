@@ -119,7 +119,7 @@ export const MEMORY_TABLE: TableSpec = {
     opt('version_of', 'text', { version: 3, value: null }),
   ],
   // A threaded memory's search context (store/context.ts) is not a column of every engine: PostgreSQL stores it (below),
-  // SQLite computes it in the view its full-text table reads (migration 13).
+  // SQLite computes it in the view its full-text table reads (migrations 13 and 14).
   stored: [],
   engine: {
     sqlite: {

@@ -451,6 +451,30 @@ describe.each(ENGINES)('the storage port on %s', (engine) => {
       expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
     });
 
+    it('a neighbour holding a NUL (U+0000) lends the text before it, as one without the rest would: not its whole text uncut', async () => {
+      // The NUL early, the text past it longer than NEIGHBOUR_CHARS (context.ts): SQLite's length() stops at a NUL, so
+      // the view once lent all of it.
+      const nul = memory('a', `opening\u0000${'filler '.repeat(200)}closing`, { thread: 'chat', createdAt: turn('a', '', 0).createdAt });
+      if (store.engine === 'postgres') {
+        // PostgreSQL's text cannot hold it: refused before the server sees it, nothing written.
+        await expect(store.memories.insert(nul)).rejects.toMatchObject({ code: 'nul_in_text' });
+        expect(await store.memories.count({ agentId: 'a' })).toBe(0);
+        return;
+      }
+      const without = memory('b', 'opening', { thread: 'chat', createdAt: turn('a', '', 0).createdAt });
+      await store.memories.insertMany([nul, turn('a', 'alpha', 1), without, turn('b', 'alpha', 1)]);
+      const lent = async (agentId: string, word: string) =>
+        (await find(word, { agentId })).filter((hit) => hit.matched.includes('context')).map((hit) => hit.memory.content);
+      for (const agentId of ['a', 'b']) {
+        expect(await lent(agentId, 'opening'), agentId).toEqual(['alpha said something']);
+        expect(await lent(agentId, 'filler'), agentId).toEqual([]);
+        expect(await lent(agentId, 'closing'), agentId).toEqual([]);
+      }
+      // The memory's own text is searched whole.
+      expect((await find('closing')).map((hit) => hit.memory.id)).toEqual([nul.id]);
+      expect(await store.memories.refreshContext('a', { threads: ['chat'] })).toBe(0);
+    });
+
     it('takes an archived memory out of its thread: its neighbours re-indexed, its own context gone', async () => {
       const turns = WORDS.map((word, index) => turn('a', word, index));
       await store.memories.insertMany(turns);

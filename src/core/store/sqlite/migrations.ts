@@ -65,11 +65,11 @@ function lendV13(column: string): string {
  * order of the joined text never rests on the order an aggregate happens to read its rows in: a delete must give
  * FTS5 the very tokens, at the very positions, that the insert gave.
  */
-function searchEntryV13(m: string, without?: string): string {
+function searchEntryV13(m: string, without?: string, lend: (column: string) => string = lendV13): string {
   const live = `p.agent_id = ${m}.agent_id AND p.thread = ${m}.thread AND p.archived_at IS NULL${without ? ` AND p.rowid <> ${without}` : ''}`;
   const none = `${m}.thread IS NULL OR ${m}.archived_at IS NOT NULL`;
   const neighbour = (side: 'before' | 'after', offset: number) =>
-    `(SELECT ${lendV13('p.content')} FROM memories p WHERE ${live} AND (p.created_at, p.rowid) ${side === 'before' ? '<' : '>'} (${m}.created_at, ${m}.rowid) ` +
+    `(SELECT ${lend('p.content')} FROM memories p WHERE ${live} AND (p.created_at, p.rowid) ${side === 'before' ? '<' : '>'} (${m}.created_at, ${m}.rowid) ` +
     `ORDER BY p.created_at${side === 'before' ? ' DESC' : ''}, p.rowid${side === 'before' ? ' DESC' : ''} LIMIT 1 OFFSET ${offset})`;
   // Older first: the second before, the first before; the first after, the second after (joined by newlines).
   const before = `CASE WHEN ${none} THEN '' ELSE coalesce(${neighbour('before', 1)} || char(10), '') || coalesce(${neighbour('before', 0)}, '') END`;
@@ -97,6 +97,20 @@ const dropEntriesV13 = (rowids: string) =>
   `INSERT INTO memories_fts (memories_fts, rowid, ${FTS_COLUMNS_V13}) SELECT 'delete', rowid, ${FTS_COLUMNS_V13} FROM memories_search WHERE rowid IN (${rowids});`;
 const addEntriesV13 = (rowids: string) =>
   `INSERT INTO memories_fts (rowid, ${FTS_COLUMNS_V13}) SELECT rowid, ${FTS_COLUMNS_V13} FROM memories_search WHERE rowid IN (${rowids});`;
+
+/**
+ * Migration 14's lending rule (docs/decisions.md "Issue 26: a NUL in a neighbour"): migration 13's, over the
+ * neighbour's text before its first NUL (U+0000). SQLite's length() counts the characters before the first NUL and its
+ * substr() stops there too, so under migration 13 a neighbour holding a NUL lent its whole text uncut (or cut at the
+ * wrong place); no SQL function replaces a NUL, so the lent text ends at it, as SQLite's text functions read it.
+ */
+function lendV14(column: string): string {
+  return lendV13(`substr(${column}, 1, length(${column}))`);
+}
+/** The rows whose search entry one memory holding a NUL can change: that memory's live thread, all of it. */
+const NUL_THREADS_V14 =
+  'SELECT m.rowid FROM memories m WHERE m.thread IS NOT NULL AND (m.agent_id, m.thread) IN ' +
+  "(SELECT agent_id, thread FROM memories WHERE thread IS NOT NULL AND archived_at IS NULL AND instr(CAST(content AS BLOB), x'00') > 0)";
 
 export const MIGRATIONS: readonly Migration[] = [
   // 1: memories with their FTS5 index, candidates, runs, handoffs, and a small key/value table for flags and locks.
@@ -593,6 +607,25 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
     fillSearchIndex: true,
   },
+  // 14 (issue 26): a NUL in a neighbour's text no longer lends that text uncut (docs/decisions.md "Issue 26: a NUL in
+  // a neighbour"): a neighbour lends its text before its first NUL, trimmed and cut as before. The entries the change
+  // alters (every memory of a thread holding a NUL, found in one scan of memories) leave the index with the old view's
+  // values and come back with the new view's; no other entry changes, so the rest of the index stays as it is. The
+  // insert trigger, which computes entries itself, is recreated with the new rule; the others read the view.
+  `
+  CREATE TEMP TABLE nul_entries AS ${NUL_THREADS_V14};
+  ${dropEntriesV13('SELECT rowid FROM temp.nul_entries')}
+  DROP VIEW memories_search;
+  CREATE VIEW memories_search AS SELECT ${searchEntryV13('m', undefined, lendV14)} FROM memories m;
+  ${addEntriesV13('SELECT rowid FROM temp.nul_entries')}
+  DROP TABLE temp.nul_entries;
+  DROP TRIGGER memories_search_insert;
+  CREATE TRIGGER memories_search_insert AFTER INSERT ON memories WHEN ${TRIGGERS_ON_V13} BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, ${FTS_COLUMNS_V13})
+      SELECT 'delete', ${searchEntryV13('m', 'new.rowid', lendV14)} FROM memories m WHERE m.rowid IN (${nearV13('new', 'new.rowid')});
+    ${addEntriesV13(`SELECT new.rowid UNION ${nearV13('new', 'new.rowid')}`)}
+  END;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

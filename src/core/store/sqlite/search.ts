@@ -41,6 +41,22 @@ function tallyOf(c: Connection): { count: number } {
   return tally;
 }
 
+/**
+ * What a connection that searches reads through a memory map of the store file (address space, not memory; SQLite
+ * caps it at its build's limit). A search reads most of the full-text index once; through the page cache a fresh
+ * process (every CLI command) spends a good part of its search growing that cache, page by page, and copying each page
+ * into it (docs/decisions.md "Issue 26: where a cold search's time goes"). Set at a connection's first search and kept
+ * (a server's later searches find the map in place); connections that never search (an import) read as before.
+ */
+export const SEARCH_MMAP_BYTES = 2 ** 30;
+const mapped = new WeakSet<Connection['db']>();
+
+function mapForSearch(c: Connection): void {
+  if (mapped.has(c.db)) return;
+  mapped.add(c.db);
+  if ((c.db.pragma('mmap_size', { simple: true }) as number) < SEARCH_MMAP_BYTES) c.db.pragma(`mmap_size = ${SEARCH_MMAP_BYTES}`);
+}
+
 export class SqliteSearch {
   constructor(private readonly c: Connection) {}
 
@@ -82,6 +98,7 @@ export class SqliteSearch {
     let rows: HitRow[];
     let total: number;
     try {
+      mapForSearch(this.c);
       const tally = counting ? tallyOf(this.c) : undefined;
       if (tally) tally.count = 0;
       const top = this.rank(weights, filters, params, tally !== undefined);

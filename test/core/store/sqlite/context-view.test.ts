@@ -56,6 +56,9 @@ describe('the search context computed, not stored (SQLite)', () => {
         `tab\tseparated\nlines\r\nand more ${'w '.repeat(600)}`,
         'short',
         `\u00a0non-breaking at the ends\u00a0`,
+        // A NUL: the text before it is lent (SQLite's length() and substr() stop there), not the whole text uncut.
+        `nul\u0000${'after '.repeat(300)}`,
+        `  ${'v '.repeat(300)}\u0000 tail`,
       ];
       await store.memories.insertMany(contents.map((content, index) => memory('a', content, { thread: 't', createdAt: at(index) })));
       const rows = store.db
@@ -210,5 +213,47 @@ describe('the search context computed, not stored (SQLite)', () => {
     const again: [number, number][] = [];
     await (await openSqliteStore({ path, onProgress: (step, done, total) => again.push([done, total]) })).close();
     expect(again).toEqual([]);
+  });
+
+  it('upgrades a store of schema 13 whose threads hold a NUL (migration 14): those entries re-indexed, cut, the index whole', async () => {
+    const path = join(dir, 'hippo.db');
+    const raw = new Database(path);
+    raw.exec(MIGRATIONS.slice(0, 13).map(migrationSql).join('\n'));
+    raw.pragma(`application_id = ${APPLICATION_ID}`);
+    raw.pragma('user_version = 13');
+    const contents = [`opening\u0000${'filler '.repeat(200)}closing`, 'alpha said something', 'beta said something', `w3\u0000 ${'x'.repeat(5)}`, 'gamma'];
+    const notes = [
+      ...contents.map((content, index) => memory('a', content, { thread: 'nul', createdAt: at(index) })),
+      ...['alpha one', 'closing two', 'w3 three'].map((content, index) => memory('a', content, { thread: 'plain', createdAt: at(index) })),
+    ];
+    const insert = raw.prepare('INSERT INTO memories (id, agent_id, content, created_at, updated_at, content_hash, thread) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    for (const note of notes) insert.run(note.id, note.agentId, note.content, note.createdAt, note.updatedAt, note.contentHash, note.thread);
+    const entries = (db: Database.Database, thread: string) =>
+      db
+        .prepare(
+          'SELECT e.context_before AS before, e.context_after AS after FROM memories m JOIN memories_search e ON e.rowid = m.rowid WHERE m.thread = ? ORDER BY m.created_at, m.rowid',
+        )
+        .all(thread);
+    // Migration 13's view lent the NUL's neighbour whole.
+    expect((entries(raw, 'nul')[1] as { before: string }).before).toContain('closing');
+    const plain = entries(raw, 'plain');
+    raw.close();
+
+    const store = await openSqliteStore({ path });
+    try {
+      expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      expect(entries(store.db, 'nul')).toEqual(threadContexts(contents));
+      expect(entries(store.db, 'plain')).toEqual(plain);
+      // 'closing' past the NUL: found in its own memory, lent to no neighbour of the NUL's thread (the plain thread's are).
+      const found = store.db
+        .prepare(RANKING)
+        .all('closing')
+        .map((row) => (row as { id: string }).id);
+      expect(found.filter((id) => notes.slice(0, contents.length).some((note) => note.id === id))).toEqual([notes[0]!.id]);
+      expect(found).toHaveLength(4);
+      expectIndexAsRebuilt(store.db);
+    } finally {
+      await store.close();
+    }
   });
 });

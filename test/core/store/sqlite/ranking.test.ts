@@ -22,6 +22,7 @@ import {
   STORED_RANK,
 } from '../../../../src/core/store/sqlite/fts.js';
 import { RANK_WEIGHTS, rankWeights } from '../../../../src/core/search-terms.js';
+import { SEARCH_MMAP_BYTES } from '../../../../src/core/store/sqlite/search.js';
 import { APPLICATION_ID, MIGRATIONS, migrationSql, SCHEMA_VERSION } from '../../../../src/core/store/sqlite/migrations.js';
 import { fixedClock } from '../../../helpers/store.js';
 
@@ -149,6 +150,21 @@ describe('search ranks inside FTS5 with the results of the former query', () => 
       // Same score for all; groups of three share an instant: newest group first, each group in the order stored.
       expect(new Set(hits.map((hit) => hit.score)).size).toBe(1);
       expect(hits.map((hit) => ids.indexOf(hit.id))).toEqual([57, 58, 59, 54, 55, 56, 51]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a connection reads through a memory map once it searches (docs/decisions.md "Issue 26: where a cold search\'s time goes"), not before', async () => {
+    const store = await openSqliteStore({ path: join(dir, 'hippo.db'), clock: fixedClock('2026-03-01T08:00:00.000Z') });
+    try {
+      await addMemory(store, { agentId: 'ops', content: 'deploy failed on the lock' });
+      expect(store.db.pragma('mmap_size', { simple: true })).toBe(0);
+      const before = await current(store, { agentId: 'ops', text: 'deploy lock', limit: 5, now: '2026-03-01T08:00:00.000Z' });
+      expect(store.db.pragma('mmap_size', { simple: true })).toBe(SEARCH_MMAP_BYTES);
+      // The same results through the map, and a later search keeps it.
+      expect(await current(store, { agentId: 'ops', text: 'deploy lock', limit: 5, now: '2026-03-01T08:00:00.000Z' })).toEqual(before);
+      expect(store.db.pragma('mmap_size', { simple: true })).toBe(SEARCH_MMAP_BYTES);
     } finally {
       await store.close();
     }
