@@ -99,7 +99,12 @@ describe.each(ENGINES)('values glued to other values, to a hosted model (%s)', (
   it('replaces a phone number in international form followed by an address or a date (issue 27 variations)', async () => {
     const box = await engineSandbox(engine);
     boxes.push(box);
-    for (const content of ['Router: ring +44 20 7946 0958 192.168.0.1 first.', 'Booked +353 1 234 5678 2024-03-15, confirmed.']) {
+    // Glued to an email (issue 27 review): the email's leading digits end the phone number, and the two are one span.
+    for (const content of [
+      'Router: ring +44 20 7946 0958 192.168.0.1 first.',
+      'Booked +353 1 234 5678 2024-03-15, confirmed.',
+      'Call +353 1 234 5678alice@example.com back.',
+    ]) {
       expect((await box.hippo(['memory', 'add', content, '--json'], { env: { HIPPO_AGENT: 'ops' } })).exitCode).toBe(0);
     }
     server.respondWith(reply.json({ candidates: [] }));
@@ -108,8 +113,10 @@ describe.each(ENGINES)('values glued to other values, to a hosted model (%s)', (
     expect(server.requests).toHaveLength(1);
     const sent = server.requests[0]!.rawBody;
     for (const phone of ['+44 20 7946 0958', '+353 1 234 5678']) for (const form of forms(phone)) expect(sent, form).not.toContain(form);
+    expect(sent).not.toContain('alice@example.com');
     expect(sent).toContain('192.168.0.1');
-    expect(json<{ run: { counts: Record<string, number> } }>(result).run.counts).toMatchObject({ redactedPhone: 2 });
+    // The same phone number glued to the email is one span with it, of the longer find's kind.
+    expect(json<{ run: { counts: Record<string, number> } }>(result).run.counts).toMatchObject({ redactedPhone: 2, redactedEmail: 1 });
   });
 
   it('stops the request for an email or phone number glued into one token with another value: exit 9, nothing sent (issue 27 variations)', async () => {
@@ -117,7 +124,6 @@ describe.each(ENGINES)('values glued to other values, to a hosted model (%s)', (
     boxes.push(box);
     const cases = [
       ['Write to alice@example.com0871234567 today.', ['email', 'phone'], ['alice@example.com', '0871234567']],
-      ['Call +353 1 234 5678alice@example.com back.', ['phone'], ['+353 1 234 5678', 'alice@example.com']],
       ['Ring +442079460958abc now.', ['phone'], ['+442079460958']],
       ['Mail jane.doe@example.comjane@example.org please.', ['email'], ['jane.doe@example.com', 'jane@example.org']],
       ['Desk 087 123 4567 2024-03-15 booked.', ['phone'], ['087 123 4567']],

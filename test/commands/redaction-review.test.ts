@@ -28,21 +28,24 @@ const hostedEnv = (agent: string) => ({
   NODE_OPTIONS: `--import=${HOOK}`,
 });
 
-/** Digits of a text, full-width and other decimal digits read as ASCII (a model reads them so). */
+/**
+ * Digits of a text, full-width and every other script's decimal digits read as ASCII (a model reads them so): a
+ * digit's value is its distance from the start of its run of decimal digits (Unicode keeps each script's ten in a run).
+ */
 const digitsOf = (text: string): string =>
-  [...text.normalize('NFKC')].map((c) => (/\p{Nd}/u.test(c) ? String(Number.parseInt(c.normalize('NFKC'), 10)) : '')).join('');
+  [...text]
+    .map((c) => {
+      if (!/\p{Nd}/u.test(c)) return '';
+      let first = c.codePointAt(0)!;
+      while (/\p{Nd}/u.test(String.fromCodePoint(first - 1))) first--;
+      return String((c.codePointAt(0)! - first) % 10);
+    })
+    .join('');
 
 // [text, a recognisable part of the value: an address (as text) or digits (12 of a card, 9 of a phone, of an IBAN)]
 // OPEN defects the review found (each sent through the real CLI to a non-loopback stand-in): marked `it.fails` so the
 // suite stays green while they are open; a fix makes its case pass and this test fail — then move the case to FIXED.
-const OPEN: ReadonlyArray<readonly [string, { text?: string; digits?: string }]> = [
-  ['Mail jane@example.ie.jane@example.org today.', { text: 'jane@example.org' }],
-  ['Card 4111 1111 1111 1111_jane@example.ie on file.', { digits: '411111111111' }],
-  ['Call +353 1 234 5678-2024-03-15 to confirm.', { digits: '12345678' }],
-  ['Ref 2024;087 123 4567 for the van.', { digits: '871234567' }],
-  ['Card 4111  1111  1111  1111 (copied from the PDF).', { digits: '411111111111' }],
-  ['Card 4\u200b111 1111 1111 1111 with a zero-width space.', { digits: '411111111111' }],
-];
+const OPEN: ReadonlyArray<readonly [string, { text?: string; digits?: string }]> = [];
 // Fixed with the review: libphonenumber's reading with a long `#` extension crashed the phone recogniser (exit 1).
 const FIXED: ReadonlyArray<readonly [string, { text?: string; digits?: string }]> = [
   // Fixed after the review: an email ends at a hyphen or underscore glued after its suffix.
@@ -53,6 +56,27 @@ const FIXED: ReadonlyArray<readonly [string, { text?: string; digits?: string }]
   ['Rent to IE29\u00a0AIBK\u00a09311\u00a05212\u00a03456\u00a078 monthly.', { digits: '931152123456' }],
   ['Tél. +33\u202f1\u202f42\u202f68\u202f53\u202f00 le matin.', { digits: '142685300' }],
   ['Card \uff14\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 \uff11\uff11\uff11\uff11 in full width.', { digits: '411111111111' }],
+  // Fixed after the review's last round: two emails glued by a dot; `_` ends a card; an international number ends at
+  // any separator before another number; a national number after a number and a sign is read at home; blank runs
+  // between groups; format characters and digits of every script read in the redactor's normal form.
+  ['Mail jane@example.ie.jane@example.org today.', { text: 'jane@example.org' }],
+  ['Card 4111 1111 1111 1111_jane@example.ie on file.', { digits: '411111111111' }],
+  ['Call +353 1 234 5678-2024-03-15 to confirm.', { digits: '12345678' }],
+  ['Ref 2024;087 123 4567 for the van.', { digits: '871234567' }],
+  ['Card 4111  1111  1111  1111 (copied from the PDF).', { digits: '411111111111' }],
+  ['Card 4\u200b111 1111 1111 1111 with a zero-width space.', { digits: '411111111111' }],
+  // Forms docs/redaction.md listed as still sent: digits of other scripts, tabs between groups. (An IP address right
+  // after a phone number, glued by `.`, `_` or `:`, was already replaced: kept here so it stays so.)
+  [
+    'Card \u0664\u0661\u0661\u0661 \u0661\u0661\u0661\u0661 \u0661\u0661\u0661\u0661 \u0661\u0661\u0661\u0661 in Arabic-Indic digits.',
+    { digits: '411111111111' },
+  ],
+  ['Call \u0966\u096e\u096d \u0967\u0968\u0969 \u096a\u096b\u096c\u096d in Devanagari.', { digits: '871234567' }],
+  ['Call +353 1 234 5678.192.168.0.1 from the office.', { digits: '12345678' }],
+  ['Call +353 1 234 5678_192.168.0.1 from the office.', { digits: '12345678' }],
+  ['Call 087 123 4567:192.168.0.1 from the office.', { digits: '871234567' }],
+  ['Card 4111\t1111\t1111\t1111 from the spreadsheet.', { digits: '411111111111' }],
+  ['Rent IE29\tAIBK\t9311\t5212\t3456\t78 from the spreadsheet.', { digits: '931152123456' }],
 ];
 
 async function check(engine: SandboxEngine, index: number, text: string, part: { text?: string; digits?: string }): Promise<void> {
@@ -77,9 +101,11 @@ describe.each(ENGINES)('reviewer variations of glued and disguised values, to a 
     (index, text, part) => check(engine, 100 + index, text, part),
     120_000,
   );
-  it.fails.each(OPEN.map(([text, part], index) => [index, text, part] as const))(
-    'open %i: %j is still sent (known defect)',
-    (index, text, part) => check(engine, index, text, part),
-    120_000,
-  );
+  // None open now; a case the next review finds goes here first.
+  if (OPEN.length > 0)
+    it.fails.each(OPEN.map(([text, part], index) => [index, text, part] as const))(
+      'open %i: %j is still sent (known defect)',
+      (index, text, part) => check(engine, index, text, part),
+      120_000,
+    );
 });

@@ -14,6 +14,13 @@
  * - A value split across a line break is found too: the recognisers also read the text with its line breaks as
  *   spaces (same length, same offsets), and overlapping finds (an IBAN whose digits read as a phone) become one span,
  *   of the kind of the longest find.
+ * - A disguised value is found too (issue 27 review): the text is also read in a normal form (`readingOf`: NFKC, every
+ *   decimal digit as ASCII, tabs as spaces, format characters such as zero-width spaces left out, runs of two or three
+ *   blanks as one), each find mapped back to the text as written; and a value glued to a value found
+ *   (`jane@example.ie.jane@example.org`) is read again with the one found masked (`findAll`), so it is replaced too.
+ * - The second reading (`readAgain`) reads the redacted text in that normal form, with a sign glued to a placeholder
+ *   and a semicolon between two characters as blanks (`guardCopy`): a value of a redacted kind still there stops the
+ *   request (`leftBehind`).
  * - `toOriginal` maps a span of the redacted text back to the exact span of the original it stands for; a span that
  *   cuts through a placeholder has none.
  */
@@ -113,7 +120,7 @@ export class Redactor {
     let at = 0;
     // The text is sent up to `stop`: the cut, or the start of a value that straddles it.
     let stop = cutAt;
-    for (const item of this.find(text)) {
+    for (const item of this.findAll(text)) {
       if (item.end > cutAt) {
         stop = Math.min(item.start, cutAt);
         break;
@@ -141,9 +148,10 @@ export class Redactor {
   }
 
   /**
-   * The second reading: the recognisers again when the first changed the text, and always card numbers and IBANs
-   * wherever they stand, glued to anything (`cardsAnywhere`, `ibansAnywhere`): values the first reading leaves inside a
-   * token or a decimal part by its rules (docs/extract.md §Glued values) are not sent either.
+   * The second reading, of the guard's copy (`guardCopy`: the normal form, glue read as blanks): the recognisers again
+   * when the first changed the text or the copy differs from it, and always card numbers and IBANs wherever they stand,
+   * glued to anything, with every run of white space as one space (`cardsAnywhere`, `ibansAnywhere`): values the first
+   * reading leaves inside a token or a decimal part by its rules (docs/extract.md §Glued values) are not sent either.
    */
   private readAgain(out: string, spans: readonly RedactedSpan[], changed: boolean): void {
     let blanked = '';
@@ -153,12 +161,50 @@ export class Redactor {
       at = span.end;
     }
     blanked += out.slice(at);
-    if (changed) for (const item of this.find(blanked)) this.missed.add(item.kind);
-    if (this.options.kinds.includes('card') && cardsAnywhere(blanked).length > 0) this.missed.add('card');
-    if (this.options.kinds.includes('iban') && ibansAnywhere(blanked).length > 0) this.missed.add('iban');
+    const guarded = guardCopy(blanked);
+    // `find` reads its own normal form too (`readingOf`); the guard's copy adds the glue read as blanks.
+    if (changed || guarded !== blanked) for (const item of this.find(guarded)) this.missed.add(item.kind);
+    // Card numbers and IBANs wherever they stand, with every run of white space as one space.
+    const flat = guarded.replace(/\s+/g, ' ');
+    if (this.options.kinds.includes('card') && cardsAnywhere(flat).length > 0) this.missed.add('card');
+    if (this.options.kinds.includes('iban') && ibansAnywhere(flat).length > 0) this.missed.add('iban');
     // An `@` against a placeholder: an email run into another value (`jane.doe@example.comjane@example.org` reads as
     // the email `example.comjane@example.org`; `jane.doe@` would go out).
     if (this.options.kinds.includes('email') && AT_PLACEHOLDER.test(blanked)) this.missed.add('email');
+  }
+
+  /**
+   * Every value of the configured kinds (`find`), and then the values glued to one found (`jane@example.ie.jane@
+   * example.org`, `4111 1111 1111 1111_jane@example.ie`): read again with each value found masked as a placeholder
+   * would be and a sign glued to it as a blank, as the second reading would read them, so they are replaced rather
+   * than stopping the request (issue 27 review). Read again only when a value found has something glued to it.
+   */
+  private findAll(text: string): Found[] {
+    let found = this.find(text);
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent — a bound and a shortcut: no text known needs a third round, and a text with nothing glued to a value found reads nothing new masked.
+    for (let round = 0; round < MASK_ROUNDS && found.some((item) => isGlued(text, item)); round++) {
+      const before = found.length;
+      let grown = false;
+      for (const item of this.find(maskFound(text, found))) {
+        const overlapping = found.filter((other) => other.start < item.end && item.start < other.end);
+        if (overlapping.length === 0) {
+          found.push(item);
+          continue;
+        }
+        // A value read out of the digits an email's local part starts with (`087 123 4567_jane@example.ie`): one span.
+        const start = Math.min(item.start, ...overlapping.map((other) => other.start));
+        const end = Math.max(item.end, ...overlapping.map((other) => other.end));
+        if (overlapping.length === 1 && overlapping[0]!.start === start && overlapping[0]!.end === end) continue;
+        const longest = [item, ...overlapping].reduce((best, other) => (other.end - other.start > best.end - best.start ? other : best));
+        found = found.filter((other) => !overlapping.includes(other));
+        found.push({ start, end, kind: longest.kind, key: `${longest.kind}\u0000=${text.slice(start, end)}` });
+        grown = true;
+      }
+      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent — a shortcut: a round that found nothing new finds nothing new again.
+      if (found.length === before && !grown) break;
+      found.sort((a, b) => a.start - b.start);
+    }
+    return found;
   }
 
   /**
@@ -252,13 +298,9 @@ export class Redactor {
     return placeholder;
   }
 
-  /** Every value of the configured kinds, as non-overlapping spans in offset order. */
-  private find(written: string): Found[] {
+  /** The finds of every configured kind in `text` (offsets of `text`), across its line breaks too. */
+  private read(text: string): RawMatch[] {
     const options = { region: this.options.region ?? null, regions: this.options.regions };
-    // Read with no-break, thin and figure spaces as spaces, and full-width digits as ASCII digits: one code
-    // unit for one, so every span is the written text's (an IBAN or phone number copied with U+00A0 or U+202F between
-    // its groups, a card typed in full width, is replaced, not sent; issue 27 review).
-    const text = foldForReading(written);
     // The text read again around each line break with the break (and the blanks around it) as one space: a value
     // split across lines is found too, and its span mapped back to the original text.
     const flat = flatten(text);
@@ -285,6 +327,25 @@ export class Redactor {
         }
       }
     }
+    return matches;
+  }
+
+  /** Every value of the configured kinds, as non-overlapping spans in offset order. */
+  private find(written: string): Found[] {
+    // The text as written (no-break, thin and figure spaces as spaces, full-width digits as ASCII: one code unit for
+    // one), and again in the redactor's normal form when that differs (`readingOf`: compatibility forms as NFKC has
+    // them, every decimal digit as ASCII, tabs as spaces, format characters such as zero-width spaces left out, runs of
+    // two or three blanks as one), each find of it mapped back to the text as written (issue 27 review). Both: a
+    // value found in either is replaced.
+    const folded = foldForReading(written);
+    const matches = this.read(folded);
+    const reading = readingOf(written);
+    if (reading !== undefined && reading.text !== folded) {
+      for (const match of this.read(reading.text)) {
+        // From the first character of the find to the end of its last.
+        matches.push({ ...match, start: reading.starts[match.start]!, end: reading.ends[match.end - 1]! });
+      }
+    }
     // By start only: a group's span and its longest find do not depend on the order of finds that start together
     // (of two finds of one length, the kind asked first is taken).
     matches.sort((a, b) => a.start - b.start);
@@ -297,7 +358,7 @@ export class Redactor {
       const start = group[0]!.start;
       const single = group.every((match) => match.start === longest.start && match.end === longest.end && match.kind === longest.kind);
       const kind = longest.kind as RedactKind;
-      found.push({ start, end, kind, key: single ? `${kind}\u0000${longest.normalized}` : `${kind}\u0000=${text.slice(start, end)}` });
+      found.push({ start, end, kind, key: single ? `${kind}\u0000${longest.normalized}` : `${kind}\u0000=${written.slice(start, end)}` });
       group = [];
     };
     for (const match of matches) {
@@ -316,6 +377,53 @@ export class Redactor {
 
 /** Characters read on each side of a line break: far more than any value the redactable kinds find across one. */
 const BREAK_WINDOW = 96;
+
+/** Most readings of a text with the values found masked (each may free a value glued to the last ones). */
+const MASK_ROUNDS = 3;
+/** A sign glued to a value or placeholder that the readings after the first read as a blank. */
+const GLUE = '._;:,|/\\\\~=-';
+const GLUE_AROUND_PLACEHOLDER = new RegExp(`[${GLUE}](?=${PLACEHOLDER_OPEN})|(?<=${PLACEHOLDER_CLOSE})[${GLUE}]`, 'g');
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const SPACE = /\s/;
+const DIGIT_FIRST = /\p{N}/u;
+
+/** A value with something glued to it: a letter or digit right against it, or a sign and then a letter or digit; an email starting with digits. */
+function isGlued(text: string, item: Found): boolean {
+  const after = text.charAt(item.end);
+  const before = text.charAt(item.start - 1);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,EqualityOperator,StringLiteral,MethodExpression,ArithmeticOperator: equivalent — a shortcut (reading again when nothing is glued finds nothing new); the glued cases kill the mutants that skip a reading.
+  const gluedAfter = after !== '' && !SPACE.test(after) && (LETTER_OR_DIGIT.test(after) || LETTER_OR_DIGIT.test(text.charAt(item.end + 1)));
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,EqualityOperator,StringLiteral,MethodExpression,ArithmeticOperator: equivalent — as above.
+  const gluedBefore = before !== '' && !SPACE.test(before) && (LETTER_OR_DIGIT.test(before) || LETTER_OR_DIGIT.test(text.charAt(item.start - 2)));
+  // An email whose local part starts with digits: they may end another value (`087 123 4567_jane@example.ie`).
+  const digitsFirst = item.kind === 'email' && DIGIT_FIRST.test(text.charAt(item.start));
+  return gluedAfter || gluedBefore || digitsFirst;
+}
+
+/** The text with each value found as a placeholder would stand (same length) and the signs glued to it as blanks. */
+function maskFound(text: string, found: readonly Found[]): string {
+  let masked = '';
+  let at = 0;
+  for (const item of found) {
+    // An email masked from the first letter of its local part: digits it starts with may end another value.
+    const from = item.kind === 'email' ? item.start + Math.max(0, text.slice(item.start, item.end).search(/\p{L}/u)) : item.start;
+    const length = item.end - from;
+    masked += text.slice(at, from) + (length >= 2 ? PLACEHOLDER_OPEN + ' '.repeat(length - 2) + PLACEHOLDER_CLOSE : ' '.repeat(length));
+    at = item.end;
+  }
+  return (masked + text.slice(at)).replace(GLUE_AROUND_PLACEHOLDER, ' ');
+}
+
+/**
+ * The copy of a redacted text (placeholders blanked) the second reading reads: a sign glued to a placeholder as a
+ * blank (`⟦email 1⟧.jane@example.org`), a semicolon between two characters as a blank (`2024;087 123 4567`), and then
+ * in the redactor's normal form (`readingOf`: NFKC, every decimal digit as ASCII, format characters left out, runs of
+ * blanks as one).
+ */
+export function guardCopy(blanked: string): string {
+  const unglued = blanked.replace(GLUE_AROUND_PLACEHOLDER, ' ').replace(/(?<=\S);(?=\S)/g, ' ');
+  return readingOf(unglued)?.text ?? unglued;
+}
 
 /** `@` right before or after a placeholder (its inside blanked). */
 const AT_PLACEHOLDER = /@⟦|⟧@/;
@@ -429,12 +537,85 @@ function parsePlaceholder(placeholder: string): { kind: RedactKind; n: number } 
   return { kind: match[1], n: Number(match[2]) };
 }
 
-/** Our brackets and their look-alikes as ASCII brackets: one code unit for one, so offsets stay where they were. */
+/** A text read in a normal form: `text`, and for each of its code units the span `[starts[i], ends[i])` of the original it stands for. */
+export interface Reading {
+  text: string;
+  starts: number[];
+  ends: number[];
+}
+
+const PLAIN = /^[\x20-\x7e\n\r]*$/;
+const FORMAT = /^\p{Cf}$/u;
+const DECIMAL = /^\p{Nd}$/u;
+const BLANK = /[ \t]/;
+
+/**
+ * The ASCII digit a decimal digit of any script stands for (`٤`, `४`, `４`, `𝟒` → `4`). Unicode keeps every script's
+ * digits as one run of ten, zero first, and runs of them next to each other in tens: the digit is the distance from
+ * the start of its run, modulo ten.
+ */
+export function asciiDigit(char: string): string {
+  const code = char.codePointAt(0)!;
+  let first = code;
+  while (DECIMAL.test(String.fromCodePoint(first - 1))) first--;
+  return String((code - first) % 10);
+}
+
+/**
+ * `text` as the redactor reads it (issue 27 review): each character in compatibility form (NFKC: no-break, figure and
+ * thin spaces as spaces, full-width digits, letters and signs as ASCII), every decimal digit (`\p{Nd}`) as an ASCII
+ * digit, a tab as a space, format characters (`\p{Cf}`: zero-width spaces, joiners, soft hyphens) left out, and a run
+ * of two or three blanks as one space (more stay: a phone number is read up to four blanks). Undefined when that is
+ * the text itself.
+ */
+export function readingOf(written: string): Reading | undefined {
+  if (PLAIN.test(written) && !written.includes('  ')) return undefined;
+  let text = '';
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let at = 0;
+  for (const char of written) {
+    const end = at + char.length;
+    let read: string;
+    if (FORMAT.test(char)) read = '';
+    else if (DECIMAL.test(char)) read = asciiDigit(char);
+    else if (char === '\t') read = ' ';
+    else read = char.normalize('NFKC');
+    for (let i = 0; i < read.length; i++) {
+      text += read[i];
+      starts.push(at);
+      ends.push(end);
+    }
+    at = end;
+  }
+  // Runs of two or three blanks as one (the first blank stands for the run).
+  let collapsed = '';
+  const runStarts: number[] = [];
+  const runEnds: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    let run = 1;
+    while (BLANK.test(text.charAt(i)) && BLANK.test(text.charAt(i + run))) run++;
+    collapsed += run > 1 && run <= 3 ? ' ' : text.slice(i, i + run);
+    if (run > 1 && run <= 3) {
+      runStarts.push(starts[i]!);
+      runEnds.push(ends[i + run - 1]!);
+    } else {
+      for (let j = i; j < i + run; j++) {
+        runStarts.push(starts[j]!);
+        runEnds.push(ends[j]!);
+      }
+    }
+    i += run - 1;
+  }
+  return collapsed === written ? undefined : { text: collapsed, starts: runStarts, ends: runEnds };
+}
+
 /** Spaces of other widths as a space and full-width digits as ASCII, one code unit for one (offsets are kept). */
 function foldForReading(text: string): string {
   return text.replace(/[\u00a0\u2007\u2009\u202f]/g, ' ').replace(/[\uff10-\uff19]/g, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xff10 + 0x30));
 }
 
+/** Our brackets and their look-alikes as ASCII brackets: one code unit for one, so offsets stay where they were. */
 export function escapeBrackets(text: string): string {
   return text.replace(LOOKALIKE, (char) => (OPENERS.includes(char) ? '[' : ']'));
 }

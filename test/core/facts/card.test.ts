@@ -138,16 +138,47 @@ describe('card recogniser', () => {
     expect(texts('card', 'Card number: 9012 3456 7890 1238')).toEqual(['9012 3456 7890 1238']);
   });
 
-  it('rejects irregular grouping', () => {
-    expect(texts('card', '4111  1111 1111 1111')).toEqual([]);
+  it('rejects irregular grouping: dashes and blanks mixed, more than three blanks, more than one dash', () => {
     expect(texts('card', '4111 1111-1111 1111')).toEqual([]);
+    expect(texts('card', '4111-1111 1111-1111')).toEqual([]);
+    expect(texts('card', '4111    1111    1111    1111')).toEqual([]);
+    expect(texts('card', '4111--1111--1111--1111')).toEqual([]);
     expect(texts('card', '4111 1111 1111 1111 and 4111-1111-1111-1111')).toEqual(['4111 1111 1111 1111', '4111-1111-1111-1111']);
+  });
+
+  it('takes runs of one to three blanks between groups: spaces, tabs, no-break spaces, mixed (a card copied from a PDF or a table; issue 27 review)', () => {
+    for (const text of [
+      '4111  1111  1111  1111',
+      '4111   1111   1111   1111',
+      '4111\t1111\t1111\t1111',
+      '4111  1111 1111 1111',
+      '4111 \t1111\u00A01111 1111',
+    ]) {
+      expect(
+        find('card', `Card ${text} (copied from the PDF).`).map((m) => [m.text, m.normalized]),
+        JSON.stringify(text),
+      ).toEqual([[text, '4111111111111111']]);
+    }
+    // Amex 4-6-5 with double spaces; a trailing group after a run of blanks is still more groups (labelled refused).
+    expect(values('card', 'amex 3714  496353  98431')).toEqual(['371449635398431']);
+    expect(texts('card', 'Card number: 9012 3456 7890 1238  5678')).toEqual([]);
+    expect(texts('card', 'Card number: 9012 3456 7890 1238\t\t5678')).toEqual([]);
+    // Inside a run of numbers, blank runs count as one blank for the printed form.
+    expect(texts('card', 'IE29 AIBK 9311 5212 3456 78  4111  1111  1111  1111')).toEqual(['4111  1111  1111  1111']);
+    expect(texts('card', '12 3456  1234  5678  9012')).toEqual([]);
+  });
+
+  it('ends and starts a card at an underscore like any other sign (issue 27 review)', () => {
+    expect(texts('card', 'Card 4111 1111 1111 1111_jane@example.ie on file.')).toEqual(['4111 1111 1111 1111']);
+    expect(texts('card', 'ref_4111111111111111_x')).toEqual(['4111111111111111']);
+    expect(texts('card', 'ref_4111-1111-1111-1111 ok')).toEqual(['4111-1111-1111-1111']);
   });
 
   it('takes a no-break, narrow no-break or thin space as the separator (text pasted from a web page or a PDF)', () => {
     const text = 'a 4012\u00A08888\u00A08888\u00A01881 b 5500\u202F0000\u202F0000\u202F0004 c 4111\u20091111\u20091111\u20091111';
     expect(values('card', text)).toEqual(['4012888888881881', '5500000000000004', '4111111111111111']);
-    expect(texts('card', '4111\u00A01111 1111 1111')).toEqual([]);
+    // Blanks of different kinds between the groups are one grouping (issue 27 review).
+    expect(texts('card', '4111\u00A01111 1111 1111')).toEqual(['4111\u00A01111 1111 1111']);
   });
 
   it('does not match full-width digits', () => {

@@ -53,6 +53,18 @@ describe('email recogniser', () => {
     expect(texts('email', 'jane@example.zz-2024 and jane@example-2024')).toEqual([]);
   });
 
+  it('reads two addresses glued by a dot as two, and a chain of them (issue 27 review)', () => {
+    expect(texts('email', 'Mail jane@example.ie.jane@example.org today.')).toEqual(['jane@example.ie', 'jane@example.org']);
+    expect(values('email', 'a@x.ie.B@y.ie.c@z.com')).toEqual(['a@x.ie', 'b@y.ie', 'c@z.com']);
+    // After the dot, the next address must be one: a sentence, a bad suffix or a local part of signs is not.
+    expect(texts('email', 'jane@example.ie.Thanks and jane@example.ie.x@example.zz and a@x.ie..b@y.ie')).toEqual([
+      'jane@example.ie',
+      'jane@example.ie',
+      'a@x.ie',
+    ]);
+    expect(texts('email', "jane@example.ie.'@example.org")).toEqual(['jane@example.ie']);
+  });
+
   it('does not cut an address out of a malformed local part', () => {
     expect(texts('email', 'a..b@example.com')).toEqual([]);
     expect(texts('email', 'a.b@example.com and jane@example.com foo')).toEqual(['a.b@example.com', 'jane@example.com']);

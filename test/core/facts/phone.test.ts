@@ -74,6 +74,43 @@ describe('phone recogniser', () => {
     expect(texts('phone', '087 123 4567 2024-03-15', { region: 'IE' })).toEqual([]);
   });
 
+  it('reads a number in international form up to any separator when another number is glued on (issue 27 review)', () => {
+    for (const [glued, phone] of [
+      ['+353 1 234 5678-2024-03-15', '+353 1 234 5678'],
+      ['+353 1 234 5678.192.168.0.1', '+353 1 234 5678'],
+      ['+44 20 7946 0958/2024/03/15', '+44 20 7946 0958'],
+      ['+44 20 7946 0958-12', '+44 20 7946 0958'],
+      // Glued by a sign no window holds: the window is the number alone.
+      ['+353 1 234 5678_192.168.0.1', '+353 1 234 5678'],
+      ['+353 1 234 5678:192.168.0.1', '+353 1 234 5678'],
+    ]) {
+      const text = `Call ${glued} to confirm.`;
+      expect(
+        find('phone', text, { region: 'IE' }).map((match) => [match.start, match.text, match.check ?? 'validated']),
+        text,
+      ).toEqual([[5, phone, 'validated']]);
+    }
+    // No part of the run up to a separator is valid: nothing.
+    expect(texts('phone', 'Call +44 20-12-34 now', { region: 'IE' })).toEqual([]);
+  });
+
+  it('reads a national number after another number and a sign on its own, as at home (issue 27 review)', () => {
+    for (const before of ['2024;', '2024, ', '2024: ', '12,', '7; ']) {
+      const text = `Ref ${before}087 123 4567 for the van.`;
+      expect(
+        find('phone', text, { region: 'IE' }).map((match) => [match.start, match.text, match.normalized]),
+        text,
+      ).toEqual([[4 + before.length, '087 123 4567', '+353871234567']]);
+    }
+    // Not without a home region, and not a number the home region does not validate.
+    expect(texts('phone', 'Ref 2024;087 123 4567 for the van.')).toEqual([]);
+    expect(texts('phone', 'Ref 2024;087 123 45 for the van.', { region: 'IE', regions: [] })).toEqual([]);
+    // Not after a letter and a sign (`ab;`), nor after a sign alone: those are read as before.
+    expect(texts('phone', 'Ref ab;087 123 4567 for the van.', { region: 'IE' })).toEqual(['087 123 4567']);
+    // The vetoes still apply: a date, a number glued to `#`.
+    expect(texts('phone', 'Ref 2024;15.03.2024 ok', { region: 'DE' })).toEqual([]);
+  });
+
   it('reads around the card numbers its caller hands over, so a caller asking for cards and phones recognises cards once (issue 28)', () => {
     const text = 'Call +44 20 7946 0958 4111 1111 1111 1111 or (415) 555-0132 5555555555554444 today';
     const cards = recogniseCards(text);

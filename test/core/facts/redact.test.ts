@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REDACT_KINDS, escapeBrackets, Redactor, toOriginal } from '../../../src/core/facts/redact.js';
+import { asciiDigit, DEFAULT_REDACT_KINDS, escapeBrackets, guardCopy, readingOf, Redactor, toOriginal } from '../../../src/core/facts/redact.js';
 import { recognise } from '../../../src/core/facts/recognisers/index.js';
 
 // Canary values: each one valid for its recogniser, and each must never survive redaction.
@@ -173,8 +173,6 @@ describe('Redactor: the third reading reads values glued into one token apart (i
     for (const [text, kinds] of [
       ['alice@example.com0871234567', ['email', 'phone']],
       ['mail alice@example.com087 123 4567 today', ['email', 'phone']],
-      ['+353 1 234 5678alice@example.com', ['phone']],
-      ['Call +44 20 7946 0958alice@example.com', ['phone']],
       ['ops+alerts@mail.example.co.uk01 234 5678', ['email', 'phone']],
       ['www.example.org01 234 5678', ['phone']],
       ['https://example.com/a+353 1 234 5678x', ['phone']],
@@ -481,5 +479,153 @@ describe('toOriginal at a placeholder’s edges', () => {
     expect(slice(toOriginal(out, 0, at))).toBe('call ');
     expect(slice(toOriginal(out, end, out.text.length))).toBe(` or mail ${EMAIL}`);
     expect(slice(toOriginal(out, 0, out.text.length))).toBe(original);
+  });
+});
+
+/** Every decimal digit of a text as ASCII (any script), the rest left out. */
+const digitsIn = (text: string): string => [...text.replace(/⟦[^⟧]*⟧/g, '')].map((char) => (/\p{Nd}/u.test(char) ? asciiDigit(char) : '')).join('');
+
+describe('Redactor: values disguised or glued as the issue 27 review sent them (replaced, not sent)', () => {
+  const redacts = (text: string, region: string | null = 'IE') => {
+    const r = redactor(DEFAULT_REDACT_KINDS, region);
+    const out = r.redact(text);
+    return { out: out.text, spans: out.spans, left: r.leftBehind(), map: r.map(), counts: r.counts() };
+  };
+
+  it('replaces two emails glued by a dot, each with its own placeholder', () => {
+    const { out, left, map } = redacts('Mail jane@example.ie.jane@example.org today.');
+    expect(out).toBe('Mail ⟦email 1⟧.⟦email 2⟧ today.');
+    expect(left).toEqual([]);
+    expect(map).toEqual({ '⟦email 1⟧': 'jane@example.ie', '⟦email 2⟧': 'jane@example.org' });
+  });
+
+  it('replaces a card glued to an email by an underscore, and a phone glued so, whole', () => {
+    for (const [text, kind] of [
+      ['Card 4111 1111 1111 1111_jane@example.ie on file.', 'email'],
+      ['Call 087 123 4567_jane@example.ie now', 'email'],
+      ['Call +353 1 234 5678_jane@example.ie now', 'email'],
+      ['+353 1 234 5678alice@example.com', 'email'],
+      ['Call +44 20 7946 0958alice@example.com', 'email'],
+    ] as const) {
+      const { out, left, spans } = redacts(text);
+      expect(out.replace(/⟦[^⟧]*⟧/g, ''), text).not.toMatch(/\d|jane|alice/);
+      expect(left, text).toEqual([]);
+      expect(
+        spans.map((span) => span.placeholder),
+        text,
+      ).toEqual([`⟦${kind} 1⟧`]);
+    }
+  });
+
+  it('replaces a phone number glued to a date by a hyphen, or after a number and a semicolon or comma', () => {
+    expect(redacts('Call +353 1 234 5678-2024-03-15 to confirm.').out).toBe('Call ⟦phone 1⟧-2024-03-15 to confirm.');
+    expect(redacts('Ref 2024;087 123 4567 for the van.').out).toBe('Ref 2024;⟦phone 1⟧ for the van.');
+    expect(redacts('Ref 2024, 087 123 4567 for the van.').out).toBe('Ref 2024, ⟦phone 1⟧ for the van.');
+  });
+
+  it('replaces a phone number followed by an IP address after a dot, underscore or colon', () => {
+    for (const sign of ['.', '_', ':']) {
+      for (const phone of ['+353 1 234 5678', '087 123 4567']) {
+        const text = `Call ${phone}${sign}192.168.0.1 now`;
+        expect(redacts(text).out, text).toBe(`Call ⟦phone 1⟧${sign}192.168.0.1 now`);
+      }
+    }
+  });
+
+  it('replaces values with runs of blanks or tabs between their groups', () => {
+    for (const [text, kind] of [
+      ['Card 4111  1111  1111  1111 (copied from the PDF).', 'card'],
+      ['Card 4111\t1111\t1111\t1111 ok', 'card'],
+      ['Rent IE29  AIBK  9311  5212  3456  78 ok', 'iban'],
+      ['Rent IE29\tAIBK\t9311\t5212\t3456\t78 ok', 'iban'],
+      ['Call +353  1  234  5678 ok', 'phone'],
+      ['Call 087\t123\t4567 ok', 'phone'],
+    ] as const) {
+      const { out, left } = redacts(text);
+      expect(out, text).toMatch(new RegExp(`^\\S+ ⟦${kind} 1⟧ `));
+      expect(digitsIn(out), text).toBe('');
+      expect(left, text).toEqual([]);
+    }
+  });
+
+  it('replaces values with format characters inside (zero-width space, joiner, soft hyphen, BOM), covering them', () => {
+    for (const [text, kind, value] of [
+      ['Card 4\u200b111 1111 1111 1111 with a zero-width space.', 'card', '4\u200b111 1111 1111 1111'],
+      ['Card 4111\u20601111\u20601111\u20601111 ok', 'card', '4111\u20601111\u20601111\u20601111'],
+      ['Rent IE29 AIBK 9311 5212 3456 7\u00ad8 ok', 'iban', 'IE29 AIBK 9311 5212 3456 7\u00ad8'],
+      ['Call +353\u200b 1 234 5678 ok', 'phone', '+353\u200b 1 234 5678'],
+      ['Mail ja\ufeffne@example.ie ok', 'email', 'ja\ufeffne@example.ie'],
+    ] as const) {
+      const { out, map, left } = redacts(text);
+      expect(out, text).toMatch(new RegExp(`^\\S+ ⟦${kind} 1⟧ `));
+      expect(map[`⟦${kind} 1⟧`], text).toBe(value);
+      expect(left, text).toEqual([]);
+    }
+  });
+
+  it('replaces values written in digits of other scripts, and in full-width letters', () => {
+    for (const [text, kind] of [
+      ['Card ٤١١١ ١١١١ ١١١١ ١١١١ ok', 'card'],
+      ['Card ۴۱۱۱ ۱۱۱۱ ۱۱۱۱ ۱۱۱۱ ok', 'card'],
+      ['Card ४१११ ११११ ११११ ११११ ok', 'card'],
+      ['Card 𝟒𝟏𝟏𝟏 𝟏𝟏𝟏𝟏 𝟏𝟏𝟏𝟏 𝟏𝟏𝟏𝟏 ok', 'card'],
+      ['Call ०८७ १२३ ४५६७ ok', 'phone'],
+      ['Call +३५३ १ २३४ ५६७८ ok', 'phone'],
+      ['Rent IE२९ AIBK ९३११ ५२१२ ३४५६ ७८ ok', 'iban'],
+      ['Mail ｊａｎｅ＠ｅｘａｍｐｌｅ．ｉｅ ok', 'email'],
+    ] as const) {
+      const { out, left } = redacts(text);
+      expect(out, text).toBe(`${text.split(' ')[0]} ⟦${kind} 1⟧ ok`);
+      expect(left, text).toEqual([]);
+    }
+  });
+
+  it('reads a value in either form: the text as written, and its normal form', () => {
+    // Found only as written (an IPv6 address and a tab before a national number), and only in the normal form.
+    expect(redacts('::ffff:10.0.0.1\t01 234 5678 / x').out).toBe('::ffff:10.0.0.1\t⟦phone 1⟧ / x');
+    expect(redacts('pay 4111 1111 1111 111\u200b1 now').out).toBe('pay ⟦card 1⟧ now');
+  });
+
+  it('masks at most a few rounds, and only when a value has something glued to it', () => {
+    // A chain of glued values, each freed by the one before it.
+    expect(redacts('a@x.ie.b@y.ie.c@z.com.d@w.org').out).toBe('⟦email 1⟧.⟦email 2⟧.⟦email 3⟧.⟦email 4⟧');
+    // Nothing glued: the sentence's full stop after a value is no glue.
+    expect(redacts('Mail jane@example.ie. Then call 087 123 4567.').out).toBe('Mail ⟦email 1⟧. Then call ⟦phone 1⟧.');
+  });
+});
+
+describe('readingOf and asciiDigit: the redactor normal form (issue 27 review)', () => {
+  it('maps decimal digits of every script to ASCII', () => {
+    expect(['0', '٤', '۴', '४', '৪', '௪', '๔', '４', '𝟒', '𝟜', '᠔'].map(asciiDigit)).toEqual(['0', '4', '4', '4', '4', '4', '4', '4', '4', '4', '4']);
+    expect(['٠', '٩', '०', '९', '𝟎', '𝟗', '𝟘', '𝟡'].map(asciiDigit)).toEqual(['0', '9', '0', '9', '0', '9', '0', '9']);
+  });
+
+  it('is undefined for plain text, and maps every unit of the normal form to the span it stands for', () => {
+    expect(readingOf('Card 4111 1111 1111 1111.\nNext line')).toBeUndefined();
+    expect(readingOf('a\tb')).toEqual({ text: 'a b', starts: [0, 1, 2], ends: [1, 2, 3] });
+    expect(readingOf('a  b')).toEqual({ text: 'a b', starts: [0, 1, 3], ends: [1, 3, 4] });
+    expect(readingOf('a \t b')).toEqual({ text: 'a b', starts: [0, 1, 4], ends: [1, 4, 5] });
+    // Four blanks stay four (a phone number is read up to three).
+    expect(readingOf('a    b')).toBeUndefined();
+    expect(readingOf('a\u200bb')).toEqual({ text: 'ab', starts: [0, 2], ends: [1, 3] });
+    expect(readingOf('𝟒1')).toEqual({ text: '41', starts: [0, 2], ends: [2, 3] });
+    expect(readingOf('ﬁ٤')).toEqual({ text: 'fi4', starts: [0, 0, 1], ends: [1, 1, 2] });
+    expect(readingOf('x\u00a0y')).toEqual({ text: 'x y', starts: [0, 1, 2], ends: [1, 2, 3] });
+    expect(readingOf('café')).toBeUndefined();
+  });
+
+  it('guards with glue read as blanks: a sign against a placeholder, a semicolon between two characters', () => {
+    expect(guardCopy('⟦  ⟧.jane@example.org')).toBe('⟦ ⟧ jane@example.org');
+    expect(guardCopy('x_⟦  ⟧_y')).toBe('x ⟦ ⟧ y');
+    expect(guardCopy('2024;087 123 4567; done')).toBe('2024 087 123 4567; done');
+    expect(guardCopy('4\u200b111\t1111')).toBe('4111 1111');
+    expect(guardCopy('plain text')).toBe('plain text');
+  });
+
+  it('stops a card the first reading cannot take: four blanks between groups', () => {
+    const r = redactor();
+    const out = r.redact('Card 4111    1111    1111    1111 ok');
+    expect(out.text).toBe('Card 4111    1111    1111    1111 ok');
+    expect(r.leftBehind()).toEqual(['card']);
   });
 });

@@ -5,27 +5,34 @@ import { recogniseIbans } from './iban.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
 // ASCII digits only (full-width digits are not matched). Either 12–19 digits in one run, or a first group of four
-// followed by groups of 2–6 with one separator (a space, a no-break, narrow no-break or thin space as text pasted from a
-// web page or a PDF has, or a dash) used throughout: 4-4-4-4, 4-6-5, 4-4-4-4-3, …
-// A candidate starts at a digit with no letter, digit, mark, underscore or plus sign before it (`+4915123456274` is a
-// phone number). After a digit and a decimal point or comma (`v1.4111 1111 1111 1111`, `x 1.4111111111111111`,
+// followed by groups of 2–6, parted by dashes throughout (one each) or by blanks throughout (one to three spaces, tabs,
+// no-break, figure, narrow no-break or thin spaces, as text pasted from a web page, a PDF or a table has, in any mix):
+// 4-4-4-4, 4-6-5, 4-4-4-4-3, …
+// A candidate starts at a digit with no letter, digit, mark or plus sign before it (`+4915123456274` is a phone
+// number); an underscore parts it from what stands before or after like any other sign (issue 27 review).
+// After a digit and a decimal point or comma (`v1.4111 1111 1111 1111`, `x 1.4111111111111111`,
 // `ref 7,4111111111111111`) a card is read only in the printed form a card inside a run of numbers needs (`PRINTED`):
 // a decimal part of 15–16 digits that is a valid card number is taken for one, any other length stays a decimal part
 // (`0.4111111111111`). After a digit and a blank, a run of 12–19 digits of its own is a token as after a word, read at
 // any card length (`+44 20 7946 0958 4222222222222`, issue 27 variations); in groups it is read in the printed form
-// only (`1234 5678 9012 3456` holds no 12-digit Maestro). It ends before anything but a letter, digit, mark or underscore, or a decimal point and a
+// only (`1234 5678 9012 3456` holds no 12-digit Maestro). It ends before anything but a letter, digit or mark, or a decimal point and a
 // digit. A comma between digits is a decimal comma after a run of digits (`4111111111111111,5`), but a list
 // separator after a card written in groups (`4111 1111 1111 1111,5555 …`).
-const START_RE = /(?<![\p{L}\p{N}\p{M}_+＋])\d/gu;
+const START_RE = /(?<![\p{L}\p{N}\p{M}+＋])\d/gu;
 const DIGITS_RE = /\d+/y;
-const SEPARATOR = /[ \u00A0\u202F\u2009-]/;
+/** A blank between groups: a space, a tab, a no-break, figure, narrow no-break or thin space. */
+const BLANK_CHARS = ' \\t\\u00A0\\u2007\\u202F\\u2009';
+/** Most blanks between two groups (a card copied from a PDF: `4111  1111  1111  1111`). */
+const MAX_BLANKS = 3;
 /** What joins a card to a number before it: a group separator, or a decimal point or comma. */
-const RUN_SEPARATOR = /[ \u00A0\u202F\u2009.,-]/;
-const SEPARATOR_DIGIT = /^[ \u00A0\u202F\u2009-]\d/;
+const RUN_SEPARATOR = new RegExp(`[${BLANK_CHARS}.,-]`);
+/** More groups after a card: a separator (a dash, or one to three blanks) and a digit. */
+const SEPARATOR_DIGIT = new RegExp(`^(?:-|[${BLANK_CHARS}]{1,${MAX_BLANKS}})\\d`);
 /** A blank between two numbers (not a decimal point or comma, not a dash): the number after it is a token of its own. */
-const BLANK = /[ \u00A0\u202F\u2009]/;
+const BLANK = new RegExp(`[${BLANK_CHARS}]`);
+const BLANK_RUN = new RegExp(`[${BLANK_CHARS}]+`, 'g');
 const ONE_RUN = /^\d+$/;
-const END_BLOCKED = /[\p{L}\p{N}\p{M}_]/u;
+const END_BLOCKED = /[\p{L}\p{N}\p{M}]/u;
 const NUMBER = /\p{N}/u;
 /**
  * How a card standing inside a run of other numbers is written (`… 3456 78 4111 1111 1111 1111`): 16 digits as
@@ -72,7 +79,7 @@ export function isValidCardNumber(digits: string): boolean {
   return luhn(digits) && (isUatp(digits) || isLegacyLength(digits) || cardValidator.number(digits).isValid);
 }
 
-/** Whether a candidate may end at `end`: not running into a letter, digit, mark or underscore, nor a decimal part. */
+/** Whether a candidate may end at `end`: not running into a letter, digit or mark, nor a decimal part. */
 function endsCleanly(text: string, end: number, grouped: boolean): boolean {
   const next = text.charAt(end);
   if (next === '') return true;
@@ -91,21 +98,35 @@ function digitsAt(text: string, at: number): string {
 }
 
 /**
+ * The separator at `at` between two groups: a dash (one), or a run of one to three blanks (`4111  1111`, tabs, no-break
+ * spaces: a card copied from a PDF or a table). Undefined when there is none, or a longer run.
+ */
+function separatorAt(text: string, at: number): { length: number; dash: boolean } | undefined {
+  if (text.charAt(at) === '-') return { length: 1, dash: true };
+  let length = 0;
+  while (BLANK.test(text.charAt(at + length))) length++;
+  return length >= 1 && length <= MAX_BLANKS ? { length, dash: false } : undefined;
+}
+
+/**
  * The ends of the card-shaped candidates starting at `start`, longest first: the digit run itself when it has 12–19
- * digits, or a group of four and then one to four groups of 2–6 digits, one separator throughout.
+ * digits, or a group of four and then one to four groups of 2–6 digits, parted by dashes throughout or by blanks
+ * throughout.
  */
 function candidateEnds(text: string, start: number): number[] {
   const first = digitsAt(text, start);
   if (first.length >= 12 && first.length <= 19) return endsCleanly(text, start + first.length, false) ? [start + first.length] : [];
   if (first.length !== 4) return [];
-  const separator = text.charAt(start + 4);
-  if (!SEPARATOR.test(separator)) return [];
+  const kind = separatorAt(text, start + 4);
+  if (kind === undefined) return [];
   const ends: number[] = [];
   let at = start + 4;
-  for (let groups = 1; groups < MAX_GROUPS && text.charAt(at) === separator; groups++) {
-    const group = digitsAt(text, at + 1);
+  for (let groups = 1; groups < MAX_GROUPS; groups++) {
+    const separator = separatorAt(text, at);
+    if (separator === undefined || separator.dash !== kind.dash) break;
+    const group = digitsAt(text, at + separator.length);
     if (group.length < 2 || group.length > 6) break;
-    at += 1 + group.length;
+    at += separator.length + group.length;
     if (endsCleanly(text, at, true)) ends.push(at);
   }
   return ends.reverse();
@@ -137,7 +158,7 @@ export function recogniseCards(text: string, _opts: RecogniserOptions = {}): Raw
     for (const end of ends) {
       const written = text.slice(start.index, end);
       // A run of digits of its own after a blank is a token as after a word (`+44 20 7946 0958 4222222222222`).
-      if (inRun && !PRINTED.test(written) && !(BLANK.test(before) && ONE_RUN.test(written))) continue;
+      if (inRun && !PRINTED.test(written.replace(BLANK_RUN, ' ')) && !(BLANK.test(before) && ONE_RUN.test(written))) continue;
       const digits = written.replace(/\D/g, '');
       const valid = isValidCardNumber(digits);
       // A card of no known issuer needs its card word, and must not be followed by more groups of its run.
@@ -147,7 +168,7 @@ export function recogniseCards(text: string, _opts: RecogniserOptions = {}): Raw
         digits.length <= 19 &&
         luhn(digits) &&
         end === ends[0] &&
-        !SEPARATOR_DIGIT.test(text.slice(end, end + 2)) &&
+        !SEPARATOR_DIGIT.test(text.slice(end, end + MAX_BLANKS + 1)) &&
         cardContextBefore(text, start.index);
       if (!valid && !labelled) continue;
       const card = rawMatch('card', text, start.index, end, digits);

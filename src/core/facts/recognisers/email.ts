@@ -56,19 +56,38 @@ function registrableDomain(domain: string): string | undefined {
   return longestRegistrable(domain.replace(/(?<=[A-Za-z0-9])[^\p{ASCII}]+$/u, ''));
 }
 
+/** An address that starts right where another ended with a dot (`jane@example.ie.jane@example.org`). */
+const EMAIL_AFTER_DOT_RE = new RegExp(`(${LOCAL})@(${DOMAIN})(?![\\p{L}\\p{N}\\p{M}@-])`, 'uy');
+
+/** The address a match of EMAIL_RE (or EMAIL_AFTER_DOT_RE) holds, when its domain is registrable. */
+function emailOf(text: string, match: RegExpExecArray): RawMatch | undefined {
+  const local = match[1]!;
+  const domain = registrableDomain(match[2]!);
+  if (domain === undefined) return undefined;
+  // Quote-like characters are legal in a local part but, leading one in prose, they are punctuation: `'a@b.ie'`.
+  const end = match.index + local.length + 1 + domain.length;
+  // An underscore on both sides is Markdown's italics (`_jane@example.ie_`), not the local part's first character.
+  const lead = local.search(text[end] === '_' ? /[^!#$%&'*+/=?^`{|}~._-]/ : /[^!#$%&'*+/=?^`{|}~.-]/);
+  if (lead === -1) return undefined;
+  const start = match.index + lead;
+  return rawMatch('email', text, start, end, text.slice(start, end).toLowerCase());
+}
+
+/**
+ * Email addresses. A local part right after a dot is not one (`a..b@x.com` holds no `b@x.com`), except right after an
+ * address of its own: two addresses glued by a dot (`jane@example.ie.jane@example.org`) are two (issue 27 review).
+ */
 export function recogniseEmails(text: string, _opts: RecogniserOptions = {}): RawMatch[] {
   const matches: RawMatch[] = [];
   for (const match of text.matchAll(EMAIL_RE)) {
-    const local = match[1]!;
-    const domain = registrableDomain(match[2]!);
-    if (domain === undefined) continue;
-    // Quote-like characters are legal in a local part but, leading one in prose, they are punctuation: `'a@b.ie'`.
-    const end = match.index + local.length + 1 + domain.length;
-    // An underscore on both sides is Markdown's italics (`_jane@example.ie_`), not the local part's first character.
-    const lead = local.search(text[end] === '_' ? /[^!#$%&'*+/=?^`{|}~._-]/ : /[^!#$%&'*+/=?^`{|}~.-]/);
-    if (lead === -1) continue;
-    const start = match.index + lead;
-    matches.push(rawMatch('email', text, start, end, text.slice(start, end).toLowerCase()));
+    let email = emailOf(text, match);
+    while (email !== undefined) {
+      matches.push(email);
+      if (text[email.end] !== '.') break;
+      EMAIL_AFTER_DOT_RE.lastIndex = email.end + 1;
+      const next = EMAIL_AFTER_DOT_RE.exec(text);
+      email = next === null ? undefined : emailOf(text, next);
+    }
   }
   return matches;
 }

@@ -200,11 +200,12 @@ function candidate(text: string, start: number, end: number, number: PhoneNumber
  * Pass 1, the whole text in the home region (or none): numbers written in international form, taken at once, and
  * national numbers valid in the home region, which become candidates beside the other regions' readings.
  */
-function homePass(text: string, home: CountryCode | undefined): { international: Reading[]; national: Candidate[] } {
+function homePass(text: string, home: CountryCode | undefined, from = 0, to = text.length): { international: Reading[]; national: Candidate[] } {
   const international: Reading[] = [];
   const national: Candidate[] = [];
   // Without `extended`, libphonenumber finds valid numbers only.
-  for (const found of findPhoneNumbersInText(text, { defaultCountry: home })) {
+  for (const inPart of findPhoneNumbersInText(text.slice(from, to), { defaultCountry: home })) {
+    const found = from === 0 ? inPart : { ...inPart, startsAt: inPart.startsAt + from, endsAt: inPart.endsAt + from };
     const hit = withoutBareExtension(text, found, home);
     if (hit === undefined) continue;
     const start = trimUnbalancedOpener(text, hit.startsAt, hit.endsAt);
@@ -256,7 +257,10 @@ function iddReading(window: { start: number; end: number; written: string }): Re
 }
 
 const INTERNATIONAL_START_RE = /^[+\uFF0B]/;
-const BLANK_RE = /[ \u00A0\t]/g;
+/** What ends a number and its sign right before a window (`2024;`, `2024, `): libphonenumber reads the two as one. */
+const AFTER_NUMBER_RE = /\p{Nd}[^\p{L}\p{N}\p{M}\s][ \u00A0\t]*$/u;
+/** Where a number in international form may end inside a window: before a blank or another separator after a digit. */
+const CUT_RE = new RegExp(`(?<=${DIGIT})${SEPARATOR}`, 'g');
 const SEPARATORS_ONLY_RE = new RegExp(`^${SEPARATOR}*$`);
 
 /**
@@ -267,7 +271,7 @@ const SEPARATORS_ONLY_RE = new RegExp(`^${SEPARATOR}*$`);
  */
 function internationalBeforeNumber(window: { start: number; written: string }): Reading | undefined {
   if (!INTERNATIONAL_START_RE.test(window.written)) return undefined;
-  const cuts = [...window.written.matchAll(BLANK_RE)].map((blank) => blank.index).reverse();
+  const cuts = [...window.written.matchAll(CUT_RE)].map((blank) => blank.index).reverse();
   for (const cut of cuts) {
     const part = window.written.slice(0, cut);
     // Up to the blank, or to the separators before it (`+44 20 7946 0958 / 2024-03-15`).
@@ -692,6 +696,11 @@ export function recognisePhones(written: string, opts: RecogniserOptions = {}, c
     while (next < national.length && national[next]!.end <= window.start) pending.push(national[next++]!);
     const inside: Candidate[] = [];
     while (next < national.length && national[next]!.start < window.end) inside.push(national[next++]!);
+    // A window the reading of the whole text left without a home reading is read on its own: libphonenumber's search
+    // takes a number after another and a `;` or `,` with it (`2024;087 123 4567`) and refuses the two (issue 27 review).
+    if (inside.length === 0 && home !== undefined && AFTER_NUMBER_RE.test(text.slice(Math.max(0, window.start - 8), window.start))) {
+      inside.push(...homePass(text, home, window.start, window.end).national);
+    }
     // Issue 28's vetoes: a word of another kind before the window; letters glued to a reading, a street line it opens.
     // Each is asked once per window and span (the list's readings mostly share one span), and only when it matters.
     let other: boolean | undefined;
