@@ -4,7 +4,8 @@
  * facet alone, so neither adapter has copy code of its own.
  *
  * The copy is one write transaction of the target: every table (memories, candidates, runs, handoffs, settings) read
- * from the source in id order and loaded into the target, ids and every field exact; then the target's rows are read
+ * from the source in id order (memories thread by thread: `dumpByThread`) and loaded into the target, ids and every
+ * field exact; then the target's rows are read
  * back inside the same transaction and their count and content hash per table compared with the source's. Any
  * difference, an interruption or a crash leaves the target as it was (empty). The nightly lock's record is never
  * copied: it names a process on the source's side.
@@ -63,9 +64,9 @@ export interface CopyResult {
 }
 
 /**
- * The phases of a copy, in order: rows loaded into the target (`copying`; the target re-indexes the threads of the
- * memories it loads as it goes, or before it commits), read back and compared (`verifying`), and the commit
- * (`committing`: on PostgreSQL it first finishes the re-index of the loaded threads).
+ * The phases of a copy, in order: rows loaded into the target (`copying`; memories thread by thread, each written with
+ * its search context), read back and compared (`verifying`), and the commit (`committing`: on PostgreSQL it first
+ * finishes any re-index a load queued — none when the memories came thread by thread into an empty store).
  */
 export type CopyPhase = 'copying' | 'verifying' | 'committing';
 
@@ -153,6 +154,11 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
     for (const table of STORE_TABLES) {
       const hash = createHash('sha256');
       let rows = 0;
+      // Memories are read thread by thread (`dumpByThread`), the order in which the target writes each row with its
+      // search context; their count and hash in id order (the ones `db check` prints) come from a second read of the
+      // source, made meanwhile (the copy mostly waits on the target).
+      const inIdOrder = table === 'memories' ? digest(source, table, options.signal, copyInterrupted) : undefined;
+      inIdOrder?.catch(() => undefined);
       let batch: TableRow[] = [];
       const flush = async () => {
         if (batch.length === 0) return;
@@ -167,15 +173,24 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
         options.onRows?.(done);
         batch = [];
       };
-      for await (const row of source.rows.dump(table, null)) {
+      const read: AsyncIterable<TableRow> = table === 'memories' ? source.rows.dumpByThread() : source.rows.dump(table, null);
+      for await (const row of read) {
         if (isLockRecord(table, row)) continue;
-        hash.update(`${canonical(row)}\n`);
+        if (!inIdOrder) hash.update(`${canonical(row)}\n`);
         rows += 1;
         batch.push(row);
         if (batch.length >= BATCH) await flush();
       }
       await flush();
-      copied.push({ table, rows, sha256: hash.digest('hex') });
+      if (inIdOrder) {
+        const expected = await inIdOrder;
+        if (expected.rows !== rows) {
+          throw new HippoError('copy_verification_failed', `the copy of ${table} read ${rows} rows, the source holds ${expected.rows}; nothing was copied`, 1, {
+            details: { table },
+          });
+        }
+        copied.push({ table, ...expected });
+      } else copied.push({ table, rows, sha256: hash.digest('hex') });
     }
     // Read back what the target now holds, in the same transaction: a difference rolls everything back.
     options.onPhase?.('verifying', done);

@@ -148,6 +148,8 @@ export async function workload(store: Store, other: Store): Promise<void> {
       if (scope !== null) await other.rows.load(table, rows);
     }
   }
+  // every memory thread by thread (db copy)
+  await collect(store.rows.dumpByThread());
   await other.rows.deleteAll('handoffs', me);
   await other.rows.deleteAll('handoffs', null);
 

@@ -514,7 +514,16 @@ export type TableRow = TableRows[StoreTable];
 export interface RowsRepo {
   /** Every row of a table in scope, in id order (settings: key order); streamed in pages, safe to await between rows. */
   dump<T extends StoreTable>(table: T, agentId: string | null): AsyncIterable<TableRows[T]>;
-  /** Bulk insert of dumped rows into this store, ids and every field kept exactly; existing ids (keys) are skipped. */
+  /**
+   * Every memory of every agent, in the order a bulk load gives each row its search context as it writes it (`db
+   * copy`): the live threaded memories thread after thread (agent, thread), each thread in thread order (createdAt,
+   * then insertion order), then every other memory in id order. Streamed in pages, as `dump`.
+   */
+  dumpByThread(): AsyncIterable<Memory>;
+  /**
+   * Bulk insert of dumped rows into this store, ids and every field kept exactly; existing ids (keys) are skipped.
+   * Memories loaded in `dumpByThread` order get their search context with the row (PostgreSQL writes each row once).
+   */
   load<T extends StoreTable>(table: T, rows: readonly TableRows[T][]): Promise<number>;
   /** Deletes the rows of a table in scope (restore); returns how many. */
   deleteAll(table: StoreTable, agentId: string | null): Promise<number>;

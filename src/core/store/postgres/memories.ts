@@ -14,7 +14,7 @@ import { columnList, MEMORY_INSERT_TABLE, MEMORY_TABLE, MEMORY_UPDATE_COLUMNS, s
 import { fromRow, Params, placeholders, toParams } from './codec.js';
 import { applyMaintenance, optimizeSearchIndex, planMaintenance } from './maintenance.js';
 import { searchMemories } from './search.js';
-import { PgThreads, reindexBeforeCommit, reindexPending, type PgPlace } from './threads.js';
+import { PgThreads, reindexBeforeCommit, reindexPending, txThreads, type PgPlace } from './threads.js';
 
 const COLUMNS = columnList(MEMORY_TABLE.columns);
 /** What `update` leaves as it is: the memory's identity and its place in a thread (created_at, thread). */
@@ -100,6 +100,75 @@ async function statsOnce(
   return inserted;
 }
 
+/**
+ * Inserts memories (existing keys and repeats skipped) with their search context, inside the caller's transaction:
+ * `insertMany`, and `rows.load` of a `db copy`. A thread new to the store gets its contexts computed within the batch;
+ * a batch joining a stored thread at its end (the next chunk of a big file, the next batch of a copy read thread by
+ * thread) gets them with the thread's last stored memories, whose own contexts are then rewritten (at most
+ * CONTEXT_AFTER rows). So each row is written once, with its context, except those few at a batch's edge. Memories
+ * landing inside a stored thread are re-indexed around their places, or the whole thread once before the commit.
+ */
+export async function insertThreaded(session: Session, tx: TxState, memories: readonly Memory[]): Promise<number> {
+  const q = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) => session.query<R>(text, values, tx);
+  // Not made from `q`: the re-index deferred to the commit holds it, and `q`'s scope (this one) holds the batch.
+  const threads = txThreads(session, tx);
+  // Only the memories that will be inserted may lend context: not an existing id, not a repeat within the batch.
+  // One look-up per agent of the batch (each reads that agent's partition only).
+  const agents = [...new Set(memories.map((memory) => memory.agentId))];
+  const seen = new Set<string>();
+  const keyOf = (agentId: string, id: string) => `${agentId}\u0000${id}`;
+  for (const agentId of agents) {
+    const ids = memories.filter((memory) => memory.agentId === agentId).map((memory) => memory.id);
+    const { rows: found } = await q<{ id: string }>('SELECT id FROM memories WHERE agent_id = $1 AND id = ANY($2::text[])', [agentId, ids]);
+    for (const row of found) seen.add(keyOf(agentId, row.id));
+  }
+  const fresh = memories.filter((memory) => !seen.has(keyOf(memory.agentId, memory.id)) && seen.add(keyOf(memory.agentId, memory.id)));
+  const wanted = threadsOf(fresh);
+  const held: { agent_id: string; thread: string }[] = [];
+  for (const agentId of new Set(wanted.map((key) => key.agentId))) {
+    const { rows } = await q<{ agent_id: string; thread: string }>(
+      'SELECT DISTINCT agent_id, thread FROM memories WHERE agent_id = $1 AND archived_at IS NULL AND thread = ANY($2::text[])',
+      [agentId, wanted.filter((key) => key.agentId === agentId).map((key) => key.thread)],
+    );
+    held.push(...rows);
+  }
+  const { contexts, joins } = batchContexts(
+    fresh,
+    held.map((row) => ({ agentId: row.agent_id, thread: row.thread })),
+  );
+  // A batch joining a stored thread at its end (the next chunk of a big file) gets its contexts here too, with the
+  // thread's last stored memories, so a big import does not re-read its whole thread once per chunk.
+  const position = new Map(fresh.map((memory, index) => [memory.id, index]));
+  const finishes: (() => Promise<number>)[] = [];
+  const later: typeof joins = [];
+  for (const join of joins) {
+    const at = (index: number) => fresh[index]!.createdAt;
+    const ordered = join.ids.map((id) => position.get(id)!).sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
+    const appended = await threads.appended(
+      join.agentId,
+      join.thread,
+      at(ordered[0]!),
+      ordered.map((index) => fresh[index]!.content),
+    );
+    if (appended === undefined) later.push(join);
+    else {
+      ordered.forEach((index, rank) => (contexts[index] = appended.contexts[rank]));
+      finishes.push(appended.finish);
+    }
+  }
+  const rows = fresh.map((memory, index) => ({ ...memory, contextBefore: contexts[index]?.before ?? '', contextAfter: contexts[index]?.after ?? '' }));
+  const inserted = await insertRows(session, tx, MEMORY_INSERT_TABLE, rows);
+  for (const finish of finishes) await finish();
+  for (const join of later) {
+    // Many new memories inside a stored thread (the next chunk of a file whose lines are not in time order): the
+    // thread is re-indexed once before the transaction commits, not after every chunk (quadratic in a big file).
+    if (reindexPending(tx, join.agentId, join.thread)) continue;
+    if (join.ids.length > JOIN_AROUND_MAX) reindexBeforeCommit(tx, threads, join.agentId, join.thread);
+    else for (const place of await threads.places(join.agentId, join.ids)) await threads.around(place);
+  }
+  return statsOnce(tx, q, inserted);
+}
+
 export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
   const query = <R extends Record<string, unknown> = Record<string, unknown>>(text: string, values: readonly unknown[] = []) =>
     session.query<R>(text, values, bound);
@@ -135,63 +204,7 @@ export function memoryRepo(session: Session, bound?: TxState): MemoryRepo {
       for (const memory of memories) toParams(MEMORY_TABLE, memory);
       if (!memories.some((memory) => memory.thread !== null))
         return atomic(async (tx, q) => statsOnce(tx, q, await insertRows(session, tx, MEMORY_TABLE, memories)));
-      return atomic(async (tx, q, threads) => {
-        // Only the memories that will be inserted may lend context: not an existing id, not a repeat within the batch.
-        // One look-up per agent of the batch (each reads that agent's partition only).
-        const agents = [...new Set(memories.map((memory) => memory.agentId))];
-        const seen = new Set<string>();
-        const keyOf = (agentId: string, id: string) => `${agentId}\u0000${id}`;
-        for (const agentId of agents) {
-          const ids = memories.filter((memory) => memory.agentId === agentId).map((memory) => memory.id);
-          const { rows: found } = await q<{ id: string }>('SELECT id FROM memories WHERE agent_id = $1 AND id = ANY($2::text[])', [agentId, ids]);
-          for (const row of found) seen.add(keyOf(agentId, row.id));
-        }
-        const fresh = memories.filter((memory) => !seen.has(keyOf(memory.agentId, memory.id)) && seen.add(keyOf(memory.agentId, memory.id)));
-        const wanted = threadsOf(fresh);
-        const held: { agent_id: string; thread: string }[] = [];
-        for (const agentId of new Set(wanted.map((key) => key.agentId))) {
-          const { rows } = await q<{ agent_id: string; thread: string }>(
-            'SELECT DISTINCT agent_id, thread FROM memories WHERE agent_id = $1 AND archived_at IS NULL AND thread = ANY($2::text[])',
-            [agentId, wanted.filter((key) => key.agentId === agentId).map((key) => key.thread)],
-          );
-          held.push(...rows);
-        }
-        const { contexts, joins } = batchContexts(
-          fresh,
-          held.map((row) => ({ agentId: row.agent_id, thread: row.thread })),
-        );
-        // A batch joining a stored thread at its end (the next chunk of a big file) gets its contexts here too, with the
-        // thread's last stored memories, so a big import does not re-read its whole thread once per chunk.
-        const position = new Map(fresh.map((memory, index) => [memory.id, index]));
-        const finishes: (() => Promise<number>)[] = [];
-        const later: typeof joins = [];
-        for (const join of joins) {
-          const at = (index: number) => fresh[index]!.createdAt;
-          const ordered = join.ids.map((id) => position.get(id)!).sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));
-          const appended = await threads.appended(
-            join.agentId,
-            join.thread,
-            at(ordered[0]!),
-            ordered.map((index) => fresh[index]!.content),
-          );
-          if (appended === undefined) later.push(join);
-          else {
-            ordered.forEach((index, rank) => (contexts[index] = appended.contexts[rank]));
-            finishes.push(appended.finish);
-          }
-        }
-        const rows = fresh.map((memory, index) => ({ ...memory, contextBefore: contexts[index]?.before ?? '', contextAfter: contexts[index]?.after ?? '' }));
-        const inserted = await insertRows(session, tx, MEMORY_INSERT_TABLE, rows);
-        for (const finish of finishes) await finish();
-        for (const join of later) {
-          // Many new memories inside a stored thread (the next chunk of a file whose lines are not in time order): the
-          // thread is re-indexed once before the transaction commits, not after every chunk (quadratic in a big file).
-          if (reindexPending(tx, join.agentId, join.thread)) continue;
-          if (join.ids.length > JOIN_AROUND_MAX) reindexBeforeCommit(tx, threads, join.agentId, join.thread);
-          else for (const place of await threads.places(join.agentId, join.ids)) await threads.around(place);
-        }
-        return statsOnce(tx, q, inserted);
-      });
+      return atomic(async (tx) => insertThreaded(session, tx, memories));
     },
 
     async get(agentId, id) {

@@ -4,19 +4,19 @@
  * `status = 'running'`, `ingested_at IS NULL`): under READ COMMITTED a second writer waits for the first one's row
  * lock, re-reads the row, finds the guard false and changes nothing, so exactly one of two concurrent writers wins.
  */
-import type { Candidate, Run, RunKind } from '../../records.js';
+import type { Candidate, Memory, Run, RunKind } from '../../records.js';
 import type { CandidateRecord, CandidateRepo, HandoffRecord, HandoffRepo, RowsRepo, RunRepo, SettingsRepo, StoreTable, TableRows } from '../port.js';
 import { STORE_TABLES } from '../port.js';
 import { UsageError } from '../../errors.js';
-import { threadsOf } from '../context.js';
 import { cursorRows, insertRows } from './bulk.js';
-import { PgThreads, reindexBeforeCommit } from './threads.js';
+import { insertThreaded } from './memories.js';
 import type { Session, TxState } from './session.js';
 import {
   CANDIDATE_PUBLIC_COLUMNS,
   CANDIDATE_TABLE,
   columnList,
   HANDOFF_TABLE,
+  MEMORY_TABLE,
   RUN_FINISH_COLUMNS,
   RUN_TABLE,
   setList,
@@ -344,6 +344,18 @@ export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
         for await (const row of cursorRows(session, bound, sql.text, sql.values)) yield fromRow<TableRows[T]>(spec, row);
       })();
     },
+    dumpByThread() {
+      const columns = columnList(MEMORY_TABLE.columns);
+      return (async function* () {
+        // all agents: `db copy` reads every memory, the live threaded ones thread after thread in thread order.
+        for (const text of [
+          `SELECT ${columns} FROM memories WHERE thread IS NOT NULL AND archived_at IS NULL ORDER BY agent_id, thread, created_at, seq`,
+          `SELECT ${columns} FROM memories WHERE thread IS NULL OR archived_at IS NOT NULL ORDER BY id COLLATE "C"`,
+        ]) {
+          for await (const row of cursorRows(session, bound, text)) yield fromRow<Memory>(MEMORY_TABLE, row);
+        }
+      })();
+    },
     async load(table, rows) {
       const spec = specOf(table);
       if (rows.length === 0) return 0;
@@ -360,14 +372,10 @@ export function rowsRepo(session: Session, bound?: TxState): RowsRepo {
             (ofStore.length > 0 ? await insertRows(session, tx, STORE_RUN_TABLE, ofStore) : 0)
           );
         }
-        const inserted = await insertRows(session, tx, spec, rows);
-        // Memories arrive without their search context: the threads they joined are re-indexed, once each, before the
-        // transaction commits (a copy loads a thread in many batches).
-        if (table === 'memories') {
-          const threads = new PgThreads((text, values = []) => session.query(text, values, tx));
-          for (const { agentId, thread } of threadsOf(rows as readonly TableRows['memories'][])) reindexBeforeCommit(tx, threads, agentId, thread);
-        }
-        return inserted;
+        // Memories are written with their search context (memories.ts `insertThreaded`): in `dumpByThread` order, each
+        // row once; rows landing inside a thread the store holds are re-indexed where they land.
+        if (table === 'memories') return insertThreaded(session, tx, rows as readonly TableRows['memories'][]);
+        return insertRows(session, tx, spec, rows);
       };
       const tx = bound ?? session.current();
       return tx ? run(tx) : session.transaction(run);

@@ -7,7 +7,7 @@
  * created_at, seq) over live threaded rows serves every look-up.
  */
 import { CONTEXT_AFTER, CONTEXT_BEFORE, threadContexts, threadKey, WINDOW, windowContexts, type Context } from '../context.js';
-import type { TxState } from './session.js';
+import type { Session, TxState } from './session.js';
 
 /** Rows per UPDATE when a whole thread is re-indexed: each statement's parameters stay a few megabytes. */
 const REINDEX_BATCH = 5_000;
@@ -50,6 +50,15 @@ export function reindexPending(tx: TxState, agentId: string, thread: string): bo
 
 const ROW = 'id, content, context_before, context_after';
 const LIVE = 'agent_id = $1 AND thread = $2 AND archived_at IS NULL';
+
+/**
+ * The thread re-indexer of a transaction, made outside any caller's scope: the work a bulk load defers to the commit
+ * (`reindexBeforeCommit`) holds it, and one made inside the load would hold that call's rows too (its scope) until the
+ * commit — every row of a `db copy`, 2.1 GB at 1 M memories (issue 25).
+ */
+export function txThreads(session: Session, tx: TxState): PgThreads {
+  return new PgThreads((text, values = []) => session.query(text, values, tx));
+}
 
 export class PgThreads {
   constructor(private readonly query: Query) {}

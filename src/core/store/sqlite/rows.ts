@@ -2,7 +2,7 @@
 import type { RowsRepo, StoreTable, TableRows } from '../port.js';
 import type { Connection } from './connection.js';
 import { columnList, TABLE_SPECS } from '../tables.js';
-import type { Run } from '../../records.js';
+import type { Memory, Run } from '../../records.js';
 import { fromRow, insertSql, toParams } from './codec.js';
 import { ALL_RUNS, insertRun } from './repos.js';
 import { insertMemoryRows } from './memories.js';
@@ -63,6 +63,45 @@ export class SqliteRows implements RowsRepo {
       for (const row of page) yield fromRow<TableRows[T]>(spec, row);
       if (page.length < PAGE) return;
       after = String(page.at(-1)![spec.key]);
+    }
+  }
+
+  async *dumpByThread(): AsyncIterable<Memory> {
+    const spec = TABLE_SPECS.memories;
+    const columns = columnList(spec.columns);
+    // The live threaded memories, thread after thread in thread order (created_at, then rowid): pages read along
+    // memories_thread from the last row's place.
+    let place: [string, string, string, number] | null = null;
+    for (;;) {
+      const page = await this.c.use(
+        () =>
+          this.c
+            .statement(
+              `SELECT ${columns}, rowid AS hippo_rowid FROM memories WHERE thread IS NOT NULL AND archived_at IS NULL${
+                place === null ? '' : ' AND (agent_id, thread, created_at, rowid) > (?, ?, ?, ?)'
+              } ORDER BY agent_id, thread, created_at, rowid LIMIT ${PAGE}`,
+            )
+            .all(...(place ?? [])) as Record<string, unknown>[],
+      );
+      for (const row of page) yield fromRow<Memory>(spec, row);
+      if (page.length < PAGE) break;
+      const last = page.at(-1)!;
+      place = [last.agent_id as string, last.thread as string, last.created_at as string, last.hippo_rowid as number];
+    }
+    // Then the others (unthreaded, archived) in id order.
+    let after: string | null = null;
+    for (;;) {
+      const page = await this.c.use(
+        () =>
+          this.c
+            .statement(
+              `SELECT ${columns} FROM memories WHERE (thread IS NULL OR archived_at IS NOT NULL)${after === null ? '' : ' AND id > ?'} ORDER BY id LIMIT ${PAGE}`,
+            )
+            .all(...(after === null ? [] : [after])) as Record<string, unknown>[],
+      );
+      for (const row of page) yield fromRow<Memory>(spec, row);
+      if (page.length < PAGE) return;
+      after = String(page.at(-1)!.id);
     }
   }
 

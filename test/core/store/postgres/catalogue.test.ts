@@ -54,6 +54,11 @@ const ALL_AGENTS: readonly { pattern: RegExp; reason: string }[] = [
     reason: '`db copy`, a logical snapshot: whole tables',
   },
   {
+    pattern:
+      /^SELECT (\S+, )*\S+ FROM memories WHERE (thread IS NOT NULL AND archived_at IS NULL ORDER BY agent_id, thread, created_at, seq|thread IS NULL OR archived_at IS NOT NULL ORDER BY id COLLATE "C")$/,
+    reason: '`db copy`: every memory, thread by thread',
+  },
+  {
     pattern: /^SELECT \* FROM \(SELECT .* FROM runs UNION ALL SELECT .* FROM store_runs\) r ORDER BY id COLLATE "C"$/,
     reason: '`db copy`, a snapshot: the whole audit log',
   },
