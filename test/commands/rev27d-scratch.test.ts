@@ -1,0 +1,163 @@
+/**
+ * Issue 27 review (rev27d): a hostile reviewer's variations through the real parts — the built CLI, a SQLite store, and
+ * a stand-in model server on 127.0.0.1 played as a hosted model at a non-loopback base URL (`models.hosted.test`,
+ * resolved by a preloaded hook), so the default policy (`auto`) redacts. A text holding a validated value must have it
+ * replaced or stop the request (exit 9), never send a recognisable part of it, never exit 1; ordinary text must go out
+ * as written (exit 0). Cases still broken are `it.fails` (the suite stays green while they are open; a fix makes the
+ * case pass and the test fail — then move it to HELD).
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { engineSandbox, ROOT, type EngineSandbox } from '../helpers/cli.js';
+import { reply, useModelServer } from '../helpers/model-server.js';
+
+const server = useModelServer({ per: 'suite' });
+const HOOK = join(ROOT, 'test', 'fixtures', 'resolve-to-loopback.mjs');
+
+const boxes: EngineSandbox[] = [];
+afterEach(async () => {
+  for (const box of boxes.splice(0)) await box.dispose();
+});
+
+const hostedEnv = (agent: string, region: string) => ({
+  HIPPO_AGENT: agent,
+  HIPPO_REGION: region,
+  HIPPO_MODEL: 'openai:hosted-model',
+  HIPPO_BASE_URL: server.baseUrl('openai').replace('127.0.0.1', 'models.hosted.test'),
+  HIPPO_API_KEY: 'sk-test-0123456789abcdef',
+  NODE_OPTIONS: `--import=${HOOK}`,
+});
+
+/** Digits of a text, every script's decimal digits read as ASCII (a model reads them so). */
+const digitsOf = (text: string): string =>
+  [...text]
+    .map((c) => {
+      if (!/\p{Nd}/u.test(c)) return '';
+      let first = c.codePointAt(0)!;
+      while (/\p{Nd}/u.test(String.fromCodePoint(first - 1))) first--;
+      return String((c.codePointAt(0)! - first) % 10);
+    })
+    .join('');
+
+interface Part {
+  text?: string;
+  digits?: string;
+  region?: string;
+}
+
+/** Sends `text` as a memory to the hosted stand-in; returns the exit code and every request body received. */
+async function send(index: number, text: string, region = 'IE'): Promise<{ exitCode: number; bodies: string[]; output: string }> {
+  const box = await engineSandbox('sqlite');
+  boxes.push(box);
+  const agent = `rd${index}`;
+  expect((await box.hippo(['memory', 'add', text, '--json'], { env: { HIPPO_AGENT: agent } })).exitCode).toBe(0);
+  server.respondWith(reply.json({ candidates: [] }));
+  const before = server.requests.length;
+  const result = await box.hippo(['rem', 'rapid', '--json'], { env: hostedEnv(agent, region) });
+  return {
+    exitCode: result.exitCode ?? -1,
+    bodies: server.requests.slice(before).map((request) => request.rawBody),
+    output: `${String(result.stdout)}${String(result.stderr)}`,
+  };
+}
+
+/** A validated value: replaced or stopped (exit 9), never sent, never exit 1. */
+async function notSent(index: number, text: string, part: Part): Promise<void> {
+  const { exitCode, bodies, output } = await send(index, text, part.region);
+  expect([0, 9], `${text}: exit ${exitCode} ${output}`).toContain(exitCode);
+  for (const sent of bodies) {
+    if (part.text !== undefined) expect(sent, text).not.toContain(part.text);
+    if (part.digits !== undefined) expect(digitsOf(sent), text).not.toContain(part.digits);
+  }
+}
+
+/** Ordinary text: sent (exit 0), as written (no placeholder stands in it). */
+async function sentAsWritten(index: number, text: string): Promise<void> {
+  const { exitCode, bodies, output } = await send(index, text);
+  expect(exitCode, `${text}: ${output}`).toBe(0);
+  expect(bodies.length).toBeGreaterThan(0);
+  expect(bodies.some((sent) => sent.includes(text))).toBe(true);
+}
+
+// Breaks found (each still sent, or needlessly stopped, through the real CLI).
+const OPEN_SENT: ReadonlyArray<readonly [string, Part]> = [
+  // A national number after a value glued by `#`, `+`, `$`, `%` (the glue list reads `_ - . , ; : / | ~ =` only).
+  ['Card 4111 1111 1111 1111#087 123 4567 on file.', { digits: '871234567' }],
+  ['Mail jane@example.ie+087 123 4567 today.', { digits: '871234567' }],
+  ['Rent IE29AIBK93115212345678#087 123 4567 monthly.', { digits: '871234567' }],
+  ['Card 4111111111111111++353 1 234 5678 on file.', { digits: '12345678' }],
+  ['Jane: +353 1 234 5678%4111 1111 1111 1111 on file.', { digits: '12345678' }],
+  ['Jane: 087 123 4567$IE29AIBK93115212345678 on file.', { digits: '871234567' }],
+  ['Call 4111111111111111#415-555-2671 in the US.', { digits: '4155552671', region: 'US' }],
+  // Two national numbers glued by a hyphen: the second goes out.
+  ['Call 087 123 4567-087 765 4321 either.', { digits: '877654321' }],
+  // Dashes other than ASCII `-` between a card's groups (a word processor's en dash), and a spaced dash.
+  ['Card 4111\u20131111\u20131111\u20131111 from the letter.', { digits: '411111111111' }],
+  ['Card 4111\u22121111\u22121111\u22121111 with minus signs.', { digits: '411111111111' }],
+  ['Card 4111 - 1111 - 1111 - 1111 spaced.', { digits: '411111111111' }],
+  // Characters that are not \p{Cf} but invisible: variation selector, combining grapheme joiner, a combining accent, NEL.
+  ['Card 4111\ufe0f1111\ufe0f1111\ufe0f1111 with VS16.', { digits: '411111111111' }],
+  ['Card 4111\u034f1111\u034f1111\u034f1111 with CGJ.', { digits: '411111111111' }],
+  ['Card 4\u0301111 1111 1111 1111 with an accent.', { digits: '411111111111' }],
+  ['Card 4111\u00851111\u00851111\u00851111 with NEL.', { digits: '411111111111' }],
+  // IBANs in groups by dots, with a blank after the country code, or in threes.
+  ['IBAN DE89.3704.0044.0532.0130.00 for rent.', { digits: '370400440532' }],
+  ['IBAN DE 89 3704 0044 0532 0130 00 for rent.', { digits: '370400440532' }],
+  ['IBAN DE893 704 004 405 320 130 00 for rent.', { digits: '704004405320' }],
+];
+// Ordinary text (no validated value) that stops the request, for ever (exit 9): long decimals and long numbers.
+const OPEN_STOPPED: readonly string[] = ['Measured 9.57597412873363574 and 0.452522723041048902 in the lab.', 'Counter 585178128657070499962283 in the log.'];
+
+// Held: replaced or stopped, never sent.
+const HELD: ReadonlyArray<readonly [string, Part]> = [
+  ['Card 4111\u20281111\u20281111\u20281111 with line separators.', { digits: '411111111111' }],
+  ['Card 4111\u00ad1111\u00ad1111\u00ad1111 with soft hyphens.', { digits: '411111111111' }],
+  ['Card 4111\u200f1111\u200f1111\u200f1111 with RTL marks.', { digits: '411111111111' }],
+  ['Card 4111\u00a0\t1111\u2009 1111 1111 mixed blanks.', { digits: '411111111111' }],
+  ['Card 4111    1111    1111    1111 four blanks.', { digits: '411111111111' }],
+  ['Card 4111 \u0661\u0661\u0661\u0661 \uff11111 1111 mixed scripts.', { digits: '411111111111' }],
+  [
+    'Card \ud835\udfd2\ud835\udfcf\ud835\udfcf\ud835\udfcf \ud835\udfcf\ud835\udfcf\ud835\udfcf\ud835\udfcf \ud835\udfcf\ud835\udfcf\ud835\udfcf\ud835\udfcf \ud835\udfcf\ud835\udfcf\ud835\udfcf\ud835\udfcf bold.',
+    { digits: '411111111111' },
+  ],
+  [
+    'Mail \uff4a\uff41\uff4e\uff45\uff20\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45\uff0e\uff49\uff45 in full width.',
+    { text: '\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45' },
+  ],
+  ['Mail jane\u200b@example.ie with a zero-width space.', { text: 'example.ie' }],
+  ['See https://x.example/pay?card=4111111111111111&x=1 now.', { digits: '411111111111' }],
+  ['{"card":"4111111111111111","phone":"+35312345678"}', { digits: '12345678' }],
+  ['Code `4111 1111 1111 1111` and **IE29 AIBK 9311 5212 3456 78**.', { digits: '931152123456' }],
+  ['card=4111111111111111;phone=+35312345678;iban=IE29AIBK93115212345678', { digits: '12345678' }],
+  ['x 4111111111111111_j.doe+tag@example.ie y', { text: 'doe+tag@example.ie' }],
+  ['x 087 123 4567.42.jane+x@example.ie y', { text: 'jane+x@example.ie' }],
+  ['Call 087 123 4567, 087 765 4321 either.', { digits: '877654321' }],
+  ['Call 415 555 2671, 415 555 2672 either.', { digits: '4155552672', region: 'US' }],
+  ['IBAN IE29 AIBK 9311 5212 3456 78_ for rent.', { digits: '931152123456' }],
+  ['IBAN GB82 WEST 1234 5698 7654 32|4111 1111 1111 1111 x', { digits: '411111111111' }],
+];
+// Ordinary text that goes out as written.
+const ORDINARY: readonly string[] = [
+  'Meeting on 2024-03-15 at 10:30, order 123456789, version 1.2.3, price 1,234.56 EUR.',
+  'Invoice INV-2024-000123 due 2024/04/01; ISBN 978-0-306-40615-7; IP 192.168.0.1.',
+  'Timestamp 2024-03-15T10:30:00Z and 1710498600000; UUID 123e4567-e89b-12d3-a456-426614174000.',
+];
+
+describe('rev27d: hostile variations to a hosted model (sqlite)', () => {
+  it.each(HELD.map(([text, part], index) => [index, text, part] as const))('held %i: %j', (index, text, part) => notSent(100 + index, text, part), 120_000);
+  it.each(ORDINARY.map((text, index) => [index, text] as const))(
+    'ordinary %i: %j goes out as written',
+    (index, text) => sentAsWritten(200 + index, text),
+    120_000,
+  );
+  it.fails.each(OPEN_SENT.map(([text, part], index) => [index, text, part] as const))(
+    'open %i: %j is still sent (known defect)',
+    (index, text, part) => notSent(index, text, part),
+    120_000,
+  );
+  it.fails.each(OPEN_STOPPED.map((text, index) => [index, text] as const))(
+    'open stop %i: %j is stopped though it holds no value (known defect)',
+    (index, text) => sentAsWritten(300 + index, text),
+    120_000,
+  );
+});
