@@ -105,8 +105,6 @@ const OPEN_SENT: ReadonlyArray<readonly [string, Part]> = [
   ['IBAN DE 89 3704 0044 0532 0130 00 for rent.', { digits: '370400440532' }],
   ['IBAN DE893 704 004 405 320 130 00 for rent.', { digits: '704004405320' }],
 ];
-// Ordinary text (no validated value) that stops the request, for ever (exit 9): long decimals and long numbers.
-const OPEN_STOPPED: readonly string[] = ['Measured 9.57597412873363574 and 0.452522723041048902 in the lab.', 'Counter 585178128657070499962283 in the log.'];
 
 // Held: replaced or stopped, never sent.
 const HELD: ReadonlyArray<readonly [string, Part]> = [
@@ -141,6 +139,9 @@ const ORDINARY: readonly string[] = [
   'Meeting on 2024-03-15 at 10:30, order 123456789, version 1.2.3, price 1,234.56 EUR.',
   'Invoice INV-2024-000123 due 2024/04/01; ISBN 978-0-306-40615-7; IP 192.168.0.1.',
   'Timestamp 2024-03-15T10:30:00Z and 1710498600000; UUID 123e4567-e89b-12d3-a456-426614174000.',
+  // Stopped for ever (exit 9) before the issue 27 review fix: long decimals and a long counter hold no card.
+  'Measured 9.57597412873363574 and 0.452522723041048902 in the lab.',
+  'Counter 585178128657070499962283 in the log.',
 ];
 
 describe('rev27d: hostile variations to a hosted model (sqlite)', () => {
@@ -153,11 +154,6 @@ describe('rev27d: hostile variations to a hosted model (sqlite)', () => {
   it.fails.each(OPEN_SENT.map(([text, part], index) => [index, text, part] as const))(
     'open %i: %j is still sent (known defect)',
     (index, text, part) => notSent(index, text, part),
-    120_000,
-  );
-  it.fails.each(OPEN_STOPPED.map((text, index) => [index, text] as const))(
-    'open stop %i: %j is stopped though it holds no value (known defect)',
-    (index, text) => sentAsWritten(300 + index, text),
     120_000,
   );
 });
