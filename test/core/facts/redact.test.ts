@@ -674,3 +674,47 @@ describe('Redactor: ordinary long numbers go out, cards glued to any sign do not
     expect(replaced.length).toBeGreaterThanOrEqual(30);
   });
 });
+
+describe('Redactor: dashes of every kind, and values glued by # + $ % or a dash (issue 27 review, rev27d)', () => {
+  it('replaces a card whose groups are parted by an en dash, minus sign, hyphen or a dash with blanks around it', () => {
+    for (const text of [
+      'Card 4111\u20131111\u20131111\u20131111 from the letter.',
+      'Card 4111\u22121111\u22121111\u22121111 with minus signs.',
+      'Card 4111\u20101111\u20101111\u20101111 with hyphens.',
+      'Card 4111 - 1111 - 1111 - 1111 spaced.',
+      'Card 4111 \u2014 1111 \u2014 1111 \u2014 1111 with em dashes.',
+    ]) {
+      const r = redactor();
+      const out = r.redact(text).text;
+      expect(out, text).toMatch(/^Card ⟦card 1⟧ \S/);
+      expect(r.leftBehind(), text).toEqual([]);
+    }
+    // A range stays as written.
+    const r = redactor();
+    expect(r.redact('From 2020 - 2024 we met 10 \u2013 12 people.').text).toBe('From 2020 - 2024 we met 10 \u2013 12 people.');
+    expect(readingOf('4111 \u2013 1111')?.text).toBe('4111-1111');
+    expect(readingOf('a \u2212 b')?.text).toBe('a - b');
+  });
+
+  it('replaces a phone number glued to another value by #, +, $ or %, and two national numbers glued by a dash', () => {
+    for (const [text, expected, region] of [
+      ['Card 4111 1111 1111 1111#087 123 4567 on file.', 'Card ⟦card 1⟧#⟦phone 1⟧ on file.', 'IE'],
+      ['Mail jane@example.ie+087 123 4567 today.', 'Mail ⟦email 1⟧+⟦phone 1⟧ today.', 'IE'],
+      ['Rent IE29AIBK93115212345678#087 123 4567 monthly.', 'Rent ⟦iban 1⟧#⟦phone 1⟧ monthly.', 'IE'],
+      ['Card 4111111111111111++353 1 234 5678 on file.', 'Card ⟦card 1⟧+⟦phone 1⟧ on file.', 'IE'],
+      ['Jane: +353 1 234 5678%4111 1111 1111 1111 on file.', 'Jane: ⟦phone 1⟧%⟦card 1⟧ on file.', 'IE'],
+      ['Jane: 087 123 4567$IE29AIBK93115212345678 on file.', 'Jane: ⟦phone 1⟧$⟦iban 1⟧ on file.', 'IE'],
+      ['Call 4111111111111111#415-555-2671 in the US.', 'Call ⟦card 1⟧#⟦phone 1⟧ in the US.', 'US'],
+      ['Call 087 123 4567-087 765 4321 either.', 'Call ⟦phone 1⟧-⟦phone 2⟧ either.', 'IE'],
+    ] as const) {
+      const r = redactor(DEFAULT_REDACT_KINDS, region);
+      expect(r.redact(text).text, text).toBe(expected);
+      expect(r.leftBehind(), text).toEqual([]);
+    }
+    // Dates, invoice numbers and ISBNs with a dash before a 0 stay as written.
+    const text = 'On 2024-03-05, INV-2024-000123 and ISBN 978-0-306-40615-7.';
+    const r = redactor();
+    expect(r.redact(text).text).toBe(text);
+    expect(r.leftBehind()).toEqual([]);
+  });
+});
