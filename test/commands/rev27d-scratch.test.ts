@@ -86,10 +86,6 @@ const OPEN_SENT: ReadonlyArray<readonly [string, Part]> = [
   ['Card 4111\u034f1111\u034f1111\u034f1111 with CGJ.', { digits: '411111111111' }],
   ['Card 4\u0301111 1111 1111 1111 with an accent.', { digits: '411111111111' }],
   ['Card 4111\u00851111\u00851111\u00851111 with NEL.', { digits: '411111111111' }],
-  // IBANs in groups by dots, with a blank after the country code, or in threes.
-  ['IBAN DE89.3704.0044.0532.0130.00 for rent.', { digits: '370400440532' }],
-  ['IBAN DE 89 3704 0044 0532 0130 00 for rent.', { digits: '370400440532' }],
-  ['IBAN DE893 704 004 405 320 130 00 for rent.', { digits: '704004405320' }],
 ];
 
 // Held: replaced or stopped, never sent.
@@ -118,7 +114,12 @@ const HELD: ReadonlyArray<readonly [string, Part]> = [
   ['Call 087 123 4567, 087 765 4321 either.', { digits: '877654321' }],
   ['Call 415 555 2671, 415 555 2672 either.', { digits: '4155552672', region: 'US' }],
   ['IBAN IE29 AIBK 9311 5212 3456 78_ for rent.', { digits: '931152123456' }],
-  ['IBAN GB82 WEST 1234 5698 7654 32|4111 1111 1111 1111 x', { digits: '411111111111' }], // Sent before the rev27d fix:
+  ['IBAN GB82 WEST 1234 5698 7654 32|4111 1111 1111 1111 x', { digits: '411111111111' }],
+  // Sent before the rev27d fix (the IBANs in odd groups now stop the request, exit 9).
+  // IBANs in groups by dots, with a blank after the country code, or in threes.
+  ['IBAN DE89.3704.0044.0532.0130.00 for rent.', { digits: '370400440532' }],
+  ['IBAN DE 89 3704 0044 0532 0130 00 for rent.', { digits: '370400440532' }],
+  ['IBAN DE893 704 004 405 320 130 00 for rent.', { digits: '704004405320' }],
   // A national number after a value glued by `#`, `+`, `$`, `%` (the glue list read `_ - . , ; : / | ~ =` only).
   ['Card 4111 1111 1111 1111#087 123 4567 on file.', { digits: '871234567' }],
   ['Mail jane@example.ie+087 123 4567 today.', { digits: '871234567' }],

@@ -718,3 +718,17 @@ describe('Redactor: dashes of every kind, and values glued by # + $ % or a dash 
     expect(r.leftBehind()).toEqual([]);
   });
 });
+
+describe('Redactor: an IBAN in groups of any size or separator stops the request (issue 27 review, rev27d)', () => {
+  it('names iban in the second reading for dots, a blank after the country code, or groups of three', () => {
+    for (const text of [
+      'IBAN DE89.3704.0044.0532.0130.00 for rent.',
+      'IBAN DE 89 3704 0044 0532 0130 00 for rent.',
+      'IBAN DE893 704 004 405 320 130 00 for rent.',
+    ]) {
+      const r = redactor();
+      r.redact(text);
+      expect(r.leftBehind(), text).toContain('iban');
+    }
+  });
+});
