@@ -79,15 +79,6 @@ async function sentAsWritten(index: number, text: string): Promise<void> {
   expect(bodies.some((sent) => sent.includes(text))).toBe(true);
 }
 
-// Breaks found (each still sent, or needlessly stopped, through the real CLI).
-const OPEN_SENT: ReadonlyArray<readonly [string, Part]> = [
-  // Characters that are not \p{Cf} but invisible: variation selector, combining grapheme joiner, a combining accent, NEL.
-  ['Card 4111\ufe0f1111\ufe0f1111\ufe0f1111 with VS16.', { digits: '411111111111' }],
-  ['Card 4111\u034f1111\u034f1111\u034f1111 with CGJ.', { digits: '411111111111' }],
-  ['Card 4\u0301111 1111 1111 1111 with an accent.', { digits: '411111111111' }],
-  ['Card 4111\u00851111\u00851111\u00851111 with NEL.', { digits: '411111111111' }],
-];
-
 // Held: replaced or stopped, never sent.
 const HELD: ReadonlyArray<readonly [string, Part]> = [
   ['Card 4111\u20281111\u20281111\u20281111 with line separators.', { digits: '411111111111' }],
@@ -133,7 +124,11 @@ const HELD: ReadonlyArray<readonly [string, Part]> = [
   // Dashes other than ASCII `-` between a card's groups (a word processor's en dash), and a spaced dash.
   ['Card 4111\u20131111\u20131111\u20131111 from the letter.', { digits: '411111111111' }],
   ['Card 4111\u22121111\u22121111\u22121111 with minus signs.', { digits: '411111111111' }],
-  ['Card 4111 - 1111 - 1111 - 1111 spaced.', { digits: '411111111111' }],
+  ['Card 4111 - 1111 - 1111 - 1111 spaced.', { digits: '411111111111' }], // Characters that are not \p{Cf} but invisible: variation selector, combining grapheme joiner, a combining accent, NEL.
+  ['Card 4111\ufe0f1111\ufe0f1111\ufe0f1111 with VS16.', { digits: '411111111111' }],
+  ['Card 4111\u034f1111\u034f1111\u034f1111 with CGJ.', { digits: '411111111111' }],
+  ['Card 4\u0301111 1111 1111 1111 with an accent.', { digits: '411111111111' }],
+  ['Card 4111\u00851111\u00851111\u00851111 with NEL.', { digits: '411111111111' }],
 ];
 // Ordinary text that goes out as written.
 const ORDINARY: readonly string[] = [
@@ -150,11 +145,6 @@ describe('rev27d: hostile variations to a hosted model (sqlite)', () => {
   it.each(ORDINARY.map((text, index) => [index, text] as const))(
     'ordinary %i: %j goes out as written',
     (index, text) => sentAsWritten(200 + index, text),
-    120_000,
-  );
-  it.fails.each(OPEN_SENT.map(([text, part], index) => [index, text, part] as const))(
-    'open %i: %j is still sent (known defect)',
-    (index, text, part) => notSent(index, text, part),
     120_000,
   );
 });

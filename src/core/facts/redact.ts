@@ -565,6 +565,8 @@ export interface Reading {
 const PLAIN = /^[\x20-\x7e\n\r]*$/;
 const FORMAT = /^\p{Cf}$/u;
 const DECIMAL = /^\p{Nd}$/u;
+/** A combining mark (`\p{Mn}`, `\p{Me}`: variation selectors, the combining grapheme joiner, accents). */
+const MARK = /^[\p{Mn}\p{Me}]$/u;
 const BLANK = /[ \t]/;
 /** Every dash (`\p{Pd}`: en and em dash, hyphen, …) and the minus sign, read as `-`. */
 const DASH = /^[\p{Pd}\u2212]$/u;
@@ -587,7 +589,8 @@ export function asciiDigit(char: string): string {
 /**
  * `text` as the redactor reads it (issue 27 review): each character in compatibility form (NFKC: no-break, figure and
  * thin spaces as spaces, full-width digits, letters and signs as ASCII), every decimal digit (`\p{Nd}`) as an ASCII
- * digit, a tab as a space, every dash (`\p{Pd}`, the minus sign) as `-` and a dash with one to three blanks around it
+ * digit, a combining mark after a digit (variation selector, grapheme joiner, accent) left out, a tab and NEL (U+0085)
+ * as a space, every dash (`\p{Pd}`, the minus sign) as `-` and a dash with one to three blanks around it
  * between digits as `-` alone (`4111 – 1111`), format characters (`\p{Cf}`: zero-width spaces, joiners, soft hyphens)
  * left out, and a run of two or three blanks as one space (more stay: a phone number is read up to four blanks). Undefined when that is
  * the text itself.
@@ -598,14 +601,17 @@ export function readingOf(written: string): Reading | undefined {
   const starts: number[] = [];
   const ends: number[] = [];
   let at = 0;
+  // Whether the last character read (marks after it left out) was a digit.
+  let afterDigit = false;
   for (const char of written) {
     const end = at + char.length;
     let read: string;
-    if (FORMAT.test(char)) read = '';
+    if (FORMAT.test(char) || (afterDigit && MARK.test(char))) read = '';
     else if (DECIMAL.test(char)) read = asciiDigit(char);
-    else if (char === '\t') read = ' ';
+    else if (char === '\t' || char === '\u0085') read = ' ';
     else if (DASH.test(char)) read = '-';
     else read = char.normalize('NFKC');
+    if (!(afterDigit && MARK.test(char))) afterDigit = DECIMAL.test(char);
     for (let i = 0; i < read.length; i++) {
       text += read[i];
       starts.push(at);

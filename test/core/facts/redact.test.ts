@@ -732,3 +732,20 @@ describe('Redactor: an IBAN in groups of any size or separator stops the request
     }
   });
 });
+
+describe('Redactor: invisible marks after a digit and NEL inside a card (issue 27 review, rev27d)', () => {
+  it('replaces a card with a variation selector, a grapheme joiner, an accent on a digit or NEL between its digits', () => {
+    for (const text of [
+      'Card 4111\ufe0f1111\ufe0f1111\ufe0f1111 with VS16.',
+      'Card 4111\u034f1111\u034f1111\u034f1111 with CGJ.',
+      'Card 4\u0301111 1111 1111 1111 with an accent.',
+      'Card 4111\u00851111\u00851111\u00851111 with NEL.',
+    ]) {
+      const r = redactor();
+      expect(r.redact(text).text, text).toMatch(/^Card ⟦card 1⟧ with/);
+      expect(r.leftBehind(), text).toEqual([]);
+    }
+    // A mark on a letter is kept (the reading of a word is not changed).
+    expect(readingOf('cafe\u0301 4\u0301')?.text).toBe('cafe\u0301 4');
+  });
+});
