@@ -79,35 +79,6 @@ async function sentAsWritten(index: number, text: string): Promise<void> {
   expect(bodies.some((sent) => sent.includes(text))).toBe(true);
 }
 
-// Breaks found (each still sent, or needlessly stopped, through the real CLI).
-const OPEN_SENT: ReadonlyArray<readonly [string, Part]> = [
-  // A national number after a value glued by `#`, `+`, `$`, `%` (the glue list reads `_ - . , ; : / | ~ =` only).
-  ['Card 4111 1111 1111 1111#087 123 4567 on file.', { digits: '871234567' }],
-  ['Mail jane@example.ie+087 123 4567 today.', { digits: '871234567' }],
-  ['Rent IE29AIBK93115212345678#087 123 4567 monthly.', { digits: '871234567' }],
-  ['Card 4111111111111111++353 1 234 5678 on file.', { digits: '12345678' }],
-  ['Jane: +353 1 234 5678%4111 1111 1111 1111 on file.', { digits: '12345678' }],
-  ['Jane: 087 123 4567$IE29AIBK93115212345678 on file.', { digits: '871234567' }],
-  ['Call 4111111111111111#415-555-2671 in the US.', { digits: '4155552671', region: 'US' }],
-  // Two national numbers glued by a hyphen: the second goes out.
-  ['Call 087 123 4567-087 765 4321 either.', { digits: '877654321' }],
-  // Dashes other than ASCII `-` between a card's groups (a word processor's en dash), and a spaced dash.
-  ['Card 4111\u20131111\u20131111\u20131111 from the letter.', { digits: '411111111111' }],
-  ['Card 4111\u22121111\u22121111\u22121111 with minus signs.', { digits: '411111111111' }],
-  ['Card 4111 - 1111 - 1111 - 1111 spaced.', { digits: '411111111111' }],
-  // Characters that are not \p{Cf} but invisible: variation selector, combining grapheme joiner, a combining accent, NEL.
-  ['Card 4111\ufe0f1111\ufe0f1111\ufe0f1111 with VS16.', { digits: '411111111111' }],
-  ['Card 4111\u034f1111\u034f1111\u034f1111 with CGJ.', { digits: '411111111111' }],
-  ['Card 4\u0301111 1111 1111 1111 with an accent.', { digits: '411111111111' }],
-  ['Card 4111\u00851111\u00851111\u00851111 with NEL.', { digits: '411111111111' }],
-  // IBANs in groups by dots, with a blank after the country code, or in threes.
-  ['IBAN DE89.3704.0044.0532.0130.00 for rent.', { digits: '370400440532' }],
-  ['IBAN DE 89 3704 0044 0532 0130 00 for rent.', { digits: '370400440532' }],
-  ['IBAN DE893 704 004 405 320 130 00 for rent.', { digits: '704004405320' }],
-];
-// Ordinary text (no validated value) that stops the request, for ever (exit 9): long decimals and long numbers.
-const OPEN_STOPPED: readonly string[] = ['Measured 9.57597412873363574 and 0.452522723041048902 in the lab.', 'Counter 585178128657070499962283 in the log.'];
-
 // Held: replaced or stopped, never sent.
 const HELD: ReadonlyArray<readonly [string, Part]> = [
   ['Card 4111\u20281111\u20281111\u20281111 with line separators.', { digits: '411111111111' }],
@@ -135,12 +106,38 @@ const HELD: ReadonlyArray<readonly [string, Part]> = [
   ['Call 415 555 2671, 415 555 2672 either.', { digits: '4155552672', region: 'US' }],
   ['IBAN IE29 AIBK 9311 5212 3456 78_ for rent.', { digits: '931152123456' }],
   ['IBAN GB82 WEST 1234 5698 7654 32|4111 1111 1111 1111 x', { digits: '411111111111' }],
+  // Sent before the rev27d fix (the IBANs in odd groups now stop the request, exit 9).
+  // IBANs in groups by dots, with a blank after the country code, or in threes.
+  ['IBAN DE89.3704.0044.0532.0130.00 for rent.', { digits: '370400440532' }],
+  ['IBAN DE 89 3704 0044 0532 0130 00 for rent.', { digits: '370400440532' }],
+  ['IBAN DE893 704 004 405 320 130 00 for rent.', { digits: '704004405320' }],
+  // A national number after a value glued by `#`, `+`, `$`, `%` (the glue list read `_ - . , ; : / | ~ =` only).
+  ['Card 4111 1111 1111 1111#087 123 4567 on file.', { digits: '871234567' }],
+  ['Mail jane@example.ie+087 123 4567 today.', { digits: '871234567' }],
+  ['Rent IE29AIBK93115212345678#087 123 4567 monthly.', { digits: '871234567' }],
+  ['Card 4111111111111111++353 1 234 5678 on file.', { digits: '12345678' }],
+  ['Jane: +353 1 234 5678%4111 1111 1111 1111 on file.', { digits: '12345678' }],
+  ['Jane: 087 123 4567$IE29AIBK93115212345678 on file.', { digits: '871234567' }],
+  ['Call 4111111111111111#415-555-2671 in the US.', { digits: '4155552671', region: 'US' }],
+  // Two national numbers glued by a hyphen: the second went out.
+  ['Call 087 123 4567-087 765 4321 either.', { digits: '877654321' }],
+  // Dashes other than ASCII `-` between a card's groups (a word processor's en dash), and a spaced dash.
+  ['Card 4111\u20131111\u20131111\u20131111 from the letter.', { digits: '411111111111' }],
+  ['Card 4111\u22121111\u22121111\u22121111 with minus signs.', { digits: '411111111111' }],
+  ['Card 4111 - 1111 - 1111 - 1111 spaced.', { digits: '411111111111' }], // Characters that are not \p{Cf} but invisible: variation selector, combining grapheme joiner, a combining accent, NEL.
+  ['Card 4111\ufe0f1111\ufe0f1111\ufe0f1111 with VS16.', { digits: '411111111111' }],
+  ['Card 4111\u034f1111\u034f1111\u034f1111 with CGJ.', { digits: '411111111111' }],
+  ['Card 4\u0301111 1111 1111 1111 with an accent.', { digits: '411111111111' }],
+  ['Card 4111\u00851111\u00851111\u00851111 with NEL.', { digits: '411111111111' }],
 ];
 // Ordinary text that goes out as written.
 const ORDINARY: readonly string[] = [
   'Meeting on 2024-03-15 at 10:30, order 123456789, version 1.2.3, price 1,234.56 EUR.',
   'Invoice INV-2024-000123 due 2024/04/01; ISBN 978-0-306-40615-7; IP 192.168.0.1.',
   'Timestamp 2024-03-15T10:30:00Z and 1710498600000; UUID 123e4567-e89b-12d3-a456-426614174000.',
+  // Stopped for ever (exit 9) before the issue 27 review fix: long decimals and a long counter hold no card.
+  'Measured 9.57597412873363574 and 0.452522723041048902 in the lab.',
+  'Counter 585178128657070499962283 in the log.',
 ];
 
 describe('rev27d: hostile variations to a hosted model (sqlite)', () => {
@@ -148,16 +145,6 @@ describe('rev27d: hostile variations to a hosted model (sqlite)', () => {
   it.each(ORDINARY.map((text, index) => [index, text] as const))(
     'ordinary %i: %j goes out as written',
     (index, text) => sentAsWritten(200 + index, text),
-    120_000,
-  );
-  it.fails.each(OPEN_SENT.map(([text, part], index) => [index, text, part] as const))(
-    'open %i: %j is still sent (known defect)',
-    (index, text, part) => notSent(index, text, part),
-    120_000,
-  );
-  it.fails.each(OPEN_STOPPED.map((text, index) => [index, text] as const))(
-    'open stop %i: %j is stopped though it holds no value (known defect)',
-    (index, text) => sentAsWritten(300 + index, text),
     120_000,
   );
 });

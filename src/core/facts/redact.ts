@@ -181,6 +181,18 @@ export class Redactor {
    */
   private findAll(text: string): Found[] {
     let found = this.find(text);
+    // Two national numbers glued by a dash (`087 123 4567-087 765 4321`), which the recognisers read as one run and
+    // refuse: read with each dash between digits and a trunk `0` as a semicolon (same length; two numbers a blank parts read as one), and take what ends or
+    // starts at one.
+    const seams = [...text.matchAll(DASH_BEFORE_TRUNK)].map((match) => match.index);
+    if (seams.length > 0) {
+      const parted = text.replace(DASH_BEFORE_TRUNK, ';');
+      for (const item of this.find(parted)) {
+        const atSeam = seams.some((seam) => item.end === seam || item.start === seam + 1);
+        if (atSeam && !found.some((other) => other.start < item.end && item.start < other.end)) found.push(item);
+      }
+      found.sort((a, b) => a.start - b.start);
+    }
     // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent — a bound and a shortcut: no text known needs a third round, and a text with nothing glued to a value found reads nothing new masked.
     for (let round = 0; round < MASK_ROUNDS && found.some((item) => isGlued(text, item)); round++) {
       const before = found.length;
@@ -378,11 +390,14 @@ export class Redactor {
 /** Characters read on each side of a line break: far more than any value the redactable kinds find across one. */
 const BREAK_WINDOW = 96;
 
+/** A dash between a digit and a national number's trunk `0` and three more digits (`4567-087 765 4321`). */
+const DASH_BEFORE_TRUNK = /(?<=\d)-(?=0\d{2}[ \u00a0]?\d{3})/g;
 /** Most readings of a text with the values found masked (each may free a value glued to the last ones). */
 const MASK_ROUNDS = 3;
 /** A sign glued to a value or placeholder that the readings after the first read as a blank. */
-const GLUE = '._;:,|/\\\\~=-';
-const GLUE_AROUND_PLACEHOLDER = new RegExp(`[${GLUE}](?=${PLACEHOLDER_OPEN})|(?<=${PLACEHOLDER_CLOSE})[${GLUE}]`, 'g');
+const GLUE = '._;:,|/\\\\~=#$%-';
+/** After a placeholder, a `+` is glue too when no number in international form starts with it (`⟧+087…`, `⟧++353…`). */
+const GLUE_AROUND_PLACEHOLDER = new RegExp(`[${GLUE}+](?=${PLACEHOLDER_OPEN})|(?<=${PLACEHOLDER_CLOSE})(?:[${GLUE}]|\\+(?=[+＋0]))`, 'g');
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const SPACE = /\s/;
 const DIGIT_FIRST = /\p{N}/u;
@@ -392,7 +407,10 @@ function isGlued(text: string, item: Found): boolean {
   const after = text.charAt(item.end);
   const before = text.charAt(item.start - 1);
   // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,EqualityOperator,StringLiteral,MethodExpression,ArithmeticOperator: equivalent — a shortcut (reading again when nothing is glued finds nothing new); the glued cases kill the mutants that skip a reading.
-  const gluedAfter = after !== '' && !SPACE.test(after) && (LETTER_OR_DIGIT.test(after) || LETTER_OR_DIGIT.test(text.charAt(item.end + 1)));
+  const gluedAfter =
+    after !== '' &&
+    !SPACE.test(after) &&
+    (LETTER_OR_DIGIT.test(after) || LETTER_OR_DIGIT.test(text.charAt(item.end + 1)) || LETTER_OR_DIGIT.test(text.charAt(item.end + 2)));
   // Stryker disable next-line ConditionalExpression,LogicalOperator,BooleanLiteral,EqualityOperator,StringLiteral,MethodExpression,ArithmeticOperator: equivalent — as above.
   const gluedBefore = before !== '' && !SPACE.test(before) && (LETTER_OR_DIGIT.test(before) || LETTER_OR_DIGIT.test(text.charAt(item.start - 2)));
   // An email whose local part starts with digits: they may end another value (`087 123 4567_jane@example.ie`).
@@ -547,7 +565,14 @@ export interface Reading {
 const PLAIN = /^[\x20-\x7e\n\r]*$/;
 const FORMAT = /^\p{Cf}$/u;
 const DECIMAL = /^\p{Nd}$/u;
+/** A combining mark (`\p{Mn}`, `\p{Me}`: variation selectors, the combining grapheme joiner, accents). */
+const MARK = /^[\p{Mn}\p{Me}]$/u;
 const BLANK = /[ \t]/;
+/** Every dash (`\p{Pd}`: en and em dash, hyphen, …) and the minus sign, read as `-`. */
+const DASH = /^[\p{Pd}\u2212]$/u;
+/** One to three blanks, a dash, one to three blanks, and a digit (read after a digit). */
+const SPACED_DASH = /^[ \t]{1,3}-[ \t]{1,3}(?=\d)/;
+const SPACED_DASH_ANYWHERE = /\d[ \t]{1,3}-[ \t]{1,3}\d/;
 
 /**
  * The ASCII digit a decimal digit of any script stands for (`٤`, `४`, `４`, `𝟒` → `4`). Unicode keeps every script's
@@ -564,23 +589,29 @@ export function asciiDigit(char: string): string {
 /**
  * `text` as the redactor reads it (issue 27 review): each character in compatibility form (NFKC: no-break, figure and
  * thin spaces as spaces, full-width digits, letters and signs as ASCII), every decimal digit (`\p{Nd}`) as an ASCII
- * digit, a tab as a space, format characters (`\p{Cf}`: zero-width spaces, joiners, soft hyphens) left out, and a run
- * of two or three blanks as one space (more stay: a phone number is read up to four blanks). Undefined when that is
+ * digit, a combining mark after a digit (variation selector, grapheme joiner, accent) left out, a tab and NEL (U+0085)
+ * as a space, every dash (`\p{Pd}`, the minus sign) as `-` and a dash with one to three blanks around it
+ * between digits as `-` alone (`4111 – 1111`), format characters (`\p{Cf}`: zero-width spaces, joiners, soft hyphens)
+ * left out, and a run of two or three blanks as one space (more stay: a phone number is read up to four blanks). Undefined when that is
  * the text itself.
  */
 export function readingOf(written: string): Reading | undefined {
-  if (PLAIN.test(written) && !written.includes('  ')) return undefined;
+  if (PLAIN.test(written) && !written.includes('  ') && !SPACED_DASH_ANYWHERE.test(written)) return undefined;
   let text = '';
   const starts: number[] = [];
   const ends: number[] = [];
   let at = 0;
+  // Whether the last character read (marks after it left out) was a digit.
+  let afterDigit = false;
   for (const char of written) {
     const end = at + char.length;
     let read: string;
-    if (FORMAT.test(char)) read = '';
+    if (FORMAT.test(char) || (afterDigit && MARK.test(char))) read = '';
     else if (DECIMAL.test(char)) read = asciiDigit(char);
-    else if (char === '\t') read = ' ';
+    else if (char === '\t' || char === '\u0085') read = ' ';
+    else if (DASH.test(char)) read = '-';
     else read = char.normalize('NFKC');
+    if (!(afterDigit && MARK.test(char))) afterDigit = DECIMAL.test(char);
     for (let i = 0; i < read.length; i++) {
       text += read[i];
       starts.push(at);
@@ -593,6 +624,15 @@ export function readingOf(written: string): Reading | undefined {
   const runStarts: number[] = [];
   const runEnds: number[] = [];
   for (let i = 0; i < text.length; i++) {
+    // A dash with blanks around it between two digits as a dash (`4111 - 1111 - 1111 - 1111`; the dash stands for all).
+    const spaced = i > 0 && /\d/.test(text.charAt(i - 1)) ? SPACED_DASH.exec(text.slice(i, i + 8)) : null;
+    if (spaced !== null) {
+      collapsed += '-';
+      runStarts.push(starts[i]!);
+      runEnds.push(ends[i + spaced[0].length - 1]!);
+      i += spaced[0].length - 1;
+      continue;
+    }
     let run = 1;
     while (BLANK.test(text.charAt(i)) && BLANK.test(text.charAt(i + run))) run++;
     collapsed += run > 1 && run <= 3 ? ' ' : text.slice(i, i + run);

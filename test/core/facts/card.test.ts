@@ -215,13 +215,25 @@ describe('cardsAnywhere: the second reading of redacted text (issue 27)', () => 
   it('finds a card run into letters, digits or a decimal point, in the first or last 15 or 16 digits of a longer run', () => {
     expect(spans('alice@example.com4111111111111111')).toEqual([['card', '4111111111111111', 17, 33, '4111111111111111']]);
     expect(spans('v1.4111111111111111')).toEqual([['card', '4111111111111111', 3, 19, '4111111111111111']]);
-    expect(spans('order 12344111111111111111')).toEqual([['card', '4111111111111111', 10, 26, '4111111111111111']]);
-    expect(spans('id 999378282246310005')).toEqual([['card', '378282246310005', 6, 21, '378282246310005']]);
+    expect(spans('orderX12344111111111111111')).toEqual([['card', '4111111111111111', 10, 26, '4111111111111111']]);
+    expect(spans('id999378282246310005')).toEqual([['card', '378282246310005', 5, 20, '378282246310005']]);
     // Both ends of one run are read: each reading that is a valid card is reported.
-    expect(spans('ref 41111111111111111234')).toEqual([
+    expect(spans('ref 41111111111111111234x')).toEqual([
       ['card', '111111111111234', 9, 24, '111111111111234'],
       ['card', '4111111111111111', 4, 20, '4111111111111111'],
     ]);
+  });
+
+  it('reads no stretch inside a bare run of digits, and no decimal part but a 15- or 16-digit one (issue 27 review)', () => {
+    // The same runs glued to no letter: one number each (a counter, an order number), not a card.
+    for (const text of ['order 12344111111111111111', 'id 999378282246310005', 'ref 41111111111111111234', 'order_41111111111111111234_x']) {
+      expect(spans(text), text).toEqual([]);
+    }
+    // A decimal part of 13, 17 or 18 digits is a decimal part (`1.4222222222222` is sent as written).
+    for (const text of ['x 1.4222222222222', 'Measured 9.57597412873363574', 'and 0,452522723041048902 in', 'y 2.41111111111111112']) {
+      expect(spans(text), text).toEqual([]);
+    }
+    expect(spans('x 1.4111111111111111')).toEqual([['card', '4111111111111111', 4, 20, '4111111111111111']]);
   });
 
   it('reads a whole run of 12 to 19 digits once, a 12-digit Maestro and a 19-digit Visa included', () => {

@@ -93,6 +93,16 @@ describe('ibansAnywhere: the second reading of redacted text (issue 27)', () => 
     expect(spans('DE89 3704 0044 0532 0130 00')).toEqual([['iban', 'DE89 3704 0044 0532 0130 00', 0, 27, 'DE89370400440532013000']]);
   });
 
+  it('finds one in groups of any size or separator, by dots, a blank after the country code, or threes (issue 27 review)', () => {
+    expect(spans('IBAN DE89.3704.0044.0532.0130.00 for')).toEqual([['iban', 'DE89.3704.0044.0532.0130.00', 5, 32, 'DE89370400440532013000']]);
+    expect(spans('IBAN DE 89 3704 0044 0532 0130 00 for')).toEqual([['iban', 'DE 89 3704 0044 0532 0130 00', 5, 33, 'DE89370400440532013000']]);
+    expect(spans('IBAN DE893 704 004 405 320 130 00 for')).toEqual([['iban', 'DE893 704 004 405 320 130 00', 5, 33, 'DE89370400440532013000']]);
+    // A wrong check, two separators in a row, or prose: nothing.
+    for (const text of ['DE88.3704.0044.0532.0130.00', 'DE89..3704.0044.0532.0130.00', 'It is a fine day at 10 or 11 with 12 friends, de 89 of them.']) {
+      expect(spans(text), text).toEqual([]);
+    }
+  });
+
   it('finds nothing for a country code of no IBAN country, a wrong check or too few characters', () => {
     expect(spans('QQ89370400440532013000')).toEqual([]);
     expect(spans('DE88370400440532013000')).toEqual([]);

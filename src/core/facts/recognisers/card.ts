@@ -182,6 +182,35 @@ export function recogniseCards(text: string, _opts: RecogniserOptions = {}): Raw
 }
 
 const RUN_START_RE = /(?<!\d)\d/g;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const BLANK_OR_UNDERSCORE = /[\s_]/;
+
+/**
+ * Whether the digits at `at` are a number's decimal part: after a digit and a decimal point or comma, the number's
+ * whole part joined to nothing before it by a sign (`9.575…`, `v1.4…`; not `10.0.0.1555…` or `2024-03-15.…`).
+ */
+function isDecimalPart(text: string, at: number): boolean {
+  if (!/[.,]/.test(text.charAt(at - 1)) || !isDigit(text.charAt(at - 2))) return false;
+  let whole = at - 2;
+  while (isDigit(text.charAt(whole - 1))) whole--;
+  return !/[.,:/-]/.test(text.charAt(whole - 1));
+}
+
+/**
+ * Whether the run of digits `[start, end)` stands alone: before it the start, a blank or `_`, or a sign after a blank
+ * (`(`, `#`); after it the end, a blank or `_` and no digit, or a sign and no letter or digit (`.`, `)`). A blank
+ * next to a redaction placeholder (`⟦ip 1⟧/8555…` as the second reading reads it, its glue a blank) glues.
+ */
+function standsAlone(text: string, start: number, end: number): boolean {
+  const before = text.charAt(start - 1);
+  const ahead = text.charAt(start - 2);
+  const after = text.charAt(end);
+  const next = text.charAt(end + 1);
+  const aloneBefore = before === '' || (BLANK_OR_UNDERSCORE.test(before) ? ahead !== '⟧' : !LETTER_OR_DIGIT.test(before) && (ahead === '' || /\s/.test(ahead)));
+  const aloneAfter =
+    after === '' || (BLANK_OR_UNDERSCORE.test(after) ? !isDigit(next) && next !== '⟦' : !LETTER_OR_DIGIT.test(after) && !LETTER_OR_DIGIT.test(next));
+  return aloneBefore && aloneAfter;
+}
 /**
  * The groups the second reading reads: the recogniser's separators, and also a dot, slash or underscore used throughout
  * (`4111.1111.1111.1111`, `4111/1111/1111/1111`): forms the recogniser does not take for a card, which must not leave
@@ -207,10 +236,17 @@ export function cardsAnywhere(text: string): RawMatch[] {
     const run = digitsAt(text, at);
     // Stryker disable next-line ArrayDeclaration: equivalent — a non-span slices to '', which no card is.
     const spans: Array<[number, number]> = [];
+    // A decimal part (after a digit and a decimal point or comma) is a number's, read whole only at 15 or 16 digits
+    // (as the recogniser reads it, `PRINTED`); a run standing alone (`standsAlone`: between blanks, `_` or a sign
+    // and a blank) is one number, not the stretches inside it (a 24-digit counter is no card): only a run glued to
+    // something else (letters, or another value's digits: an IBAN's digits run into a card's, a date, an address) is
+    // read in its first and last 15 and 16 digits too (issue 27 review).
+    const decimalPart = isDecimalPart(text, at);
+    const stretches = !decimalPart && !standsAlone(text, at, at + run.length);
     // Stryker disable next-line ConditionalExpression: equivalent — fewer than 12 digits are no valid card (the shortest issuer length).
-    if (run.length >= 12) spans.push([at, at + run.length]);
+    if (run.length >= 12 && (!decimalPart || run.length === 15 || run.length === 16)) spans.push([at, at + run.length]);
     for (const length of [15, 16]) {
-      if (run.length > length) spans.push([at, at + length], [at + run.length - length, at + run.length]);
+      if (run.length > length && stretches) spans.push([at, at + length], [at + run.length - length, at + run.length]);
     }
     // In groups: from the run's last four digits (the whole run, or a group glued to the digits before it).
     const group = at + run.length - 4;

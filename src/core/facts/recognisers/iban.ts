@@ -76,6 +76,13 @@ function countryLength(candidate: string): string | undefined {
 }
 
 /**
+ * An IBAN written with one separator of any kind between any of its characters (`DE89.3704.0044.0532.0130.00`,
+ * `DE 89 3704 …`, in threes): a country code, two check digits, and letters and digits, each after at most one blank,
+ * dot, dash, slash or underscore.
+ */
+const LOOSE_RE = /(?<![A-Za-z])(?=([A-Za-z]{2}[ ./_-]?\d[ ./_-]?\d(?:[ ./_-]?[A-Za-z0-9]){11,30}))/g;
+
+/**
  * The second reading of redacted text (issue 27): IBANs wherever they stand, glued to letters or digits on either
  * side (`alice@example.comDE89370400440532013000`, an IBAN run into a card's digits): at every country code and check
  * digits, exactly as many letters and digits as that country's IBANs have, or the longest valid prefix made of whole
@@ -89,6 +96,13 @@ export function ibansAnywhere(text: string): RawMatch[] {
     if (iban !== undefined) {
       matches.push(rawMatch('iban', text, match.index, match.index + iban.length, electronicFormatIBAN(iban) ?? iban));
     }
+  }
+  // In groups of any size or separator (issue 27 review): as many letters and digits as the country's IBANs have.
+  for (const match of text.matchAll(LOOSE_RE)) {
+    const written = countryLength(match[1]!);
+    if (written === undefined || matches.some((other) => other.start === match.index)) continue;
+    const compact = written.replace(/[^A-Za-z0-9]/g, '');
+    if (isValidIban(compact)) matches.push(rawMatch('iban', text, match.index, match.index + written.length, compact.toUpperCase()));
   }
   return matches;
 }
