@@ -42,9 +42,14 @@ export async function searchMemories(session: Session, bound: TxState | undefine
   // A search inside a transaction that bulk-loaded memories sees their contexts as they will be committed.
   const tx = bound ?? session.current();
   if (tx?.beforeCommit?.size) await session.settle(tx);
-  const { rows } = await session.query<Record<string, unknown> & { score: number; total: number; headline: string; seq: number }>(statement.text, statement.values, bound, {
-    ...(q.raw ? { mapError: mapRawQueryError } : {}),
-  });
+  const { rows } = await session.query<Record<string, unknown> & { score: number; total: number; headline: string; seq: number }>(
+    statement.text,
+    statement.values,
+    bound,
+    {
+      ...(q.raw ? { mapError: mapRawQueryError } : {}),
+    },
+  );
   const hits: SearchHit[] = [];
   for (const row of rows) {
     const memory = fromRow<Memory>(MEMORY_TABLE, row);
