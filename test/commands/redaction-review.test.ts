@@ -5,42 +5,18 @@
  * table (docs/extract.md) does not mark as sent: either it is replaced, or the request stops (exit 9) — never a crash,
  * and no recognisable part of the value in the request.
  */
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { engineSandbox, ROOT, type EngineSandbox, type SandboxEngine } from '../helpers/cli.js';
+import { engineSandbox, type EngineSandbox, type SandboxEngine } from '../helpers/cli.js';
+import { digitsOf, hostedEnv } from '../helpers/hosted-model.js';
 import { reply, useModelServer } from '../helpers/model-server.js';
 
 const server = useModelServer({ per: 'suite' });
 const ENGINES: readonly SandboxEngine[] = ['sqlite', 'postgres'];
-const HOOK = join(ROOT, 'test', 'fixtures', 'resolve-to-loopback.mjs');
 
 const boxes: EngineSandbox[] = [];
 afterEach(async () => {
   for (const box of boxes.splice(0)) await box.dispose();
 });
-
-const hostedEnv = (agent: string) => ({
-  HIPPO_AGENT: agent,
-  HIPPO_REGION: 'IE',
-  HIPPO_MODEL: 'openai:hosted-model',
-  HIPPO_BASE_URL: server.baseUrl('openai').replace('127.0.0.1', 'models.hosted.test'),
-  HIPPO_API_KEY: 'sk-test-0123456789abcdef',
-  NODE_OPTIONS: `--import=${HOOK}`,
-});
-
-/**
- * Digits of a text, full-width and every other script's decimal digits read as ASCII (a model reads them so): a
- * digit's value is its distance from the start of its run of decimal digits (Unicode keeps each script's ten in a run).
- */
-const digitsOf = (text: string): string =>
-  [...text]
-    .map((c) => {
-      if (!/\p{Nd}/u.test(c)) return '';
-      let first = c.codePointAt(0)!;
-      while (/\p{Nd}/u.test(String.fromCodePoint(first - 1))) first--;
-      return String((c.codePointAt(0)! - first) % 10);
-    })
-    .join('');
 
 // [text, a recognisable part of the value: an address (as text) or digits (12 of a card, 9 of a phone, of an IBAN)]
 // OPEN defects the review found (each sent through the real CLI to a non-loopback stand-in): marked `it.fails` so the
@@ -86,7 +62,7 @@ async function check(engine: SandboxEngine, index: number, text: string, part: {
   expect((await box.hippo(['memory', 'add', text, '--json'], { env: { HIPPO_AGENT: agent } })).exitCode).toBe(0);
   server.respondWith(reply.json({ candidates: [] }));
   const before = server.requests.length;
-  const result = await box.hippo(['rem', 'rapid', '--json'], { env: hostedEnv(agent) });
+  const result = await box.hippo(['rem', 'rapid', '--json'], { env: hostedEnv(server, agent) });
   expect([0, 9], `${text}: exit ${result.exitCode} ${String(result.stdout)}${String(result.stderr)}`).toContain(result.exitCode);
   for (const request of server.requests.slice(before)) {
     const sent = request.rawBody;

@@ -6,38 +6,17 @@
  * as written (exit 0). Cases still broken are `it.fails` (the suite stays green while they are open; a fix makes the
  * case pass and the test fail — then move it to HELD).
  */
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { engineSandbox, ROOT, type EngineSandbox } from '../helpers/cli.js';
+import { engineSandbox, type EngineSandbox } from '../helpers/cli.js';
+import { digitsOf, hostedEnv } from '../helpers/hosted-model.js';
 import { reply, useModelServer } from '../helpers/model-server.js';
 
 const server = useModelServer({ per: 'suite' });
-const HOOK = join(ROOT, 'test', 'fixtures', 'resolve-to-loopback.mjs');
 
 const boxes: EngineSandbox[] = [];
 afterEach(async () => {
   for (const box of boxes.splice(0)) await box.dispose();
 });
-
-const hostedEnv = (agent: string, region: string) => ({
-  HIPPO_AGENT: agent,
-  HIPPO_REGION: region,
-  HIPPO_MODEL: 'openai:hosted-model',
-  HIPPO_BASE_URL: server.baseUrl('openai').replace('127.0.0.1', 'models.hosted.test'),
-  HIPPO_API_KEY: 'sk-test-0123456789abcdef',
-  NODE_OPTIONS: `--import=${HOOK}`,
-});
-
-/** Digits of a text, every script's decimal digits read as ASCII (a model reads them so). */
-const digitsOf = (text: string): string =>
-  [...text]
-    .map((c) => {
-      if (!/\p{Nd}/u.test(c)) return '';
-      let first = c.codePointAt(0)!;
-      while (/\p{Nd}/u.test(String.fromCodePoint(first - 1))) first--;
-      return String((c.codePointAt(0)! - first) % 10);
-    })
-    .join('');
 
 interface Part {
   text?: string;
@@ -53,7 +32,7 @@ async function send(index: number, text: string, region = 'IE'): Promise<{ exitC
   expect((await box.hippo(['memory', 'add', text, '--json'], { env: { HIPPO_AGENT: agent } })).exitCode).toBe(0);
   server.respondWith(reply.json({ candidates: [] }));
   const before = server.requests.length;
-  const result = await box.hippo(['rem', 'rapid', '--json'], { env: hostedEnv(agent, region) });
+  const result = await box.hippo(['rem', 'rapid', '--json'], { env: hostedEnv(server, agent, region) });
   return {
     exitCode: result.exitCode ?? -1,
     bodies: server.requests.slice(before).map((request) => request.rawBody),
