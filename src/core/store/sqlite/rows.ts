@@ -43,27 +43,37 @@ function tablesOf(table: StoreTable, agentId: string | null): string[] {
 export class SqliteRows implements RowsRepo {
   constructor(private readonly c: Connection) {}
 
+  /**
+   * The rows of one query read in pages along an index: each page starts after the last row's place (`next`), so a
+   * read of a large table holds one page at a time and never skips or repeats a row.
+   */
+  private async *keyset<P extends unknown[]>(
+    sql: (after: boolean) => string,
+    params: readonly unknown[],
+    next: (last: Record<string, unknown>) => P,
+  ): AsyncIterable<Record<string, unknown>> {
+    let place: P | null = null;
+    for (;;) {
+      const page = await this.c.use(() => this.c.statement(sql(place !== null)).all(...params, ...(place ?? [])) as Record<string, unknown>[]);
+      yield* page;
+      if (page.length < PAGE) return;
+      place = next(page.at(-1)!);
+    }
+  }
+
   async *dump<T extends StoreTable>(table: T, agentId: string | null): AsyncIterable<TableRows[T]> {
     const spec = TABLE_SPECS[table];
-    const columns = columnList(spec.columns);
     const scoped = scope(table, agentId);
     if (!scoped) return;
     // The runs of every agent: both run tables.
     const source = table === 'runs' && agentId === null ? ALL_RUNS : table;
-    let after: string | null = null;
-    for (;;) {
-      const page = await this.c.use(
-        () =>
-          this.c
-            .statement(
-              `SELECT ${columns} FROM ${source} WHERE ${scoped.where}${after === null ? '' : ` AND ${spec.key} > ?`} ORDER BY ${spec.key} LIMIT ${PAGE}`,
-            )
-            .all(...scoped.params, ...(after === null ? [] : [after])) as Record<string, unknown>[],
-      );
-      for (const row of page) yield fromRow<TableRows[T]>(spec, row);
-      if (page.length < PAGE) return;
-      after = String(page.at(-1)![spec.key]);
-    }
+    const rows = this.keyset(
+      (after) =>
+        `SELECT ${columnList(spec.columns)} FROM ${source} WHERE ${scoped.where}${after ? ` AND ${spec.key} > ?` : ''} ORDER BY ${spec.key} LIMIT ${PAGE}`,
+      scoped.params,
+      (last) => [String(last[spec.key])],
+    );
+    for await (const row of rows) yield fromRow<TableRows[T]>(spec, row);
   }
 
   async *dumpByThread(): AsyncIterable<Memory> {
@@ -71,38 +81,22 @@ export class SqliteRows implements RowsRepo {
     const columns = columnList(spec.columns);
     // The live threaded memories, thread after thread in thread order (created_at, then rowid): pages read along
     // memories_thread from the last row's place.
-    let place: [string, string, string, number] | null = null;
-    for (;;) {
-      const page = await this.c.use(
-        () =>
-          this.c
-            .statement(
-              `SELECT ${columns}, rowid AS hippo_rowid FROM memories WHERE thread IS NOT NULL AND archived_at IS NULL${
-                place === null ? '' : ' AND (agent_id, thread, created_at, rowid) > (?, ?, ?, ?)'
-              } ORDER BY agent_id, thread, created_at, rowid LIMIT ${PAGE}`,
-            )
-            .all(...(place ?? [])) as Record<string, unknown>[],
-      );
-      for (const row of page) yield fromRow<Memory>(spec, row);
-      if (page.length < PAGE) break;
-      const last = page.at(-1)!;
-      place = [last.agent_id as string, last.thread as string, last.created_at as string, last.hippo_rowid as number];
-    }
+    const threaded = this.keyset(
+      (after) =>
+        `SELECT ${columns}, rowid AS hippo_rowid FROM memories WHERE thread IS NOT NULL AND archived_at IS NULL${
+          after ? ' AND (agent_id, thread, created_at, rowid) > (?, ?, ?, ?)' : ''
+        } ORDER BY agent_id, thread, created_at, rowid LIMIT ${PAGE}`,
+      [],
+      (last) => [last.agent_id, last.thread, last.created_at, last.hippo_rowid],
+    );
+    for await (const row of threaded) yield fromRow<Memory>(spec, row);
     // Then the others (unthreaded, archived) in id order.
-    let after: string | null = null;
-    for (;;) {
-      const page = await this.c.use(
-        () =>
-          this.c
-            .statement(
-              `SELECT ${columns} FROM memories WHERE (thread IS NULL OR archived_at IS NOT NULL)${after === null ? '' : ' AND id > ?'} ORDER BY id LIMIT ${PAGE}`,
-            )
-            .all(...(after === null ? [] : [after])) as Record<string, unknown>[],
-      );
-      for (const row of page) yield fromRow<Memory>(spec, row);
-      if (page.length < PAGE) return;
-      after = String(page.at(-1)!.id);
-    }
+    const others = this.keyset(
+      (after) => `SELECT ${columns} FROM memories WHERE (thread IS NULL OR archived_at IS NOT NULL)${after ? ' AND id > ?' : ''} ORDER BY id LIMIT ${PAGE}`,
+      [],
+      (last) => [String(last.id)],
+    );
+    for await (const row of others) yield fromRow<Memory>(spec, row);
   }
 
   async load<T extends StoreTable>(table: T, rows: readonly TableRows[T][]): Promise<number> {
