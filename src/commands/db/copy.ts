@@ -25,7 +25,7 @@ export default class DbCopy extends HippoCommand {
     const bar = await phasedProgressBar('rows', !this.jsonMode);
     const result = await copyBetween(resolveDb(args.from).location, resolveDb(args.to).location, {
       signal: this.abortSignal,
-      onPhase: (phase, total) => bar.phase(phase === 'committing' ? 'committing (and indexing the loaded threads)' : phase, total),
+      onPhase: (phase, total) => bar.phase(phase, total),
       onRows: (done) => bar.update(done),
     }).finally(() => bar.stop());
     this.output(result, copyView);
