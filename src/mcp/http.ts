@@ -10,7 +10,9 @@
  * - when tokens are required (any address that is not loopback, or `--require-token`), `Authorization: Bearer` must
  *   carry a live token: none, a wrong one or a revoked one is 401 with one generic JSON-RPC error ("bearer token
  *   missing or invalid": which of the three is not said), and the session is served as the token's agent — a
- *   session opened by one agent is not found for another;
+ *   session opened by one agent is not found for another; when they are not required, a request that sends an
+ *   `Authorization` header anyway is held to the same rule (served as its token's agent, or 401), and one without
+ *   it is served as the start agent;
  * - a POST body is read up to a cap (413 past it, before any JSON is parsed).
  *
  * Every request is logged on one line (`log`, stderr by default): time, method, status, the token's id or "none",
@@ -270,7 +272,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<RunningHttpS
 
     let agentId = options.agentId;
     let tokenId: string | undefined;
-    if (requireTokens) {
+    // A request that carries credentials is served as them, or refused: on loopback without required tokens a sent
+    // token is not ignored, so a client configured with another agent's token never writes as the start agent.
+    if (requireTokens || req.headers.authorization !== undefined) {
       const secret = bearer(req);
       const token = secret === undefined ? undefined : await authenticateToken(options.store, secret);
       if (!token) return jsonRpcError(res, 401, -32001, 'bearer token missing or invalid', undefined, { 'www-authenticate': 'Bearer' });

@@ -64,6 +64,24 @@ describe('hippo mcp --http', () => {
     await client.close();
   });
 
+  it('does not ignore a token sent to a loopback server that requires none: served as its agent, a wrong one 401', async () => {
+    const bob = await token('bob');
+    server = await startHttpServer(box, ['--agent', 'me']);
+    const asBob = await httpClient(server.url, bob.secret);
+    expect((await call(asBob, 'memory_add', { content: 'Bob owns billing.' })).memory.agentId).toBe('bob');
+    for (const authorization of ['Bearer hippo_wrong', `Bearer ${bob.secret}x`, bob.secret]) {
+      const response = await post(server.url, INITIALIZE, { authorization });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ jsonrpc: '2.0', error: { code: -32001, message: 'bearer token missing or invalid' } });
+    }
+    const asStart = await httpClient(server.url);
+    expect((await call(asStart, 'memory_list')).memories).toEqual([]);
+    expect((await call(asStart, 'memory_add', { content: 'Standup moved to 10:00.' })).memory.agentId).toBe('me');
+    await asBob.close();
+    await asStart.close();
+    expect(server.stderr()).not.toContain(bob.secret);
+  });
+
   it('requires a live token and serves each request as its token’s agent: none, wrong, revoked → 401; another agent’s rows are not found', async () => {
     const alice = await token('alice', 'laptop');
     const bob = await token('bob');
