@@ -121,7 +121,7 @@ export async function run(): Promise<void> {
   };
   writeSection(
     '12-mcp',
-    `## MCP server (issue 12)
+    `## MCP server (issues 12 and 26)
 
 Machine: ${machine()}; load average (1 / 5 / 15 min) ${loadBefore} at the start, ${loadAfter} at the end — 2 cores
 shared with other work, so the absolute times are inflated; the ratios and the paired overhead are the numbers to read.
@@ -144,6 +144,10 @@ stdio (the stdio server is another process, searching the same file). Process st
 per call — which is what the last row pays every time: an agent shelling out to the CLI spends a whole process start
 (module load, store open, schema check) on each search.
 
-${verdict}`,
+${verdict}
+
+Issue 26's target (warm \`memory_search\` over MCP stdio within 1.2× of the library call): stdio p50 / library p50
+**${fmt(stats(times.stdio).p50 / library.p50, 2)}×** in this run, the median of the paired differences ${fmt(overhead('stdio'), 2)} ms a call
+(${fmt((100 * overhead('stdio')) / library.p50, 1)} % of the library's p50).`,
   );
 }

@@ -24,6 +24,10 @@ const sections: Record<string, () => Promise<Section>> = {
       await (await import('./search-floor.js')).run(options);
     },
   }),
+  // Issue 26's floors alone (the search section runs them after search-context).
+  'search-floor': () => import('./search-floor.js'),
+  // Issue 26's import at 100 k and 1 M lines alternating (rate and peak RSS against the file's size).
+  'import-scale': () => import('./import-scale.js'),
   redaction: () => import('./redaction.js'),
   mcp: () => import('./mcp.js'),
   audit: () => import('./audit.js'),

@@ -1,15 +1,18 @@
-// Issue 26 targets, measured in one run (`npm run bench -- search`, after search-context.ts): on two generated corpora
-// of threaded notes at each size (BENCH_SIZES, default 100 k; 1 M when asked) — tie-heavy (every note holds the query's
-// words, so scores tie by the thousand) and Zipf-distributed words — the import of the JSONL file (memories/s), the
-// database file against a store of the same notes without threads, and a cold `hippo search` against the sqlite3 CLI
-// running the same ranking statement on the same file (hippo's one statement: every match with its row's filters,
-// ORDER BY score, newer, rowid, LIMIT 10; the CLI's time is the floor any program has with this index: it prints ten
-// rowids, reads no rows, snippets or matched parts, and writes no retrieval counters). Every command of a round runs
-// interleaved with the others (the machine is shared: the load falls on every side alike); medians of the rounds.
+// Issue 26 targets, measured in one run (`npm run bench -- search`, after search-context.ts; `-- search-floor` alone;
+// BENCH_FLOOR_CORPORA=convo,… picks corpora): on three corpora of threaded notes at each size (BENCH_SIZES, default
+// 100 k; 1 M when asked) — tie-heavy (every note holds the query's words, so scores tie by the thousand), Zipf-distributed
+// words, and the conversational corpus of bench/convo.ts scaled up — the import of the JSONL file (memories/s), the
+// database file against a store of the same notes without threads (and where its extra bytes are, per table and index),
+// and a cold `hippo search` against the sqlite3 CLI running the same ranking statement on the same file (hippo's one
+// statement: every match with its row's filters, ORDER BY score, newer, rowid, LIMIT 10; the CLI's time is the floor any
+// program has with this index: it prints ten rowids, reads no rows, snippets or matched parts, and writes no retrieval
+// counters). Every command of a round runs interleaved with the others (the machine is shared: the load falls on every
+// side alike); medians of the rounds.
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { buildDevSet } from './convo.js';
 import { prng } from './generate.js';
 import { BIN, DATA, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
@@ -17,13 +20,49 @@ const NOW = '2026-12-01T00:00:00.000Z';
 /** The search weights in column order (src/core/search-terms.ts RANK_WEIGHTS; sqlite/fts.ts STORED_RANK). */
 const BM25 = 'bm25(memories_fts, 1.0000, 0.5000, 0.7500, 0.0000, 0.4000, 0.1500, 0.3000)';
 
-interface Corpus {
+/** One line of a corpus file before its thread is kept or dropped. */
+export interface CorpusLine {
+  content: string;
+  createdAt: string;
+  thread: string;
+  source?: string;
+}
+
+export interface Corpus {
   name: string;
   /** What `hippo search` is given. */
   query: string;
   /** hippo's terms for it (src/core/search-terms.ts: no stopword among them, none stemmed differently). */
   terms: string[];
-  note: (random: () => number, index: number) => string;
+  /** The corpus's first `size` lines, in file order. */
+  lines: (size: number) => Iterable<CorpusLine>;
+}
+
+/** Generated notes in threads of 50, a minute apart (every fifth shares its time with the one before). */
+function* notes(note: (random: () => number, index: number) => string, size: number): Iterable<CorpusLine> {
+  const random = prng(26);
+  let minute = 0;
+  for (let index = 0; index < size; index++) {
+    if (index % 5 !== 4) minute++;
+    yield { content: note(random, index), createdAt: new Date(Date.UTC(2025, 0, 1) + minute * 60_000).toISOString(), thread: `t${Math.floor(index / 50)}` };
+  }
+}
+
+/**
+ * The conversational corpus of bench/convo.ts (the dev set of bench/search-context.ts) scaled up: as many of its
+ * dialogues as `size` turns need (about 144 turns a dialogue, seed 18 as the dev set), every turn under the one agent,
+ * every session a thread (about 23 turns), cut at `size`.
+ */
+function* conversations(size: number): Iterable<CorpusLine> {
+  const { dialogues } = buildDevSet({ dialogues: Math.ceil(size / 120), seed: 18 });
+  let count = 0;
+  for (const dialogue of dialogues) {
+    for (const memory of dialogue.memories) {
+      if (count++ >= size) return;
+      yield { content: memory.content, createdAt: memory.createdAt, thread: memory.thread, source: memory.source };
+    }
+  }
+  if (count < size) throw new Error(`the conversational corpus has ${count} turns, fewer than ${size}`);
 }
 
 const VOCABULARY = Array.from({ length: 5000 }, (_, index) => `w${index}`);
@@ -46,36 +85,42 @@ function zipfWord(random: () => number): string {
   return VOCABULARY[low]!;
 }
 
-const CORPORA: Corpus[] = [
+export const CORPORA: Corpus[] = [
   {
     name: 'tie-heavy',
     query: 'deploy failed lock',
     terms: ['deploy', 'failed', 'lock'],
-    note: (random, index) => `deploy failed on the ${['payments', 'billing', 'search'][index % 3]} lock ${random() < 0.5 ? 'again' : 'today'}`,
+    lines: (size) =>
+      notes((random, index) => `deploy failed on the ${['payments', 'billing', 'search'][index % 3]} lock ${random() < 0.5 ? 'again' : 'today'}`, size),
   },
   {
     name: 'zipf',
     query: 'w3 w17 w120',
     terms: ['w3', 'w17', 'w120'],
-    note: (random) => Array.from({ length: 8 + Math.floor(random() * 12) }, () => zipfWord(random)).join(' '),
+    lines: (size) => notes((random) => Array.from({ length: 8 + Math.floor(random() * 12) }, () => zipfWord(random)).join(' '), size),
+  },
+  {
+    name: 'convo',
+    // One of the dev set's questions, as a user asks it ("Maya's" is two terms to FTS5's tokenizer and to hippo's).
+    query: "What is the name of Maya's sister's baby?",
+    terms: ['name', 'maya', 's', 'sister', 'baby'],
+    lines: conversations,
   },
 ];
 
-/** The corpus as one JSONL file: threads of 50 notes, a minute apart (every fifth shares its time with the one before). */
-async function corpusFile(corpus: Corpus, size: number, threaded: boolean): Promise<string> {
+/** The corpus as one JSONL file, its lines threaded or (`threaded` false) the same lines outside any thread. */
+export async function corpusFile(corpus: Corpus, size: number, threaded: boolean): Promise<string> {
   const file = join(DATA, `floor-${corpus.name}-${size}${threaded ? '' : '-plain'}.jsonl`);
   if (existsSync(file)) return file;
-  const random = prng(26);
   const out = createWriteStream(`${file}.partial`);
-  let minute = 0;
-  for (let index = 0; index < size; index++) {
-    if (index % 5 !== 4) minute++;
+  for (const { content, createdAt, thread, source } of corpus.lines(size)) {
     const line = {
       agentId: 'bench',
-      content: corpus.note(random, index),
-      createdAt: new Date(Date.UTC(2025, 0, 1) + minute * 60_000).toISOString(),
+      content,
+      createdAt,
+      ...(source === undefined ? {} : { source }),
       // `thread: null`: no thread, said outright (a plain list is not threaded without the field either).
-      thread: threaded ? `t${Math.floor(index / 50)}` : null,
+      thread: threaded ? thread : null,
     };
     if (!out.write(`${JSON.stringify(line)}\n`)) await once(out, 'drain');
   }
@@ -109,13 +154,70 @@ function fileMb(db: string): number {
   return statSync(db).size / 2 ** 20;
 }
 
+/** The bytes of every table and index of a database file (the sqlite3 CLI's dbstat), and its free pages' bytes. */
+function pageBytes(db: string): Map<string, number> {
+  const out = spawnSync('sqlite3', [
+    '-separator',
+    '\t',
+    db,
+    "SELECT name, sum(pgsize) FROM dbstat GROUP BY name; SELECT '(free pages)', freelist_count * page_size FROM pragma_freelist_count, pragma_page_size;",
+  ]);
+  if (out.status !== 0) throw new Error(`dbstat of ${db}: ${String(out.stderr)}`);
+  const bytes = new Map<string, number>();
+  for (const line of String(out.stdout).trim().split('\n')) {
+    const [name, size] = line.split('\t');
+    bytes.set(name!, Number(size));
+  }
+  return bytes;
+}
+
+/** The file's size (MiB) once a copy of it has run `sql` (the original is left as it was). */
+function sizeAfter(db: string, sql: string): number {
+  const copy = `${db}.trial`;
+  removeSqliteFiles(copy);
+  spawnSync('cp', [db, copy]);
+  const out = spawnSync('sqlite3', [copy, sql]);
+  if (out.status !== 0) throw new Error(`${sql} on a copy of ${db}: ${String(out.stderr)}`);
+  const mb = fileMb(copy);
+  removeSqliteFiles(copy);
+  return mb;
+}
+
+const MIB = 2 ** 20;
+
+/** Where a threaded store's extra bytes are: every table and index against the store without threads. */
+function breakdownRows(corpus: string, size: number, threaded: Map<string, number>, plain: Map<string, number>): string[] {
+  const names = [...new Set([...threaded.keys(), ...plain.keys()])];
+  const total = (map: Map<string, number>) => [...map.values()].reduce((sum, value) => sum + value, 0);
+  const extra = total(threaded) - total(plain);
+  const rows = names
+    .map((name) => ({ name, threaded: threaded.get(name) ?? 0, plain: plain.get(name) ?? 0 }))
+    .sort((a, b) => b.threaded - b.plain - (a.threaded - a.plain) || b.threaded - a.threaded);
+  const big = rows.filter((row) => Math.max(row.threaded, row.plain) >= MIB / 2);
+  const small = rows.filter((row) => Math.max(row.threaded, row.plain) < MIB / 2);
+  const line = (name: string, t: number, p: number) =>
+    `| ${corpus} ${size / 1000} k | ${name} | ${fmt(t / MIB, 1)} MiB | ${fmt(p / MIB, 1)} MiB | ${fmt((t - p) / MIB, 1)} MiB | ${extra > 0 ? `${fmt((100 * (t - p)) / extra, 0)} %` : '—'} |`;
+  return [
+    ...big.map((row) => line(`\`${row.name}\``, row.threaded, row.plain)),
+    line(
+      `${small.length} others`,
+      small.reduce((sum, row) => sum + row.threaded, 0),
+      small.reduce((sum, row) => sum + row.plain, 0),
+    ),
+    line('**whole file**', total(threaded), total(plain)),
+  ];
+}
+
 export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<void> {
   const rounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 7);
+  const wanted = process.env.BENCH_FLOOR_CORPORA?.split(',');
   const rows: string[] = [];
   const ratios: string[] = [];
+  const sizeRows: string[] = [];
+  const trials: string[] = [];
   const loadBefore = loadAverage();
   for (const size of sizes.filter((value) => value >= 100_000)) {
-    for (const corpus of CORPORA) {
+    for (const corpus of CORPORA.filter((candidate) => wanted?.includes(candidate.name) ?? true)) {
       const threaded = await corpusFile(corpus, size, true);
       const plain = await corpusFile(corpus, size, false);
       const db = join(DATA, `floor-${corpus.name}-${size}.db`);
@@ -127,6 +229,17 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
       const rate = size / (imported.ms / 1000);
       const ratePlain = size / (importedPlain.ms / 1000);
       const [mb, plainMb] = [fileMb(db), fileMb(plainDb)];
+      sizeRows.push(...breakdownRows(corpus.name, size, pageBytes(db), pageBytes(plainDb)));
+      if (size <= 100_000) {
+        // FTS5's 'optimize' merges the index's segments into one; VACUUM then drops the pages that frees. Neither
+        // changes the schema; both are tried on copies, the threaded store and the plain one alike.
+        const optimize = "INSERT INTO memories_fts (memories_fts) VALUES ('optimize'); VACUUM;";
+        const [vacuumed, vacuumedPlain] = [sizeAfter(db, 'VACUUM;'), sizeAfter(plainDb, 'VACUUM;')];
+        const [optimized, optimizedPlain] = [sizeAfter(db, optimize), sizeAfter(plainDb, optimize)];
+        trials.push(
+          `| ${corpus.name} ${size / 1000} k | ${fmt(mb, 1)} / ${fmt(plainMb, 1)} MiB = ${fmt(mb / plainMb, 2)}× | ${fmt(vacuumed, 1)} / ${fmt(vacuumedPlain, 1)} MiB = ${fmt(vacuumed / vacuumedPlain, 2)}× | ${fmt(optimized, 1)} / ${fmt(optimizedPlain, 1)} MiB = ${fmt(optimized / optimizedPlain, 2)}× |`,
+        );
+      }
       const sql = rankingSql(corpus);
       const matches = Number(String(spawnSync('sqlite3', [db, `SELECT count(*) FROM (${sql.replace(/ORDER BY[\s\S]*$/, '')})`]).stdout).trim());
       const search = ['node', [BIN, 'search', corpus.query, '--agent', 'bench', '--json', '--db', db]] as const;
@@ -157,9 +270,11 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
 Machine: ${machine()}; load average before ${loadBefore}, after ${loadAverage()} (a shared machine: absolute times are
 inflated by other jobs; the ratios compare commands run interleaved in the same rounds).
 
-Two generated corpora of threaded notes (threads of 50, a minute apart, every fifth sharing its time with the one
-before): *tie-heavy*, every note holding the query's words (scores tie by the thousand), and *zipf*, 8–19 words drawn
-from 5000 with Zipf's law. *import*: \`hippo memory import FILE --db NEW.db\` of the JSONL file, wall time of the
+Three corpora of threaded notes: two generated (threads of 50, a minute apart, every fifth sharing its time with the
+one before) — *tie-heavy*, every note holding the query's words (scores tie by the thousand), and *zipf*, 8–19 words
+drawn from 5000 with Zipf's law — and *convo*, the conversational corpus of bench/convo.ts (the dev set of the
+search-context section, more of its dialogues: one turn a memory, each session a thread of about 23 turns; the
+query one of its questions, \`${CORPORA[2]!.query}\`). *import*: \`hippo memory import FILE --db NEW.db\` of the JSONL file, wall time of the
 command; *plain*: the same notes outside any thread (\`thread: null\` on every line). *database*: the file after a WAL checkpoint. *cold search*: \`hippo
 search QUERY --json\` (a new process; the ranking, the ten hits' rows, snippets and parts, the retrieval counters)
 against the \`sqlite3\` CLI running hippo's ranking statement on the same file (bench/search-floor.ts \`rankingSql\`),
@@ -174,5 +289,34 @@ Ratios (this run):
 ${ratios.map((line) => `- ${line}`).join('\n')}
 `,
   );
+  if (sizeRows.length > 0) {
+    writeSection(
+      `4i-search-floor-size${sizes.some((size) => size > 100_000) ? '-1m' : ''}`,
+      `## Where a threaded store's extra bytes are (issue 26, database ≤ 1.3× the store without threads)
+
+Machine: ${machine()}; the stores of the search-floor section's run above (same files, same run): every table and
+index of the threaded store and of the same notes' store without threads (\`thread: null\`), in bytes of pages (the
+sqlite3 CLI's \`dbstat\`: \`SELECT name, sum(pgsize) FROM dbstat GROUP BY name\`, and the free pages), largest
+difference first; *share* is each one's part of the whole file's difference. \`memories_fts_data\` is the FTS5
+index's segments (every term's document and position lists), \`memories_fts_docsize\` each entry's column sizes
+for bm25, \`memories_fts_idx\` the segments' first terms.
+
+| store | table or index | threaded | plain | difference | share |
+|---|---|---|---|---|---|
+${sizeRows.join('\n')}
+${
+  trials.length === 0
+    ? ''
+    : `
+Tried on copies of the same files (no schema change; the sqlite3 CLI): \`VACUUM\` (the free pages dropped, the
+b-trees repacked), and FTS5's \`'optimize'\` (every segment merged into one) then \`VACUUM\`. Threaded / plain:
+
+| store | as imported | after VACUUM | after 'optimize' + VACUUM |
+|---|---|---|---|
+${trials.join('\n')}
+`
+}`,
+    );
+  }
   console.log(ratios.join('\n'));
 }
