@@ -169,3 +169,41 @@ describe('readingOf: marks, dashes and blank runs (issue 27 review)', () => {
     expect(redacts('::ffff:10.0.0.1\t０１ ２３４ ５６７８ / x').out).toBe('::ffff:10.0.0.1\t⟦phone 1⟧ / x');
   });
 });
+
+describe('Redactor: two national numbers glued by a dash, where the dash reads as part of a short number (issue 27 review)', () => {
+  it('replaces both numbers whole, not the short number read across the dash with the rest of them sent', () => {
+    // `2222-085` and `2606-086` read as valid Irish numbers across the dash.
+    for (const [text, first, second] of [
+      ['Call 086 111 2222-085 333 4444 now', '086 111 2222', '085 333 4444'],
+      ['Call 083 404 2606-086 666 4888 now', '083 404 2606', '086 666 4888'],
+    ]) {
+      const r = redactor();
+      expect(r.redact(text).text, text).toBe('Call ⟦phone 1⟧-⟦phone 2⟧ now');
+      expect(r.map(), text).toEqual({ '⟦phone 1⟧': first, '⟦phone 2⟧': second });
+      expect(r.leftBehind(), text).toEqual([]);
+    }
+  });
+
+  it('sends no digit of two valid national numbers glued by a dash, for any numbers (seeded)', () => {
+    let seed = 2027;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n);
+    };
+    const digits = (n: number) => Array.from({ length: n }, () => String(next(10))).join('');
+    const prefixes = ['083', '085', '086', '087', '089'];
+    const number = () => `${prefixes[next(prefixes.length)]} ${digits(3)} ${digits(4)}`;
+    const valid = (phone: string) => redactor().redact(phone).text === '⟦phone 1⟧';
+    let pairs = 0;
+    while (pairs < 150) {
+      const [a, b] = [number(), number()];
+      if (!valid(a) || !valid(b)) continue;
+      pairs++;
+      const text = `Call ${a}-${b} now`;
+      const r = redactor();
+      const out = r.redact(text).text;
+      // Replaced (each with its own placeholder, or one for what reads as one value), or the request stops.
+      if (r.leftBehind().length === 0) expect(out.replace(/⟦[^⟧]*⟧/g, ''), text).not.toMatch(/\d/);
+    }
+  });
+});
