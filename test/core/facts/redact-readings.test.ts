@@ -207,3 +207,48 @@ describe('Redactor: two national numbers glued by a dash, where the dash reads a
     }
   });
 });
+
+describe('Redactor: a long number cut by the edge of what the third reading reads around a place (issue 27 variations)', () => {
+  // A 24-digit counter standing alone goes out as written. The stretch read around a glued token or a date after a
+  // number (96 characters each side) may cut it so that 16 of its digits, a valid card number, stand at its edge:
+  // that is no card. The counter is put at every distance from the place, before it and after it.
+  const CARD_DIGITS = '4111111111111111';
+
+  it('reads no value out of a counter before a glued token or a date, whatever its distance', () => {
+    for (const after of [' mail user123@example.com ok', ' Room 12 2024-03-15 ok']) {
+      for (let gap = 70; gap <= 100; gap++) {
+        const text = `Counter 12345678${CARD_DIGITS} ${'x'.repeat(gap)}${after}`;
+        const r = redactor();
+        expect(r.redact(text).text, text).toBe(text.replace('user123@example.com', '⟦email 1⟧'));
+        expect(r.leftBehind(), text).toEqual([]);
+      }
+    }
+  });
+
+  it('reads no value out of a counter after a glued token or a date, whatever its distance', () => {
+    for (const before of ['mail user123@example.com ', 'Room 12 2024-03-15 ']) {
+      for (let gap = 70; gap <= 100; gap++) {
+        const text = `${before}${'y'.repeat(gap)} ${CARD_DIGITS}12345678 ok`;
+        const r = redactor();
+        expect(r.redact(text).text, text).toBe(text.replace('user123@example.com', '⟦email 1⟧'));
+        expect(r.leftBehind(), text).toEqual([]);
+      }
+    }
+  });
+});
+
+describe('Redactor: values around dates after numbers, and split across line breaks (issue 27 variations)', () => {
+  it('stops a phone number after a date that follows a number, which only the reading with the date blanked finds', () => {
+    const { out, left } = redacts('Room 1 2024-03-15 087 123 4567 ok');
+    expect(out).toBe('Room 1 2024-03-15 087 123 4567 ok');
+    expect(left).toEqual(['phone']);
+  });
+
+  it('replaces a phone number split across a line break at any of its gaps, with the break kept in the value', () => {
+    for (const text of ['call +353 1\n234 5678 ok', 'call +353 1 234\n5678 ok', 'call 087\n123 4567 ok', 'call 087 123\r\n4567 ok']) {
+      const r = redactor();
+      expect(r.redact(text).text, text).toBe('call ⟦phone 1⟧ ok');
+      expect(r.map()['⟦phone 1⟧'], text).toBe(text.slice(5, -3));
+    }
+  });
+});
