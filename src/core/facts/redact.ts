@@ -187,33 +187,32 @@ export class Redactor {
     const seams = [...text.matchAll(DASH_BEFORE_TRUNK)].map((match) => match.index);
     if (seams.length > 0) {
       const parted = text.replace(DASH_BEFORE_TRUNK, ';');
-      for (const item of this.find(parted)) {
-        const atSeam = seams.some((seam) => item.end === seam || item.start === seam + 1);
-        if (atSeam && !found.some((other) => other.start < item.end && item.start < other.end)) found.push(item);
-      }
+      const atSeams = this.find(parted).filter((item) => seams.some((seam) => item.end === seam || item.start === seam + 1));
+      // A find of the text that those numbers cover but for the dash gives way to them: a short number read across
+      // the dash (`2222-085` of `086 111 2222-085 333 4444`) or in the second one's tail would send the rest of both.
+      const covered = (item: Found): boolean => {
+        for (let at = item.start; at < item.end; at++) {
+          if (!seams.includes(at) && !atSeams.some((other) => other.start <= at && at < other.end)) return false;
+        }
+        return true;
+      };
+      found = found.filter((item) => !covered(item));
+      // What still overlaps one of them makes one span with it.
+      for (const item of atSeams) found = withFind(found, item, text) ?? found;
       found.sort((a, b) => a.start - b.start);
     }
     // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent — a bound and a shortcut: no text known needs a third round, and a text with nothing glued to a value found reads nothing new masked.
     for (let round = 0; round < MASK_ROUNDS && found.some((item) => isGlued(text, item)); round++) {
-      const before = found.length;
       let grown = false;
+      // A value read out of the digits an email's local part starts with (`087 123 4567_jane@example.ie`): one span.
       for (const item of this.find(maskFound(text, found))) {
-        const overlapping = found.filter((other) => other.start < item.end && item.start < other.end);
-        if (overlapping.length === 0) {
-          found.push(item);
-          continue;
-        }
-        // A value read out of the digits an email's local part starts with (`087 123 4567_jane@example.ie`): one span.
-        const start = Math.min(item.start, ...overlapping.map((other) => other.start));
-        const end = Math.max(item.end, ...overlapping.map((other) => other.end));
-        if (overlapping.length === 1 && overlapping[0]!.start === start && overlapping[0]!.end === end) continue;
-        const longest = [item, ...overlapping].reduce((best, other) => (other.end - other.start > best.end - best.start ? other : best));
-        found = found.filter((other) => !overlapping.includes(other));
-        found.push({ start, end, kind: longest.kind, key: `${longest.kind}\u0000=${text.slice(start, end)}` });
+        const next = withFind(found, item, text);
+        if (next === undefined) continue;
+        found = next;
         grown = true;
       }
-      // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator: equivalent — a shortcut: a round that found nothing new finds nothing new again.
-      if (found.length === before && !grown) break;
+      // A round that found nothing new finds nothing new again.
+      if (!grown) break;
       found.sort((a, b) => a.start - b.start);
     }
     return found;
@@ -416,6 +415,20 @@ function isGlued(text: string, item: Found): boolean {
   // An email whose local part starts with digits: they may end another value (`087 123 4567_jane@example.ie`).
   const digitsFirst = item.kind === 'email' && DIGIT_FIRST.test(text.charAt(item.start));
   return gluedAfter || gluedBefore || digitsFirst;
+}
+
+/**
+ * `found` with `item` in it: added when it overlaps nothing found, else one span with what it overlaps, of the kind of
+ * the longest find and keyed by its text. Undefined when it adds nothing (it is one of them, or lies inside one).
+ */
+function withFind(found: readonly Found[], item: Found, text: string): Found[] | undefined {
+  const overlapping = found.filter((other) => other.start < item.end && item.start < other.end);
+  if (overlapping.length === 0) return [...found, item];
+  const start = Math.min(item.start, ...overlapping.map((other) => other.start));
+  const end = Math.max(item.end, ...overlapping.map((other) => other.end));
+  if (overlapping.length === 1 && overlapping[0]!.start === start && overlapping[0]!.end === end) return undefined;
+  const longest = [item, ...overlapping].reduce((best, other) => (other.end - other.start > best.end - best.start ? other : best));
+  return [...found.filter((other) => !overlapping.includes(other)), { start, end, kind: longest.kind, key: `${longest.kind}\u0000=${text.slice(start, end)}` }];
 }
 
 /** The text with each value found as a placeholder would stand (same length) and the signs glued to it as blanks. */
