@@ -14,13 +14,16 @@
 // Sizes: BENCH_SIZES=EACH (memories per agent, default 100 000), BENCH_LOAD_AGENTS (10), BENCH_LOAD_CLIENTS (20),
 // BENCH_LOAD_SECONDS (60), BENCH_LOAD_PARTS (copy,warm,cold,load). The stores are kept between runs in bench/.data and
 // in the PostgreSQL database hippo_bench_load_<agents>x<each> and reused when they hold at least the generated rows;
-// BENCH_LOAD_DROP=1 removes them at the end. PostgreSQL: HIPPO_BENCH_PG_URL (a role that may create databases).
+// BENCH_LOAD_DROP=1 removes them at the end; BENCH_LOAD_PARTS= (empty) only builds them. PostgreSQL: HIPPO_BENCH_PG_URL
+// (a role that may create databases). The results go to bench/results/agents-load.md for the full default run
+// (10 × 100 000, every part) and to agents-load-<agents>x<each>[-<parts>].md otherwise, so that a run of another
+// shape or of some parts never overwrites the full run's results.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeThreaded } from './agents.js';
 import { databaseUrl, BIN, DATA, fmt, loadAverage, machine, median, removeSqliteFiles, timeOnce, writeSection, type SectionOptions } from './lib.js';
@@ -28,7 +31,8 @@ import { databaseUrl, BIN, DATA, fmt, loadAverage, machine, median, removeSqlite
 const AGENTS = Number(process.env.BENCH_LOAD_AGENTS ?? 10);
 const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 20);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
-const PARTS = (process.env.BENCH_LOAD_PARTS ?? 'copy,warm,cold,load').split(',');
+const ALL_PARTS = ['copy', 'warm', 'cold', 'load'];
+const PARTS = (process.env.BENCH_LOAD_PARTS ?? ALL_PARTS.join(',')).split(',').filter(Boolean);
 const QUERIES = { common: 'deploy failed because of a migration lock', rarer: 'quota token' };
 const LOAD_QUERIES = [QUERIES.common, QUERIES.rarer, 'billing cron', 'replica timeout retry'];
 const WARM_ROUNDS = 21;
@@ -44,9 +48,11 @@ function percentile(values: readonly number[], p: number): number {
 
 /** The whole command under GNU time: wall ms, peak RSS (MB), the process's own CPU (user + system, s) and its stdout. */
 function timedWithRss(args: string[]): { ms: number; rssMb: number; cpuS: number; stdout: string } {
-  const rssFile = join(DATA, 'agents-load.rss');
+  // One file per process: two runs of this section (another shape) may be building their stores at the same time.
+  const rssFile = join(DATA, `agents-load-${process.pid}.rss`);
   const { ms, stdout } = timeOnce('/usr/bin/time', ['-f', '%M %U %S', '-o', rssFile, 'node', BIN, ...args], { env: ENV });
   const [rssKb, user, system] = readFileSync(rssFile, 'utf8').trim().split('\n').at(-1)!.split(' ').map(Number);
+  rmSync(rssFile, { force: true });
   return { ms, stdout, rssMb: rssKb! / 1024, cpuS: user! + system! };
 }
 
@@ -294,7 +300,7 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
     const run = timedWithRss(['db', 'copy', from, to, '--json']);
     const memories = (JSON.parse(run.stdout) as { tables: Array<{ table: string; rows: number }> }).tables.find((table) => table.table === 'memories')!.rows;
     copyRows.push(
-      `| ${label} | ${memories.toLocaleString('en')} | ${fmt(run.ms / 1000)} s | **${fmt(memories / (run.ms / 1000), 0)}/s** | ${fmt(run.rssMb, 0)} MB |`,
+      `| ${label} | ${memories.toLocaleString('en')} | ${fmt(run.ms / 1000)} s | **${fmt(memories / (run.ms / 1000), 0)}/s** | ${fmt(run.cpuS)} s | ${fmt(run.rssMb, 0)} MB |`,
     );
     log(`${label}: ${memories} memories in ${fmt(run.ms / 1000)} s, peak ${fmt(run.rssMb, 0)} MB`);
   };
@@ -335,6 +341,11 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
     } finally {
       removeSqliteFiles(scratch);
     }
+  }
+  if (PARTS.length === 0) {
+    log('stores ready; no part asked for (BENCH_LOAD_PARTS is empty)');
+    await admin.end();
+    return;
   }
   const counters: Record<Engine, Counter> = { SQLite: sqliteCounter(lite), PostgreSQL: await pgCounter(pgStore) };
   const storeCounts = Object.fromEntries(
@@ -442,7 +453,13 @@ ${rows.join('\n')}`);
         (report) =>
           `| ${report.engine} | ${fmt(report.wallS, 1)} s | ${fmt((report.latencies.memory_search.length + report.latencies.memory_add.length) / report.wallS, 1)}/s | ${report.errors.length} | ${report.check} | ${report.loadStart} → ${report.loadEnd} |`,
       );
-      const errorNotes = reports.flatMap((report) => [...new Set(report.errors)].slice(0, 5).map((error) => `- ${report.engine}: ${error}`));
+      // Every distinct error with its count: an HTTP-level failure ("fetch failed" and its cause's code) is told apart
+      // from the SDK client's own request timeout (MCP error -32001) and from a tool's error answer.
+      const errorNotes = reports.flatMap((report) => {
+        const counts = new Map<string, number>();
+        for (const error of report.errors) counts.set(error, (counts.get(error) ?? 0) + 1);
+        return [...counts].map(([error, count]) => `- ${report.engine}: ${count} × ${error}`);
+      });
       sections.push(`### Load: ${CLIENTS} MCP clients over HTTP, ${AGENTS} agents, ${SECONDS} s
 
 ${CLIENTS} SDK clients (Streamable HTTP), client *i* holding agent \`crowd(i mod ${AGENTS})\`'s token, all in one process,
@@ -460,7 +477,7 @@ ${rows.join('\n')}
 | engine | wall | requests/s (both tools) | errors | writes checked | load average start → end |
 |---|---|---|---|---|---|
 ${summary.join('\n')}
-${errorNotes.length > 0 ? `\nErrors (first of each kind):\n\n${errorNotes.join('\n')}\n` : ''}`);
+${errorNotes.length > 0 ? `\nErrors, each kind with its count:\n\n${errorNotes.join('\n')}\n` : ''}`);
     }
   } finally {
     await Promise.all(Object.values(servers).map((server) => server.stop()));
@@ -484,14 +501,15 @@ ${copyRows.join('\n')}`);
   }
   await admin.end();
 
+  const allParts = ALL_PARTS.every((part) => PARTS.includes(part));
   writeSection(
-    AGENTS === 10 && each === 100_000 ? 'agents-load' : `agents-load-${shape}`,
+    AGENTS === 10 && each === 100_000 && allParts ? 'agents-load' : `agents-load-${shape}${allParts ? '' : `-${PARTS.join('-')}`}`,
     `## Issue 25 at 1 M over MCP: ${AGENTS === 1 ? 'one agent' : `${AGENTS} agents`} × ${each.toLocaleString('en')} memories
 
 Machine: ${machine()}, ${started.toISOString().slice(11, 16)}–${new Date().toISOString().slice(11, 16)} UTC; load average
 (1 / 5 / 15 min) ${loadAtStart} at the start, ${loadAverage()} at the end — a shared 2-core machine with other work
 running, so only ratios taken in the same minutes mean anything. PostgreSQL: HIPPO_BENCH_PG_URL (Debian's PostgreSQL 15,
-the dev cluster). Measured by \`BENCH_SIZES=${each} BENCH_LOAD_AGENTS=${AGENTS} npm run bench -- agents-load\`
+the dev cluster). Measured by \`BENCH_SIZES=${each} BENCH_LOAD_AGENTS=${AGENTS}${allParts ? '' : ` BENCH_LOAD_PARTS=${PARTS.join(',')}`} npm run bench -- agents-load\`
 (bench/agents-load.ts). The store: ${total.toLocaleString('en')} generated memories (bench/agents.ts's generator: threads
 of 20 in time order, a 32-word skewed vocabulary) of ${AGENTS === 1 ? 'one agent' : `${AGENTS} agents holding ${each.toLocaleString('en')} each`};
 SQLite holds ${storeCounts.SQLite.toLocaleString('en')} and PostgreSQL ${storeCounts.PostgreSQL.toLocaleString('en')} memories when the

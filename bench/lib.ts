@@ -45,7 +45,9 @@ export function timeOnce(command: string, args: string[], { env = {} }: ProcessO
   const start = process.hrtime.bigint();
   const result = spawnSync(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}`);
+  // A command run with --json says what went wrong on stdout: both streams are shown.
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${String(result.stderr)}${String(result.stdout).slice(0, 2000)}`);
   return { ms, stdout: String(result.stdout) };
 }
 

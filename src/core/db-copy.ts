@@ -83,6 +83,13 @@ export interface CopyOptions {
   onPhase?: (phase: CopyPhase, total: number) => void;
 }
 
+/**
+ * One turn of the event loop. A SQLite store answers synchronously, so a read of it never leaves the microtask queue:
+ * held for a whole store, it left a PostgreSQL target's answer unread until the query's timer fired (a 1 M copy on a
+ * busy machine failed with a statement timeout the server had not hit). Taken every BATCH rows read.
+ */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** JSON with object keys sorted at every level: the same text for the same row, whichever adapter built the object. */
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) =>
@@ -117,7 +124,10 @@ async function digest(
     if (isLockRecord(table, row)) continue;
     hash.update(`${canonical(row)}\n`);
     rows += 1;
-    if (rows % BATCH === 0 && signal?.aborted) throw stopped();
+    if (rows % BATCH === 0) {
+      if (signal?.aborted) throw stopped();
+      await turn();
+    }
   }
   return { rows, sha256: hash.digest('hex') };
 }
@@ -163,6 +173,7 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
       const flush = async () => {
         if (batch.length === 0) return;
         if (options.signal?.aborted) throw copyInterrupted();
+        await turn();
         const loaded = await tx.rows.load(table, batch);
         if (loaded !== batch.length) {
           throw new HippoError('copy_verification_failed', `the copy of ${table} loaded ${loaded} of ${batch.length} rows; nothing was copied`, 1, {
