@@ -73,6 +73,8 @@ const OPEN: ReadonlyArray<readonly [string, Part]> = [
   // and the third reading blanks only a date or an IPv4 address after it. Natural text; the whole number goes out.
   ['Call 087 123 4567 12 times.', { digits: MOBILE }],
   ['Call 087 123 4567 087 765 4321 now.', { digits: MOBILE }],
+  // A number and a blank before it: the same (`Room 12 087 123 4567`). Held: `Tel 01 234 5678 2 lines`, `+353 87 123 4567 12`.
+  ['Room 12 087 123 4567 ask.', { digits: MOBILE }],
   ['Call 415 555 2671 415 555 2672 both.', { digits: '4155552671', region: 'US' }],
   // Card groups parted by signs neither the card reading nor the second reading's printed groups (space, dash, dot,
   // slash, underscore) take. Also sent, same cause (not run here, to keep the file quick): bullets before each group
