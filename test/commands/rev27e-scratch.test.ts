@@ -85,13 +85,6 @@ const OPEN: ReadonlyArray<readonly [string, Part]> = [
   ['Card 4111,1111,1111,1111 commas.', { digits: CARD }],
   // Other groupings than 4-4-4-4 / 4-6-5 (also sent: pairs `41 11 11 …`, single digits).
   ['Card 411 111 111 111 1111 in threes.', { digits: CARD }],
-  // Invisible characters the normal form keeps (not \p{Cf}, not blanks): C0/C1 controls (also sent: U+0001, U+0008,
-  // U+001B, U+007F, U+0080, U+009F; a NUL between a phone number's groups), Hangul fillers (U+3164, U+FFA0: letters), Braille blank U+2800, and a combining
-  // mark after a blank or a dash (dropped only after a digit).
-  ['Card 4111\u00001111\u00001111\u00001111 NULs.', { digits: CARD }],
-  ['Card 4111\u31641111\u31641111\u31641111 Hangul fillers.', { digits: CARD }],
-  ['Card 4111\u28001111\u28001111\u28001111 Braille blanks.', { digits: CARD }],
-  ['Card 4111-\u03011111-\u03011111-\u03011111 accents after dashes.', { digits: CARD }],
   // IBANs and phone numbers with the same signs between their groups (also sent: `IE29,AIBK,…`, `+353·1·234·5678`).
   ['IBAN IE29\u00b7AIBK\u00b79311\u00b75212\u00b73456\u00b778 middle dots.', { digits: IBAN }],
   ['Call 087\u00b7123\u00b74567 middle dots.', { digits: MOBILE }],
@@ -117,6 +110,14 @@ const HELD: ReadonlyArray<readonly [string, Part]> = [
   ['Mail jane@example.ie*jane2@example.org!jane3@example.net x.', { text: 'example.org' }],
   // A memory clipped at 2 000 characters in the middle of a value: the part before the cut is not sent either.
   [`${'x'.repeat(1990)} 4111 1111 1111 1111`, { digits: '41111111' }],
+  // Invisible characters the normal form kept (fixed: controls left out, Hangul fillers and the Braille blank read as
+  // blanks, a combining mark after any non-letter left out; unit cases in test/core/facts/redact-rev27e.test.ts).
+  ['Card 4111\u00001111\u00001111\u00001111 NULs.', { digits: CARD }],
+  ['Call 087\u0000123\u00004567 NULs.', { digits: MOBILE }],
+  ['Card 4111\u001b1111\u007f1111\u009f1111\u0080 controls.', { digits: CARD }],
+  ['Card 4111\u31641111\u31641111\u31641111 Hangul fillers.', { digits: CARD }],
+  ['Card 4111\u28001111\u28001111\u28001111 Braille blanks.', { digits: CARD }],
+  ['Card 4111-\u03011111-\u03011111-\u03011111 accents after dashes.', { digits: CARD }],
   // Tags, subject and thread name are not in the prompt.
   ['Note about billing.', { digits: CARD, add: ['--tag', '4111111111111111', '--subject', 'card 4111 1111 1111 1111', '--thread', 'IE29AIBK93115212345678'] }],
 ];
