@@ -135,6 +135,33 @@ describe.concurrent('rev27e: hostile variations on the normal form and glue mask
   );
 });
 
+// The address fallback (`extract address --ai`) sends its passages through the same redactor: the same forms go out.
+describe('rev27e: the address fallback to a hosted model', () => {
+  it.fails(
+    'open: a card in middle dots and a phone number before "12" are sent with the passage (known defect)',
+    async () => {
+      const server = await startModelServer();
+      const box = await engineSandbox('sqlite');
+      try {
+        server.respondWith(reply.json({ addresses: [] }));
+        const text = 'Jane lives at Flat 2, 14 Harbour Road, Howth; card 4111\u00b71111\u00b71111\u00b71111, call 087 123 4567 12 times.';
+        const result = await box.hippo(['extract', 'address', '--ai', '--json'], { env: hostedEnv(server, 'fb'), input: text });
+        expect([0, 9], String(result.stderr)).toContain(result.exitCode);
+        expect(server.requests.length).toBeGreaterThan(0); // the passage went out (an address with no postcode)
+        for (const request of server.requests) {
+          const sent = ((request.body?.messages ?? []) as { content: string }[]).map((message) => message.content).join('\n');
+          expect(digitsOf(sent)).not.toContain(CARD);
+          expect(digitsOf(sent)).not.toContain(MOBILE);
+        }
+      } finally {
+        await box.dispose();
+        await server.close();
+      }
+    },
+    60_000,
+  );
+});
+
 // Defect 4's IPv6 and IPv4 spellings: what `model check --offline` calls the destination (loopback: no redaction under
 // auto). Also checked by hand: `localhost.`, `[::]`, `0.0.0.0`, `[64:ff9b::127.0.0.1]` are remote. The loopback ones are 127.0.0.0/8 or ::1 in a spelling the URL standard reads (docs/redaction.md, Policy).
 const LOOPBACK: ReadonlyArray<readonly [string, 'loopback' | 'remote']> = [
