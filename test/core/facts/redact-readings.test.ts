@@ -252,3 +252,18 @@ describe('Redactor: values around dates after numbers, and split across line bre
     }
   });
 });
+
+describe('Redactor: the stretches read with dates blanked, in longer texts (issue 27 variations)', () => {
+  it('stops a phone number between two dates that each follow a number, which only a reading with both blanked finds', () => {
+    const { out, left } = redacts('Room 1 2024-03-15 087 123 4567 2024-03-16 ok');
+    expect(out).toBe('Room 1 2024-03-15 087 123 4567 2024-03-16 ok');
+    expect(left).toEqual(['phone']);
+  });
+
+  it('lets an email after a date that follows a number go as its placeholder, far into a text', () => {
+    const text = `${PAD}Room 12 2024-03-15 jane@example.ie wrote to us about the room and the dates`;
+    const { out, left } = redacts(text);
+    expect(out).toBe(text.replace('jane@example.ie', '⟦email 1⟧'));
+    expect(left).toEqual([]);
+  });
+});
