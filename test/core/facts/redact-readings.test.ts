@@ -267,3 +267,17 @@ describe('Redactor: the stretches read with dates blanked, in longer texts (issu
     expect(left).toEqual([]);
   });
 });
+
+describe('Redactor: a value the third reading finds stops the request whatever else is replaced (issue 27 variations)', () => {
+  it('stops a glued value though a placeholder stands later in the text, which covers nothing of it', () => {
+    for (const [text, out, kinds] of [
+      ['alice@example.com0871234567, cc bob@example.org', 'alice@example.com0871234567, cc ⟦email 1⟧', ['email', 'phone']],
+      ['Call 087 123 4567 2024-03-15, mail jane@example.ie', 'Call 087 123 4567 2024-03-15, mail ⟦email 1⟧', ['phone']],
+      ['https://example.com/a+353 1 234 5678x or jane@example.ie', 'https://example.com/a+353 1 234 5678x or ⟦email 1⟧', ['phone']],
+    ] as const) {
+      const result = redacts(text);
+      expect(result.out, text).toBe(out);
+      expect(result.left, text).toEqual([...kinds]);
+    }
+  });
+});
