@@ -32,7 +32,7 @@ describe('Redactor: the second reading after a cut or next to an @ (issue 27)', 
       ['@example.org: mail jane@example.ie', '@example.org: mail ⟦email 1⟧'],
       ['mail jane@example.ie or write to support@', 'mail ⟦email 1⟧ or write to support@'],
       ['@team card 4111 1111 1111 1111 and mail jane@example.ie, cc ops@', '@team card ⟦card 1⟧ and mail ⟦email 1⟧, cc ops@'],
-    ]) {
+    ] as const) {
       const result = redacts(text);
       expect(result.out, text).toBe(out);
       expect(result.left, text).toEqual([]);
@@ -51,7 +51,7 @@ describe('Redactor: two national numbers glued by a dash, next to other values (
         'Mail jane@example.ie: 087 123 4567-087 765 4321, or ops@example.com: 087 123 4567-086 111 2222.',
         'Mail ⟦email 1⟧: ⟦phone 1⟧-⟦phone 2⟧, or ⟦email 2⟧: ⟦phone 1⟧-⟦phone 3⟧.',
       ],
-    ]) {
+    ] as const) {
       const result = redacts(text);
       expect(result.out, text).toBe(out);
       expect(result.left, text).toEqual([]);
@@ -176,7 +176,7 @@ describe('Redactor: two national numbers glued by a dash, where the dash reads a
     for (const [text, first, second] of [
       ['Call 086 111 2222-085 333 4444 now', '086 111 2222', '085 333 4444'],
       ['Call 083 404 2606-086 666 4888 now', '083 404 2606', '086 666 4888'],
-    ]) {
+    ] as const) {
       const r = redactor();
       expect(r.redact(text).text, text).toBe('Call ⟦phone 1⟧-⟦phone 2⟧ now');
       expect(r.map(), text).toEqual({ '⟦phone 1⟧': first, '⟦phone 2⟧': second });
