@@ -4,8 +4,8 @@
  * non-loopback base URL (`models.hosted.test`, resolved by a preloaded hook), so the default policy (`auto`) redacts.
  * A text holding a validated value (a Luhn-valid card, an IBAN with valid check digits, a phone number valid in the
  * region) must have it replaced or stop the request (exit 9), never send a recognisable part of it, never exit 1.
- * Cases still broken are `it.fails` (the suite stays green while they are open; a fix makes the case pass and the test
- * fail — then move it to HELD).
+ * The cases the review found open (sent, exit 0) were fixed in the redaction normal form and the grouped reading
+ * (src/core/facts/grouped.ts) and moved to HELD.
  */
 import { describe, expect, it } from 'vitest';
 import { engineSandbox, type SandboxEngine } from '../helpers/cli.js';
@@ -67,32 +67,6 @@ const CARD = '411111111111'; // 12 digits of 4111 1111 1111 1111 (Visa test numb
 const IBAN = '931152123456'; // 12 digits of IE29 AIBK 9311 5212 3456 78 (valid check digits)
 const MOBILE = '871234567'; // 087 123 4567, an Irish mobile number (valid in IE)
 
-// OPEN: sent to the hosted stand-in under `redact: auto`, exit 0 (found by this review, not fixed).
-const OPEN: ReadonlyArray<readonly [string, Part]> = [
-  // A national number followed by another number after one blank: the phone recogniser reads one run and refuses it,
-  // and the third reading blanks only a date or an IPv4 address after it. Natural text; the whole number goes out.
-  ['Call 087 123 4567 12 times.', { digits: MOBILE }],
-  ['Call 087 123 4567 087 765 4321 now.', { digits: MOBILE }],
-  // A number and a blank before it: the same (`Room 12 087 123 4567`). Held: `Tel 01 234 5678 2 lines`, `+353 87 123 4567 12`.
-  ['Room 12 087 123 4567 ask.', { digits: MOBILE }],
-  ['Call 415 555 2671 415 555 2672 both.', { digits: '4155552671', region: 'US' }],
-  // Card groups parted by signs neither the card reading nor the second reading's printed groups (space, dash, dot,
-  // slash, underscore) take. Also sent, same cause (not run here, to keep the file quick): bullets before each group
-  // `•4111 •1111 …`, U+2019, `, ` `:` `|` `+` `=` `*`, U+30FB, U+22C5, U+066C, U+FF0C, `(4111) 1111-1111-1111`, and
-  // Amex `3782·822463·10005`.
-  ['Card 4111\u00b71111\u00b71111\u00b71111 middle dots.', { digits: CARD }],
-  ["Card 4111'1111'1111'1111 apostrophes (Swiss grouping).", { digits: CARD }],
-  ['Card 4111,1111,1111,1111 commas.', { digits: CARD }],
-  // Other groupings than 4-4-4-4 / 4-6-5 (also sent: pairs `41 11 11 …`, single digits).
-  ['Card 411 111 111 111 1111 in threes.', { digits: CARD }],
-  // IBANs and phone numbers with the same signs between their groups (also sent: `IE29,AIBK,…`, `+353·1·234·5678`).
-  ['IBAN IE29\u00b7AIBK\u00b79311\u00b75212\u00b73456\u00b778 middle dots.', { digits: IBAN }],
-  ['Call 087\u00b7123\u00b74567 middle dots.', { digits: MOBILE }],
-  // The same through --prompt-only (a handoff: auto redacts), and on PostgreSQL.
-  ['Card 4111\u00b71111\u00b71111\u00b71111 middle dots, handed off.', { digits: CARD, promptOnly: true }],
-  ['Call 087 123 4567 12 times, on PostgreSQL.', { digits: MOBILE, engine: 'postgres' }],
-];
-
 // HELD: replaced or stopped (exit 9), never sent.
 const HELD: ReadonlyArray<readonly [string, Part]> = [
   // The new normal forms together: full width + zero-width space + en dash.
@@ -118,16 +92,41 @@ const HELD: ReadonlyArray<readonly [string, Part]> = [
   ['Card 4111\u31641111\u31641111\u31641111 Hangul fillers.', { digits: CARD }],
   ['Card 4111\u28001111\u28001111\u28001111 Braille blanks.', { digits: CARD }],
   ['Card 4111-\u03011111-\u03011111-\u03011111 accents after dashes.', { digits: CARD }],
+  // Fixed by the grouped reading (src/core/facts/grouped.ts): a national number at the start or end of a run of groups
+  // (replaced), and card / IBAN / phone groups parted by any one sign or in groups of any size (replaced).
+  // A national number followed by another number after one blank: the phone recogniser reads one run and refuses it,
+  // and the third reading blanks only a date or an IPv4 address after it. Natural text; the whole number goes out.
+  ['Call 087 123 4567 12 times.', { digits: MOBILE }],
+  ['Call 087 123 4567 087 765 4321 now.', { digits: MOBILE }],
+  // A number and a blank before it: the same (`Room 12 087 123 4567`). Held: `Tel 01 234 5678 2 lines`, `+353 87 123 4567 12`.
+  ['Room 12 087 123 4567 ask.', { digits: MOBILE }],
+  ['Call 415 555 2671 415 555 2672 both.', { digits: '4155552671', region: 'US' }],
+  // Card groups parted by signs neither the card reading nor the second reading's printed groups (space, dash, dot,
+  // slash, underscore) take. Also sent, same cause (not run here, to keep the file quick): bullets before each group
+  // `•4111 •1111 …`, U+2019, `, ` `:` `|` `+` `=` `*`, U+30FB, U+22C5, U+066C, U+FF0C, `(4111) 1111-1111-1111`, and
+  // Amex `3782·822463·10005`.
+  ['Card 4111\u00b71111\u00b71111\u00b71111 middle dots.', { digits: CARD }],
+  ["Card 4111'1111'1111'1111 apostrophes (Swiss grouping).", { digits: CARD }],
+  ['Card 4111,1111,1111,1111 commas.', { digits: CARD }],
+  // Other groupings than 4-4-4-4 / 4-6-5 (also sent: pairs `41 11 11 …`, single digits).
+  ['Card 411 111 111 111 1111 in threes.', { digits: CARD }],
+  // IBANs and phone numbers with the same signs between their groups (also sent: `IE29,AIBK,…`, `+353·1·234·5678`).
+  ['IBAN IE29\u00b7AIBK\u00b79311\u00b75212\u00b73456\u00b778 middle dots.', { digits: IBAN }],
+  ['Call 087\u00b7123\u00b74567 middle dots.', { digits: MOBILE }],
+  // The same through --prompt-only (a handoff: auto redacts), and on PostgreSQL.
+  ['Card 4111\u00b71111\u00b71111\u00b71111 middle dots, handed off.', { digits: CARD, promptOnly: true }],
+  ['Call 087 123 4567 12 times, on PostgreSQL.', { digits: MOBILE, engine: 'postgres' }],
+  // More of the signs and groupings the review listed.
+  ['Card \u20224111 \u20221111 \u20221111 \u20221111 bullets.', { digits: CARD }],
+  ['Card 4111\u20191111\u20191111\u20191111, 4111|1111|1111|1111, 4111 : 1111 : 1111 : 1111 and 4111*1111*1111*1111.', { digits: CARD }],
+  ['Card (4111) 1111-1111-1111 and 41 11 11 11 11 11 11 11 pairs.', { digits: CARD }],
+  ['Amex 3782\u00b7822463\u00b710005 dots.', { digits: '378282246310005' }],
+  ['IBAN IE29,AIBK,9311,5212,3456,78 and +353\u00b71\u00b7234\u00b75678.', { digits: IBAN }],
   // Tags, subject and thread name are not in the prompt.
   ['Note about billing.', { digits: CARD, add: ['--tag', '4111111111111111', '--subject', 'card 4111 1111 1111 1111', '--thread', 'IE29AIBK93115212345678'] }],
 ];
 
 describe.concurrent('rev27e: hostile variations on the normal form and glue masking, to a hosted model', () => {
-  it.fails.each(OPEN.map(([text, part], index) => [index, text, part] as const))(
-    'open %i: %j is sent (known defect)',
-    (index, text, part) => notSent(100 + index, text, part),
-    120_000,
-  );
   it.each(HELD.map(([text, part], index) => [index, text, part] as const))(
     'held %i: %j is replaced or stops the request',
     (index, text, part) => notSent(200 + index, text, part),
@@ -137,29 +136,25 @@ describe.concurrent('rev27e: hostile variations on the normal form and glue mask
 
 // The address fallback (`extract address --ai`) sends its passages through the same redactor: the same forms go out.
 describe('rev27e: the address fallback to a hosted model', () => {
-  it.fails(
-    'open: a card in middle dots and a phone number before "12" are sent with the passage (known defect)',
-    async () => {
-      const server = await startModelServer();
-      const box = await engineSandbox('sqlite');
-      try {
-        server.respondWith(reply.json({ addresses: [] }));
-        const text = 'Jane lives at Flat 2, 14 Harbour Road, Howth; card 4111\u00b71111\u00b71111\u00b71111, call 087 123 4567 12 times.';
-        const result = await box.hippo(['extract', 'address', '--ai', '--json'], { env: hostedEnv(server, 'fb'), input: text });
-        expect([0, 9], String(result.stderr)).toContain(result.exitCode);
-        expect(server.requests.length).toBeGreaterThan(0); // the passage went out (an address with no postcode)
-        for (const request of server.requests) {
-          const sent = ((request.body?.messages ?? []) as { content: string }[]).map((message) => message.content).join('\n');
-          expect(digitsOf(sent)).not.toContain(CARD);
-          expect(digitsOf(sent)).not.toContain(MOBILE);
-        }
-      } finally {
-        await box.dispose();
-        await server.close();
+  it('held: a card in middle dots and a phone number before "12" are replaced in the passage', async () => {
+    const server = await startModelServer();
+    const box = await engineSandbox('sqlite');
+    try {
+      server.respondWith(reply.json({ addresses: [] }));
+      const text = 'Jane lives at Flat 2, 14 Harbour Road, Howth; card 4111\u00b71111\u00b71111\u00b71111, call 087 123 4567 12 times.';
+      const result = await box.hippo(['extract', 'address', '--ai', '--json'], { env: hostedEnv(server, 'fb'), input: text });
+      expect([0, 9], String(result.stderr)).toContain(result.exitCode);
+      expect(server.requests.length).toBeGreaterThan(0); // the passage went out (an address with no postcode)
+      for (const request of server.requests) {
+        const sent = ((request.body?.messages ?? []) as { content: string }[]).map((message) => message.content).join('\n');
+        expect(digitsOf(sent)).not.toContain(CARD);
+        expect(digitsOf(sent)).not.toContain(MOBILE);
       }
-    },
-    60_000,
-  );
+    } finally {
+      await box.dispose();
+      await server.close();
+    }
+  }, 60_000);
 });
 
 // Defect 4's IPv6 and IPv4 spellings: what `model check --offline` calls the destination (loopback: no redaction under

@@ -25,6 +25,7 @@
  *   cuts through a placeholder has none.
  */
 import { isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
+import { groupedValues } from './grouped.js';
 import { cardsAnywhere } from './recognisers/card.js';
 import { ibansAnywhere } from './recognisers/iban.js';
 import { recogniserOf } from './recognisers/index.js';
@@ -338,6 +339,9 @@ export class Redactor {
         }
       }
     }
+    // Cards, IBANs and phone numbers in groups parted by any one sign or of any size, and a phone number at the start
+    // or end of a run of groups (`087 123 4567 12`), which the recognisers refuse (rev27e).
+    matches.push(...groupedValues(text, this.options.kinds, options));
     return matches;
   }
 

@@ -37,3 +37,56 @@ describe('Redactor: invisible characters the normal form kept (rev27e)', () => {
     expect(readingOf('cafe\u0301 4111')).toBeUndefined();
   });
 });
+
+describe('Redactor: groups parted by any sign, in any sizes (rev27e)', () => {
+  it('replaces a card whose groups are parted by a sign that is not a letter or digit', () => {
+    for (const separator of ['\u00b7', "'", '\u2019', ',', ', ', ':', '|', '+', '=', '*', ' \u2022', '\u30fb', '\u22c5', '\u066c', '\uff0c', ' / ']) {
+      const text = `Card 4111${separator}1111${separator}1111${separator}1111 here.`;
+      const result = redacts(text);
+      expect(result.out, JSON.stringify(text)).toBe('Card ⟦card 1⟧ here.');
+      expect(result.left, text).toEqual([]);
+    }
+    expect(redacts('Card (4111) 1111-1111-1111 here.').out).not.toMatch(/1111/);
+    expect(redacts('Amex 3782\u00b7822463\u00b710005 here.').out).toBe('Amex ⟦card 1⟧ here.');
+  });
+
+  it('replaces a card in groups of other sizes: threes, pairs, single digits', () => {
+    for (const text of ['Card 411 111 111 111 1111 here.', 'Card 41 11 11 11 11 11 11 11 here.', 'Card 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 here.']) {
+      expect(redacts(text).out, text).toBe('Card ⟦card 1⟧ here.');
+    }
+  });
+
+  it('replaces an IBAN and a phone number whose groups are parted by a middle dot or a comma', () => {
+    expect(redacts('IBAN IE29\u00b7AIBK\u00b79311\u00b75212\u00b73456\u00b778 here.').out).toBe('IBAN ⟦iban 1⟧ here.');
+    expect(redacts('IBAN IE29,AIBK,9311,5212,3456,78 here.').out).toBe('IBAN ⟦iban 1⟧ here.');
+    expect(redacts('Call 087\u00b7123\u00b74567 now.').out).toBe('Call ⟦phone 1⟧ now.');
+    expect(redacts('Call +353\u00b71\u00b7234\u00b75678 now.').out).toBe('Call ⟦phone 1⟧ now.');
+  });
+
+  it('keeps ordinary numbers out: decimals, a list of decimals, a date and time, a version', () => {
+    for (const text of [
+      'Pi is 3.14159265358979323 roughly.',
+      'Values 3.14, 2.71, 1.41, 1.73, 0.57 and 4.66 here.',
+      'At 2024-03-15 10:30:00 we met.',
+      'Version 4.1.1.1 of 12/03/2024.',
+    ]) {
+      const result = redacts(text);
+      expect(result.out, text).toBe(text);
+      expect(result.left, text).toEqual([]);
+    }
+  });
+});
+
+describe('Redactor: a national number next to another number after a blank (rev27e)', () => {
+  it('replaces the valid number at the start or the end of a run of blank-parted groups', () => {
+    expect(redacts('Call 087 123 4567 12 times.').out).toBe('Call ⟦phone 1⟧ 12 times.');
+    expect(redacts('Call 087 123 4567 087 765 4321 now.').out).toBe('Call ⟦phone 1⟧ ⟦phone 2⟧ now.');
+    expect(redacts('Room 12 087 123 4567 ask.').out).toBe('Room 12 ⟦phone 1⟧ ask.');
+    expect(redacts('Call 415 555 2671 415 555 2672 both.', 'US').out).toBe('Call ⟦phone 1⟧ ⟦phone 2⟧ both.');
+    expect(redacts('Call 087 123 4567 12 times.').left).toEqual([]);
+  });
+
+  it('leaves a run that holds no valid number at its start or end as written', () => {
+    for (const text of ['Scores 12 34 56 78 90 here.', 'Lots 1 2 3 4 5 6 7 8 9 10 11 12.']) expect(redacts(text).out, text).toBe(text);
+  });
+});
