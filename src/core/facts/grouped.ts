@@ -17,8 +17,7 @@
  * may stand in for it, except when the sign is a decimal point, comma or colon: `3.14 2.71`, `2024-03-15 10:30:00`
  * hold no stretch across the two), and two groups parted by a bare `.` or `,` are a number with decimals.
  */
-import { isValidIban } from './recognisers/iban.js';
-import { countryLength } from './recognisers/iban.js';
+import { countryLength, isValidIban, recogniseIbans } from './recognisers/iban.js';
 import { isValidCardNumber } from './recognisers/card.js';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { groupingFit, recognisePhones } from './recognisers/phone.js';
@@ -40,6 +39,8 @@ const MAX_CARD = 19;
 const MIN_CARD = 13;
 const MIN_PHONE = 7;
 const MAX_PHONE = 17;
+/** What the phone recogniser reads between a number's groups itself (libphonenumber's punctuation), and blanks. */
+const PHONE_PUNCTUATION = /^(?:|\(\)|[-‐‑‒–—―−ー－/／.．~⁓∼～])$/u;
 /** Characters read on each side of a run for a phone number's context (its label, letters glued to it). */
 const WINDOW = 48;
 
@@ -127,22 +128,23 @@ function oneSign(run: readonly Group[], from: number, to: number): boolean {
 
 /** Valid cards, IBANs and phone numbers (of `kinds`) written in groups parted by any one sign, or in groups of any size. */
 export function groupedValues(text: string, kinds: readonly Kind[], opts: RecogniserOptions): RawMatch[] {
-  const matches: RawMatch[] = [];
+  const ibans: RawMatch[] = [];
+  for (const match of text.matchAll(IBAN_RE)) {
+    const written = countryLength(match[1]!);
+    // Glued to a letter or digit after it, it is one token with them (the second reading stops it).
+    if (written === undefined || /[\p{L}\p{N}]/u.test(text.charAt(match.index + written.length))) continue;
+    const compact = written.replace(/[^A-Za-z0-9]/g, '');
+    if (isValidIban(compact)) ibans.push(rawMatch('iban', text, match.index, match.index + written.length, compact.toUpperCase()));
+  }
+  const matches: RawMatch[] = kinds.includes('iban') ? [...ibans] : [];
   const cards = kinds.includes('card');
   const phones = kinds.includes('phone');
   if (cards || phones) {
+    // Digits inside a valid IBAN are the IBAN's: no card starts there (as the card recogniser reads them).
+    const inIban = [...ibans, ...recogniseIbans(text)];
     for (const run of runsOf(text)) {
-      if (cards) matches.push(...cardsIn(text, run));
+      if (cards) matches.push(...cardsIn(text, run).filter((card) => !inIban.some((iban) => iban.start <= card.start && card.start < iban.end)));
       if (phones) matches.push(...phonesIn(text, run, opts));
-    }
-  }
-  if (kinds.includes('iban')) {
-    for (const match of text.matchAll(IBAN_RE)) {
-      const written = countryLength(match[1]!);
-      // Glued to a letter or digit after it, it is one token with them (the second reading stops it).
-      if (written === undefined || /[\p{L}\p{N}]/u.test(text.charAt(match.index + written.length))) continue;
-      const compact = written.replace(/[^A-Za-z0-9]/g, '');
-      if (isValidIban(compact)) matches.push(rawMatch('iban', text, match.index, match.index + written.length, compact.toUpperCase()));
     }
   }
   return matches;
@@ -172,7 +174,9 @@ function cardsIn(text: string, run: readonly Group[]): RawMatch[] {
 function phonesIn(text: string, run: readonly Group[], opts: RecogniserOptions): RawMatch[] {
   const matches: RawMatch[] = [];
   const last = run.length - 1;
-  const signed = run.some((group) => group.sign !== undefined && group.sign !== '');
+  // The whole run only when a sign parts it that the phone recogniser does not read (it has read the run with blanks,
+  // dashes, dots, slashes and brackets where it stands, and its vetoes stand: `MA 02139-4307` is a ZIP code).
+  const signed = run.some((group) => group.sign !== undefined && !PHONE_PUNCTUATION.test(group.sign));
   // Read in the home region alone (a number in international form anywhere): a run of small numbers is a valid
   // national number somewhere (`12 34 56 78` in Denmark).
   const home: RecogniserOptions = { region: opts.region ?? null, regions: [] };
