@@ -5,8 +5,8 @@
  * (`extract` does not use it): the redactor replaces what it finds, and its second reading stops a request on what is
  * left.
  *
- * - A card: any stretch of two or more whole groups (from a group boundary to a group boundary) whose 13–19 digits
- *   are a valid card number.
+ * - A card: any stretch of two or more whole groups (from a group boundary to a group boundary), all of one size but
+ *   the last (or 4-6-5, 4-6-4), whose 13–19 digits are a valid card number.
  * - An IBAN: a country code and check digits and as many letters and digits as that country's IBANs have, any one
  *   sign or blanks between any two of them, valid check digits.
  * - A phone number: a stretch of whole groups at the start or the end of a run (the whole run, or the run split at a
@@ -150,6 +150,16 @@ export function groupedValues(text: string, kinds: readonly Kind[], opts: Recogn
   return matches;
 }
 
+/**
+ * Whether groups `[from, to]` are grouped as a card is written: all of one size but the last (`4111 1111 1111 1111`,
+ * `411 111 111 111 1111`, pairs, single digits), or 4-6-5 / 4-6-4 (Amex, Diners). A count `2 3 4 … 12 13` is not.
+ */
+function printedGroups(run: readonly Group[], from: number, to: number): boolean {
+  const sizes = run.slice(from, to + 1).map((group) => group.digits.length);
+  if (sizes.slice(0, -1).every((size) => size === sizes[0])) return true;
+  return /^4,6,[45]$/.test(sizes.join());
+}
+
 function cardsIn(text: string, run: readonly Group[]): RawMatch[] {
   const matches: RawMatch[] = [];
   for (let from = 0; from < run.length - 1; from++) {
@@ -158,7 +168,8 @@ function cardsIn(text: string, run: readonly Group[]): RawMatch[] {
       digits += run[to]!.digits;
       if (!oneSign(run, from, to)) break;
       if (isDecimal(run, from, to)) continue;
-      if (digits.length >= MIN_CARD && isValidCardNumber(digits)) matches.push(rawMatch('card', text, run[from]!.start, run[to]!.end, digits));
+      if (digits.length >= MIN_CARD && printedGroups(run, from, to) && isValidCardNumber(digits))
+        matches.push(rawMatch('card', text, run[from]!.start, run[to]!.end, digits));
     }
   }
   return matches;
