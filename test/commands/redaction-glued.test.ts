@@ -80,10 +80,11 @@ describe.each(ENGINES)('values glued to other values, to a hosted model (%s)', (
     expect(body.run.counts).toMatchObject({ redactedCard: 8, redactedIban: 4, redactedEmail: 2, redactedPhone: 1 });
   });
 
-  it('stops the request for a card written with dots or slashes, which no recogniser reads: exit 9, nothing sent', async () => {
+  it('stops the request for a card with four blanks between groups, or in slashes glued to letters, which no reading replaces: exit 9, nothing sent', async () => {
     const box = await engineSandbox(engine);
     boxes.push(box);
-    for (const content of ['Paid with 4111.1111.1111.1111 today.', 'Old card 5555/5555/5555/4444, closed.']) {
+    // A card in dots or slashes standing on its own is replaced since rev27e (the grouped reading).
+    for (const content of ['Paid with 4111    1111    1111    1111 today.', 'Old card ref5555/5555/5555/4444, closed.']) {
       expect((await box.hippo(['memory', 'add', content, '--json'], { env: { HIPPO_AGENT: 'ops' } })).exitCode).toBe(0);
     }
     server.respondWith(reply.json({ candidates: [] }));
@@ -104,6 +105,8 @@ describe.each(ENGINES)('values glued to other values, to a hosted model (%s)', (
       'Router: ring +44 20 7946 0958 192.168.0.1 first.',
       'Booked +353 1 234 5678 2024-03-15, confirmed.',
       'Call +353 1 234 5678alice@example.com back.',
+      // A national number before a date (stopped before rev27e: the grouped reading takes the number at the run's start).
+      'Desk 087 123 4567 2024-03-15 booked.',
     ]) {
       expect((await box.hippo(['memory', 'add', content, '--json'], { env: { HIPPO_AGENT: 'ops' } })).exitCode).toBe(0);
     }
@@ -112,11 +115,11 @@ describe.each(ENGINES)('values glued to other values, to a hosted model (%s)', (
     expect(result.exitCode, String(result.stderr)).toBe(0);
     expect(server.requests).toHaveLength(1);
     const sent = server.requests[0]!.rawBody;
-    for (const phone of ['+44 20 7946 0958', '+353 1 234 5678']) for (const form of forms(phone)) expect(sent, form).not.toContain(form);
+    for (const phone of ['+44 20 7946 0958', '+353 1 234 5678', '087 123 4567']) for (const form of forms(phone)) expect(sent, form).not.toContain(form);
     expect(sent).not.toContain('alice@example.com');
     expect(sent).toContain('192.168.0.1');
     // The same phone number glued to the email is one span with it, of the longer find's kind.
-    expect(json<{ run: { counts: Record<string, number> } }>(result).run.counts).toMatchObject({ redactedPhone: 2, redactedEmail: 1 });
+    expect(json<{ run: { counts: Record<string, number> } }>(result).run.counts).toMatchObject({ redactedPhone: 3, redactedEmail: 1 });
   });
 
   it('stops the request for an email or phone number glued into one token with another value: exit 9, nothing sent (issue 27 variations)', async () => {
@@ -126,7 +129,6 @@ describe.each(ENGINES)('values glued to other values, to a hosted model (%s)', (
       ['Write to alice@example.com0871234567 today.', ['email', 'phone'], ['alice@example.com', '0871234567']],
       ['Ring +442079460958abc now.', ['phone'], ['+442079460958']],
       ['Mail jane.doe@example.comjane@example.org please.', ['email'], ['jane.doe@example.com', 'jane@example.org']],
-      ['Desk 087 123 4567 2024-03-15 booked.', ['phone'], ['087 123 4567']],
     ] as const;
     // One store, an agent per text: each request holds one glued text.
     for (const [index, [content, kinds, values]] of cases.entries()) {

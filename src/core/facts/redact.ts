@@ -25,6 +25,7 @@
  *   cuts through a placeholder has none.
  */
 import { isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
+import { groupedValues } from './grouped.js';
 import { cardsAnywhere } from './recognisers/card.js';
 import { ibansAnywhere } from './recognisers/iban.js';
 import { recogniserOf } from './recognisers/index.js';
@@ -338,6 +339,9 @@ export class Redactor {
         }
       }
     }
+    // Cards, IBANs and phone numbers in groups parted by any one sign or of any size, and a phone number at the start
+    // or end of a run of groups (`087 123 4567 12`), which the recognisers refuse (rev27e).
+    matches.push(...groupedValues(text, this.options.kinds, options));
     return matches;
   }
 
@@ -580,6 +584,11 @@ const FORMAT = /^\p{Cf}$/u;
 const DECIMAL = /^\p{Nd}$/u;
 /** A combining mark (`\p{Mn}`, `\p{Me}`: variation selectors, the combining grapheme joiner, accents). */
 const MARK = /^[\p{Mn}\p{Me}]$/u;
+/** A control character other than a tab, a line break, VT, FF and NEL (NUL, ESC, DEL, U+0080–U+009F …): left out like a format character. */
+const CONTROL = /^(?![\t\n\v\f\r\u0085])\p{Cc}$/u;
+/** Read as a blank: VT, FF, NEL, a space of any width, the Hangul fillers and the Braille blank (which show as nothing). */
+const INVISIBLE_BLANK = /^[\t\v\f\u0085\p{Zs}\u115f\u1160\u3164\uffa0\u2800]$/u;
+const LETTER = /^\p{L}$/u;
 const BLANK = /[ \t]/;
 /** Every dash (`\p{Pd}`: en and em dash, hyphen, …) and the minus sign, read as `-`. */
 const DASH = /^[\p{Pd}\u2212]$/u;
@@ -602,8 +611,9 @@ export function asciiDigit(char: string): string {
 /**
  * `text` as the redactor reads it (issue 27 review): each character in compatibility form (NFKC: no-break, figure and
  * thin spaces as spaces, full-width digits, letters and signs as ASCII), every decimal digit (`\p{Nd}`) as an ASCII
- * digit, a combining mark after a digit (variation selector, grapheme joiner, accent) left out, a tab and NEL (U+0085)
- * as a space, every dash (`\p{Pd}`, the minus sign) as `-` and a dash with one to three blanks around it
+ * digit, a combining mark after anything but a letter (variation selector, grapheme joiner, an accent on a digit, a
+ * blank or a dash) left out, control characters other than tab, line breaks, VT, FF and NEL (NUL, ESC, DEL, C1) left
+ * out, a tab, VT, FF, NEL, any space (`\p{Zs}`), the Hangul fillers and the Braille blank as a space (rev27e), every dash (`\p{Pd}`, the minus sign) as `-` and a dash with one to three blanks around it
  * between digits as `-` alone (`4111 – 1111`), format characters (`\p{Cf}`: zero-width spaces, joiners, soft hyphens)
  * left out, and a run of two or three blanks as one space (more stay: a phone number is read up to four blanks). Undefined when that is
  * the text itself.
@@ -614,17 +624,19 @@ export function readingOf(written: string): Reading | undefined {
   const starts: number[] = [];
   const ends: number[] = [];
   let at = 0;
-  // Whether the last character read (marks after it left out) was a digit.
-  let afterDigit = false;
+  // Whether the last character read (marks after it left out) was a letter: a mark after anything else is left out
+  // (a mark at the start, after nothing, is kept).
+  let afterLetter = true;
   for (const char of written) {
     const end = at + char.length;
     let read: string;
-    if (FORMAT.test(char) || (afterDigit && MARK.test(char))) read = '';
+    const mark = MARK.test(char);
+    if (FORMAT.test(char) || CONTROL.test(char) || (mark && !afterLetter)) read = '';
     else if (DECIMAL.test(char)) read = asciiDigit(char);
-    else if (char === '\t' || char === '\u0085') read = ' ';
+    else if (INVISIBLE_BLANK.test(char)) read = ' ';
     else if (DASH.test(char)) read = '-';
     else read = char.normalize('NFKC');
-    if (!(afterDigit && MARK.test(char))) afterDigit = DECIMAL.test(char);
+    if (!mark && read !== '') afterLetter = LETTER.test(char) && !INVISIBLE_BLANK.test(char);
     for (let i = 0; i < read.length; i++) {
       text += read[i];
       starts.push(at);

@@ -63,7 +63,7 @@ export function recogniseIbans(text: string, _opts: RecogniserOptions = {}): Raw
 const ANYWHERE_RE = new RegExp(`(?=(${GROUPED.replaceAll('\\1', '\\2')}|[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]{11,}))`, 'g');
 
 /** The candidate cut after as many letters and digits as its country's IBANs have (undefined for no such country). */
-function countryLength(candidate: string): string | undefined {
+export function countryLength(candidate: string): string | undefined {
   const length = countrySpecs[candidate.slice(0, 2).toUpperCase()]?.chars;
   // Stryker disable next-line ConditionalExpression: equivalent — a shortcut: no count equals undefined, so the loop ends in undefined too.
   if (length === undefined) return undefined;
