@@ -8,60 +8,9 @@
  * (src/core/facts/grouped.ts) and moved to HELD.
  */
 import { describe, expect, it } from 'vitest';
-import { engineSandbox, type SandboxEngine } from '../helpers/cli.js';
-import { digitsOf, hostedEnv } from '../helpers/hosted-model.js';
+import { engineSandbox } from '../helpers/cli.js';
+import { digitsOf, hostedEnv, notSent, type Part } from '../helpers/hosted-model.js';
 import { reply, startModelServer } from '../helpers/model-server.js';
-
-interface Part {
-  /** Text that must not be sent. */
-  text?: string;
-  /** Digits that must not be sent (every script's digits read as ASCII, all other characters left out). */
-  digits?: string;
-  region?: string;
-  /** Extra flags of `memory add` (tags, subject, thread). */
-  add?: string[];
-  /** `rem rapid --prompt-only`: the prompt is printed, not sent. */
-  promptOnly?: boolean;
-  engine?: SandboxEngine;
-}
-
-/**
- * Adds `text` as a memory (on stdin, so control characters pass), runs `rem rapid` against a stand-in of its own (the
- * cases run concurrently); the exit code and everything that left.
- */
-async function send(index: number, text: string, part: Part): Promise<{ exitCode: number; sent: string[]; output: string }> {
-  const server = await startModelServer();
-  const box = await engineSandbox(part.engine ?? 'sqlite');
-  try {
-    const agent = `re${index}`;
-    const added = await box.hippo(['memory', 'add', '--json', ...(part.add ?? [])], { env: { HIPPO_AGENT: agent }, input: text });
-    expect(added.exitCode, String(added.stderr)).toBe(0);
-    server.respondWith(reply.json({ candidates: [] }));
-    const result = await box.hippo(['rem', 'rapid', '--json', ...(part.promptOnly ? ['--prompt-only'] : [])], {
-      env: hostedEnv(server, agent, part.region),
-    });
-    // The raw body, and the decoded message text (JSON escapes such as `\u000b` would put digits of their own in the raw one).
-    const sent = server.requests.flatMap((request) => [
-      request.rawBody,
-      ((request.body?.messages ?? []) as { content: string }[]).map((message) => message.content).join('\n'),
-    ]);
-    if (part.promptOnly) sent.push(String(result.stdout));
-    return { exitCode: result.exitCode ?? -1, sent, output: `${String(result.stdout)}${String(result.stderr)}` };
-  } finally {
-    await box.dispose();
-    await server.close();
-  }
-}
-
-/** A validated value: replaced or stopped (exit 9), never sent, never exit 1. */
-async function notSent(index: number, text: string, part: Part): Promise<void> {
-  const { exitCode, sent, output } = await send(index, text, part);
-  expect([0, 9], `${text}: exit ${exitCode} ${output}`).toContain(exitCode);
-  for (const body of sent) {
-    if (part.text !== undefined) expect(body, text).not.toContain(part.text);
-    if (part.digits !== undefined) expect(digitsOf(body), text).not.toContain(part.digits);
-  }
-}
 
 const CARD = '411111111111'; // 12 digits of 4111 1111 1111 1111 (Visa test number, Luhn-valid)
 const IBAN = '931152123456'; // 12 digits of IE29 AIBK 9311 5212 3456 78 (valid check digits)

@@ -11,60 +11,7 @@
  * written).
  */
 import { describe, expect, it } from 'vitest';
-import { engineSandbox, type SandboxEngine } from '../helpers/cli.js';
-import { digitsOf, hostedEnv } from '../helpers/hosted-model.js';
-import { reply, startModelServer } from '../helpers/model-server.js';
-
-interface Part {
-  /** Text that must not be sent. */
-  text?: string;
-  /** Digits that must not be sent (every script's digits read as ASCII, all other characters left out). */
-  digits?: string;
-  region?: string;
-  promptOnly?: boolean;
-  engine?: SandboxEngine;
-}
-
-interface Sent {
-  exitCode: number;
-  /** The raw request bodies and the decoded message texts (and the printed prompt with --prompt-only). */
-  sent: string[];
-  output: string;
-}
-
-/** Adds `text` as a memory (on stdin), runs `rem rapid` against a stand-in of its own; the exit code and what left. */
-async function send(index: number, text: string, part: Part = {}): Promise<Sent> {
-  const server = await startModelServer();
-  const box = await engineSandbox(part.engine ?? 'sqlite');
-  try {
-    const agent = `rf${index}`;
-    const added = await box.hippo(['memory', 'add', '--json'], { env: { HIPPO_AGENT: agent }, input: text });
-    expect(added.exitCode, String(added.stderr)).toBe(0);
-    server.respondWith(reply.json({ candidates: [] }));
-    const result = await box.hippo(['rem', 'rapid', '--json', ...(part.promptOnly ? ['--prompt-only'] : [])], {
-      env: hostedEnv(server, agent, part.region),
-    });
-    const sent = server.requests.flatMap((request) => [
-      request.rawBody,
-      ((request.body?.messages ?? []) as { content: string }[]).map((message) => message.content).join('\n'),
-    ]);
-    if (part.promptOnly) sent.push(String(result.stdout));
-    return { exitCode: result.exitCode ?? -1, sent, output: `${String(result.stdout)}${String(result.stderr)}` };
-  } finally {
-    await box.dispose();
-    await server.close();
-  }
-}
-
-/** A validated value: replaced or stopped (exit 9), never sent, never exit 1. */
-async function notSent(index: number, text: string, part: Part): Promise<void> {
-  const { exitCode, sent, output } = await send(index, text, part);
-  expect([0, 9], `${text}: exit ${exitCode} ${output}`).toContain(exitCode);
-  for (const body of sent) {
-    if (part.text !== undefined) expect(body, text).not.toContain(part.text);
-    if (part.digits !== undefined) expect(digitsOf(body), text).not.toContain(part.digits);
-  }
-}
+import { notSent, sendToHosted as send, type Part } from '../helpers/hosted-model.js';
 
 /** Ordinary text: sent as written (exit 0, one request, every fragment in it unchanged). */
 async function sentAsWritten(index: number, text: string, fragments: readonly string[]): Promise<void> {

@@ -3,8 +3,9 @@
  * redaction policy `auto` redacts), which the preloaded hook resolves to 127.0.0.1. Shared by the redaction review tests.
  */
 import { join } from 'node:path';
-import { ROOT } from './cli.js';
-import type { ModelServer } from './model-server.js';
+import { expect } from 'vitest';
+import { engineSandbox, ROOT, type SandboxEngine } from './cli.js';
+import { reply, startModelServer, type ModelServer } from './model-server.js';
 
 const HOOK = join(ROOT, 'test', 'fixtures', 'resolve-to-loopback.mjs');
 
@@ -28,3 +29,62 @@ export const digitsOf = (text: string): string =>
       return String((c.codePointAt(0)! - first) % 10);
     })
     .join('');
+
+/** What a redaction review case holds to: text or digits that must not leave, and how the case is run. */
+export interface Part {
+  /** Text that must not be sent. */
+  text?: string;
+  /** Digits that must not be sent (every script's digits read as ASCII, all other characters left out). */
+  digits?: string;
+  region?: string;
+  /** Extra flags of `memory add` (tags, subject, thread). */
+  add?: string[];
+  /** `rem rapid --prompt-only`: the prompt is printed, not sent. */
+  promptOnly?: boolean;
+  engine?: SandboxEngine;
+}
+
+export interface Sent {
+  exitCode: number;
+  /** The raw request bodies and the decoded message texts (and the printed prompt with --prompt-only). */
+  sent: string[];
+  output: string;
+}
+
+/**
+ * Adds `text` as a memory (on stdin, so control characters pass), runs `rem rapid` against a stand-in of its own (the
+ * cases run concurrently); the exit code and everything that left.
+ */
+export async function sendToHosted(index: number, text: string, part: Part = {}): Promise<Sent> {
+  const server = await startModelServer();
+  const box = await engineSandbox(part.engine ?? 'sqlite');
+  try {
+    const agent = `rv${index}`;
+    const added = await box.hippo(['memory', 'add', '--json', ...(part.add ?? [])], { env: { HIPPO_AGENT: agent }, input: text });
+    expect(added.exitCode, String(added.stderr)).toBe(0);
+    server.respondWith(reply.json({ candidates: [] }));
+    const result = await box.hippo(['rem', 'rapid', '--json', ...(part.promptOnly ? ['--prompt-only'] : [])], {
+      env: hostedEnv(server, agent, part.region),
+    });
+    // The raw body, and the decoded message text (JSON escapes such as `\u000b` would put digits of their own in the raw one).
+    const sent = server.requests.flatMap((request) => [
+      request.rawBody,
+      ((request.body?.messages ?? []) as { content: string }[]).map((message) => message.content).join('\n'),
+    ]);
+    if (part.promptOnly) sent.push(String(result.stdout));
+    return { exitCode: result.exitCode ?? -1, sent, output: `${String(result.stdout)}${String(result.stderr)}` };
+  } finally {
+    await box.dispose();
+    await server.close();
+  }
+}
+
+/** A validated value: replaced or stopped (exit 9), never sent, never exit 1. */
+export async function notSent(index: number, text: string, part: Part): Promise<void> {
+  const { exitCode, sent, output } = await sendToHosted(index, text, part);
+  expect([0, 9], `${text}: exit ${exitCode} ${output}`).toContain(exitCode);
+  for (const body of sent) {
+    if (part.text !== undefined) expect(body, text).not.toContain(part.text);
+    if (part.digits !== undefined) expect(digitsOf(body), text).not.toContain(part.digits);
+  }
+}
