@@ -6,56 +6,15 @@
  * as written (exit 0). Cases still broken are `it.fails` (the suite stays green while they are open; a fix makes the
  * case pass and the test fail — then move it to HELD).
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { engineSandbox, type EngineSandbox } from '../helpers/cli.js';
-import { digitsOf, hostedEnv } from '../helpers/hosted-model.js';
-import { reply, useModelServer } from '../helpers/model-server.js';
-
-const server = useModelServer({ per: 'suite' });
-
-const boxes: EngineSandbox[] = [];
-afterEach(async () => {
-  for (const box of boxes.splice(0)) await box.dispose();
-});
-
-interface Part {
-  text?: string;
-  digits?: string;
-  region?: string;
-}
-
-/** Sends `text` as a memory to the hosted stand-in; returns the exit code and every request body received. */
-async function send(index: number, text: string, region = 'IE'): Promise<{ exitCode: number; bodies: string[]; output: string }> {
-  const box = await engineSandbox('sqlite');
-  boxes.push(box);
-  const agent = `rd${index}`;
-  expect((await box.hippo(['memory', 'add', text, '--json'], { env: { HIPPO_AGENT: agent } })).exitCode).toBe(0);
-  server.respondWith(reply.json({ candidates: [] }));
-  const before = server.requests.length;
-  const result = await box.hippo(['rem', 'rapid', '--json'], { env: hostedEnv(server, agent, region) });
-  return {
-    exitCode: result.exitCode ?? -1,
-    bodies: server.requests.slice(before).map((request) => request.rawBody),
-    output: `${String(result.stdout)}${String(result.stderr)}`,
-  };
-}
-
-/** A validated value: replaced or stopped (exit 9), never sent, never exit 1. */
-async function notSent(index: number, text: string, part: Part): Promise<void> {
-  const { exitCode, bodies, output } = await send(index, text, part.region);
-  expect([0, 9], `${text}: exit ${exitCode} ${output}`).toContain(exitCode);
-  for (const sent of bodies) {
-    if (part.text !== undefined) expect(sent, text).not.toContain(part.text);
-    if (part.digits !== undefined) expect(digitsOf(sent), text).not.toContain(part.digits);
-  }
-}
+import { describe, expect, it } from 'vitest';
+import { notSent, sendToHosted, type Part } from '../helpers/hosted-model.js';
 
 /** Ordinary text: sent (exit 0), as written (no placeholder stands in it). */
 async function sentAsWritten(index: number, text: string): Promise<void> {
-  const { exitCode, bodies, output } = await send(index, text);
+  const { exitCode, sent, output } = await sendToHosted(index, text);
   expect(exitCode, `${text}: ${output}`).toBe(0);
-  expect(bodies.length).toBeGreaterThan(0);
-  expect(bodies.some((sent) => sent.includes(text))).toBe(true);
+  expect(sent.length).toBeGreaterThan(0);
+  expect(sent.some((body) => body.includes(text))).toBe(true);
 }
 
 // Held: replaced or stopped, never sent.
