@@ -144,6 +144,9 @@ describe.each(ENGINES)('the MCP server on %s', (engine) => {
     // Calls that need a model wait on this gate: their sessions stay busy (not idle, so never evicted) until it opens.
     let open!: () => void;
     const gate = new Promise<undefined>((resolve) => (open = () => resolve(undefined)));
+    // How many calls have reached the model: a session counts as busy only once its call is on the server, so each
+    // refusal below waits for that (under load the call could still be on the wire, its session idle and evictable).
+    let waiting = 0;
     const [a1, a2, b1, c1] = await Promise.all(['alice', 'alice', 'bob', 'carol'].map((agentId) => createToken(store, { agentId })));
     http = await serveHttp({
       store,
@@ -154,7 +157,10 @@ describe.each(ENGINES)('the MCP server on %s', (engine) => {
       allowReview: false,
       allowedOrigins: [],
       version: 'test',
-      model: () => gate,
+      model: () => {
+        waiting += 1;
+        return gate;
+      },
       sessionLimits: { token: 2, agent: 3, server: 5 },
     });
     const url = http.url;
@@ -162,7 +168,11 @@ describe.each(ENGINES)('the MCP server on %s', (engine) => {
     const busy = async (secret: string) => {
       const client = await httpClient(url, secret);
       clients.push(client);
+      const before = waiting;
       pending.push(client.callTool({ name: 'facts_extract', arguments: { kinds: ['address'], text: 'Our office: 1 Harbour Road, by the sea.' } }));
+      const until = Date.now() + 30_000;
+      while (waiting === before && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(waiting).toBe(before + 1);
     };
     const refusal = async (secret: string) => {
       const response = await post(url, INITIALIZE, { authorization: `Bearer ${secret}` });
@@ -170,15 +180,19 @@ describe.each(ENGINES)('the MCP server on %s', (engine) => {
       expect(text).not.toContain(secret);
       return { status: response.status, error: (JSON.parse(text) as { error: { data: unknown } }).error.data };
     };
-    await busy(a1!.secret);
-    await busy(a1!.secret);
-    expect(await refusal(a1!.secret)).toEqual({ status: 429, error: { limit: 'token', max: 2, retryAfterSeconds: 60 } });
-    await busy(a2!.secret);
-    expect(await refusal(a2!.secret)).toEqual({ status: 429, error: { limit: 'agent', max: 3, retryAfterSeconds: 60 } });
-    await busy(b1!.secret);
-    await busy(b1!.secret);
-    expect(await refusal(c1!.secret)).toEqual({ status: 503, error: { limit: 'server', max: 5, retryAfterSeconds: 60 } });
-    open();
+    try {
+      await busy(a1!.secret);
+      await busy(a1!.secret);
+      expect(await refusal(a1!.secret)).toEqual({ status: 429, error: { limit: 'token', max: 2, retryAfterSeconds: 60 } });
+      await busy(a2!.secret);
+      expect(await refusal(a2!.secret)).toEqual({ status: 429, error: { limit: 'agent', max: 3, retryAfterSeconds: 60 } });
+      await busy(b1!.secret);
+      await busy(b1!.secret);
+      expect(await refusal(c1!.secret)).toEqual({ status: 503, error: { limit: 'server', max: 5, retryAfterSeconds: 60 } });
+    } finally {
+      // Opened on failure too, so the busy sessions end and the clients close.
+      open();
+    }
     await Promise.all(pending);
     // Once idle, a full limit makes room by closing the caller's own oldest idle session.
     const asCarol = await httpClient(url, c1!.secret);
