@@ -33,7 +33,7 @@ const BRACKETS = '()';
 /** A sign that is a decimal point or a time's colon: never mixed with blanks in one stretch. */
 const NUMBER_SIGN = /^[.,:]$/;
 /** An IBAN with any one sign or blanks between any two of its characters. */
-const SEP = '(?:[ \\t]{0,3}[^\\p{L}\\p{N}\\p{M}\\s][ \\t]{0,3}|[ \\t]{1,3})';
+const SEP = '(?:(?:[ \\t]{0,3}[^\\p{L}\\p{N}\\p{M}\\s][ \\t]{0,3}|[ \\t]{1,3})(?:(?:\\r\\n|\\r|\\n)[ \\t]{0,3})?|(?:\\r\\n|\\r|\\n)[ \\t]{0,3})';
 const IBAN_RE = new RegExp(`(?<![\\p{L}\\p{N}])(?=([A-Za-z]{2}${SEP}?\\d${SEP}?\\d(?:${SEP}?[A-Za-z0-9]){11,30}))`, 'gu');
 const MAX_CARD = 19;
 const MIN_CARD = 13;

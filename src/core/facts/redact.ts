@@ -26,6 +26,7 @@
  */
 import { isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
 import { groupedValues } from './grouped.js';
+import { ordinaryFinds, skeletonValues } from './skeleton.js';
 import { cardsAnywhere } from './recognisers/card.js';
 import { ibansAnywhere } from './recognisers/iban.js';
 import { recogniserOf } from './recognisers/index.js';
@@ -167,7 +168,11 @@ export class Redactor {
     if (changed || guarded !== blanked) for (const item of this.find(guarded)) this.missed.add(item.kind);
     // Card numbers and IBANs wherever they stand, with every run of white space as one space.
     const flat = guarded.replace(/\s+/g, ' ');
-    if (this.options.kinds.includes('card') && cardsAnywhere(flat).length > 0) this.missed.add('card');
+    if (this.options.kinds.includes('card')) {
+      const cards = cardsAnywhere(flat);
+      const ordinary = ordinaryFinds(flat, cards);
+      if (cards.some((card) => !ordinary.has(card))) this.missed.add('card');
+    }
     if (this.options.kinds.includes('iban') && ibansAnywhere(flat).length > 0) this.missed.add('iban');
     // An `@` against a placeholder: an email run into another value (`jane.doe@example.comjane@example.org` reads as
     // the email `example.comjane@example.org`; `jane.doe@` would go out).
@@ -342,7 +347,11 @@ export class Redactor {
     // Cards, IBANs and phone numbers in groups parted by any one sign or of any size, and a phone number at the start
     // or end of a run of groups (`087 123 4567 12`), which the recognisers refuse (rev27e).
     matches.push(...groupedValues(text, this.options.kinds, options));
-    return matches;
+    // Cards and phone numbers in the digits of a run of groups whatever parts them (mixed separators, any group
+    // sizes, a wrap after a sign), and not the ordinary numbers of a list, a count or a larger number (rev27f).
+    matches.push(...skeletonValues(text, this.options.kinds, options));
+    const ordinary = ordinaryFinds(text, matches);
+    return ordinary.size === 0 ? matches : matches.filter((match) => !ordinary.has(match));
   }
 
   /** Every value of the configured kinds, as non-overlapping spans in offset order. */
@@ -464,8 +473,12 @@ export function guardCopy(blanked: string): string {
 const AT_PLACEHOLDER = /@⟦|⟧@/;
 /** Characters read on each side of a place the third reading reads apart (as `BREAK_WINDOW`). */
 const APART_WINDOW = 96;
-/** A token that holds an `@`, `://` or `www.` (an email or a URL), and the seams of letters and digits in it. */
-const ADDRESS_TOKEN = /\S*(?:@|:\/\/|www\.)\S*/gu;
+/**
+ * A token (a run of non-blanks) and whether it holds an `@`, `://` or `www.` (an email or a URL), and the seams of
+ * letters and digits in it. Two steps, each linear: one pattern for both backtracks over every start of a long token.
+ */
+const TOKEN = /\S+/gu;
+const ADDRESS_MARK = /@|:\/\/|www\./u;
 const LETTER_DIGIT_SEAM = /(?<=\p{L})(?=\p{Nd})|(?<=\p{Nd})(?=\p{L})/gu;
 /** A number in international form run into letters: the seam is at its end. */
 const INTERNATIONAL_GLUED = /[+＋]\d(?:[ \u00A0().-]?\d){5,18}(?=\p{L})/gu;
@@ -490,7 +503,8 @@ interface ApartVariant {
  */
 function* apartVariants(text: string): Generator<ApartVariant> {
   const seams = new Set<number>();
-  for (const token of text.matchAll(ADDRESS_TOKEN)) {
+  for (const token of text.matchAll(TOKEN)) {
+    if (!ADDRESS_MARK.test(token[0])) continue;
     for (const seam of token[0].matchAll(LETTER_DIGIT_SEAM)) seams.add(token.index + seam.index);
   }
   for (const number of text.matchAll(INTERNATIONAL_GLUED)) seams.add(number.index + number[0].length);

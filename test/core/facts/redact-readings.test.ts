@@ -257,7 +257,9 @@ describe('Redactor: values around dates after numbers, and split across line bre
 describe('Redactor: the stretches read with dates blanked, in longer texts (issue 27 variations)', () => {
   it('stops a phone number between two dates that each follow a number, which only a reading with both blanked finds', () => {
     const { out, left } = redacts('Room 1 2024-03-15 087 123 4567 2024-03-16 ok');
-    expect(out).toBe('Room 1 2024-03-15 087 123 4567 2024-03-16 ok');
+    // Since rev27f the digit skeleton replaces the number; the second reading then reads `1 2024-03-15` beside the
+    // placeholder as a Dublin number, and the request still stops.
+    expect(out).toBe('Room 1 2024-03-15 ⟦phone 1⟧ 2024-03-16 ok');
     expect(left).toEqual(['phone']);
   });
 

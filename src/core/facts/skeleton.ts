@@ -1,0 +1,222 @@
+/**
+ * Redaction's digit skeleton (issue 27, rev27f; docs/redaction.md): one rule for the digits of a run of digit groups,
+ * whatever parts them, and one rule for what in such a run is an ordinary number. Not a recogniser (`extract` does not
+ * use it): the redactor replaces what `skeletonValues` finds, in both its readings, and drops what `ordinaryFinds`
+ * calls ordinary from every reading (the second one too, so an ordinary list no longer stops a request).
+ *
+ * - A run: digit groups each two parted by a gap of no letter or digit — up to three blanks, at most one sign (any
+ *   character that is not a letter, digit, mark or white space) with up to three blanks after it, and at most one line
+ *   break with up to three blanks after it — so its separators may change from gap to gap (`4111 1111-1111 1111`,
+ *   `087·123 4567`) and it may wrap after a sign (`4111·1111·` / `1111·1111`). A run with a group glued to a letter is
+ *   an identifier and is left out (as the grouped reading does).
+ * - Its skeleton is its digits; every stretch of whole groups (from a group boundary to a group boundary) is read:
+ *   a card when its 13–19 digits are a valid card number (Luhn, a known issuer and length), whatever the group sizes;
+ *   a phone number when its 7–15 digits are a valid number in the home region written with the region's trunk prefix
+ *   (or after a `+`, in international form), its brackets paired, and the phone recogniser reads the stretch there as a validated number
+ *   with the rest of the run blanked (its labels and vetoes hold).
+ * - Ordinary numbers (`ordinaryFinds`): a card of two or more groups inside a longer list of groups of the same size and
+ *   sign (two or more of them next to it that no other value covers: `4495 4496 4497 4498 4499 4500 …`, a comma row of
+ *   figures); a card that cuts a phone number found (`083 404 2606-086 666 4888`: two numbers read across); a phone
+ *   number written in four or more single digits without a `+` or trunk prefix (`1–2–3–4–5–6–7–8–9`); and a card or
+ *   phone number glued to another group by a bare thousands sign it does not use itself (`'`, `’`: `1'186.65
+ *   884'593.36`, part of larger numbers), or by a bare `.` or `,` on both sides.
+ */
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { isValidCardNumber } from './recognisers/card.js';
+import { groupingFit, recognisePhones } from './recognisers/phone.js';
+import { rawMatch } from './text.js';
+import type { Kind } from './kinds.js';
+import type { RawMatch, RecogniserOptions } from './types.js';
+
+/** Blanks, at most one sign and blanks, at most one line break and blanks. */
+const GAP = /^[ \t]{0,3}(?:([^\p{L}\p{N}\p{M}\s])[ \t]{0,3})?(?:(?:\r\n|\r|\n)[ \t]{0,3})?$/u;
+const LETTER = /\p{L}/u;
+/** Longest run read: a longer one is a table of figures (the recognisers and the grouped reading still read it). */
+const MAX_GROUPS = 48;
+const MIN_CARD = 13;
+const MAX_CARD = 19;
+const MIN_PHONE = 7;
+const MAX_PHONE = 15;
+/** Characters read on each side of a stretch for a phone number's context (its label, letters glued to it). */
+const WINDOW = 48;
+
+export interface SkeletonGroup {
+  start: number;
+  end: number;
+  digits: string;
+  /** The sign in the gap to the next group ('' for blanks or a line break alone); undefined for the last of a run. */
+  sign?: string;
+  /** Whether that gap is the sign alone (no blank, no line break). */
+  bare?: boolean;
+}
+
+/** The runs of two or more digit groups of `text` (see the module's comment), in order. */
+export function skeletonRuns(text: string): SkeletonGroup[][] {
+  const runs: SkeletonGroup[][] = [];
+  let run: SkeletonGroup[] = [];
+  const close = (): void => {
+    if (run.length > 1 && !run.some((group) => LETTER.test(text.charAt(group.start - 1)) || LETTER.test(text.charAt(group.end)))) runs.push(run);
+    run = [];
+  };
+  for (const match of text.matchAll(/\d+/g)) {
+    const group: SkeletonGroup = { start: match.index, end: match.index + match[0].length, digits: match[0] };
+    const previous = run.at(-1);
+    if (previous !== undefined) {
+      const gap = text.slice(previous.end, group.start);
+      const parted = GAP.exec(gap);
+      if (parted === null) close();
+      else {
+        previous.sign = parted[1] ?? '';
+        previous.bare = gap.length === previous.sign.length;
+      }
+    }
+    run.push(group);
+  }
+  close();
+  return runs;
+}
+
+/** Cards and phone numbers (of `kinds`) in the digit skeleton of each run of `text`. */
+export function skeletonValues(text: string, kinds: readonly Kind[], opts: RecogniserOptions): RawMatch[] {
+  const cards = kinds.includes('card');
+  const phones = kinds.includes('phone');
+  if (!cards && !phones) return [];
+  const matches: RawMatch[] = [];
+  for (const run of skeletonRuns(text)) {
+    if (run.length > MAX_GROUPS) continue;
+    for (let from = 0; from < run.length; from++) {
+      let digits = '';
+      for (let to = from; to < run.length && digits.length + run[to]!.digits.length <= MAX_CARD; to++) {
+        digits += run[to]!.digits;
+        // Two groups parted by a bare `.` or `,` are a number with decimals.
+        if (to === from || (to === from + 1 && run[from]!.bare === true && /^[.,]$/.test(run[from]!.sign!))) continue;
+        if (cards && digits.length >= MIN_CARD && isValidCardNumber(digits)) matches.push(rawMatch('card', text, run[from]!.start, run[to]!.end, digits));
+        if (phones && digits.length >= MIN_PHONE && digits.length <= MAX_PHONE) {
+          const phone = phoneAt(text, run, from, to, digits, opts);
+          if (phone !== undefined) matches.push(phone);
+        }
+      }
+    }
+  }
+  return matches;
+}
+
+/**
+ * Groups `[from, to]` of a run as a phone number: valid in the home region as written (its trunk prefix included), or
+ * in international form after a `+`; and read by the phone recogniser as a validated number where it stands, with its
+ * gaps read as blanks and the other groups of the run blanked (`¤`), the words around kept.
+ */
+function phoneAt(text: string, run: readonly SkeletonGroup[], from: number, to: number, digits: string, opts: RecogniserOptions): RawMatch | undefined {
+  const first = run[from]!;
+  const plus = /[+＋]$/.test(text.slice(Math.max(0, first.start - 1), first.start));
+  const region = (opts.region ?? undefined) as CountryCode | undefined;
+  if (!plus && region === undefined) return undefined;
+  const number = parsePhoneNumberFromString(plus ? `+${digits}` : digits, region);
+  if (number === undefined || !number.isValid()) return undefined;
+  const written = run
+    .slice(from, to + 1)
+    .map((group) => group.digits)
+    .join(' ');
+  if (!plus && groupingFit(written, number) < 1) return undefined;
+  // Brackets in it, or right before it, pair up (`(087) 123·4567`; `213(3734253` is no number).
+  const stretch = text.slice(Math.max(0, first.start - 1), run[to]!.end);
+  if (stretch.split('(').length !== stretch.split(')').length) return undefined;
+  const from0 = Math.max(0, run[0]!.start - WINDOW);
+  const to0 = Math.min(text.length, run.at(-1)!.end + WINDOW);
+  let window = '';
+  let at = from0;
+  for (let index = 0; index < run.length; index++) {
+    const group = run[index]!;
+    const inside = index >= from && index <= to;
+    const gap = text.slice(at, group.start);
+    window += inside && index > from ? ' '.repeat(gap.length) : gap;
+    window += inside ? group.digits : '¤'.repeat(group.digits.length);
+    at = group.end;
+  }
+  window += text.slice(at, to0);
+  const start = first.start - from0;
+  const end = run[to]!.end - from0;
+  const read = recognisePhones(window, { region: opts.region ?? null, regions: [] }, []).find(
+    (match) => (match.start === start || (match.start === start - 1 && plus)) && match.end === end && (match.check ?? 'validated') === 'validated',
+  );
+  if (read === undefined) return undefined;
+  return { ...rawMatch('phone', text, from0 + read.start, from0 + read.end, read.normalized), ...(read.region === undefined ? {} : { region: read.region }) };
+}
+
+/**
+ * Whether a phone number is written with a `+` or with its region's trunk prefix (`0 8 7 1 2 3 4 5 6 7`): a number
+ * spelled out digit by digit, not a count or a range (`1–2–3–4–5–6–7–8–9`, a valid Dublin number without its `0`).
+ */
+function prefixed(text: string, match: RawMatch): boolean {
+  if (/^[+＋]/.test(text.slice(match.start, match.end))) return true;
+  const national = parsePhoneNumberFromString(match.normalized.replace(/;ext=.*$/, ''))?.nationalNumber;
+  return national !== undefined && text.slice(match.start, match.end).replace(/\D/g, '').length > national.length;
+}
+
+/** A bare decimal or thousands sign: a group glued by one to another is part of a larger number. */
+const NUMBER_GLUE = /^[.,'’]$/;
+const THOUSANDS = /^['’]$/;
+
+/** Whether a card shares digits with a phone number found without holding it whole (two numbers read across). */
+function cutsPhone(card: RawMatch, matches: readonly RawMatch[]): boolean {
+  return matches.some(
+    (phone) => phone.kind === 'phone' && phone.start < card.end && card.start < phone.end && (phone.start < card.start || phone.end > card.end),
+  );
+}
+
+/**
+ * The finds of `matches` that are ordinary numbers in `text` (see the module's comment): cards in a longer list of
+ * groups of one size and sign, phone numbers in single digits, and cards or phone numbers glued to a larger number.
+ * Only finds that start and end at group boundaries of one run are judged; any other is kept.
+ */
+export function ordinaryFinds(text: string, matches: readonly RawMatch[]): Set<RawMatch> {
+  const ordinary = new Set<RawMatch>();
+  const judged = matches.filter((match) => match.kind === 'card' || match.kind === 'phone');
+  if (judged.length === 0) return ordinary;
+  for (const run of skeletonRuns(text)) {
+    const startAt = new Map(run.map((group, index) => [group.start, index]));
+    const endAt = new Map(run.map((group, index) => [group.end, index]));
+    for (const match of judged) {
+      const a = startAt.get(match.start) ?? (/[+＋]/.test(text.charAt(match.start)) ? startAt.get(match.start + 1) : undefined);
+      const b = endAt.get(match.end);
+      if (a === undefined || b === undefined || b < a) continue;
+      const signs = new Set(run.slice(a, b).map((group) => group.sign));
+      // Glued by a bare decimal or thousands sign it does not use itself to a group before or after it: an
+      // apostrophe on either side, a decimal point or comma on both (a sentence's full stop or a list's comma may
+      // end a value).
+      const glue = (group: SkeletonGroup | undefined): string | undefined =>
+        group !== undefined && group.bare === true && NUMBER_GLUE.test(group.sign!) && !signs.has(group.sign) ? group.sign : undefined;
+      const before = glue(run[a - 1]);
+      const after = b < run.length - 1 ? glue(run[b]) : undefined;
+      const apostrophe = (sign: string | undefined): boolean => sign !== undefined && THOUSANDS.test(sign);
+      if (apostrophe(before) || apostrophe(after) || (before !== undefined && after !== undefined)) ordinary.add(match);
+      else if (match.kind === 'card' && b > a && cutsPhone(match, judged)) ordinary.add(match);
+      else if (match.kind === 'phone' && run.slice(a, b + 1).filter((group) => group.digits.length === 1).length >= 4 && !prefixed(text, match))
+        ordinary.add(match);
+      else if (match.kind === 'card' && b > a && inList(run, a, b, match, matches)) ordinary.add(match);
+    }
+  }
+  return ordinary;
+}
+
+/**
+ * Whether a card on groups `[a, b]` stands in a longer list: two or more groups next to it on one side, of the size of
+ * its edge group and parted by the sign its groups are parted by there, that no other find (not overlapping it) covers.
+ */
+function inList(run: readonly SkeletonGroup[], a: number, b: number, card: RawMatch, matches: readonly RawMatch[]): boolean {
+  const covered = (group: SkeletonGroup): boolean =>
+    matches.some((other) => other !== card && (other.end <= card.start || other.start >= card.end) && other.start <= group.start && group.end <= other.end);
+  let before = 0;
+  for (let at = a - 1; at >= 0; at--) {
+    const group = run[at]!;
+    if (group.digits.length !== run[a]!.digits.length || group.sign !== run[a]!.sign || covered(group)) break;
+    before++;
+  }
+  let after = 0;
+  for (let at = b + 1; at < run.length; at++) {
+    const group = run[at]!;
+    if (group.digits.length !== run[b]!.digits.length || run[at - 1]!.sign !== run[b - 1]!.sign || covered(group)) break;
+    after++;
+  }
+  return before >= 2 || after >= 2;
+}

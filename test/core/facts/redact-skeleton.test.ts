@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REDACT_KINDS, Redactor } from '../../../src/core/facts/redact.js';
+import { ordinaryFinds, skeletonRuns, skeletonValues } from '../../../src/core/facts/skeleton.js';
+import { cardsAnywhere } from '../../../src/core/facts/recognisers/card.js';
+
+/**
+ * Issue 27 review (rev27f): the digit skeleton — the digits of a run of groups whatever parts them — read for cards and
+ * phone numbers, and the ordinary numbers of a run (a list, a count, a larger number) left alone by every reading. The
+ * same texts through the CLI and a hosted-model stand-in: test/commands/rev27f-scratch.test.ts.
+ */
+const redacts = (text: string, region: string | null = 'IE') => {
+  const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region, regions: [] });
+  const out = r.redact(text);
+  return { out: out.text, left: r.leftBehind().sort(), map: r.map() };
+};
+
+describe('skeletonRuns: digit groups parted by any gap of no letter or digit', () => {
+  it('keeps one run across mixed separators and a wrap after a sign, and ends it at a word or a blank line', () => {
+    const runs = skeletonRuns('Card 4111 1111-1111\u00b7\n1111 now, 12\n\n34 and 5 x 6.');
+    expect(runs.map((run) => run.map((group) => group.digits))).toEqual([['4111', '1111', '1111', '1111']]);
+    expect(runs[0]!.map((group) => group.sign)).toEqual(['', '-', '\u00b7', undefined]);
+  });
+
+  it('leaves out a run with a group glued to a letter (an identifier)', () => {
+    expect(skeletonRuns('Ref A128 0000 1111 2222 and 12 34')).toEqual([expect.any(Array)]);
+    expect(skeletonRuns('Ref A128 0000 1111 2222 and 12 34')[0]!.map((group) => group.digits)).toEqual(['12', '34']);
+  });
+});
+
+describe('Redactor: values in the digit skeleton of a run (rev27f)', () => {
+  it('replaces a card whose groups mix separators', () => {
+    for (const text of ['Card 4111 1111-1111 1111 now.', 'Card 4111-1111 1111-1111 now.', 'Card 5555 5555\u00b75555 4444 now.']) {
+      const result = redacts(text);
+      expect(result.out, text).toBe('Card ⟦card 1⟧ now.');
+      expect(result.left, text).toEqual([]);
+    }
+  });
+
+  it('replaces a card in group sizes the grouped reading does not take', () => {
+    for (const text of ['Card 411 1111 1111 11111 now.', 'Card 41111111 1111 1111 now.', 'Card 41\u00b711\u00b71111\u00b71111\u00b71111 now.']) {
+      expect(redacts(text).out, text).toBe('Card ⟦card 1⟧ now.');
+    }
+  });
+
+  it('replaces a card and an IBAN wrapped at a line break right after their separator', () => {
+    expect(redacts('Card 4111\u00b71111\u00b7\n1111\u00b71111 now.').out).toBe('Card ⟦card 1⟧ now.');
+    expect(redacts('Card 4111-1111-\n1111-1111 now.').out).toBe('Card ⟦card 1⟧ now.');
+    expect(redacts('IBAN IE29-AIBK-9311-\n5212-3456-78 monthly.').out).toBe('IBAN ⟦iban 1⟧ monthly.');
+    expect(redacts('IBAN IE29\u00b7AIBK\u00b79311\u00b7\n5212\u00b73456\u00b778 monthly.').out).toBe('IBAN ⟦iban 1⟧ monthly.');
+  });
+
+  it('replaces a phone number whose groups mix separators, and one inside a run parted by one sign', () => {
+    expect(redacts('Call 087\u00b7123 4567 now.').out).toBe('Call ⟦phone 1⟧ now.');
+    expect(redacts('Call 415\u00b7555 2671 now.', 'US').out).toBe('Call ⟦phone 1⟧ now.');
+    expect(redacts('Call 087\u00b7123\u00b74567\u00b712 times.').out).toBe('Call ⟦phone 1⟧\u00b712 times.');
+    expect(redacts('Call +353\u00b787\u00b7123\u00b74567\u00b712 times.').out).toBe('Call ⟦phone 1⟧\u00b712 times.');
+    expect(redacts('Room 12\u00b7087\u00b7123\u00b74567 ask.').out).toBe('Room 12\u00b7⟦phone 1⟧ ask.');
+  });
+
+  it('reads a phone number only as the home region writes it (a trunk prefix) or after a +', () => {
+    const none = { region: 'IE', regions: [] };
+    expect(skeletonValues('Call 871\u00b7234 567 now.', ['phone'], none)).toEqual([]);
+    expect(skeletonValues('Call 087\u00b7123 4567 now.', ['phone'], none).map((m) => m.normalized)).toEqual(['+353871234567']);
+    expect(skeletonValues('Call +353\u00b787\u00b7123 4567 now.', ['phone'], none).map((m) => m.text)).toEqual(['+353\u00b787\u00b7123 4567']);
+  });
+
+  it('the second reading stops what the skeleton finds where no placeholder can be placed', () => {
+    // A card straddling a clip for the prompt: left out whole (not sent in part).
+    const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region: 'IE', regions: [] });
+    const out = r.redact('Card 411 1111 1111 11111 now.', { cutAt: 12 });
+    expect(out.text).toBe('Card ');
+  });
+});
+
+describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
+  it('sends a list of numbers of one size and sign that holds a valid card among them', () => {
+    for (const text of [
+      'Invoices 4495 4496 4497 4498 4499 4500 4501 4502 paid.',
+      'Rooms 883 123 467 157 753 160 500 877 free.',
+      'Sales 6281,4595,6163,3136,1776,6321,5725 by month.',
+      'Scores 25, 67, 54, 38, 74, 17, 76, 37, 36, 55 today.',
+    ]) {
+      const result = redacts(text);
+      expect(result.out, text).toBe(text);
+      expect(result.left, text).toEqual([]);
+    }
+  });
+
+  it('still replaces a card with one more group, or two cards side by side in one list', () => {
+    expect(redacts('Card 4111 1111 1111 1111 1111 twice.').out).toBe('Card ⟦card 1⟧ 1111 twice.');
+    expect(redacts('Card 4111 1111 1111 1111 5555 5555 5555 4444 both.').out).toBe('Card ⟦card 1⟧ ⟦card 2⟧ both.');
+    expect(redacts('Card 4111 1111 1111 1111 12/28 123 now.').out).toBe('Card ⟦card 1⟧ 12/28 123 now.');
+  });
+
+  it('sends a range of single digits and amounts with thousands signs, and replaces a number spelled digit by digit', () => {
+    for (const text of ['Range 1\u20132\u20133\u20134\u20135\u20136\u20137\u20138\u20139 steps.', "Total CHF 1'186.65 884'593.36 due."]) {
+      const result = redacts(text);
+      expect(result.out, text).toBe(text);
+      expect(result.left, text).toEqual([]);
+    }
+    expect(redacts('Call 0 8 7 1 2 3 4 5 6 7 now.').out).toBe('Call ⟦phone 1⟧ now.');
+  });
+
+  it('ordinaryFinds judges only finds on group boundaries', () => {
+    const text = 'Invoices 4495 4496 4497 4498 4499 4500 4501 4502 paid.';
+    const cards = cardsAnywhere(text);
+    expect(cards.map((card) => card.text)).toEqual(['4495 4496 4497 4498', '4497 4498 4499 4500']);
+    expect([...ordinaryFinds(text, cards)]).toEqual(cards);
+    // A find that starts inside a group is not judged (kept).
+    const cut = { ...cards[0]!, start: cards[0]!.start + 1 };
+    expect(ordinaryFinds(text, [cut]).size).toBe(0);
+  });
+});
+
+describe('Redactor: a long token costs linear time (rev27f)', () => {
+  it('reads a 128 KB token with no blank and no address mark, and one with an address at its end', () => {
+    const token = 'x'.repeat(128 * 1024);
+    const plain = redacts(`Note ${token} end`);
+    expect(plain.out).toBe(`Note ${token} end`);
+    expect(plain.left).toEqual([]);
+    const address = redacts(`Note ${token}jane@example.ie0871234567 end`);
+    expect(address.left).toEqual(['phone']);
+  }, 5_000);
+});
