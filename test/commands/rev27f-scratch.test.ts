@@ -5,10 +5,9 @@
  * a non-loopback base URL (`models.hosted.test`, resolved by a preloaded hook), so the default policy (`auto`) redacts.
  *
  * A validated value (a Luhn-valid card with a known issuer, an IBAN with valid check digits, a phone number valid in
- * the region) must be replaced or stop the request (exit 9). Cases still open are `it.fails`: each asserts the safe
- * behaviour and fails today (the suite stays green while they are open; a fix turns them red, and they move to HELD).
- * Ordinary text the grouped reading replaces or stops is recorded the same way (`it.fails`, asserting it goes out as
- * written).
+ * the region) must be replaced or stop the request (exit 9). The cases the review left open (`it.fails`) are closed by
+ * the digit skeleton (src/core/facts/skeleton.ts) and held below (`WAS_OPEN`); so is the ordinary text the grouped
+ * reading replaced or stopped (`WAS_OVER`, asserting it goes out as written).
  */
 import { describe, expect, it } from 'vitest';
 import { notSent, sendToHosted as send, type Part } from '../helpers/hosted-model.js';
@@ -26,8 +25,9 @@ const MC = '5555555555554444'; // Mastercard test number, Luhn-valid
 const IBAN = '29931152123456'; // digits of IE29 AIBK 9311 5212 3456 78 (valid check digits)
 const MOBILE = '871234567'; // 087 123 4567, an Irish mobile number (valid in IE)
 
-// OPEN: sent (exit 0) today. Each assertion fails on the value's digits reaching the stand-in.
-const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
+// Sent (exit 0) before the digit skeleton; replaced since (rev27f). Each assertion fails on the value's digits
+// reaching the stand-in.
+const WAS_OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   // The reported case: the middle `1111-1111` is taken as a phone number, and `4111` and `1111` go out around it
   // (8 of the card's 16 digits, its first and last four).
   ['mixed blank and dash: first and last four digits', 'Card 4111 1111-1111 1111 now.', { text: '4111' }],
@@ -54,9 +54,9 @@ const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   ['a count then a phone in middle dots', 'Room 12\u00b7087\u00b7123\u00b74567 ask.', { digits: MOBILE }],
 ];
 
-describe.concurrent('rev27f: grouped-reading edges still sent to a hosted model', () => {
-  it.fails.each(OPEN.map(([name, text, part], index) => [name, index, text, part] as const))(
-    'open: %s',
+describe.concurrent('rev27f: grouped-reading edges once sent to a hosted model, now replaced', () => {
+  it.each(WAS_OPEN.map(([name, text, part], index) => [name, index, text, part] as const))(
+    'held: %s',
     (_name, index, text, part) => notSent(300 + index, text, part),
     120_000,
   );
@@ -117,24 +117,25 @@ describe.concurrent('rev27f: grouped-reading edges that hold', () => {
   }, 120_000);
 });
 
-// The cost of the grouped reading: ordinary lists of numbers that get a placeholder, or stop the request (exit 9).
-const OVER: ReadonlyArray<readonly [string, string, string]> = [
+// The cost of the grouped reading: ordinary lists of numbers that got a placeholder, or stopped the request (exit 9),
+// before the digit skeleton's ordinary numbers (rev27f); sent as written since.
+const WAS_OVER: ReadonlyArray<readonly [string, string, string]> = [
   // A list of consecutive invoice numbers: a card in its first six groups, then the request stops.
-  ['consecutive invoice numbers stop the request', 'Invoices 4495 4496 4497 4498 4499 4500 4501 4502 paid.', '4495 4496 4497 4498 4499 4500 4501 4502'],
-  ['a list of three-digit numbers stops the request', 'Rooms 883 123 467 157 753 160 500 877 free.', '883 123 467 157 753 160 500 877'],
-  ['a CSV row of four-digit numbers gets a card', 'Sales 6281,4595,6163,3136,1776,6321,5725 by month.', '6281,4595,6163,3136,1776,6321,5725'],
-  ['a row of two-digit scores gets a card', 'Scores 25, 67, 54, 38, 74, 17, 76, 37, 36, 55 today.', '25, 67, 54, 38, 74, 17, 76, 37, 36, 55'],
+  ['consecutive invoice numbers (stopped the request)', 'Invoices 4495 4496 4497 4498 4499 4500 4501 4502 paid.', '4495 4496 4497 4498 4499 4500 4501 4502'],
+  ['a list of three-digit numbers (stopped the request)', 'Rooms 883 123 467 157 753 160 500 877 free.', '883 123 467 157 753 160 500 877'],
+  ['a CSV row of four-digit numbers (got a card)', 'Sales 6281,4595,6163,3136,1776,6321,5725 by month.', '6281,4595,6163,3136,1776,6321,5725'],
+  ['a row of two-digit scores (got a card)', 'Scores 25, 67, 54, 38, 74, 17, 76, 37, 36, 55 today.', '25, 67, 54, 38, 74, 17, 76, 37, 36, 55'],
   [
-    'a range in en dashes gets a phone',
+    'a range in en dashes (got a phone)',
     'Range 1\u20132\u20133\u20134\u20135\u20136\u20137\u20138\u20139 steps.',
     '1\u20132\u20133\u20134\u20135\u20136\u20137\u20138\u20139',
   ],
-  ['two Swiss amounts get a phone', "Total CHF 1'186.65 884'593.36 due.", "1'186.65 884'593.36"],
+  ['two Swiss amounts (got a phone)', "Total CHF 1'186.65 884'593.36 due.", "1'186.65 884'593.36"],
 ];
 
-describe.concurrent('rev27f: ordinary numbers replaced or stopped', () => {
-  it.fails.each(OVER.map(([name, text, fragment], index) => [name, index, text, fragment] as const))(
-    'over-redaction: %s',
+describe.concurrent('rev27f: ordinary numbers once replaced or stopped, now sent as written', () => {
+  it.each(WAS_OVER.map(([name, text, fragment], index) => [name, index, text, fragment] as const))(
+    'held: %s',
     (_name, index, text, fragment) => sentAsWritten(500 + index, text, [fragment]),
     120_000,
   );
