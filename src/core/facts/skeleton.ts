@@ -12,8 +12,9 @@
  * - Its skeleton is its digits; every stretch of whole groups (from a group boundary to a group boundary) is read:
  *   a card when its 13–19 digits are a valid card number (Luhn, a known issuer and length), whatever the group sizes;
  *   a phone number when its 7–15 digits are a valid number in the home region written with the region's trunk prefix
- *   (or after a `+`, in international form), its brackets paired, and the phone recogniser reads the stretch there as a validated number
- *   with the rest of the run blanked (its labels and vetoes hold).
+ *   (or after a `+`, in international form), its brackets paired, and the phone recogniser reads the stretch there as a
+ *   validated number, with the signs it does not read itself and line breaks as blanks and the rest of the run blanked
+ *   (its labels and vetoes hold: `MA 02139-4307` is a ZIP+4 code).
  * - Ordinary numbers (`ordinaryFinds`): a card of two or more groups inside a longer list of groups of the same size and
  *   sign (two or more of them next to it that no other value covers: `4495 4496 4497 4498 4499 4500 …`, a comma row of
  *   figures); a card that cuts a phone number found (`083 404 2606-086 666 4888`: two numbers read across); a phone
@@ -91,7 +92,11 @@ export function skeletonValues(text: string, kinds: readonly Kind[], opts: Recog
         // Two groups parted by a bare `.` or `,` are a number with decimals.
         if (to === from || (to === from + 1 && run[from]!.bare === true && /^[.,]$/.test(run[from]!.sign!))) continue;
         if (cards && digits.length >= MIN_CARD && isValidCardNumber(digits)) matches.push(rawMatch('card', text, run[from]!.start, run[to]!.end, digits));
-        if (phones && digits.length >= MIN_PHONE && digits.length <= MAX_PHONE) {
+        // A phone number part of a run is parted from the rest by a blank, a line break or a sign the phone recogniser
+        // does not read (`087·123·4567·12`): across a bare dash, slash or dot (`91-415-555-0132`) the recogniser has
+        // read the run where it stands.
+        const joined = (group: SkeletonGroup | undefined): boolean => group?.bare === true && PHONE_SIGN.test(group.sign!);
+        if (phones && digits.length >= MIN_PHONE && digits.length <= MAX_PHONE && !joined(run[from - 1]) && !(to < run.length - 1 && joined(run[to]))) {
           const phone = phoneAt(text, run, from, to, digits, opts);
           if (phone !== undefined) matches.push(phone);
         }
@@ -129,7 +134,7 @@ function phoneAt(text: string, run: readonly SkeletonGroup[], from: number, to: 
     const group = run[index]!;
     const inside = index >= from && index <= to;
     const gap = text.slice(at, group.start);
-    window += inside && index > from ? ' '.repeat(gap.length) : gap;
+    window += inside && index > from ? gap.replace(NOT_PHONE_PUNCTUATION, ' ') : gap;
     window += inside ? group.digits : '¤'.repeat(group.digits.length);
     at = group.end;
   }
@@ -152,6 +157,11 @@ function prefixed(text: string, match: RawMatch): boolean {
   const national = parsePhoneNumberFromString(match.normalized.replace(/;ext=.*$/, ''))?.nationalNumber;
   return national !== undefined && text.slice(match.start, match.end).replace(/\D/g, '').length > national.length;
 }
+
+/** What the phone recogniser does not read between a number's groups itself (all but blanks, dashes, slashes, dots, brackets, tildes). */
+const NOT_PHONE_PUNCTUATION = /[^ \t()\-‐‑‒–—―−ー－/／.．~⁓∼～]/gu;
+
+const PHONE_SIGN = /^[()\-‐‑‒–—―−ー－/／.．~⁓∼～]$/u;
 
 /** A bare decimal or thousands sign: a group glued by one to another is part of a larger number. */
 const NUMBER_GLUE = /^[.,'’]$/;

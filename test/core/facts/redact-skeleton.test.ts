@@ -122,3 +122,15 @@ describe('Redactor: a long token costs linear time (rev27f)', () => {
     expect(address.left).toEqual(['phone']);
   }, 5_000);
 });
+
+describe('Redactor: the skeleton keeps the phone recogniser its own reading (rev27f)', () => {
+  it('reads a ZIP+4 code as written (its veto holds) and reads no number across a bare dash the recogniser reads', () => {
+    for (const region of ['DE', 'US']) {
+      const text = 'Ship the samples to 77 Massachusetts Ave, Cambridge, MA 02139-4307.';
+      expect(redacts(text, region).out, region).toBe(text);
+    }
+    const none = { region: 'US', regions: [] };
+    expect(skeletonValues('my international one is 91-415-555-0132', ['phone'], none)).toEqual([]);
+    expect(skeletonValues('Call 213(3734253 now', ['phone'], none)).toEqual([]);
+  });
+});
