@@ -20,7 +20,9 @@
  *   figures); a card that cuts a phone number found (`083 404 2606-086 666 4888`: two numbers read across); a phone
  *   number written in four or more single digits without a `+` or trunk prefix (`1–2–3–4–5–6–7–8–9`); and a card or
  *   phone number glued to another group by a bare thousands sign it does not use itself (`'`, `’`: `1'186.65
- *   884'593.36`, part of larger numbers), or by a bare `.` or `,` on both sides.
+ *   884'593.36`, part of larger numbers), or by a bare `.` or `,` on both sides; and numbers with decimals: a card or
+ *   phone number whose gaps are of more than one kind, one of them a bare `.` or `,` (for a phone number, before two
+ *   digits: `8102.27 1970.23 3383.35`).
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { isValidCardNumber } from './recognisers/card.js';
@@ -149,13 +151,12 @@ function phoneAt(text: string, run: readonly SkeletonGroup[], from: number, to: 
 }
 
 /**
- * Whether a phone number is written with a `+` or with its region's trunk prefix (`0 8 7 1 2 3 4 5 6 7`): a number
- * spelled out digit by digit, not a count or a range (`1–2–3–4–5–6–7–8–9`, a valid Dublin number without its `0`).
+ * Whether a phone number is written with a `+` or a trunk prefix `0` (`0 8 7 1 2 3 4 5 6 7`): a number spelled out
+ * digit by digit, not a count or a range (`1–2–3–4–5–6–7–8–9`, a valid Dublin number without its `0`, or a US number
+ * after the trunk prefix `1`).
  */
 function prefixed(text: string, match: RawMatch): boolean {
-  if (/^[+＋]/.test(text.slice(match.start, match.end))) return true;
-  const national = parsePhoneNumberFromString(match.normalized.replace(/;ext=.*$/, ''))?.nationalNumber;
-  return national !== undefined && text.slice(match.start, match.end).replace(/\D/g, '').length > national.length;
+  return /^(?:[+＋]|0)/.test(text.slice(match.start, match.end));
 }
 
 /** What the phone recogniser does not read between a number's groups itself (all but blanks, dashes, slashes, dots, brackets, tildes). */
@@ -166,6 +167,17 @@ const PHONE_SIGN = /^[()\-‐‑‒–—―−ー－/／.．~⁓∼～]$/u;
 /** A bare decimal or thousands sign: a group glued by one to another is part of a larger number. */
 const NUMBER_GLUE = /^[.,'’]$/;
 const THOUSANDS = /^['’]$/;
+
+/**
+ * Whether groups `[a, b]` are numbers with decimals: parted by more than one kind of gap, one of them a bare `.` or
+ * `,` (`8102.27 1970.23`, `1'186.65 884`) — for a phone number, one before two digits (cents: `087.123 4567` is a
+ * phone number).
+ */
+function withDecimals(run: readonly SkeletonGroup[], a: number, b: number, kind: string): boolean {
+  const gaps = run.slice(a, b);
+  if (new Set(gaps.map((group) => `${group.sign}${group.bare === true ? '' : ' '}`)).size < 2) return false;
+  return gaps.some((group, index) => group.bare === true && /^[.,]$/.test(group.sign!) && (kind === 'card' || run[a + index + 1]!.digits.length === 2));
+}
 
 /** Whether a card shares digits with a phone number found without holding it whole (two numbers read across). */
 function cutsPhone(card: RawMatch, matches: readonly RawMatch[]): boolean {
@@ -199,7 +211,7 @@ export function ordinaryFinds(text: string, matches: readonly RawMatch[]): Set<R
       const before = glue(run[a - 1]);
       const after = b < run.length - 1 ? glue(run[b]) : undefined;
       const apostrophe = (sign: string | undefined): boolean => sign !== undefined && THOUSANDS.test(sign);
-      if (apostrophe(before) || apostrophe(after) || (before !== undefined && after !== undefined)) ordinary.add(match);
+      if (apostrophe(before) || apostrophe(after) || (before !== undefined && after !== undefined) || withDecimals(run, a, b, match.kind)) ordinary.add(match);
       else if (match.kind === 'card' && b > a && cutsPhone(match, judged)) ordinary.add(match);
       else if (match.kind === 'phone' && run.slice(a, b + 1).filter((group) => group.digits.length === 1).length >= 4 && !prefixed(text, match))
         ordinary.add(match);
