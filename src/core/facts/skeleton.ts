@@ -16,15 +16,17 @@
  *   validated number, with the signs it does not read itself and line breaks as blanks and the rest of the run blanked
  *   (its labels and vetoes hold: `MA 02139-4307` is a ZIP+4 code).
  * - Ordinary numbers (`ordinaryFinds`): a card of two or more groups inside a longer list of groups of the same size and
- *   sign (two or more of them next to it that no other value covers: `4495 4496 4497 4498 4499 4500 …`, a comma row of
- *   figures); a card that cuts a phone number found (`083 404 2606-086 666 4888`: two numbers read across); a phone
- *   number written in four or more single digits without a `+` or trunk prefix (`1–2–3–4–5–6–7–8–9`); and a card or
- *   phone number glued to another group by a bare thousands sign it does not use itself (`'`, `’`: `1'186.65
- *   884'593.36`, part of larger numbers), or by a bare `.` or `,` on both sides; and numbers with decimals: a card or
+ *   sign that no other value covers — two or more before it, three or more after it (two for pairs), three in all:
+ *   `4495 4496 4497 4498 4499 4500 …`, a comma row of figures — unless a card word stands before the run; a card that
+ *   cuts a phone number found (`083 404 2606-086 666 4888`: two numbers read across); a phone number written in four
+ *   or more single digits without a `+`, a trunk prefix `0` or a phone word before it (`1–2–3–4–5–6–7–8–9`); a card or
+ *   phone number glued on both sides to another group by a bare `.`, `,`, `'` or `’` it does not use itself, or after
+ *   a bare `'` or `’` (`1'186.65 884'593.36`, `1'082.50`: inside larger numbers); and numbers with decimals: a card or
  *   phone number whose gaps are of more than one kind, one of them a bare `.` or `,` (for a phone number, before two
- *   digits: `8102.27 1970.23 3383.35`).
+ *   digits: `8102.27 1970.23`).
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { cardContextBefore, phoneContextBefore } from './context.js';
 import { isValidCardNumber } from './recognisers/card.js';
 import { groupingFit, recognisePhones } from './recognisers/phone.js';
 import { rawMatch } from './text.js';
@@ -151,12 +153,12 @@ function phoneAt(text: string, run: readonly SkeletonGroup[], from: number, to: 
 }
 
 /**
- * Whether a phone number is written with a `+` or a trunk prefix `0` (`0 8 7 1 2 3 4 5 6 7`): a number spelled out
- * digit by digit, not a count or a range (`1–2–3–4–5–6–7–8–9`, a valid Dublin number without its `0`, or a US number
- * after the trunk prefix `1`).
+ * Whether a phone number is written with a `+` or a trunk prefix `0` (`0 8 7 1 2 3 4 5 6 7`), or after a phone word
+ * (`Call 4 1 5 5 5 5 2 6 7 1`): a number spelled out digit by digit, not a count or a range (`1–2–3–4–5–6–7–8–9`, a
+ * valid Dublin number without its `0`, or a US number after the trunk prefix `1`).
  */
 function prefixed(text: string, match: RawMatch): boolean {
-  return /^(?:[+＋]|0)/.test(text.slice(match.start, match.end));
+  return /^(?:[+＋]|0)/.test(text.slice(match.start, match.end)) || phoneContextBefore(text, match.start);
 }
 
 /** What the phone recogniser does not read between a number's groups itself (all but blanks, dashes, slashes, dots, brackets, tildes). */
@@ -164,9 +166,8 @@ const NOT_PHONE_PUNCTUATION = /[^ \t()\-‐‑‒–—―−ー－/／.．~⁓�
 
 const PHONE_SIGN = /^[()\-‐‑‒–—―−ー－/／.．~⁓∼～]$/u;
 
-/** A bare decimal or thousands sign: a group glued by one to another is part of a larger number. */
+/** A bare decimal or thousands sign: a group glued by one on both sides is part of a larger number. */
 const NUMBER_GLUE = /^[.,'’]$/;
-const THOUSANDS = /^['’]$/;
 
 /**
  * Whether groups `[a, b]` are numbers with decimals: parted by more than one kind of gap, one of them a bare `.` or
@@ -198,32 +199,41 @@ export function ordinaryFinds(text: string, matches: readonly RawMatch[]): Set<R
   for (const run of skeletonRuns(text)) {
     const startAt = new Map(run.map((group, index) => [group.start, index]));
     const endAt = new Map(run.map((group, index) => [group.end, index]));
-    for (const match of judged) {
+    // Phone numbers first: a card gives way only to a phone number that is not ordinary itself.
+    for (const match of [...judged].sort((x, y) => (x.kind === y.kind ? 0 : x.kind === 'phone' ? -1 : 1))) {
       const a = startAt.get(match.start) ?? (/[+＋]/.test(text.charAt(match.start)) ? startAt.get(match.start + 1) : undefined);
       const b = endAt.get(match.end);
       if (a === undefined || b === undefined || b < a) continue;
       const signs = new Set(run.slice(a, b).map((group) => group.sign));
-      // Glued by a bare decimal or thousands sign it does not use itself to a group before or after it: an
-      // apostrophe on either side, a decimal point or comma on both (a sentence's full stop or a list's comma may
-      // end a value).
-      const glue = (group: SkeletonGroup | undefined): string | undefined =>
-        group !== undefined && group.bare === true && NUMBER_GLUE.test(group.sign!) && !signs.has(group.sign) ? group.sign : undefined;
-      const before = glue(run[a - 1]);
-      const after = b < run.length - 1 ? glue(run[b]) : undefined;
-      const apostrophe = (sign: string | undefined): boolean => sign !== undefined && THOUSANDS.test(sign);
-      if (apostrophe(before) || apostrophe(after) || (before !== undefined && after !== undefined) || withDecimals(run, a, b, match.kind)) ordinary.add(match);
-      else if (match.kind === 'card' && b > a && cutsPhone(match, judged)) ordinary.add(match);
+      // Glued on both sides by a bare decimal or thousands sign it does not use itself to a group: the middle of a
+      // larger number, or of two (`1'186.65 884'593.36`); or after a bare thousands apostrophe (`1'082.50`: the rest
+      // of a number). After it alone, such a sign may end a sentence or a list.
+      const glue = (group: SkeletonGroup | undefined): boolean =>
+        group !== undefined && group.bare === true && NUMBER_GLUE.test(group.sign!) && !signs.has(group.sign);
+      const thousands = glue(run[a - 1]) && /^['’]$/.test(run[a - 1]!.sign!);
+      if (thousands || (glue(run[a - 1]) && b < run.length - 1 && glue(run[b])) || withDecimals(run, a, b, match.kind)) ordinary.add(match);
+      else if (
+        match.kind === 'card' &&
+        b > a &&
+        cutsPhone(
+          match,
+          judged.filter((phone) => !ordinary.has(phone)),
+        )
+      )
+        ordinary.add(match);
       else if (match.kind === 'phone' && run.slice(a, b + 1).filter((group) => group.digits.length === 1).length >= 4 && !prefixed(text, match))
         ordinary.add(match);
-      else if (match.kind === 'card' && b > a && inList(run, a, b, match, matches)) ordinary.add(match);
+      else if (match.kind === 'card' && b > a && inList(run, a, b, match, matches) && !cardContextBefore(text, run[0]!.start)) ordinary.add(match);
     }
   }
   return ordinary;
 }
 
 /**
- * Whether a card on groups `[a, b]` stands in a longer list: two or more groups next to it on one side, of the size of
- * its edge group and parted by the sign its groups are parted by there, that no other find (not overlapping it) covers.
+ * Whether a card on groups `[a, b]` stands in a longer list: groups next to it of the size of its edge group and parted
+ * by the sign its groups are parted by there, that no other find (not overlapping it) covers — two or more before it,
+ * three or more after it (two or more for groups of one or two digits), or three or more in all: a card comes first,
+ * and two groups after it may be its expiry and code (`4111 1111 1111 1111 0925 1234`).
  */
 function inList(run: readonly SkeletonGroup[], a: number, b: number, card: RawMatch, matches: readonly RawMatch[]): boolean {
   const covered = (group: SkeletonGroup): boolean =>
@@ -240,5 +250,5 @@ function inList(run: readonly SkeletonGroup[], a: number, b: number, card: RawMa
     if (group.digits.length !== run[b]!.digits.length || run[at - 1]!.sign !== run[b - 1]!.sign || covered(group)) break;
     after++;
   }
-  return before >= 2 || after >= 2;
+  return before >= 2 || after >= (run[b]!.digits.length <= 2 ? 2 : 3) || before + after >= 3;
 }

@@ -158,8 +158,8 @@ describe('Redactor: rows of ordinary figures, generated (rev27f)', () => {
       },
       0.05,
     ],
-    ['room list', () => `Rooms ${Array.from({ length: 8 }, () => int(100, 999)).join(' ')} free.`, 0.05],
-    ['comma row', () => `Sales ${Array.from({ length: 7 }, () => int(1000, 9999)).join(',')} by month.`, 0],
+    ['room list', () => `Rooms ${Array.from({ length: 8 }, () => int(100, 999)).join(' ')} free.`, 0.08],
+    ['comma row', () => `Sales ${Array.from({ length: 7 }, () => int(1000, 9999)).join(',')} by month.`, 0.06],
     ['scores', () => `Scores ${Array.from({ length: 10 }, () => int(10, 99)).join(', ')} today.`, 0.12],
     [
       'Swiss amounts',
@@ -183,4 +183,25 @@ describe('Redactor: rows of ordinary figures, generated (rev27f)', () => {
       }
     });
   }
+});
+
+describe('Redactor: ordinary-number rules give way to a card or phone word (rev27f)', () => {
+  it('replaces a card with its card word before it, though more groups of its size follow', () => {
+    expect(redacts('Card 4111 1111 1111 1111 2345 6789 now.').out).toBe('Card ⟦card 1⟧ 2345 6789 now.');
+    expect(redacts('Visa 4111 1111 1111 1111 0925 1234 now.').out).not.toContain('4111');
+  });
+
+  it('replaces a number spelled digit by digit after a phone word, in a region with the trunk prefix 1', () => {
+    expect(redacts('Call 4 1 5 5 5 5 2 6 7 1 now.', 'US').out).toBe('Call ⟦phone 1⟧ now.');
+    expect(redacts('Call 1 4 1 5 5 5 5 2 6 7 1 now.', 'US').out).toBe('Call ⟦phone 1⟧ now.');
+  });
+});
+
+describe('Redactor: the ordinary-number rules keep values that end a text or a list (rev27f)', () => {
+  it('replaces a card followed by two groups of its size (an expiry and a code), a value before a sign and a digit, and a card after an amount', () => {
+    expect(redacts('4111 1111 1111 1111 2345 6789').out).toBe('⟦card 1⟧ 2345 6789');
+    expect(redacts("Call 087 123 4567'5 now.").out).toBe("Call ⟦phone 1⟧'5 now.");
+    expect(redacts("Card 4111 1111 1111 1111'5 now.").out).toBe("Card ⟦card 1⟧'5 now.");
+    expect(redacts('Paid 12.50 4111\u00b71111\u00b71111\u00b71111 now.').out).toBe('Paid 12.50 ⟦card 1⟧ now.');
+  });
 });
