@@ -146,7 +146,10 @@ function phoneAt(text: string, run: readonly SkeletonGroup[], from: number, to: 
   const start = first.start - from0;
   const end = run[to]!.end - from0;
   const read = recognisePhones(window, { region: opts.region ?? null, regions: [] }, []).find(
-    (match) => (match.start === start || (match.start === start - 1 && plus)) && match.end === end && (match.check ?? 'validated') === 'validated',
+    (match) =>
+      (match.start === start || (match.start === start - 1 && /[+＋(（]/.test(window.charAt(start - 1)))) &&
+      match.end === end &&
+      (match.check ?? 'validated') === 'validated',
   );
   if (read === undefined) return undefined;
   return { ...rawMatch('phone', text, from0 + read.start, from0 + read.end, read.normalized), ...(read.region === undefined ? {} : { region: read.region }) };

@@ -203,5 +203,6 @@ describe('Redactor: the ordinary-number rules keep values that end a text or a l
     expect(redacts("Call 087 123 4567'5 now.").out).toBe("Call ⟦phone 1⟧'5 now.");
     expect(redacts("Card 4111 1111 1111 1111'5 now.").out).toBe("Card ⟦card 1⟧'5 now.");
     expect(redacts('Paid 12.50 4111\u00b71111\u00b71111\u00b71111 now.').out).toBe('Paid 12.50 ⟦card 1⟧ now.');
+    expect(redacts('Ref 12 (087) 123 4567 0925 1234').out).toBe('Ref 12 ⟦phone 1⟧ 0925 1234');
   });
 });
