@@ -253,5 +253,17 @@ function inList(run: readonly SkeletonGroup[], a: number, b: number, card: RawMa
     if (group.digits.length !== run[b]!.digits.length || run[at - 1]!.sign !== run[b - 1]!.sign || covered(group)) break;
     after++;
   }
-  return before >= 2 || after >= (run[b]!.digits.length <= 2 ? 2 : 3) || before + after >= 3;
+  if (!(before >= 2 || after >= (run[b]!.digits.length <= 2 ? 2 : 3) || before + after >= 3)) return false;
+  // A list of figures written with a comma or semicolon between them is how figures are listed, never how a card is
+  // printed. A list of groups of four — as cards are printed — parted otherwise (blanks, a dash, a dot) is ordinary
+  // only when it counts (each group the one before it plus the same step: invoice numbers); a card among other groups
+  // there is replaced (`4111 1111 1111 1111 1111 2222 3333`), at the cost of a placeholder over some lists of random
+  // four-digit figures.
+  if (run[a]!.digits.length !== 4 || LIST_SIGN.test(run[a]!.sign ?? '')) return true;
+  const values = run.slice(a - before, b + after + 1).map((group) => Number(group.digits));
+  const step = values[1]! - values[0]!;
+  return step !== 0 && values.every((value, index) => index === 0 || value - values[index - 1]! === step);
 }
+
+/** The signs a list of figures is written with (`1234,5678,…`, `12; 34; …`) and a card is not printed with. */
+const LIST_SIGN = /^[,;，；]$/u;

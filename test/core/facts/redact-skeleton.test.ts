@@ -86,6 +86,20 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     }
   });
 
+  it('replaces a card among more groups of four that do not count (a list of figures counts: invoice numbers)', () => {
+    for (const text of [
+      'Ref 4111 1111 1111 1111 1111 2222 3333 now.',
+      'Ref 1234 5678 4111 1111 1111 1111 now.',
+      'Ref 9876 5432 1234 4111-1111-1111-1111-2222-3333 now.',
+      'Ref 5555\u00b75555\u00b75555\u00b74444\u00b71234\u00b75678\u00b79012 now.',
+    ]) {
+      const result = redacts(text);
+      expect(result.out, text).toMatch(/⟦card 1⟧/);
+      expect(result.out, text).not.toMatch(/4111|5555/);
+      expect(result.left, text).toEqual([]);
+    }
+  });
+
   it('still replaces a card with one more group, or two cards side by side in one list', () => {
     expect(redacts('Card 4111 1111 1111 1111 1111 twice.').out).toBe('Card ⟦card 1⟧ 1111 twice.');
     expect(redacts('Card 4111 1111 1111 1111 5555 5555 5555 4444 both.').out).toBe('Card ⟦card 1⟧ ⟦card 2⟧ both.');
@@ -159,6 +173,8 @@ describe('Redactor: rows of ordinary figures, generated (rev27f)', () => {
       0.05,
     ],
     ['room list', () => `Rooms ${Array.from({ length: 8 }, () => int(100, 999)).join(' ')} free.`, 0.08],
+    // Groups of four parted by blanks, as cards are printed, that do not count: a card among them is replaced.
+    ['four-digit codes', () => `Codes ${Array.from({ length: 8 }, () => int(1000, 9999)).join(' ')} issued.`, 0.25],
     ['comma row', () => `Sales ${Array.from({ length: 7 }, () => int(1000, 9999)).join(',')} by month.`, 0.06],
     ['scores', () => `Scores ${Array.from({ length: 10 }, () => int(10, 99)).join(', ')} today.`, 0.12],
     [
