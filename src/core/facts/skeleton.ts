@@ -18,7 +18,8 @@
  * - Ordinary numbers (`ordinaryFinds`): a card of two or more groups inside a longer list of groups of the same size and
  *   sign that no other value covers — two or more before it, three or more after it (two for pairs), three in all:
  *   `4495 4496 4497 4498 4499 4500 …`, a comma row of figures — unless a card word stands before the run; a card that
- *   cuts a phone number found (`083 404 2606-086 666 4888`: two numbers read across); a phone number written in four
+ *   cuts a phone number or an IBAN found (`083 404 2606-086 666 4888`: two numbers read across; the tail of an IBAN and
+ *   the head of the card after it); a phone number written in four
  *   or more single digits without a `+`, a trunk prefix `0` or a phone word before it (`1–2–3–4–5–6–7–8–9`); a card or
  *   phone number glued on both sides to another group by a bare `.`, `,`, `'` or `’` it does not use itself, or after
  *   a bare `'` or `’` (`1'186.65 884'593.36`, `1'082.50`: inside larger numbers); and numbers with decimals: a card or
@@ -183,10 +184,14 @@ function withDecimals(run: readonly SkeletonGroup[], a: number, b: number, kind:
   return gaps.some((group, index) => group.bare === true && /^[.,]$/.test(group.sign!) && (kind === 'card' || run[a + index + 1]!.digits.length === 2));
 }
 
-/** Whether a card shares digits with a phone number found without holding it whole (two numbers read across). */
-function cutsPhone(card: RawMatch, matches: readonly RawMatch[]): boolean {
+/** Whether a card shares digits with a phone number or IBAN found without holding it whole (two values read across). */
+function cutsValue(card: RawMatch, matches: readonly RawMatch[]): boolean {
   return matches.some(
-    (phone) => phone.kind === 'phone' && phone.start < card.end && card.start < phone.end && (phone.start < card.start || phone.end > card.end),
+    (value) =>
+      (value.kind === 'phone' || value.kind === 'iban') &&
+      value.start < card.end &&
+      card.start < value.end &&
+      (value.start < card.start || value.end > card.end),
   );
 }
 
@@ -218,10 +223,7 @@ export function ordinaryFinds(text: string, matches: readonly RawMatch[]): Set<R
       else if (
         match.kind === 'card' &&
         b > a &&
-        cutsPhone(
-          match,
-          judged.filter((phone) => !ordinary.has(phone)),
-        )
+        cutsValue(match, [...judged.filter((phone) => !ordinary.has(phone)), ...matches.filter((iban) => iban.kind === 'iban')])
       )
         ordinary.add(match);
       else if (match.kind === 'phone' && run.slice(a, b + 1).filter((group) => group.digits.length === 1).length >= 4 && !prefixed(text, match))

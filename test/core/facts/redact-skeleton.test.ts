@@ -100,6 +100,11 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     }
   });
 
+  it('keeps an IBAN and the card after it apart: no card is read across the tail of one and the head of the other', () => {
+    expect(redacts('UK: GB82 WEST 1234 5698 7654 32 5555 5555 5555 4444.').out).toBe('UK: ⟦iban 1⟧ ⟦card 1⟧.');
+    expect(redacts('Refund IE29 AIBK 9311 5212 3456 78 4111 1111 1111 1111 today.').out).toBe('Refund ⟦iban 1⟧ ⟦card 1⟧ today.');
+  });
+
   it('still replaces a card with one more group, or two cards side by side in one list', () => {
     expect(redacts('Card 4111 1111 1111 1111 1111 twice.').out).toBe('Card ⟦card 1⟧ 1111 twice.');
     expect(redacts('Card 4111 1111 1111 1111 5555 5555 5555 4444 both.').out).toBe('Card ⟦card 1⟧ ⟦card 2⟧ both.');
