@@ -19,10 +19,11 @@
  *   sign that no other value covers — two or more before it, three or more after it (two for pairs), three in all:
  *   `4495 4496 4497 4498 4499 4500 …`, a comma row of figures — unless a card word stands before the run; a card that
  *   cuts a phone number or an IBAN found (`083 404 2606-086 666 4888`: two numbers read across; the tail of an IBAN and
- *   the head of the card after it); a phone number written in four
- *   or more single digits without a `+`, a trunk prefix `0` or a phone word before it (`1–2–3–4–5–6–7–8–9`); a card or
- *   phone number glued on both sides to another group by a bare `.`, `,`, `'` or `’` it does not use itself, or after
- *   a bare `'` or `’` (`1'186.65 884'593.36`, `1'082.50`: inside larger numbers); and numbers with decimals: a card or
+ *   the head of the card after it); a phone number written in four or more single digits without a `+`, a trunk prefix `0` or a phone word before it
+ *   (`1–2–3–4–5–6–7–8–9`); a card or phone number written as a number itself (a bare `.`, `,`, `'` or `’` between two
+ *   of its groups) glued on both sides to another group by such a sign it does not use itself, or after a bare `'` or
+ *   `’` (`1'186.65 884'593.36`, `1'082.50`: inside larger numbers) — a whole card or phone number between two numbers
+ *   glued by commas is a field of a row (`42,4111111111111111,2027`), not ordinary; and numbers with decimals: a card or
  *   phone number whose gaps are of more than one kind, one of them a bare `.` or `,` (for a phone number, before two
  *   digits: `8102.27 1970.23`).
  */
@@ -219,7 +220,10 @@ export function ordinaryFinds(text: string, matches: readonly RawMatch[]): Set<R
       const glue = (group: SkeletonGroup | undefined): boolean =>
         group !== undefined && group.bare === true && NUMBER_GLUE.test(group.sign!) && !signs.has(group.sign);
       const thousands = glue(run[a - 1]) && /^['’]$/.test(run[a - 1]!.sign!);
-      if (thousands || (glue(run[a - 1]) && b < run.length - 1 && glue(run[b])) || withDecimals(run, a, b, match.kind)) ordinary.add(match);
+      // Only a find that is itself written as a number (a bare decimal or thousands sign between two of its groups) is
+      // a piece of a larger one: a whole card or phone number between two numbers glued by commas is a field of a row.
+      const numberInside = run.slice(a, b).some((group) => group.bare === true && NUMBER_GLUE.test(group.sign!));
+      if ((numberInside && (thousands || (glue(run[a - 1]) && b < run.length - 1 && glue(run[b])))) || withDecimals(run, a, b, match.kind)) ordinary.add(match);
       else if (
         match.kind === 'card' &&
         b > a &&

@@ -105,6 +105,20 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     expect(redacts('Refund IE29 AIBK 9311 5212 3456 78 4111 1111 1111 1111 today.').out).toBe('Refund ⟦iban 1⟧ ⟦card 1⟧ today.');
   });
 
+  it('reads a whole card or phone number between numbers glued by commas as a field of a row, not a piece of a number (rev27g)', () => {
+    // A card of one group as a CSV or JSON field stops the request (no reading places a placeholder over it).
+    for (const text of ['42,4111111111111111,2027,123', '{"id":7,"cards":[1,5555555555554444,2]}']) {
+      expect(redacts(text).left, text).toEqual(['card']);
+    }
+    expect(redacts('Jane Doe\n7,087 123 4567,12').out).toBe('Jane Doe\n7,⟦phone 1⟧,12');
+    expect(redacts('3,020 7946 0958,4', 'GB').out).toBe('3,⟦phone 1⟧,4');
+    expect(redacts('7,415-555-2671,12', 'US').out).toBe('7,⟦phone 1⟧,12');
+    expect(redacts('Ref 12\u20194111 1111 1111 1111 ok').out).toBe('Ref 12\u2019⟦card 1⟧ ok');
+    expect(redacts('Call 01 234 5678.12 now').out).toBe('Call ⟦phone 1⟧.12 now');
+    // A number written as one (a decimal or thousands sign inside it) between two such signs is still a piece of one.
+    for (const text of ["Total CHF 1'186.65 884'593.36 due.", "Paid 1'082.50 and 2'300.10 in all."]) expect(redacts(text).out, text).toBe(text);
+  });
+
   it('still replaces a card with one more group, or two cards side by side in one list', () => {
     expect(redacts('Card 4111 1111 1111 1111 1111 twice.').out).toBe('Card ⟦card 1⟧ 1111 twice.');
     expect(redacts('Card 4111 1111 1111 1111 5555 5555 5555 4444 both.').out).toBe('Card ⟦card 1⟧ ⟦card 2⟧ both.');
