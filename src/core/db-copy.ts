@@ -222,6 +222,9 @@ export async function copyStore(source: Store, target: Store, options: CopyOptio
     options.onPhase?.('committing', 0);
     return copied;
   });
+  // Committed: the target's housekeeping of every table the copy filled (PostgreSQL: VACUUM (ANALYZE), so index-only
+  // scans read no heap page and the planner has statistics; docs/postgres.md). Best effort.
+  await target.settleLoad(null);
   return {
     from: { engine: source.engine, location: source.location },
     to: { engine: target.engine, location: target.location },

@@ -191,7 +191,7 @@ export async function workload(store: Store, other: Store): Promise<void> {
   await store.receipts.forgottenAmong(me, [doomed.id]);
   await store.receipts.derivedFrom(me, [doomed.id]);
 
-  // erasure, lock, snapshots, describe, reclaim
+  // erasure, lock, snapshots, describe, reclaim, a bulk load's housekeeping
   const secret = memory(me, 'a secret to erase', { thread: 'chat', createdAt: at(19) });
   await store.memories.insert(secret);
   await store.transaction((tx) => tx.erasure.erase({ agentId: me, memoryIds: [secret.id], match: 'secret' }, forgetRewriter(undefined), { dryRun: true }));
@@ -209,4 +209,6 @@ export async function workload(store: Store, other: Store): Promise<void> {
   await source.close();
   await store.describe();
   await store.reclaim();
+  await store.settleLoad([me]);
+  await store.settleLoad(null);
 }

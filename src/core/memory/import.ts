@@ -448,6 +448,8 @@ export async function importFiles(store: Store, files: readonly string[], option
   const sizes = files.map(sizeOf);
   const totalBytes = sizes.reduce((total, size) => total + size, 0);
   let doneBytes = 0;
+  // The agents whose memories the import inserted, for the store's housekeeping after the last file (`settleLoad`).
+  const loadedAgents = new Set<string>();
   for (const [index, path] of files.entries()) {
     await breathe();
     if (options.signal?.aborted) throw interrupted(result, index, files.length);
@@ -479,6 +481,7 @@ export async function importFiles(store: Store, files: readonly string[], option
               const unique = chunk.givenIds ? firstOfEachId(chunk.memories) : chunk.memories;
               state.counts.existing += chunk.memories.length - unique.length;
               await insertNew(tx, threadOrder(unique), state, chunk.givenIds);
+              for (const memory of unique) loadedAgents.add(memory.agentId);
               report(size === 0 ? 1 : chunk.offset / size);
               // The only awaits inside the transaction besides the store: a tick for the signal and the progress bar.
               await breathe();
@@ -517,6 +520,9 @@ export async function importFiles(store: Store, files: readonly string[], option
     result.files.push(fileResult);
     options.onFile?.(index + 1, files.length, fileResult);
   }
+  // What landed has committed: the engine's housekeeping of the partitions it filled (PostgreSQL: VACUUM (ANALYZE) of
+  // those mostly unvacuumed, so the search's index-only count reads no heap page; docs/postgres.md). Best effort.
+  if (!options.dryRun && result.imported > 0) await store.settleLoad([...loadedAgents].sort());
   return result;
 }
 

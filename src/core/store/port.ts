@@ -113,6 +113,15 @@ export interface Store extends StoreOps {
    */
   reclaim(): Promise<ReclaimResult>;
   /**
+   * After a bulk load has committed (`memory import`, `db copy`), outside any transaction: brings the engine's
+   * bookkeeping of what it wrote up to date, so the next reads do not pay for it. PostgreSQL: VACUUM (ANALYZE) of the
+   * relations the load left mostly unvacuumed — the memories partitions of `agentIds`, or every table when `agentIds`
+   * is null (a whole store copied in) — which sets the visibility map an index-only scan needs (the search's memory
+   * count) and the planner's statistics. SQLite: nothing (no visibility map; FTS5 keeps its row count in its index).
+   * Inside a transaction, nothing. Best effort: a failure is a step in the result, never thrown. Returns the steps.
+   */
+  settleLoad(agentIds: readonly string[] | null): Promise<string[]>;
+  /**
    * The files the engine keeps the store's bytes in, for `memory forget --verify` to scan as raw bytes (SQLite: the
    * database file and its write-ahead log, those that exist). Empty where a client cannot read them (PostgreSQL).
    */

@@ -18,9 +18,11 @@ import { hippoDataDir } from '../../paths.js';
 import { systemClock, type Clock } from '../../time.js';
 import type { Store, StoreDescription, StoreOps, StoreTable } from '../port.js';
 import { STORE_TABLES } from '../port.js';
+import { ALL_TABLES } from '../tables.js';
 import { connectPool, type PostgresTarget } from './connect.js';
 import { erasureRepo } from './erasure.js';
 import { lockPort, type PortHeldLock } from './lock.js';
+import { settleLoad } from './maintenance.js';
 import { memoryRepo } from './memories.js';
 import { migrate, type MigrateProgress } from './migrate.js';
 import { partitionsFromEnv } from './partition.js';
@@ -181,6 +183,15 @@ function buildStore(pool: Pool, target: PostgresTarget, context: { env: NodeJS.P
       // their TOAST and their index entries are removed; the server's WAL, archives and replicas are docs/postgres.md's.
       await session.query('VACUUM memories, candidates, handoffs', [], undefined, { timeoutMs: 30 * 60_000 });
       return { complete: true, steps: ['vacuumed memories, candidates and handoffs'] };
+    },
+
+    async settleLoad(agentIds) {
+      // VACUUM cannot run in a transaction: inside one (a load joined to a caller's), the work is autovacuum's.
+      if (session.current()) return [];
+      return settleLoad((text, values, options) => session.query(text, values, undefined, options), agentIds, {
+        agent: ALL_TABLES.filter((spec) => spec.owner === 'agent').map((spec) => spec.name),
+        storeWide: ALL_TABLES.filter((spec) => spec.owner === 'store').map((spec) => spec.name),
+      });
     },
 
     async close() {

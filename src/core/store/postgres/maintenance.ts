@@ -94,3 +94,69 @@ export async function optimizeSearchIndex(query: Query): Promise<number> {
   await query('ANALYZE memories');
   return 1;
 }
+
+/**
+ * A relation needs its VACUUM after a bulk load when the visibility map covers less than this share of its pages
+ * (autovacuum's own default for inserts, `autovacuum_vacuum_insert_scale_factor`, is a fifth of the table).
+ */
+const SETTLED_SHARE = 0.8;
+
+/**
+ * `Store.settleLoad` on PostgreSQL (docs/postgres.md, "After a bulk load"): after a load has committed, outside any
+ * transaction, `VACUUM (ANALYZE)` of the relations it left mostly unvacuumed — the `memories` partitions of `agentIds`,
+ * or, for a whole store (`null`: `db copy`), every partition of every agent table and every store-wide table. Until a
+ * VACUUM sets a page's bit in the visibility map, an index-only scan reads the heap page too, so the search's BM25
+ * memory count (`count(*)` of the agent's rows) becomes a scan of the whole partition: at 1 M memories of one agent,
+ * 1.9 GB instead of a 56 MB index (bench/results/25-count.md). Autovacuum does the same some minutes later, if it is
+ * on. A relation whose visibility map already covers SETTLED_SHARE of its pages is left alone (a small import into a
+ * big agent). Best effort: the load has committed; a failure here leaves the work to autovacuum and is returned as a
+ * step, not thrown. Returns the steps taken, in fixed words.
+ */
+export async function settleLoad(
+  query: (text: string, values?: readonly unknown[], options?: { timeoutMs?: number }) => Promise<QueryResult<QueryResultRow>>,
+  agentIds: readonly string[] | null,
+  allTables: { agent: readonly string[]; storeWide: readonly string[] },
+): Promise<string[]> {
+  try {
+    return await vacuumStale(query, agentIds, allTables);
+  } catch (error) {
+    // The load has committed: what is left undone here is autovacuum's (a lost connection, a statement timeout).
+    return [`not vacuumed (${(error as { code?: string }).code ?? 'error'}): left to autovacuum`];
+  }
+}
+
+async function vacuumStale(
+  query: Parameters<typeof settleLoad>[0],
+  agentIds: readonly string[] | null,
+  allTables: { agent: readonly string[]; storeWide: readonly string[] },
+): Promise<string[]> {
+  const relations = new Set<string>();
+  if (agentIds === null) {
+    // all agents: a whole store was copied in. Every partition of the agent tables, and the store-wide tables.
+    const { rows } = await query(
+      `SELECT i.inhrelid::regclass::text AS rel FROM pg_inherits i WHERE i.inhparent = ANY (ARRAY(SELECT to_regclass(t) FROM unnest($1::text[]) t))
+       UNION ALL SELECT to_regclass(t)::text FROM unnest($2::text[]) t WHERE to_regclass(t) IS NOT NULL`,
+      [allTables.agent, allTables.storeWide],
+    );
+    for (const row of rows) relations.add(String(row.rel));
+  } else {
+    // The partition holding each agent's memories (the row's own tableoid: one partition read per agent).
+    for (const agentId of agentIds) {
+      const { rows } = await query('SELECT tableoid::regclass::text AS rel FROM memories WHERE agent_id = $1 LIMIT 1', [agentId]);
+      if (rows[0]) relations.add(String(rows[0].rel));
+    }
+  }
+  if (relations.size === 0) return [];
+  const { rows } = await query(
+    `SELECT c.oid::regclass::text AS rel FROM pg_class c
+     WHERE c.oid = ANY ($1::regclass[]) AND pg_relation_size(c.oid) > 0
+       AND c.relallvisible < $2::float8 * (pg_relation_size(c.oid) / current_setting('block_size')::int)
+     ORDER BY 1`,
+    [[...relations], SETTLED_SHARE],
+  );
+  const stale = rows.map((row) => String(row.rel));
+  if (stale.length === 0) return [];
+  // VACUUM cannot run in a transaction: the pool's own connection. It takes no lock that blocks readers or writers.
+  await query(`VACUUM (ANALYZE) ${stale.join(', ')}`, [], { timeoutMs: 30 * 60_000 });
+  return [`vacuumed and analyzed ${stale.length} ${stale.length === 1 ? 'table' : 'tables'}`];
+}

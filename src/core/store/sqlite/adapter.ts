@@ -126,6 +126,11 @@ export class SqliteStore implements Store {
     return reclaimSpace(this.connection);
   }
 
+  /** Nothing to settle on SQLite: no visibility map, and FTS5 keeps the search's row count in its own index. */
+  async settleLoad(): Promise<string[]> {
+    return [];
+  }
+
   rawFiles(): string[] {
     if (this.location === ':memory:') return [];
     return [this.location, `${this.location}-wal`].filter((path) => existsSync(path));

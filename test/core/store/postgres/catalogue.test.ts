@@ -75,7 +75,7 @@ const ALL_AGENTS: readonly { pattern: RegExp; reason: string }[] = [
     reason: 'a restore or load of every agent',
   },
   { pattern: /^SELECT gin_clean_pending_list/, reason: 'maintenance of the search index' },
-  { pattern: /^(VACUUM|ANALYZE)\b/, reason: 'maintenance (`reclaim`, the nightly)' },
+  { pattern: /^(VACUUM|ANALYZE)\b/, reason: 'maintenance (`reclaim`, the nightly, `settleLoad` after an import or a copy)' },
 ];
 
 /** Statements that EXPLAIN cannot plan but which touch an agent table, with why they are fine. */
@@ -85,7 +85,7 @@ const UNPLANNED: readonly { pattern: RegExp; reason: string }[] = [
     reason: 'COPY routes each row to its agent’s partition by the row’s agent_id',
   },
   { pattern: /^CREATE TEMP TABLE IF NOT EXISTS hippo_in_\w+ \(LIKE \w+ INCLUDING DEFAULTS\)/, reason: 'a temp table shaped as the table, no row read' },
-  { pattern: /^(VACUUM|ANALYZE)\b/, reason: 'maintenance (`reclaim`, the nightly)' },
+  { pattern: /^(VACUUM|ANALYZE)\b/, reason: 'maintenance (`reclaim`, the nightly, `settleLoad` after an import or a copy)' },
 ];
 
 const PLANNED = /^(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
