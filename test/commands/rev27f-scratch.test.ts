@@ -123,7 +123,9 @@ const WAS_OVER: ReadonlyArray<readonly [string, string, string]> = [
   // A list of consecutive invoice numbers: a card in its first six groups, then the request stops.
   ['consecutive invoice numbers (stopped the request)', 'Invoices 4495 4496 4497 4498 4499 4500 4501 4502 paid.', '4495 4496 4497 4498 4499 4500 4501 4502'],
   ['a list of three-digit numbers (stopped the request)', 'Rooms 883 123 467 157 753 160 500 877 free.', '883 123 467 157 753 160 500 877'],
-  ['a CSV row of four-digit numbers (got a card)', 'Sales 6281,4595,6163,3136,1776,6321,5725 by month.', '6281,4595,6163,3136,1776,6321,5725'],
+  // (A CSV row of four-digit numbers holding a valid card, `Sales 6281,4595,6163,3136,1776,6321,5725`, was here: since
+  // rev27g a comma list of groups of four is ordinary only when it counts, so the card in it is replaced again — a card
+  // inside such a list went out. test/core/facts/redact-skeleton.test.ts holds the rate.)
   ['a row of two-digit scores (got a card)', 'Scores 25, 67, 54, 38, 74, 17, 76, 37, 36, 55 today.', '25, 67, 54, 38, 74, 17, 76, 37, 36, 55'],
   [
     'a range in en dashes (got a phone)',

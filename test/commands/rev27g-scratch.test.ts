@@ -7,8 +7,7 @@
  * A validated value (a Luhn-valid card with a known issuer, an IBAN with valid check digits, a phone number valid in
  * the region) must be replaced or stop the request (exit 9); ordinary text must go out as written. Cases still broken
  * are `it.fails` (the suite stays green while they are open; a fix makes the case pass and the test fail — then move
- * it to HELD). OPEN: a value declared ordinary (or cut by a phone reading) and sent. OVER: ordinary text replaced or
- * stopped.
+ * it to a held list). OVER: ordinary text replaced or stopped. Every value this review found sent is now held.
  */
 import { describe, expect, it } from 'vitest';
 import { notSent, sendToHosted as send, type Part } from '../helpers/hosted-model.js';
@@ -48,8 +47,13 @@ describe.concurrent('rev27g WAS_OPEN: values once declared ordinary, now kept fr
   );
 });
 
-// OPEN: sent today (exit 0). Each assertion fails on the value's digits reaching the stand-in.
-const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
+// Sent when this review was written (exit 0); replaced since (rev27g's fix): a card or phone number read across two
+// values is left out only when the other finds hold every digit of it (a card that "cut" a longer phone reading was
+// dropped and 8-12 of its digits went out); two digits after a bare decimal sign at the end of a phone number are not
+// its own; a number spelled digit by digit after a word for a number is replaced; and a comma or semicolon list of
+// groups of four is ordinary only when it counts, as a blank one is. Each assertion fails on the value's digits
+// reaching the stand-in.
+const WAS_OPEN_CUT: ReadonlyArray<readonly [string, string, Part]> = [
   // Defect 1's own shape, a card after an IBAN: a phone number read across the IBAN's last groups and the card's first
   // (`… 01 5484 4970` as a Dublin number) is merged into the IBAN's span and the card, which cuts it, is declared
   // ordinary: the card's last 8-12 digits go out after `⟦iban 1⟧` (25 of 1 800 generated texts in six regions, 18 of
@@ -72,15 +76,15 @@ const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   ['GB: card, a comma, London number', 'Card 5338 4475 8538 0301, 020 7946 7677 ok', { digits: '533844758538', region: 'GB' }],
   // A phone number with `.12` after it: read as a number with decimals, the whole number goes out (replaced before rev27f).
   ['Dublin number followed by .12', 'Call 01 234 5678.12 now', { digits: '12345678' }],
-  // Documented in docs/redaction.md ("Still sent"): a US number spelled digit by digit with no phone word, and a card
-  // inside a longer comma list of four-digit groups.
-  ['(documented) US number spelled digit by digit', 'my number is 4 1 5 5 5 5 2 6 7 1', { digits: '4155552671', region: 'US' }],
-  ['(documented) card inside a comma list', 'Codes 4111,1111,1111,1111,2222,3333,4444 ok', { digits: CARD }],
+  // Once documented as still sent: a US number spelled digit by digit after a word for a number, and a card inside a
+  // longer comma list of four-digit groups that does not count.
+  ['US number spelled digit by digit after "my number is"', 'my number is 4 1 5 5 5 5 2 6 7 1', { digits: '4155552671', region: 'US' }],
+  ['card inside a comma list', 'Codes 4111,1111,1111,1111,2222,3333,4444 ok', { digits: CARD }],
 ];
 
-describe.concurrent('rev27g OPEN: values declared ordinary and sent to a hosted model', () => {
-  it.fails.each(OPEN.map(([name, text, part], index) => [name, index, text, part] as const))(
-    'open: %s',
+describe.concurrent('rev27g WAS_OPEN: values once cut out of a longer reading and sent, now kept from a hosted model', () => {
+  it.each(WAS_OPEN_CUT.map(([name, text, part], index) => [name, index, text, part] as const))(
+    'held: %s',
     (_name, index, text, part) => notSent(700 + index, text, part),
     120_000,
   );

@@ -16,11 +16,12 @@
  *   validated number, with the signs it does not read itself and line breaks as blanks and the rest of the run blanked
  *   (its labels and vetoes hold: `MA 02139-4307` is a ZIP+4 code).
  * - Ordinary numbers (`ordinaryFinds`): a card of two or more groups inside a longer list of groups of the same size and
- *   sign that no other value covers — two or more before it, three or more after it (two for pairs), three in all:
- *   `4495 4496 4497 4498 4499 4500 …`, a comma row of figures — unless a card word stands before the run; a card that
- *   cuts a phone number or an IBAN found (`083 404 2606-086 666 4888`: two numbers read across; the tail of an IBAN and
- *   the head of the card after it); a phone number written in four or more single digits without a `+`, a trunk prefix `0` or a phone word before it
- *   (`1–2–3–4–5–6–7–8–9`); a card or phone number written as a number itself (a bare `.`, `,`, `'` or `’` between two
+ *   sign that no other value covers — two or more before it, three or more after it (two for pairs), three in all —
+ *   unless a card word stands before the run, and for groups of four only when the list counts (`4495 4496 4497 4498
+ *   4499 4500 …`); a card or phone number that cuts another card, phone number or IBAN found, when the finds kept hold
+ *   every digit of it (`083 404 2606-086 666 4888`: two numbers read across; the tail of an IBAN and the head of the
+ *   card after it) — never one with a digit of its own; a phone number written in four or more single digits without
+ *   a `+`, a trunk prefix `0`, a phone word or a word for a number before it (`1–2–3–4–5–6–7–8–9`); a card or phone number written as a number itself (a bare `.`, `,`, `'` or `’` between two
  *   of its groups) glued on both sides to another group by such a sign it does not use itself, or after a bare `'` or
  *   `’` (`1'186.65 884'593.36`, `1'082.50`: inside larger numbers) — a whole card or phone number between two numbers
  *   glued by commas is a field of a row (`42,4111111111111111,2027`), not ordinary; and numbers with decimals: a card or
@@ -102,7 +103,16 @@ export function skeletonValues(text: string, kinds: readonly Kind[], opts: Recog
         // does not read (`087·123·4567·12`): across a bare dash, slash or dot (`91-415-555-0132`) the recogniser has
         // read the run where it stands.
         const joined = (group: SkeletonGroup | undefined): boolean => group?.bare === true && PHONE_SIGN.test(group.sign!);
-        if (phones && digits.length >= MIN_PHONE && digits.length <= MAX_PHONE && !joined(run[from - 1]) && !(to < run.length - 1 && joined(run[to]))) {
+        // Two digits after a bare `.` or `,` that end the run are cents or a sentence's figure, not the number's own
+        // (`01 234 5678.12`: the phone recogniser reads the whole as one number with decimals, which is ordinary).
+        const cents = to === run.length - 2 && run[to]!.bare === true && /^[.,]$/.test(run[to]!.sign!) && run[to + 1]!.digits.length === 2;
+        if (
+          phones &&
+          digits.length >= MIN_PHONE &&
+          digits.length <= MAX_PHONE &&
+          !joined(run[from - 1]) &&
+          !(to < run.length - 1 && joined(run[to]) && !cents)
+        ) {
           const phone = phoneAt(text, run, from, to, digits, opts);
           if (phone !== undefined) matches.push(phone);
         }
@@ -163,8 +173,15 @@ function phoneAt(text: string, run: readonly SkeletonGroup[], from: number, to: 
  * valid Dublin number without its `0`, or a US number after the trunk prefix `1`).
  */
 function prefixed(text: string, match: RawMatch): boolean {
-  return /^(?:[+＋]|0)/.test(text.slice(match.start, match.end)) || phoneContextBefore(text, match.start);
+  return (
+    /^(?:[+＋]|0)/.test(text.slice(match.start, match.end)) ||
+    phoneContextBefore(text, match.start) ||
+    NUMBER_WORD.test(text.slice(Math.max(0, match.start - WINDOW), match.start))
+  );
 }
+
+/** A word for a number right before a value (`my number is`, `Nummer:`, `numéro`): a number spelled out, not a count. */
+const NUMBER_WORD = /(?:^|[^\p{L}])(?:numbers?|nos?\.|nummer|num[eé]ro|n[uú]mero)(?:\s+(?:is|was|ist|est|es))?\s*[:#]?\s*$/iu;
 
 /** What the phone recogniser does not read between a number's groups itself (all but blanks, dashes, slashes, dots, brackets, tildes). */
 const NOT_PHONE_PUNCTUATION = /[^ \t()\-‐‑‒–—―−ー－/／.．~⁓∼～]/gu;
@@ -185,15 +202,48 @@ function withDecimals(run: readonly SkeletonGroup[], a: number, b: number, kind:
   return gaps.some((group, index) => group.bare === true && /^[.,]$/.test(group.sign!) && (kind === 'card' || run[a + index + 1]!.digits.length === 2));
 }
 
-/** Whether a card shares digits with a phone number or IBAN found without holding it whole (two values read across). */
-function cutsValue(card: RawMatch, matches: readonly RawMatch[]): boolean {
+/** Whether a find shares digits with another card, phone number or IBAN of `matches` without either holding the other whole. */
+function cuts(find: RawMatch, matches: readonly RawMatch[]): boolean {
   return matches.some(
     (value) =>
-      (value.kind === 'phone' || value.kind === 'iban') &&
-      value.start < card.end &&
-      card.start < value.end &&
-      (value.start < card.start || value.end > card.end),
+      value !== find &&
+      (value.kind === 'card' || value.kind === 'phone' || value.kind === 'iban') &&
+      value.start < find.end &&
+      find.start < value.end &&
+      (value.start < find.start || value.end > find.end) &&
+      (find.start < value.start || find.end > value.end),
   );
+}
+
+/** The digits of `match` in `text` that none of `others` covers. */
+function uncoveredDigits(text: string, match: RawMatch, others: readonly RawMatch[]): number {
+  let count = 0;
+  for (let at = match.start; at < match.end; at++) {
+    if (/\d/.test(text.charAt(at)) && !others.some((other) => other !== match && other.start <= at && at < other.end)) count++;
+  }
+  return count;
+}
+
+/**
+ * Of the cards that cut a phone number or an IBAN found (`cutting`), those read across two values that the other finds
+ * kept cover digit by digit (the tail of an IBAN and the head of the card after it; `404 2606-086 666` of two phone
+ * numbers): never one with a digit no other find holds, which would go out (a card after a phone number that a DE or
+ * FR reading runs into its first groups is replaced, with the phone number, as one span). The cards with the most
+ * digits of their own are kept first.
+ */
+function coveredCuts(text: string, cutting: readonly RawMatch[], kept: readonly RawMatch[]): RawMatch[] {
+  const covering = [...kept];
+  const dropped: RawMatch[] = [];
+  const all = [...kept, ...cutting];
+  const cutCount = new Map(cutting.map((find) => [find, all.filter((other) => cuts(find, [other])).length]));
+  const order = [...cutting].sort(
+    (x, y) => cutCount.get(x)! - cutCount.get(y)! || uncoveredDigits(text, y, kept) - uncoveredDigits(text, x, kept) || x.start - y.start,
+  );
+  for (const card of order) {
+    if (uncoveredDigits(text, card, covering) === 0) dropped.push(card);
+    else covering.push(card);
+  }
+  return dropped;
 }
 
 /**
@@ -205,6 +255,7 @@ export function ordinaryFinds(text: string, matches: readonly RawMatch[]): Set<R
   const ordinary = new Set<RawMatch>();
   const judged = matches.filter((match) => match.kind === 'card' || match.kind === 'phone');
   if (judged.length === 0) return ordinary;
+  const inRun = new Set<RawMatch>();
   for (const run of skeletonRuns(text)) {
     const startAt = new Map(run.map((group, index) => [group.start, index]));
     const endAt = new Map(run.map((group, index) => [group.end, index]));
@@ -213,6 +264,7 @@ export function ordinaryFinds(text: string, matches: readonly RawMatch[]): Set<R
       const a = startAt.get(match.start) ?? (/[+＋]/.test(text.charAt(match.start)) ? startAt.get(match.start + 1) : undefined);
       const b = endAt.get(match.end);
       if (a === undefined || b === undefined || b < a) continue;
+      inRun.add(match);
       const signs = new Set(run.slice(a, b).map((group) => group.sign));
       // Glued on both sides by a bare decimal or thousands sign it does not use itself to a group: the middle of a
       // larger number, or of two (`1'186.65 884'593.36`); or after a bare thousands apostrophe (`1'082.50`: the rest
@@ -224,16 +276,22 @@ export function ordinaryFinds(text: string, matches: readonly RawMatch[]): Set<R
       // a piece of a larger one: a whole card or phone number between two numbers glued by commas is a field of a row.
       const numberInside = run.slice(a, b).some((group) => group.bare === true && NUMBER_GLUE.test(group.sign!));
       if ((numberInside && (thousands || (glue(run[a - 1]) && b < run.length - 1 && glue(run[b])))) || withDecimals(run, a, b, match.kind)) ordinary.add(match);
-      else if (
-        match.kind === 'card' &&
-        b > a &&
-        cutsValue(match, [...judged.filter((phone) => !ordinary.has(phone)), ...matches.filter((iban) => iban.kind === 'iban')])
-      )
-        ordinary.add(match);
       else if (match.kind === 'phone' && run.slice(a, b + 1).filter((group) => group.digits.length === 1).length >= 4 && !prefixed(text, match))
         ordinary.add(match);
       else if (match.kind === 'card' && b > a && inList(run, a, b, match, matches) && !cardContextBefore(text, run[0]!.start)) ordinary.add(match);
     }
+  }
+  // Then the finds read across two values (each cuts one: shares digits with it, neither holding the other whole):
+  // left out only where the other finds kept cover every digit of them.
+  const kept = matches.filter((match) => !ordinary.has(match));
+  const cutting = [...inRun].filter((match) => !ordinary.has(match) && cuts(match, kept));
+  if (cutting.length > 0) {
+    for (const find of coveredCuts(
+      text,
+      cutting,
+      kept.filter((match) => !cutting.includes(match)),
+    ))
+      ordinary.add(find);
   }
   return ordinary;
 }
@@ -265,11 +323,8 @@ function inList(run: readonly SkeletonGroup[], a: number, b: number, card: RawMa
   // only when it counts (each group the one before it plus the same step: invoice numbers); a card among other groups
   // there is replaced (`4111 1111 1111 1111 1111 2222 3333`), at the cost of a placeholder over some lists of random
   // four-digit figures.
-  if (run[a]!.digits.length !== 4 || LIST_SIGN.test(run[a]!.sign ?? '')) return true;
+  if (run[a]!.digits.length !== 4) return true;
   const values = run.slice(a - before, b + after + 1).map((group) => Number(group.digits));
   const step = values[1]! - values[0]!;
   return step !== 0 && values.every((value, index) => index === 0 || value - values[index - 1]! === step);
 }
-
-/** The signs a list of figures is written with (`1234,5678,…`, `12; 34; …`) and a card is not printed with. */
-const LIST_SIGN = /^[,;，；]$/u;
