@@ -199,8 +199,20 @@ const NUMBER_GLUE = /^[.,'’]$/;
 function withDecimals(run: readonly SkeletonGroup[], a: number, b: number, kind: string): boolean {
   const gaps = run.slice(a, b);
   if (new Set(gaps.map((group) => `${group.sign}${group.bare === true ? '' : ' '}`)).size < 2) return false;
-  return gaps.some((group, index) => group.bare === true && /^[.,]$/.test(group.sign!) && (kind === 'card' || run[a + index + 1]!.digits.length === 2));
+  return gaps.some(
+    (group, index) =>
+      // A decimal sign (for a phone number, before two digits: cents).
+      (group.bare === true && /^[.,]$/.test(group.sign!) && (kind === 'card' || run[a + index + 1]!.digits.length === 2)) ||
+      // A list's comma or semicolon with a blank after it, among other gaps: items of a list (`368-7316, 106-4041`,
+      // `380–396, 180–199`), never one value's groups.
+      (group.bare !== true && LIST_SIGN.test(group.sign!)) ||
+      // A time: a bare colon before two digits (`04:17-22:00, 14:56`).
+      (group.bare === true && group.sign === ':' && run[a + index + 1]!.digits.length === 2),
+  );
 }
+
+/** The signs a list of items is written with (`1–3, 7–9`; `12; 34`). */
+const LIST_SIGN = /^[,;，；]$/u;
 
 /** Whether a find shares digits with another card, phone number or IBAN of `matches` without either holding the other whole. */
 function cuts(find: RawMatch, matches: readonly RawMatch[]): boolean {

@@ -133,6 +133,23 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     expect(redacts('Karte 6011 6395 3637 0231 2027', 'DE').out).toBe('Karte ⟦card 1⟧');
   });
 
+  it('sends lists of pairs and times as written: a comma with a blank among other gaps, or a colon before two digits, parts items (rev27g)', () => {
+    for (const [text, region] of [
+      ['Shifts 04:17-22:00, 14:56-23:00, 08:13-01:17 agreed.', 'IE'],
+      ['Shifts 04:17-22:00, 14:56-23:00, 08:13-01:17 agreed.', 'FR'],
+      ['Runs at 04:17, 22:00, 14:56, 23:00, 08:13 daily.', 'FR'],
+      ['Pages 380\u2013396, 180\u2013199, 18\u201333, 331\u2013349 read.', 'GB'],
+      ['Pages 380\u2013396, 180\u2013199, 18\u201333, 331\u2013349 read.', 'DE'],
+    ] as const) {
+      const result = redacts(text, region);
+      expect(result.out, `${region} ${text}`).toBe(text);
+      expect(result.left, text).toEqual([]);
+    }
+    // A card written in groups parted by one kind of sign, or mixed without a list's comma, is still a card.
+    expect(redacts('Card 4111-1111 1111-1111 now.').out).toBe('Card ⟦card 1⟧ now.');
+    expect(redacts('Card 4111,1111,1111,1111 now.').out).toBe('Card ⟦card 1⟧ now.');
+  });
+
   it('replaces a phone number with two digits after a bare decimal sign at its end, whatever regions are read (rev27g)', () => {
     for (const regions of [[], ['US', 'GB', 'DE', 'FR']]) {
       const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region: 'IE', regions });
@@ -246,6 +263,24 @@ describe('Redactor: rows of ordinary figures, generated (rev27f)', () => {
     ],
     ['en-dash range', () => `Range ${Array.from({ length: int(7, 12) }, (_, i) => i + 1).join('\u2013')} steps.`, 0],
     ['amount row', () => `Paid ${Array.from({ length: 6 }, () => `${int(1, 9999)}.${pad(int(0, 99), 2)}`).join(' ')} EUR.`, 0],
+    // rev27g: lists of pairs and times, once read as a card or a phone number across their items (a card over
+    // `22:00, 14:56-23:00, 08:13-01`; 50-69 of 300 shift lists replaced before, 222 in FR).
+    [
+      'shift list',
+      () =>
+        `Shifts ${Array.from({ length: 3 }, () => `${pad(int(0, 23), 2)}:${pad(int(0, 59), 2)}-${pad(int(0, 23), 2)}:${pad(int(0, 59), 2)}`).join(', ')} agreed.`,
+      0,
+    ],
+    [
+      'page ranges',
+      () =>
+        `Pages ${Array.from({ length: 4 }, () => {
+          const first = int(1, 400);
+          return `${first}\u2013${first + int(1, 20)}`;
+        }).join(', ')} read.`,
+      0,
+    ],
+    ['times', () => `Runs at ${Array.from({ length: 5 }, () => `${pad(int(0, 23), 2)}:${pad(int(0, 59), 2)}`).join(', ')} daily.`, 0.05],
   ];
   for (const [name, make, share] of cases) {
     it(`${name}: none stops the request, at most ${share * 100}% get a placeholder (IE and US)`, () => {
