@@ -79,6 +79,14 @@ export function validateAgentId(given: string): string {
 
 export function validateContent(content: string): string {
   if (content.trim() === '') throw new UsageError('empty_content', 'memory text is empty; give some text (or pipe it on stdin)');
+  // SQLite's text functions read a text up to its first NUL (U+0000): a text with nothing before one is empty to the
+  // store (its CHECK refused it as an unexpected error). PostgreSQL refuses any NUL (`nul_in_text`, store/postgres/codec.ts).
+  if (content.split('\u0000', 1)[0]!.trim() === '') {
+    throw new UsageError(
+      'nul_in_text',
+      'memory text has nothing before its first NUL character (U+0000), where a store stops reading it; remove the character and try again',
+    );
+  }
   requireWellFormed(content, 'memory text');
   const bytes = Buffer.byteLength(content, 'utf8');
   if (bytes > MAX_CONTENT_BYTES) {

@@ -19,7 +19,8 @@ afterEach(async () => store.done());
 describe('a NUL (U+0000) in a memory on SQLite (review of issue 26)', () => {
   // SQLite's length() stops at the first NUL, so CHECK (length(content) > 0) rejects a text that starts with one:
   // `hippo memory add` / `memory import` exit 1 "unexpected error: CHECK constraint failed" (PostgreSQL: nul_in_text, exit 2).
-  it.fails('a text that begins with a NUL is stored, or refused with a usage error, never an unexpected error', async () => {
+  // Fixed: refused as `nul_in_text` (exit 2) in validateContent, on both engines, whatever the entry point.
+  it('a text that begins with a NUL is stored, or refused with a usage error, never an unexpected error', async () => {
     const outcome = await addMemory(store, { agentId: 'a', content: '\u0000leading nul text' }).then(
       () => 'stored',
       (error: unknown) => (error instanceof HippoError && error.exitCode !== 1 ? 'refused' : String(error)),
