@@ -57,9 +57,12 @@ describe.concurrent('rev27h HELD: attacks on efbed83 that hold', () => {
   );
 });
 
-// OPEN: a validated value still sent (exit 0, its digits in the request). Each assertion fails on the value's digits
-// reaching the stand-in.
-const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
+// Sent when this review was written; replaced since (the lead's fix after it): single digits are ordinary only when
+// they count, whatever word is before them; a find is "written as a number" only when a sign used more than once has
+// three digits after each use (`4111.1111.1111.1111` and `087.123.4567` are not); a group glued to a letter parts a run
+// of the digit skeleton instead of leaving the whole run out. Each assertion fails on the value's digits reaching the
+// stand-in.
+const WAS_OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   // A number spelled digit by digit after a word for a number the new rule does not list (`numero è`, `number's`,
   // `#`, `móvil`): ordinary as "single digits" (383 of 600 generated US/ES/IT texts; 409 on main).
   ['IT: "il mio numero è" and single digits', 'il mio numero è 3 4 7 1 2 3 4 5 6 7', { digits: '3471234567', region: 'IT' }],
@@ -80,12 +83,6 @@ const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   ['GB: train code then a London number', 'Order ICE123 020 7453 5192 ok', { digits: '2074535192', region: 'GB' }],
   ['flight number then a card in groups of 3-4-4-5', 'Flight EI123 411 1111 1111 11111 ok', { digits: CARD }],
   ['code then a card parted by middle dots', 'Card ICE123 4242·4242·4242·4242.', { digits: '4242424242424242' }],
-  // An IBAN glued to a card, no sign between: the card (with the IBAN's last group) is replaced and the IBAN's first
-  // groups go out, which no longer validate (20 of 400 generated texts; the same on main; 373 stop).
-  ['NL IBAN glued to a card', 'IBAN NL74 RABO 9374 1516 674111-1111-1111-1111 ok', { digits: '93741516' }],
-  // DE: a phone number, then one with a dot after its area code: a longer DE reading takes the first and the area code
-  // of the second, whose last 8 digits go out (the second is not read there; the same on main).
-  ['DE: two phone numbers, the second dotted', 'Tel 0893647976 089.31829741 ok', { digits: '31829741', region: 'DE' }],
   // An IBAN glued to letters in the run makes it an identifier: a dotted card after it with an expiry is cut by a DE
   // phone reading of its last group and the expiry, and its first 12 digits go out (1 of 1 600; the same on main).
   [
@@ -93,6 +90,25 @@ const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
     'Refund FR76-1905-1823-2966-0860-2949-839. 6011.3148.4301.8366 09/27 123',
     { digits: '601131484301', region: 'DE' },
   ],
+];
+
+describe.concurrent('rev27h WAS_OPEN: values once sent, now kept from a hosted model', () => {
+  it.each(WAS_OPEN.map(([name, text, part], index) => [name, index, text, part] as const))(
+    'held: %s',
+    (_name, index, text, part) => notSent(1000 + index, text, part),
+    120_000,
+  );
+});
+
+// OPEN: a validated value still sent (exit 0, its digits in the request). Each assertion fails on the value's digits
+// reaching the stand-in.
+const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
+  // An IBAN glued to a card, no sign between: the card (with the IBAN's last group) is replaced and the IBAN's first
+  // groups go out, which no longer validate (20 of 400 generated texts; the same on main; 373 stop).
+  ['NL IBAN glued to a card', 'IBAN NL74 RABO 9374 1516 674111-1111-1111-1111 ok', { digits: '93741516' }],
+  // DE: a phone number, then one with a dot after its area code: a longer DE reading takes the first and the area code
+  // of the second, whose last 8 digits go out (the second is not read there; the same on main).
+  ['DE: two phone numbers, the second dotted', 'Tel 0893647976 089.31829741 ok', { digits: '31829741', region: 'DE' }],
   // The one text of 24 000 generated (17 shapes of cards, phone numbers, IBANs and ordinary figures side by side, every
   // separator) that main stopped and this commit sends: a DE phone number glued to a card; a chance card over the phone
   // number and the card's first groups is kept, and the card's last 8 digits go out (main: exit 9). Other values glued
