@@ -7,8 +7,8 @@
  * - A run: digit groups each two parted by a gap of no letter or digit — up to three blanks, at most one sign (any
  *   character that is not a letter, digit, mark or white space) with up to three blanks after it, and at most one line
  *   break with up to three blanks after it — so its separators may change from gap to gap (`4111 1111-1111 1111`,
- *   `087·123 4567`) and it may wrap after a sign (`4111·1111·` / `1111·1111`). A run with a group glued to a letter is
- *   an identifier and is left out (as the grouped reading does).
+ *   `087·123 4567`) and it may wrap after a sign (`4111·1111·` / `1111·1111`). A group glued to a letter is part of an
+ *   identifier: it is left out and parts the run (`Order AB12 087 123 4567`).
  * - Its skeleton is its digits; every stretch of whole groups (from a group boundary to a group boundary) is read:
  *   a card when its 13–19 digits are a valid card number (Luhn, a known issuer and length), whatever the group sizes;
  *   a phone number when its 7–15 digits are a valid number in the home region written with the region's trunk prefix
@@ -21,12 +21,14 @@
  *   4499 4500 …`); a card or phone number that cuts another card, phone number or IBAN found, when the finds kept hold
  *   every digit of it (`083 404 2606-086 666 4888`: two numbers read across; the tail of an IBAN and the head of the
  *   card after it) — never one with a digit of its own; a phone number written in four or more single digits without
- *   a `+`, a trunk prefix `0`, a phone word or a word for a number before it (`1–2–3–4–5–6–7–8–9`); a card or phone number written as a number itself (a bare `.`, `,`, `'` or `’` between two
- *   of its groups) glued on both sides to another group by such a sign it does not use itself, or after a bare `'` or
- *   `’` (`1'186.65 884'593.36`, `1'082.50`: inside larger numbers) — a whole card or phone number between two numbers
- *   glued by commas is a field of a row (`42,4111111111111111,2027`), not ordinary; and numbers with decimals: a card or
- *   phone number whose gaps are of more than one kind, one of them a bare `.` or `,` (for a phone number, before two
- *   digits: `8102.27 1970.23`).
+ *   a `+`, a trunk prefix `0` or a phone word before it, whose single digits count (`1–2–3–4–5–6–7–8–9`); a card or
+ *   phone number written as a number itself (a bare `.`, `,`, `'` or `’` between two of its groups, a sign used twice
+ *   or more being a thousands sign) glued on both sides to another group by such a sign it does not use itself, or
+ *   after a bare `'` or `’` (`1'186.65 884'593.36`, `1'082.50`: inside larger numbers) — a whole card or phone number
+ *   between two numbers glued by commas is a field of a row (`42,4111111111111111,2027`), not ordinary; numbers with
+ *   decimals: a card or phone number whose gaps are of more than one kind, one of them a bare `.` or `,` (for a phone
+ *   number, before two digits: `8102.27 1970.23`); and items of a list or times: gaps of more than one kind, one of them
+ *   a comma or semicolon with a blank after it or a bare `:` before two digits (`368-7316, 106-4041`, `04:17-22:00`).
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { cardContextBefore, phoneContextBefore } from './context.js';
@@ -39,6 +41,7 @@ import type { RawMatch, RecogniserOptions } from './types.js';
 /** Blanks, at most one sign and blanks, at most one line break and blanks. */
 const GAP = /^[ \t]{0,3}(?:([^\p{L}\p{N}\p{M}\s])[ \t]{0,3})?(?:(?:\r\n|\r|\n)[ \t]{0,3})?$/u;
 const LETTER = /\p{L}/u;
+const DIGIT = /\p{Nd}/gu;
 /** Longest run read: a longer one is a table of figures (the recognisers and the grouped reading still read it). */
 const MAX_GROUPS = 48;
 const MIN_CARD = 13;
@@ -62,8 +65,17 @@ export interface SkeletonGroup {
 export function skeletonRuns(text: string): SkeletonGroup[][] {
   const runs: SkeletonGroup[][] = [];
   let run: SkeletonGroup[] = [];
+  // A group glued to a letter is part of an identifier (`AB12`, `EI123`): it parts the run, and the groups on either side
+  // of it are runs of their own (`Order AB12 087 123 4567`: a phone number after an order code).
   const close = (): void => {
-    if (run.length > 1 && !run.some((group) => LETTER.test(text.charAt(group.start - 1)) || LETTER.test(text.charAt(group.end)))) runs.push(run);
+    let part: SkeletonGroup[] = [];
+    for (const group of run) {
+      if (LETTER.test(text.charAt(group.start - 1)) || LETTER.test(text.charAt(group.end))) {
+        if (part.length > 1) runs.push(endRun(part));
+        part = [];
+      } else part.push(group);
+    }
+    if (part.length > 1) runs.push(endRun(part));
     run = [];
   };
   for (const match of text.matchAll(/\d+/g)) {
@@ -82,6 +94,13 @@ export function skeletonRuns(text: string): SkeletonGroup[][] {
   }
   close();
   return runs;
+}
+
+/** A run cut out of a longer one: its last group has no gap after it. */
+function endRun(part: SkeletonGroup[]): SkeletonGroup[] {
+  const last = part.at(-1)!;
+  if (last.sign === undefined) return part;
+  return [...part.slice(0, -1), { start: last.start, end: last.end, digits: last.digits }];
 }
 
 /** Cards and phone numbers (of `kinds`) in the digit skeleton of each run of `text`. */
@@ -150,11 +169,12 @@ function phoneAt(text: string, run: readonly SkeletonGroup[], from: number, to: 
     const group = run[index]!;
     const inside = index >= from && index <= to;
     const gap = text.slice(at, group.start);
-    window += inside && index > from ? gap.replace(NOT_PHONE_PUNCTUATION, ' ') : gap;
+    // Digits before the run are not its (a code glued to letters, `AB12 087 123 4567`): blanked like its other groups.
+    window += inside && index > from ? gap.replace(NOT_PHONE_PUNCTUATION, ' ') : index === 0 ? gap.replace(DIGIT, '¤') : gap;
     window += inside ? group.digits : '¤'.repeat(group.digits.length);
     at = group.end;
   }
-  window += text.slice(at, to0);
+  window += text.slice(at, to0).replace(DIGIT, '¤');
   const start = first.start - from0;
   const end = run[to]!.end - from0;
   const read = recognisePhones(window, { region: opts.region ?? null, regions: [] }, []).find(
@@ -169,19 +189,37 @@ function phoneAt(text: string, run: readonly SkeletonGroup[], from: number, to: 
 
 /**
  * Whether a phone number is written with a `+` or a trunk prefix `0` (`0 8 7 1 2 3 4 5 6 7`), or after a phone word
- * (`Call 4 1 5 5 5 5 2 6 7 1`): a number spelled out digit by digit, not a count or a range (`1–2–3–4–5–6–7–8–9`, a
- * valid Dublin number without its `0`, or a US number after the trunk prefix `1`).
+ * (`Call 1 2 3 4 5 6 7 8 9`).
  */
 function prefixed(text: string, match: RawMatch): boolean {
-  return (
-    /^(?:[+＋]|0)/.test(text.slice(match.start, match.end)) ||
-    phoneContextBefore(text, match.start) ||
-    NUMBER_WORD.test(text.slice(Math.max(0, match.start - WINDOW), match.start))
-  );
+  return /^(?:[+＋]|0)/.test(text.slice(match.start, match.end)) || phoneContextBefore(text, match.start);
 }
 
-/** A word for a number right before a value (`my number is`, `Nummer:`, `numéro`): a number spelled out, not a count. */
-const NUMBER_WORD = /(?:^|[^\p{L}])(?:numbers?|nos?\.|nummer|num[eé]ro|n[uú]mero)(?:\s+(?:is|was|ist|est|es))?\s*[:#]?\s*$/iu;
+/**
+ * Whether four or more single digits count, up or down one at a time (`1–2–3–4–5–6–7–8–9`, a countdown): a count or a
+ * range, not a number spelled out digit by digit (`my number's 4 1 5 5 5 5 2 6 7 1`, whatever word is before it).
+ */
+function counts(singles: readonly SkeletonGroup[]): boolean {
+  if (singles.length < 4) return false;
+  const step = Number(singles[1]!.digits) - Number(singles[0]!.digits);
+  return Math.abs(step) === 1 && singles.every((group, index) => index === 0 || Number(group.digits) - Number(singles[index - 1]!.digits) === step);
+}
+
+/**
+ * Whether groups `[a, b]` are written as one number: a bare decimal or thousands sign between two of them, and a sign
+ * used more than once is a thousands sign — one to three digits before its first use and three after each
+ * (`1'186.65`, `1.234.567,89`; not `4111.1111.1111.1111` or `087.123.4567`).
+ */
+function writtenAsNumber(run: readonly SkeletonGroup[], a: number, b: number): boolean {
+  const gaps = run.slice(a, b);
+  if (!gaps.some((group) => group.bare === true && NUMBER_GLUE.test(group.sign!))) return false;
+  for (const sign of new Set(gaps.filter((group) => group.bare === true && NUMBER_GLUE.test(group.sign!)).map((group) => group.sign!))) {
+    const at = gaps.flatMap((group, index) => (group.bare === true && group.sign === sign ? [a + index] : []));
+    if (at.length < 2) continue;
+    if (run[at[0]!]!.digits.length > 3 || at.some((index) => run[index + 1]!.digits.length !== 3)) return false;
+  }
+  return true;
+}
 
 /** What the phone recogniser does not read between a number's groups itself (all but blanks, dashes, slashes, dots, brackets, tildes). */
 const NOT_PHONE_PUNCTUATION = /[^ \t()\-‐‑‒–—―−ー－/／.．~⁓∼～]/gu;
@@ -286,9 +324,9 @@ export function ordinaryFinds(text: string, matches: readonly RawMatch[]): Set<R
       const thousands = glue(run[a - 1]) && /^['’]$/.test(run[a - 1]!.sign!);
       // Only a find that is itself written as a number (a bare decimal or thousands sign between two of its groups) is
       // a piece of a larger one: a whole card or phone number between two numbers glued by commas is a field of a row.
-      const numberInside = run.slice(a, b).some((group) => group.bare === true && NUMBER_GLUE.test(group.sign!));
+      const numberInside = writtenAsNumber(run, a, b);
       if ((numberInside && (thousands || (glue(run[a - 1]) && b < run.length - 1 && glue(run[b])))) || withDecimals(run, a, b, match.kind)) ordinary.add(match);
-      else if (match.kind === 'phone' && run.slice(a, b + 1).filter((group) => group.digits.length === 1).length >= 4 && !prefixed(text, match))
+      else if (match.kind === 'phone' && counts(run.slice(a, b + 1).filter((group) => group.digits.length === 1)) && !prefixed(text, match))
         ordinary.add(match);
       else if (match.kind === 'card' && b > a && inList(run, a, b, match, matches) && !cardContextBefore(text, run[0]!.start)) ordinary.add(match);
     }

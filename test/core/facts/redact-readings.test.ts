@@ -271,12 +271,21 @@ describe('Redactor: the stretches read with dates blanked, in longer texts (issu
   });
 });
 
+describe('Redactor: a value before a date-time whose digits are glued to a letter (rev27h)', () => {
+  it('replaces the number: the group glued to the letter parts the run, and the skeleton reads the number before it', () => {
+    const result = redacts('Call 01 234 5678 2024-03-15T14:30:00Z, mail jane@example.ie');
+    expect(result.out).toBe('Call ⟦phone 1⟧ 2024-03-15T14:30:00Z, mail ⟦email 1⟧');
+    expect(result.left).toEqual([]);
+  });
+});
+
 describe('Redactor: a value the third reading finds stops the request whatever else is replaced (issue 27 variations)', () => {
   it('stops a glued value though a placeholder stands later in the text, which covers nothing of it', () => {
     for (const [text, out, kinds] of [
       ['alice@example.com0871234567, cc bob@example.org', 'alice@example.com0871234567, cc ⟦email 1⟧', ['email', 'phone']],
       // (`Call 087 123 4567 2024-03-15` is replaced since rev27e: the grouped reading takes the number before the date.)
-      ['Call 01 234 5678 2024-03-15T14:30:00Z, mail jane@example.ie', 'Call 01 234 5678 2024-03-15T14:30:00Z, mail ⟦email 1⟧', ['phone']],
+      // (`Call 01 234 5678 2024-03-15T14:30:00Z` too since rev27h: a group glued to a letter parts a run of the digit
+      // skeleton instead of leaving the whole run out; below.)
       ['https://example.com/a+353 1 234 5678x or jane@example.ie', 'https://example.com/a+353 1 234 5678x or ⟦email 1⟧', ['phone']],
     ] as const) {
       const result = redacts(text);

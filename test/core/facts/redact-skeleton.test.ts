@@ -21,9 +21,14 @@ describe('skeletonRuns: digit groups parted by any gap of no letter or digit', (
     expect(runs[0]!.map((group) => group.sign)).toEqual(['', '-', '\u00b7', undefined]);
   });
 
-  it('leaves out a run with a group glued to a letter (an identifier)', () => {
-    expect(skeletonRuns('Ref A128 0000 1111 2222 and 12 34')).toEqual([expect.any(Array)]);
-    expect(skeletonRuns('Ref A128 0000 1111 2222 and 12 34')[0]!.map((group) => group.digits)).toEqual(['12', '34']);
+  it('leaves out a group glued to a letter (an identifier), which parts the run (rev27h: the whole run was left out)', () => {
+    const runs = skeletonRuns('Ref A128 0000 1111 2222 and 12 34; Order AB12 087 123 4567 ok');
+    expect(runs.map((run) => run.map((group) => group.digits))).toEqual([
+      ['0000', '1111', '2222'],
+      ['12', '34'],
+      ['087', '123', '4567'],
+    ]);
+    expect(runs[0]!.at(-1)!.sign).toBeUndefined();
   });
 });
 
@@ -158,10 +163,15 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     }
   });
 
-  it('replaces a number spelled digit by digit after a word for a number, and sends a count (rev27g)', () => {
+  it('replaces a number spelled digit by digit, and sends a count (rev27g, rev27h)', () => {
+    // rev27h: whatever word stands before it (`my number's`, `il mio numero è`, `mi móvil es`): single digits that do
+    // not count are a number spelled out, at the cost of a placeholder over a draw of random digits.
     expect(redacts('my number is 4 1 5 5 5 5 2 6 7 1', 'US').out).toBe('my number is ⟦phone 1⟧');
+    expect(redacts("my number's 4 1 5 5 5 5 2 6 7 1", 'US').out).toBe("my number's ⟦phone 1⟧");
+    expect(redacts('il mio numero è 3 4 7 1 2 3 4 5 6 7', 'IT').out).toBe('il mio numero è ⟦phone 1⟧');
     expect(redacts('Nummer: 0 3 0 1 2 3 4 5 6 7 8', 'DE').out).toBe('Nummer: ⟦phone 1⟧');
-    for (const text of ['Steps 1 2 3 4 5 6 7 8 9 ok', 'Draw 4 1 5 5 5 5 2 6 7 1 today']) expect(redacts(text, 'US').out).toBe(text);
+    expect(redacts('Draw 4 1 5 5 5 5 2 6 7 1 today', 'US').out).toBe('Draw ⟦phone 1⟧ today');
+    for (const text of ['Steps 1 2 3 4 5 6 7 8 9 ok', 'Countdown 9 8 7 6 5 4 3 2 1 go']) expect(redacts(text, 'US').out).toBe(text);
   });
 
   it('reads a whole card or phone number between numbers glued by commas as a field of a row, not a piece of a number (rev27g)', () => {

@@ -179,7 +179,8 @@ describe('Redactor: the third reading reads values glued into one token apart (i
       ['ring +353871234567x now', ['phone']],
       ['a@xn--d1acufc.xn--p1ai2024-03-15T14:30:00Z', ['email']],
       ['jane.doe@example.comjane@example.org', ['email']],
-      ['01 234 5678 2024-03-15T14:30:00Z', ['phone']],
+      // (`01 234 5678 2024-03-15T14:30:00Z` is replaced since rev27h: the `15T14` glued to a letter parts the run, and the
+      // skeleton reads the number before the date; redact-readings.test.ts.)
     ] as const) {
       const r = redactor();
       r.redact(text);
