@@ -155,6 +155,30 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     expect(redacts('Card 4111,1111,1111,1111 now.').out).toBe('Card ⟦card 1⟧ now.');
   });
 
+  it('tells a list, times or amounts from a value by the kinds of gap inside a find (rev27g, pinned for mutation testing)', () => {
+    // Ordinary: times (a bare colon before two digits), items parted by a semicolon and a blank among other gaps,
+    // amounts with decimals among blanks — whether or not a list's comma stands between them.
+    for (const [text, region] of [
+      ['Shifts 04:17-22:00 14:56-23:00 08:13-01:17 agreed.', 'IE'],
+      ['Shifts 04:17-22:00 14:56-23:00 08:13-01:17 agreed.', 'FR'],
+      ['Runs 04:17 22:00 14:56 23:00 08:13 daily.', 'FR'],
+      ['Items 368-7316; 106-4041; 160-4562 shipped.', 'IE'],
+      ['Items 368-7316 ; 106-4041 ; 160-4562 shipped.', 'IE'],
+      ['Paid 8102.27 1970.23 3383.35 EUR.', 'IE'],
+      ['Paid 8102,27 1970,23 3383,35 EUR.', 'IE'],
+    ] as const) {
+      const result = redacts(text, region);
+      expect(result.out, `${region} ${text}`).toBe(text);
+      expect(result.left, text).toEqual([]);
+    }
+    // Values: one kind of gap, or a colon before four digits, or a dot after a trunk prefix (not cents).
+    expect(redacts('Card 4111 1111:1111 1111 now.').out).toBe('Card ⟦card 1⟧ now.');
+    expect(redacts('Card 4111:1111:1111:1111 now.').out).toBe('Card ⟦card 1⟧ now.');
+    expect(redacts('Call 087.123 4567 now.').out).toBe('Call ⟦phone 1⟧ now.');
+    expect(redacts('Ref 087 123 4567.5 ok').out).toBe('Ref ⟦phone 1⟧.5 ok');
+    expect(redacts('Ref 4111 1111 1111 1111.5 ok').out).toBe('Ref ⟦card 1⟧.5 ok');
+  });
+
   it('replaces a phone number with two digits after a bare decimal sign at its end, whatever regions are read (rev27g)', () => {
     for (const regions of [[], ['US', 'GB', 'DE', 'FR']]) {
       const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region: 'IE', regions });
