@@ -21,6 +21,14 @@ describe('skeletonRuns: digit groups parted by any gap of no letter or digit', (
     expect(runs[0]!.map((group) => group.sign)).toEqual(['', '-', '\u00b7', undefined]);
   });
 
+  it("leaves a run inside an IBAN's tokens out whole, so an IBAN glued to a card still stops the request (rev27i)", () => {
+    expect(skeletonRuns('IBAN IT45 X944 0735 4469 3387 2594 3244242 4242 4242 4242 ok')).toEqual([]);
+    expect(skeletonRuns('IBANES54 9463 0185 9273 6868 0742.')).toEqual([]);
+    const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region: 'US', regions: [] });
+    r.redact('IBAN IT45 X944 0735 4469 3387 2594 3244242 4242 4242 4242 ok');
+    expect(r.leftBehind()).toEqual(['card', 'iban']);
+  });
+
   it('leaves out a group glued to a letter (an identifier), which parts the run (rev27h: the whole run was left out)', () => {
     const runs = skeletonRuns('Ref A128 0000 1111 2222 and 12 34; Order AB12 087 123 4567 ok');
     expect(runs.map((run) => run.map((group) => group.digits))).toEqual([
@@ -196,6 +204,8 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     expect(redacts('Nummer: 0 3 0 1 2 3 4 5 6 7 8', 'DE').out).toBe('Nummer: ⟦phone 1⟧');
     expect(redacts('Draw 4 1 5 5 5 5 2 6 7 1 today', 'US').out).toBe('Draw ⟦phone 1⟧ today');
     for (const text of ['Steps 1 2 3 4 5 6 7 8 9 ok', 'Countdown 9 8 7 6 5 4 3 2 1 go']) expect(redacts(text, 'US').out).toBe(text);
+    // A word for a number keeps digits that count a number (rev27i).
+    expect(redacts('mi número es 9 8 7 6 5 4 3 2 1', 'ES').out).toBe('mi número es ⟦phone 1⟧');
   });
 
   it('reads a whole card or phone number between numbers glued by commas as a field of a row, not a piece of a number (rev27g)', () => {
