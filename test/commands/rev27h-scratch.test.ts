@@ -83,13 +83,6 @@ const WAS_OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   ['GB: train code then a London number', 'Order ICE123 020 7453 5192 ok', { digits: '2074535192', region: 'GB' }],
   ['flight number then a card in groups of 3-4-4-5', 'Flight EI123 411 1111 1111 11111 ok', { digits: CARD }],
   ['code then a card parted by middle dots', 'Card ICE123 4242·4242·4242·4242.', { digits: '4242424242424242' }],
-  // An IBAN glued to letters in the run makes it an identifier: a dotted card after it with an expiry is cut by a DE
-  // phone reading of its last group and the expiry, and its first 12 digits go out (1 of 1 600; the same on main).
-  [
-    'DE: FR IBAN, a dot, dotted card and expiry',
-    'Refund FR76-1905-1823-2966-0860-2949-839. 6011.3148.4301.8366 09/27 123',
-    { digits: '601131484301', region: 'DE' },
-  ],
 ];
 
 describe.concurrent('rev27h WAS_OPEN: values once sent, now kept from a hosted model', () => {
@@ -103,6 +96,15 @@ describe.concurrent('rev27h WAS_OPEN: values once sent, now kept from a hosted m
 // OPEN: a validated value still sent (exit 0, its digits in the request). Each assertion fails on the value's digits
 // reaching the stand-in.
 const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
+  // An IBAN glued to letters in the run makes it an identifier: a dotted card after it with an expiry is cut by a DE
+  // phone reading of its last group and the expiry, and its first 12 digits go out (1 of 1 600; the same on main).
+  // Held by f29ab92 (a group glued to a letter parted the run) and open again since rev27i's fix: a run inside an
+  // IBAN's tokens is left out whole, so an IBAN the IBAN recogniser cannot take still stops the request.
+  [
+    'DE: FR IBAN, a dot, dotted card and expiry',
+    'Refund FR76-1905-1823-2966-0860-2949-839. 6011.3148.4301.8366 09/27 123',
+    { digits: '601131484301', region: 'DE' },
+  ],
   // An IBAN glued to a card, no sign between: the card (with the IBAN's last group) is replaced and the IBAN's first
   // groups go out, which no longer validate (20 of 400 generated texts; the same on main; 373 stop).
   ['NL IBAN glued to a card', 'IBAN NL74 RABO 9374 1516 674111-1111-1111-1111 ok', { digits: '93741516' }],

@@ -8,7 +8,8 @@
  *   character that is not a letter, digit, mark or white space) with up to three blanks after it, and at most one line
  *   break with up to three blanks after it — so its separators may change from gap to gap (`4111 1111-1111 1111`,
  *   `087·123 4567`) and it may wrap after a sign (`4111·1111·` / `1111·1111`). A group glued to a letter is part of an
- *   identifier: it is left out and parts the run (`Order AB12 087 123 4567`).
+ *   identifier: it is left out and parts the run (`Order AB12 087 123 4567`) — but a run inside an IBAN's tokens
+ *   (`IT45 X944 0735 …`) is left out whole, for the IBAN readers and the second reading.
  * - Its skeleton is its digits; every stretch of whole groups (from a group boundary to a group boundary) is read:
  *   a card when its 13–19 digits are a valid card number (Luhn, a known issuer and length), whatever the group sizes;
  *   a phone number when its 7–15 digits are a valid number in the home region written with the region's trunk prefix
@@ -33,6 +34,7 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { cardContextBefore, phoneContextBefore } from './context.js';
 import { isValidCardNumber } from './recognisers/card.js';
+import { opensIban } from './recognisers/iban.js';
 import { groupingFit, recognisePhones } from './recognisers/phone.js';
 import { rawMatch } from './text.js';
 import type { Kind } from './kinds.js';
@@ -66,11 +68,20 @@ export function skeletonRuns(text: string): SkeletonGroup[][] {
   const runs: SkeletonGroup[][] = [];
   let run: SkeletonGroup[] = [];
   // A group glued to a letter is part of an identifier (`AB12`, `EI123`): it parts the run, and the groups on either side
-  // of it are runs of their own (`Order AB12 087 123 4567`: a phone number after an order code).
+  // of it are runs of their own (`Order AB12 087 123 4567`: a phone number after an order code). After the head of an
+  // IBAN (`IT45`: a country with IBANs and two digits), the rest of the run is the IBAN's, left to the IBAN readers and
+  // the second reading, whose stop a card read across its groups here would break (rev27i).
   const close = (): void => {
+    const glued = (group: SkeletonGroup): boolean => LETTER.test(text.charAt(group.start - 1)) || LETTER.test(text.charAt(group.end));
+    // Inside an IBAN's tokens (`IT45 X944 0735 …`: a glued group of the run or right before it opens one): the whole run
+    // is left out, as before rev27h.
+    const iban =
+      run.some(glued) &&
+      (run.some((group) => glued(group) && opensIban(IBAN_HEAD.exec(tokenAt(text, group))?.[1] ?? '')) ||
+        opensIban(IBAN_BEFORE.exec(text.slice(Math.max(0, run[0]!.start - 48), run[0]!.start))?.[1] ?? ''));
     let part: SkeletonGroup[] = [];
-    for (const group of run) {
-      if (LETTER.test(text.charAt(group.start - 1)) || LETTER.test(text.charAt(group.end))) {
+    for (const group of iban ? [] : run) {
+      if (glued(group)) {
         if (part.length > 1) runs.push(endRun(part));
         part = [];
       } else part.push(group);
@@ -94,6 +105,21 @@ export function skeletonRuns(text: string): SkeletonGroup[][] {
   }
   close();
   return runs;
+}
+
+/** An IBAN's head and the tokens after it, up to where a run starts (`IBAN IT45 X944 `). */
+const IBAN_BEFORE = /(?:^|[^\p{N}])([A-Za-z]{2}[0-9]{2})(?:[ .-]?[A-Za-z0-9]{1,4}){0,8}[ .-]?$/u;
+
+/** The head of an IBAN at the end of a token's letters and digits (`IT45`, `ES54` of `IBANES54`). */
+const IBAN_HEAD = /([A-Za-z]{2}[0-9]{2})[0-9]*$/;
+
+/** The letters and digits around a group (`IT45` of `IT45 X944 …`). */
+function tokenAt(text: string, group: SkeletonGroup): string {
+  let start = group.start;
+  while (start > 0 && /[\p{L}\p{N}]/u.test(text.charAt(start - 1))) start--;
+  let end = group.end;
+  while (end < text.length && /[\p{L}\p{N}]/u.test(text.charAt(end))) end++;
+  return text.slice(start, end);
 }
 
 /** A run cut out of a longer one: its last group has no gap after it. */
@@ -189,11 +215,22 @@ function phoneAt(text: string, run: readonly SkeletonGroup[], from: number, to: 
 
 /**
  * Whether a phone number is written with a `+` or a trunk prefix `0` (`0 8 7 1 2 3 4 5 6 7`), or after a phone word
- * (`Call 1 2 3 4 5 6 7 8 9`).
+ * or a word for a number (`Call 1 2 3 4 5 6 7 8 9`, `mi número es 9 8 7 6 5 4 3 2 1`).
  */
 function prefixed(text: string, match: RawMatch): boolean {
-  return /^(?:[+＋]|0)/.test(text.slice(match.start, match.end)) || phoneContextBefore(text, match.start);
+  return (
+    /^(?:[+＋]|0)/.test(text.slice(match.start, match.end)) ||
+    phoneContextBefore(text, match.start) ||
+    NUMBER_WORD.test(text.slice(Math.max(0, match.start - WINDOW), match.start))
+  );
 }
+
+/**
+ * A word for a number right before a value (`my number is`, `number's`, `Nummer:`, `Nr.`, `Nº`, `mi número es`, `il
+ * mio numero è`): what follows is a number spelled out, even when its digits count (`9 8 7 6 5 4 3 2 1`).
+ */
+const NUMBER_WORD =
+  /(?:^|[^\p{L}])(?:numbers?|number's|nos?\.|nr\.?|n[º°]|#|nummer|num[eé]ro|n[uú]mero|numer|móvil|movil|cell|mobile)(?:\s+(?:is|was|ist|est|es|è|e|é))?\s*[:#]?\s*$/iu;
 
 /**
  * Whether four or more single digits count, up or down one at a time (`1–2–3–4–5–6–7–8–9`, a countdown): a count or a

@@ -21,6 +21,14 @@ describe('skeletonRuns: digit groups parted by any gap of no letter or digit', (
     expect(runs[0]!.map((group) => group.sign)).toEqual(['', '-', '\u00b7', undefined]);
   });
 
+  it("leaves a run inside an IBAN's tokens out whole, so an IBAN glued to a card still stops the request (rev27i)", () => {
+    expect(skeletonRuns('IBAN IT45 X944 0735 4469 3387 2594 3244242 4242 4242 4242 ok')).toEqual([]);
+    expect(skeletonRuns('IBANES54 9463 0185 9273 6868 0742.')).toEqual([]);
+    const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region: 'US', regions: [] });
+    r.redact('IBAN IT45 X944 0735 4469 3387 2594 3244242 4242 4242 4242 ok');
+    expect(r.leftBehind()).toEqual(['card', 'iban']);
+  });
+
   it('leaves out a group glued to a letter (an identifier), which parts the run (rev27h: the whole run was left out)', () => {
     const runs = skeletonRuns('Ref A128 0000 1111 2222 and 12 34; Order AB12 087 123 4567 ok');
     expect(runs.map((run) => run.map((group) => group.digits))).toEqual([
@@ -155,6 +163,30 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     expect(redacts('Card 4111,1111,1111,1111 now.').out).toBe('Card ⟦card 1⟧ now.');
   });
 
+  it('tells a list, times or amounts from a value by the kinds of gap inside a find (rev27g, pinned for mutation testing)', () => {
+    // Ordinary: times (a bare colon before two digits), items parted by a semicolon and a blank among other gaps,
+    // amounts with decimals among blanks — whether or not a list's comma stands between them.
+    for (const [text, region] of [
+      ['Shifts 04:17-22:00 14:56-23:00 08:13-01:17 agreed.', 'IE'],
+      ['Shifts 04:17-22:00 14:56-23:00 08:13-01:17 agreed.', 'FR'],
+      ['Runs 04:17 22:00 14:56 23:00 08:13 daily.', 'FR'],
+      ['Items 368-7316; 106-4041; 160-4562 shipped.', 'IE'],
+      ['Items 368-7316 ; 106-4041 ; 160-4562 shipped.', 'IE'],
+      ['Paid 8102.27 1970.23 3383.35 EUR.', 'IE'],
+      ['Paid 8102,27 1970,23 3383,35 EUR.', 'IE'],
+    ] as const) {
+      const result = redacts(text, region);
+      expect(result.out, `${region} ${text}`).toBe(text);
+      expect(result.left, text).toEqual([]);
+    }
+    // Values: one kind of gap, or a colon before four digits, or a dot after a trunk prefix (not cents).
+    expect(redacts('Card 4111 1111:1111 1111 now.').out).toBe('Card ⟦card 1⟧ now.');
+    expect(redacts('Card 4111:1111:1111:1111 now.').out).toBe('Card ⟦card 1⟧ now.');
+    expect(redacts('Call 087.123 4567 now.').out).toBe('Call ⟦phone 1⟧ now.');
+    expect(redacts('Ref 087 123 4567.5 ok').out).toBe('Ref ⟦phone 1⟧.5 ok');
+    expect(redacts('Ref 4111 1111 1111 1111.5 ok').out).toBe('Ref ⟦card 1⟧.5 ok');
+  });
+
   it('replaces a phone number with two digits after a bare decimal sign at its end, whatever regions are read (rev27g)', () => {
     for (const regions of [[], ['US', 'GB', 'DE', 'FR']]) {
       const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region: 'IE', regions });
@@ -172,6 +204,8 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     expect(redacts('Nummer: 0 3 0 1 2 3 4 5 6 7 8', 'DE').out).toBe('Nummer: ⟦phone 1⟧');
     expect(redacts('Draw 4 1 5 5 5 5 2 6 7 1 today', 'US').out).toBe('Draw ⟦phone 1⟧ today');
     for (const text of ['Steps 1 2 3 4 5 6 7 8 9 ok', 'Countdown 9 8 7 6 5 4 3 2 1 go']) expect(redacts(text, 'US').out).toBe(text);
+    // A word for a number keeps digits that count a number (rev27i).
+    expect(redacts('mi número es 9 8 7 6 5 4 3 2 1', 'ES').out).toBe('mi número es ⟦phone 1⟧');
   });
 
   it('reads a whole card or phone number between numbers glued by commas as a field of a row, not a piece of a number (rev27g)', () => {

@@ -62,6 +62,11 @@ export function recogniseIbans(text: string, _opts: RecogniserOptions = {}): Raw
 // GROUPED's back-reference renumbered: its separator is the second group here.
 const ANYWHERE_RE = new RegExp(`(?=(${GROUPED.replaceAll('\\1', '\\2')}|[A-Za-z]{2}[0-9]{2}[A-Za-z0-9]{11,}))`, 'g');
 
+/** Whether a token opens an IBAN: the code of a country with IBANs and two digits (`IT45`, `de89`). */
+export function opensIban(token: string): boolean {
+  return /^[A-Za-z]{2}[0-9]{2}/.test(token) && countrySpecs[token.slice(0, 2).toUpperCase()]?.chars !== undefined;
+}
+
 /** The candidate cut after as many letters and digits as its country's IBANs have (undefined for no such country). */
 export function countryLength(candidate: string): string | undefined {
   const length = countrySpecs[candidate.slice(0, 2).toUpperCase()]?.chars;
