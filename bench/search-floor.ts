@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { buildDevSet } from './convo.js';
 import { prng } from './generate.js';
-import { BIN, DATA, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
+import { BIN, DATA, ROOT, fmt, loadAverage, machine, median, timeOnce, writeSection, type SectionOptions, removeSqliteFiles } from './lib.js';
 
 const NOW = '2026-12-01T00:00:00.000Z';
 /** The search weights in column order (src/core/search-terms.ts RANK_WEIGHTS; sqlite/fts.ts STORED_RANK). */
@@ -140,12 +140,14 @@ WHERE memories_fts MATCH '${match}' AND m.agent_id = 'bench' AND m.archived_at I
 ORDER BY score DESC, m.created_at DESC, m.rowid LIMIT 10;`;
 }
 
-function wallMs(command: string, args: string[]): number {
+/** Wall time of one run and its CPU (user + system, from GNU time), in ms. */
+function timed(command: string, args: string[]): { wall: number; cpu: number } {
   const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  const result = spawnSync('/usr/bin/time', ['-f', '%U %S', command, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const wall = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${command} exited ${result.status}: ${String(result.stderr)}`);
-  return ms;
+  const [user, system] = String(result.stderr).trim().split('\n').at(-1)!.split(' ').map(Number);
+  return { wall, cpu: (user! + system!) * 1000 };
 }
 
 /** The database file's size once its WAL is checkpointed into it (MiB). */
@@ -211,6 +213,14 @@ function breakdownRows(corpus: string, size: number, threaded: Map<string, numbe
 export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<void> {
   const rounds = Number(process.env.BENCH_FLOOR_ROUNDS ?? 7);
   const wanted = process.env.BENCH_FLOOR_CORPORA?.split(',');
+  // BENCH_FLOOR_PLAIN=0: no store without threads (cold search only; its import and size columns say —).
+  const withPlain = process.env.BENCH_FLOOR_PLAIN !== '0';
+  // BENCH_FLOOR_SECTION: the section file's name (default 4b-search-floor), so a run at 1 M keeps the 100 k one.
+  const section = process.env.BENCH_FLOOR_SECTION ?? '4b-search-floor';
+  // BENCH_FLOOR_REUSE=1: a threaded store already in bench/.data (imported earlier from the same file) is searched as
+  // it is, not imported again (its import column says —).
+  const reuse = process.env.BENCH_FLOOR_REUSE === '1';
+  const extra = process.env.BENCH_FLOOR_EXTRA === '1';
   const rows: string[] = [];
   const ratios: string[] = [];
   const sizeRows: string[] = [];
@@ -219,18 +229,19 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
   for (const size of sizes.filter((value) => value >= 100_000)) {
     for (const corpus of CORPORA.filter((candidate) => wanted?.includes(candidate.name) ?? true)) {
       const threaded = await corpusFile(corpus, size, true);
-      const plain = await corpusFile(corpus, size, false);
+      const plain = withPlain ? await corpusFile(corpus, size, false) : undefined;
       const db = join(DATA, `floor-${corpus.name}-${size}.db`);
       const plainDb = join(DATA, `floor-${corpus.name}-${size}-plain.db`);
-      removeSqliteFiles(db);
+      const reused = reuse && existsSync(db);
+      if (!reused) removeSqliteFiles(db);
       removeSqliteFiles(plainDb);
-      const imported = timeOnce('node', [BIN, 'memory', 'import', threaded, '--db', db, '--agent', 'bench', '--json']);
-      const importedPlain = timeOnce('node', [BIN, 'memory', 'import', plain, '--db', plainDb, '--agent', 'bench', '--json']);
+      const imported = reused ? { ms: NaN } : timeOnce('node', [BIN, 'memory', 'import', threaded, '--db', db, '--agent', 'bench', '--json']);
+      const importedPlain = plain === undefined ? undefined : timeOnce('node', [BIN, 'memory', 'import', plain, '--db', plainDb, '--agent', 'bench', '--json']);
       const rate = size / (imported.ms / 1000);
-      const ratePlain = size / (importedPlain.ms / 1000);
-      const [mb, plainMb] = [fileMb(db), fileMb(plainDb)];
-      sizeRows.push(...breakdownRows(corpus.name, size, pageBytes(db), pageBytes(plainDb)));
-      if (size <= 100_000) {
+      const ratePlain = importedPlain === undefined ? NaN : size / (importedPlain.ms / 1000);
+      const [mb, plainMb] = [fileMb(db), plain === undefined ? NaN : fileMb(plainDb)];
+      if (plain !== undefined) sizeRows.push(...breakdownRows(corpus.name, size, pageBytes(db), pageBytes(plainDb)));
+      if (size <= 100_000 && plain !== undefined) {
         // FTS5's 'optimize' merges the index's segments into one; VACUUM then drops the pages that frees. Neither
         // changes the schema; both are tried on copies, the threaded store and the plain one alike.
         const optimize = "INSERT INTO memories_fts (memories_fts) VALUES ('optimize'); VACUUM;";
@@ -243,28 +254,67 @@ export async function run({ sizes = [100_000] }: SectionOptions = {}): Promise<v
       const sql = rankingSql(corpus);
       const matches = Number(String(spawnSync('sqlite3', [db, `SELECT count(*) FROM (${sql.replace(/ORDER BY[\s\S]*$/, '')})`]).stdout).trim());
       const search = ['node', [BIN, 'search', corpus.query, '--agent', 'bench', '--json', '--db', db]] as const;
-      const times = { hippo: [] as number[], cli: [] as number[], node: [] as number[] };
+      // BENCH_FLOOR_EXTRA=1: two more floors in the same rounds — the CLI with hippo's memory map for searching
+      // (\`PRAGMA mmap_size\` = SEARCH_MMAP_BYTES, 1 GiB), and a Node program that opens the file with better-sqlite3 (the
+      // SQLite hippo runs, not the CLI's), sets the same map and runs the one statement, nothing else.
+      type Name = 'hippo' | 'cli' | 'node' | 'climap' | 'lib';
+      const library = `const D = require(${JSON.stringify(join(ROOT, 'node_modules', 'better-sqlite3'))}); const db = new D(process.argv[1]); db.pragma('mmap_size = ${2 ** 30}'); db.prepare(process.argv[2]).all();`;
+      const commands: [Name, string, string[]][] = [
+        ['hippo', search[0], [...search[1]]],
+        ['cli', 'sqlite3', [db, sql]],
+        ['node', 'node', ['-e', '0']],
+        ...(extra
+          ? ([
+              ['climap', 'sqlite3', ['-cmd', `PRAGMA mmap_size = ${2 ** 30}`, db, sql]],
+              ['lib', 'node', ['-e', library, db, sql]],
+            ] as [Name, string, string[]][])
+          : []),
+      ];
+      const times = Object.fromEntries(commands.map(([name]) => [name, [] as number[]])) as Record<Name, number[]>;
+      const cpu = Object.fromEntries(commands.map(([name]) => [name, [] as number[]])) as Record<Name, number[]>;
+      const ratio = { wall: [] as number[], cpu: [] as number[] };
+      // The order rotates from round to round (hippo, CLI, node, …; CLI, node, …, hippo; …): no command always runs first.
       for (let round = 0; round <= rounds; round++) {
-        const hippo = wallMs(search[0], [...search[1]]);
-        const cli = wallMs('sqlite3', [db, sql]);
-        const node = wallMs('node', ['-e', '0']);
+        const taken: Partial<Record<Name, { wall: number; cpu: number }>> = {};
+        for (let step = 0; step < commands.length; step++) {
+          const [name, command, args] = commands[(round + step) % commands.length]!;
+          taken[name] = timed(command, args);
+        }
         if (round === 0) continue;
-        times.hippo.push(hippo);
-        times.cli.push(cli);
-        times.node.push(node);
+        for (const [name] of commands) {
+          times[name].push(taken[name]!.wall);
+          cpu[name].push(taken[name]!.cpu);
+        }
+        ratio.wall.push(taken.hippo!.wall / taken.cli!.wall);
+        ratio.cpu.push(taken.hippo!.cpu / taken.cli!.cpu);
+      }
+      const extraLines: string[] = [];
+      if (extra) {
+        const [hippoMs, hippoCpu] = [median(times.hippo), median(cpu.hippo)];
+        for (const [name, label] of [
+          ['climap', 'the sqlite3 CLI with the 1 GiB memory map'],
+          ['lib', 'better-sqlite3 alone (SQLite of hippo, the 1 GiB map, the one statement)'],
+        ] as const)
+          extraLines.push(
+            `${corpus.name} ${size / 1000} k: cold search ${fmt(hippoMs / median(times[name]), 2)}× by wall, ${fmt(hippoCpu / median(cpu[name]), 2)}× by CPU ${label} (${fmt(median(times[name]), 0)} ms wall, ${fmt(median(cpu[name]), 0)} ms CPU)`,
+          );
       }
       const [hippoMs, cliMs, nodeMs] = [median(times.hippo), median(times.cli), median(times.node)];
+      const [hippoCpu, cliCpu, nodeCpu] = [median(cpu.hippo), median(cpu.cli), median(cpu.node)];
+      const spread = (values: number[]) => `${fmt(Math.min(...values), 2)}–${fmt(Math.max(...values), 2)}×`;
+      const plainCell = (text: string) => (plain === undefined ? '—' : text);
       rows.push(
-        `| ${corpus.name} | ${size / 1000} k | ${matches} | ${fmt(rate, 0)} /s | ${fmt(ratePlain, 0)} /s | ${fmt(mb, 0)} MiB | ${fmt(plainMb, 0)} MiB | ${fmt(hippoMs, 0)} ms | ${fmt(cliMs, 0)} ms | ${fmt(nodeMs, 0)} ms | ${fmt(hippoMs / cliMs, 2)}× |`,
+        `| ${corpus.name} | ${size / 1000} k | ${matches} | ${reused ? '— (imported before)' : `${fmt(rate, 0)} /s`} | ${plainCell(`${fmt(ratePlain, 0)} /s`)} | ${fmt(mb, 0)} MiB | ${plainCell(`${fmt(plainMb, 0)} MiB`)} | ${fmt(hippoMs, 0)} ms | ${fmt(cliMs, 0)} ms | ${fmt(nodeMs, 0)} ms | ${fmt(hippoMs / cliMs, 2)}× | ${fmt(hippoCpu, 0)} ms | ${fmt(cliCpu, 0)} ms | ${fmt(nodeCpu, 0)} ms | ${fmt(hippoCpu / cliCpu, 2)}× |`,
       );
       ratios.push(
-        `${corpus.name} ${size / 1000} k: import ${fmt(rate, 0)} memories/s (target ≥ 40000/s); database ${fmt(mb / plainMb, 2)}× the store without threads (target ≤ 1.3×); cold search ${fmt(hippoMs / cliMs, 2)}× the sqlite3 CLI (target ≤ 1.3×), ${fmt(hippoMs / nodeMs, 2)}× node -e 0`,
+        `${corpus.name} ${size / 1000} k: ${reused ? 'store imported before this run' : `import ${fmt(rate, 0)} memories/s (target ≥ 40000/s)`}; ${plain === undefined ? 'no store without threads this run' : `database ${fmt(mb / plainMb, 2)}× the store without threads (target ≤ 1.3×)`}; cold search ${fmt(hippoMs / cliMs, 2)}× the sqlite3 CLI by wall time (rounds ${spread(ratio.wall)}), ${fmt(hippoCpu / cliCpu, 2)}× by CPU (rounds ${spread(ratio.cpu)}) (target ≤ 1.3×); ${fmt(hippoMs / nodeMs, 2)}× node -e 0 by wall, ${fmt(hippoCpu / nodeCpu, 2)}× by CPU`,
       );
+      ratios.push(...extraLines);
       removeSqliteFiles(plainDb);
     }
   }
   writeSection(
-    '4b-search-floor',
+    section,
     `## Search and import against their floors (issue 26)
 
 Machine: ${machine()}; load average before ${loadBefore}, after ${loadAverage()} (a shared machine: absolute times are
@@ -278,10 +328,17 @@ query one of its questions, \`${CORPORA[2]!.query}\`). *import*: \`hippo memory 
 command; *plain*: the same notes outside any thread (\`thread: null\` on every line). *database*: the file after a WAL checkpoint. *cold search*: \`hippo
 search QUERY --json\` (a new process; the ranking, the ten hits' rows, snippets and parts, the retrieval counters)
 against the \`sqlite3\` CLI running hippo's ranking statement on the same file (bench/search-floor.ts \`rankingSql\`),
-medians of ${rounds} rounds after one warm-up. *matches*: the memories the statement ranks.
+medians of ${rounds} rounds after one warm-up, the three commands' order rotating each round; wall time and CPU (user +
+system, GNU time) of each. *matches*: the memories the statement ranks.${
+      extra
+        ? ` Two more floors in the same rounds (BENCH_FLOOR_EXTRA=1): the CLI with hippo's
+1 GiB memory map for searching (\`-cmd 'PRAGMA mmap_size = …'\`), and *better-sqlite3 alone* — a \`node -e\` program that
+opens the file with the SQLite hippo runs (the CLI's is older), sets the same map and runs the one statement.`
+        : ''
+    }${reuse ? ' Stores found in bench/.data were searched as they were (BENCH_FLOOR_REUSE=1), not imported again.' : ''}
 
-| corpus | memories | matches | import | import, plain | database | database, plain | hippo search | sqlite3 CLI | node -e 0 | search / CLI |
-|---|---|---|---|---|---|---|---|---|---|---|
+| corpus | memories | matches | import | import, plain | database | database, plain | hippo search | sqlite3 CLI | node -e 0 | search / CLI | hippo CPU | CLI CPU | node CPU | CPU / CLI |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
 Ratios (this run):
