@@ -187,6 +187,24 @@ describe('Redactor: ordinary numbers go out as written (rev27f)', () => {
     expect(redacts('Ref 4111 1111 1111 1111.5 ok').out).toBe('Ref ⟦card 1⟧.5 ok');
   });
 
+  it('reads every word for a number before counting single digits, and only as a word of its own (rev27i)', () => {
+    // `9 8 7 6 5 4 3 2 1` counts down, and is a valid number in ES (León).
+    const words = ['number', 'numbers', "number's", 'no.', 'nos.', 'nr', 'nr.', 'nº', 'n°', '#', 'nummer', 'numero', 'numéro', 'número', 'numer'];
+    const more = ['móvil', 'movil', 'cell', 'mobile', 'number is', 'number was', 'Nummer ist', 'numéro est', 'número es', 'numero è'];
+    for (const word of [...words, ...more, 'numero e', 'numero é', 'number:', 'number #', 'NUMBER IS']) {
+      expect(redacts(`${word} 9 8 7 6 5 4 3 2 1`, 'ES').out, word).toBe(`${word} ⟦phone 1⟧`);
+    }
+    for (const word of ['renumber', 'Steps', 'number is at']) expect(redacts(`${word} 9 8 7 6 5 4 3 2 1`, 'ES').out, word).toBe(`${word} 9 8 7 6 5 4 3 2 1`);
+  });
+
+  it('takes a find for a piece of a larger number only when it is written as one: a repeated sign is a thousands sign (rev27h)', () => {
+    expect(redacts('42,5555.5555.5555.4444,2027').out).toBe('42,⟦card 1⟧,2027');
+    expect(redacts('Tel 12,087.123.4567,34').out).toBe('Tel 12,⟦phone 1⟧,34');
+    expect(redacts('Row 7,0871.234.567,5 ok').out).toBe('Row 7,⟦phone 1⟧,5 ok');
+    expect(redacts('Total 1.234.567,89 due', 'DE').out).toBe('Total 1.234.567,89 due');
+    expect(redacts('Total 1,234,567.89 due', 'US').out).toBe('Total 1,234,567.89 due');
+  });
+
   it('replaces a phone number with two digits after a bare decimal sign at its end, whatever regions are read (rev27g)', () => {
     for (const regions of [[], ['US', 'GB', 'DE', 'FR']]) {
       const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region: 'IE', regions });
