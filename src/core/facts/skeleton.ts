@@ -312,11 +312,11 @@ function uncoveredDigits(text: string, match: RawMatch, others: readonly RawMatc
 }
 
 /**
- * Of the cards that cut a phone number or an IBAN found (`cutting`), those read across two values that the other finds
+ * Of the cards and phone numbers that cut another find (`cutting`), those read across two values that the other finds
  * kept cover digit by digit (the tail of an IBAN and the head of the card after it; `404 2606-086 666` of two phone
  * numbers): never one with a digit no other find holds, which would go out (a card after a phone number that a DE or
- * FR reading runs into its first groups is replaced, with the phone number, as one span). The cards with the most
- * digits of their own are kept first.
+ * FR reading runs into its first groups keeps its placeholder, and the phone number its own). Those that cut fewer
+ * finds, then those with more digits of their own, are kept first.
  */
 function coveredCuts(text: string, cutting: readonly RawMatch[], kept: readonly RawMatch[]): RawMatch[] {
   const covering = [...kept];
