@@ -9,16 +9,8 @@
  * are `it.fails` (the suite stays green while they are open; a fix makes the case pass and the test fail — then move
  * it to a held list). OVER: ordinary text replaced or stopped. Every value this review found sent is now held.
  */
-import { describe, expect, it } from 'vitest';
-import { notSent, sendToHosted as send, type Part } from '../helpers/hosted-model.js';
-
-/** Ordinary text: sent as written (exit 0, one request, every fragment in it unchanged). */
-async function sentAsWritten(index: number, text: string, fragments: readonly string[], region?: string): Promise<void> {
-  const { exitCode, sent, output } = await send(index, text, region === undefined ? {} : { region });
-  expect(exitCode, `${text}: ${output}`).toBe(0);
-  const message = sent[1] ?? '';
-  for (const fragment of fragments) expect(message, fragment).toContain(fragment);
-}
+import { describe, it } from 'vitest';
+import { notSent, reviewCases, type Part } from '../helpers/hosted-model.js';
 
 const CARD = '4111111111111111'; // Visa test number, Luhn-valid
 const MC = '5555555555554444'; // Mastercard test number, Luhn-valid
@@ -39,13 +31,7 @@ const WAS_OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   ['card after 12 and a closing quote', 'Ref 12\u20194111 1111 1111 1111 ok', { digits: CARD }],
 ];
 
-describe.concurrent('rev27g WAS_OPEN: values once declared ordinary, now kept from a hosted model', () => {
-  it.each(WAS_OPEN.map(([name, text, part], index) => [name, index, text, part] as const))(
-    'held: %s',
-    (_name, index, text, part) => notSent(760 + index, text, part),
-    120_000,
-  );
-});
+reviewCases('rev27g WAS_OPEN: values once declared ordinary, now kept from a hosted model', 'held', WAS_OPEN, 760);
 
 // Sent when this review was written (exit 0); replaced since (rev27g's fix): a card or phone number read across two
 // values is left out only when the other finds hold every digit of it (a card that "cut" a longer phone reading was
@@ -82,13 +68,7 @@ const WAS_OPEN_CUT: ReadonlyArray<readonly [string, string, Part]> = [
   ['card inside a comma list', 'Codes 4111,1111,1111,1111,2222,3333,4444 ok', { digits: CARD }],
 ];
 
-describe.concurrent('rev27g WAS_OPEN: values once cut out of a longer reading and sent, now kept from a hosted model', () => {
-  it.each(WAS_OPEN_CUT.map(([name, text, part], index) => [name, index, text, part] as const))(
-    'held: %s',
-    (_name, index, text, part) => notSent(700 + index, text, part),
-    120_000,
-  );
-});
+reviewCases('rev27g WAS_OPEN: values once cut out of a longer reading and sent, now kept from a hosted model', 'held', WAS_OPEN_CUT, 700);
 
 // Replaced when this review was written; sent as written since rev27g's fix (a comma with a blank among other gaps, or a
 // colon before two digits, parts the items of a list: no card or phone number is read across them).
@@ -98,13 +78,7 @@ const WAS_OVER: ReadonlyArray<readonly [string, string, string, string]> = [
   ['page ranges (was replaced by a card)', 'Pages 380\u2013396, 180\u2013199, 18\u201333, 331\u2013349 read.', '380\u2013396, 180\u2013199, 18\u201333', 'GB'],
 ];
 
-describe.concurrent('rev27g WAS_OVER: ordinary text once replaced, now sent as written', () => {
-  it.each(WAS_OVER.map(([name, text, fragment, region], index) => [name, index, text, fragment, region] as const))(
-    'sent: %s',
-    (_name, index, text, fragment, region) => sentAsWritten(740 + index, text, [fragment], region),
-    120_000,
-  );
-});
+reviewCases('rev27g WAS_OVER: ordinary text once replaced, now sent as written', 'sent', WAS_OVER, 740);
 
 // OVER: ordinary text replaced (a placeholder over figures) or stopped (exit 9) today.
 const OVER: ReadonlyArray<readonly [string, string, string, string]> = [
@@ -116,13 +90,7 @@ const OVER: ReadonlyArray<readonly [string, string, string, string]> = [
   ['SKUs (replaced by a card)', 'Items 368-7316, 106-4041, 160-4562 shipped.', '368-7316, 106-4041', 'DE'],
 ];
 
-describe.concurrent('rev27g OVER: ordinary text replaced or stopped', () => {
-  it.fails.each(OVER.map(([name, text, fragment, region], index) => [name, index, text, fragment, region] as const))(
-    'over: %s',
-    (_name, index, text, fragment, region) => sentAsWritten(750 + index, text, [fragment], region),
-    120_000,
-  );
-});
+reviewCases('rev27g OVER: ordinary text replaced or stopped', 'over', OVER, 750);
 
 // HELD: replaced or stopped, never sent.
 const HELD: ReadonlyArray<readonly [string, Part]> = [

@@ -13,16 +13,7 @@
  * stays green while open; a fix makes the case pass and the test fail — then move it to HELD). OVER: ordinary text
  * replaced or stopped (`it.fails` likewise).
  */
-import { describe, expect, it } from 'vitest';
-import { notSent, sendToHosted as send, type Part } from '../helpers/hosted-model.js';
-
-/** Ordinary text: sent as written (exit 0, one request, every fragment in it unchanged). */
-async function sentAsWritten(index: number, text: string, fragments: readonly string[], region?: string): Promise<void> {
-  const { exitCode, sent, output } = await send(index, text, region === undefined ? {} : { region });
-  expect(exitCode, `${text}: ${output}`).toBe(0);
-  const message = sent[1] ?? '';
-  for (const fragment of fragments) expect(message, fragment).toContain(fragment);
-}
+import { reviewCases, type Part } from '../helpers/hosted-model.js';
 
 const CARD = '4111111111111111'; // Visa test number, Luhn-valid
 
@@ -49,13 +40,7 @@ const HELD: ReadonlyArray<readonly [string, string, Part]> = [
   ['FR: dotted phone number then .12', 'Tel 06.12.34.56.78.12 ok', { digits: '612345678', region: 'FR' }],
 ];
 
-describe.concurrent('rev27h HELD: attacks on efbed83 that hold', () => {
-  it.each(HELD.map(([name, text, part], index) => [name, index, text, part] as const))(
-    'held: %s',
-    (_name, index, text, part) => notSent(900 + index, text, part),
-    120_000,
-  );
-});
+reviewCases('rev27h HELD: attacks on efbed83 that hold', 'held', HELD, 900);
 
 // Sent when this review was written; replaced since (the lead's fix after it): single digits are ordinary only when
 // they count, whatever word is before them; a find is "written as a number" only when a sign used more than once has
@@ -85,13 +70,7 @@ const WAS_OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   ['code then a card parted by middle dots', 'Card ICE123 4242·4242·4242·4242.', { digits: '4242424242424242' }],
 ];
 
-describe.concurrent('rev27h WAS_OPEN: values once sent, now kept from a hosted model', () => {
-  it.each(WAS_OPEN.map(([name, text, part], index) => [name, index, text, part] as const))(
-    'held: %s',
-    (_name, index, text, part) => notSent(1000 + index, text, part),
-    120_000,
-  );
-});
+reviewCases('rev27h WAS_OPEN: values once sent, now kept from a hosted model', 'held', WAS_OPEN, 1000);
 
 // OPEN: a validated value still sent (exit 0, its digits in the request). Each assertion fails on the value's digits
 // reaching the stand-in.
@@ -118,13 +97,7 @@ const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   ['DE: phone number glued to a card (main stopped)', 'Tel 089 649229355503 5362 7231 9694 12.50', { digits: '72319694', region: 'DE' }],
 ];
 
-describe.concurrent('rev27h OPEN: validated values still sent to a hosted model', () => {
-  it.fails.each(OPEN.map(([name, text, part], index) => [name, index, text, part] as const))(
-    'open: %s',
-    (_name, index, text, part) => notSent(930 + index, text, part),
-    120_000,
-  );
-});
+reviewCases('rev27h OPEN: validated values still sent to a hosted model', 'open', OPEN, 930);
 
 // OVER: ordinary text replaced (a placeholder over figures) or stopped (exit 9). Counts: of 400 generated texts per
 // shape, regions rotated, head vs main.
@@ -141,10 +114,4 @@ const OVER: ReadonlyArray<readonly [string, string, string, string]> = [
   ['"At" and times (an IBAN)', 'At 2:52 17:43 23:55 3:55 23:12 daily.', 'At 2:52 17:43 23:55 3:55 23:12', 'NL'],
 ];
 
-describe.concurrent('rev27h OVER: ordinary text replaced or stopped', () => {
-  it.fails.each(OVER.map(([name, text, fragment, region], index) => [name, index, text, fragment, region] as const))(
-    'over: %s',
-    (_name, index, text, fragment, region) => sentAsWritten(960 + index, text, [fragment], region),
-    120_000,
-  );
-});
+reviewCases('rev27h OVER: ordinary text replaced or stopped', 'over', OVER, 960);

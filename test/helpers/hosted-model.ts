@@ -3,7 +3,7 @@
  * redaction policy `auto` redacts), which the preloaded hook resolves to 127.0.0.1. Shared by the redaction review tests.
  */
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { engineSandbox, ROOT, type SandboxEngine } from './cli.js';
 import { reply, startModelServer, type ModelServer } from './model-server.js';
 
@@ -87,4 +87,38 @@ export async function notSent(index: number, text: string, part: Part): Promise<
     if (part.text !== undefined) expect(body, text).not.toContain(part.text);
     if (part.digits !== undefined) expect(digitsOf(body), text).not.toContain(part.digits);
   }
+}
+
+/** Ordinary text: sent as written (exit 0, one request, every fragment in its message unchanged). */
+export async function sentAsWritten(index: number, text: string, fragments: readonly string[], region?: string): Promise<void> {
+  const { exitCode, sent, output } = await sendToHosted(index, text, region === undefined ? {} : { region });
+  expect(exitCode, `${text}: ${output}`).toBe(0);
+  const message = sent[1] ?? '';
+  for (const fragment of fragments) expect(message, fragment).toContain(fragment);
+}
+
+/** A review's cases of a validated value: name, text, what must not leave. */
+export type ValueCase = readonly [string, string, Part];
+/** A review's cases of ordinary text: name, text, a fragment that must go out as written, the home region. */
+export type OrdinaryCase = readonly [string, string, string, string];
+
+/**
+ * The review files' case lists (test/commands/rev27*-scratch.test.ts), each case through the real CLI and a stand-in of
+ * its own, numbered from `base` (its agent id): `held` (replaced or stopped, never sent), `open` (still sent:
+ * `it.fails`, so a fix fails the case and it moves to a held list), `sent` (ordinary text sent as written) and `over`
+ * (ordinary text still replaced or stopped: `it.fails`).
+ */
+export function reviewCases(title: string, kind: 'held' | 'open', cases: readonly ValueCase[], base: number): void;
+export function reviewCases(title: string, kind: 'sent' | 'over', cases: readonly OrdinaryCase[], base: number): void;
+export function reviewCases(title: string, kind: 'held' | 'open' | 'sent' | 'over', cases: readonly (ValueCase | OrdinaryCase)[], base: number): void {
+  describe.concurrent(title, () => {
+    (kind === 'open' || kind === 'over' ? it.fails : it).each(cases.map((item, index) => [item[0], index, item] as const))(
+      `${kind}: %s`,
+      (_name, index, item) =>
+        kind === 'held' || kind === 'open'
+          ? notSent(base + index, item[1], item[2] as Part)
+          : sentAsWritten(base + index, item[1], [item[2] as string], (item as OrdinaryCase)[3]),
+      120_000,
+    );
+  });
 }
