@@ -72,9 +72,11 @@ const WAS_OPEN: ReadonlyArray<readonly [string, string, Part]> = [
 
 reviewCases('rev27h WAS_OPEN: values once sent, now kept from a hosted model', 'held', WAS_OPEN, 1000);
 
-// OPEN: a validated value still sent (exit 0, its digits in the request). Each assertion fails on the value's digits
-// reaching the stand-in.
-const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
+// Sent when this review was written (exit 0, their digits in the request); held since by the fourth reading (a card or
+// IBAN read wherever it stands in the text as written, with a digit sent under no placeholder, stops the request) and
+// by the blank before a number written with a sign after its area code read as a seam. Each assertion fails on the
+// value's digits reaching the stand-in.
+const OPEN_THEN: ReadonlyArray<readonly [string, string, Part]> = [
   // An IBAN glued to letters in the run makes it an identifier: a dotted card after it with an expiry is cut by a DE
   // phone reading of its last group and the expiry, and its first 12 digits go out (1 of 1 600; the same on main).
   // Held by f29ab92 (a group glued to a letter parted the run) and open again since rev27i's fix: a run inside an
@@ -97,7 +99,7 @@ const OPEN: ReadonlyArray<readonly [string, string, Part]> = [
   ['DE: phone number glued to a card (main stopped)', 'Tel 089 649229355503 5362 7231 9694 12.50', { digits: '72319694', region: 'DE' }],
 ];
 
-reviewCases('rev27h OPEN: validated values still sent to a hosted model', 'open', OPEN, 930);
+reviewCases('rev27h OPEN_THEN: values sent when reviewed, now kept from a hosted model', 'held', OPEN_THEN, 930);
 
 // OVER: ordinary text replaced (a placeholder over figures) or stopped (exit 9). Counts: of 400 generated texts per
 // shape, regions rotated, head vs main.

@@ -137,6 +137,7 @@ export class Redactor {
     this.noteLiterals(out);
     this.readAgain(out, spans, out !== text);
     this.readApart(text, spans, stop);
+    if (spans.length > 0) this.readWhole(text, spans, stop);
     return { text: out, spans };
   }
 
@@ -245,6 +246,35 @@ export class Redactor {
         if (!spans.some((span) => span.originalStart <= start && end <= span.originalEnd)) this.missed.add(item.kind);
       }
     }
+  }
+
+  /**
+   * The fourth reading (issue 27 review rev27h): card numbers and IBANs read wherever they stand in the text as written,
+   * in the redactor's normal form (`cardsAnywhere` less the ordinary numbers of a list or count, `ibansAnywhere`). One
+   * with a letter or digit that is sent and under no placeholder stops the request. The first reading may give part of
+   * a value to a neighbour's reading (a chance card over an IBAN's last group and a card glued to it; a phone number
+   * over a card's last group and its expiry) and leave the rest as written; the second reading, of the redacted text,
+   * no longer sees that rest as a value. Only texts with a placeholder are read again: without one, the second reading
+   * read the same text.
+   */
+  private readWhole(text: string, spans: readonly RedactedSpan[], stop: number): void {
+    const reading = readingOf(text);
+    const flat = (reading?.text ?? text).replace(/\s/g, ' ');
+    const written = (at: number): number => reading?.starts[at] ?? at;
+    const exposed = (match: RawMatch): boolean => {
+      for (let at = match.start; at < match.end; at++) {
+        if (!LETTER_OR_DIGIT.test(flat.charAt(at))) continue;
+        const origin = written(at);
+        if (origin < stop && !spans.some((span) => span.originalStart <= origin && origin < span.originalEnd)) return true;
+      }
+      return false;
+    };
+    if (this.options.kinds.includes('card')) {
+      const cards = cardsAnywhere(flat);
+      const ordinary = ordinaryFinds(flat, cards);
+      if (cards.some((card) => !ordinary.has(card) && exposed(card))) this.missed.add('card');
+    }
+    if (this.options.kinds.includes('iban') && ibansAnywhere(flat).some(exposed)) this.missed.add('iban');
   }
 
   /** The map from placeholder to value (to keep locally; never printed or logged). */
@@ -402,8 +432,12 @@ export class Redactor {
 /** Characters read on each side of a line break: far more than any value the redactable kinds find across one. */
 const BREAK_WINDOW = 96;
 
-/** A dash between a digit and a national number's trunk `0` and three more digits (`4567-087 765 4321`). */
-const DASH_BEFORE_TRUNK = /(?<=\d)-(?=0\d{2}[ \u00a0]?\d{3})/g;
+/**
+ * A dash between a digit and a national number's trunk `0` and three more digits (`4567-087 765 4321`), or a blank
+ * between a digit and a national number written with a sign after its area code (`0893647976 089.31829741`: a longer
+ * reading would take the first number and the second's area code, rev27h).
+ */
+const DASH_BEFORE_TRUNK = /(?<=\d)(?:-(?=0\d{2}[ \u00a0]?\d{3})|[ \u00a0](?=0\d{2,4}[./-]\d{3}))/g;
 /** Most readings of a text with the values found masked (each may free a value glued to the last ones). */
 const MASK_ROUNDS = 3;
 /** A sign glued to a value or placeholder that the readings after the first read as a blank. */

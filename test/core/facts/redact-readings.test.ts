@@ -294,3 +294,43 @@ describe('Redactor: a value the third reading finds stops the request whatever e
     }
   });
 });
+
+describe('Redactor: the fourth reading, of the text as written, and a blank before a dotted number (rev27h)', () => {
+  const withRegion = (text: string, region: string) => {
+    const r = redactor(DEFAULT_REDACT_KINDS, region);
+    const out = r.redact(text);
+    return { out: out.text, left: r.leftBehind().sort() };
+  };
+
+  it('stops a request where a chance card over an IBAN’s last group and a card glued to it would send the IBAN’s first groups', () => {
+    const result = withRegion('IBAN NL74 RABO 9374 1516 674111-1111-1111-1111 ok', 'IE');
+    // The first reading replaces the chance card only: the IBAN's first groups are still in the text.
+    expect(result.out).toBe('IBAN NL74 RABO 9374 1516 ⟦card 1⟧ ok');
+    expect(result.left).toEqual(['iban']);
+  });
+
+  it('stops a request where a phone reading over a dotted card’s last group and its expiry would send the card’s first groups', () => {
+    const result = withRegion('Refund FR76-1905-1823-2966-0860-2949-839. 6011.3148.4301.8366 09/27 123', 'DE');
+    expect(result.out).toContain('6011.3148.4301');
+    expect(result.left).toEqual(['card']);
+  });
+
+  it('stops a request where a card read over a phone number’s tail and a card’s first groups would send the card’s last groups', () => {
+    const result = withRegion('Tel 089 649229355503 5362 7231 9694 12.50', 'DE');
+    expect(result.out).toContain('7231 9694');
+    expect(result.left).toEqual(['card']);
+  });
+
+  it('lets a text go whose placeholders cover every digit of each card and IBAN read in it as written', () => {
+    for (const text of ['IBAN NL91 ABNA 0417 1643 00 and card 4111 1111 1111 1111', 'Tel 030 1234 4111 1111 1111 1111', 'Card 4111-1111-1111-1111, exp 09/27']) {
+      expect(withRegion(text, 'DE').left, text).toEqual([]);
+    }
+  });
+
+  it('reads two national numbers side by side as two when the second has a sign after its area code', () => {
+    expect(withRegion('Tel 0893647976 089.31829741 ok', 'DE')).toEqual({ out: 'Tel ⟦phone 1⟧ ⟦phone 2⟧ ok', left: [] });
+    expect(withRegion('Tel 0893647976 089/31829741 ok', 'DE').out).not.toContain('31829741');
+    // The blank before a number with no sign after its area code is no seam: one number in groups stays one find.
+    expect(withRegion('Tel 089 3647 9760 ok', 'DE').out).toBe('Tel ⟦phone 1⟧ ok');
+  });
+});
