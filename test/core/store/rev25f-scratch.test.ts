@@ -40,7 +40,7 @@ async function recorded(fn: () => Promise<void>): Promise<string[]> {
 }
 
 describe('rev25f: the statement catalogue sees every statement the adapter sends', () => {
-  it.fails(
+  it(
     'its workload sends the statements of a context-only hit, the decided list, a thread append and erasure’s context scan',
     async () => {
       const opened = await openAdapterStore();
@@ -72,14 +72,14 @@ describe('rev25f: docs/postgres.md "Scaling out" matches the schema', () => {
   const docs = readFileSync(new URL('../../../docs/postgres.md', import.meta.url), 'utf8');
   const section = docs.slice(docs.indexOf('## Scaling out'), docs.indexOf('\n## ', docs.indexOf('## Scaling out') + 3));
 
-  it.fails('distributes every agent-owned table by agent_id and makes every store-wide table a reference table', () => {
+  it('distributes every agent-owned table by agent_id and makes every store-wide table a reference table', () => {
     const distributed = [...section.matchAll(/create_distributed_table\('(\w+)',\s*'agent_id'/g)].map((match) => match[1]).sort();
     const reference = [...section.matchAll(/create_reference_table\('(\w+)'\)/g)].map((match) => match[1]);
     expect(distributed).toEqual(AGENT_TABLES.map((spec) => spec.name).sort());
     for (const spec of ALL_TABLES.filter((table) => table.owner === 'store')) expect(reference).toContain(spec.name);
   });
 
-  it.fails('names only commands hippo has (`hippo db …`)', () => {
+  it('names only commands hippo has (`hippo db …`)', () => {
     const manifest = JSON.parse(readFileSync(new URL('../../../oclif.manifest.json', import.meta.url), 'utf8')) as { commands: Record<string, unknown> };
     const named = [...normalise(docs).matchAll(/`hippo db (\w+)/g)].map((match) => `db:${match[1]}`);
     expect(named.length).toBeGreaterThan(0);
