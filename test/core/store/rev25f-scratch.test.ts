@@ -1,6 +1,6 @@
 /**
- * Review rev25f of issue 25 (not for merging as is): defects found, each written as a test that fails today
- * (`it.fails`), so each turns into a plain `it` once fixed.
+ * Review rev25f of issue 25: defects found, each written first as a test that failed (`it.fails`), now plain `it` since
+ * their fixes (the catalogue workload, the docs).
  *
  * 1. The statement catalogue (test/core/store/postgres/catalogue.test.ts) sees only what its workload makes the adapter
  *    send. Several of the adapter's statements on agent tables are never sent by that workload, so a change that makes
