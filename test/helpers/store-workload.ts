@@ -85,6 +85,15 @@ export async function workload(store: Store, other: Store): Promise<void> {
   await store.memories.optimizeSearchIndex();
   await store.memories.demoCounts('demo');
   await store.memories.deleteBySource('demo', [me]);
+  // A batch joining a stored thread at its end (an import's next chunk): its context from the thread's last memories.
+  await store.memories.insertMany([memory(me, 'a later note in the chat', { thread: 'chat', createdAt: at(10) })]);
+  // A hit found only through its context: its neighbour that holds the words is looked up.
+  await store.memories.insertMany([
+    memory(me, 'the quokka escaped the enclosure', { thread: 'zoo', createdAt: at(1) }),
+    memory(me, 'keepers were told at noon', { thread: 'zoo', createdAt: at(2) }),
+  ]);
+  await store.memories.search({ ...base, text: 'quokka', raw: false });
+  await store.memories.search({ ...base, text: 'quokka', raw: true });
   const doomed = memory(me, 'a note to forget', { thread: 'chat', createdAt: at(11) });
   await store.memories.insert(doomed);
   await store.memories.forget(me, [doomed.id]);
@@ -100,6 +109,9 @@ export async function workload(store: Store, other: Store): Promise<void> {
   await store.candidates.decide(me, claim.id, { status: 'rejected', reviewer: 'ana', rationale: 'no', decidedAt: at(12) });
   await store.candidates.reopen(me, claim.id, { by: 'ana', reason: 'again', at: at(13) });
   await store.candidates.pendingCounts();
+  // what the next distillation learns from: rejections and edits, all or of one claim
+  await store.candidates.decided(me, { kind: 'rejected', limit: 5 });
+  await store.candidates.decided(me, { kind: 'edited', limit: 5, claimNorm: claim.claimNorm });
 
   // runs: an agent's and one over every agent
   const mine = run({ agentId: me });
@@ -194,6 +206,7 @@ export async function workload(store: Store, other: Store): Promise<void> {
   // erasure, lock, snapshots, describe, reclaim, a bulk load's housekeeping
   const secret = memory(me, 'a secret to erase', { thread: 'chat', createdAt: at(19) });
   await store.memories.insert(secret);
+  await store.erasure.contextsHolding(me, ['secret to erase']);
   await store.transaction((tx) => tx.erasure.erase({ agentId: me, memoryIds: [secret.id], match: 'secret' }, forgetRewriter(undefined), { dryRun: true }));
   await store.transaction((tx) => tx.erasure.erase({ agentId: me, memoryIds: [secret.id], match: 'secret' }, forgetRewriter(undefined)));
   const held = await store.lock.acquire({ runId: night.id, kind: 'rem nightly run-once' });

@@ -159,9 +159,12 @@ interface Verdict {
 
 /** Classifies one statement: EXPLAINs it with its parameters on `client` (in a transaction rolled back). */
 async function classify(client: pg.Client, statement: Recorded): Promise<Verdict> {
-  let text = normalise(statement.text);
-  const cursor = /^DECLARE \w+ NO SCROLL CURSOR FOR (.*)$/s.exec(text);
-  if (cursor) text = cursor[1]!;
+  // EXPLAIN runs the text as sent (a `--` comment in it ends at its line, as on the server); the normal form, one
+  // line, is only for matching the lists and for the report.
+  let sent = statement.text.trim();
+  const cursor = /^DECLARE \w+ NO SCROLL CURSOR FOR\s+(.*)$/s.exec(sent);
+  if (cursor) sent = cursor[1]!;
+  const text = normalise(sent);
   const listed = ALL_AGENTS.find((entry) => entry.pattern.test(text))?.reason;
   if (!PLANNED.test(text)) {
     const touches = AGENT_TABLE_NAMES.some((name) => new RegExp(`\\b${name}\\b`).test(text));
@@ -170,7 +173,7 @@ async function classify(client: pg.Client, statement: Recorded): Promise<Verdict
   }
   await client.query('BEGIN');
   try {
-    const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${text}`, statement.values).catch((error: Error) => {
+    const { rows } = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${sent}`, statement.values).catch((error: Error) => {
       throw new Error(`${error.message}: ${text} ${JSON.stringify(statement.values).slice(0, 200)}`);
     });
     const widest = Math.max(0, ...[...partitionsIn(rows[0]!['QUERY PLAN']).values()].map((set) => set.size));
@@ -265,6 +268,10 @@ describe('the statement catalogue of the PostgreSQL adapter', () => {
       expect(scan.listed).toBeUndefined();
       const routed = await classify(client, { text: 'SELECT id FROM memories WHERE agent_id = $1 AND content_hash = $2', values: ['agent-3', 'x'] });
       expect(routed.widest).toBe(1);
+      // A `--` comment inside a statement ends at its line: the rest is still planned (rev25f).
+      const commented = await classify(client, { text: 'SELECT count(*) -- of every agent\n FROM memories WHERE content_hash = $1', values: ['x'] });
+      expect(commented.widest).toBe(PARTITIONS);
+      expect(commented.listed).toBeUndefined();
       const update = await classify(client, { text: 'UPDATE candidates SET status = $2 WHERE id = $1', values: ['c', 'pending'] });
       expect(update.widest).toBe(PARTITIONS);
       expect(update.listed).toBeUndefined();
