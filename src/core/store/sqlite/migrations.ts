@@ -4,9 +4,10 @@
  *
  * A migration is its SQL, or `{ sql, fillSearchIndex: true }` when it recreates the full-text table: after the SQL of
  * every pending migration, open.ts then fills the new index from the memories in the same transaction, in chunks,
- * reporting progress (a large store takes a while).
+ * reporting progress (a large store takes a while); `{ sql, editsSearchIndex: true }` when its SQL deletes or re-adds
+ * index entries, so an index a pending migration left empty is filled before it runs (review rev26f).
  */
-export type Migration = string | { sql: string; fillSearchIndex: true } | RebuildMigration;
+export type Migration = string | { sql: string; fillSearchIndex: true } | { sql: string; editsSearchIndex: true } | RebuildMigration;
 
 /**
  * A migration that rebuilds tables (issue 25): `sql` creates the new tables beside the old ones, open.ts copies each
@@ -611,8 +612,11 @@ export const MIGRATIONS: readonly Migration[] = [
   // a neighbour"): a neighbour lends its text before its first NUL, trimmed and cut as before. The entries the change
   // alters (every memory of a thread holding a NUL, found in one scan of memories) leave the index with the old view's
   // values and come back with the new view's; no other entry changes, so the rest of the index stays as it is. The
-  // insert trigger, which computes entries itself, is recreated with the new rule; the others read the view.
-  `
+  // insert trigger, which computes entries itself, is recreated with the new rule; the others read the view. Marked
+  // `editsSearchIndex` (its SQL unchanged): a store coming from before 13 gets 13's index filled before this runs.
+  {
+    editsSearchIndex: true,
+    sql: `
   CREATE TEMP TABLE nul_entries AS ${NUL_THREADS_V14};
   ${dropEntriesV13('SELECT rowid FROM temp.nul_entries')}
   DROP VIEW memories_search;
@@ -626,6 +630,7 @@ export const MIGRATIONS: readonly Migration[] = [
     ${addEntriesV13(`SELECT new.rowid UNION ${nearV13('new', 'new.rowid')}`)}
   END;
   `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -138,18 +138,26 @@ function migrate(db: Database.Database, path: string, onProgress?: OpenProgress)
     if (version > SCHEMA_VERSION) {
       throw new UsageError('database_too_new', `${path} was written by a newer hippo (schema ${version}); the file was not changed.`);
     }
+    // A migration that recreates the full-text table leaves it empty; it is filled (from the view of the current
+    // schema) after every pending migration's SQL, once — or earlier, right before a migration that edits the index's
+    // entries (`editsSearchIndex`): migration 14 deletes and re-adds entries, which FTS5 reports as corrupt on the
+    // index migration 13 left empty (review rev26f: a store of schema 12 with a NUL in a thread could not be upgraded).
+    // A new database (version 0) has no memories to index.
     let fill = false;
     for (let index = version; index < SCHEMA_VERSION; index++) {
       const migration = MIGRATIONS[index]!;
+      if (fill && typeof migration === 'object' && 'editsSearchIndex' in migration) {
+        fillSearchIndex(db, onProgress);
+        fill = false;
+      }
       if (typeof migration === 'string') db.exec(migration);
       else if ('copies' in migration) rebuild(db, migration, version > 0 ? onProgress : undefined);
       else {
         db.exec(migration.sql);
-        fill = true;
+        if ('fillSearchIndex' in migration) fill = version > 0;
       }
     }
-    // A new database (version 0) has no memories to index.
-    if (fill && version > 0) fillSearchIndex(db, onProgress);
+    if (fill) fillSearchIndex(db, onProgress);
     db.pragma(`application_id = ${APPLICATION_ID}`);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   });

@@ -95,22 +95,28 @@ export class SqliteSearch {
     // The matched parts come with the rows (highlight()) when the query searched every part; else one query per part.
     const flagged = !query.raw && columns === everyPart();
     await this.c.ready();
-    let rows: HitRow[];
-    let total: number;
-    try {
-      mapForSearch(this.c);
-      const tally = counting ? tallyOf(this.c) : undefined;
-      if (tally) tally.count = 0;
-      const top = this.rank(weights, filters, params, tally !== undefined);
-      total = tally ? tally.count : top.length;
-      rows = this.hitRows(top, match, query.highlight, flagged);
-    } catch (error) {
-      if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
-        throw rawSyntaxError('FTS5', (error as Error).message, { option: 'raw' });
+    this.c.mapped(() => mapForSearch(this.c));
+    // One read transaction: the ranking, the hits' rows and why each matched see the store at one instant. Apart,
+    // another process forgetting or editing a hit between the ranking and the rows made it a memory of nulls (review
+    // rev26f).
+    const { rows, total, explained } = await this.c.readTransaction(async () => {
+      let rows: HitRow[];
+      let total: number;
+      try {
+        const tally = counting ? tallyOf(this.c) : undefined;
+        if (tally) tally.count = 0;
+        const top = this.rank(weights, filters, params, tally !== undefined);
+        total = tally ? tally.count : top.length;
+        rows = this.hitRows(top, match, query.highlight, flagged);
+      } catch (error) {
+        if (query.raw && (error as { code?: string }).code === 'SQLITE_ERROR') {
+          throw rawSyntaxError('FTS5', (error as Error).message, { option: 'raw' });
+        }
+        throw mapSqliteError(error, this.c.path);
       }
-      throw mapSqliteError(error, this.c.path);
-    }
-    const explained = this.c.mapped(() => this.explain(rows, terms, query, flagged));
+      const explained = this.c.mapped(() => this.explain(rows, terms, query, flagged));
+      return { rows, total, explained };
+    });
     const hits = rows.map((row, index) => ({ memory: memoryFromRow(row), score: row.score, snippet: row.snippet, ...explained[index]! }));
     return { hits, total: Math.max(total, hits.length) };
   }
