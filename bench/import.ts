@@ -1,8 +1,9 @@
 // Issue 14 target 4: `hippo memory import` of one JSONL file (100 k and 1 M lines) into a fresh database, against the
 // same work done by the sqlite3 CLI: the same file loaded into the same schema (a database hippo created, so the same
 // tables, indexes, FTS5 index and triggers) in one transaction, each line's fields read with SQLite's JSON functions,
-// an id and a content hash per memory, and each memory's search context (the text of its two neighbours before and
-// after it in the file's thread) computed with window functions, so the FTS5 entries index the same text.
+// an id and a content hash per memory, and each memory's search context (the text of its neighbours before and after
+// it in the file's thread) computed by the store's own view (memories_search) as the index is filled, so the FTS5
+// entries index the same text (baselineScript).
 import { openStore } from 'hippo';
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -98,9 +99,14 @@ export async function run({ sizes = [100_000, 1_000_000] }: SectionOptions = {})
       `| ${size / 1000} k | ${fmt(mb, 0)} MiB | ${fmt(hippo.ms / 1000, 1)} s | ${fmt(imported / (hippo.ms / 1000), 0)} /s | ${fmt(baselineMs / 1000, 1)} s | ${fmt(loaded / (baselineMs / 1000), 0)} /s | ${fmt(hippo.ms / baselineMs, 2)}× | ${hippoMatches} / ${baseMatches} |`,
     );
     ratios.push(
-      `import ${size / 1000} k: hippo ${fmt(imported / (hippo.ms / 1000), 0)} memories/s, sqlite3 CLI doing the same work ${fmt(loaded / (baselineMs / 1000), 0)} memories/s: ${fmt(hippo.ms / baselineMs, 2)}× (target ≥ 50000/s)`,
+      `import ${size / 1000} k: hippo ${fmt(imported / (hippo.ms / 1000), 0)} memories/s, sqlite3 CLI doing the same work ${fmt(loaded / (baselineMs / 1000), 0)} memories/s: ${fmt(hippo.ms / baselineMs, 2)}× (issue 14's target ≥ 50000/s; issue 26's ≥ 40000/s threaded is the search section's import-scale and floor rows)`,
     );
     removeSqliteFiles(base);
+  }
+  if (rows.length === 0) {
+    // BENCH_SIZES below 100 k: nothing measured, and the results of the last run at these sizes are kept.
+    console.log('bench: import measures files of 100 k lines or more; none asked, results kept');
+    return;
   }
   writeSection(
     '1b-import',
@@ -114,8 +120,8 @@ lines without ids or threads, made one thread by the flag, so every memory gets 
 transaction, the search index complete when the command returns; wall time of the whole command (a new process).
 Baseline: the \`sqlite3\` CLI doing the same work into an empty database hippo created (same tables, indexes, FTS5 index
 and triggers), in one transaction: \`.import\` of the lines into a temporary table, then one \`INSERT … SELECT\` reading
-each line with \`->>\`, an id from \`randomblob\`, a content hash with \`sha3\`, and the neighbours' text with window
-functions over the thread order (bench/import.ts). *matches* counts the documents matching \`deploy\` in each index.
+each line with \`->>\`, an id from \`randomblob\`, a content hash with \`sha3\`, the search triggers stood aside, and then the
+full-text index filled in one statement from the store's view, which computes each context from the thread (bench/import.ts). *matches* counts the documents matching \`deploy\` in each index.
 
 | memories | file | hippo import | hippo rate | sqlite3 CLI | sqlite3 rate | ratio | matches (hippo / sqlite3) |
 |---|---|---|---|---|---|---|---|
