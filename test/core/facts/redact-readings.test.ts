@@ -322,7 +322,11 @@ describe('Redactor: the fourth reading, of the text as written, and a blank befo
   });
 
   it('lets a text go whose placeholders cover every digit of each card and IBAN read in it as written', () => {
-    for (const text of ['IBAN NL91 ABNA 0417 1643 00 and card 4111 1111 1111 1111', 'Tel 030 1234 4111 1111 1111 1111', 'Card 4111-1111-1111-1111, exp 09/27']) {
+    for (const text of [
+      'IBAN NL91 ABNA 0417 1643 00 and card 4111 1111 1111 1111',
+      'Tel 030 1234 4111 1111 1111 1111',
+      'Card 4111-1111-1111-1111, exp 09/27',
+    ]) {
       expect(withRegion(text, 'DE').left, text).toEqual([]);
     }
   });
