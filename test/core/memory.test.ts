@@ -128,6 +128,14 @@ describe('text no UTF-8 can hold (a lone surrogate) is never written', () => {
     expect(validateAgentId('ops agent')).toBe('ops agent');
   });
 
+  it('refuses an agent id holding a character that shows as nothing: joiners, variation selectors, fillers (rev27j)', async () => {
+    for (const hidden of ['\u200d', '\u200c', '\ufe0f', '\ufe00', '\u{e0100}', '\u034f', '\u3164', '\u115f', '\u17b4']) {
+      expect(await errorOf(() => validateAgentId(`tea${hidden}m`)), JSON.stringify(hidden)).toMatchObject({ code: 'bad_agent', exitCode: ExitCode.usage });
+    }
+    // Visible letters of any script stay ids of their own.
+    for (const id of ['team', 'café', 'Ops_β', 'チーム', 'ops 🚀']) expect(validateAgentId(id)).toBe(id);
+  });
+
   it('refuses one in an agent id, and keeps surrogate pairs (emoji) everywhere', async () => {
     expect(await errorOf(() => validateAgentId('ops\ud800'))).toMatchObject({ code: 'bad_agent' });
     expect(validateContent('deploy 🚀 done')).toBe('deploy 🚀 done');

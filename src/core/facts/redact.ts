@@ -270,9 +270,13 @@ export class Redactor {
       return false;
     };
     if (this.options.kinds.includes('card')) {
-      const cards = cardsAnywhere(flat);
-      const ordinary = ordinaryFinds(flat, cards);
-      if (cards.some((card) => !ordinary.has(card) && exposed(card))) this.missed.add('card');
+      // Also with one other sign between two digits read as a blank (same length), so a card printed in groups parted
+      // by `·`, `•`, `:`, `*`, `+`, `'`, `=` or `~` is read in its printed form too (review rev27j).
+      for (const reading of new Set([flat, flat.replace(SIGN_BETWEEN_DIGITS, ' ')])) {
+        const cards = cardsAnywhere(reading);
+        const ordinary = ordinaryFinds(reading, cards);
+        if (cards.some((card) => !ordinary.has(card) && exposed(card))) this.missed.add('card');
+      }
     }
     if (this.options.kinds.includes('iban') && ibansAnywhere(flat).some(exposed)) this.missed.add('iban');
   }
@@ -428,6 +432,14 @@ export class Redactor {
     return found;
   }
 }
+
+/**
+ * One character between two digits that is neither a letter, a digit, a blank nor a sign the card readings already
+ * take between groups (`.` `,` `/` `_` `-`): the fourth reading's second copy reads it as a blank. Those five are left
+ * as they are: read as blanks they joined a card to a figure after it (`5555 5555 5555 4444,2024`) or an IBAN's groups
+ * to a year, and stopped texts whose values were all replaced.
+ */
+const SIGN_BETWEEN_DIGITS = /(?<=\p{Nd})[^\p{L}\p{N}\s.,/_\-⟦⟧](?=\p{Nd})/gu;
 
 /** Characters read on each side of a line break: far more than any value the redactable kinds find across one. */
 const BREAK_WINDOW = 96;

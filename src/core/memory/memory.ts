@@ -56,19 +56,38 @@ export function contentHash(content: string): string {
   return createHash('sha256').update(normalizeWhitespace(content)).digest('hex');
 }
 
+/** Characters Unicode says to show as nothing when not supported (joiners, variation selectors, fillers, tags). */
+const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
+/**
+ * The default-ignorable characters an emoji is written with, where they make one: a zero-width joiner between two
+ * pictographs (`👨‍👩‍👧`), a text or emoji variation selector after a character with an emoji form (`❤️`), and the tag
+ * characters of a subdivision flag after the black flag (`🏴󠁧󠁢󠁷󠁬󠁳󠁿`).
+ */
+const EMOJI_IGNORABLES =
+  /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F])\u200D(?=\p{Extended_Pictographic})|(?<=\p{Emoji})[\uFE0E\uFE0F]|(?<=[\u{1F3F4}\u{E0020}-\u{E007E}])[\u{E0020}-\u{E007F}]/gu;
+
 /**
  * Agent ids are 1–128 characters that show as themselves: no control, bidi control or invisible format character (the
  * text guard's own predicate), so `ops\u202Eagent` cannot pass for another agent in a list or a prompt; and no white
  * space at either end, so `ops ` is not a second agent that looks like `ops`. Returned in NFC (issue 27): `café`
  * typed precomposed or as `cafe` + U+0301 is one agent. (A new id that merely looks like an existing one is refused
- * when it is first written: agent-ids.ts.)
+ * when it is first written: agent-ids.ts.) No default-ignorable character either (review rev27j): a joiner, variation
+ * selector, combining grapheme joiner or Hangul filler shows as nothing, so `tea` + U+200D + `m` would be a second
+ * agent shown as `team`. Kept where it makes an emoji (`team 👨‍👩‍👧`, `❤️`, a subdivision flag): there it shows.
  */
 export function validateAgentId(given: string): string {
   const agentId = isWellFormed(given) ? given.normalize('NFC') : given;
-  if (agentId.trim() !== agentId || agentId === '' || agentId.length > 128 || hasHiddenCharacters(agentId) || !isWellFormed(agentId)) {
+  if (
+    agentId.trim() !== agentId ||
+    agentId === '' ||
+    agentId.length > 128 ||
+    hasHiddenCharacters(agentId) ||
+    DEFAULT_IGNORABLE.test(agentId.replace(EMOJI_IGNORABLES, '')) ||
+    !isWellFormed(agentId)
+  ) {
     throw new UsageError(
       'bad_agent',
-      'the agent id must be 1–128 visible characters, no space at either end: no control, bidi or invisible format characters',
+      'the agent id must be 1–128 visible characters, no space at either end: no control, bidi, invisible format or default-ignorable characters (joiners, variation selectors, fillers)',
       {
         details: { option: 'agentId' },
       },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REDACT_KINDS, readingOf, Redactor, type RedactKind } from '../../../src/core/facts/redact.js';
+import { DEFAULT_REGIONS } from '../../../src/core/facts/region.js';
 
 /**
  * What the redactor's readings replace, stop and let through, case by case, in texts the existing redaction tests
@@ -322,8 +323,23 @@ describe('Redactor: the fourth reading, of the text as written, and a blank befo
   });
 
   it('lets a text go whose placeholders cover every digit of each card and IBAN read in it as written', () => {
-    for (const text of ['IBAN NL91 ABNA 0417 1643 00 and card 4111 1111 1111 1111', 'Tel 030 1234 4111 1111 1111 1111', 'Card 4111-1111-1111-1111, exp 09/27']) {
+    for (const text of [
+      'IBAN NL91 ABNA 0417 1643 00 and card 4111 1111 1111 1111',
+      'Tel 030 1234 4111 1111 1111 1111',
+      'Card 4111-1111-1111-1111, exp 09/27',
+    ]) {
       expect(withRegion(text, 'DE').left, text).toEqual([]);
+    }
+  });
+
+  it('stops a request where a card in groups parted by another sign after an IBAN would send its first groups (rev27j)', () => {
+    for (const sign of ['·', '•', ':', '*', '+', "'", '=', '~']) {
+      const text = `IBAN DE02 3901 5204 0003 5974 40 4242${sign}4242${sign}4242${sign}4242 09/27`;
+      // The default candidate regions, as the CLI has them: a phone reading takes the last group and the expiry.
+      const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region: 'ES', regions: DEFAULT_REGIONS });
+      const out = r.redact(text).text;
+      expect(out, text).toContain(`4242${sign}4242${sign}4242`);
+      expect(r.leftBehind(), text).toEqual(['card']);
     }
   });
 
