@@ -40,32 +40,28 @@ async function recorded(fn: () => Promise<void>): Promise<string[]> {
 }
 
 describe('rev25f: the statement catalogue sees every statement the adapter sends', () => {
-  it(
-    'its workload sends the statements of a context-only hit, the decided list, a thread append and erasure’s context scan',
-    async () => {
-      const opened = await openAdapterStore();
-      const other = await openAdapterStore();
-      let texts: string[] = [];
-      try {
-        texts = await recorded(() => workload(opened.store, other.store));
-      } finally {
-        await other.dispose();
-        await opened.dispose();
-      }
-      // One distinctive piece of each statement (src/core/store/postgres/…), all naming the agent today.
-      const pieces = {
-        'fts.ts nearbySql (a context-only hit’s neighbour)': 'neighbours AS (',
-        'repos.ts decided (rejections that teach)': 'cardinality(forgotten_sources) > 0 AS forgotten FROM candidates',
-        'threads.ts appended (a thread going on)': 'SELECT 1 FROM memories WHERE agent_id = $1 AND thread = $2',
-        'erasure.ts contextsHolding': 'FROM unnest($2::text[]) AS n (needle)',
-      };
-      const missing = Object.entries(pieces)
-        .filter(([, piece]) => !texts.some((text) => text.includes(piece)))
-        .map(([name]) => name);
-      expect(missing).toEqual([]);
-    },
-    300_000,
-  );
+  it('its workload sends the statements of a context-only hit, the decided list, a thread append and erasure’s context scan', async () => {
+    const opened = await openAdapterStore();
+    const other = await openAdapterStore();
+    let texts: string[] = [];
+    try {
+      texts = await recorded(() => workload(opened.store, other.store));
+    } finally {
+      await other.dispose();
+      await opened.dispose();
+    }
+    // One distinctive piece of each statement (src/core/store/postgres/…), all naming the agent today.
+    const pieces = {
+      'fts.ts nearbySql (a context-only hit’s neighbour)': 'neighbours AS (',
+      'repos.ts decided (rejections that teach)': 'cardinality(forgotten_sources) > 0 AS forgotten FROM candidates',
+      'threads.ts appended (a thread going on)': 'SELECT 1 FROM memories WHERE agent_id = $1 AND thread = $2',
+      'erasure.ts contextsHolding': 'FROM unnest($2::text[]) AS n (needle)',
+    };
+    const missing = Object.entries(pieces)
+      .filter(([, piece]) => !texts.some((text) => text.includes(piece)))
+      .map(([name]) => name);
+    expect(missing).toEqual([]);
+  }, 300_000);
 });
 
 describe('rev25f: docs/postgres.md "Scaling out" matches the schema', () => {
