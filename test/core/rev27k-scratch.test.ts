@@ -84,4 +84,12 @@ describe('rev27k: agent ids that show alike past validateAgentId and the skeleto
   it.fails('`ops agent` and `ops` + U+2800 + `agent`', async () => {
     expect(await lookAlike('ops agent', 'ops\u2800agent')).toBe(true);
   });
+
+  it.fails('`ops` and U+2800 + `ops` (a Braille blank at the start is not trimmed either)', async () => {
+    expect(await lookAlike('ops', '\u2800ops')).toBe(true);
+  });
+
+  it.fails('`ops  x` (two spaces) and `ops` + U+3000 + `x` (an ideographic space: two cells wide in a terminal)', async () => {
+    expect(await lookAlike('ops  x', 'ops\u3000x')).toBe(true);
+  });
 });
