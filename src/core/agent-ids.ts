@@ -11,6 +11,7 @@ import { UsageError } from './errors.js';
 import type { StoreOps } from './store/port.js';
 
 const DEFAULT_IGNORABLES = /\p{Default_Ignorable_Code_Point}/gu;
+const BLANKS = /[\s\u2800]+/gu;
 
 /**
  * The UTS #39 skeleton function: two ids with the same skeleton look alike. Loaded only when needed (the first write
@@ -21,7 +22,9 @@ export async function skeletonOf(): Promise<(id: string) => string> {
   // UTS #39 since Unicode 15.1: default-ignorable characters are removed before the prototypes, so an id that differs
   // from another only by a joiner or a variation selector inside an emoji (the only place validateAgentId keeps one)
   // looks like it: `team👨‍👩` beside `team👨👩` (review rev27j).
-  return (id) => unhomoglyph(id.normalize('NFD').replace(DEFAULT_IGNORABLES, '')).normalize('NFD');
+  // Blanks of any kind (white space, the Braille blank U+2800) as one space, none at either end: `ops` + U+2800 and
+  // `ops  x` / `ops` + U+3000 + `x` show alike (review rev27k).
+  return (id) => unhomoglyph(id.normalize('NFD').replace(DEFAULT_IGNORABLES, '').replace(BLANKS, ' ').trim()).replace(BLANKS, ' ').normalize('NFD');
 }
 
 /** `café` (U+0063 U+0061 U+0066 U+00E9): the code points too when an id is not plain ASCII, so look-alikes differ on screen. */

@@ -5,8 +5,10 @@ import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
 import { validateAgentId } from '../../src/core/memory/memory.js';
 
 /**
- * Review rev27k of 2a6d66a, af8fb10 and ccd3ff8 (issue 27, defects 1 and 7): open cases as it.fails. Each fails today
- * and passes once the case is held. Found with seeded generators (reviewer's scripts, seed 27/28) comparing this
+ * Review rev27k of 2a6d66a, af8fb10 and ccd3ff8 (issue 27, defects 1 and 7): open cases as it.fails (each passes once
+ * the case is held; then `.fails` comes off). Plain `it` since: the four agent-id pairs (the skeleton reads blanks of
+ * any kind as one space), the `=` card with no placeholder and the phone number with figures in colons (the sign copy
+ * runs without a placeholder, and counts a card only when one sign parts all its groups). Found with seeded generators (reviewer's scripts, seed 27/28) comparing this
  * build with the one before the fourth reading.
  */
 const redacts = (text: string, region = 'IE') => {
@@ -25,7 +27,7 @@ const sends = (text: string, value: string, region = 'IE'): boolean => {
 };
 
 describe('rev27k: cards and IBANs the fourth reading still lets out', () => {
-  it.fails('a card in `=` groups glued to an expiry word, with no other value in the text (the sign copy runs only with a placeholder)', () => {
+  it('a card in `=` groups glued to an expiry word, with no other value in the text (the sign copy runs only with a placeholder)', () => {
     // With `jane@example.com ` before it the request stops; alone, all 16 digits go out.
     expect(sends('card 4111=1111=1111=1111exp 12/27', '4111111111111111')).toBe(false);
   });
@@ -57,7 +59,7 @@ describe('rev27k: cards and IBANs the fourth reading still lets out', () => {
 });
 
 describe('rev27k: ordinary figures the fourth reading stops that the build before it sent', () => {
-  it.fails('a DE phone number followed by figures in colons (a chance card over its last digits and theirs)', () => {
+  it('a DE phone number followed by figures in colons (a chance card over its last digits and theirs)', () => {
     // Sent as `⟦phone 1⟧:8017:7554` before 2a6d66a; now stopped (card). Measured: 35 of 400 such texts, 0 before.
     expect(redacts('030 12345678 6386:8017:7554', 'DE').stopped).toBe(false);
   });
@@ -82,19 +84,19 @@ describe('rev27k: agent ids that show alike past validateAgentId and the skeleto
     return x === y || skeleton(x) === skeleton(y);
   };
 
-  it.fails('`ops` and `ops` + U+2800 (Braille pattern blank: not white space to trim, not default-ignorable)', async () => {
+  it('`ops` and `ops` + U+2800 (Braille pattern blank: not white space to trim, not default-ignorable)', async () => {
     expect(await lookAlike('ops', 'ops\u2800')).toBe(true);
   });
 
-  it.fails('`ops agent` and `ops` + U+2800 + `agent`', async () => {
+  it('`ops agent` and `ops` + U+2800 + `agent`', async () => {
     expect(await lookAlike('ops agent', 'ops\u2800agent')).toBe(true);
   });
 
-  it.fails('`ops` and U+2800 + `ops` (a Braille blank at the start is not trimmed either)', async () => {
+  it('`ops` and U+2800 + `ops` (a Braille blank at the start is not trimmed either)', async () => {
     expect(await lookAlike('ops', '\u2800ops')).toBe(true);
   });
 
-  it.fails('`ops  x` (two spaces) and `ops` + U+3000 + `x` (an ideographic space: two cells wide in a terminal)', async () => {
+  it('`ops  x` (two spaces) and `ops` + U+3000 + `x` (an ideographic space: two cells wide in a terminal)', async () => {
     expect(await lookAlike('ops  x', 'ops\u3000x')).toBe(true);
   });
 });
