@@ -2,12 +2,16 @@
  * Agent ids that look alike (issue 27): `café` written precomposed (NFC) and as `cafe` + U+0301 (NFD) were two agents
  * that both show as `café`; `ops` with a Cyrillic `о` is a third. Ids are normalised to NFC on the way in
  * (`validateAgentId`), and a *new* agent id whose Unicode confusable skeleton (UTS #39: NFD, each character mapped to
- * its prototype in Unicode's confusables.txt, NFD again — the mapping from the `unhomoglyph` package) equals an
+ * its prototype in Unicode's confusables.txt with default-ignorable characters removed first, NFD again — the mapping
+ * from the `unhomoglyph` package) equals an
  * existing agent's is refused, naming the existing one: exit 2, `confusable_agent`. An agent that already exists is
  * never refused, so a store that holds two look-alike ids from before keeps serving both (docs/decisions.md).
  */
 import { UsageError } from './errors.js';
 import type { StoreOps } from './store/port.js';
+
+const DEFAULT_IGNORABLES = /\p{Default_Ignorable_Code_Point}/gu;
+const BLANKS = /[\s\u2800]+/gu;
 
 /**
  * The UTS #39 skeleton function: two ids with the same skeleton look alike. Loaded only when needed (the first write
@@ -15,7 +19,12 @@ import type { StoreOps } from './store/port.js';
  */
 export async function skeletonOf(): Promise<(id: string) => string> {
   const { default: unhomoglyph } = await import('unhomoglyph');
-  return (id) => unhomoglyph(id.normalize('NFD')).normalize('NFD');
+  // UTS #39 since Unicode 15.1: default-ignorable characters are removed before the prototypes, so an id that differs
+  // from another only by a joiner or a variation selector inside an emoji (the only place validateAgentId keeps one)
+  // looks like it: `team👨‍👩` beside `team👨👩` (review rev27j).
+  // Blanks of any kind (white space, the Braille blank U+2800) as one space, none at either end: `ops` + U+2800 and
+  // `ops  x` / `ops` + U+3000 + `x` show alike (review rev27k).
+  return (id) => unhomoglyph(id.normalize('NFD').replace(DEFAULT_IGNORABLES, '').replace(BLANKS, ' ').trim()).replace(BLANKS, ' ').normalize('NFD');
 }
 
 /** `café` (U+0063 U+0061 U+0066 U+00E9): the code points too when an id is not plain ASCII, so look-alikes differ on screen. */

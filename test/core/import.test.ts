@@ -363,6 +363,10 @@ describe.each(ENGINES)('import on %s: lineage and agent ids (issue 27)', (engine
       message: `${spoof}:2: the agent id "\u043eps" (U+043E U+0070 U+0073) looks like the existing agent "ops"; use that agent, or an id that does not look like it; nothing from this file was imported`,
     });
     expect((await shared.memories.agentCounts()).map((agent) => agent.agentId).sort()).toEqual([nfc, 'ops']);
+
+    // An emoji written with or without its joiners (the only place an agent id keeps one) looks the same (rev27j).
+    await addMemory(shared, { agentId: 'team \u{1f468}\u200d\u{1f469}', content: 'team note' });
+    await expect(addMemory(shared, { agentId: 'team \u{1f468}\u{1f469}', content: 'spoof' })).rejects.toMatchObject({ code: 'confusable_agent' });
   });
 
   it('keeps a derivedFrom naming the agent’s own memories (stored or in the file) and one found nowhere (forgotten since)', async () => {

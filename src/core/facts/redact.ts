@@ -137,7 +137,7 @@ export class Redactor {
     this.noteLiterals(out);
     this.readAgain(out, spans, out !== text);
     this.readApart(text, spans, stop);
-    if (spans.length > 0) this.readWhole(text, spans, stop);
+    this.readWhole(text, spans, stop);
     return { text: out, spans };
   }
 
@@ -258,6 +258,8 @@ export class Redactor {
    * read the same text.
    */
   private readWhole(text: string, spans: readonly RedactedSpan[], stop: number): void {
+    // Without a placeholder the second reading read this same text; only the sign copy below can find more.
+    if (spans.length === 0 && !SIGN_BETWEEN_DIGITS_ONE.test(text)) return;
     const reading = readingOf(text);
     const flat = (reading?.text ?? text).replace(/\s/g, ' ');
     const written = (at: number): number => reading?.starts[at] ?? at;
@@ -272,10 +274,15 @@ export class Redactor {
     if (this.options.kinds.includes('card')) {
       // Also with one other sign between two digits read as a blank (same length), so a card printed in groups parted
       // by `·`, `•`, `:`, `*`, `+`, `'`, `=` or `~` is read in its printed form too (review rev27j).
-      for (const reading of new Set([flat, flat.replace(SIGN_BETWEEN_DIGITS, ' ')])) {
-        const cards = cardsAnywhere(reading);
-        const ordinary = ordinaryFinds(reading, cards);
-        if (cards.some((card) => !ordinary.has(card) && exposed(card))) this.missed.add('card');
+      // A card of the sign copy counts only when one and the same sign parts all its groups, as a card is printed: a
+      // chance card over a phone number's last digits and figures in colons after it (`12345678 6386:8017:7554`) is
+      // parted by a blank and colons, and is not one (review rev27k).
+      const signed = flat.replace(SIGN_BETWEEN_DIGITS, ' ');
+      for (const copy of signed === flat ? [flat] : [flat, signed]) {
+        const cards = cardsAnywhere(copy);
+        const ordinary = ordinaryFinds(copy, cards);
+        const printed = (card: RawMatch) => copy === flat || oneSign(flat.slice(card.start, card.end));
+        if (cards.some((card) => !ordinary.has(card) && printed(card) && exposed(card))) this.missed.add('card');
       }
     }
     if (this.options.kinds.includes('iban') && ibansAnywhere(flat).some(exposed)) this.missed.add('iban');
@@ -440,6 +447,13 @@ export class Redactor {
  * to a year, and stopped texts whose values were all replaced.
  */
 const SIGN_BETWEEN_DIGITS = /(?<=\p{Nd})[^\p{L}\p{N}\s.,/_\-⟦⟧](?=\p{Nd})/gu;
+const SIGN_BETWEEN_DIGITS_ONE = new RegExp(SIGN_BETWEEN_DIGITS.source, 'u');
+
+/** Whether the characters of a find other than its digits are all one and the same sign (`4242·4242·4242·4242`). */
+function oneSign(written: string): boolean {
+  const gaps = new Set(written.replace(/\p{Nd}/gu, ''));
+  return gaps.size === 1 && SIGN_BETWEEN_DIGITS_ONE.test(`1${[...gaps][0]!}1`);
+}
 
 /** Characters read on each side of a line break: far more than any value the redactable kinds find across one. */
 const BREAK_WINDOW = 96;
