@@ -54,7 +54,7 @@ describe('core errors in their own words, and the CLI in its', () => {
     [
       'bad_agent',
       () => validateAgentId(' '),
-      'the agent id must be 1–128 visible characters, no space at either end: no control, bidi or invisible format characters\nSet --agent or HIPPO_AGENT.',
+      'the agent id must be 1–128 visible characters, no space at either end: no control, bidi, invisible format or default-ignorable characters (joiners, variation selectors, fillers)\nSet --agent or HIPPO_AGENT.',
     ],
     [
       'expires_on_durable',
