@@ -60,53 +60,57 @@ function lendV13(column: string): string {
   const lastSpace = `length(rtrim(${cut}, ${[9, 10, 13, 32].reduce((acc, code) => `replace(${acc}, char(${code}), '')`, cut)}))`;
   return `CASE WHEN length(${text}) <= 1000 THEN ${text} WHEN ${lastSpace} > 501 THEN rtrim(substr(${cut}, 1, ${lastSpace} - 1), ${WS_V13}) ELSE rtrim(${cut}, ${WS_V13}) END`;
 }
+/** One neighbour's text in a search entry (a scalar subquery): `live` selects the thread's other live rows as `p`. */
+type NeighbourSql = (live: string, side: 'before' | 'after', offset: number) => string;
+
 /**
  * The search entry of memory `m` (a SELECT list); `without`: a rowid left out of the thread (the state before it came).
  * Each neighbour is its own scalar subquery (nearest first, then the one past it: ORDER BY … LIMIT 1 OFFSET k), so the
  * order of the joined text never rests on the order an aggregate happens to read its rows in: a delete must give
- * FTS5 the very tokens, at the very positions, that the insert gave.
+ * FTS5 the very tokens, at the very positions, that the insert gave. `neighbour` is how a migration finds one.
  */
-function searchEntryV13(m: string, without?: string, lend: (column: string) => string = lendV13): string {
+function searchEntry(m: string, without: string | undefined, neighbour: NeighbourSql): string {
   const live = `p.agent_id = ${m}.agent_id AND p.thread = ${m}.thread AND p.archived_at IS NULL${without ? ` AND p.rowid <> ${without}` : ''}`;
   const none = `${m}.thread IS NULL OR ${m}.archived_at IS NOT NULL`;
-  const neighbour = (side: 'before' | 'after', offset: number) =>
-    `(SELECT ${lend('p.content')} FROM memories p WHERE ${live} AND (p.created_at, p.rowid) ${side === 'before' ? '<' : '>'} (${m}.created_at, ${m}.rowid) ` +
-    `ORDER BY p.created_at${side === 'before' ? ' DESC' : ''}, p.rowid${side === 'before' ? ' DESC' : ''} LIMIT 1 OFFSET ${offset})`;
   // Older first: the second before, the first before; the first after, the second after (joined by newlines).
-  const before = `CASE WHEN ${none} THEN '' ELSE coalesce(${neighbour('before', 1)} || char(10), '') || coalesce(${neighbour('before', 0)}, '') END`;
-  const after = `CASE WHEN ${none} THEN '' ELSE coalesce(${neighbour('after', 0)}, '') || coalesce(char(10) || ${neighbour('after', 1)}, '') END`;
+  const before = `CASE WHEN ${none} THEN '' ELSE coalesce(${neighbour(live, 'before', 1)} || char(10), '') || coalesce(${neighbour(live, 'before', 0)}, '') END`;
+  const after = `CASE WHEN ${none} THEN '' ELSE coalesce(${neighbour(live, 'after', 0)}, '') || coalesce(char(10) || ${neighbour(live, 'after', 1)}, '') END`;
   return (
     `${m}.rowid AS rowid, ${m}.content AS content, ${m}.tags AS tags, ${m}.subject AS subject, ${m}.agent_id AS agent_id, ` +
     `${before} AS context_before, ${after} AS context_after, ${m}.date_words AS date_words`
   );
 }
+
+/** Migrations 13 and 14: each neighbour by one range of the thread, `(created_at, rowid)` before or after `m`'s. */
+function searchEntryV13(m: string, without?: string, lend: (column: string) => string = lendV13): string {
+  return searchEntry(
+    m,
+    without,
+    (live, side, offset) =>
+      `(SELECT ${lend('p.content')} FROM memories p WHERE ${live} AND (p.created_at, p.rowid) ${side === 'before' ? '<' : '>'} (${m}.created_at, ${m}.rowid) ` +
+      `ORDER BY p.created_at${side === 'before' ? ' DESC' : ''}, p.rowid${side === 'before' ? ' DESC' : ''} LIMIT 1 OFFSET ${offset})`,
+  );
+}
+
 /**
- * The search entry as `searchEntryV13` gives it — the same values — with each neighbour found by two seeks of the
- * thread's index instead of one range (migration 15): the rows of the same time before (or after) `m` by rowid, and the
- * rows of earlier (or later) times, two of each, the nearest taken from those four. V13's one range
+ * Migration 15: the same values as `searchEntryV13` (with migration 14's lending), each neighbour found by two seeks of
+ * the thread's index instead of one range: the rows of the same time before (or after) `m` by rowid, and the rows of
+ * earlier (or later) times, `offset + 1` of each, the nearest taken from those. V13's one range
  * `(created_at, rowid) < (m.created_at, m.rowid)` seeks on created_at alone, so every row sharing `m`'s time was
  * stepped over for each neighbour: a thread of one time (an import of lines without createdAt) was indexed in time
  * quadratic in its length.
  */
-function searchEntryV15(m: string, without?: string, lend: (column: string) => string = lendV14): string {
-  const live = `p.agent_id = ${m}.agent_id AND p.thread = ${m}.thread AND p.archived_at IS NULL${without ? ` AND p.rowid <> ${without}` : ''}`;
-  const none = `${m}.thread IS NULL OR ${m}.archived_at IS NOT NULL`;
-  const neighbour = (side: 'before' | 'after', offset: number) => {
+function searchEntryV15(m: string, without?: string): string {
+  return searchEntry(m, without, (live, side, offset) => {
     const [cmp, dir] = side === 'before' ? ['<', ' DESC'] : ['>', ''];
     const pick = (where: string, order: string) =>
       `SELECT * FROM (SELECT p.content, p.created_at, p.rowid AS r FROM memories p WHERE ${live} AND ${where} ORDER BY ${order} LIMIT ${offset + 1})`;
     return (
-      `(SELECT ${lend('x.content')} FROM (${pick(`p.created_at = ${m}.created_at AND p.rowid ${cmp} ${m}.rowid`, `p.rowid${dir}`)} ` +
+      `(SELECT ${lendV14('x.content')} FROM (${pick(`p.created_at = ${m}.created_at AND p.rowid ${cmp} ${m}.rowid`, `p.rowid${dir}`)} ` +
       `UNION ALL ${pick(`p.created_at ${cmp} ${m}.created_at`, `p.created_at${dir}, p.rowid${dir}`)}) x ` +
       `ORDER BY x.created_at${dir}, x.r${dir} LIMIT 1 OFFSET ${offset})`
     );
-  };
-  const before = `CASE WHEN ${none} THEN '' ELSE coalesce(${neighbour('before', 1)} || char(10), '') || coalesce(${neighbour('before', 0)}, '') END`;
-  const after = `CASE WHEN ${none} THEN '' ELSE coalesce(${neighbour('after', 0)}, '') || coalesce(char(10) || ${neighbour('after', 1)}, '') END`;
-  return (
-    `${m}.rowid AS rowid, ${m}.content AS content, ${m}.tags AS tags, ${m}.subject AS subject, ${m}.agent_id AS agent_id, ` +
-    `${before} AS context_before, ${after} AS context_after, ${m}.date_words AS date_words`
-  );
+  });
 }
 const FTS_COLUMNS_V13 = 'content, tags, subject, agent_id, context_before, context_after, date_words';
 /** The live memories within two places of row `r`'s place in its thread (none when it is not in one), `self` left out. */
