@@ -254,12 +254,16 @@ export class Redactor {
    * with a letter or digit that is sent and under no placeholder stops the request. The first reading may give part of
    * a value to a neighbour's reading (a chance card over an IBAN's last group and a card glued to it; a phone number
    * over a card's last group and its expiry) and leave the rest as written; the second reading, of the redacted text,
-   * no longer sees that rest as a value. Only texts with a placeholder are read again: without one, the second reading
-   * read the same text.
+   * no longer sees that rest as a value. Cards are also read in a copy with one other sign between two digits read as
+   * a blank (`SIGN_BETWEEN_DIGITS`): a card printed in groups parted by `·`, `•`, `:`, `*`, `+`, `'`, `=` or `~`
+   * (review rev27j), counted only when one and the same sign parts all its groups, as a card is printed (a chance card
+   * over a phone number's last digits and figures in colons after it, `12345678 6386:8017:7554`, is parted by a blank
+   * and colons: review rev27k). A text with no placeholder is read only in that copy: the second reading read the text
+   * itself already.
    */
   private readWhole(text: string, spans: readonly RedactedSpan[], stop: number): void {
-    // Without a placeholder the second reading read this same text; only the sign copy below can find more.
-    if (spans.length === 0 && !SIGN_BETWEEN_DIGITS_ONE.test(text)) return;
+    const placeheld = spans.length > 0;
+    if (!placeheld && !SIGN_BETWEEN_DIGITS_ONE.test(text)) return;
     const reading = readingOf(text);
     const flat = (reading?.text ?? text).replace(/\s/g, ' ');
     const written = (at: number): number => reading?.starts[at] ?? at;
@@ -272,20 +276,16 @@ export class Redactor {
       return false;
     };
     if (this.options.kinds.includes('card')) {
-      // Also with one other sign between two digits read as a blank (same length), so a card printed in groups parted
-      // by `·`, `•`, `:`, `*`, `+`, `'`, `=` or `~` is read in its printed form too (review rev27j).
-      // A card of the sign copy counts only when one and the same sign parts all its groups, as a card is printed: a
-      // chance card over a phone number's last digits and figures in colons after it (`12345678 6386:8017:7554`) is
-      // parted by a blank and colons, and is not one (review rev27k).
       const signed = flat.replace(SIGN_BETWEEN_DIGITS, ' ');
-      for (const copy of signed === flat ? [flat] : [flat, signed]) {
+      const copies = [...(placeheld ? [flat] : []), ...(signed !== flat ? [signed] : [])];
+      for (const copy of copies) {
         const cards = cardsAnywhere(copy);
         const ordinary = ordinaryFinds(copy, cards);
         const printed = (card: RawMatch) => copy === flat || oneSign(flat.slice(card.start, card.end));
         if (cards.some((card) => !ordinary.has(card) && printed(card) && exposed(card))) this.missed.add('card');
       }
     }
-    if (this.options.kinds.includes('iban') && ibansAnywhere(flat).some(exposed)) this.missed.add('iban');
+    if (placeheld && this.options.kinds.includes('iban') && ibansAnywhere(flat).some(exposed)) this.missed.add('iban');
   }
 
   /** The map from placeholder to value (to keep locally; never printed or logged). */
