@@ -9,8 +9,8 @@
  */
 import { UsageError } from './errors.js';
 import type { StoreOps } from './store/port.js';
+import { withoutDefaultIgnorables } from './text-guard.js';
 
-const DEFAULT_IGNORABLES = /\p{Default_Ignorable_Code_Point}/gu;
 const BLANKS = /[\s\u2800]+/gu;
 
 /**
@@ -24,7 +24,10 @@ export async function skeletonOf(): Promise<(id: string) => string> {
   // looks like it: `team👨‍👩` beside `team👨👩` (review rev27j).
   // Blanks of any kind (white space, the Braille blank U+2800) as one space, none at either end: `ops` + U+2800 and
   // `ops  x` / `ops` + U+3000 + `x` show alike (review rev27k).
-  return (id) => unhomoglyph(id.normalize('NFD').replace(DEFAULT_IGNORABLES, '').replace(BLANKS, ' ').trim()).replace(BLANKS, ' ').normalize('NFD');
+  return (id) =>
+    unhomoglyph(withoutDefaultIgnorables(id.normalize('NFD')).replace(BLANKS, ' ').trim())
+      .replace(BLANKS, ' ')
+      .normalize('NFD');
 }
 
 /** `café` (U+0063 U+0061 U+0066 U+00E9): the code points too when an id is not plain ASCII, so look-alikes differ on screen. */

@@ -54,6 +54,14 @@ export function hasHiddenCharacters(text: string): boolean {
   });
 }
 
+/** Characters Unicode says to show as nothing where they are not supported: joiners, variation selectors, fillers, tags. */
+const DEFAULT_IGNORABLES = /\p{Default_Ignorable_Code_Point}/gu;
+
+/** `text` without its default-ignorable characters (what an id shows as, for telling ids apart). */
+export function withoutDefaultIgnorables(text: string): string {
+  return text.replace(DEFAULT_IGNORABLES, '');
+}
+
 export interface SafeTextOptions {
   /**
    * `keep` (default): line breaks stay, CRLF and a bare CR both becoming a line feed. `join`: one line — every run of

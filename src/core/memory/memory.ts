@@ -5,7 +5,7 @@ import { requireCount, shownOf, type Shown } from '../limits.js';
 import { caseSensitiveHint, newId } from '../ids.js';
 import { DURABILITIES, type Durability, type Memory } from '../records.js';
 import type { ListQuery, Store, StoreOps } from '../store/port.js';
-import { hasHiddenCharacters } from '../text-guard.js';
+import { hasHiddenCharacters, withoutDefaultIgnorables } from '../text-guard.js';
 import { isWellFormed, requireWellFormed } from '../well-formed.js';
 import { iso } from '../time.js';
 
@@ -56,8 +56,6 @@ export function contentHash(content: string): string {
   return createHash('sha256').update(normalizeWhitespace(content)).digest('hex');
 }
 
-/** Characters Unicode says to show as nothing when not supported (joiners, variation selectors, fillers, tags). */
-const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/u;
 /**
  * The default-ignorable characters an emoji is written with, where they make one: a zero-width joiner between two
  * pictographs (`👨‍👩‍👧`), a text or emoji variation selector after a character with an emoji form (`❤️`), and the tag
@@ -77,12 +75,13 @@ const EMOJI_IGNORABLES =
  */
 export function validateAgentId(given: string): string {
   const agentId = isWellFormed(given) ? given.normalize('NFC') : given;
+  const outsideEmoji = agentId.replace(EMOJI_IGNORABLES, '');
   if (
     agentId.trim() !== agentId ||
     agentId === '' ||
     agentId.length > 128 ||
     hasHiddenCharacters(agentId) ||
-    DEFAULT_IGNORABLE.test(agentId.replace(EMOJI_IGNORABLES, '')) ||
+    withoutDefaultIgnorables(outsideEmoji) !== outsideEmoji ||
     !isWellFormed(agentId)
   ) {
     throw new UsageError(
