@@ -32,26 +32,26 @@ describe('rev27k: cards and IBANs the fourth reading still lets out', () => {
     expect(sends('card 4111=1111=1111=1111exp 12/27', '4111111111111111')).toBe(false);
   });
 
-  it.fails('an IBAN in colon groups glued to a date, next to a placeholder (the IBAN reading has no sign copy)', () => {
+  it('an IBAN in colon groups glued to a date, next to a placeholder (the IBAN reading has no sign copy)', () => {
     // In blanks (`15.03.2024DE89 3704 …`) the request stops.
     expect(sends('jane@example.com 15.03.2024DE89:3704:0044:0532:0130:00', '89370400440532013000')).toBe(false);
   });
 
-  it.fails('a card in `· ` groups (a sign and a blank) glued to letters, next to a placeholder', () => {
+  it('a card in `· ` groups (a sign and a blank) glued to letters, next to a placeholder', () => {
     // `4111 1111 1111 1111exp` stops; the sign copy reads a sign only between two digits.
     expect(sends('jane@example.com 4111· 1111· 1111· 1111exp 12/27', '4111111111111111')).toBe(false);
   });
 
-  it.fails('a card with two signs between its groups (`||`, `··`), next to a placeholder', () => {
+  it('a card with two signs between its groups (`||`, `··`), next to a placeholder', () => {
     expect(sends('jane@example.com 4111||1111||1111||1111', '4111111111111111')).toBe(false);
     expect(sends('jane@example.com 4111··1111··1111··1111', '4111111111111111')).toBe(false);
   });
 
-  it.fails('a card in comma groups with an expiry glued to it: a phone reading takes the last group and the rest goes out', () => {
+  it('a card in comma groups with an expiry glued to it: a phone reading takes the last group and the rest goes out', () => {
     // Sent: `card 4111,1111,1111,⟦phone 1⟧` (12 digits of the card).
     expect(sends('card 4111,1111,1111,111112-27', '4111111111111111')).toBe(false);
   });
-  it.fails('a card parted by our own brackets or by a sign NFKC makes two (U+FE30), glued to letters, next to a placeholder', () => {
+  it('a card parted by our own brackets or by a sign NFKC makes two (U+FE30), glued to letters, next to a placeholder', () => {
     // Sent as `⟦email 1⟧ 4111[1111[1111[1111exp`: SIGN_BETWEEN_DIGITS leaves `⟦` `⟧` out; U+FE30 reads as `..`.
     expect(sends('jane@example.com 4111\u27e61111\u27e61111\u27e61111exp', '4111111111111111')).toBe(false);
     expect(sends('jane@example.com 4111\ufe301111\ufe301111\ufe301111exp', '4111111111111111')).toBe(false);

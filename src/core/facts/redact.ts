@@ -27,8 +27,8 @@
 import { isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
 import { groupedValues } from './grouped.js';
 import { ordinaryFinds, skeletonValues } from './skeleton.js';
-import { cardsAnywhere } from './recognisers/card.js';
-import { ibansAnywhere } from './recognisers/iban.js';
+import { cardsAnywhere, cardsInGroups } from './recognisers/card.js';
+import { ibansAnywhere, ibansInGroups } from './recognisers/iban.js';
 import { recogniserOf } from './recognisers/index.js';
 import type { RawMatch } from './types.js';
 
@@ -249,21 +249,20 @@ export class Redactor {
   }
 
   /**
-   * The fourth reading (issue 27 review rev27h): card numbers and IBANs read wherever they stand in the text as written,
-   * in the redactor's normal form (`cardsAnywhere` less the ordinary numbers of a list or count, `ibansAnywhere`). One
-   * with a letter or digit that is sent and under no placeholder stops the request. The first reading may give part of
-   * a value to a neighbour's reading (a chance card over an IBAN's last group and a card glued to it; a phone number
-   * over a card's last group and its expiry) and leave the rest as written; the second reading, of the redacted text,
-   * no longer sees that rest as a value. Cards are also read in a copy with one other sign between two digits read as
-   * a blank (`SIGN_BETWEEN_DIGITS`): a card printed in groups parted by `·`, `•`, `:`, `*`, `+`, `'`, `=` or `~`
-   * (review rev27j), counted only when one and the same sign parts all its groups, as a card is printed (a chance card
-   * over a phone number's last digits and figures in colons after it, `12345678 6386:8017:7554`, is parted by a blank
-   * and colons: review rev27k). A text with no placeholder is read only in that copy: the second reading read the text
-   * itself already.
+   * The fourth reading (issue 27 reviews rev27h, rev27j, rev27k): card numbers and IBANs read wherever they stand in
+   * the text as written, in the redactor's normal form. One with a letter or digit that is sent and under no placeholder
+   * stops the request. Two readers: with a placeholder in the text, `cardsAnywhere` (less the ordinary numbers of a
+   * list or count) and `ibansAnywhere` — the first reading may give part of a value to a neighbour's reading (a chance
+   * card over an IBAN's last group and a card glued to it; a phone number over a card's last group and its expiry)
+   * and leave the rest as written, which the second reading, of the redacted text, no longer sees as a value; and
+   * always `cardsInGroups` and `ibansInGroups`: a value printed in groups with one and the same separator of one to
+   * three characters that are no letter or digit, whatever they are (`4111||1111||…`, `4111· 1111· …exp`,
+   * `DE89:3704:…` glued to a date), which no recogniser reads as a value. One separator throughout, as a card or IBAN
+   * is printed: a chance card over a phone number's last digits and figures in colons after it (`12345678
+   * 6386:8017:7554`) is parted by a blank and colons and is not read (review rev27k).
    */
   private readWhole(text: string, spans: readonly RedactedSpan[], stop: number): void {
     const placeheld = spans.length > 0;
-    if (!placeheld && !SIGN_BETWEEN_DIGITS_ONE.test(text)) return;
     const reading = readingOf(text);
     const flat = (reading?.text ?? text).replace(/\s/g, ' ');
     const written = (at: number): number => reading?.starts[at] ?? at;
@@ -276,16 +275,14 @@ export class Redactor {
       return false;
     };
     if (this.options.kinds.includes('card')) {
-      const signed = flat.replace(SIGN_BETWEEN_DIGITS, ' ');
-      const copies = [...(placeheld ? [flat] : []), ...(signed !== flat ? [signed] : [])];
-      for (const copy of copies) {
-        const cards = cardsAnywhere(copy);
-        const ordinary = ordinaryFinds(copy, cards);
-        const printed = (card: RawMatch) => copy === flat || oneSign(flat.slice(card.start, card.end));
-        if (cards.some((card) => !ordinary.has(card) && printed(card) && exposed(card))) this.missed.add('card');
-      }
+      const cards = [...(placeheld ? cardsAnywhere(flat) : []), ...cardsInGroups(flat)];
+      const ordinary = ordinaryFinds(flat, cards);
+      if (cards.some((card) => !ordinary.has(card) && exposed(card))) this.missed.add('card');
     }
-    if (placeheld && this.options.kinds.includes('iban') && ibansAnywhere(flat).some(exposed)) this.missed.add('iban');
+    if (this.options.kinds.includes('iban')) {
+      const ibans = [...(placeheld ? ibansAnywhere(flat) : []), ...ibansInGroups(flat)];
+      if (ibans.some(exposed)) this.missed.add('iban');
+    }
   }
 
   /** The map from placeholder to value (to keep locally; never printed or logged). */
@@ -438,21 +435,6 @@ export class Redactor {
     flush();
     return found;
   }
-}
-
-/**
- * One character between two digits that is neither a letter, a digit, a blank nor a sign the card readings already
- * take between groups (`.` `,` `/` `_` `-`): the fourth reading's second copy reads it as a blank. Those five are left
- * as they are: read as blanks they joined a card to a figure after it (`5555 5555 5555 4444,2024`) or an IBAN's groups
- * to a year, and stopped texts whose values were all replaced.
- */
-const SIGN_BETWEEN_DIGITS = /(?<=\p{Nd})[^\p{L}\p{N}\s.,/_\-⟦⟧](?=\p{Nd})/gu;
-const SIGN_BETWEEN_DIGITS_ONE = new RegExp(SIGN_BETWEEN_DIGITS.source, 'u');
-
-/** Whether the characters of a find other than its digits are all one and the same sign (`4242·4242·4242·4242`). */
-function oneSign(written: string): boolean {
-  const gaps = new Set(written.replace(/\p{Nd}/gu, ''));
-  return gaps.size === 1 && SIGN_BETWEEN_DIGITS_ONE.test(`1${[...gaps][0]!}1`);
 }
 
 /** Characters read on each side of a line break: far more than any value the redactable kinds find across one. */

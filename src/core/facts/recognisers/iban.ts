@@ -111,3 +111,23 @@ export function ibansAnywhere(text: string): RawMatch[] {
   }
   return matches;
 }
+
+/** An IBAN in groups of four (the last of one to four) with one and the same separator of one to three characters that are no letter or digit. */
+const GROUPS_ANY_RE = /(?=([A-Za-z]{2}\d{2}([^\p{L}\p{N}]{1,3})[A-Za-z0-9]{4}(?:\2[A-Za-z0-9]{4}){0,7}(?:\2[A-Za-z0-9]{1,4})?))/gu;
+
+/**
+ * The fourth reading of redaction (issue 27, review rev27k): IBANs printed in groups of four with one and the same
+ * separator of any kind between every two groups (`DE89:3704:0044:…`, `DE89 · 3704 · …`), glued to anything before the
+ * country code but a letter and to anything after the last group: as many letters and digits as the country's IBANs
+ * have. Not a recogniser: redaction stops a request on what it finds.
+ */
+export function ibansInGroups(text: string): RawMatch[] {
+  const matches: RawMatch[] = [];
+  for (const match of text.matchAll(GROUPS_ANY_RE)) {
+    const written = countryLength(match[1]!);
+    if (written === undefined) continue;
+    const compact = written.replace(/[^A-Za-z0-9]/g, '');
+    if (isValidIban(compact)) matches.push(rawMatch('iban', text, match.index, match.index + written.length, compact.toUpperCase()));
+  }
+  return matches;
+}
