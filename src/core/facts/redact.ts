@@ -188,12 +188,12 @@ export class Redactor {
    */
   private findAll(text: string): Found[] {
     let found = this.find(text);
-    // Two national numbers glued by a dash (`087 123 4567-087 765 4321`), which the recognisers read as one run and
-    // refuse: read with each dash between digits and a trunk `0` as a semicolon (same length; two numbers a blank parts read as one), and take what ends or
+    // Two numbers glued at a seam (`SEAMS`: `087 123 4567-087 765 4321`, `2023-07-24)660 45 57 87`), which the
+    // recognisers read as one run and refuse: read with each seam as a semicolon (same length), and take what ends or
     // starts at one.
-    const seams = [...text.matchAll(DASH_BEFORE_TRUNK)].map((match) => match.index);
+    const seams = [...text.matchAll(SEAMS)].map((match) => match.index);
     if (seams.length > 0) {
-      const parted = text.replace(DASH_BEFORE_TRUNK, ';');
+      const parted = text.replace(SEAMS, ';');
       const atSeams = this.find(parted).filter((item) => seams.some((seam) => item.end === seam || item.start === seam + 1));
       // A find of the text that those numbers cover but for the dash gives way to them: a short number read across
       // the dash (`2222-085` of `086 111 2222-085 333 4444`) or in the second one's tail would send the rest of both.
@@ -441,11 +441,15 @@ export class Redactor {
 const BREAK_WINDOW = 96;
 
 /**
- * A dash between a digit and a national number's trunk `0` and three more digits (`4567-087 765 4321`), or a blank
- * between a digit and a national number written with a sign after its area code (`0893647976 089.31829741`: a longer
- * reading would take the first number and the second's area code, rev27h).
+ * Seams: where one number ends and the next begins though no blank parts them, each read as a `;` (same length) in a
+ * second reading whose finds that end or start there are taken. A dash between a digit and a national number's trunk
+ * `0` and three more digits (`4567-087 765 4321`); a blank between a digit and a national number written with a sign
+ * after its area code (`0893647976 089.31829741`: a longer reading would take the first number and the second's area
+ * code, rev27h); a closing bracket that no opening one comes before, between two digits (`2023-07-24)660 45 57 87`: a
+ * date's bracket glued to a number); and a sign right before an area code in brackets (`((305)-261-1549`,
+ * `[(305)…`: review rev27j — with an amount after them, both numbers went out whole).
  */
-const DASH_BEFORE_TRUNK = /(?<=\d)(?:-(?=0\d{2}[ \u00a0]?\d{3})|[ \u00a0](?=0\d{2,4}[./-]\d{3}))/g;
+const SEAMS = /(?<=\d)(?:-(?=0\d{2}[ \u00a0]?\d{3})|[ \u00a0](?=0\d{2,4}[./-]\d{3})|(?<![(（][^()（）]{0,8})\)(?=\d))|[^\p{L}\p{N}\s](?=[(（]\d{2,5}[)）])/gu;
 /** Most readings of a text with the values found masked (each may free a value glued to the last ones). */
 const MASK_ROUNDS = 3;
 /** A sign glued to a value or placeholder that the readings after the first read as a blank. */
