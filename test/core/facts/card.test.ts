@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardsAnywhere, luhn } from '../../../src/core/facts/recognisers/card.js';
+import { cardsAnywhere, cardsInGroups, luhn } from '../../../src/core/facts/recognisers/card.js';
 import { find, texts, values } from './helpers.js';
 
 describe('card recogniser', () => {
@@ -249,5 +249,44 @@ describe('cardsAnywhere: the second reading of redacted text (issue 27)', () => 
     // Glued to a date before it, and ending the text: once, with its own span (not a 19-character slice past the end).
     expect(spans('on 2024-03-153714-496353-98431')).toEqual([['card', '3714-496353-98431', 13, 30, '371449635398431']]);
     expect(spans('on 2024-03-153714-496353-98431.')).toEqual([['card', '3714-496353-98431', 13, 30, '371449635398431']]);
+  });
+});
+
+describe('cardsInGroups: the fourth reading of redaction (issue 27, reviews rev27j and rev27k)', () => {
+  const spans = (text: string) => cardsInGroups(text).map((match) => [match.text, match.start, match.end, match.normalized]);
+
+  it('reads a card printed with one and the same separator of one to three signs, whatever they are', () => {
+    for (const separator of ['||', '··', '· ', ', ', ' | ', '⟦', '\ufe30', ':', '=', '~', ' ', '-']) {
+      const written = ['4111', '1111', '1111', '1111'].join(separator);
+      expect(spans(`x ${written} y`), separator).toEqual([[written, 2, 2 + written.length, '4111111111111111']]);
+    }
+    expect(spans('amex 3714::496353::98431')).toEqual([['3714::496353::98431', 5, 24, '371449635398431']]);
+    expect(spans('diners 3056||930902||5904')).toEqual([['3056||930902||5904', 7, 25, '30569309025904']]);
+    expect(spans('19: 4000·0000·0000·0000·006')).toEqual([['4000·0000·0000·0000·006', 4, 27, '4000000000000000006']]);
+  });
+
+  it('does not read groups parted by two different separators, nor a number that is not a valid card', () => {
+    expect(spans('4111||1111|1111||1111')).toEqual([]);
+    expect(spans('4111· 1111·1111· 1111')).toEqual([]);
+    expect(spans('12345678 6386:8017:7554')).toEqual([]);
+    expect(spans('4111||1111||1111||1112')).toEqual([]);
+    // Letters are no separator: an identifier.
+    expect(spans('4111x1111x1111x1111')).toEqual([]);
+  });
+
+  it('reads a card glued to digits before its first group, or an expiry glued after its last', () => {
+    expect(spans('15.03.20244111:1111:1111:1111')).toEqual([['4111:1111:1111:1111', 10, 29, '4111111111111111']]);
+    expect(spans('card 4111,1111,1111,111112-27')).toEqual([['4111,1111,1111,1111', 5, 24, '4111111111111111']]);
+    expect(spans('1111exp 4111··1111··1111··1111exp')).toEqual([['4111··1111··1111··1111', 8, 30, '4111111111111111']]);
+  });
+
+  it('reads a short last group whole, and no card across the items of a list in its own separator', () => {
+    // `4994 4564 8178 4738` is the card; `4564 8178 4738 0330 538` (of `5389`) is not read.
+    expect(spans('card 4994 4564 8178 4738 0330 5389').map((span) => span[0])).toEqual(['4994 4564 8178 4738']);
+    // Six-digit order numbers in `, `: `1898, 805922, 22457` is a valid card by chance, read across three items.
+    expect(spans('Orders 981898, 805922, 224575, 716213, 919553')).toEqual([]);
+    expect(spans('Orders 555397, 929030, 236938, 880577, 673783')).toEqual([]);
+    // The same digits with a separator of their own after the last group: not a list item.
+    expect(spans('x 1898, 805922, 224575-27').map((span) => span[0])).toEqual(['1898, 805922, 22457']);
   });
 });

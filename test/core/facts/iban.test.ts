@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ibansAnywhere } from '../../../src/core/facts/recognisers/iban.js';
+import { ibansAnywhere, ibansInGroups } from '../../../src/core/facts/recognisers/iban.js';
 import { texts, values } from './helpers.js';
 
 describe('iban recogniser', () => {
@@ -107,5 +107,31 @@ describe('ibansAnywhere: the second reading of redacted text (issue 27)', () => 
     expect(spans('QQ89370400440532013000')).toEqual([]);
     expect(spans('DE88370400440532013000')).toEqual([]);
     expect(spans('DE8937040044053201300')).toEqual([]);
+  });
+});
+
+describe('ibansInGroups: the fourth reading of redaction (issue 27, review rev27k)', () => {
+  const spans = (text: string) => ibansInGroups(text).map((match) => [match.text, match.start, match.end, match.normalized]);
+
+  it('reads an IBAN printed in groups of four with one and the same separator of one to three signs', () => {
+    for (const separator of [':', '::', ' · ', '||', ', ', '⟦']) {
+      const written = ['DE89', '3704', '0044', '0532', '0130', '00'].join(separator);
+      expect(spans(`x ${written} y`), separator).toEqual([[written, 2, 2 + written.length, 'DE89370400440532013000']]);
+    }
+    // A long country (Malta, 31 characters) and one with letters in its groups.
+    expect(spans('MT84::MALT::0110::0001::2345::MTLC::AST0::01S')).toEqual([
+      ['MT84::MALT::0110::0001::2345::MTLC::AST0::01S', 0, 45, 'MT84MALT011000012345MTLCAST001S'],
+    ]);
+  });
+
+  it('reads one glued to a date before it or to letters, cut at its country length', () => {
+    expect(spans('15.03.2024DE89:3704:0044:0532:0130:00')).toEqual([['DE89:3704:0044:0532:0130:00', 10, 37, 'DE89370400440532013000']]);
+    expect(spans('jane@example.comNL16,DRTN,8675,9418,50')).toEqual([['NL16,DRTN,8675,9418,50', 16, 38, 'NL16DRTN8675941850']]);
+    expect(spans('comGB82;WEST;1234;5698;7654;32exp')).toEqual([['GB82;WEST;1234;5698;7654;32', 3, 30, 'GB82WEST12345698765432']]);
+  });
+
+  it('does not read mixed separators or a wrong checksum', () => {
+    expect(spans('DE89:3704::0044:0532:0130:00')).toEqual([]);
+    expect(spans('DE89:3704:0044:0532:0130:01')).toEqual([]);
   });
 });

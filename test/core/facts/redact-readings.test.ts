@@ -350,3 +350,27 @@ describe('Redactor: the fourth reading, of the text as written, and a blank befo
     expect(withRegion('Tel 089 3647 9760 ok', 'DE').out).toBe('Tel ⟦phone 1⟧ ok');
   });
 });
+
+describe('seams: two numbers glued where no blank parts them (issue 27, review rev27j)', () => {
+  const read = (text: string, region: string) => {
+    const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region, regions: DEFAULT_REGIONS });
+    return { out: r.redact(text).text, stopped: r.leftBehind().length > 0 };
+  };
+
+  it('replaces a phone number after an unpaired closing bracket glued to a date, with an amount after it', () => {
+    expect(read('el 2023-07-24)660 45 57 87 12.50', 'ES')).toEqual({ out: 'el 2023-07-24)⟦phone 1⟧ 12.50', stopped: false });
+    // The amount's whole part goes with the number, as after a `;` (`n° 3;087 123 4567 12.50`): more is replaced, nothing sent.
+    expect(read('n° 3)087 123 4567 12.50', 'IE')).toEqual({ out: 'n° 3)⟦phone 1⟧.50', stopped: false });
+  });
+
+  it('replaces a phone number whose bracketed area code has a sign before it, with an amount after it', () => {
+    expect(read('call ((305)-261-1549 12.50', 'US')).toEqual({ out: 'call (⟦phone 1⟧ 12.50', stopped: false });
+    expect(read('call [(305)-261-1549 12.50', 'US')).toEqual({ out: 'call [⟦phone 1⟧ 12.50', stopped: false });
+  });
+
+  it('keeps a bracket that is the number’s own whole', () => {
+    expect(read('call (305)261-1549 12.50', 'US')).toEqual({ out: 'call ⟦phone 1⟧ 12.50', stopped: false });
+    expect(read('ring +44 (0)20 7946 0958 12.50', 'GB')).toEqual({ out: 'ring ⟦phone 1⟧ 12.50', stopped: false });
+    expect(read('ruf +49 (0)30 12345678', 'DE')).toEqual({ out: 'ruf ⟦phone 1⟧', stopped: false });
+  });
+});
