@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REDACT_KINDS, Redactor } from '../../src/core/facts/redact.js';
+import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
+
+/**
+ * Review rev27m of 3bccb22 and b1678b2 (issue 27, defect 1: the fourth reading's printed groups, `cardsInGroups` and
+ * `ibansInGroups`, and the bracket seams). Open cases as it.fails (each passes once the case is held; then `.fails`
+ * comes off). Found and counted with the reviewer's seeded generators (/tmp/rev27m: glued.mts, c3.mts, c4.mts,
+ * cost.mts), this build ("head", b1678b2) against main b9236ed in one process; a leak is no stop and 8 consecutive
+ * digits (or letters and digits) of the value in what is sent, outside placeholders.
+ */
+const redacts = (text: string, region = 'IE') => {
+  const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region, regions: DEFAULT_REGIONS });
+  const out = r.redact(text).text;
+  return { out, stopped: r.leftBehind().length > 0 };
+};
+
+/** Whether 8 consecutive letters and digits of `value` go out: the request is not stopped and they are in it. */
+const sends = (text: string, value: string, region = 'IE'): boolean => {
+  const { out, stopped } = redacts(text, region);
+  if (stopped) return false;
+  const stream = out
+    .replace(/⟦[^⟧]*⟧/g, '|')
+    .normalize('NFKC')
+    .replace(/[^0-9A-Za-z|]/g, '')
+    .toUpperCase();
+  for (let i = 0; i + 8 <= value.length; i++) if (stream.includes(value.slice(i, i + 8))) return true;
+  return false;
+};
+
+describe('rev27m: a regression against main b9236ed', () => {
+  it.fails('a card in one sign with an expiry or code glued to its last group and the same sign after it', () => {
+    // `itemOfList` takes the digits glued after the last group, followed by the card's own separator, for the next
+    // item of a list and drops the find; the one-sign copy it replaced stopped these. glued.mts seed 27, N 2000: with
+    // digits glued after the last group, one-sign separators (`:` `·` `•` `*` `+` `'` `=` `~` `|` `#`) 472 of 504
+    // texts sent by head, 0 by main (main stops them); seed 28: 449 of 497, 0.
+    expect(sends('card 4111:1111:1111:111112:27', '4111111111111111')).toBe(false);
+    expect(sends('Card: 4879•7179•8146•981911•25.', '4879717981469819')).toBe(false);
+    expect(sends('card 5459:8897:0522:97490126:684 thanks', '5459889705229749')).toBe(false);
+  });
+});
+
+describe('rev27m: printed groups in one separator of one to three characters that still go out (main the same)', () => {
+  it.fails('a card in `, ` or two signs with an expiry glued to its last group and the separator after it', () => {
+    // The same `itemOfList` exception: the docs' `…,111112-27` is held only because a `-` follows. glued.mts seed 27:
+    // separators of two or three characters and `,`, digits glued after the last group: 571 of 647 sent, head and main
+    // (seed 28: 527 of 646).
+    expect(sends('card 4111, 1111, 1111, 111112, 27', '4111111111111111')).toBe(false);
+    expect(sends('card 4111||1111||1111||111112||27', '4111111111111111')).toBe(false);
+  });
+
+  it.fails('an IBAN in ` - ` groups with a group of letters, glued to a date or to letters', () => {
+    // The normal form reads ` - ` between two digits as `-` and keeps it next to a letter (`GB82 - WEST - 1234-5698…`),
+    // so the groups are no longer in one separator. Alone (`IBAN GB82 - WEST - …`) it is replaced. c3.mts: 8 of 20
+    // texts for each IBAN with a letter group after the check digits (GB IE NL IT MT LC BR SC), head and main.
+    expect(sends('15.03.2024GB82 - WEST - 1234 - 5698 - 7654 - 32', 'GB82WEST12345698765432')).toBe(false);
+    expect(sends('IBAN GB82 - WEST - 1234 - 5698 - 7654 - 32EUR', 'GB82WEST12345698765432')).toBe(false);
+  });
+
+  it.fails('a card or IBAN in two signs that NFKC makes six (`……`, `︰︰`, `‥‥`)', () => {
+    // Two characters as written, more than three in the normal form the reading reads. All 20 texts of c3.mts for each
+    // IBAN, and every card so written (c1.mts), head and main.
+    expect(sends('card 4111……1111……1111……1111', '4111111111111111')).toBe(false);
+    expect(sends('IBAN DE89……3704……0044……0532……0130……00', 'DE89370400440532013000')).toBe(false);
+  });
+
+  it.fails('a card in `.` or `,` groups with a line break after one separator', () => {
+    // The break reads as a blank: `4111, 1111,1111,1111` is in two separators. c4.mts: 48 of 456 texts with one line
+    // break (`\n`, `\r\n`, a blank on either side) after a separator — every one in `.` or `,`; head and main.
+    expect(sends('card 4111,\n1111,1111,1111', '4111111111111111')).toBe(false);
+    expect(sends('card 4111.1111.\n1111.1111 exp 12/27', '4111111111111111')).toBe(false);
+  });
+});
+
+describe('rev27m: outside the documented one to three characters (head and main)', () => {
+  it.fails('a card in a JSON or Python list of strings (`", "`, four characters)', () => {
+    expect(sends('card "4111", "1111", "1111", "1111"', '4111111111111111')).toBe(false);
+    expect(sends("card ['4111', '1111', '1111', '1111']", '4111111111111111')).toBe(false);
+  });
+
+  it.fails('a card parted by a letter that Japanese input methods type as a dash (U+30FC) or a look-alike letter', () => {
+    // `ー` (katakana prolonged sound mark, a letter: \p{Lm}) and `ǀ` (U+01C0, \p{Lo}, shows as `|`): not a separator
+    // for any reading.
+    expect(sends('card 4111ー1111ー1111ー1111', '4111111111111111')).toBe(false);
+    expect(sends('card 4111ǀ1111ǀ1111ǀ1111', '4111111111111111')).toBe(false);
+  });
+});
+
+describe('rev27m: ordinary figures this build stops that main sent unchanged', () => {
+  it.fails('four order numbers after `#` or four figures in brackets, a chance card over them', () => {
+    // cost.mts seed 27, N 4000 (27 shapes of figures, no value): 10 stopped by head and not by main, all of these two
+    // shapes (`#dddd, ` 6 of 140; `(dddd) ` 4 of 138); none replaced that main sent. Seed 28: 9 of 4000, the same two
+    // shapes. The cost docs/redaction.md names (a list of four-digit figures in one separator).
+    expect(redacts('Orders #8104, #6858, #7206, #8602', 'US').stopped).toBe(false);
+    expect(redacts('(6852) (1303) (7573) (1784)', 'ES').stopped).toBe(false);
+  });
+});
