@@ -264,24 +264,40 @@ export class Redactor {
   private readWhole(text: string, spans: readonly RedactedSpan[], stop: number): void {
     const placeheld = spans.length > 0;
     const reading = readingOf(text);
-    const flat = (reading?.text ?? text).replace(/\s/g, ' ');
-    const written = (at: number): number => reading?.starts[at] ?? at;
-    const exposed = (match: RawMatch): boolean => {
-      for (let at = match.start; at < match.end; at++) {
-        if (!LETTER_OR_DIGIT.test(flat.charAt(at))) continue;
-        const origin = written(at);
-        if (origin < stop && !spans.some((span) => span.originalStart <= origin && origin < span.originalEnd)) return true;
-      }
-      return false;
-    };
+    const normal = reading?.text ?? text;
+    const flat = normal.replace(/\s/g, ' ');
+    // A find of the normal form (`starts` maps it to the text as written) or of the text as written.
+    const exposedIn =
+      (starts: readonly number[] | undefined, read: string) =>
+      (match: RawMatch): boolean => {
+        for (let at = match.start; at < match.end; at++) {
+          if (!LETTER_OR_DIGIT.test(read.charAt(at))) continue;
+          const origin = starts?.[at] ?? at;
+          if (origin < stop && !spans.some((span) => span.originalStart <= origin && origin < span.originalEnd)) return true;
+        }
+        return false;
+      };
+    // The printed groups in the normal form (line breaks kept, so a wrap after a separator reads), and in the text as
+    // written when that differs (a separator the normal form changes: ` - ` between two digits read as `-`, `……` as six dots).
+    const readings: Array<[string, (match: RawMatch) => boolean]> = [[normal, exposedIn(reading?.starts, normal)]];
+    if (normal !== text) readings.push([text, exposedIn(undefined, text)]);
+    const exposedFlat = exposedIn(reading?.starts, flat);
     if (this.options.kinds.includes('card')) {
-      const cards = [...(placeheld ? cardsAnywhere(flat) : []), ...cardsInGroups(flat)];
+      const cards = placeheld ? cardsAnywhere(flat) : [];
       const ordinary = ordinaryFinds(flat, cards);
-      if (cards.some((card) => !ordinary.has(card) && exposed(card))) this.missed.add('card');
+      if (cards.some((card) => !ordinary.has(card) && exposedFlat(card))) this.missed.add('card');
+      for (const [read, exposed] of readings) {
+        const printed = cardsInGroups(read);
+        const ordinaryPrinted = ordinaryFinds(read, printed);
+        // Wrapped after a separator, a card's gaps are of two kinds to the skeleton (`4111,` / `1111,1111,1111`: a
+        // bare comma and a comma and a line break, as numbers with decimals have): it is no ordinary number.
+        const counts = (card: RawMatch): boolean => !ordinaryPrinted.has(card) || LINE_BREAK.test(card.text);
+        if (printed.some((card) => counts(card) && exposed(card))) this.missed.add('card');
+      }
     }
     if (this.options.kinds.includes('iban')) {
-      const ibans = [...(placeheld ? ibansAnywhere(flat) : []), ...ibansInGroups(flat)];
-      if (ibans.some(exposed)) this.missed.add('iban');
+      if (placeheld && ibansAnywhere(flat).some(exposedFlat)) this.missed.add('iban');
+      for (const [read, exposed] of readings) if (ibansInGroups(read).some(exposed)) this.missed.add('iban');
     }
   }
 
@@ -457,6 +473,7 @@ const GLUE = '._;:,|/\\\\~=#$%-';
 /** After a placeholder, a `+` is glue too when no number in international form starts with it (`⟧+087…`, `⟧++353…`). */
 const GLUE_AROUND_PLACEHOLDER = new RegExp(`[${GLUE}+](?=${PLACEHOLDER_OPEN})|(?<=${PLACEHOLDER_CLOSE})(?:[${GLUE}]|\\+(?=[+＋0]))`, 'g');
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LINE_BREAK = /[\r\n]/;
 const SPACE = /\s/;
 const DIGIT_FIRST = /\p{N}/u;
 

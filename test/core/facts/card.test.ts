@@ -256,7 +256,7 @@ describe('cardsInGroups: the fourth reading of redaction (issue 27, reviews rev2
   const spans = (text: string) => cardsInGroups(text).map((match) => [match.text, match.start, match.end, match.normalized]);
 
   it('reads a card printed with one and the same separator of one to three signs, whatever they are', () => {
-    for (const separator of ['||', '··', '· ', ', ', ' | ', '⟦', '\ufe30', ':', '=', '~', ' ', '-']) {
+    for (const separator of ['||', '··', '· ', ', ', ' | ', '", "', ' -- ', '⟦', '\ufe30', ':', '=', '~', ' ', '-']) {
       const written = ['4111', '1111', '1111', '1111'].join(separator);
       expect(spans(`x ${written} y`), separator).toEqual([[written, 2, 2 + written.length, '4111111111111111']]);
     }
@@ -270,14 +270,26 @@ describe('cardsInGroups: the fourth reading of redaction (issue 27, reviews rev2
     expect(spans('4111· 1111·1111· 1111')).toEqual([]);
     expect(spans('12345678 6386:8017:7554')).toEqual([]);
     expect(spans('4111||1111||1111||1112')).toEqual([]);
-    // Letters are no separator: an identifier.
+    // Letters are no separator: an identifier; nor five signs.
     expect(spans('4111x1111x1111x1111')).toEqual([]);
+    expect(spans('4111 --- 1111 --- 1111 --- 1111')).toEqual([]);
   });
 
   it('reads a card glued to digits before its first group, or an expiry glued after its last', () => {
     expect(spans('15.03.20244111:1111:1111:1111')).toEqual([['4111:1111:1111:1111', 10, 29, '4111111111111111']]);
     expect(spans('card 4111,1111,1111,111112-27')).toEqual([['4111,1111,1111,1111', 5, 24, '4111111111111111']]);
     expect(spans('1111exp 4111··1111··1111··1111exp')).toEqual([['4111··1111··1111··1111', 8, 30, '4111111111111111']]);
+  });
+
+  it('reads a card wrapped after a separator (a line break and blanks after it)', () => {
+    expect(spans('card 4111,\n1111,1111,1111')).toEqual([['4111,\n1111,1111,1111', 5, 25, '4111111111111111']]);
+    expect(spans('card 4111·1111·\r\n   1111·1111')).toEqual([['4111·1111·\r\n   1111·1111', 5, 29, '4111111111111111']]);
+  });
+
+  it('reads a 4-4-4-4 card glued to digits on both sides, and a 4-6-5 one unless its glued runs make six-digit items', () => {
+    expect(spans('#514729·5564·9732·81151230·059').map((span) => span[0])).toEqual(['4729·5564·9732·8115']);
+    expect(spans('card #853784#767982#96097491#03/25').map((span) => span[0])).toEqual(['3784#767982#96097']);
+    expect(spans('card 3714:496353:9843112:27').map((span) => span[0])).toEqual(['3714:496353:98431']);
   });
 
   it('reads a short last group whole, and no card across the items of a list in its own separator', () => {

@@ -114,7 +114,7 @@ describe('ibansInGroups: the fourth reading of redaction (issue 27, review rev27
   const spans = (text: string) => ibansInGroups(text).map((match) => [match.text, match.start, match.end, match.normalized]);
 
   it('reads an IBAN printed in groups of four with one and the same separator of one to three signs', () => {
-    for (const separator of [':', '::', ' · ', '||', ', ', '⟦']) {
+    for (const separator of [':', '::', ' · ', '||', ', ', '⟦', ' - ', '……', '", "']) {
       const written = ['DE89', '3704', '0044', '0532', '0130', '00'].join(separator);
       expect(spans(`x ${written} y`), separator).toEqual([[written, 2, 2 + written.length, 'DE89370400440532013000']]);
     }

@@ -1,6 +1,6 @@
 import cardValidator from 'card-validator';
 import { cardContextBefore } from '../context.js';
-import { rawMatch } from '../text.js';
+import { ANY_SEPARATOR, rawMatch, WRAP } from '../text.js';
 import { recogniseIbans } from './iban.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
@@ -264,46 +264,57 @@ export function cardsAnywhere(text: string): RawMatch[] {
   return matches;
 }
 
-/** Between two groups of a card as the fourth reading reads it: one to three characters that are no letter or digit. */
-const ANY_SEPARATOR = '[^\\p{L}\\p{N}]{1,3}';
 /** Where a group of four digits ends at a separator: a printed card may start there. */
 const GROUP_START_RE = /(?=\d{4}[^\p{L}\p{N}])/gu;
 const DIGIT_AT = /^\d$/;
+const SIX = 6;
+/** Groups of `sizes` digits, the first separator captured and every later one the same, each maybe followed by a wrap. */
+function printedForm(sizes: readonly string[], tail: string): RegExp {
+  const [first, ...rest] = sizes;
+  return new RegExp(`\\d{${first!}}(${ANY_SEPARATOR})${WRAP}${rest.map((size) => `\\d{${size}}`).join(`\\1${WRAP}`)}${tail}`, 'uy');
+}
 /**
  * The printed forms of a card (4-4-4-4 and 4-4-4-4 with a fifth group of one to three, 4-6-5, 4-6-4), with one and the
  * same separator of any kind between every two groups, longest first. A short last group (of a 19-digit or 14-digit
  * card) is a whole group, not the head of a longer one (`… 4738 0330 5389`: an expiry and a code after a card).
  */
 const PRINTED_ANY = [
-  new RegExp(`\\d{4}(${ANY_SEPARATOR})\\d{4}\\1\\d{4}\\1\\d{4}\\1\\d{1,3}(?!\\d)`, 'uy'),
-  new RegExp(`\\d{4}(${ANY_SEPARATOR})\\d{4}\\1\\d{4}\\1\\d{4}`, 'uy'),
-  new RegExp(`\\d{4}(${ANY_SEPARATOR})\\d{6}\\1\\d{5}`, 'uy'),
-  new RegExp(`\\d{4}(${ANY_SEPARATOR})\\d{6}\\1\\d{4}(?!\\d)`, 'uy'),
+  printedForm(['4', '4', '4', '4', '1,3'], '(?!\\d)'),
+  printedForm(['4', '4', '4', '4'], ''),
+  printedForm(['4', '6', '5'], ''),
+  printedForm(['4', '6', '4'], '(?!\\d)'),
 ];
+/** The forms with a group of six inside, which a list of six-digit numbers in one separator holds (`itemOfList`). */
+const SIX_INSIDE = new Map([
+  [PRINTED_ANY[2], 5],
+  [PRINTED_ANY[3], 4],
+]);
 
 /**
- * The fourth reading of redaction (issue 27, reviews rev27j and rev27k): card numbers printed in groups with one and
- * the same separator of one to three characters that are no letter or digit between every two groups, whatever they
- * are (`4111||1111||1111||1111`, `4111· 1111· …`, `4111, 1111, …`, brackets, signs NFKC makes two of), and whatever
- * is glued before the first group or after the last (`2024-03-154111:1111:…`, `…,111112-27`: the card's digits are
- * read from the first group's last four and up to its own length) — but not across the items of a list (`itemOfList`). Not a recogniser: a list of four-digit numbers in
- * one separator holds a valid card number by chance (one window of four in fifteen, measured over random groups of
- * 1000–9999), and redaction stops a request on it.
+ * Whether a 4-6-5 or 4-6-4 find `[start, end)` is read across the items of a list of six-digit numbers: its first group
+ * the tail of a six-digit run and its last group the head of one (`Orders 981898, 805922, 224575, 716213`: order numbers,
+ * read as `1898, 805922, 22457`). A card glued to digits on one side only is no such find (`card 3714:496353:9843112:27`:
+ * an expiry glued to its last group, review rev27m), nor one whose glued runs are of other sizes
+ * (`#853784#767982#96097491#03/25`), nor a 4-4-4-4 card, whose groups inside are of four.
  */
-/**
- * Whether a find `[start, end)` with digits after it is read across the items of a list in its separator: its first
- * group the tail of a longer number that stands after the separator, or its last group the head of one that the
- * separator follows (`Orders 981898, 805922, 224575, 716213`: six-digit order numbers in `, `, read as `1898, 805922,
- * 22457`).
- */
-function itemOfList(text: string, start: number, end: number, separator: string): boolean {
+function itemOfList(text: string, start: number, end: number, last: number): boolean {
   let before = start;
   while (DIGIT_AT.test(text.charAt(before - 1))) before--;
   let after = end;
   while (DIGIT_AT.test(text.charAt(after))) after++;
-  return (before < start && text.slice(before - separator.length, before) === separator) || text.startsWith(separator, after);
+  return start + 4 - before === SIX && after - (end - last) === SIX;
 }
 
+/**
+ * The fourth reading of redaction (issue 27, reviews rev27j, rev27k and rev27m): card numbers printed in groups with
+ * one and the same separator of one to four characters that are no letter or digit between every two groups, whatever
+ * they are (`4111||1111||1111||1111`, `4111· 1111· …`, `4111, 1111, …`, `"4111", "1111", …`, brackets, signs NFKC
+ * makes two of), maybe wrapped after a separator, and whatever is glued before the first group or after the last
+ * (`2024-03-154111:1111:…`, `…,111112-27`: the card's digits are read from the first group's last four and up to its
+ * own length) — but not across the items of a list (`itemOfList`). Not a recogniser: a list of four-digit numbers in
+ * one separator holds a valid card number by chance (about one window of four in 22, measured over random groups of
+ * 1000–9999), and redaction stops a request on it.
+ */
 export function cardsInGroups(text: string): RawMatch[] {
   const matches: RawMatch[] = [];
   for (const start of text.matchAll(GROUP_START_RE)) {
@@ -312,7 +323,8 @@ export function cardsInGroups(text: string): RawMatch[] {
       const printed = form.exec(text);
       if (printed === null) continue;
       const end = start.index + printed[0].length;
-      if (DIGIT_AT.test(text.charAt(end)) && itemOfList(text, start.index, end, printed[1]!)) continue;
+      const last = SIX_INSIDE.get(form);
+      if (last !== undefined && itemOfList(text, start.index, end, last)) continue;
       const digits = printed[0].replace(/\D/g, '');
       if (isValidCardNumber(digits)) {
         matches.push(rawMatch('card', text, start.index, end, digits));

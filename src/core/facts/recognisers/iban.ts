@@ -1,5 +1,5 @@
 import { countrySpecs, electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { isWordChar, charAt, charBefore, rawMatch } from '../text.js';
+import { ANY_SEPARATOR, isWordChar, charAt, charBefore, rawMatch, WRAP } from '../text.js';
 import type { RawMatch, RecogniserOptions } from '../types.js';
 
 // Candidates are ASCII letters and digits in any case (people type `ie29 aibk …`): either compact (15–34 characters)
@@ -112,12 +112,18 @@ export function ibansAnywhere(text: string): RawMatch[] {
   return matches;
 }
 
-/** An IBAN in groups of four (the last of one to four) with one and the same separator of one to three characters that are no letter or digit. */
-const GROUPS_ANY_RE = /(?=([A-Za-z]{2}\d{2}([^\p{L}\p{N}]{1,3})[A-Za-z0-9]{4}(?:\2[A-Za-z0-9]{4}){0,7}(?:\2[A-Za-z0-9]{1,4})?))/gu;
+/**
+ * An IBAN in groups of four (the last of one to four) with one and the same separator (`ANY_SEPARATOR`) between every
+ * two groups, each maybe followed by a wrap.
+ */
+const GROUPS_ANY_RE = new RegExp(
+  `(?=([A-Za-z]{2}\\d{2}(${ANY_SEPARATOR})${WRAP}[A-Za-z0-9]{4}(?:\\2${WRAP}[A-Za-z0-9]{4}){0,7}(?:\\2${WRAP}[A-Za-z0-9]{1,4})?))`,
+  'gu',
+);
 
 /**
- * The fourth reading of redaction (issue 27, review rev27k): IBANs printed in groups of four with one and the same
- * separator of any kind between every two groups (`DE89:3704:0044:…`, `DE89 · 3704 · …`), glued to anything before the
+ * The fourth reading of redaction (issue 27, reviews rev27k and rev27m): IBANs printed in groups of four with one and
+ * the same separator of any kind between every two groups (`DE89:3704:0044:…`, `DE89 · 3704 · …`, `GB82 - WEST - …`), glued to anything before the
  * country code but a letter and to anything after the last group: as many letters and digits as the country's IBANs
  * have. Not a recogniser: redaction stops a request on what it finds.
  */
