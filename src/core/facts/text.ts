@@ -82,8 +82,8 @@ export function lineCol(text: string, offset: number): LineCol {
 
 /**
  * Between two groups of a card or IBAN as the fourth reading reads it: one to four characters that are no letter, digit
- * or line break (`||`, `· `, `, `, `", "`), and a line break with blanks after it may follow (a value wrapped after its
- * separator: `4111,` / `1111,1111,1111`).
+ * or line break (`||`, `· `, `, `, `", "`), and one or two line breaks with blanks around them may follow (a value
+ * wrapped after its separator: `4111,` / `1111,1111,1111`, `4111. ` / `` / `1111.1111.1111`).
  */
 export const ANY_SEPARATOR = '[^\\p{L}\\p{N}\\r\\n]{1,4}';
-export const WRAP = '(?:(?:\\r\\n|\\r|\\n)[ \\t]*)?';
+export const WRAP = '(?:(?:[ \\t]*(?:\\r\\n|\\r|\\n)){1,2}[ \\t]*)?';
