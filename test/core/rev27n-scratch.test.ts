@@ -43,7 +43,7 @@ function digitOf(digit: string): number {
 }
 
 describe('rev27n: a wrap after a separator with a line terminator other than CR and LF, or three breaks', () => {
-  it.fails('a card or IBAN in one sign wrapped with VT, FF, NEL, U+2028 or U+2029 after one separator', () => {
+  it('a card or IBAN in one sign wrapped with VT, FF, NEL, U+2028 or U+2029 after one separator', () => {
     // `WRAP` takes `\r` and `\n` only; the normal form reads VT, FF and NEL as a blank (so `4111, 1111,1111,1111` is in
     // two separators) and keeps U+2028/U+2029, which `ANY_SEPARATOR` then counts into the one gap. Word's manual line
     // break is VT, PDF text has FF between pages. cls.mts `otherBreaks`, N 400, seed 27: 186 sent by head, 186 by main.
@@ -54,7 +54,7 @@ describe('rev27n: a wrap after a separator with a line terminator other than CR 
     expect(sends('ref CH58||1637||1QT9||\u0085DIKQ||9E86||C ok', 'CH5816371QT9DIKQ9E86C')).toBe(false);
   });
 
-  it.fails('three line breaks after a separator (a blank line and a break)', () => {
+  it('three line breaks after a separator (a blank line and a break)', () => {
     // `WRAP` takes one or two. cls.mts `threeBreaks`, N 400, seed 27: 373 sent by head, 373 by main.
     expect(sends('card 4111-1111-\n\n\n1111-1111', '4111111111111111')).toBe(false);
     expect(sends('ref 12 5137:5484:4419:\n\n\n7928 exp 12/27', '5137548444197928')).toBe(false);
@@ -62,7 +62,7 @@ describe('rev27n: a wrap after a separator with a line terminator other than CR 
 });
 
 describe('rev27n: a separator NFKC makes longer than four, with digits the text as written does not read', () => {
-  it.fails('full-width, Arabic-Indic or zero-width-split digits in `……` or `︙︙` groups', () => {
+  it('full-width, Arabic-Indic or zero-width-split digits in `……` or `︙︙` groups', () => {
     // The normal form reads the digits but makes `……` six dots (over four); the text as written keeps two signs but
     // its digits are not ASCII digits or a format character splits a group. Neither reading reads the groups, no other
     // reading reads them either. cls.mts `nfkcLongAndDigits`, N 400, seed 27: 399 sent by head, 400 by main.
@@ -74,7 +74,7 @@ describe('rev27n: a separator NFKC makes longer than four, with digits the text 
 });
 
 describe('rev27n: an expiry glued to the last group of a 14-digit (4-6-4) or 19-digit (4-4-4-4-3) card', () => {
-  it.fails('in blanks or one sign, the expiry run into the last group', () => {
+  it('in blanks or one sign, the expiry run into the last group', () => {
     // The docs hold an expiry glued to a 4-4-4-4 or 4-6-5 card; the 4-6-4 and 4-4-4-4-{1,3} forms require no digit
     // after their last group (`(?!\d)`), and no other reading reads them; "What is still sent" does not name them.
     // cls.mts `gluedExpiry1419`, N 400, seed 27: 367 sent by head, 367 by main.
@@ -85,7 +85,7 @@ describe('rev27n: an expiry glued to the last group of a 14-digit (4-6-4) or 19-
 });
 
 describe('rev27n: an IBAN with an invisible default-ignorable mark after one of its letters', () => {
-  it.fails('a variation selector, the grapheme joiner or a Mongolian selector after a letter, in the usual print', () => {
+  it('a variation selector, the grapheme joiner or a Mongolian selector after a letter, in the usual print', () => {
     // The normal form keeps a mark after a letter (docs/redaction.md), so `DE︎89` is no country code and check digits
     // for any reading, though it shows as `DE89`. Outside the reviewed diff (main the same), but defect 1's rule.
     // cls.mts `ibanIgnorableMark`, N 400, seed 27: 372 sent by head, 372 by main.
@@ -96,7 +96,7 @@ describe('rev27n: an IBAN with an invisible default-ignorable mark after one of 
 });
 
 describe('rev27n: ordinary figures this build stops that main sent unchanged', () => {
-  it.fails('rows of four-digit figures with a trailing comma, a line break after it', () => {
+  it('rows of four-digit figures with a trailing comma, a line break after it', () => {
     // A line break in a find makes it count whatever the ordinary-number rules say (`counts` in `readWhole`), so a
     // row's trailing separator and the next row read as a wrapped card. wrapcost.mts N 600, seed 27: `csvTrailing`
     // 103 stopped by head and sent unchanged by main (17 in 100); hard-wrapped lists in prose (`…, 5975,\n8283, …`)

@@ -277,10 +277,15 @@ export class Redactor {
         }
         return false;
       };
-    // The printed groups in the normal form (line breaks kept, so a wrap after a separator reads), and in the text as
-    // written when that differs (a separator the normal form changes: ` - ` between two digits read as `-`, `……` as six dots).
+    // The printed groups in the normal form (line breaks kept, so a wrap after a separator reads); in it with every
+    // mark left out (the normal form keeps a mark after a letter: `DE\ufe0f89 …`, `WE\u034fST`); and in the text as
+    // written with every decimal digit as ASCII (the same length) when that differs (a separator the normal form changes
+    // in one gap and not another: ` - ` between two digits read as `-`).
     const readings: Array<[string, (match: RawMatch) => boolean]> = [[normal, exposedIn(reading?.starts, normal)]];
-    if (normal !== text) readings.push([text, exposedIn(undefined, text)]);
+    const unmarked = withoutMarks(normal, reading?.starts);
+    if (unmarked !== undefined) readings.push([unmarked.text, exposedIn(unmarked.starts, unmarked.text)]);
+    const written = text.replace(DECIMAL_DIGIT, (digit) => (digit.length === 1 ? asciiDigit(digit) : digit));
+    if (written !== normal) readings.push([written, exposedIn(undefined, written)]);
     const exposedFlat = exposedIn(reading?.starts, flat);
     if (this.options.kinds.includes('card')) {
       const cards = placeheld ? cardsAnywhere(flat) : [];
@@ -290,14 +295,18 @@ export class Redactor {
         const printed = cardsInGroups(read);
         const ordinaryPrinted = ordinaryFinds(read, printed);
         // Wrapped after a separator, a card's gaps are of two kinds to the skeleton (`4111,` / `1111,1111,1111`: a
-        // bare comma and a comma and a line break, as numbers with decimals have): it is no ordinary number.
-        const counts = (card: RawMatch): boolean => !ordinaryPrinted.has(card) || LINE_BREAK.test(card.text);
+        // bare comma and a comma and a line break, as numbers with decimals have): it is no ordinary number — unless a
+        // group of four stands next to it in a separator (`9844,6978,` / `5759,2842,` / `…`: rows of figures).
+        const counts = (card: RawMatch): boolean =>
+          !ordinaryPrinted.has(card) || (LINE_BREAK.test(card.text) && !GROUP_BEFORE.test(read.slice(0, card.start)) && !GROUP_AFTER.test(read.slice(card.end)));
         if (printed.some((card) => counts(card) && exposed(card))) this.missed.add('card');
       }
     }
     if (this.options.kinds.includes('iban')) {
       if (placeheld && ibansAnywhere(flat).some(exposedFlat)) this.missed.add('iban');
       for (const [read, exposed] of readings) if (ibansInGroups(read).some(exposed)) this.missed.add('iban');
+      // Without its marks, compact too (`IE29AI\u034fBK93115212345678`): the recognisers read the text with them.
+      if (unmarked !== undefined && ibansAnywhere(unmarked.text).some(exposedIn(unmarked.starts, unmarked.text))) this.missed.add('iban');
     }
   }
 
@@ -473,7 +482,27 @@ const GLUE = '._;:,|/\\\\~=#$%-';
 /** After a placeholder, a `+` is glue too when no number in international form starts with it (`⟧+087…`, `⟧++353…`). */
 const GLUE_AROUND_PLACEHOLDER = new RegExp(`[${GLUE}+](?=${PLACEHOLDER_OPEN})|(?<=${PLACEHOLDER_CLOSE})(?:[${GLUE}]|\\+(?=[+＋0]))`, 'g');
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const LINE_BREAK = /[\r\n]/;
+const LINE_BREAK = /[\r\n\v\f\u0085\u2028\u2029]/;
+/** A group of four digits and a separator (and blanks or line breaks) right before a find, or after it. */
+const GROUP_BEFORE = /(?<!\d)\d{4}[^\p{L}\p{N}]{1,8}$/u;
+const GROUP_AFTER = /^[^\p{L}\p{N}]{1,8}\d{4}(?!\d)/u;
+const DECIMAL_DIGIT = /\p{Nd}/gu;
+/** Combining marks and format characters (variation selectors, the grapheme joiner, zero-width characters). */
+const MARK_OR_FORMAT = /[\p{M}\p{Cf}]/u;
+
+/** `normal` without its marks and format characters, each character mapped to the text as written (undefined when it has none). */
+function withoutMarks(normal: string, starts: readonly number[] | undefined): { text: string; starts: number[] } | undefined {
+  if (!MARK_OR_FORMAT.test(normal)) return undefined;
+  let text = '';
+  const kept: number[] = [];
+  for (let at = 0; at < normal.length; at++) {
+    const char = normal.charAt(at);
+    if (MARK_OR_FORMAT.test(char)) continue;
+    text += char;
+    kept.push(starts?.[at] ?? at);
+  }
+  return { text, starts: kept };
+}
 const SPACE = /\s/;
 const DIGIT_FIRST = /\p{N}/u;
 

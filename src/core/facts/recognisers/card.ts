@@ -274,15 +274,19 @@ function printedForm(sizes: readonly string[], tail: string): RegExp {
   return new RegExp(`\\d{${first!}}(${ANY_SEPARATOR})${WRAP}${rest.map((size) => `\\d{${size}}`).join(`\\1${WRAP}`)}${tail}`, 'uy');
 }
 /**
+ * After a short last group (of a 19-digit or 14-digit card): no digit — it is a whole group, not the head of a longer
+ * one (`… 4738 0330 5389`: an expiry and a code after a card) — or an expiry glued to it (`3056 930902 590412/27`).
+ */
+const SHORT_LAST = '(?=\\d{1,2}[^\\p{L}\\p{N}\\s]\\d{2}(?!\\d)|(?!\\d))';
+/**
  * The printed forms of a card (4-4-4-4 and 4-4-4-4 with a fifth group of one to three, 4-6-5, 4-6-4), with one and the
- * same separator of any kind between every two groups, longest first. A short last group (of a 19-digit or 14-digit
- * card) is a whole group, not the head of a longer one (`… 4738 0330 5389`: an expiry and a code after a card).
+ * same separator of any kind between every two groups, longest first.
  */
 const PRINTED_ANY = [
-  printedForm(['4', '4', '4', '4', '1,3'], '(?!\\d)'),
+  printedForm(['4', '4', '4', '4', '1,3'], SHORT_LAST),
   printedForm(['4', '4', '4', '4'], ''),
   printedForm(['4', '6', '5'], ''),
-  printedForm(['4', '6', '4'], '(?!\\d)'),
+  printedForm(['4', '6', '4'], SHORT_LAST),
 ];
 /** The forms with a group of six inside, which a list of six-digit numbers in one separator holds (`itemOfList`). */
 const SIX_INSIDE = new Map([
