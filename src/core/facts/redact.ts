@@ -298,7 +298,8 @@ export class Redactor {
         // bare comma and a comma and a line break, as numbers with decimals have): it is no ordinary number — unless a
         // group of four stands next to it in a separator (`9844,6978,` / `5759,2842,` / `…`: rows of figures).
         const counts = (card: RawMatch): boolean =>
-          !ordinaryPrinted.has(card) || (LINE_BREAK.test(card.text) && !GROUP_BEFORE.test(read.slice(0, card.start)) && !GROUP_AFTER.test(read.slice(card.end)));
+          !ordinaryPrinted.has(card) ||
+          (LINE_BREAK.test(card.text) && !GROUP_BEFORE.test(read.slice(0, card.start)) && !GROUP_AFTER.test(read.slice(card.end)));
         if (printed.some((card) => counts(card) && exposed(card))) this.missed.add('card');
       }
     }
@@ -495,11 +496,14 @@ function withoutMarks(normal: string, starts: readonly number[] | undefined): { 
   if (!MARK_OR_FORMAT.test(normal)) return undefined;
   let text = '';
   const kept: number[] = [];
-  for (let at = 0; at < normal.length; at++) {
-    const char = normal.charAt(at);
-    if (MARK_OR_FORMAT.test(char)) continue;
-    text += char;
-    kept.push(starts?.[at] ?? at);
+  let at = 0;
+  // By code point: a variation selector of the supplement (U+E0100…) is two code units.
+  for (const char of normal) {
+    if (!MARK_OR_FORMAT.test(char)) {
+      text += char;
+      for (let unit = 0; unit < char.length; unit++) kept.push(starts?.[at + unit] ?? at + unit);
+    }
+    at += char.length;
   }
   return { text, starts: kept };
 }

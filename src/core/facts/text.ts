@@ -81,10 +81,10 @@ export function lineCol(text: string, offset: number): LineCol {
 }
 
 /**
- * Between two groups of a card or IBAN as the fourth reading reads it: one to six characters that are no letter, digit
- * or line break (`||`, `· `, `, `, `", "`, `) - (`, and `……` as NFKC reads it: six dots), and one or more line breaks
+ * Between two groups of a card or IBAN as the fourth reading reads it: one to eight characters that are no letter, digit
+ * or line break (`||`, `· `, `, `, `", "`, `) - (`, and `…… ` as NFKC reads it: six dots and a blank), and one or more line breaks
  * (LF, CR, CRLF, VT, FF, NEL, U+2028, U+2029) with blanks around them may follow (a value wrapped after its separator:
  * `4111,` / `1111,1111,1111`, `4111. ` / `` / `1111.1111.1111`).
  */
-export const ANY_SEPARATOR = '[^\\p{L}\\p{N}\\r\\n\\v\\f\\u0085\\u2028\\u2029]{1,6}';
+export const ANY_SEPARATOR = '[^\\p{L}\\p{N}\\r\\n\\v\\f\\u0085\\u2028\\u2029]{1,8}';
 export const WRAP = '(?:(?:[ \\t]*(?:\\r\\n|[\\r\\n\\v\\f\\u0085\\u2028\\u2029]))+[ \\t]*)?';

@@ -275,9 +275,10 @@ function printedForm(sizes: readonly string[], tail: string): RegExp {
 }
 /**
  * After a short last group (of a 19-digit or 14-digit card): no digit — it is a whole group, not the head of a longer
- * one (`… 4738 0330 5389`: an expiry and a code after a card) — or an expiry glued to it (`3056 930902 590412/27`).
+ * one (`… 4738 0330 5389`: an expiry and a code after a card) — or an expiry glued to it (`3056 930902 590412/27`,
+ * `…||11910130`, `… 30710 28`).
  */
-const SHORT_LAST = '(?=\\d{1,2}[^\\p{L}\\p{N}\\s]\\d{2}(?!\\d)|(?!\\d))';
+const SHORT_LAST = '(?=\\d{1,2}[^\\p{L}\\p{N}]{1,3}\\d{2}(?!\\d)|\\d{4}(?!\\d)|(?!\\d))';
 /**
  * The printed forms of a card (4-4-4-4 and 4-4-4-4 with a fifth group of one to three, 4-6-5, 4-6-4), with one and the
  * same separator of any kind between every two groups, longest first.
