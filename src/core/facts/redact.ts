@@ -277,15 +277,20 @@ export class Redactor {
         }
         return false;
       };
-    // The printed groups in the normal form (line breaks kept, so a wrap after a separator reads); in it with every
-    // mark left out (the normal form keeps a mark after a letter: `DE\ufe0f89 …`, `WE\u034fST`); and in the text as
-    // written with every decimal digit as ASCII (the same length) when that differs (a separator the normal form changes
-    // in one gap and not another: ` - ` between two digits read as `-`).
-    const readings: Array<[string, (match: RawMatch) => boolean]> = [[normal, exposedIn(reading?.starts, normal)]];
-    const unmarked = withoutMarks(normal, reading?.starts);
-    if (unmarked !== undefined) readings.push([unmarked.text, exposedIn(unmarked.starts, unmarked.text)]);
+    // The printed groups in the normal form (line breaks kept, so a wrap after a separator reads); in the text as written
+    // with every decimal digit as ASCII (the same length) when that differs (a separator the normal form changes in one
+    // gap and not another: ` - ` between two digits read as `-`; a wrap in VT, FF or NEL, which it reads as a blank);
+    // and in each without its marks and format characters (the normal form keeps a mark after a letter: `DE\ufe0f89 …`,
+    // `WE\u034fST`; the text as written keeps zero-width characters inside a group).
     const written = text.replace(DECIMAL_DIGIT, (digit) => (digit.length === 1 ? asciiDigit(digit) : digit));
-    if (written !== normal) readings.push([written, exposedIn(undefined, written)]);
+    const bases: Array<{ text: string; starts: readonly number[] | undefined }> = [{ text: normal, starts: reading?.starts }];
+    if (written !== normal) bases.push({ text: written, starts: undefined });
+    for (const base of [...bases]) {
+      const unmarked = withoutMarks(base.text, base.starts);
+      if (unmarked !== undefined) bases.push(unmarked);
+    }
+    const readings: Array<[string, (match: RawMatch) => boolean]> = bases.map((base) => [base.text, exposedIn(base.starts, base.text)]);
+    const unmarked = bases.slice(1).filter((base) => base.text !== written);
     const exposedFlat = exposedIn(reading?.starts, flat);
     if (this.options.kinds.includes('card')) {
       const cards = placeheld ? cardsAnywhere(flat) : [];
@@ -307,7 +312,7 @@ export class Redactor {
       if (placeheld && ibansAnywhere(flat).some(exposedFlat)) this.missed.add('iban');
       for (const [read, exposed] of readings) if (ibansInGroups(read).some(exposed)) this.missed.add('iban');
       // Without its marks, compact too (`IE29AI\u034fBK93115212345678`): the recognisers read the text with them.
-      if (unmarked !== undefined && ibansAnywhere(unmarked.text).some(exposedIn(unmarked.starts, unmarked.text))) this.missed.add('iban');
+      for (const base of unmarked) if (ibansAnywhere(base.text).some(exposedIn(base.starts, base.text))) this.missed.add('iban');
     }
   }
 
