@@ -270,9 +270,9 @@ describe('cardsInGroups: the fourth reading of redaction (issue 27, reviews rev2
     expect(spans('4111· 1111·1111· 1111')).toEqual([]);
     expect(spans('12345678 6386:8017:7554')).toEqual([]);
     expect(spans('4111||1111||1111||1112')).toEqual([]);
-    // Letters are no separator: an identifier; nor seven signs.
+    // Letters are no separator: an identifier; nor nine signs.
     expect(spans('4111x1111x1111x1111')).toEqual([]);
-    expect(spans('4111 ----- 1111 ----- 1111 ----- 1111')).toEqual([]);
+    expect(spans('4111 ------- 1111 ------- 1111 ------- 1111')).toEqual([]);
   });
 
   it('reads a card glued to digits before its first group, or an expiry glued after its last', () => {
