@@ -59,10 +59,28 @@ reviewCases('rev27j WAS_OPEN: phone numbers once sent, now kept from a hosted mo
 // 120 of 160 IBANs).
 const REV27K_HELD: ReadonlyArray<readonly [string, string, Part]> = [
   ['IE: email, then a card in two signs', 'jane@example.com 4111||1111||1111||1111', { digits: '4111111111111111', region: 'IE' }],
-  ['DE: email, then an IBAN in colon groups glued to a date', 'jane@example.com 15.03.2024DE89:3704:0044:0532:0130:00', { digits: '89370400440532013000', region: 'DE' }],
-  ['GB: email, then a card in a sign and a blank glued to letters', 'jane@example.com 4111· 1111· 1111· 1111exp 12/27', { digits: '4111111111111111', region: 'GB' }],
+  [
+    'DE: email, then an IBAN in colon groups glued to a date',
+    'jane@example.com 15.03.2024DE89:3704:0044:0532:0130:00',
+    { digits: '89370400440532013000', region: 'DE' },
+  ],
+  [
+    'GB: email, then a card in a sign and a blank glued to letters',
+    'jane@example.com 4111· 1111· 1111· 1111exp 12/27',
+    { digits: '4111111111111111', region: 'GB' },
+  ],
   ['US: a card in commas with an expiry glued to it', 'card 4111,1111,1111,111112-27', { digits: '411111111111', region: 'US' }],
-  ['IE: email, then a card in two signs (PostgreSQL)', 'jane@example.com 4111··1111··1111··1111', { digits: '4111111111111111', region: 'IE', engine: 'postgres' }],
+  [
+    'IE: email, then a card in two signs (PostgreSQL)',
+    'jane@example.com 4111··1111··1111··1111',
+    { digits: '4111111111111111', region: 'IE', engine: 'postgres' },
+  ],
+  // Reviews rev27m and rev27n: an expiry glued to a card in one sign with that sign after it (a regression of 3bccb22),
+  // a wrap in a form feed, an IBAN with a variation selector after a letter, a 14-digit card with its expiry glued.
+  ['US: a card in colons with an expiry glued and a colon after it', 'card 4111:1111:1111:111112:27', { digits: '411111111111', region: 'US' }],
+  ['IE: a card wrapped in a form feed after a comma', 'card 4111,\f1111,1111,1111', { digits: '4111111111111111', region: 'IE' }],
+  ['DE: an IBAN with a variation selector after its country code', 'IBAN DE\ufe0f89 3704 0044 0532 0130 00', { digits: '89370400440532013000', region: 'DE' }],
+  ['GB: a 14-digit card with its expiry glued (PostgreSQL)', 'card 3056 930902 590412/27', { digits: '30569309025904', region: 'GB', engine: 'postgres' }],
 ];
 
 reviewCases('rev27k held: cards and IBANs in any one separator, kept from a hosted model', 'held', REV27K_HELD, 1130);
