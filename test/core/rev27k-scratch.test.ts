@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { skeletonOf } from '../../src/core/agent-ids.js';
-import { DEFAULT_REDACT_KINDS, Redactor } from '../../src/core/facts/redact.js';
-import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
+import { redacts, sends } from '../helpers/redaction-leaks.js';
 import { validateAgentId } from '../../src/core/memory/memory.js';
 
 /**
@@ -11,20 +10,6 @@ import { validateAgentId } from '../../src/core/memory/memory.js';
  * runs without a placeholder, and counts a card only when one sign parts all its groups). Found with seeded generators (reviewer's scripts, seed 27/28) comparing this
  * build with the one before the fourth reading.
  */
-const redacts = (text: string, region = 'IE') => {
-  const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region, regions: DEFAULT_REGIONS });
-  const out = r.redact(text).text;
-  return { out, stopped: r.leftBehind().length > 0 };
-};
-
-/** Whether 8 consecutive digits (or letters and digits) of `value` go out: the request is not stopped and they are in it. */
-const sends = (text: string, value: string, region = 'IE'): boolean => {
-  const { out, stopped } = redacts(text, region);
-  if (stopped) return false;
-  const stream = out.replace(/⟦[^⟧]*⟧/g, '|').replace(/[^0-9A-Za-z|]/g, '');
-  for (let i = 0; i + 8 <= value.length; i++) if (stream.includes(value.slice(i, i + 8))) return true;
-  return false;
-};
 
 describe('rev27k: cards and IBANs the fourth reading still lets out', () => {
   it('a card in `=` groups glued to an expiry word, with no other value in the text (the sign copy runs only with a placeholder)', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REDACT_KINDS, Redactor } from '../../src/core/facts/redact.js';
-import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
+import { redacts, sends } from '../helpers/redaction-leaks.js';
 
 /**
  * Review rev27n of 7c5d5f3, df84f6d and f2d2288 (issue 27, defect 1: the fourth reading's printed groups,
@@ -17,36 +16,6 @@ import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
  * and a wrapped find next to a group of four judged by the ordinary-number rules. cls.mts N 400: 0 sent in every class
  * (seeds 27 and 28); fz.mts 4 000: 30 sent (main 1 815), none that main did not send; wrapcost.mts: 1 new stop of 3 000.
  */
-const redacts = (text: string, region = 'IE') => {
-  const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region, regions: DEFAULT_REGIONS });
-  const out = r.redact(text).text;
-  return { out, stopped: r.leftBehind().length > 0 };
-};
-
-/** Whether 8 consecutive letters and digits of `value` go out: the request is not stopped and they are in it. */
-const sends = (text: string, value: string, region = 'IE'): boolean => {
-  const { out, stopped } = redacts(text, region);
-  if (stopped) return false;
-  const stream = out
-    .replace(/⟦[^⟧]*⟧/g, '|')
-    .normalize('NFKC')
-    .replace(/\p{Nd}/gu, (digit) => String(digitOf(digit)))
-    .replace(/[^0-9A-Za-z|]/g, '')
-    .toUpperCase();
-  for (let i = 0; i + 8 <= value.length; i++) if (stream.includes(value.slice(i, i + 8))) return true;
-  return false;
-};
-
-/** The value of a decimal digit of any script (its offset from the zero of its block). */
-function digitOf(digit: string): number {
-  let code = digit.codePointAt(0)!;
-  let value = 0;
-  while (/\p{Nd}/u.test(String.fromCodePoint(code - 1)) && value < 9) {
-    code--;
-    value++;
-  }
-  return value;
-}
 
 describe('rev27n: a wrap after a separator with a line terminator other than CR and LF, or three breaks', () => {
   it('a card or IBAN in one sign wrapped with VT, FF, NEL, U+2028 or U+2029 after one separator', () => {
