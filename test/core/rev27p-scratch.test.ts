@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REDACT_KINDS, Redactor } from '../../src/core/facts/redact.js';
+import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
+
+/**
+ * Review rev27p of 255dc5a, 61542ec and 495b1e3 (issue 27, defect 1: the fourth reading's printed groups). Open cases
+ * as it.fails (each passes once the case is held; then `.fails` comes off). A leak is no stop and 8 consecutive
+ * letters and digits of the value in what is sent, outside placeholders. Main sends every one of these too; the first
+ * describe is sent by this build and stopped by f2d2288 (the tree rev27n reviewed).
+ */
+const redacts = (text: string, region = 'IE') => {
+  const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region, regions: DEFAULT_REGIONS });
+  const out = r.redact(text).text;
+  return { out, stopped: r.leftBehind().length > 0 };
+};
+
+/** Whether 8 consecutive letters and digits of `value` go out: the request is not stopped and they are in it. */
+const sends = (text: string, value: string, region = 'IE'): boolean => {
+  const { out, stopped } = redacts(text, region);
+  if (stopped) return false;
+  const stream = out
+    .replace(/⟦[^⟧]*⟧/g, '|')
+    .normalize('NFKC')
+    .replace(/\p{Nd}/gu, (digit) => String(digitOf(digit)))
+    .replace(/[^0-9A-Za-z|]/g, '')
+    .toUpperCase();
+  for (let i = 0; i + 8 <= value.length; i++) if (stream.includes(value.slice(i, i + 8))) return true;
+  return false;
+};
+
+/** The value of a decimal digit of any script (its offset from the zero of its block). */
+function digitOf(digit: string): number {
+  let code = digit.codePointAt(0)!;
+  let value = 0;
+  while (/\p{Nd}/u.test(String.fromCodePoint(code - 1)) && value < 9) {
+    code--;
+    value++;
+  }
+  return value;
+}
+
+describe('rev27p: a wrapped card next to a group of four in another separator', () => {
+  it.fails('a card wrapped after its separator beside a year or the end of a phone number', () => {
+    // 255dc5a judges a wrapped find by the ordinary-number rules when any group of four stands next to it in any
+    // separator (`GROUP_BEFORE` / `GROUP_AFTER`); rows of figures share the card's own separator. f2d2288 stopped all four.
+    expect(sends('card 4111,\n1111,1111,1111 2027 ok', '4111111111111111')).toBe(false);
+    expect(sends('card 4111,\n1111,1111,1111\n2027 ok', '4111111111111111')).toBe(false);
+    expect(sends('In 2024 4111.\n1111.1111.1111 paid', '4111111111111111')).toBe(false);
+    expect(sends('call 087 123 4567 4111,\n1111,1111,1111 ok', '4111111111111111')).toBe(false);
+  });
+});
+
+describe('rev27p: variations of the fixed classes', () => {
+  it.fails('an IBAN in full-width letters and digits wrapped with FF, VT or U+2028', () => {
+    // The written reading turns digits to ASCII but not full-width letters; the normal form reads FF/VT as a blank.
+    expect(sends('IBAN ＤＥ８９||３７０４||００４４||\f０５３２||０１３０||００ ok', 'DE89370400440532013000')).toBe(false);
+    expect(sends('IBAN ＤＥ８９||３７０４||００４４||\u000b０５３２||０１３０||００ ok', 'DE89370400440532013000')).toBe(false);
+    expect(sends('IBAN ＤＥ８９ - ３７０４ - ００４４ - \u2028０５３２ - ０１３０ - ００ ok', 'DE89370400440532013000')).toBe(false);
+  });
+
+  it.fails('a 4-6-4 card with an expiry of a four-digit year glued to its last group', () => {
+    // `SHORT_LAST` takes MMYY and MM?YY only.
+    expect(sends('card 3056 930902 590412/2027 ok', '30569309025904')).toBe(false);
+    expect(sends('card 3056-930902-5904122027 ok', '30569309025904')).toBe(false);
+    expect(sends('card 3056.930902.590412.2027 ok', '30569309025904')).toBe(false);
+  });
+
+  it.fails('a wrap in FF or VT indented with a no-break or ideographic space', () => {
+    // `WRAP` takes `[ \t]` around the breaks; with LF the normal form holds it, with FF/VT it does not.
+    expect(sends('card 4111,\f\u00a01111,1111,1111 ok', '4111111111111111')).toBe(false);
+    expect(sends('card 4111,\u000b\u30001111,1111,1111 ok', '4111111111111111')).toBe(false);
+    expect(sends('card 4111,\u00a0\f1111,1111,1111 ok', '4111111111111111')).toBe(false);
+  });
+
+  it.fails('mathematical digits (outside the BMP) with a U+2028 wrap after ` - `', () => {
+    // The written reading maps BMP digits only; the normal form reads ` - ` between two digits as `-`.
+    expect(sends('card 𝟒𝟏𝟏𝟏 - \u2028𝟏𝟏𝟏𝟏 - 𝟏𝟏𝟏𝟏 - 𝟏𝟏𝟏𝟏 ok', '4111111111111111')).toBe(false);
+  });
+
+  it.fails('the separator after the line break rather than before it', () => {
+    expect(sends('card 4111\n-1111-1111-1111 ok', '4111111111111111')).toBe(false);
+    expect(sends('card 4111\u2028-1111-1111-1111 ok', '4111111111111111')).toBe(false);
+  });
+});
