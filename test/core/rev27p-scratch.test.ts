@@ -7,6 +7,13 @@ import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
  * as it.fails (each passes once the case is held; then `.fails` comes off). A leak is no stop and 8 consecutive
  * letters and digits of the value in what is sent, outside placeholders. Main sends every one of these too; the first
  * describe is sent by this build and stopped by f2d2288 (the tree rev27n reviewed).
+ *
+ * Held since (plain `it`): a wrapped card next to a year or a phone number's tail (a group of four counts as a row of
+ * figures only in the card's own separator), a full-width IBAN wrapped in FF/VT/U+2028 (the written reading folds
+ * full-width letters and signs too), a wrap indented with any space. Still open, tried and withdrawn: a four-digit year
+ * glued to a 4-6-4 card and the separator after the line break — both readings stopped rows of figures and cards with
+ * a code after them (new stops: 32 of 4 000 ordinary figures next to a value, 93 of 1 000 CSV rows, 14 of 400 cards
+ * with expiry and code).
  */
 const redacts = (text: string, region = 'IE') => {
   const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region, regions: DEFAULT_REGIONS });
@@ -40,7 +47,7 @@ function digitOf(digit: string): number {
 }
 
 describe('rev27p: a wrapped card next to a group of four in another separator', () => {
-  it.fails('a card wrapped after its separator beside a year or the end of a phone number', () => {
+  it('a card wrapped after its separator beside a year or the end of a phone number', () => {
     // 255dc5a judges a wrapped find by the ordinary-number rules when any group of four stands next to it in any
     // separator (`GROUP_BEFORE` / `GROUP_AFTER`); rows of figures share the card's own separator. f2d2288 stopped all four.
     expect(sends('card 4111,\n1111,1111,1111 2027 ok', '4111111111111111')).toBe(false);
@@ -51,7 +58,7 @@ describe('rev27p: a wrapped card next to a group of four in another separator', 
 });
 
 describe('rev27p: variations of the fixed classes', () => {
-  it.fails('an IBAN in full-width letters and digits wrapped with FF, VT or U+2028', () => {
+  it('an IBAN in full-width letters and digits wrapped with FF, VT or U+2028', () => {
     // The written reading turns digits to ASCII but not full-width letters; the normal form reads FF/VT as a blank.
     expect(sends('IBAN ＤＥ８９||３７０４||００４４||\f０５３２||０１３０||００ ok', 'DE89370400440532013000')).toBe(false);
     expect(sends('IBAN ＤＥ８９||３７０４||００４４||\u000b０５３２||０１３０||００ ok', 'DE89370400440532013000')).toBe(false);
@@ -65,7 +72,7 @@ describe('rev27p: variations of the fixed classes', () => {
     expect(sends('card 3056.930902.590412.2027 ok', '30569309025904')).toBe(false);
   });
 
-  it.fails('a wrap in FF or VT indented with a no-break or ideographic space', () => {
+  it('a wrap in FF or VT indented with a no-break or ideographic space', () => {
     // `WRAP` takes `[ \t]` around the breaks; with LF the normal form holds it, with FF/VT it does not.
     expect(sends('card 4111,\f\u00a01111,1111,1111 ok', '4111111111111111')).toBe(false);
     expect(sends('card 4111,\u000b\u30001111,1111,1111 ok', '4111111111111111')).toBe(false);

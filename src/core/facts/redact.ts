@@ -278,11 +278,13 @@ export class Redactor {
         return false;
       };
     // The printed groups in the normal form (line breaks kept, so a wrap after a separator reads); in the text as written
-    // with every decimal digit as ASCII (the same length) when that differs (a separator the normal form changes in one
+    // with every decimal digit and full-width letter or sign as ASCII (the same length) when that differs (a separator the normal form changes in one
     // gap and not another: ` - ` between two digits read as `-`; a wrap in VT, FF or NEL, which it reads as a blank);
     // and in each without its marks and format characters (the normal form keeps a mark after a letter: `DE\ufe0f89 …`,
     // `WE\u034fST`; the text as written keeps zero-width characters inside a group).
-    const written = text.replace(DECIMAL_DIGIT, (digit) => (digit.length === 1 ? asciiDigit(digit) : digit));
+    const written = text
+      .replace(DECIMAL_DIGIT, (digit) => (digit.length === 1 ? asciiDigit(digit) : digit))
+      .replace(FULL_WIDTH_ASCII, (char) => String.fromCharCode(char.charCodeAt(0) - 0xfee0));
     const bases: Array<{ text: string; starts: readonly number[] | undefined }> = [{ text: normal, starts: reading?.starts }];
     if (written !== normal) bases.push({ text: written, starts: undefined });
     for (const base of [...bases]) {
@@ -301,10 +303,8 @@ export class Redactor {
         const ordinaryPrinted = ordinaryFinds(read, printed);
         // Wrapped after a separator, a card's gaps are of two kinds to the skeleton (`4111,` / `1111,1111,1111`: a
         // bare comma and a comma and a line break, as numbers with decimals have): it is no ordinary number — unless a
-        // group of four stands next to it in a separator (`9844,6978,` / `5759,2842,` / `…`: rows of figures).
-        const counts = (card: RawMatch): boolean =>
-          !ordinaryPrinted.has(card) ||
-          (LINE_BREAK.test(card.text) && !GROUP_BEFORE.test(read.slice(0, card.start)) && !GROUP_AFTER.test(read.slice(card.end)));
+        // group of four stands next to it in its own separator (`9844,6978,` / `5759,2842,` / `…`: rows of figures).
+        const counts = (card: RawMatch): boolean => !ordinaryPrinted.has(card) || (LINE_BREAK.test(card.text) && !inRowOfFigures(read, card));
         if (printed.some((card) => counts(card) && exposed(card))) this.missed.add('card');
       }
     }
@@ -489,10 +489,23 @@ const GLUE = '._;:,|/\\\\~=#$%-';
 const GLUE_AROUND_PLACEHOLDER = new RegExp(`[${GLUE}+](?=${PLACEHOLDER_OPEN})|(?<=${PLACEHOLDER_CLOSE})(?:[${GLUE}]|\\+(?=[+＋0]))`, 'g');
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const LINE_BREAK = /[\r\n\v\f\u0085\u2028\u2029]/;
-/** A group of four digits and a separator (and blanks or line breaks) right before a find, or after it. */
-const GROUP_BEFORE = /(?<!\d)\d{4}[^\p{L}\p{N}]{1,8}$/u;
-const GROUP_AFTER = /^[^\p{L}\p{N}]{1,8}\d{4}(?!\d)/u;
+/**
+ * Whether a group of four digits stands right before a wrapped card find or right after it in the card's own separator
+ * (blanks and line breaks around it aside): a row of figures (`9844,6978,` / `5759,2842,` / `…`), not a year, an
+ * expiry or a phone number's tail next to a wrapped card (`4111,` / `1111,1111,1111 2027`, review rev27p).
+ */
+function inRowOfFigures(read: string, card: RawMatch): boolean {
+  const separator = (/^\d{4}(\D*?)\d/u.exec(card.text)?.[1] ?? '').replace(LINE_BREAKS_AND_BLANKS, '');
+  if (separator === '') return false;
+  const gap = (text: string): string => text.replace(LINE_BREAKS_AND_BLANKS, '');
+  const before = /(?<!\d)\d{4}([^\p{L}\p{N}]{1,12})$/u.exec(read.slice(Math.max(0, card.start - 17), card.start));
+  const after = /^([^\p{L}\p{N}]{1,12})\d{4}(?!\d)/u.exec(read.slice(card.end, card.end + 17));
+  return (before !== null && gap(before[1]!) === separator) || (after !== null && gap(after[1]!) === separator);
+}
+const LINE_BREAKS_AND_BLANKS = /[\s\u0085\u2028\u2029]+/gu;
 const DECIMAL_DIGIT = /\p{Nd}/gu;
+/** Full-width forms of the ASCII letters and signs (U+FF01–FF5E), each one code unit as its ASCII form is. */
+const FULL_WIDTH_ASCII = /[\uff01-\uff5e]/g;
 /** Combining marks and format characters (variation selectors, the grapheme joiner, zero-width characters). */
 const MARK_OR_FORMAT = /[\p{M}\p{Cf}]/u;
 

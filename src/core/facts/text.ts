@@ -87,4 +87,4 @@ export function lineCol(text: string, offset: number): LineCol {
  * `4111,` / `1111,1111,1111`, `4111. ` / `` / `1111.1111.1111`).
  */
 export const ANY_SEPARATOR = '[^\\p{L}\\p{N}\\r\\n\\v\\f\\u0085\\u2028\\u2029]{1,8}';
-export const WRAP = '(?:(?:[ \\t]*(?:\\r\\n|[\\r\\n\\v\\f\\u0085\\u2028\\u2029]))+[ \\t]*)?';
+export const WRAP = '(?:(?:[\\p{Zs}\\t]*(?:\\r\\n|[\\r\\n\\v\\f\\u0085\\u2028\\u2029]))+[\\p{Zs}\\t]*)?';
