@@ -1,4 +1,4 @@
-import { DEFAULT_REDACT_KINDS, Redactor } from '../../src/core/facts/redact.js';
+import { asciiDigit, DEFAULT_REDACT_KINDS, Redactor } from '../../src/core/facts/redact.js';
 import { DEFAULT_REGIONS } from '../../src/core/facts/region.js';
 
 /**
@@ -20,20 +20,9 @@ export const sends = (text: string, value: string, region = 'IE'): boolean => {
   const stream = out
     .replace(/⟦[^⟧]*⟧/g, '|')
     .normalize('NFKC')
-    .replace(/\p{Nd}/gu, (digit) => String(digitOf(digit)))
+    .replace(/\p{Nd}/gu, asciiDigit)
     .replace(/[^0-9A-Za-z|]/g, '')
     .toUpperCase();
   for (let i = 0; i + 8 <= value.length; i++) if (stream.includes(value.slice(i, i + 8))) return true;
   return false;
 };
-
-/** The value of a decimal digit of any script (its offset from the zero of its block). */
-function digitOf(digit: string): number {
-  let code = digit.codePointAt(0)!;
-  let value = 0;
-  while (/\p{Nd}/u.test(String.fromCodePoint(code - 1)) && value < 9) {
-    code--;
-    value++;
-  }
-  return value;
-}
