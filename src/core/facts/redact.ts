@@ -249,24 +249,25 @@ export class Redactor {
   }
 
   /**
-   * The fourth reading (issue 27 reviews rev27h, rev27j, rev27k): card numbers and IBANs read wherever they stand in
-   * the text as written, in the redactor's normal form. One with a letter or digit that is sent and under no placeholder
-   * stops the request. Two readers: with a placeholder in the text, `cardsAnywhere` (less the ordinary numbers of a
-   * list or count) and `ibansAnywhere` — the first reading may give part of a value to a neighbour's reading (a chance
-   * card over an IBAN's last group and a card glued to it; a phone number over a card's last group and its expiry)
-   * and leave the rest as written, which the second reading, of the redacted text, no longer sees as a value; and
-   * always `cardsInGroups` and `ibansInGroups`: a value printed in groups with one and the same separator of one to
-   * three characters that are no letter or digit, whatever they are (`4111||1111||…`, `4111· 1111· …exp`,
-   * `DE89:3704:…` glued to a date), which no recogniser reads as a value. One separator throughout, as a card or IBAN
-   * is printed: a chance card over a phone number's last digits and figures in colons after it (`12345678
-   * 6386:8017:7554`) is parted by a blank and colons and is not read (review rev27k).
+   * The fourth reading (issue 27 reviews rev27h, rev27j, rev27k, rev27m, rev27n, rev27p): card numbers and IBANs read
+   * wherever they stand in the text as written. One with a letter or digit that is sent and under no placeholder stops
+   * the request. Two readers: with a placeholder in the text, `cardsAnywhere` (less the ordinary numbers of a list or
+   * count) and `ibansAnywhere` in the normal form — the first reading may give part of a value to a neighbour's reading
+   * (a chance card over an IBAN's last group and a card glued to it; a phone number over a card's last group and its
+   * expiry) and leave the rest as written, which the second reading, of the redacted text, no longer sees as a value;
+   * and always `cardsInGroups` and `ibansInGroups`: a value printed in groups with one and the same separator of up to
+   * eight characters that are no letter or digit, maybe wrapped after it (`4111||1111||…`, `4111· 1111· …exp`,
+   * `DE89:3704:…` glued to a date), which no recogniser reads as a value. Those are read in the normal form, in the text
+   * as written with its digits and full-width forms as ASCII, and in each without marks and format characters (see
+   * docs/redaction.md). A text with no decimal digit holds neither, and is not read.
    */
   private readWhole(text: string, spans: readonly RedactedSpan[], stop: number): void {
     const placeheld = spans.length > 0;
+    if (!placeheld && !ANY_DECIMAL_DIGIT.test(text)) return;
     const reading = readingOf(text);
     const normal = reading?.text ?? text;
     const flat = normal.replace(/\s/g, ' ');
-    // A find of the normal form (`starts` maps it to the text as written) or of the text as written.
+    // A find of a reading (`starts` maps it to the text as written; none: the reading is the text as written, unit for unit).
     const exposedIn =
       (starts: readonly number[] | undefined, read: string) =>
       (match: RawMatch): boolean => {
@@ -277,28 +278,24 @@ export class Redactor {
         }
         return false;
       };
-    // The printed groups in the normal form (line breaks kept, so a wrap after a separator reads); in the text as written
-    // with every decimal digit and full-width letter or sign as ASCII (the same length) when that differs (a separator the normal form changes in one
-    // gap and not another: ` - ` between two digits read as `-`; a wrap in VT, FF or NEL, which it reads as a blank);
-    // and in each without its marks and format characters (the normal form keeps a mark after a letter: `DE\ufe0f89 …`,
-    // `WE\u034fST`; the text as written keeps zero-width characters inside a group).
+    // The printed groups in the normal form (line breaks kept, so a wrap after a separator reads); in the text as
+    // written with every decimal digit and full-width letter or sign as ASCII (the same length) when that differs (a
+    // separator the normal form changes in one gap and not another: ` - ` between two digits read as `-`; a wrap in VT,
+    // FF or NEL, which it reads as a blank); and in each without its marks and format characters (the normal form keeps
+    // a mark after a letter: `DE\ufe0f89 …`, `WE\u034fST`; the text as written keeps zero-width characters in a group).
     const written = text
       .replace(DECIMAL_DIGIT, (digit) => (digit.length === 1 ? asciiDigit(digit) : digit))
       .replace(FULL_WIDTH_ASCII, (char) => String.fromCharCode(char.charCodeAt(0) - 0xfee0));
-    const bases: Array<{ text: string; starts: readonly number[] | undefined }> = [{ text: normal, starts: reading?.starts }];
-    if (written !== normal) bases.push({ text: written, starts: undefined });
-    for (const base of [...bases]) {
-      const unmarked = withoutMarks(base.text, base.starts);
-      if (unmarked !== undefined) bases.push(unmarked);
-    }
-    const readings: Array<[string, (match: RawMatch) => boolean]> = bases.map((base) => [base.text, exposedIn(base.starts, base.text)]);
-    const unmarked = bases.slice(1).filter((base) => base.text !== written);
+    const bases: WholeReading[] = [{ text: normal, starts: reading?.starts }];
+    if (written !== normal) bases.push({ text: written });
+    const unmarked = bases.map((base) => withoutMarks(base.text, base.starts)).filter((base) => base !== undefined);
+    const readings = [...bases, ...unmarked].map((base) => ({ read: base.text, exposed: exposedIn(base.starts, base.text) }));
     const exposedFlat = exposedIn(reading?.starts, flat);
     if (this.options.kinds.includes('card')) {
       const cards = placeheld ? cardsAnywhere(flat) : [];
       const ordinary = ordinaryFinds(flat, cards);
       if (cards.some((card) => !ordinary.has(card) && exposedFlat(card))) this.missed.add('card');
-      for (const [read, exposed] of readings) {
+      for (const { read, exposed } of readings) {
         const printed = cardsInGroups(read);
         const ordinaryPrinted = ordinaryFinds(read, printed);
         // Wrapped after a separator, a card's gaps are of two kinds to the skeleton (`4111,` / `1111,1111,1111`: a
@@ -310,7 +307,7 @@ export class Redactor {
     }
     if (this.options.kinds.includes('iban')) {
       if (placeheld && ibansAnywhere(flat).some(exposedFlat)) this.missed.add('iban');
-      for (const [read, exposed] of readings) if (ibansInGroups(read).some(exposed)) this.missed.add('iban');
+      for (const { read, exposed } of readings) if (ibansInGroups(read).some(exposed)) this.missed.add('iban');
       // Without its marks, compact too (`IE29AI\u034fBK93115212345678`): the recognisers read the text with them.
       for (const base of unmarked) if (ibansAnywhere(base.text).some(exposedIn(base.starts, base.text))) this.missed.add('iban');
     }
@@ -504,13 +501,20 @@ function inRowOfFigures(read: string, card: RawMatch): boolean {
 }
 const LINE_BREAKS_AND_BLANKS = /[\s\u0085\u2028\u2029]+/gu;
 const DECIMAL_DIGIT = /\p{Nd}/gu;
+const ANY_DECIMAL_DIGIT = /\p{Nd}/u;
 /** Full-width forms of the ASCII letters and signs (U+FF01–FF5E), each one code unit as its ASCII form is. */
 const FULL_WIDTH_ASCII = /[\uff01-\uff5e]/g;
 /** Combining marks and format characters (variation selectors, the grapheme joiner, zero-width characters). */
 const MARK_OR_FORMAT = /[\p{M}\p{Cf}]/u;
 
+/** A text the fourth reading reads, and where each of its code units stands in the text as written (none: unit for unit). */
+interface WholeReading {
+  text: string;
+  starts?: readonly number[] | undefined;
+}
+
 /** `normal` without its marks and format characters, each character mapped to the text as written (undefined when it has none). */
-function withoutMarks(normal: string, starts: readonly number[] | undefined): { text: string; starts: number[] } | undefined {
+function withoutMarks(normal: string, starts: readonly number[] | undefined): WholeReading | undefined {
   if (!MARK_OR_FORMAT.test(normal)) return undefined;
   let text = '';
   const kept: number[] = [];
