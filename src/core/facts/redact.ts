@@ -259,13 +259,15 @@ export class Redactor {
    * eight characters that are no letter or digit, maybe wrapped after it (`4111||1111||…`, `4111· 1111· …exp`,
    * `DE89:3704:…` glued to a date), which no recogniser reads as a value. Those are read in the normal form, in the text
    * as written with its digits and full-width forms as ASCII, and in each without marks and format characters (see
-   * docs/redaction.md). A text with no decimal digit holds neither, and is not read.
+   * docs/redaction.md). A text with no decimal digit, as written or in its normal form, holds neither, and is not read.
    */
   private readWhole(text: string, spans: readonly RedactedSpan[], stop: number): void {
     const placeheld = spans.length > 0;
-    if (!placeheld && !ANY_DECIMAL_DIGIT.test(text)) return;
     const reading = readingOf(text);
     const normal = reading?.text ?? text;
+    // Digits in the text as written or in its normal form (circled and superscript digits are no decimal digits as
+    // written: `④①①①||①①①①||…`, `⁴¹¹¹||…` are cards to NFKC).
+    if (!placeheld && !ANY_DECIMAL_DIGIT.test(text) && !ANY_DECIMAL_DIGIT.test(normal)) return;
     const flat = normal.replace(/\s/g, ' ');
     // A find of a reading (`starts` maps it to the text as written; none: the reading is the text as written, unit for unit).
     const exposedIn =

@@ -351,6 +351,33 @@ describe('Redactor: the fourth reading, of the text as written, and a blank befo
   });
 });
 
+describe('Redactor: the fourth reading in a text whose digits are decimal only in its normal form (rev27q)', () => {
+  const circled = (text: string) => text.replace(/\d/g, (digit) => (digit === '0' ? '⓪' : String.fromCodePoint(0x2460 + Number(digit) - 1)));
+  const superscript = (text: string) => text.replace(/\d/g, (digit) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[Number(digit)]!);
+
+  it('stops a card or IBAN in circled or superscript digits printed in groups no recogniser reads', () => {
+    for (const disguise of [circled, superscript]) {
+      for (const [text, kind] of [
+        ['4111||1111||1111||1111', 'card'],
+        ['note 4111;\n1111;1111;1111', 'card'],
+        ['DE89||3704||0044||0532||0130||00', 'iban'],
+      ] as const) {
+        const r = redactor();
+        const out = r.redact(disguise(text)).text;
+        // No recogniser reads them: the text goes as written unless the fourth reading stops it.
+        expect(out, disguise(text)).toBe(disguise(text));
+        expect(r.leftBehind(), disguise(text)).toEqual([kind]);
+      }
+    }
+  });
+
+  it('lets prose with no digit in any form go', () => {
+    const r = redactor();
+    expect(r.redact('Meeting moved to Friday || bring the slides · ①st draft welcome').text).toContain('Friday');
+    expect(r.leftBehind()).toEqual([]);
+  });
+});
+
 describe('seams: two numbers glued where no blank parts them (issue 27, review rev27j)', () => {
   const read = (text: string, region: string) => {
     const r = new Redactor({ kinds: DEFAULT_REDACT_KINDS, region, regions: DEFAULT_REGIONS });
