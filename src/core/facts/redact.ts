@@ -285,11 +285,9 @@ export class Redactor {
     // separator the normal form changes in one gap and not another: ` - ` between two digits read as `-`; a wrap in VT,
     // FF or NEL, which it reads as a blank); and in each without its marks and format characters (the normal form keeps
     // a mark after a letter: `DE\ufe0f89 …`, `WE\u034fST`; the text as written keeps zero-width characters in a group).
-    const written = text
-      .replace(DECIMAL_DIGIT, (digit) => (digit.length === 1 ? asciiDigit(digit) : digit))
-      .replace(FULL_WIDTH_ASCII, (char) => String.fromCharCode(char.charCodeAt(0) - 0xfee0));
+    const written = writtenReading(text);
     const bases: WholeReading[] = [{ text: normal, starts: reading?.starts }];
-    if (written !== normal) bases.push({ text: written });
+    if (written.text !== normal) bases.push(written);
     const unmarked = bases.map((base) => withoutMarks(base.text, base.starts)).filter((base) => base !== undefined);
     const readings = [...bases, ...unmarked].map((base) => ({ read: base.text, exposed: exposedIn(base.starts, base.text) }));
     const exposedFlat = exposedIn(reading?.starts, flat);
@@ -502,10 +500,9 @@ function inRowOfFigures(read: string, card: RawMatch): boolean {
   return (before !== null && gap(before[1]!) === separator) || (after !== null && gap(after[1]!) === separator);
 }
 const LINE_BREAKS_AND_BLANKS = /[\s\u0085\u2028\u2029]+/gu;
-const DECIMAL_DIGIT = /\p{Nd}/gu;
 const ANY_DECIMAL_DIGIT = /\p{Nd}/u;
 /** Full-width forms of the ASCII letters and signs (U+FF01–FF5E), each one code unit as its ASCII form is. */
-const FULL_WIDTH_ASCII = /[\uff01-\uff5e]/g;
+const FULL_WIDTH_CHAR = /^[\uff01-\uff5e]$/;
 /** Combining marks and format characters (variation selectors, the grapheme joiner, zero-width characters). */
 const MARK_OR_FORMAT = /[\p{M}\p{Cf}]/u;
 
@@ -514,6 +511,31 @@ interface WholeReading {
   text: string;
   starts?: readonly number[] | undefined;
 }
+
+/**
+ * The text as written with every decimal digit as an ASCII digit and every full-width letter or sign as its ASCII form:
+ * unit for unit, unless a digit outside the BMP (mathematical, Osmanya…: two code units) is read as one (then `starts`
+ * maps each unit to the text as written).
+ */
+function writtenReading(text: string): WholeReading {
+  const ascii = (char: string): string =>
+    FULL_WIDTH_CHAR.test(char) ? String.fromCharCode(char.charCodeAt(0) - 0xfee0) : DECIMAL.test(char) ? asciiDigit(char) : char;
+  if (!ASTRAL_DECIMAL_DIGIT.test(text)) return { text: text.replace(ONE_UNIT_TO_FOLD, ascii) };
+  let read = '';
+  const starts: number[] = [];
+  let at = 0;
+  for (const char of text) {
+    const folded = ascii(char);
+    read += folded;
+    for (let unit = 0; unit < folded.length; unit++) starts.push(at + unit);
+    at += char.length;
+  }
+  return { text: read, starts };
+}
+/** The decimal digits and the full-width ASCII forms that are one code unit each. */
+const ONE_UNIT_TO_FOLD = /[\uff01-\uff5e]|\p{Nd}/gu;
+/** A decimal digit outside the BMP. */
+const ASTRAL_DECIMAL_DIGIT = /(?=[\u{10000}-\u{10ffff}])\p{Nd}/u;
 
 /** `normal` without its marks and format characters, each character mapped to the text as written (undefined when it has none). */
 function withoutMarks(normal: string, starts: readonly number[] | undefined): WholeReading | undefined {
