@@ -276,9 +276,10 @@ function printedForm(sizes: readonly string[], tail: string): RegExp {
 /**
  * After a short last group (of a 19-digit or 14-digit card): no digit — it is a whole group, not the head of a longer
  * one (`… 4738 0330 5389`: an expiry and a code after a card) — or an expiry glued to it (`3056 930902 590412/27`,
- * `…||11910130`, `… 30710 28`).
+ * `…||11910130`, `… 30710 28`), also of a month and a year of this century (`590412/2027`, `5904122027`: review
+ * rev27p; a month of 01–12 and `20` tell an expiry from figures glued to the group).
  */
-const SHORT_LAST = '(?=\\d{1,2}[^\\p{L}\\p{N}]{1,3}\\d{2}(?!\\d)|\\d{4}(?!\\d)|(?!\\d))';
+const SHORT_LAST = '(?=\\d{1,2}[^\\p{L}\\p{N}]{1,3}\\d{2}(?!\\d)|\\d{4}(?!\\d)|(?:0[1-9]|1[0-2])(?:[^\\p{L}\\p{N}]{1,3})?20\\d{2}(?!\\d)|(?!\\d))';
 /**
  * The printed forms of a card (4-4-4-4 and 4-4-4-4 with a fifth group of one to three, 4-6-5, 4-6-4), with one and the
  * same separator of any kind between every two groups, longest first.
