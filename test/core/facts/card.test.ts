@@ -283,8 +283,14 @@ describe('cardsInGroups: the fourth reading of redaction (issue 27, reviews rev2
 
   it('reads a 4-6-4 or 19-digit card with an expiry of a month and a four-digit year glued to its short last group', () => {
     for (const expiry of ['12/2027', '122027', '12.2027', '12 / 2031', '01-2026']) {
-      expect(spans(`card 3056 930902 5904${expiry} ok`).map((span) => span[0]), expiry).toEqual(['3056 930902 5904']);
-      expect(spans(`card 4000·0000·0000·0000·006${expiry}`).map((span) => span[0]), expiry).toEqual(['4000·0000·0000·0000·006']);
+      expect(
+        spans(`card 3056 930902 5904${expiry} ok`).map((span) => span[0]),
+        expiry,
+      ).toEqual(['3056 930902 5904']);
+      expect(
+        spans(`card 4000·0000·0000·0000·006${expiry}`).map((span) => span[0]),
+        expiry,
+      ).toEqual(['4000·0000·0000·0000·006']);
     }
     // No month (13, 00) or no year of this century before it: digits glued to a group, not an expiry.
     for (const glued of ['13/2027', '002027', '12/1999', '12/20271']) expect(spans(`card 3056 930902 5904${glued} ok`), glued).toEqual([]);
