@@ -487,18 +487,32 @@ const GLUE_AROUND_PLACEHOLDER = new RegExp(`[${GLUE}+](?=${PLACEHOLDER_OPEN})|(?
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const LINE_BREAK = /[\r\n\v\f\u0085\u2028\u2029]/;
 /**
- * Whether a group of four digits stands right before a wrapped card find or right after it in the card's own separator
- * (blanks and line breaks around it aside): a row of figures (`9844,6978,` / `5759,2842,` / `…`), not a year, an
- * expiry or a phone number's tail next to a wrapped card (`4111,` / `1111,1111,1111 2027`, review rev27p).
+ * Whether a wrapped card find stands in rows of figures: a group of four digits next to it in the card's own
+ * separator (blanks and line breaks around it aside, eight characters at most between the two: a figure a paragraph
+ * away is no neighbour, review rev27q), `9844,6978,` / `5759,2842,` / `…`. A year alone beside it (19xx, 20xx) makes no
+ * row: an expiry's year after a wrapped card in its own sign (`…,1111, 2027`, rev27q); two figures beside it do. A
+ * figure in another separator is no neighbour: a phone number's tail (`4111,` / `1111,1111,1111 2027`, rev27p).
  */
 function inRowOfFigures(read: string, card: RawMatch): boolean {
   const separator = (/^\d{4}(\D*?)\d/u.exec(card.text)?.[1] ?? '').replace(LINE_BREAKS_AND_BLANKS, '');
   if (separator === '') return false;
-  const gap = (text: string): string => text.replace(LINE_BREAKS_AND_BLANKS, '');
-  const before = /(?<!\d)\d{4}([^\p{L}\p{N}]{1,12})$/u.exec(read.slice(Math.max(0, card.start - 17), card.start));
-  const after = /^([^\p{L}\p{N}]{1,12})\d{4}(?!\d)/u.exec(read.slice(card.end, card.end + 17));
-  return (before !== null && gap(before[1]!) === separator) || (after !== null && gap(after[1]!) === separator);
+  const inOwnSeparator = (gap: string): boolean => gap.replace(LINE_BREAKS_AND_BLANKS, '') === separator;
+  const figures: string[] = [];
+  for (let end = card.start; figures.length < 2; ) {
+    const before = /(?<!\d)(\d{4})([^\p{L}\p{N}]{1,8})$/u.exec(read.slice(Math.max(0, end - 12), end));
+    if (before === null || !inOwnSeparator(before[2]!)) break;
+    figures.push(before[1]!);
+    end -= before[0].length;
+  }
+  for (let start = card.end, after = 0; after < 2 && figures.length < 2; after++) {
+    const next = /^([^\p{L}\p{N}]{1,8})(\d{4})(?!\d)/u.exec(read.slice(start, start + 12));
+    if (next === null || !inOwnSeparator(next[1]!)) break;
+    figures.push(next[2]!);
+    start += next[0].length;
+  }
+  return figures.length >= 2 || (figures.length === 1 && !YEAR.test(figures[0]!));
 }
+const YEAR = /^(?:19|20)\d{2}$/;
 const LINE_BREAKS_AND_BLANKS = /[\s\u0085\u2028\u2029]+/gu;
 const ANY_DECIMAL_DIGIT = /\p{Nd}/u;
 /** Full-width forms of the ASCII letters and signs (U+FF01–FF5E), each one code unit as its ASCII form is. */
