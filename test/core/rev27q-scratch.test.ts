@@ -37,12 +37,13 @@ describe('rev27q: sent by this build, b3a1f69, ad18e48 and b9236ed alike', () =>
     expect(sends('In 2027; 5555;\n5555;5555;4444 ok', '5555555555554444')).toBe(false);
   });
 
-  it.fails('an IBAN whose first gap has a blank or tab before its wrap', () => {
+  it('an IBAN whose first gap has a blank or tab before its wrap', () => {
     // `GROUPS_ANY_RE` sits in a lookahead (atomic): the separator is captured greedily with the blank (`, `), the
     // other gaps (`,`) do not repeat it, and `{0,7}` lets the lookahead end after the second group — too short for
     // the country, so nothing is read. `printedForm` (cards) backtracks and holds the same shapes (seeds 27; 28: 0; 1
     // of 300 sent, the one a row of figures).
     // Seeds 27; 28: 146; 159 of 300 such IBANs sent by this build, b3a1f69 and ad18e48 alike (b9236ed 149; 164).
+    // Held since q28c: `ibansInGroups` reads each place with the separator taken greedily and lazily.
     expect(sends('IBAN DE89) (\u00a0\r\n3704) (0044) (0532) (0130) (00 ok', 'DE89370400440532013000')).toBe(false);
     expect(sends('2024-03-15DE89, \n3704,0044,0532,0130,00 ok', 'DE89370400440532013000')).toBe(false);
     expect(sends('IBAN IE29||  \nAIBK||9311||5212||3456||78 ok', 'IE29AIBK93115212345678')).toBe(false);

@@ -114,12 +114,16 @@ export function ibansAnywhere(text: string): RawMatch[] {
 
 /**
  * An IBAN in groups of four (the last of one to four) with one and the same separator (`ANY_SEPARATOR`) between every
- * two groups, each maybe followed by a wrap.
+ * two groups, each maybe followed by a wrap; in a lookahead (finds may overlap), which keeps its first match: once with
+ * the separator taken greedily and once lazily, since blanks before a wrap belong to the separator in one gap and to the
+ * wrap in another (`DE89, ` / `3704,0044,…`: the greedy reading takes `, ` and ends after two groups; review rev27q).
  */
-const GROUPS_ANY_RE = new RegExp(
-  `(?=([A-Za-z]{2}\\d{2}(${ANY_SEPARATOR})${WRAP}[A-Za-z0-9]{4}(?:\\2${WRAP}[A-Za-z0-9]{4}){0,7}(?:\\2${WRAP}[A-Za-z0-9]{1,4})?))`,
-  'gu',
-);
+const groupsAny = (lazy: boolean): RegExp =>
+  new RegExp(
+    `(?=([A-Za-z]{2}\\d{2}(${ANY_SEPARATOR}${lazy ? '?' : ''})${WRAP}[A-Za-z0-9]{4}(?:\\2${WRAP}[A-Za-z0-9]{4}){0,7}(?:\\2${WRAP}[A-Za-z0-9]{1,4})?))`,
+    'gu',
+  );
+const GROUPS_ANY = [groupsAny(false), groupsAny(true)];
 
 /**
  * The fourth reading of redaction (issue 27, reviews rev27k and rev27m): IBANs printed in groups of four with one and
@@ -129,11 +133,13 @@ const GROUPS_ANY_RE = new RegExp(
  */
 export function ibansInGroups(text: string): RawMatch[] {
   const matches: RawMatch[] = [];
-  for (const match of text.matchAll(GROUPS_ANY_RE)) {
-    const written = countryLength(match[1]!);
-    if (written === undefined) continue;
-    const compact = written.replace(/[^A-Za-z0-9]/g, '');
-    if (isValidIban(compact)) matches.push(rawMatch('iban', text, match.index, match.index + written.length, compact.toUpperCase()));
+  for (const groups of GROUPS_ANY) {
+    for (const match of text.matchAll(groups)) {
+      const written = countryLength(match[1]!);
+      if (written === undefined || matches.some((other) => other.start === match.index && other.text === written)) continue;
+      const compact = written.replace(/[^A-Za-z0-9]/g, '');
+      if (isValidIban(compact)) matches.push(rawMatch('iban', text, match.index, match.index + written.length, compact.toUpperCase()));
+    }
   }
   return matches;
 }
