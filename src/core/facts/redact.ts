@@ -527,14 +527,19 @@ interface WholeReading {
 }
 
 /**
- * The text as written with every decimal digit as an ASCII digit and every full-width letter or sign as its ASCII form:
- * unit for unit, unless a digit outside the BMP (mathematical, Osmanya…: two code units) is read as one (then `starts`
- * maps each unit to the text as written).
+ * The text as written with every decimal digit and every other digit that is one ASCII digit to NFKC (superscript,
+ * subscript, circled: `⁵`, `₅`, `⑤`; review rev27q) as an ASCII digit and every full-width letter or sign as its ASCII
+ * form: unit for unit, unless a digit outside the BMP (mathematical, Osmanya…: two code units) is read as one (then
+ * `starts` maps each unit to the text as written).
  */
 function writtenReading(text: string): WholeReading {
-  const ascii = (char: string): string =>
-    FULL_WIDTH_CHAR.test(char) ? String.fromCharCode(char.charCodeAt(0) - 0xfee0) : DECIMAL.test(char) ? asciiDigit(char) : char;
-  if (!ASTRAL_DECIMAL_DIGIT.test(text)) return { text: text.replace(ONE_UNIT_TO_FOLD, ascii) };
+  const ascii = (char: string): string => {
+    if (FULL_WIDTH_CHAR.test(char)) return String.fromCharCode(char.charCodeAt(0) - 0xfee0);
+    if (DECIMAL.test(char)) return asciiDigit(char);
+    const compatible = char.normalize('NFKC');
+    return ASCII_DIGIT.test(compatible) ? compatible : char;
+  };
+  if (!ASTRAL_DIGIT.test(text)) return { text: text.replace(ONE_UNIT_TO_FOLD, ascii) };
   let read = '';
   const starts: number[] = [];
   let at = 0;
@@ -546,10 +551,11 @@ function writtenReading(text: string): WholeReading {
   }
   return { text: read, starts };
 }
-/** The decimal digits and the full-width ASCII forms that are one code unit each. */
-const ONE_UNIT_TO_FOLD = /[\uff01-\uff5e]|\p{Nd}/gu;
-/** A decimal digit outside the BMP. */
-const ASTRAL_DECIMAL_DIGIT = /(?=[\u{10000}-\u{10ffff}])\p{Nd}/u;
+/** The digits and the full-width ASCII forms that are one code unit each (the others are read by code point). */
+const ONE_UNIT_TO_FOLD = /[\uff01-\uff5e]|\p{N}/gu;
+/** A digit outside the BMP. */
+const ASTRAL_DIGIT = /(?=[\u{10000}-\u{10ffff}])\p{N}/u;
+const ASCII_DIGIT = /^[0-9]$/;
 
 /** `normal` without its marks and format characters, each character mapped to the text as written (undefined when it has none). */
 function withoutMarks(normal: string, starts: readonly number[] | undefined): WholeReading | undefined {
