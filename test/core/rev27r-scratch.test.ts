@@ -8,14 +8,14 @@ import { redacts, sends } from '../helpers/redaction-leaks.js';
  * with both builds in one process (scripts under /tmp/rev27r/).
  */
 describe('rev27r: 8e513fe against q28a', () => {
-  it.fails('a wrapped card with a longer number exactly eight characters away in its own separator', () => {
+  it('a wrapped card with a longer number exactly eight characters away in its own separator', () => {
     // `inRowOfFigures` reads the twelve characters before the card (and after it) and looks for `(?<!\d)\d{4}` plus a
     // gap of 1 to 8: when the gap is exactly 8, the slice starts (or ends) at the four digits, so `(?<!\d)` / `(?!\d)`
     // cannot see the digit beyond the slice — the tail (or head) of a 5- to 8-digit number reads as a group of four,
     // and, not being a year, makes a row alone. q28a read 17 characters and saw the longer number: it stopped all of
     // these; this build sends them. Seeds 27; 28, 1 000 wrapped cards beside one or two figures of 3 to 8 digits at
     // gaps of 1 to 12 (/tmp/rev27r/row.mts): 6; 5 sent by this build and held by q28a (overall 63; 64 sent against
-    // q28a's 153; 135 — the rule is otherwise an improvement).
+    // q28a's 153; 135 — the rule is otherwise an improvement). Held since: the slice takes one character more.
     expect(sends('Ref 123456,      \n4111,\n1111,1111,1111 ok', '4111111111111111')).toBe(false);
     expect(sends('card 4111,\n1111,1111,1111,       123456 ok', '4111111111111111')).toBe(false);
     expect(sends('card 4111,\n1111,1111,1111,\n      123456', '4111111111111111')).toBe(false);

@@ -499,13 +499,13 @@ function inRowOfFigures(read: string, card: RawMatch): boolean {
   const inOwnSeparator = (gap: string): boolean => gap.replace(LINE_BREAKS_AND_BLANKS, '') === separator;
   const figures: string[] = [];
   for (let end = card.start; figures.length < 2; ) {
-    const before = /(?<!\d)(\d{4})([^\p{L}\p{N}]{1,8})$/u.exec(read.slice(Math.max(0, end - 12), end));
+    const before = /(?<!\d)(\d{4})([^\p{L}\p{N}]{1,8})$/u.exec(read.slice(Math.max(0, end - WITH_NEIGHBOUR), end));
     if (before === null || !inOwnSeparator(before[2]!)) break;
     figures.push(before[1]!);
     end -= before[0].length;
   }
   for (let start = card.end, after = 0; after < 2 && figures.length < 2; after++) {
-    const next = /^([^\p{L}\p{N}]{1,8})(\d{4})(?!\d)/u.exec(read.slice(start, start + 12));
+    const next = /^([^\p{L}\p{N}]{1,8})(\d{4})(?!\d)/u.exec(read.slice(start, start + WITH_NEIGHBOUR));
     if (next === null || !inOwnSeparator(next[1]!)) break;
     figures.push(next[2]!);
     start += next[0].length;
@@ -513,6 +513,8 @@ function inRowOfFigures(read: string, card: RawMatch): boolean {
   return figures.length >= 2 || (figures.length === 1 && !YEAR.test(figures[0]!));
 }
 const YEAR = /^(?:19|20)\d{2}$/;
+/** A group of four and a gap of up to eight, and the character beyond them (a digit there makes the group part of a longer number: review rev27r). */
+const WITH_NEIGHBOUR = 13;
 const LINE_BREAKS_AND_BLANKS = /[\s\u0085\u2028\u2029]+/gu;
 const ANY_DECIMAL_DIGIT = /\p{Nd}/u;
 /** Full-width forms of the ASCII letters and signs (U+FF01–FF5E), each one code unit as its ASCII form is. */
