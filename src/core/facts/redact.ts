@@ -498,7 +498,7 @@ function inRowOfFigures(read: string, card: RawMatch): boolean {
   if (separator === '') return false;
   const inOwnSeparator = (gap: string): boolean => gap.replace(LINE_BREAKS_AND_BLANKS, '') === separator;
   const figures: string[] = [];
-  for (let end = card.start; figures.length < 2; ) {
+  for (let end = card.start; figures.length < 2;) {
     const before = /(?<!\d)(\d{4})([^\p{L}\p{N}]{1,8})$/u.exec(read.slice(Math.max(0, end - WITH_NEIGHBOUR), end));
     if (before === null || !inOwnSeparator(before[2]!)) break;
     figures.push(before[1]!);
