@@ -134,4 +134,11 @@ describe('ibansInGroups: the fourth reading of redaction (issue 27, review rev27
     expect(spans('DE89:3704::0044:0532:0130:00')).toEqual([]);
     expect(spans('DE89:3704:0044:0532:0130:01')).toEqual([]);
   });
+
+  it('reads one whose first gap has blanks before its wrap and the others none (the separator taken lazily; review rev27q)', () => {
+    expect(spans('2024-03-15DE89, \n3704,0044,0532,0130,00 ok')).toEqual([['DE89, \n3704,0044,0532,0130,00', 10, 39, 'DE89370400440532013000']]);
+    expect(spans('IBAN IE29||  \nAIBK||9311||5212||3456||78 ok').map((span) => span[3])).toEqual(['IE29AIBK93115212345678']);
+    // Read greedily and lazily alike: found once.
+    expect(spans('x DE89 - 3704 - 0044 - 0532 - 0130 - 00 y')).toHaveLength(1);
+  });
 });

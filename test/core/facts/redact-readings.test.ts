@@ -401,3 +401,64 @@ describe('seams: two numbers glued where no blank parts them (issue 27, review r
     expect(read('ruf +49 (0)30 12345678', 'DE')).toEqual({ out: 'ruf ⟦phone 1⟧', stopped: false });
   });
 });
+
+describe('the fourth reading: rows of figures beside a wrapped card (inRowOfFigures; reviews rev27p, rev27q, rev27r)', () => {
+  const stopped = (text: string) => {
+    const r = redactor();
+    const out = r.redact(text).text;
+    // No recogniser reads these wrapped cards: the text goes as written unless the fourth reading stops it.
+    expect(out, text).toBe(text);
+    return r.leftBehind().length > 0;
+  };
+
+  it('stops a wrapped card with no figure beside it, or a year alone beside it in its own separator', () => {
+    expect(stopped('card 4111,\n1111,1111,1111 ok')).toBe(true);
+    expect(stopped('card 4111,\n1111,1111,1111, 2027 ok')).toBe(true);
+    expect(stopped('In 1999, 4111,\n1111,1111,1111 ok')).toBe(true);
+  });
+
+  it('lets rows of figures go: one figure that is no year beside it, or two figures, in its own separator', () => {
+    expect(stopped('Codes 9844,\n4111,\n1111,1111,1111 ok')).toBe(false);
+    expect(stopped('card 4111,\n1111,1111,1111, 2027, 5555 ok')).toBe(false);
+    expect(stopped('Codes 2026,2027,\n4111,\n1111,1111,1111 ok')).toBe(false);
+  });
+
+  it('counts a neighbour only in the card’s own separator, within eight characters, and not as the end of a longer number', () => {
+    // Another separator: no neighbour.
+    expect(stopped('Codes 9844;\n4111,\n1111,1111,1111 ok')).toBe(true);
+    // The separator and six blanks and a break (eight) before, or seven blanks after (eight): a neighbour; one more: none.
+    expect(stopped('Ref 3456,      \n4111,\n1111,1111,1111 ok')).toBe(false);
+    expect(stopped('Ref 3456,       \n4111,\n1111,1111,1111 ok')).toBe(true);
+    expect(stopped('card 4111,\n1111,1111,1111,       3456 ok')).toBe(false);
+    expect(stopped('card 4111,\n1111,1111,1111,        3456 ok')).toBe(true);
+    // Eight characters away, the last or first four digits of a longer number are no group of four.
+    expect(stopped('Ref 123456,      \n4111,\n1111,1111,1111 ok')).toBe(true);
+    expect(stopped('card 4111,\n1111,1111,1111,       123456 ok')).toBe(true);
+  });
+});
+
+describe('the fourth reading: the text as written, folded one for one (review rev27p, rev27q)', () => {
+  const left = (text: string) => {
+    const r = redactor();
+    expect(r.redact(text).text, text).toBe(text);
+    return r.leftBehind();
+  };
+
+  it('reads full-width digits, letters and signs, digits outside the BMP and digits that are one ASCII digit to NFKC', () => {
+    expect(left('card ４１１１||１１１１||１１１１||１１１１ ok')).toEqual(['card']);
+    expect(left('IBAN ＤＥ８９||３７０４||００４４||０５３２||０１３０||００ ok')).toEqual(['iban']);
+    // ` - ` between two digits is `-` in the normal form, not before a U+2028: only the text as written keeps every gap.
+    expect(left('card 𝟒𝟏𝟏𝟏 - \u2028𝟏𝟏𝟏𝟏 - 𝟏𝟏𝟏𝟏 - 𝟏𝟏𝟏𝟏 ok')).toEqual(['card']);
+    expect(left('card ⁴¹¹¹,¹¹¹¹,\u0085¹¹¹¹,¹¹¹¹ ok')).toEqual(['card']);
+    expect(left('card ⑤⑤⑤⑤||⑤⑤⑤⑤||\f⑤⑤⑤⑤||④④④④ ok')).toEqual(['card']);
+  });
+
+  it('maps a find in the text as written without its marks back to where it stands: placeholders cover it', () => {
+    // A zero-width space inside a group: read without it, and stopped.
+    expect(left('card 4\u200b111||1111||1111||1111 ok')).toEqual(['card']);
+    // The same card replaced where a recogniser reads it: nothing left behind, with marks and astral digits around.
+    const r = redactor();
+    expect(r.redact('𝟏𝟐 card 4111 1111 1111 1111 ok\u200b').text).toBe('𝟏𝟐 card ⟦card 1⟧ ok\u200b');
+    expect(r.leftBehind()).toEqual([]);
+  });
+});
