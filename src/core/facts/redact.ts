@@ -541,17 +541,7 @@ function writtenReading(text: string): WholeReading {
     const compatible = char.normalize('NFKC');
     return ASCII_DIGIT.test(compatible) ? compatible : char;
   };
-  if (!ASTRAL_DIGIT.test(text)) return { text: text.replace(ONE_UNIT_TO_FOLD, ascii) };
-  let read = '';
-  const starts: number[] = [];
-  let at = 0;
-  for (const char of text) {
-    const folded = ascii(char);
-    read += folded;
-    for (let unit = 0; unit < folded.length; unit++) starts.push(at + unit);
-    at += char.length;
-  }
-  return { text: read, starts };
+  return ASTRAL_DIGIT.test(text) ? byCodePoint(text, undefined, ascii) : { text: text.replace(ONE_UNIT_TO_FOLD, ascii) };
 }
 /** The digits and the full-width ASCII forms that are one code unit each (the others are read by code point). */
 const ONE_UNIT_TO_FOLD = /[\uff01-\uff5e]|\p{N}/gu;
@@ -561,19 +551,25 @@ const ASCII_DIGIT = /^[0-9]$/;
 
 /** `normal` without its marks and format characters, each character mapped to the text as written (undefined when it has none). */
 function withoutMarks(normal: string, starts: readonly number[] | undefined): WholeReading | undefined {
-  if (!MARK_OR_FORMAT.test(normal)) return undefined;
-  let text = '';
+  // By code point: a variation selector of the supplement (U+E0100…) is two code units.
+  return MARK_OR_FORMAT.test(normal) ? byCodePoint(normal, starts, (char) => (MARK_OR_FORMAT.test(char) ? '' : char)) : undefined;
+}
+
+/**
+ * `text` read code point by code point, each as `fold` gives it (no longer than the code point itself), each code unit
+ * of the result mapped to the text as written (through `starts`, where `text` is itself a reading of it).
+ */
+function byCodePoint(text: string, starts: readonly number[] | undefined, fold: (char: string) => string): WholeReading {
+  let read = '';
   const kept: number[] = [];
   let at = 0;
-  // By code point: a variation selector of the supplement (U+E0100…) is two code units.
-  for (const char of normal) {
-    if (!MARK_OR_FORMAT.test(char)) {
-      text += char;
-      for (let unit = 0; unit < char.length; unit++) kept.push(starts?.[at + unit] ?? at + unit);
-    }
+  for (const char of text) {
+    const folded = fold(char);
+    read += folded;
+    for (let unit = 0; unit < folded.length; unit++) kept.push(starts?.[at + unit] ?? at + unit);
     at += char.length;
   }
-  return { text, starts: kept };
+  return { text: read, starts: kept };
 }
 const SPACE = /\s/;
 const DIGIT_FIRST = /\p{N}/u;
