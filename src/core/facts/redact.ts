@@ -30,6 +30,7 @@ import { ordinaryFinds, skeletonValues } from './skeleton.js';
 import { cardsAnywhere, cardsInGroups } from './recognisers/card.js';
 import { ibansAnywhere, ibansInGroups } from './recognisers/iban.js';
 import { recogniserOf } from './recognisers/index.js';
+import { LINE_TERMINATORS } from './text.js';
 import type { RawMatch } from './types.js';
 
 export { DEFAULT_REDACT_KINDS, isRedactKind, REDACTABLE_KINDS, type RedactKind } from './kinds.js';
@@ -485,7 +486,7 @@ const GLUE = '._;:,|/\\\\~=#$%-';
 /** After a placeholder, a `+` is glue too when no number in international form starts with it (`⟧+087…`, `⟧++353…`). */
 const GLUE_AROUND_PLACEHOLDER = new RegExp(`[${GLUE}+](?=${PLACEHOLDER_OPEN})|(?<=${PLACEHOLDER_CLOSE})(?:[${GLUE}]|\\+(?=[+＋0]))`, 'g');
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const LINE_BREAK = /[\r\n\v\f\u0085\u2028\u2029]/;
+const LINE_BREAK = new RegExp(`[${LINE_TERMINATORS}]`);
 /**
  * Whether a wrapped card find stands in rows of figures: a group of four digits next to it in the card's own
  * separator (blanks and line breaks around it aside, eight characters at most between the two: a figure a paragraph

@@ -86,5 +86,7 @@ export function lineCol(text: string, offset: number): LineCol {
  * (LF, CR, CRLF, VT, FF, NEL, U+2028, U+2029) with blanks around them may follow (a value wrapped after its separator:
  * `4111,` / `1111,1111,1111`, `4111. ` / `` / `1111.1111.1111`).
  */
-export const ANY_SEPARATOR = '[^\\p{L}\\p{N}\\r\\n\\v\\f\\u0085\\u2028\\u2029]{1,8}';
-export const WRAP = '(?:(?:[\\p{Zs}\\t]*(?:\\r\\n|[\\r\\n\\v\\f\\u0085\\u2028\\u2029]))+[\\p{Zs}\\t]*)?';
+/** The line terminators a wrap may hold, as a character-class body: LF, CR, VT, FF, NEL, U+2028, U+2029. */
+export const LINE_TERMINATORS = '\\r\\n\\v\\f\\u0085\\u2028\\u2029';
+export const ANY_SEPARATOR = `[^\\p{L}\\p{N}${LINE_TERMINATORS}]{1,8}`;
+export const WRAP = `(?:(?:[\\p{Zs}\\t]*(?:\\r\\n|[${LINE_TERMINATORS}]))+[\\p{Zs}\\t]*)?`;
